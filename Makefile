@@ -1,0 +1,183 @@
+# batsec — plain GNU Makefile.
+#
+#   make                 build batsecd and batsec-ctl
+#   make check           build and run every test (unit, fuzz replay, netns)
+#   make SANITIZE=1 check  the same under ASan+UBSan
+#   make deps            install the Debian packages the project needs
+#   make install         PREFIX, DESTDIR, MANDIR honoured
+#   make fuzz            AFL++ / libFuzzer binaries of every harness
+#   make V=1 ...         show full commands
+#
+# Sources are discovered by directory: crypto/*.c, keys/*.c and policy/*.c
+# become one static library each; src/*.c except the two programs' mains
+# become libbatsec.a; tests/check_*.c are Check programs; fuzz/fuzz_*.c are
+# harnesses.  Adding a file needs no edit here.
+
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR  ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
+DESTDIR ?=
+
+CC      ?= cc
+AR      ?= ar
+SANITIZE ?= 0
+WERROR  ?= 1
+
+ifeq ($(SANITIZE),1)
+B := build-san
+else
+B := build
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# Debian packages: libraries and headers first, tools after.
+DEB_PKGS := libsodium-dev libmnl-dev libseccomp-dev check pkg-config \
+            afl++ clang mandoc iproute2 nftables tcpdump ethtool procps \
+            libcap2-bin
+PC_MODULES := libsodium libmnl libseccomp check
+
+WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
+        -Wmissing-prototypes -Wpointer-arith -Wcast-qual -Wvla
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+
+HARDEN_C  := -fstack-protector-strong -fstack-clash-protection -fPIE
+HARDEN_LD := -pie -Wl,-z,relro,-z,now,-z,noexecstack
+ifeq ($(SANITIZE),1)
+OPT   := -O1 -g -fno-omit-frame-pointer
+SANF  := -fsanitize=address,undefined -fno-sanitize-recover=all
+else
+OPT   := -O2 -g -D_FORTIFY_SOURCE=3
+SANF  :=
+endif
+
+# '=' (lazy): pkg-config runs when a recipe needs the value, after the
+# dependency probe had its chance to install the packages.
+PKG_CFLAGS = $(shell pkg-config --cflags libsodium libmnl libseccomp 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs libsodium libmnl libseccomp 2>/dev/null)
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+
+CPPFLAGS_ALL = -Icrypto -Ikeys -Ipolicy -Isrc -D_GNU_SOURCE $(CPPFLAGS)
+CFLAGS_ALL   = -std=gnu11 $(OPT) $(WARN) $(HARDEN_C) $(SANF) -MMD -MP \
+               $(PKG_CFLAGS) $(CFLAGS)
+LDFLAGS_ALL  = $(HARDEN_LD) $(SANF) $(LDFLAGS)
+
+CRYPTO_SRC := $(sort $(wildcard crypto/*.c))
+KEYS_SRC   := $(sort $(wildcard keys/*.c))
+POLICY_SRC := $(sort $(wildcard policy/*.c))
+MAIN_SRC   := src/batsecd.c src/batsec-ctl.c
+CORE_SRC   := $(filter-out $(MAIN_SRC),$(sort $(wildcard src/*.c)))
+TEST_SRC   := $(sort $(wildcard tests/check_*.c))
+TESTLIB_SRC := $(sort $(wildcard tests/lib/*.c))
+FUZZ_SRC   := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_TARGETS := $(patsubst fuzz/fuzz_%.c,%,$(FUZZ_SRC))
+
+obj = $(patsubst %.c,$(B)/%.o,$(1))
+
+LIBCRYPTO := $(B)/libbatsec_crypto.a
+LIBKEYS   := $(B)/libbatsec_keys.a
+LIBPOLICY := $(B)/libbatsec_policy.a
+LIBCORE   := $(B)/libbatsec.a
+# Link order: dependants first.
+LIBS_ALL  := $(LIBCORE) $(LIBPOLICY) $(LIBKEYS) $(LIBCRYPTO)
+
+BINS  := $(B)/batsecd $(B)/batsec-ctl
+TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(TEST_SRC))
+REPLAYERS := $(patsubst %,$(B)/fuzz/replay_%,$(FUZZ_TARGETS))
+
+MANPAGES := $(sort $(wildcard man/*.[1-8]))
+
+.PHONY: all deps deps-ok check check-unit check-fuzz check-netns man-lint \
+        install clean fuzz fuzz-corpus fuzz-smoke fuzz-run demo bench sim
+
+all: $(BINS)
+	$(Q)[ "$(B)" = build ] && ln -sf build/batsecd batsecd && \
+	    ln -sf build/batsec-ctl batsec-ctl || true
+
+# --- dependencies ---------------------------------------------------------
+
+deps:
+	$(Q)contrib/ensure-deps --install $(DEB_PKGS)
+
+# Fast probe before anything compiles: installs the packages when running
+# as root with apt-get, else stops with the list of what is missing.
+deps-ok:
+	$(Q)contrib/ensure-deps --probe "$(PC_MODULES)" $(DEB_PKGS)
+
+# --- compile --------------------------------------------------------------
+
+$(B)/%.o: %.c | deps-ok
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c -o $@ $<
+
+$(LIBCRYPTO): $(call obj,$(CRYPTO_SRC))
+$(LIBKEYS):   $(call obj,$(KEYS_SRC))
+$(LIBPOLICY): $(call obj,$(POLICY_SRC))
+$(LIBCORE):   $(call obj,$(CORE_SRC))
+$(B)/%.a:
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(B)/batsecd: $(B)/src/batsecd.o $(LIBS_ALL)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBS_ALL) $(PKG_LIBS)
+
+$(B)/batsec-ctl: $(B)/src/batsec-ctl.o $(LIBS_ALL)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBS_ALL) $(PKG_LIBS)
+
+$(B)/tests/lib/libtest.a: $(call obj,$(TESTLIB_SRC))
+
+$(B)/tests/check_%: $(B)/tests/check_%.o $(B)/tests/lib/libtest.a $(LIBS_ALL)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(B)/tests/lib/libtest.a $(LIBS_ALL) \
+	    $(PKG_LIBS) $(CHECK_LIBS)
+
+# Replayers: the harness plus fuzz/replay.c's main(), always ASan+UBSan.
+$(B)/fuzz/replay_%: $(B)/fuzz/fuzz_%.o $(B)/fuzz/replay.o $(LIBS_ALL)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(B)/fuzz/replay.o $(LIBS_ALL) $(PKG_LIBS)
+
+# --- tests ----------------------------------------------------------------
+
+# make check: unit tests in this build flavour, the fuzz replayers (always
+# under sanitizers), the man-page lint and, as root, the network-namespace
+# tests.  tests/run prints the closing 'N passed, N failed' line.
+check: $(BINS) $(TESTS) | deps-ok
+	$(Q)$(MAKE) --no-print-directory SANITIZE=1 fuzz-replayers
+	$(Q)B=$(B) tests/run
+
+fuzz-replayers: $(REPLAYERS)
+
+man-lint:
+	$(Q)mandoc -Tlint -W warning $(MANPAGES)
+
+# --- fuzzing --------------------------------------------------------------
+
+fuzz fuzz-corpus fuzz-smoke fuzz-run:
+	$(Q)$(MAKE) --no-print-directory -f fuzz/fuzz.mk $@
+
+# --- install --------------------------------------------------------------
+
+install: all
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR)
+	install -m 0755 $(B)/batsecd $(DESTDIR)$(SBINDIR)/batsecd
+	install -m 0755 $(B)/batsec-ctl $(DESTDIR)$(BINDIR)/batsec-ctl
+	for m in $(MANPAGES); do \
+	    s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
+	    install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+
+clean:
+	rm -rf build build-san fuzz/build batsecd batsec-ctl
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

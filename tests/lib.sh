@@ -1,0 +1,79 @@
+# tests/lib.sh — helpers for the shell tests (sourced).
+#
+# Each assertion prints one line "PASS: name" or "FAIL: name"; tests/run
+# counts them.  Network-namespace tests make uniquely named namespaces with
+# ns_add, which registers them for removal by the EXIT trap.
+
+TEST_TAG="bs$$"
+TEST_FAILS=0
+_ns_list=""
+_pids=""
+_tmpdirs=""
+
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; TEST_FAILS=$((TEST_FAILS + 1)); }
+# check NAME CMD...: PASS if CMD succeeds.
+check() {
+	name=$1; shift
+	if "$@" >/dev/null 2>&1; then pass "$name"; else fail "$name"; fi
+}
+# check_not NAME CMD...: PASS if CMD fails.
+check_not() {
+	name=$1; shift
+	if "$@" >/dev/null 2>&1; then fail "$name"; else pass "$name"; fi
+}
+# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
+wait_for() {
+	t=$(( $1 * 10 )); shift
+	while [ "$t" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1; t=$((t - 1))
+	done
+	return 1
+}
+
+need_root() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "SKIP: $(basename "$0") needs root (network namespaces)"
+		exit 0
+	fi
+}
+
+mktmp() {
+	d=$(mktemp -d "${TMPDIR:-/tmp}/batsec-test.XXXXXX")
+	_tmpdirs="$_tmpdirs $d"
+	echo "$d"
+}
+
+# ns_add NAME: creates namespace "$TEST_TAG-NAME", echoes its full name.
+ns_add() {
+	n="$TEST_TAG-$1"
+	ip netns add "$n" || return 1
+	ip -n "$n" link set lo up
+	_ns_list="$_ns_list $n"
+	echo "$n"
+}
+
+# track_pid PID: a process this test started, killed at exit.
+track_pid() { _pids="$_pids $1"; }
+
+cleanup() {
+	for p in $_pids; do kill "$p" 2>/dev/null; done
+	for p in $_pids; do
+		i=0
+		while kill -0 "$p" 2>/dev/null && [ $i -lt 30 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+		kill -9 "$p" 2>/dev/null
+	done
+	for n in $_ns_list; do ip netns del "$n" 2>/dev/null; done
+	for d in $_tmpdirs; do rm -rf "$d"; done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# finish: exit status from the assertions made.
+finish() { [ "$TEST_FAILS" -eq 0 ]; exit $?; }
+
+B=${B:-build}
+TOP=$(cd "$(dirname "$0")/.." 2>/dev/null && pwd)
