@@ -1,0 +1,131 @@
+/*
+ * gen_policy.c — write the seed corpus of fuzz_policy into a directory
+ * (default fuzz/corpus/policy): policy texts prefixed with 'T' and their
+ * binary snapshots, made by the library's own encoder, prefixed with 'S'.
+ * Files are named by the BLAKE2b-128 of their content.  Policy files named
+ * after the directory are added as text seeds too.
+ *
+ *   gen_policy fuzz/corpus/policy policy/examples/allowlist.policy ...
+ *
+ *   cc -Icrypto -Ikeys -Ipolicy fuzz/gen_policy.c build/libbatsec_policy.a \
+ *       build/libbatsec_keys.a build/libbatsec_crypto.a -lsodium
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "batsec_crypto.h"
+#include "batsec_policy.h"
+
+#define K1 "G6cRd9CZAu4AYp2bQx9p9Jb3VRTYyYWEpGS+l3qll8A="
+#define K2 "ada5ZF49ZjIMqXmu97dzelDcnXtSxF5qvj0oeIkWY60="
+#define K3 "jFYj63Veu3F3aLQjYQ2lxLQ4UpbCrxEY3HcpN1/ZgLY="
+#define K4 "Ua7nWgfqEgLEVRaPrkLgLRb0bsAKKR1AkltK9/FREE8="
+#define CA "wdi73D9nRD1/CicK00bC1Cv2ZnwLEGMi2CIAgrPv9Yk="
+
+static const char *const texts[] = {
+	"",
+	"mode open\n",
+	"# comment\n\nmode allowlist\ntrust " K1 " name alice gateway\n",
+	"mode ca\nanchor " CA " name community\ntrust " K2 "\n",
+	"trust " K1 " gateway name a.b-c_d\nblock " K1 "\nrevoke " K2 "\n",
+	"include peers.d\ninclude /etc/batsec/keys.d\ntrust " K3 "\n",
+	"limit originators 16\nlimit stranger-share 0\nlimit cert-every 1000\n"
+	"limit verify-global-burst 10000000\nlimit roam-per-minute 0\n",
+	"mode open\nanchor " CA "\ntrust " K4 " name x # note\n\tblock " K3
+	"\t\n",
+	/* Near misses for the error paths. */
+	"mode ca\n",
+	"trust " K1 "\ntrust " K1 "\n",
+	"trust " K1 " name\n",
+	"limit originators 15\n",
+	"mode open\r\n",
+	"frob\n",
+};
+
+/* Write one seed named by its hash. */
+static int put_seed(const char *dir, char kind, const void *data, size_t len)
+{
+	unsigned char h[16];
+	char hex[33], path[4096];
+	FILE *f;
+	crypto_generichash_state st;
+
+	crypto_generichash_init(&st, NULL, 0, sizeof(h));
+	crypto_generichash_update(&st, (const unsigned char *)&kind, 1);
+	crypto_generichash_update(&st, data, len);
+	crypto_generichash_final(&st, h, sizeof(h));
+	sodium_bin2hex(hex, sizeof(hex), h, sizeof(h));
+	snprintf(path, sizeof(path), "%s/%s", dir, hex);
+	if ((f = fopen(path, "wb")) == NULL) {
+		perror(path);
+		return -1;
+	}
+	fputc(kind, f);
+	fwrite(data, 1, len, f);
+	return fclose(f);
+}
+
+static int put_snapshot(const char *dir, const struct bs_policy *pol)
+{
+	size_t len = bs_policy_snapshot_len(pol);
+	uint8_t *buf = malloc(len);
+	int r;
+
+	if (buf == NULL || bs_policy_snapshot_encode(pol, buf, len, &len) != 0)
+		return -1;
+	r = put_seed(dir, 'S', buf, len);
+	free(buf);
+	return r;
+}
+
+/* A text seed, and the snapshot of its policy when it parses. */
+static int put_text(const char *dir, const char *text, size_t len)
+{
+	struct bs_policy *pol;
+	char err[256];
+	int r;
+
+	if (put_seed(dir, 'T', text, len) != 0)
+		return -1;
+	if (bs_policy_parse_buf(text, len, "seed", NULL,
+	    BS_POLICY_SKIP_INCLUDE, &pol, err, sizeof(err)) != 0)
+		return 0;
+	r = put_snapshot(dir, pol);
+	bs_policy_free(pol);
+	return r;
+}
+
+static int put_file(const char *dir, const char *path)
+{
+	static char buf[65536];
+	size_t len;
+	FILE *f = fopen(path, "rb");
+
+	if (f == NULL) {
+		perror(path);
+		return -1;
+	}
+	len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	return put_text(dir, buf, len);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : "fuzz/corpus/policy";
+	size_t i;
+	int a;
+
+	if (bs_crypto_init() != 0)
+		return 1;
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		if (put_text(dir, texts[i], strlen(texts[i])) != 0)
+			return 1;
+	for (a = 2; a < argc; a++)
+		if (put_file(dir, argv[a]) != 0)
+			return 1;
+	return 0;
+}
