@@ -1,0 +1,266 @@
+/*
+ * batsec_crypto.h — the cryptographic primitives of batsec, over libsodium.
+ *
+ * A small library with no knowledge of the daemon: node identity, detached
+ * signatures with domain separation, pairwise link keys and MAC tags, the
+ * hop chain, certificates and revocation records.  Every function works on
+ * caller-provided buffers of fixed, stated sizes and never allocates.
+ *
+ * All multi-byte integers in encoded structures are big-endian.  Every
+ * string used below as a BLAKE2b key or message prefix ("batsec-addr-v1",
+ * ...) means its ASCII bytes without a terminating NUL.
+ */
+#ifndef BATSEC_CRYPTO_H
+#define BATSEC_CRYPTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BS_SEED_LEN	32	/* Ed25519 seed: the secret key file's content */
+#define BS_PK_LEN	32	/* Ed25519 public key */
+#define BS_SK_LEN	64	/* libsodium's expanded Ed25519 secret key */
+#define BS_SIG_LEN	64	/* Ed25519 signature */
+#define BS_ADDR_LEN	6	/* mesh address */
+#define BS_LINKKEY_LEN	32	/* pairwise link key */
+#define BS_TAG_LEN	16	/* link MAC tag */
+#define BS_KEYID_LEN	4	/* short key id naming a link key in a trailer */
+#define BS_CHAIN_LEN	16	/* hop-chain element: BLAKE2b truncated to 16 */
+#define BS_MAXHOPS	32	/* hop-chain length: anchor = H^BS_MAXHOPS(seed) */
+
+/* Call once before anything else (wraps sodium_init); 0 on success. */
+int bs_crypto_init(void);
+
+/* ---- identity ---------------------------------------------------------- */
+
+struct bs_identity {
+	uint8_t seed[BS_SEED_LEN];
+	uint8_t pk[BS_PK_LEN];
+	uint8_t sk[BS_SK_LEN];
+};
+
+/* Derive the key pair from a seed (seed may alias id->seed). 0 on success. */
+int bs_identity_from_seed(struct bs_identity *id,
+    const uint8_t seed[static BS_SEED_LEN]);
+/* Fresh random identity. 0 on success. */
+int bs_identity_generate(struct bs_identity *id);
+/* Wipe secret material (sodium_memzero). */
+void bs_identity_wipe(struct bs_identity *id);
+
+/*
+ * Mesh address of a public key: the first 6 bytes of
+ * BLAKE2b-256(key = "batsec-addr-v1", msg = pk), with the locally
+ * administered bit (0x02) set and the multicast bit (0x01) cleared in
+ * byte 0.
+ */
+void bs_mesh_addr(uint8_t addr[static BS_ADDR_LEN],
+    const uint8_t pk[static BS_PK_LEN]);
+
+/* ---- signatures -------------------------------------------------------- */
+
+/*
+ * Every signature is over a domain label followed by the exact bytes, so a
+ * signature made for one structure can never verify as another:
+ *   signed message = label (16 bytes, NUL-padded ASCII) || msg
+ * BS_SIGN_MAX_MSG bounds msg so the concatenation lives on the stack.
+ */
+enum bs_domain {
+	BS_DOM_HELLO = 1,	/* "batsec1 hello"   */
+	BS_DOM_OGM,		/* "batsec1 ogm"     */
+	BS_DOM_CERT,		/* "batsec1 cert"    */
+	BS_DOM_REVOKE,		/* "batsec1 revoke"  */
+	BS_DOM_LINK,		/* "batsec1 link"    (trailer signature mode) */
+};
+#define BS_DOMAIN_LABEL_LEN	16
+#define BS_SIGN_MAX_MSG		4096
+
+/* 0 on success; -1 on an unknown domain or msg longer than BS_SIGN_MAX_MSG. */
+int bs_sign(uint8_t sig[static BS_SIG_LEN], enum bs_domain dom,
+    const uint8_t *msg, size_t len, const struct bs_identity *id);
+/* 0 when valid; -1 otherwise (including bad domain or oversize msg). */
+int bs_verify(const uint8_t sig[static BS_SIG_LEN], enum bs_domain dom,
+    const uint8_t *msg, size_t len, const uint8_t pk[static BS_PK_LEN]);
+
+/* Raw RFC 8032 Ed25519 (no domain label), for test vectors and benches. */
+int bs_ed25519_sign_raw(uint8_t sig[static BS_SIG_LEN], const uint8_t *msg,
+    size_t len, const struct bs_identity *id);
+int bs_ed25519_verify_raw(const uint8_t sig[static BS_SIG_LEN],
+    const uint8_t *msg, size_t len, const uint8_t pk[static BS_PK_LEN]);
+
+/* ---- link keys and MACs ------------------------------------------------ */
+
+/*
+ * K = BLAKE2b-256(key = X25519(own_x, peer_x),
+ *                 msg = "batsec-link-v1" || lower_pk || higher_pk)
+ * where both Ed25519 keys are converted to X25519 and lower/higher is the
+ * byte-wise order of the two Ed25519 public keys, so both ends derive the
+ * same K.  -1 when the peer key is invalid, a low-order point, or equal to
+ * our own key.
+ */
+int bs_link_key(uint8_t key[static BS_LINKKEY_LEN],
+    const struct bs_identity *own, const uint8_t peer_pk[static BS_PK_LEN]);
+
+/*
+ * Short id of a link key: the first 4 bytes of
+ * BLAKE2b-256(key = K, msg = "batsec-keyid").
+ */
+void bs_link_keyid(uint8_t id[static BS_KEYID_LEN],
+    const uint8_t key[static BS_LINKKEY_LEN]);
+
+/*
+ * tag = BLAKE2b-128(key = K, msg = sender_addr || counter (be64) || frame)
+ * The sender's mesh address in the input stops a frame being reflected back
+ * to its sender under the shared key.
+ */
+void bs_link_mac(uint8_t tag[static BS_TAG_LEN],
+    const uint8_t key[static BS_LINKKEY_LEN],
+    const uint8_t sender_addr[static BS_ADDR_LEN], uint64_t counter,
+    const uint8_t *frame, size_t len);
+/* 0 when the tag matches (constant-time comparison), -1 otherwise. */
+int bs_link_mac_verify(const uint8_t tag[static BS_TAG_LEN],
+    const uint8_t key[static BS_LINKKEY_LEN],
+    const uint8_t sender_addr[static BS_ADDR_LEN], uint64_t counter,
+    const uint8_t *frame, size_t len);
+
+/* ---- hop chain --------------------------------------------------------- */
+
+/* H(x) = BLAKE2b-128(key = "batsec-chain-v1", msg = x). out may alias in. */
+void bs_chain_step(uint8_t out[static BS_CHAIN_LEN],
+    const uint8_t in[static BS_CHAIN_LEN]);
+/* out = H^n(in), n <= BS_MAXHOPS; -1 if n is larger. */
+int bs_chain_iter(uint8_t out[static BS_CHAIN_LEN],
+    const uint8_t in[static BS_CHAIN_LEN], unsigned n);
+/* Fresh random seed and its anchor H^BS_MAXHOPS(seed). */
+void bs_chain_new(uint8_t seed[static BS_CHAIN_LEN],
+    uint8_t anchor[static BS_CHAIN_LEN]);
+/*
+ * 0 when H^(BS_MAXHOPS - hops)(element) == anchor (constant-time compare),
+ * -1 otherwise or when hops > BS_MAXHOPS.  The originator sends hops = 0
+ * with element = seed; each relay applies one step and adds one hop.
+ */
+int bs_chain_verify(const uint8_t anchor[static BS_CHAIN_LEN],
+    const uint8_t element[static BS_CHAIN_LEN], unsigned hops);
+
+/* ---- certificates ------------------------------------------------------ */
+
+/*
+ * Canonical certificate encoding, BS_CERT_LEN bytes:
+ *   off  size
+ *     0     1  format version (BS_CERT_VERSION)
+ *     1     1  roles bitmask (BS_ROLE_*), unknown bits rejected
+ *     2     1  name length, 0..BS_CERT_NAME_MAX
+ *     3     1  reserved, 0
+ *     4    32  node public key
+ *    36    32  issuer (CA) public key
+ *    68     8  not-before, unix seconds
+ *    76     8  not-after, unix seconds (> not-before)
+ *    84    32  name: printable ASCII without space (0x21..0x7e), the rest 0
+ *   116    64  Ed25519 signature by the issuer, domain BS_DOM_CERT, over 0..115
+ */
+#define BS_CERT_VERSION		1
+#define BS_CERT_NAME_MAX	32
+#define BS_CERT_SIGNED_LEN	116
+#define BS_CERT_LEN		180
+#define BS_ROLE_GATEWAY		0x01
+#define BS_ROLE_MASK		0x01
+
+struct bs_cert {
+	uint8_t roles;
+	uint8_t node_pk[BS_PK_LEN];
+	uint8_t issuer_pk[BS_PK_LEN];
+	uint64_t not_before;
+	uint64_t not_after;
+	char name[BS_CERT_NAME_MAX + 1];	/* NUL-terminated */
+	uint8_t sig[BS_SIG_LEN];
+};
+
+enum bs_cert_err {
+	BS_CERT_OK = 0,
+	BS_CERT_EFORMAT = -1,	/* malformed encoding */
+	BS_CERT_EISSUER = -2,	/* issuer is not the given anchor */
+	BS_CERT_ESIG = -3,	/* signature does not verify */
+	BS_CERT_ENOTYET = -4,	/* now + skew < not-before */
+	BS_CERT_EEXPIRED = -5,	/* now - skew > not-after */
+};
+/* Tolerated clock skew when checking validity windows, in seconds. */
+#define BS_CERT_SKEW		300
+
+/* Fill and sign (issuer_pk is taken from ca). -1 on a bad name/window/role. */
+int bs_cert_issue(struct bs_cert *c, const struct bs_identity *ca,
+    const uint8_t node_pk[static BS_PK_LEN], const char *name,
+    uint8_t roles, uint64_t not_before, uint64_t not_after);
+/* Canonical bytes. */
+void bs_cert_encode(uint8_t out[static BS_CERT_LEN], const struct bs_cert *c);
+/* Strict decode, no signature check: BS_CERT_OK or BS_CERT_EFORMAT. */
+int bs_cert_decode(struct bs_cert *c, const uint8_t *in, size_t len);
+/*
+ * Why bs_cert_decode rejects in: a short static phrase naming the field
+ * ("name padding not zero", ...), or NULL when it would decode.
+ */
+const char *bs_cert_format_problem(const uint8_t *in, size_t len);
+/*
+ * Full check: issuer == anchor_pk, signature, and validity window at `now`
+ * (unix seconds) with BS_CERT_SKEW tolerance.  now == 0 means "no real-time
+ * clock": the window is not checked (documented in batsec-policy(5)).
+ * Returns BS_CERT_OK or the first failing enum bs_cert_err, checked in
+ * the order format (fields a decode would refuse), issuer, signature, window.
+ */
+int bs_cert_verify(const struct bs_cert *c,
+    const uint8_t anchor_pk[static BS_PK_LEN], uint64_t now);
+const char *bs_cert_strerror(int err);
+
+/* ---- revocation records ------------------------------------------------ */
+
+/*
+ * Canonical revocation encoding, BS_REVOKE_LEN bytes:
+ *     0     1  format version (1)
+ *     1     3  reserved, 0
+ *     4    32  revoked public key
+ *    36    32  issuer (CA) public key
+ *    68     8  issued at, unix seconds
+ *    76    64  Ed25519 signature by the issuer, domain BS_DOM_REVOKE, over 0..75
+ */
+#define BS_REVOKE_VERSION	1
+#define BS_REVOKE_SIGNED_LEN	76
+#define BS_REVOKE_LEN		140
+
+struct bs_revoke {
+	uint8_t revoked_pk[BS_PK_LEN];
+	uint8_t issuer_pk[BS_PK_LEN];
+	uint64_t issued_at;
+	uint8_t sig[BS_SIG_LEN];
+};
+
+int bs_revoke_issue(struct bs_revoke *r, const struct bs_identity *ca,
+    const uint8_t revoked_pk[static BS_PK_LEN], uint64_t issued_at);
+void bs_revoke_encode(uint8_t out[static BS_REVOKE_LEN],
+    const struct bs_revoke *r);
+/* Strict decode (exact length, version, reserved zero): 0 or -1. */
+int bs_revoke_decode(struct bs_revoke *r, const uint8_t *in, size_t len);
+/* As bs_cert_format_problem, for revocation records. */
+const char *bs_revoke_format_problem(const uint8_t *in, size_t len);
+/* 0 when issuer == anchor_pk and the signature verifies, -1 otherwise. */
+int bs_revoke_verify(const struct bs_revoke *r,
+    const uint8_t anchor_pk[static BS_PK_LEN]);
+
+/* ---- small helpers ----------------------------------------------------- */
+
+/* Big-endian loads and stores used by every encoder in the project. */
+static inline void bs_put16(uint8_t *p, uint16_t v)
+{ p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+static inline void bs_put32(uint8_t *p, uint32_t v)
+{ bs_put16(p, (uint16_t)(v >> 16)); bs_put16(p + 2, (uint16_t)v); }
+static inline void bs_put64(uint8_t *p, uint64_t v)
+{ bs_put32(p, (uint32_t)(v >> 32)); bs_put32(p + 4, (uint32_t)v); }
+static inline uint16_t bs_get16(const uint8_t *p)
+{ return (uint16_t)((unsigned)p[0] << 8 | p[1]); }
+static inline uint32_t bs_get32(const uint8_t *p)
+{ return (uint32_t)bs_get16(p) << 16 | bs_get16(p + 2); }
+static inline uint64_t bs_get64(const uint8_t *p)
+{ return (uint64_t)bs_get32(p) << 32 | bs_get32(p + 4); }
+
+/* Fill with random bytes (randombytes_buf). */
+void bs_random(void *buf, size_t len);
+/* Uniform random value in [0, upper) (randombytes_uniform). */
+uint32_t bs_random_uniform(uint32_t upper);
+
+#endif /* BATSEC_CRYPTO_H */

@@ -1,0 +1,970 @@
+/*
+ * check_crypto.c — unit tests of the crypto library: RFC 8032 vectors,
+ * known answers for every batsec encoding, and tamper loops.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <sodium.h>
+
+#include "batsec_crypto.h"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static void
+unhex(uint8_t *out, size_t outlen, const char *hex)
+{
+	size_t got = 0;
+
+	ck_assert_int_eq(sodium_hex2bin(out, outlen, hex, strlen(hex), NULL,
+	    &got, NULL), 0);
+	ck_assert_uint_eq(got, outlen);
+}
+
+static void
+assert_hex(const uint8_t *got, size_t len, const char *want)
+{
+	char buf[2 * 512 + 1];
+
+	ck_assert_uint_le(len, 512);
+	sodium_bin2hex(buf, sizeof(buf), got, len);
+	ck_assert_str_eq(buf, want);
+}
+
+/* RFC 8032 section 7.1, TEST 1 and TEST 2 key pairs, used as fixtures. */
+#define SEED_A "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"
+#define PK_A   "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"
+#define SEED_B "4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb"
+#define PK_B   "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c"
+
+static void
+ident(struct bs_identity *id, const char *seed_hex)
+{
+	uint8_t seed[BS_SEED_LEN];
+
+	unhex(seed, sizeof(seed), seed_hex);
+	ck_assert_int_eq(bs_identity_from_seed(id, seed), 0);
+}
+
+static void
+setup(void)
+{
+	ck_assert_int_eq(bs_crypto_init(), 0);
+}
+
+/* ---- RFC 8032 ----------------------------------------------------------- */
+
+struct rfc_vec {
+	const char *name, *seed, *pk, *msg, *sig;
+};
+
+static const struct rfc_vec rfc8032[] = {
+	{ "TEST 1", SEED_A, PK_A, "",
+	  "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b" },
+	{ "TEST 2", SEED_B, PK_B, "72",
+	  "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00" },
+	{ "TEST 3",
+	  "c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7",
+	  "fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025",
+	  "af82",
+	  "6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a" },
+	{ "TEST SHA(abc)",
+	  "833fe62409237b9d62ec77587520911e9a759cec1d19755b7da901b96dca3d42",
+	  "ec172b93ad5e563bf4932c70e1245034c35467ef2efd4d64ebf819683467e2bf",
+	  "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+	  "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+	  "dc2a4459e7369633a52b1bf277839a00201009a3efbf3ecb69bea2186c26b58909351fc9ac90b3ecfdfbc7c66431e0303dca179c138ac17ad9bef1177331a704" },
+};
+
+START_TEST(test_rfc8032)
+{
+	const struct rfc_vec *v = &rfc8032[_i];
+	struct bs_identity id;
+	uint8_t msg[64], sig[BS_SIG_LEN], want[BS_SIG_LEN];
+	size_t mlen = strlen(v->msg) / 2;
+
+	ident(&id, v->seed);
+	assert_hex(id.pk, BS_PK_LEN, v->pk);
+	unhex(msg, mlen, v->msg);
+	unhex(want, sizeof(want), v->sig);
+	ck_assert_int_eq(bs_ed25519_sign_raw(sig, mlen ? msg : NULL, mlen,
+	    &id), 0);
+	ck_assert_msg(memcmp(sig, want, BS_SIG_LEN) == 0, "%s: signature",
+	    v->name);
+	ck_assert_int_eq(bs_ed25519_verify_raw(want, msg, mlen, id.pk), 0);
+	want[0] ^= 1;
+	ck_assert_int_eq(bs_ed25519_verify_raw(want, msg, mlen, id.pk), -1);
+	/* A domain-labelled signature is not a raw one, and vice versa. */
+	ck_assert_int_eq(bs_sign(sig, BS_DOM_OGM, msg, mlen, &id), 0);
+	ck_assert_int_eq(bs_ed25519_verify_raw(sig, msg, mlen, id.pk), -1);
+}
+END_TEST
+
+/* ---- identity and address ----------------------------------------------- */
+
+START_TEST(test_identity)
+{
+	struct bs_identity a, b, c;
+	uint8_t zero[sizeof(a)];
+
+	ident(&a, SEED_A);
+	/* The seed may alias the identity's own seed field. */
+	memcpy(&c, &a, sizeof(c));
+	memset(c.pk, 0, sizeof(c.pk));
+	ck_assert_int_eq(bs_identity_from_seed(&c, c.seed), 0);
+	ck_assert_mem_eq(c.pk, a.pk, BS_PK_LEN);
+	ck_assert_mem_eq(c.sk, a.sk, BS_SK_LEN);
+	ck_assert_int_eq(bs_identity_generate(&b), 0);
+	ck_assert_int_eq(bs_identity_generate(&c), 0);
+	ck_assert(memcmp(b.pk, c.pk, BS_PK_LEN) != 0);
+	bs_identity_wipe(&b);
+	memset(zero, 0, sizeof(zero));
+	ck_assert_mem_eq(&b, zero, sizeof(b));
+}
+END_TEST
+
+START_TEST(test_mesh_addr_kat)
+{
+	uint8_t pk[BS_PK_LEN], addr[BS_ADDR_LEN];
+
+	unhex(pk, sizeof(pk), PK_A);
+	bs_mesh_addr(addr, pk);
+	assert_hex(addr, sizeof(addr), "2e0334b72b7b");
+	unhex(pk, sizeof(pk), PK_B);
+	bs_mesh_addr(addr, pk);
+	assert_hex(addr, sizeof(addr), "6ab390582bee");
+}
+END_TEST
+
+/* The address formula as documented, against random keys. */
+START_TEST(test_mesh_addr_formula)
+{
+	uint8_t pk[BS_PK_LEN], addr[BS_ADDR_LEN], h[32];
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		bs_random(pk, sizeof(pk));
+		bs_mesh_addr(addr, pk);
+		crypto_generichash(h, 32, pk, 32,
+		    (const unsigned char *)"batsec-addr-v1", 14);
+		h[0] = (uint8_t)((h[0] | 0x02) & ~0x01);
+		ck_assert_mem_eq(addr, h, BS_ADDR_LEN);
+		ck_assert_uint_eq(addr[0] & 0x03, 0x02);
+	}
+}
+END_TEST
+
+/* ---- domain signatures -------------------------------------------------- */
+
+START_TEST(test_sign_kat)
+{
+	struct bs_identity a;
+	uint8_t sig[BS_SIG_LEN], raw[BS_DOMAIN_LABEL_LEN + 5];
+
+	ident(&a, SEED_A);
+	ck_assert_int_eq(bs_sign(sig, BS_DOM_HELLO,
+	    (const uint8_t *)"hello", 5, &a), 0);
+	assert_hex(sig, sizeof(sig),
+	    "2d0944b3638074bcffc7cfc7bb643cc371147e36348a8a94f0019e41c8300a5d"
+	    "68feb49b736741664847bff06900d7ad3c247e65f336e5ddb87ec7670a77e505");
+	/* The documented message: 16-byte NUL-padded label, then the bytes. */
+	memset(raw, 0, sizeof(raw));
+	memcpy(raw, "batsec1 hello", 13);
+	memcpy(raw + BS_DOMAIN_LABEL_LEN, "hello", 5);
+	ck_assert_int_eq(bs_ed25519_verify_raw(sig, raw, sizeof(raw), a.pk), 0);
+}
+END_TEST
+
+static const char *const dom_labels[] = {
+	NULL, "batsec1 hello", "batsec1 ogm", "batsec1 cert",
+	"batsec1 revoke", "batsec1 link",
+};
+
+START_TEST(test_sign_domains)
+{
+	enum bs_domain d = (enum bs_domain)_i, e;
+	struct bs_identity a;
+	uint8_t msg[100], sig[BS_SIG_LEN], raw[BS_DOMAIN_LABEL_LEN + 100];
+
+	ident(&a, SEED_A);
+	bs_random(msg, sizeof(msg));
+	ck_assert_int_eq(bs_sign(sig, d, msg, sizeof(msg), &a), 0);
+	ck_assert_int_eq(bs_verify(sig, d, msg, sizeof(msg), a.pk), 0);
+	for (e = BS_DOM_HELLO; e <= BS_DOM_LINK; e++)
+		if (e != d)
+			ck_assert_int_eq(bs_verify(sig, e, msg, sizeof(msg),
+			    a.pk), -1);
+	memset(raw, 0, sizeof(raw));
+	memcpy(raw, dom_labels[d], strlen(dom_labels[d]));
+	memcpy(raw + BS_DOMAIN_LABEL_LEN, msg, sizeof(msg));
+	ck_assert_int_eq(bs_ed25519_verify_raw(sig, raw, sizeof(raw), a.pk), 0);
+}
+END_TEST
+
+START_TEST(test_sign_bad_args)
+{
+	static uint8_t msg[BS_SIGN_MAX_MSG + 1];
+	struct bs_identity a;
+	uint8_t sig[BS_SIG_LEN];
+
+	ident(&a, SEED_A);
+	ck_assert_int_eq(bs_sign(sig, (enum bs_domain)0, msg, 1, &a), -1);
+	ck_assert_int_eq(bs_sign(sig, (enum bs_domain)6, msg, 1, &a), -1);
+	ck_assert_int_eq(bs_sign(sig, BS_DOM_OGM, msg, sizeof(msg), &a), -1);
+	ck_assert_int_eq(bs_sign(sig, BS_DOM_OGM, NULL, 1, &a), -1);
+	ck_assert_int_eq(bs_sign(sig, BS_DOM_OGM, msg, BS_SIGN_MAX_MSG, &a), 0);
+	ck_assert_int_eq(bs_verify(sig, BS_DOM_OGM, msg, BS_SIGN_MAX_MSG, a.pk),
+	    0);
+	ck_assert_int_eq(bs_verify(sig, BS_DOM_OGM, msg, sizeof(msg), a.pk),
+	    -1);
+	ck_assert_int_eq(bs_verify(sig, (enum bs_domain)0, msg,
+	    BS_SIGN_MAX_MSG, a.pk), -1);
+	ck_assert_int_eq(bs_sign(sig, BS_DOM_LINK, NULL, 0, &a), 0);
+	ck_assert_int_eq(bs_verify(sig, BS_DOM_LINK, NULL, 0, a.pk), 0);
+}
+END_TEST
+
+/* Every single changed byte of message, signature or key is rejected. */
+START_TEST(test_sign_tamper)
+{
+	struct bs_identity a;
+	uint8_t msg[96], sig[BS_SIG_LEN], pk[BS_PK_LEN];
+	const uint8_t flips[] = { 0x01, 0x80, 0xff };
+	size_t i, f;
+
+	ident(&a, SEED_B);
+	bs_random(msg, sizeof(msg));
+	ck_assert_int_eq(bs_sign(sig, BS_DOM_OGM, msg, sizeof(msg), &a), 0);
+	memcpy(pk, a.pk, sizeof(pk));
+	for (f = 0; f < sizeof(flips); f++) {
+		for (i = 0; i < sizeof(msg); i++) {
+			msg[i] ^= flips[f];
+			ck_assert_int_eq(bs_verify(sig, BS_DOM_OGM, msg,
+			    sizeof(msg), pk), -1);
+			msg[i] ^= flips[f];
+		}
+		for (i = 0; i < sizeof(sig); i++) {
+			sig[i] ^= flips[f];
+			ck_assert_int_eq(bs_verify(sig, BS_DOM_OGM, msg,
+			    sizeof(msg), pk), -1);
+			sig[i] ^= flips[f];
+		}
+		for (i = 0; i < sizeof(pk); i++) {
+			pk[i] ^= flips[f];
+			ck_assert_int_eq(bs_verify(sig, BS_DOM_OGM, msg,
+			    sizeof(msg), pk), -1);
+			pk[i] ^= flips[f];
+		}
+	}
+	/* Shorter and longer messages are different messages. */
+	ck_assert_int_eq(bs_verify(sig, BS_DOM_OGM, msg, sizeof(msg) - 1, pk),
+	    -1);
+	ck_assert_int_eq(bs_verify(sig, BS_DOM_OGM, msg, sizeof(msg), pk), 0);
+}
+END_TEST
+
+/* ---- link keys and MACs ------------------------------------------------- */
+
+#define LINK_KAT "d7234db496e4060a248961b1a2e7aa10d17c7d03e8a41405a51929159aeae90d"
+
+START_TEST(test_link_kat)
+{
+	struct bs_identity a, b;
+	uint8_t k[BS_LINKKEY_LEN], id[BS_KEYID_LEN];
+
+	ident(&a, SEED_A);
+	ident(&b, SEED_B);
+	ck_assert_int_eq(bs_link_key(k, &a, b.pk), 0);
+	assert_hex(k, sizeof(k), LINK_KAT);
+	ck_assert_int_eq(bs_link_key(k, &b, a.pk), 0);
+	assert_hex(k, sizeof(k), LINK_KAT);
+	bs_link_keyid(id, k);
+	assert_hex(id, sizeof(id), "b26b5292");
+}
+END_TEST
+
+START_TEST(test_link_symmetry)
+{
+	struct bs_identity a, b, c;
+	uint8_t kab[BS_LINKKEY_LEN], kba[BS_LINKKEY_LEN], kac[BS_LINKKEY_LEN];
+	uint8_t ia[BS_KEYID_LEN], ib[BS_KEYID_LEN];
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		ck_assert_int_eq(bs_identity_generate(&a), 0);
+		ck_assert_int_eq(bs_identity_generate(&b), 0);
+		ck_assert_int_eq(bs_identity_generate(&c), 0);
+		ck_assert_int_eq(bs_link_key(kab, &a, b.pk), 0);
+		ck_assert_int_eq(bs_link_key(kba, &b, a.pk), 0);
+		ck_assert_int_eq(bs_link_key(kac, &a, c.pk), 0);
+		ck_assert_mem_eq(kab, kba, BS_LINKKEY_LEN);
+		ck_assert(memcmp(kab, kac, BS_LINKKEY_LEN) != 0);
+		bs_link_keyid(ia, kab);
+		bs_link_keyid(ib, kba);
+		ck_assert_mem_eq(ia, ib, BS_KEYID_LEN);
+	}
+}
+END_TEST
+
+/* Low-order points (libsodium's blocklist) and a non-canonical encoding. */
+static const char *const bad_peers[] = {
+	"0000000000000000000000000000000000000000000000000000000000000000",
+	"0100000000000000000000000000000000000000000000000000000000000000",
+	"ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+	"c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+	"26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+	"0000000000000000000000000000000000000000000000000000000000000080",
+	"edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+	"eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+};
+
+START_TEST(test_link_bad_peer)
+{
+	struct bs_identity a;
+	uint8_t peer[BS_PK_LEN], k[BS_LINKKEY_LEN];
+
+	ident(&a, SEED_A);
+	unhex(peer, sizeof(peer), bad_peers[_i]);
+	ck_assert_int_eq(bs_link_key(k, &a, peer), -1);
+}
+END_TEST
+
+START_TEST(test_link_self)
+{
+	struct bs_identity a;
+	uint8_t k[BS_LINKKEY_LEN];
+
+	ident(&a, SEED_A);
+	ck_assert_int_eq(bs_link_key(k, &a, a.pk), -1);
+}
+END_TEST
+
+#define MAC_FRAME "batsec test frame"
+#define MAC_CTR 0x0102030405060708ULL
+
+START_TEST(test_mac_kat)
+{
+	uint8_t k[BS_LINKKEY_LEN], pk[BS_PK_LEN], addr[BS_ADDR_LEN];
+	uint8_t tag[BS_TAG_LEN];
+	const uint8_t *frame = (const uint8_t *)MAC_FRAME;
+
+	unhex(k, sizeof(k), LINK_KAT);
+	unhex(pk, sizeof(pk), PK_A);
+	bs_mesh_addr(addr, pk);
+	bs_link_mac(tag, k, addr, MAC_CTR, frame, strlen(MAC_FRAME));
+	assert_hex(tag, sizeof(tag), "81f2b92162d67ae787e6c50e48230602");
+	ck_assert_int_eq(bs_link_mac_verify(tag, k, addr, MAC_CTR, frame,
+	    strlen(MAC_FRAME)), 0);
+}
+END_TEST
+
+/* Every changed byte of frame, tag, key, address or counter is rejected. */
+START_TEST(test_mac_tamper)
+{
+	uint8_t k[BS_LINKKEY_LEN], addr[BS_ADDR_LEN], frame[200];
+	uint8_t tag[BS_TAG_LEN];
+	uint64_t ctr = 77;
+	size_t i;
+	int b;
+
+	bs_random(k, sizeof(k));
+	bs_random(addr, sizeof(addr));
+	bs_random(frame, sizeof(frame));
+	bs_link_mac(tag, k, addr, ctr, frame, sizeof(frame));
+	ck_assert_int_eq(bs_link_mac_verify(tag, k, addr, ctr, frame,
+	    sizeof(frame)), 0);
+#define MAC_REJECTED() ck_assert_int_eq(bs_link_mac_verify(tag, k, addr, \
+	    ctr, frame, sizeof(frame)), -1)
+	for (i = 0; i < sizeof(frame); i++) {
+		frame[i] ^= 0x01; MAC_REJECTED(); frame[i] ^= 0x01;
+		frame[i] ^= 0x80; MAC_REJECTED(); frame[i] ^= 0x80;
+	}
+	for (i = 0; i < sizeof(tag); i++) {
+		tag[i] ^= 0x01; MAC_REJECTED(); tag[i] ^= 0x01;
+	}
+	for (i = 0; i < sizeof(k); i++) {
+		k[i] ^= 0x01; MAC_REJECTED(); k[i] ^= 0x01;
+	}
+	for (i = 0; i < sizeof(addr); i++) {
+		addr[i] ^= 0x01; MAC_REJECTED(); addr[i] ^= 0x01;
+	}
+	for (b = 0; b < 64; b++) {
+		ctr ^= 1ULL << b; MAC_REJECTED(); ctr ^= 1ULL << b;
+	}
+#undef MAC_REJECTED
+	ck_assert_int_eq(bs_link_mac_verify(tag, k, addr, ctr, frame,
+	    sizeof(frame) - 1), -1);
+	ck_assert_int_eq(bs_link_mac_verify(tag, k, addr, ctr, frame,
+	    sizeof(frame)), 0);
+}
+END_TEST
+
+START_TEST(test_mac_empty_frame)
+{
+	uint8_t k[BS_LINKKEY_LEN], addr[BS_ADDR_LEN], tag[BS_TAG_LEN];
+
+	bs_random(k, sizeof(k));
+	bs_random(addr, sizeof(addr));
+	bs_link_mac(tag, k, addr, 1, NULL, 0);
+	ck_assert_int_eq(bs_link_mac_verify(tag, k, addr, 1, NULL, 0), 0);
+	ck_assert_int_eq(bs_link_mac_verify(tag, k, addr, 2, NULL, 0), -1);
+	ck_assert_int_eq(bs_link_mac_verify(tag, k, addr, 1, NULL, 1), -1);
+}
+END_TEST
+
+/* ---- hop chain ---------------------------------------------------------- */
+
+START_TEST(test_chain_kat)
+{
+	uint8_t x[BS_CHAIN_LEN], y[BS_CHAIN_LEN];
+	unsigned i;
+
+	for (i = 0; i < BS_CHAIN_LEN; i++)
+		x[i] = (uint8_t)i;
+	bs_chain_step(y, x);
+	assert_hex(y, sizeof(y), "916af032e7b3d0772f64c42d1677efd9");
+	ck_assert_int_eq(bs_chain_iter(y, x, BS_MAXHOPS), 0);
+	assert_hex(y, sizeof(y), "d6e9ee2c97575a98d3256f182732285d");
+	/* In place. */
+	bs_chain_step(x, x);
+	assert_hex(x, sizeof(x), "916af032e7b3d0772f64c42d1677efd9");
+	ck_assert_int_eq(bs_chain_iter(x, x, 0), 0);
+	assert_hex(x, sizeof(x), "916af032e7b3d0772f64c42d1677efd9");
+	ck_assert_int_eq(bs_chain_iter(y, x, BS_MAXHOPS + 1), -1);
+}
+END_TEST
+
+/* At every hop count the honest element verifies; claiming fewer fails. */
+START_TEST(test_chain_hops)
+{
+	uint8_t seed[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN], el[BS_CHAIN_LEN];
+	unsigned hops = (unsigned)_i;
+
+	bs_chain_new(seed, anchor);
+	ck_assert_int_eq(bs_chain_verify(anchor, seed, 0), 0);
+	ck_assert_int_eq(bs_chain_iter(el, seed, hops), 0);
+	ck_assert_int_eq(bs_chain_verify(anchor, el, hops), 0);
+	if (hops > 0)
+		ck_assert_int_eq(bs_chain_verify(anchor, el, hops - 1), -1);
+	if (hops < BS_MAXHOPS)
+		ck_assert_int_eq(bs_chain_verify(anchor, el, hops + 1), -1);
+	ck_assert_int_eq(bs_chain_verify(anchor, el, BS_MAXHOPS + 1), -1);
+	ck_assert_int_eq(bs_chain_verify(anchor, el, ~0u), -1);
+	el[_i % BS_CHAIN_LEN] ^= 1;
+	ck_assert_int_eq(bs_chain_verify(anchor, el, hops), -1);
+}
+END_TEST
+
+/* ---- certificates ------------------------------------------------------- */
+
+#define CERT_NB 1700000000ULL
+#define CERT_NA 1800000000ULL
+#define CERT_KAT \
+	"01010e003d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f1" \
+	"2af4660cd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68" \
+	"f707511a000000006553f100000000006b49d2006e6f64652d312e6578616d70" \
+	"6c65000000000000000000000000000000000000474b386a0d30d9087a1c118c" \
+	"5736372374d8f4f4a7ab51df4a4950874067aa276562b9e3507c91fae47a3a82" \
+	"502b973eca2af90a1ba370f172dbea3c49f41200"
+
+/* Certificate for B issued by A, encoded into out. */
+static void
+cert_fixture(struct bs_cert *c, struct bs_identity *ca, uint8_t *out)
+{
+	struct bs_identity b;
+
+	ident(ca, SEED_A);
+	ident(&b, SEED_B);
+	ck_assert_int_eq(bs_cert_issue(c, ca, b.pk, "node-1.example",
+	    BS_ROLE_GATEWAY, CERT_NB, CERT_NA), 0);
+	if (out != NULL)
+		bs_cert_encode(out, c);
+}
+
+START_TEST(test_cert_kat)
+{
+	struct bs_identity ca;
+	struct bs_cert c, d;
+	uint8_t enc[BS_CERT_LEN], again[BS_CERT_LEN];
+
+	cert_fixture(&c, &ca, enc);
+	assert_hex(enc, sizeof(enc), CERT_KAT);
+	/* The documented layout, field by field. */
+	ck_assert_uint_eq(enc[0], BS_CERT_VERSION);
+	ck_assert_uint_eq(enc[1], BS_ROLE_GATEWAY);
+	ck_assert_uint_eq(enc[2], 14);
+	ck_assert_uint_eq(enc[3], 0);
+	ck_assert_mem_eq(enc + 4, c.node_pk, BS_PK_LEN);
+	ck_assert_mem_eq(enc + 36, ca.pk, BS_PK_LEN);
+	ck_assert_uint_eq(bs_get64(enc + 68), CERT_NB);
+	ck_assert_uint_eq(bs_get64(enc + 76), CERT_NA);
+	ck_assert_mem_eq(enc + 84, "node-1.example", 14);
+	ck_assert_int_eq(bs_verify(enc + 116, BS_DOM_CERT, enc, 116, ca.pk), 0);
+	/* Decode, verify, re-encode. */
+	ck_assert_int_eq(bs_cert_decode(&d, enc, sizeof(enc)), BS_CERT_OK);
+	ck_assert_str_eq(d.name, "node-1.example");
+	ck_assert_uint_eq(d.roles, BS_ROLE_GATEWAY);
+	ck_assert_uint_eq(d.not_before, CERT_NB);
+	ck_assert_uint_eq(d.not_after, CERT_NA);
+	ck_assert_int_eq(bs_cert_verify(&d, ca.pk, CERT_NB + 1), BS_CERT_OK);
+	bs_cert_encode(again, &d);
+	ck_assert_mem_eq(again, enc, BS_CERT_LEN);
+	ck_assert_ptr_null(bs_cert_format_problem(enc, sizeof(enc)));
+}
+END_TEST
+
+struct cert_bad {
+	size_t off;		/* byte to overwrite */
+	uint8_t val;
+	const char *why;	/* expected bs_cert_format_problem phrase */
+};
+
+static const struct cert_bad cert_bads[] = {
+	{ 0, 0, "unsupported format version" },
+	{ 0, 2, "unsupported format version" },
+	{ 1, 0x02, "unknown role bits" },
+	{ 1, 0x80, "unknown role bits" },
+	{ 1, 0xff, "unknown role bits" },
+	{ 2, 33, "name longer than 32 bytes" },
+	{ 2, 255, "name longer than 32 bytes" },
+	{ 3, 1, "reserved byte not zero" },
+	{ 84, ' ', "name has a byte outside 0x21..0x7e" },
+	{ 85, 0x7f, "name has a byte outside 0x21..0x7e" },
+	{ 90, 0x00, "name has a byte outside 0x21..0x7e" },
+	{ 97, 0x80, "name has a byte outside 0x21..0x7e" },
+	{ 2, 13, "name has a byte outside 0x21..0x7e" },	/* see below */
+	{ 98, 'x', "name padding not zero" },
+	{ 115, 1, "name padding not zero" },
+	{ 2, 0, "name padding not zero" },
+	{ 80, 0x00, "not-after is not later than not-before" },
+};
+
+START_TEST(test_cert_decode_strict)
+{
+	const struct cert_bad *t = &cert_bads[_i];
+	struct bs_identity ca;
+	struct bs_cert c;
+	uint8_t enc[BS_CERT_LEN];
+	const char *why;
+
+	cert_fixture(&c, &ca, enc);
+	enc[t->off] = t->val;
+	if (t->off == 2 && t->val == 13)
+		enc[84 + 12] = 0x09;	/* a tab inside the shortened name */
+	why = bs_cert_format_problem(enc, sizeof(enc));
+	ck_assert_ptr_nonnull(why);
+	ck_assert_str_eq(why, t->why);
+	memset(&c, 0xaa, sizeof(c));
+	ck_assert_int_eq(bs_cert_decode(&c, enc, sizeof(enc)), BS_CERT_EFORMAT);
+}
+END_TEST
+
+START_TEST(test_cert_decode_length)
+{
+	struct bs_identity ca;
+	struct bs_cert c;
+	uint8_t enc[BS_CERT_LEN + 1];
+
+	cert_fixture(&c, &ca, enc);
+	enc[BS_CERT_LEN] = 0;
+	ck_assert_int_eq(bs_cert_decode(&c, enc, BS_CERT_LEN - 1),
+	    BS_CERT_EFORMAT);
+	ck_assert_int_eq(bs_cert_decode(&c, enc, BS_CERT_LEN + 1),
+	    BS_CERT_EFORMAT);
+	ck_assert_int_eq(bs_cert_decode(&c, enc, 0), BS_CERT_EFORMAT);
+	ck_assert_int_eq(bs_cert_decode(&c, NULL, BS_CERT_LEN),
+	    BS_CERT_EFORMAT);
+	ck_assert_str_eq(bs_cert_format_problem(enc, 1),
+	    "length is not 180 bytes");
+	bs_put64(enc + 76, bs_get64(enc + 68));
+	ck_assert_str_eq(bs_cert_format_problem(enc, BS_CERT_LEN),
+	    "not-after is not later than not-before");
+	/* not-after one second after not-before is the smallest window. */
+	bs_put64(enc + 76, bs_get64(enc + 68) + 1);
+	ck_assert_ptr_null(bs_cert_format_problem(enc, BS_CERT_LEN));
+}
+END_TEST
+
+START_TEST(test_cert_names)
+{
+	struct bs_identity ca, b;
+	struct bs_cert c, d;
+	uint8_t enc[BS_CERT_LEN];
+	char name[40];
+
+	ident(&ca, SEED_A);
+	ident(&b, SEED_B);
+	/* Empty and maximal names; every printable byte. */
+	ck_assert_int_eq(bs_cert_issue(&c, &ca, b.pk, "", 0, 1, 2), 0);
+	bs_cert_encode(enc, &c);
+	ck_assert_int_eq(bs_cert_decode(&d, enc, sizeof(enc)), 0);
+	ck_assert_str_eq(d.name, "");
+	memset(name, 'z', 32);
+	name[32] = '\0';
+	ck_assert_int_eq(bs_cert_issue(&c, &ca, b.pk, name, 0, 1, 2), 0);
+	bs_cert_encode(enc, &c);
+	ck_assert_int_eq(bs_cert_decode(&d, enc, sizeof(enc)), 0);
+	ck_assert_str_eq(d.name, name);
+	ck_assert_int_eq(bs_cert_verify(&d, ca.pk, 0), BS_CERT_OK);
+	ck_assert_int_eq(bs_cert_issue(&c, &ca, b.pk,
+	    "!\"#$%&'()*+,-./0123456789:;<=>?@", 0, 1, 2), 0);
+	ck_assert_int_eq(bs_cert_issue(&c, &ca, b.pk,
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`", 0, 1, 2), 0);
+	ck_assert_int_eq(bs_cert_issue(&c, &ca, b.pk,
+	    "abcdefghijklmnopqrstuvwxyz{|}~", 0, 1, 2), 0);
+	/* Refusals: too long, space, control, high byte, NULL. */
+	name[32] = 'z';
+	name[33] = '\0';
+	ck_assert_int_eq(bs_cert_issue(&c, &ca, b.pk, name, 0, 1, 2), -1);
+	ck_assert_int_eq(bs_cert_issue(&c, &ca, b.pk, "a b", 0, 1, 2), -1);
+	ck_assert_int_eq(bs_cert_issue(&c, &ca, b.pk, "a\tb", 0, 1, 2), -1);
+	ck_assert_int_eq(bs_cert_issue(&c, &ca, b.pk, "caf\xc3\xa9", 0, 1, 2),
+	    -1);
+	ck_assert_int_eq(bs_cert_issue(&c, &ca, b.pk, NULL, 0, 1, 2), -1);
+	/* Bad roles and windows. */
+	ck_assert_int_eq(bs_cert_issue(&c, &ca, b.pk, "n", 0x02, 1, 2), -1);
+	ck_assert_int_eq(bs_cert_issue(&c, &ca, b.pk, "n", 0, 2, 2), -1);
+	ck_assert_int_eq(bs_cert_issue(&c, &ca, b.pk, "n", 0, 3, 2), -1);
+}
+END_TEST
+
+START_TEST(test_cert_verify_errors)
+{
+	struct bs_identity ca, other;
+	struct bs_cert c, d;
+	uint8_t buf[BS_CERT_LEN];
+
+	cert_fixture(&c, &ca, NULL);
+	ck_assert_int_eq(bs_identity_generate(&other), 0);
+	ck_assert_int_eq(bs_cert_verify(&c, ca.pk, 0), BS_CERT_OK);
+	ck_assert_int_eq(bs_cert_verify(&c, other.pk, 0), BS_CERT_EISSUER);
+	/* Claims the anchor as issuer but is signed by someone else. */
+	d = c;
+	ck_assert_int_eq(bs_cert_issue(&d, &other, c.node_pk, c.name, c.roles,
+	    c.not_before, c.not_after), 0);
+	memcpy(d.issuer_pk, ca.pk, BS_PK_LEN);
+	ck_assert_int_eq(bs_cert_verify(&d, ca.pk, 0), BS_CERT_ESIG);
+	/* The anchor's signature over the same bytes in another domain. */
+	d = c;
+	bs_cert_encode(buf, &c);
+	ck_assert_int_eq(bs_sign(d.sig, BS_DOM_REVOKE, buf, BS_CERT_SIGNED_LEN,
+	    &ca), 0);
+	ck_assert_int_eq(bs_cert_verify(&d, ca.pk, 0), BS_CERT_ESIG);
+	/* A struct with fields no decoder would produce. */
+	d = c;
+	d.roles = 0x40;
+	ck_assert_int_eq(bs_cert_verify(&d, ca.pk, 0), BS_CERT_EFORMAT);
+	d = c;
+	memset(d.name, 'x', sizeof(d.name));
+	ck_assert_int_eq(bs_cert_verify(&d, ca.pk, 0), BS_CERT_EFORMAT);
+	d = c;
+	d.not_after = d.not_before;
+	ck_assert_int_eq(bs_cert_verify(&d, ca.pk, 0), BS_CERT_EFORMAT);
+	d = c;
+	d.name[3] = ' ';
+	ck_assert_int_eq(bs_cert_verify(&d, ca.pk, 0), BS_CERT_EFORMAT);
+}
+END_TEST
+
+struct window_case {
+	uint64_t now;
+	int want;
+};
+
+static const struct window_case windows[] = {
+	{ 0, BS_CERT_OK },
+	{ 1, BS_CERT_ENOTYET },
+	{ CERT_NB - BS_CERT_SKEW - 1, BS_CERT_ENOTYET },
+	{ CERT_NB - BS_CERT_SKEW, BS_CERT_OK },
+	{ CERT_NB, BS_CERT_OK },
+	{ (CERT_NB + CERT_NA) / 2, BS_CERT_OK },
+	{ CERT_NA, BS_CERT_OK },
+	{ CERT_NA + BS_CERT_SKEW, BS_CERT_OK },
+	{ CERT_NA + BS_CERT_SKEW + 1, BS_CERT_EEXPIRED },
+	{ UINT64_MAX, BS_CERT_EEXPIRED },
+};
+
+START_TEST(test_cert_window)
+{
+	struct bs_identity ca;
+	struct bs_cert c;
+
+	cert_fixture(&c, &ca, NULL);
+	ck_assert_int_eq(bs_cert_verify(&c, ca.pk, windows[_i].now),
+	    windows[_i].want);
+}
+END_TEST
+
+/* Windows at the ends of the uint64 range must not overflow. */
+START_TEST(test_cert_window_extremes)
+{
+	struct bs_identity ca, b;
+	struct bs_cert c;
+
+	ident(&ca, SEED_A);
+	ident(&b, SEED_B);
+	ck_assert_int_eq(bs_cert_issue(&c, &ca, b.pk, "x", 0, UINT64_MAX - 1,
+	    UINT64_MAX), 0);
+	ck_assert_int_eq(bs_cert_verify(&c, ca.pk, UINT64_MAX), BS_CERT_OK);
+	ck_assert_int_eq(bs_cert_verify(&c, ca.pk, 1), BS_CERT_ENOTYET);
+	ck_assert_int_eq(bs_cert_verify(&c, ca.pk, 0), BS_CERT_OK);
+	ck_assert_int_eq(bs_cert_issue(&c, &ca, b.pk, "x", 0, 0, 1), 0);
+	ck_assert_int_eq(bs_cert_verify(&c, ca.pk, BS_CERT_SKEW + 1),
+	    BS_CERT_OK);
+	ck_assert_int_eq(bs_cert_verify(&c, ca.pk, BS_CERT_SKEW + 2),
+	    BS_CERT_EEXPIRED);
+}
+END_TEST
+
+/* Every single changed byte of an encoded certificate is rejected. */
+START_TEST(test_cert_tamper)
+{
+	struct bs_identity ca;
+	struct bs_cert c, d;
+	uint8_t enc[BS_CERT_LEN];
+	const uint8_t flips[] = { 0x01, 0x80 };
+	size_t i, f;
+
+	cert_fixture(&c, &ca, enc);
+	for (f = 0; f < sizeof(flips); f++) {
+		for (i = 0; i < sizeof(enc); i++) {
+			enc[i] ^= flips[f];
+			ck_assert_msg(bs_cert_decode(&d, enc, sizeof(enc)) !=
+			    BS_CERT_OK || bs_cert_verify(&d, ca.pk, 0) !=
+			    BS_CERT_OK, "byte %zu ^ %02x accepted", i, flips[f]);
+			enc[i] ^= flips[f];
+		}
+	}
+	ck_assert_int_eq(bs_cert_decode(&d, enc, sizeof(enc)), BS_CERT_OK);
+	ck_assert_int_eq(bs_cert_verify(&d, ca.pk, 0), BS_CERT_OK);
+}
+END_TEST
+
+START_TEST(test_cert_strerror)
+{
+	const int errs[] = { BS_CERT_OK, BS_CERT_EFORMAT, BS_CERT_EISSUER,
+	    BS_CERT_ESIG, BS_CERT_ENOTYET, BS_CERT_EEXPIRED };
+	size_t i, j;
+
+	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++)
+		for (j = 0; j < i; j++)
+			ck_assert_str_ne(bs_cert_strerror(errs[i]),
+			    bs_cert_strerror(errs[j]));
+	ck_assert_str_eq(bs_cert_strerror(-99), "unknown certificate error");
+	ck_assert_str_eq(bs_cert_strerror(BS_CERT_EEXPIRED), "expired");
+}
+END_TEST
+
+/* ---- revocations -------------------------------------------------------- */
+
+#define REVOKE_AT 1750000000ULL
+#define REVOKE_KAT \
+	"010000003d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f1" \
+	"2af4660cd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68" \
+	"f707511a00000000684ee1803d4d1a09c330cebc47c1a9c6a0fac622b204c365" \
+	"1785e6b6a329ab1fdbba2dd6d67a9acab6dc65786db8271148a03e249aa20cff" \
+	"caf1bc820da5811874e89805"
+
+static void
+revoke_fixture(struct bs_revoke *r, struct bs_identity *ca, uint8_t *out)
+{
+	struct bs_identity b;
+
+	ident(ca, SEED_A);
+	ident(&b, SEED_B);
+	ck_assert_int_eq(bs_revoke_issue(r, ca, b.pk, REVOKE_AT), 0);
+	bs_revoke_encode(out, r);
+}
+
+START_TEST(test_revoke_kat)
+{
+	struct bs_identity ca;
+	struct bs_revoke r, d;
+	uint8_t enc[BS_REVOKE_LEN], again[BS_REVOKE_LEN], pkb[BS_PK_LEN];
+
+	revoke_fixture(&r, &ca, enc);
+	assert_hex(enc, sizeof(enc), REVOKE_KAT);
+	unhex(pkb, sizeof(pkb), PK_B);
+	ck_assert_uint_eq(enc[0], BS_REVOKE_VERSION);
+	ck_assert_uint_eq(enc[1] | enc[2] | enc[3], 0);
+	ck_assert_mem_eq(enc + 4, pkb, BS_PK_LEN);
+	ck_assert_mem_eq(enc + 36, ca.pk, BS_PK_LEN);
+	ck_assert_uint_eq(bs_get64(enc + 68), REVOKE_AT);
+	ck_assert_int_eq(bs_verify(enc + 76, BS_DOM_REVOKE, enc, 76, ca.pk), 0);
+	ck_assert_int_eq(bs_revoke_decode(&d, enc, sizeof(enc)), 0);
+	ck_assert_int_eq(bs_revoke_verify(&d, ca.pk), 0);
+	ck_assert_uint_eq(d.issued_at, REVOKE_AT);
+	bs_revoke_encode(again, &d);
+	ck_assert_mem_eq(again, enc, BS_REVOKE_LEN);
+}
+END_TEST
+
+START_TEST(test_revoke_decode_strict)
+{
+	struct bs_identity ca;
+	struct bs_revoke r;
+	uint8_t enc[BS_REVOKE_LEN + 1];
+	size_t i;
+
+	revoke_fixture(&r, &ca, enc);
+	enc[BS_REVOKE_LEN] = 0;
+	ck_assert_ptr_null(bs_revoke_format_problem(enc, BS_REVOKE_LEN));
+	ck_assert_int_eq(bs_revoke_decode(&r, enc, BS_REVOKE_LEN - 1), -1);
+	ck_assert_int_eq(bs_revoke_decode(&r, enc, BS_REVOKE_LEN + 1), -1);
+	ck_assert_int_eq(bs_revoke_decode(&r, NULL, BS_REVOKE_LEN), -1);
+	ck_assert_str_eq(bs_revoke_format_problem(enc, 0),
+	    "length is not 140 bytes");
+	enc[0] = 2;
+	ck_assert_str_eq(bs_revoke_format_problem(enc, BS_REVOKE_LEN),
+	    "unsupported format version");
+	ck_assert_int_eq(bs_revoke_decode(&r, enc, BS_REVOKE_LEN), -1);
+	enc[0] = BS_REVOKE_VERSION;
+	for (i = 1; i < 4; i++) {
+		enc[i] = 0x10;
+		ck_assert_str_eq(bs_revoke_format_problem(enc, BS_REVOKE_LEN),
+		    "reserved byte not zero");
+		ck_assert_int_eq(bs_revoke_decode(&r, enc, BS_REVOKE_LEN), -1);
+		enc[i] = 0;
+	}
+}
+END_TEST
+
+START_TEST(test_revoke_tamper)
+{
+	struct bs_identity ca, other;
+	struct bs_revoke r, d;
+	uint8_t enc[BS_REVOKE_LEN], buf[BS_REVOKE_SIGNED_LEN];
+	size_t i;
+
+	revoke_fixture(&r, &ca, enc);
+	for (i = 0; i < sizeof(enc); i++) {
+		enc[i] ^= 0x01;
+		ck_assert_msg(bs_revoke_decode(&d, enc, sizeof(enc)) != 0 ||
+		    bs_revoke_verify(&d, ca.pk) != 0, "byte %zu accepted", i);
+		enc[i] ^= 0x01;
+	}
+	ck_assert_int_eq(bs_identity_generate(&other), 0);
+	ck_assert_int_eq(bs_revoke_verify(&r, other.pk), -1);
+	/* The anchor's certificate-domain signature over the same bytes. */
+	d = r;
+	memcpy(buf, enc, sizeof(buf));
+	ck_assert_int_eq(bs_sign(d.sig, BS_DOM_CERT, buf, sizeof(buf), &ca), 0);
+	ck_assert_int_eq(bs_revoke_verify(&d, ca.pk), -1);
+	ck_assert_int_eq(bs_revoke_verify(&r, ca.pk), 0);
+}
+END_TEST
+
+/* ---- helpers ------------------------------------------------------------ */
+
+START_TEST(test_be_helpers)
+{
+	uint8_t b[8];
+
+	bs_put64(b, 0x0102030405060708ULL);
+	assert_hex(b, 8, "0102030405060708");
+	ck_assert_uint_eq(bs_get64(b), 0x0102030405060708ULL);
+	ck_assert_uint_eq(bs_get32(b), 0x01020304u);
+	ck_assert_uint_eq(bs_get16(b + 6), 0x0708u);
+	bs_put16(b, 0xfffe);
+	ck_assert_uint_eq(bs_get16(b), 0xfffe);
+	bs_put32(b, 0x80000001u);
+	assert_hex(b, 4, "80000001");
+}
+END_TEST
+
+START_TEST(test_random)
+{
+	uint8_t a[32], b[32];
+	int i;
+
+	bs_random(a, sizeof(a));
+	bs_random(b, sizeof(b));
+	ck_assert(memcmp(a, b, sizeof(a)) != 0);
+	for (i = 0; i < 1000; i++)
+		ck_assert_uint_lt(bs_random_uniform(7), 7);
+	ck_assert_uint_eq(bs_random_uniform(1), 0);
+}
+END_TEST
+
+#define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static Suite *
+crypto_suite(void)
+{
+	Suite *s = suite_create("crypto");
+	TCase *tc;
+
+	tc = tcase_create("sign");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_loop_test(tc, test_rfc8032, 0, NELEM(rfc8032));
+	tcase_add_test(tc, test_identity);
+	tcase_add_test(tc, test_mesh_addr_kat);
+	tcase_add_test(tc, test_mesh_addr_formula);
+	tcase_add_test(tc, test_sign_kat);
+	tcase_add_loop_test(tc, test_sign_domains, BS_DOM_HELLO,
+	    BS_DOM_LINK + 1);
+	tcase_add_test(tc, test_sign_bad_args);
+	tcase_add_test(tc, test_sign_tamper);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("link");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_link_kat);
+	tcase_add_test(tc, test_link_symmetry);
+	tcase_add_loop_test(tc, test_link_bad_peer, 0, NELEM(bad_peers));
+	tcase_add_test(tc, test_link_self);
+	tcase_add_test(tc, test_mac_kat);
+	tcase_add_test(tc, test_mac_tamper);
+	tcase_add_test(tc, test_mac_empty_frame);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("chain");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_chain_kat);
+	tcase_add_loop_test(tc, test_chain_hops, 0, BS_MAXHOPS + 1);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cert");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_cert_kat);
+	tcase_add_loop_test(tc, test_cert_decode_strict, 0, NELEM(cert_bads));
+	tcase_add_test(tc, test_cert_decode_length);
+	tcase_add_test(tc, test_cert_names);
+	tcase_add_test(tc, test_cert_verify_errors);
+	tcase_add_loop_test(tc, test_cert_window, 0, NELEM(windows));
+	tcase_add_test(tc, test_cert_window_extremes);
+	tcase_add_test(tc, test_cert_tamper);
+	tcase_add_test(tc, test_cert_strerror);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("revoke");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_revoke_kat);
+	tcase_add_test(tc, test_revoke_decode_strict);
+	tcase_add_test(tc, test_revoke_tamper);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("misc");
+	tcase_add_test(tc, test_be_helpers);
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_random);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(crypto_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
