@@ -1,0 +1,276 @@
+/*
+ * rawsock.c — AF_PACKET SOCK_RAW sockets for batsec frames, with a locked
+ * classic BPF filter (the lldpd way: bind to the interface, attach and
+ * lock the filter, ignore our own output).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <net/if_arp.h>
+#include <linux/filter.h>
+#include <linux/if_packet.h>
+
+#include "rawsock.h"
+
+#define RAWSOCK_ETHERTYPE_MIN	0x0600	/* below: an 802.3 length field */
+#define RAWSOCK_FILTER_ACCEPT	0x40000	/* "keep the whole frame" */
+
+#ifndef SO_LOCK_FILTER
+#define SO_LOCK_FILTER		44
+#endif
+
+/*
+ * The filter: our ethertype, no VLAN tag, addressed to us.  Packet types
+ * HOST (0), BROADCAST (1) and MULTICAST (2) pass; OTHERHOST (3) and
+ * OUTGOING (4) do not.  A frame too short to hold offset 12..13 makes the
+ * load fail, which drops it.  Instruction 5's k is patched to the
+ * ethertype.
+ */
+#define RAWSOCK_FILTER_LEN	8
+#define RAWSOCK_FILTER_ETYPE	5
+static const struct sock_filter rawsock_filter_tmpl[RAWSOCK_FILTER_LEN] = {
+	/* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		    (uint32_t)SKF_AD_OFF + SKF_AD_PKTTYPE),
+	/* 1 */ BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, PACKET_MULTICAST, 5, 0),
+	/* 2 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		    (uint32_t)SKF_AD_OFF + SKF_AD_VLAN_TAG_PRESENT),
+	/* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
+	/* 4 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 12),
+	/* 5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+	/* 6 */ BPF_STMT(BPF_RET | BPF_K, RAWSOCK_FILTER_ACCEPT),
+	/* 7 */ BPF_STMT(BPF_RET | BPF_K, 0),
+};
+
+/* Attaches the filter and locks it so it can never be changed. */
+static int rawsock_filter(int fd, uint16_t ethertype)
+{
+	struct sock_filter code[RAWSOCK_FILTER_LEN];
+	struct sock_fprog prog = { .len = RAWSOCK_FILTER_LEN, .filter = code };
+	int one = 1;
+
+	memcpy(code, rawsock_filter_tmpl, sizeof(code));
+	code[RAWSOCK_FILTER_ETYPE].k = ethertype;
+	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+	    sizeof(prog)) != 0)
+		return -1;
+	return setsockopt(fd, SOL_SOCKET, SO_LOCK_FILTER, &one, sizeof(one));
+}
+
+static int rawsock_options(int fd)
+{
+	int one = 1, size = RAWSOCK_RCVBUF;
+
+	if (setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one,
+	    sizeof(one)) != 0)
+		return -1;
+	/* FORCE passes rmem_max when we may (CAP_NET_ADMIN). */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size,
+	    sizeof(size)) == 0)
+		return 0;
+	return setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+}
+
+static int rawsock_bind(const struct rawsock *rs)
+{
+	struct sockaddr_ll sll;
+
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = htons(rs->ethertype);
+	sll.sll_ifindex = rs->ifindex;
+	return bind(rs->fd, (const struct sockaddr *)&sll, sizeof(sll));
+}
+
+int rawsock_open(struct rawsock *rs, int ifindex, uint16_t ethertype)
+{
+	int saved;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->fd = -1;
+	if (ifindex <= 0 || ethertype < RAWSOCK_ETHERTYPE_MIN) {
+		errno = EINVAL;
+		return -1;
+	}
+	rs->ifindex = ifindex;
+	rs->ethertype = ethertype;
+	/* Protocol 0: nothing is queued before the filter and the bind. */
+	rs->fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (rs->fd < 0)
+		return -1;
+	if (rawsock_filter(rs->fd, ethertype) != 0 ||
+	    rawsock_options(rs->fd) != 0 || rawsock_bind(rs) != 0 ||
+	    rawsock_refresh_mac(rs) != 0)
+		goto fail;
+	return 0;
+fail:
+	saved = errno;
+	rawsock_close(rs);
+	errno = saved;
+	return -1;
+}
+
+void rawsock_close(struct rawsock *rs)
+{
+	if (rs->fd >= 0)
+		(void)close(rs->fd);
+	rs->fd = -1;
+}
+
+int rawsock_refresh_mac(struct rawsock *rs)
+{
+	struct sockaddr_ll sll;
+	socklen_t len = sizeof(sll);
+
+	memset(&sll, 0, sizeof(sll));
+	if (getsockname(rs->fd, (struct sockaddr *)&sll, &len) != 0)
+		return -1;
+	/* The kernel unbinds the socket when its interface is deleted. */
+	if (sll.sll_ifindex != rs->ifindex) {
+		errno = ENODEV;
+		return -1;
+	}
+	if (sll.sll_hatype != ARPHRD_ETHER || sll.sll_halen != RAWSOCK_MAC_LEN ||
+	    len < offsetof(struct sockaddr_ll, sll_addr) + RAWSOCK_MAC_LEN) {
+		errno = EAFNOSUPPORT;
+		return -1;
+	}
+	memcpy(rs->mac, sll.sll_addr, RAWSOCK_MAC_LEN);
+	return 0;
+}
+
+int rawsock_send(const struct rawsock *rs,
+    const uint8_t dst[static RAWSOCK_MAC_LEN], const void *payload,
+    size_t len)
+{
+	uint8_t hdr[RAWSOCK_HDR_LEN];
+	struct iovec iov[2];
+	struct msghdr msg;
+	ssize_t n;
+
+	if (len > RAWSOCK_PAYLOAD_MAX) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	if (len > 0 && payload == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	memcpy(hdr, dst, RAWSOCK_MAC_LEN);
+	memcpy(hdr + RAWSOCK_MAC_LEN, rs->mac, RAWSOCK_MAC_LEN);
+	hdr[12] = (uint8_t)(rs->ethertype >> 8);
+	hdr[13] = (uint8_t)rs->ethertype;
+	iov[0].iov_base = hdr;
+	iov[0].iov_len = sizeof(hdr);
+	/* sendmsg() does not write through iov_base. */
+	iov[1].iov_base = (void *)(uintptr_t)payload;
+	iov[1].iov_len = len;
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_iov = iov;
+	msg.msg_iovlen = len > 0 ? 2 : 1;
+	n = sendmsg(rs->fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (n < 0)
+		return -1;
+	if ((size_t)n != sizeof(hdr) + len) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* Checks a received frame of n bytes and fills *f: 1 kept, 0 dropped. */
+static int rawsock_take(struct rawsock *rs, const uint8_t *buf, size_t n,
+    const struct sockaddr_ll *sll, struct rawsock_frame *f)
+{
+	if (n < RAWSOCK_HDR_LEN) {
+		rs->stats.rx_short++;
+		return 0;
+	}
+	/*
+	 * The filter already refused these; checking again costs nothing.
+	 * A group (multicast) source address is never a real sender.
+	 */
+	if ((uint16_t)(buf[12] << 8 | buf[13]) != rs->ethertype ||
+	    sll->sll_pkttype > PACKET_MULTICAST ||
+	    (buf[RAWSOCK_MAC_LEN] & 0x01) != 0) {
+		rs->stats.rx_foreign++;
+		return 0;
+	}
+	memcpy(f->dst, buf, RAWSOCK_MAC_LEN);
+	memcpy(f->src, buf + RAWSOCK_MAC_LEN, RAWSOCK_MAC_LEN);
+	f->payload = buf + RAWSOCK_HDR_LEN;
+	f->len = n - RAWSOCK_HDR_LEN;
+	f->pkttype = sll->sll_pkttype;
+	rs->stats.rx_frames++;
+	return 1;
+}
+
+int rawsock_recv(struct rawsock *rs, uint8_t *buf, size_t buflen,
+    struct rawsock_frame *f)
+{
+	struct sockaddr_ll sll;
+	struct iovec iov = { .iov_base = buf, .iov_len = buflen };
+	struct msghdr msg;
+	ssize_t n;
+
+	memset(&sll, 0, sizeof(sll));
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_name = &sll;
+	msg.msg_namelen = sizeof(sll);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	/* MSG_TRUNC: the result is the frame's real length. */
+	n = recvmsg(rs->fd, &msg, MSG_DONTWAIT | MSG_TRUNC);
+	if (n < 0)
+		return -1;
+	if ((size_t)n > buflen || (msg.msg_flags & MSG_TRUNC)) {
+		rs->stats.rx_trunc++;
+		errno = EMSGSIZE;
+		return -1;
+	}
+	return rawsock_take(rs, buf, (size_t)n, &sll, f);
+}
+
+int rawsock_recv_batch(struct rawsock *rs, uint8_t *bufs, size_t bufsize,
+    size_t n, struct rawsock_frame *frames)
+{
+	struct mmsghdr mm[RAWSOCK_BATCH_MAX];
+	struct iovec iov[RAWSOCK_BATCH_MAX];
+	struct sockaddr_ll sll[RAWSOCK_BATCH_MAX];
+	size_t i, len;
+	int r, k = 0;
+
+	if (n == 0 || n > RAWSOCK_BATCH_MAX || bufsize == 0 ||
+	    bufsize > SIZE_MAX / RAWSOCK_BATCH_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(mm, 0, sizeof(mm));
+	memset(sll, 0, sizeof(sll));
+	for (i = 0; i < n; i++) {
+		iov[i].iov_base = bufs + i * bufsize;
+		iov[i].iov_len = bufsize;
+		mm[i].msg_hdr.msg_name = &sll[i];
+		mm[i].msg_hdr.msg_namelen = sizeof(sll[i]);
+		mm[i].msg_hdr.msg_iov = &iov[i];
+		mm[i].msg_hdr.msg_iovlen = 1;
+	}
+	r = recvmmsg(rs->fd, mm, (unsigned int)n, MSG_DONTWAIT | MSG_TRUNC,
+	    NULL);
+	if (r < 0)
+		return -1;
+	for (i = 0; i < (size_t)r; i++) {
+		len = mm[i].msg_len;
+		if (len > bufsize || (mm[i].msg_hdr.msg_flags & MSG_TRUNC)) {
+			rs->stats.rx_trunc++;
+			continue;
+		}
+		k += rawsock_take(rs, bufs + i * bufsize, len, &sll[i],
+		    &frames[k]);
+	}
+	return k;
+}

@@ -1,0 +1,114 @@
+/*
+ * rawsock.h — AF_PACKET sockets carrying batsec frames on the mesh
+ * interfaces, one socket per interface.
+ *
+ * Each socket is SOCK_RAW (frames include the Ethernet header, so the
+ * source and destination MACs are seen), bound to one ifindex and the
+ * batsec ethertype, non-blocking and close-on-exec, with a 1 MiB receive
+ * buffer (beyond rmem_max when we hold CAP_NET_ADMIN) and
+ * PACKET_IGNORE_OUTGOING.  A classic BPF filter is attached and locked
+ * (SO_LOCK_FILTER: it cannot be replaced or removed later, even by a
+ * compromised process holding the descriptor).  It accepts a frame only
+ * when all of these hold:
+ *   - the ethertype at offset 12 is ours (no VLAN tag: a tag the NIC
+ *     stripped is seen and the frame refused);
+ *   - it was addressed to us: packet type HOST, BROADCAST or MULTICAST
+ *     (not OTHERHOST, as seen in promiscuous mode, nor OUTGOING).
+ * The filter is attached before the socket is bound, so no frame of
+ * another kind is ever queued.
+ *
+ * Interface state: a socket on an interface that goes down reports
+ * ENETDOWN once and resumes when it comes back up; if the interface is
+ * deleted, close the socket and open a new one for the new ifindex.
+ */
+#ifndef BATSEC_RAWSOCK_H
+#define BATSEC_RAWSOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RAWSOCK_ETHERTYPE	0x88B5	/* IEEE 802 local experimental 1 */
+#define RAWSOCK_MAC_LEN		6
+#define RAWSOCK_HDR_LEN		14	/* dst MAC, src MAC, ethertype */
+#define RAWSOCK_PAYLOAD_MAX	65521	/* 65535 - RAWSOCK_HDR_LEN */
+#define RAWSOCK_RCVBUF		(1 << 20)
+#define RAWSOCK_BATCH_MAX	64	/* frames per rawsock_recv_batch() */
+
+/* Receive counters (frames dropped here, not by the kernel). */
+struct rawsock_stats {
+	uint64_t	rx_frames;	/* handed to the caller */
+	uint64_t	rx_short;	/* shorter than an Ethernet header */
+	uint64_t	rx_trunc;	/* longer than the caller's buffer */
+	uint64_t	rx_foreign;	/* wrong ethertype or packet type, or
+					   a group (multicast) source MAC */
+};
+
+struct rawsock {
+	int			fd;		/* -1 when closed */
+	int			ifindex;
+	uint16_t		ethertype;
+	uint8_t			mac[RAWSOCK_MAC_LEN];	/* source of sends */
+	struct rawsock_stats	stats;
+};
+
+/* One received frame; payload points into the caller's buffer. */
+struct rawsock_frame {
+	uint8_t		 dst[RAWSOCK_MAC_LEN];
+	uint8_t		 src[RAWSOCK_MAC_LEN];
+	const uint8_t	*payload;	/* after the Ethernet header */
+	size_t		 len;		/* payload bytes (Ethernet padding included) */
+	uint8_t		 pkttype;	/* PACKET_HOST, _BROADCAST or _MULTICAST */
+};
+
+/*
+ * Opens the socket for interface ifindex and ethertype (>= 0x0600, i.e.
+ * an ethertype and not an 802.3 length; RAWSOCK_ETHERTYPE by default) and
+ * reads the interface's MAC into rs->mac.  Returns 0, or -1 with errno:
+ * EINVAL (bad argument), EAFNOSUPPORT (not an Ethernet interface), ENODEV,
+ * EPERM (no CAP_NET_RAW), or a socket(2)/setsockopt(2)/bind(2) error.
+ * On failure rs->fd is -1.
+ */
+int	rawsock_open(struct rawsock *rs, int ifindex, uint16_t ethertype);
+
+/* Closes the socket; safe to call twice. */
+void	rawsock_close(struct rawsock *rs);
+
+/*
+ * Re-reads the interface's MAC into rs->mac (after nl_link_set_mac() or an
+ * RTM_NEWLINK event with another address).  0, or -1 with errno.
+ */
+int	rawsock_refresh_mac(struct rawsock *rs);
+
+/*
+ * Sends one frame: dst, rs->mac as source, the ethertype, then payload
+ * (0..RAWSOCK_PAYLOAD_MAX bytes; the kernel refuses more than the MTU).
+ * Returns 0, or -1 with errno: EMSGSIZE (too long), EAGAIN (send queue
+ * full: drop the frame), ENETDOWN, ENXIO, or another sendmsg(2) error.
+ */
+int	rawsock_send(const struct rawsock *rs,
+	    const uint8_t dst[static RAWSOCK_MAC_LEN], const void *payload,
+	    size_t len);
+
+/*
+ * Receives one frame into buf (buflen bytes: give at least MTU + 14).
+ * Returns 1 with *f filled; 0 when a frame was dropped (shorter than an
+ * Ethernet header, or not ours: call again); -1 with errno: EAGAIN
+ * (nothing queued), EMSGSIZE (the frame was longer than buflen and has
+ * been discarded, never passed on cut), ENETDOWN (see above), or another
+ * recvmsg(2) error.
+ */
+int	rawsock_recv(struct rawsock *rs, uint8_t *buf, size_t buflen,
+	    struct rawsock_frame *f);
+
+/*
+ * Receives up to n (<= RAWSOCK_BATCH_MAX) frames with one recvmmsg(2):
+ * frame i is read into bufs + i * bufsize.  Frames that are short, cut
+ * or not ours are dropped and counted in rs->stats; the good ones fill
+ * frames[0..r-1].  Returns r >= 0 (0: all received frames were dropped),
+ * or -1 with errno: EAGAIN (nothing queued), EINVAL, or a recvmmsg(2)
+ * error.
+ */
+int	rawsock_recv_batch(struct rawsock *rs, uint8_t *bufs, size_t bufsize,
+	    size_t n, struct rawsock_frame *frames);
+
+#endif /* BATSEC_RAWSOCK_H */
