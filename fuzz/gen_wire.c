@@ -1,0 +1,350 @@
+/*
+ * gen_wire.c — writes the seed corpus of fuzz_wire into the directory named
+ * by argv[1], each file named by (the first 20 bytes of) its SHA-256.
+ *
+ * Every seed is made by the codec's own builders and really signed, so the
+ * corpus starts from frames a node would send: HELLOs with and without
+ * neighbours and certificate, OGM aggregates with every TVLV type and both
+ * link-auth modes, data frames of minimum, padded, middle and maximum size,
+ * and bare TVLV regions (first byte 0xf0).  Deterministic: fixed keys, and
+ * Ed25519 signatures are deterministic.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "batsec_crypto.h"
+#include "wire.h"
+
+/* fuzz_wire's selector: the rest of the input is a TVLV region. */
+#define GEN_TVLV_SEED	0xf0
+
+static const char *gen_dir;
+static struct bs_identity gen_id[4];	/* node, two originators, CA */
+
+static void
+gen_fail(const char *what)
+{
+	fprintf(stderr, "gen_wire: %s failed\n", what);
+	exit(1);
+}
+
+static void
+gen_write(const uint8_t *data, size_t len)
+{
+	uint8_t h[crypto_hash_sha256_BYTES];
+	char hex[41], path[4096];
+	FILE *f;
+
+	crypto_hash_sha256(h, data, len);
+	sodium_bin2hex(hex, sizeof(hex), h, 20);
+	if (snprintf(path, sizeof(path), "%s/%s", gen_dir, hex) >=
+	    (int)sizeof(path) || (f = fopen(path, "wb")) == NULL ||
+	    fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+		fprintf(stderr, "gen_wire: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+}
+
+static void
+gen_ok(int r, const char *what)
+{
+	if (r != 0)
+		gen_fail(what);
+}
+
+static void
+gen_cert(uint8_t out[BS_CERT_LEN], const uint8_t *pk)
+{
+	struct bs_cert c;
+
+	gen_ok(bs_cert_issue(&c, &gen_id[3], pk, "node-1", BS_ROLE_GATEWAY,
+	    1700000000, 1800000000), "cert");
+	bs_cert_encode(out, &c);
+}
+
+static void
+gen_revoke(uint8_t out[BS_REVOKE_LEN], const uint8_t *pk)
+{
+	struct bs_revoke r;
+
+	gen_ok(bs_revoke_issue(&r, &gen_id[3], pk, 1750000000), "revoke");
+	bs_revoke_encode(out, &r);
+}
+
+/* ---- HELLO ------------------------------------------------------------- */
+
+static void
+gen_hello(unsigned n, int with_cert)
+{
+	static uint8_t addr[WIRE_HELLO_MAX_NEIGH][BS_ADDR_LEN];
+	static const uint8_t ifmac[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 1, 2, 3 };
+	uint8_t buf[WIRE_HELLO_MAX_LEN], cert[BS_CERT_LEN], sig[BS_SIG_LEN];
+	struct wire_hello h;
+	size_t len;
+	unsigned i;
+
+	memset(&h, 0, sizeof(h));
+	h.pk = gen_id[0].pk;
+	h.ifmac = ifmac;
+	h.interval_ms = 500;
+	h.epoch = 3;
+	h.seqno = 1000 + n;
+	h.num_neigh = n;
+	for (i = 0; i < n; i++) {
+		bs_mesh_addr(addr[i], gen_id[i % 4].pk);
+		addr[i][5] ^= (uint8_t)(i / 4);
+		h.neigh[i].addr = addr[i];
+		h.neigh[i].rx_count = (uint8_t)(WIRE_RX_WINDOW - i);
+	}
+	if (with_cert) {
+		gen_cert(cert, gen_id[0].pk);
+		h.cert = cert;
+	}
+	gen_ok(wire_hello_build(buf, sizeof(buf), &h, &len), "hello");
+	gen_ok(bs_sign(sig, BS_DOM_HELLO, buf, len, &gen_id[0]), "sign");
+	gen_ok(wire_sig_append(buf, sizeof(buf), &len, sig), "hello sig");
+	gen_write(buf, len);
+}
+
+/* ---- TVLV regions ------------------------------------------------------ */
+
+enum gen_tv { TV_NONE, TV_GW_TT, TV_CERT_REV, TV_ALL, TV_TT_MAX, TV_UNKNOWN };
+
+static size_t
+gen_tt(uint8_t *buf, size_t cap, size_t len, unsigned n)
+{
+	static uint8_t mac[WIRE_TT_MAX][BS_ADDR_LEN];
+	struct wire_tt_entry e[WIRE_TT_MAX];
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		mac[i][0] = 0x00;
+		mac[i][1] = 0x16;
+		mac[i][2] = 0x3e;
+		mac[i][3] = 0xaa;
+		mac[i][4] = (uint8_t)(i >> 8);
+		mac[i][5] = (uint8_t)i;
+		e[i].mac = mac[i];
+		e[i].vid = (i % 3 == 1) ? (uint16_t)(WIRE_VID_TAGGED | (i + 1))
+		    : 0;
+	}
+	gen_ok(wire_tvlv_put_tt(buf, cap, &len, e, n), "tt");
+	return len;
+}
+
+static size_t
+gen_tvlv(uint8_t *buf, size_t cap, enum gen_tv kind)
+{
+	static const uint8_t unk[6] = { 'f', 'u', 't', 'u', 'r', 'e' };
+	uint8_t cert[BS_CERT_LEN], rev[BS_REVOKE_LEN];
+	size_t len = 0;
+
+	if (kind == TV_GW_TT || kind == TV_ALL)
+		gen_ok(wire_tvlv_put_gateway(buf, cap, &len, 500, 100), "gw");
+	if (kind == TV_GW_TT || kind == TV_ALL)
+		len = gen_tt(buf, cap, len, kind == TV_ALL ? 2 : 5);
+	if (kind == TV_CERT_REV || kind == TV_ALL) {
+		gen_cert(cert, gen_id[1].pk);
+		gen_ok(wire_tvlv_put_cert(buf, cap, &len, cert), "cert tvlv");
+	}
+	if (kind == TV_CERT_REV || kind == TV_ALL) {
+		gen_revoke(rev, gen_id[2].pk);
+		gen_ok(wire_tvlv_put_revoke(buf, cap, &len, rev), "rev tvlv");
+	}
+	if (kind == TV_TT_MAX)
+		len = gen_tt(buf, cap, len, WIRE_TT_MAX);
+	if (kind == TV_UNKNOWN || kind == TV_ALL) {
+		gen_ok(wire_tvlv_put(buf, cap, &len, 0x7f, 1, unk, sizeof(unk)),
+		    "unknown tvlv");
+		gen_ok(wire_tvlv_put(buf, cap, &len, WIRE_TVLV_GATEWAY, 2, unk,
+		    sizeof(unk)), "v2 tvlv");
+	}
+	return len;
+}
+
+static void
+gen_region(enum gen_tv kind)
+{
+	uint8_t buf[1 + WIRE_TVLV_MAX];
+
+	buf[0] = GEN_TVLV_SEED;
+	gen_write(buf, 1 + gen_tvlv(buf + 1, sizeof(buf) - 1, kind));
+}
+
+/* ---- OGM --------------------------------------------------------------- */
+
+struct gen_ent {
+	unsigned orig;
+	uint8_t hops;
+	enum gen_tv tv;
+};
+
+/* Entry i of an aggregate: its signed block, then appended with a relay's
+ * mutable part for `hops` hops. */
+static void
+gen_entry(struct wire_ogm_builder *b, unsigned i, const struct gen_ent *ge)
+{
+	uint8_t tvlv[WIRE_TVLV_MAX], blk[WIRE_OGM_FIXED_LEN + WIRE_TVLV_MAX +
+	    BS_SIG_LEN], sig[BS_SIG_LEN];
+	uint8_t seed[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN], elem[BS_CHAIN_LEN];
+	uint8_t prev[BS_ADDR_LEN];
+	struct wire_ogm_signed s;
+	struct wire_ogm_mut m;
+	size_t len;
+
+	memset(seed, 0x50 + (int)i, sizeof(seed));
+	gen_ok(bs_chain_iter(anchor, seed, BS_MAXHOPS), "anchor");
+	gen_ok(bs_chain_iter(elem, seed, ge->hops), "chain");
+	memset(&s, 0, sizeof(s));
+	s.pk = gen_id[ge->orig].pk;
+	s.epoch = 2;
+	s.seqno = 100 + i;
+	s.interval_ms = 1000;
+	s.anchor = anchor;
+	s.tvlv = tvlv;
+	s.tvlv_len = gen_tvlv(tvlv, sizeof(tvlv), ge->tv);
+	gen_ok(wire_ogm_signed_build(blk, sizeof(blk), &s, &len), "signed");
+	gen_ok(bs_sign(sig, BS_DOM_OGM, blk, len, &gen_id[ge->orig]), "sign");
+	gen_ok(wire_sig_append(blk, sizeof(blk), &len, sig), "ogm sig");
+	bs_mesh_addr(prev, gen_id[ge->hops == 0 ? ge->orig : 0].pk);
+	m.ttl = (uint8_t)(50 - ge->hops);
+	m.tq = (uint8_t)(255 - 30 * (ge->hops > 8 ? 8 : ge->hops));
+	m.hops = ge->hops;
+	m.prev_sender = prev;
+	m.chain = elem;
+	gen_ok(wire_ogm_add(b, &m, blk, len), "ogm add");
+}
+
+/* Link auth: real tags for the first two neighbours, then placeholders. */
+static void
+gen_tags(struct wire_ogm_builder *b, unsigned n, const uint8_t *sender,
+    uint64_t ctr, const uint8_t *cov, size_t cov_len)
+{
+	uint8_t key[BS_LINKKEY_LEN], kid[BS_KEYID_LEN], tag[BS_TAG_LEN];
+	unsigned t;
+
+	for (t = 0; t < n; t++) {
+		if (t < 2) {
+			gen_ok(bs_link_key(key, &gen_id[0], gen_id[1 + t].pk),
+			    "link key");
+			bs_link_keyid(kid, key);
+			bs_link_mac(tag, key, sender, ctr, cov, cov_len);
+		} else {
+			memset(kid, 0xc0 + (int)t, sizeof(kid));
+			memset(tag, (int)t, sizeof(tag));
+		}
+		gen_ok(wire_ogm_add_tag(b, kid, tag), "tag");
+	}
+}
+
+static void
+gen_ogm(const struct gen_ent *ents, unsigned n, uint8_t auth, unsigned ntags)
+{
+	static uint8_t buf[WIRE_OGM_MAX_LEN];
+	uint8_t sender[BS_ADDR_LEN], sig[BS_SIG_LEN];
+	uint64_t ctr = ((uint64_t)2 << 32) | 17;
+	struct wire_ogm_builder b;
+	const uint8_t *cov;
+	size_t cov_len, len;
+	unsigned i;
+
+	bs_mesh_addr(sender, gen_id[0].pk);
+	gen_ok(wire_ogm_begin(&b, buf, sizeof(buf), sender), "ogm begin");
+	for (i = 0; i < n; i++)
+		gen_entry(&b, i, &ents[i]);
+	gen_ok(wire_ogm_trailer(&b, auth, ntags, ctr, &cov, &cov_len),
+	    "trailer");
+	if (auth == WIRE_AUTH_MAC) {
+		gen_tags(&b, ntags, sender, ctr, cov, cov_len);
+	} else {
+		gen_ok(bs_sign(sig, BS_DOM_LINK, cov, cov_len, &gen_id[0]),
+		    "link sign");
+		gen_ok(wire_ogm_add_sig(&b, sig), "link sig");
+	}
+	gen_ok(wire_ogm_finish(&b, &len), "ogm finish");
+	gen_write(buf, len);
+}
+
+/* ---- data frames ------------------------------------------------------- */
+
+static void
+gen_data(uint8_t type, size_t inner_len, size_t pad)
+{
+	static uint8_t inner[WIRE_INNER_MAX], buf[WIRE_UNICAST_HDR_LEN +
+	    WIRE_INNER_MAX];
+	uint8_t a[BS_ADDR_LEN], c[BS_ADDR_LEN];
+	struct wire_unicast u;
+	struct wire_bcast b;
+	size_t i, len;
+
+	for (i = 0; i < inner_len; i++)
+		inner[i] = (uint8_t)(i < 6 ? 0xff : i);
+	bs_mesh_addr(a, gen_id[1].pk);
+	bs_mesh_addr(c, gen_id[2].pk);
+	if (type == WIRE_T_UNICAST) {
+		memset(&u, 0, sizeof(u));
+		u.ttl = 50;
+		u.dst = a;
+		u.src = c;
+		u.inner = inner;
+		u.inner_len = inner_len;
+		gen_ok(wire_unicast_build(buf, sizeof(buf), &u, &len), "uc");
+	} else {
+		memset(&b, 0, sizeof(b));
+		b.ttl = 49;
+		b.seqno = 4242;
+		b.orig = c;
+		b.inner = inner;
+		b.inner_len = inner_len;
+		gen_ok(wire_bcast_build(buf, sizeof(buf), &b, &len), "bc");
+	}
+	memset(buf + len, 0, pad);
+	gen_write(buf, len + pad);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct gen_ent one[] = { { 1, 0, TV_NONE } };
+	static const struct gen_ent three[] = { { 1, 0, TV_GW_TT },
+	    { 2, 4, TV_CERT_REV }, { 1, BS_MAXHOPS, TV_UNKNOWN } };
+	static const struct gen_ent two[] = { { 2, 1, TV_ALL },
+	    { 1, 2, TV_TT_MAX } };
+	static const uint8_t other[][2] = { { 0x03, 0x01 }, { 0x01, 0x02 } };
+	uint8_t seed[BS_SEED_LEN];
+	unsigned i;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: gen_wire DIR\n");
+		return 2;
+	}
+	gen_dir = argv[1];
+	gen_ok(bs_crypto_init(), "init");
+	for (i = 0; i < 4; i++) {
+		memset(seed, 0x21 * (int)(i + 1), sizeof(seed));
+		gen_ok(bs_identity_from_seed(&gen_id[i], seed), "identity");
+	}
+	gen_hello(0, 0);
+	gen_hello(3, 1);
+	gen_hello(WIRE_HELLO_MAX_NEIGH, 1);
+	gen_ogm(one, 1, WIRE_AUTH_MAC, 1);
+	gen_ogm(three, 3, WIRE_AUTH_MAC, WIRE_MAX_TAGS);
+	gen_ogm(two, 2, WIRE_AUTH_SIG, 0);
+	gen_data(WIRE_T_UNICAST, WIRE_INNER_MIN, 0);
+	gen_data(WIRE_T_UNICAST, WIRE_INNER_MIN, 12);
+	gen_data(WIRE_T_UNICAST, 98, 0);
+	gen_data(WIRE_T_UNICAST, WIRE_INNER_MAX, 0);
+	gen_data(WIRE_T_BCAST, WIRE_INNER_MIN, 16);
+	gen_data(WIRE_T_BCAST, 342, 0);
+	gen_data(WIRE_T_BCAST, WIRE_INNER_MAX, 0);
+	gen_region(TV_ALL);
+	gen_region(TV_GW_TT);
+	gen_region(TV_UNKNOWN);
+	for (i = 0; i < sizeof(other) / sizeof(other[0]); i++)
+		gen_write(other[i], sizeof(other[i]));
+	return 0;
+}

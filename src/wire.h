@@ -1,0 +1,421 @@
+/*
+ * wire.h — the batsec wire codec, protocol version 1.
+ *
+ * The layout of every frame is documented in batsec-protocol(7); the
+ * constants below are the ones that page names.  Everything here is plain
+ * functions over caller buffers: no allocation, no system calls.
+ *
+ * Parsing: wire_*_parse(p, len, &view) validates a whole frame and fills a
+ * typed view holding decoded integers and pointers into p (so the view is
+ * valid only as long as the buffer).  It returns WIRE_OK or a negative
+ * enum wire_err; on error only view.where is meaningful: the field that was
+ * refused and its byte offset in the frame, for a log line such as
+ *	"OGM from %s: %s at offset %zu: %s", addr, where.field, where.off,
+ *	wire_strerror(err)
+ *
+ * Building: builders write canonical bytes into a caller buffer of a stated
+ * capacity, validate their input against the same rules the parser
+ * applies (so parse(build(x)) == x; bad input is WIRE_EINVAL), never touch
+ * a byte past the capacity, and return WIRE_ESPACE when the result would
+ * not fit; the appending builders then leave *len (or the OGM builder's
+ * state) as it was.  Signatures and MAC tags are computed by the caller
+ * (bs_sign, bs_link_mac) over the byte ranges the builders and views
+ * report, then appended with the functions below.
+ */
+#ifndef BATSEC_WIRE_H
+#define BATSEC_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "batsec_crypto.h"
+
+/* ---- common ------------------------------------------------------------ */
+
+/* Default ethertype: IEEE 802 local experimental 1; configurable. */
+#define WIRE_ETHERTYPE		0x88B5
+#define WIRE_VERSION		1
+#define WIRE_HDR_LEN		2	/* type, version */
+
+enum wire_type {
+	WIRE_T_HELLO = 0x01,
+	WIRE_T_OGM = 0x02,
+	WIRE_T_UNICAST = 0x40,
+	WIRE_T_BCAST = 0x41,
+};
+
+enum wire_err {
+	WIRE_OK = 0,
+	WIRE_ETRUNC = -1,	/* ends before a field it must hold */
+	WIRE_EVERSION = -2,	/* version is not WIRE_VERSION */
+	WIRE_ETYPE = -3,	/* unknown type, or not the expected one */
+	WIRE_ERESERVED = -4,	/* reserved field or unknown flag not 0 */
+	WIRE_ECOUNT = -5,	/* count outside its allowed range */
+	WIRE_ELEN = -6,		/* length odd, too large, inconsistent */
+	WIRE_ERANGE = -7,	/* value outside its allowed range */
+	WIRE_EADDR = -8,	/* not a mesh address / not a unicast MAC */
+	WIRE_EVID = -9,		/* invalid VLAN id field */
+	WIRE_EAUTH = -10,	/* unknown link-auth type */
+	WIRE_EDUP = -11,	/* repeated TVLV, client, neighbour, key id */
+	WIRE_ECERT = -12,	/* malformed certificate or revocation */
+	WIRE_ETRAILING = -13,	/* bytes after the end of the frame */
+	WIRE_EPADDING = -14,	/* Ethernet padding that is not all zero */
+	WIRE_ETOOLONG = -15,	/* frame longer than its type allows */
+	WIRE_ESPACE = -16,	/* builder: output buffer too small */
+	WIRE_EINVAL = -17,	/* builder: invalid argument or call order */
+};
+
+/* One short phrase per error ("frame truncated", ...); never NULL. */
+const char *wire_strerror(int err);
+
+/* Where a parser stopped: the field it refused and its offset in the frame. */
+struct wire_where {
+	const char *field;	/* static string, NULL on success */
+	size_t off;
+};
+
+/*
+ * Dispatch helper: 0 (WIRE_OK) and *type set when p starts with a known
+ * type and version 1; WIRE_ETRUNC, WIRE_EVERSION or WIRE_ETYPE otherwise.
+ */
+int wire_peek(const uint8_t *p, size_t len, uint8_t *type);
+
+/* 1 when addr has the mesh address form (locally administered, unicast). */
+int wire_addr_is_mesh(const uint8_t addr[static BS_ADDR_LEN]);
+/* 1 when mac is a unicast (multicast bit clear), non-zero MAC address. */
+int wire_mac_is_unicast(const uint8_t mac[static BS_ADDR_LEN]);
+
+/* Append a 64-byte signature at buf[*len]; *len grows by BS_SIG_LEN. */
+int wire_sig_append(uint8_t *buf, size_t cap, size_t *len,
+    const uint8_t sig[static BS_SIG_LEN]);
+
+#define WIRE_INTERVAL_MIN	100	/* ms, HELLO and OGM intervals */
+#define WIRE_INTERVAL_MAX	60000
+
+/* ---- HELLO ------------------------------------------------------------- */
+
+#define WIRE_HELLO_FIXED_LEN	52
+#define WIRE_HELLO_NEIGH_LEN	8
+#define WIRE_HELLO_MAX_NEIGH	64
+#define WIRE_HELLO_F_CERT	0x01
+#define WIRE_HELLO_F_MASK	0x01
+#define WIRE_RX_WINDOW		64	/* rx_count: of the last 64 */
+#define WIRE_HELLO_MAX_LEN	(WIRE_HELLO_FIXED_LEN + \
+    WIRE_HELLO_NEIGH_LEN * WIRE_HELLO_MAX_NEIGH + BS_CERT_LEN + BS_SIG_LEN)
+
+struct wire_hello_neigh {
+	const uint8_t *addr;		/* mesh address, 6 bytes */
+	uint8_t rx_count;		/* 0..WIRE_RX_WINDOW */
+};
+
+/*
+ * Parsed HELLO.  As builder input: flags, signed_*, sig, len and where are
+ * ignored (the certificate flag follows cert != NULL).
+ */
+struct wire_hello {
+	uint8_t flags;
+	unsigned num_neigh;
+	const uint8_t *pk;		/* sender public key, 32 */
+	const uint8_t *ifmac;		/* sender interface MAC, 6 */
+	uint16_t interval_ms;
+	uint32_t epoch;
+	uint32_t seqno;
+	struct wire_hello_neigh neigh[WIRE_HELLO_MAX_NEIGH];
+	const uint8_t *cert;		/* BS_CERT_LEN bytes or NULL */
+	const uint8_t *signed_ptr;	/* for bs_verify(BS_DOM_HELLO) */
+	size_t signed_len;
+	const uint8_t *sig;		/* 64 */
+	size_t len;			/* whole frame */
+	struct wire_where where;
+};
+
+int wire_hello_parse(const uint8_t *p, size_t len, struct wire_hello *h);
+/*
+ * Write the unsigned HELLO (everything the signature covers) at buf;
+ * *len = its length.  Sign buf[0..*len) with bs_sign(BS_DOM_HELLO), then
+ * wire_sig_append().
+ */
+int wire_hello_build(uint8_t *buf, size_t cap, const struct wire_hello *h,
+    size_t *len);
+
+/* ---- TVLV containers (inside the signed part of an OGM entry) ----------- */
+
+#define WIRE_TVLV_HDR_LEN	4
+#define WIRE_TVLV_MAX		1024	/* TVLV bytes per OGM entry */
+#define WIRE_TVLV_VERSION	1
+
+enum wire_tvlv_type {
+	WIRE_TVLV_GATEWAY = 0x01,
+	WIRE_TVLV_TT = 0x02,
+	WIRE_TVLV_CERT = 0x03,
+	WIRE_TVLV_REVOKE = 0x04,
+};
+
+#define WIRE_GW_LEN		8
+#define WIRE_TT_ENTRY_LEN	12
+#define WIRE_TT_MAX		64
+#define WIRE_VID_TAGGED		0x8000	/* vid: tagged flag ... */
+#define WIRE_VID_MASK		0x0fff	/* ... and VLAN id 1..4094 */
+
+struct wire_tvlv {
+	uint8_t type;
+	uint8_t version;
+	uint16_t len;			/* value length */
+	const uint8_t *value;
+};
+
+struct wire_tvlv_iter {
+	const uint8_t *p;
+	size_t rem;
+	size_t off;			/* offset of p within the region */
+};
+
+void wire_tvlv_iter_init(struct wire_tvlv_iter *it, const uint8_t *region,
+    size_t len);
+/*
+ * Next container: 1 and *t filled, 0 at the clean end of the region, or a
+ * negative wire_err (WIRE_ELEN: a header or value does not fit what is
+ * left, or the value length is odd); it->off then names the container.
+ */
+int wire_tvlv_next(struct wire_tvlv_iter *it, struct wire_tvlv *t);
+
+/* A container is "known" when its type is one above and its version is 1. */
+int wire_tvlv_is_known(const struct wire_tvlv *t);
+
+/* One translation-table entry: a client MAC and its VLAN field. */
+struct wire_tt_entry {
+	const uint8_t *mac;		/* unicast, non-zero */
+	uint16_t vid;			/* 0, or WIRE_VID_TAGGED | id */
+};
+
+/* Typed decoders of a known container; each checks the value exactly. */
+int wire_tvlv_gateway(const struct wire_tvlv *t, uint32_t *down,
+    uint32_t *up);
+/* *entries: n × WIRE_TT_ENTRY_LEN bytes, read them with wire_tt_get(). */
+int wire_tvlv_tt(const struct wire_tvlv *t, const uint8_t **entries,
+    unsigned *n);
+int wire_tvlv_cert(const struct wire_tvlv *t, const uint8_t **cert);
+int wire_tvlv_revoke(const struct wire_tvlv *t, const uint8_t **rec);
+/* Entry i of a validated TT value (i < n, not checked again). */
+void wire_tt_get(const uint8_t *entries, unsigned i,
+    struct wire_tt_entry *out);
+
+/* Every known container of a region, decoded; unknown ones are counted. */
+struct wire_tvlvs {
+	unsigned present;		/* bit (1 << type) per known type */
+	uint32_t gw_down, gw_up;	/* units of 100 kbit/s */
+	const uint8_t *tt;		/* tt_count entries: wire_tt_get */
+	unsigned tt_count;
+	const uint8_t *cert;		/* BS_CERT_LEN bytes or NULL */
+	const uint8_t *revoke;		/* BS_REVOKE_LEN bytes or NULL */
+	unsigned unknown;		/* skipped containers */
+	struct wire_where where;	/* offset within the region */
+};
+
+/* Walk, decode and reject duplicates of a known type. */
+int wire_tvlvs_parse(const uint8_t *region, size_t len,
+    struct wire_tvlvs *out);
+
+/* Append one container at buf[*len] (builders of the TVLV region). */
+int wire_tvlv_put(uint8_t *buf, size_t cap, size_t *len, uint8_t type,
+    uint8_t version, const uint8_t *value, size_t vlen);
+int wire_tvlv_put_gateway(uint8_t *buf, size_t cap, size_t *len,
+    uint32_t down, uint32_t up);
+int wire_tvlv_put_tt(uint8_t *buf, size_t cap, size_t *len,
+    const struct wire_tt_entry *e, unsigned n);
+int wire_tvlv_put_cert(uint8_t *buf, size_t cap, size_t *len,
+    const uint8_t cert[static BS_CERT_LEN]);
+int wire_tvlv_put_revoke(uint8_t *buf, size_t cap, size_t *len,
+    const uint8_t rec[static BS_REVOKE_LEN]);
+
+/* ---- OGM aggregate ----------------------------------------------------- */
+
+#define WIRE_OGM_HDR_LEN	12
+#define WIRE_OGM_MUT_LEN	28
+#define WIRE_OGM_FIXED_LEN	64	/* signed fields before the TVLVs */
+#define WIRE_OGM_ENTRY_MIN	(WIRE_OGM_MUT_LEN + WIRE_OGM_FIXED_LEN + \
+    BS_SIG_LEN)
+#define WIRE_OGM_ENTRY_LEN(tvlv_len)	(WIRE_OGM_ENTRY_MIN + (tvlv_len))
+#define WIRE_OGM_MAX_ENTRIES	16
+#define WIRE_OGM_MAX_LEN	4096	/* whole OGM frame */
+#define WIRE_OGM_FLAGS_MASK	0x00	/* no entry flag in v1 */
+
+#define WIRE_AUTH_MAC		1
+#define WIRE_AUTH_SIG		2
+#define WIRE_TRAILER_HDR_LEN	12
+#define WIRE_TAG_ENTRY_LEN	(BS_KEYID_LEN + BS_TAG_LEN)
+#define WIRE_MAX_TAGS		16
+
+/* The part of an entry each relay rewrites; not signed. */
+struct wire_ogm_mut {
+	uint8_t ttl;
+	uint8_t tq;
+	uint8_t hops;			/* 0..BS_MAXHOPS */
+	const uint8_t *prev_sender;	/* mesh address, 6 */
+	const uint8_t *chain;		/* hop-chain element, 16 */
+};
+
+/* The part the originator signs. */
+struct wire_ogm_signed {
+	const uint8_t *pk;		/* originator public key, 32 */
+	uint32_t epoch;
+	uint32_t seqno;
+	uint8_t flags;			/* none defined: 0 */
+	uint16_t interval_ms;
+	const uint8_t *anchor;		/* H^BS_MAXHOPS(seed), 16 */
+	const uint8_t *tvlv;		/* TVLV region */
+	size_t tvlv_len;		/* even, <= WIRE_TVLV_MAX */
+};
+
+struct wire_ogm_entry {
+	struct wire_ogm_mut mut;
+	struct wire_ogm_signed sgn;
+	struct wire_tvlvs tv;		/* the TVLV region decoded */
+	const uint8_t *signed_ptr;	/* bs_verify(sig, BS_DOM_OGM, ...) */
+	size_t signed_len;
+	const uint8_t *sig;		/* 64 */
+	const uint8_t *block;		/* signed part + signature: what */
+	size_t block_len;		/* a relay copies unchanged */
+	const uint8_t *raw;		/* the whole entry */
+	size_t raw_len;
+};
+
+struct wire_tag {
+	const uint8_t *keyid;		/* BS_KEYID_LEN */
+	const uint8_t *tag;		/* BS_TAG_LEN */
+};
+
+struct wire_trailer {
+	uint8_t auth;			/* WIRE_AUTH_MAC, WIRE_AUTH_SIG */
+	unsigned num_tags;
+	uint64_t counter;
+	struct wire_tag tags[WIRE_MAX_TAGS];
+	const uint8_t *sig;		/* WIRE_AUTH_SIG: 64, else NULL */
+	/* What the tags or the signature cover: frame start .. counter end. */
+	const uint8_t *covered;
+	size_t covered_len;
+};
+
+/* A parsed OGM frame, about 3.5 KiB: keep one per parser, not per frame. */
+struct wire_ogm {
+	unsigned num_entries;
+	const uint8_t *sender;		/* sending neighbour's address */
+	struct wire_ogm_entry e[WIRE_OGM_MAX_ENTRIES];
+	struct wire_trailer tr;
+	size_t len;
+	struct wire_where where;
+};
+
+int wire_ogm_parse(const uint8_t *p, size_t len, struct wire_ogm *o);
+/* Index of the tag carrying keyid, or -1. */
+int wire_trailer_find(const struct wire_trailer *t,
+    const uint8_t keyid[static BS_KEYID_LEN]);
+
+/*
+ * Originator: write the signed part of an entry (fixed fields + TVLVs) at
+ * buf, *len = its length; sign buf[0..*len) with bs_sign(BS_DOM_OGM) and
+ * wire_sig_append() to get the block that wire_ogm_add() takes.
+ */
+int wire_ogm_signed_build(uint8_t *buf, size_t cap,
+    const struct wire_ogm_signed *s, size_t *len);
+/* Write the 28-byte mutable part at dst (avail bytes there), in place. */
+int wire_ogm_mut_put(uint8_t *dst, size_t avail, const struct wire_ogm_mut *m);
+/*
+ * Offset of entry idx's mutable part in a frame whose header and entries
+ * are well formed (the trailer is not looked at), for rewriting it with
+ * wire_ogm_mut_put(); WIRE_ERANGE when idx >= num_entries.
+ */
+int wire_ogm_entry_offset(const uint8_t *frame, size_t len, unsigned idx,
+    size_t *off);
+
+/*
+ * Frame builder.  Call order: begin, add (1..16 times), trailer, then
+ * num_tags × add_tag or one add_sig, then finish.  A call that fails leaves
+ * the builder as it was.
+ */
+struct wire_ogm_builder {
+	uint8_t *buf;
+	size_t cap;			/* at most WIRE_OGM_MAX_LEN */
+	size_t len;
+	unsigned num_entries;
+	size_t entry_off[WIRE_OGM_MAX_ENTRIES];
+	size_t trailer_off;		/* 0 until wire_ogm_trailer() */
+	uint8_t auth;
+	unsigned num_tags;
+	unsigned tags_done;
+	int sig_done;
+};
+
+int wire_ogm_begin(struct wire_ogm_builder *b, uint8_t *buf, size_t cap,
+    const uint8_t sender[static BS_ADDR_LEN]);
+/* Append an entry: the mutable part m and a signed block (checked). */
+int wire_ogm_add(struct wire_ogm_builder *b, const struct wire_ogm_mut *m,
+    const uint8_t *block, size_t block_len);
+/* Rewrite the mutable part of entry idx (before the trailer only). */
+int wire_ogm_set_mut(struct wire_ogm_builder *b, unsigned idx,
+    const struct wire_ogm_mut *m);
+/* Bytes a trailer with this auth type and tag count takes (0: invalid). */
+size_t wire_trailer_len(uint8_t auth, unsigned num_tags);
+/*
+ * Write the trailer header; covered and covered_len (optional) receive
+ * the range to MAC with bs_link_mac(key, sender, counter, ...) or to sign with
+ * bs_sign(BS_DOM_LINK); room for the tags or signature is checked now.
+ */
+int wire_ogm_trailer(struct wire_ogm_builder *b, uint8_t auth,
+    unsigned num_tags, uint64_t counter, const uint8_t **covered,
+    size_t *covered_len);
+int wire_ogm_add_tag(struct wire_ogm_builder *b,
+    const uint8_t keyid[static BS_KEYID_LEN],
+    const uint8_t tag[static BS_TAG_LEN]);
+int wire_ogm_add_sig(struct wire_ogm_builder *b,
+    const uint8_t sig[static BS_SIG_LEN]);
+/* Check the frame is complete; *len = its length. */
+int wire_ogm_finish(struct wire_ogm_builder *b, size_t *len);
+
+/* ---- data frames ------------------------------------------------------- */
+
+#define WIRE_UNICAST_HDR_LEN	20
+#define WIRE_BCAST_HDR_LEN	16
+#define WIRE_INNER_MIN		14	/* an Ethernet header */
+#define WIRE_INNER_MAX		1518	/* 1500 + header + VLAN tag */
+#define WIRE_ETH_MIN_PAYLOAD	46	/* 60-byte minimum - header */
+
+/* As builder input: len, pad_len and where are ignored. */
+struct wire_unicast {
+	uint8_t ttl;
+	const uint8_t *dst;		/* destination originator */
+	const uint8_t *src;		/* source originator */
+	const uint8_t *inner;		/* inner Ethernet frame */
+	size_t inner_len;
+	size_t len;			/* header + inner, no padding */
+	size_t pad_len;			/* zero Ethernet padding bytes */
+	struct wire_where where;
+};
+
+struct wire_bcast {
+	uint8_t ttl;
+	uint32_t seqno;
+	const uint8_t *orig;		/* originator, mesh address */
+	const uint8_t *inner;
+	size_t inner_len;
+	size_t len;
+	size_t pad_len;
+	struct wire_where where;
+};
+
+int wire_unicast_parse(const uint8_t *p, size_t len, struct wire_unicast *u);
+int wire_bcast_parse(const uint8_t *p, size_t len, struct wire_bcast *b);
+/* Header only (inner_len is taken from u; u->inner is not read). */
+int wire_unicast_put_hdr(uint8_t hdr[static WIRE_UNICAST_HDR_LEN],
+    const struct wire_unicast *u);
+int wire_bcast_put_hdr(uint8_t hdr[static WIRE_BCAST_HDR_LEN],
+    const struct wire_bcast *b);
+/* Header and inner frame, no padding. */
+int wire_unicast_build(uint8_t *buf, size_t cap, const struct wire_unicast *u,
+    size_t *len);
+int wire_bcast_build(uint8_t *buf, size_t cap, const struct wire_bcast *b,
+    size_t *len);
+/* Set the TTL of a UNICAST or BCAST frame in place (forwarding). */
+int wire_data_set_ttl(uint8_t *frame, size_t len, uint8_t ttl);
+
+#endif /* BATSEC_WIRE_H */

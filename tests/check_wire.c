@@ -1,0 +1,1870 @@
+/*
+ * check_wire.c — unit tests of the wire codec (src/wire.c).
+ *
+ * Every frame type is built by the codec from known inputs ("recipes"),
+ * signed with the crypto library, parsed back and compared field by field,
+ * rebuilt from the parsed view and compared byte by byte.  The malformed
+ * inputs are derived from those valid frames: every truncation point, and a
+ * table of single-field edits, each with the error and the offset the
+ * parser must report.  Parsed copies are malloc'ed to their exact length so
+ * ASan reports any read past the end.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batsec_crypto.h"
+#include "wire.h"
+
+#define FRAME_MAX	8192
+
+struct frame {
+	uint8_t buf[FRAME_MAX];
+	size_t len;
+	uint8_t type;
+};
+
+/* 0: the sending node, 1 and 2: originators, 3: the CA. */
+static struct bs_identity ids[4];
+
+static void
+setup_ids(void)
+{
+	uint8_t seed[BS_SEED_LEN];
+	unsigned i;
+
+	ck_assert_int_eq(bs_crypto_init(), 0);
+	for (i = 0; i < 4; i++) {
+		memset(seed, (int)(0x11 * (i + 1)), sizeof(seed));
+		ck_assert_int_eq(bs_identity_from_seed(&ids[i], seed), 0);
+	}
+}
+
+/* An exactly sized heap copy of the first n bytes of p. */
+static uint8_t *
+dup_exact(const uint8_t *p, size_t n)
+{
+	uint8_t *q = malloc(n != 0 ? n : 1);
+
+	ck_assert_ptr_nonnull(q);
+	if (n != 0)
+		memcpy(q, p, n);
+	return q;
+}
+
+static void
+neigh_addr(uint8_t a[BS_ADDR_LEN], unsigned i)
+{
+	static const uint8_t base[BS_ADDR_LEN] = { 0x02, 0xa0, 0, 0, 0, 0 };
+
+	memcpy(a, base, BS_ADDR_LEN);
+	a[5] = (uint8_t)i;
+}
+
+static void
+make_cert(uint8_t out[BS_CERT_LEN], const uint8_t pk[BS_PK_LEN])
+{
+	struct bs_cert c;
+
+	ck_assert_int_eq(bs_cert_issue(&c, &ids[3], pk, "node-a",
+	    BS_ROLE_GATEWAY, 1000, 2000), 0);
+	bs_cert_encode(out, &c);
+}
+
+static void
+make_revoke(uint8_t out[BS_REVOKE_LEN], const uint8_t pk[BS_PK_LEN])
+{
+	struct bs_revoke r;
+
+	ck_assert_int_eq(bs_revoke_issue(&r, &ids[3], pk, 1500), 0);
+	bs_revoke_encode(out, &r);
+}
+
+/* ---- HELLO recipes ----------------------------------------------------- */
+
+static const uint8_t hello_ifmac[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 1, 2, 3 };
+
+static void
+hello_eq(const struct wire_hello *a, const struct wire_hello *b)
+{
+	unsigned i;
+
+	ck_assert_uint_eq(a->num_neigh, b->num_neigh);
+	ck_assert_mem_eq(a->pk, b->pk, BS_PK_LEN);
+	ck_assert_mem_eq(a->ifmac, b->ifmac, BS_ADDR_LEN);
+	ck_assert_uint_eq(a->interval_ms, b->interval_ms);
+	ck_assert_uint_eq(a->epoch, b->epoch);
+	ck_assert_uint_eq(a->seqno, b->seqno);
+	for (i = 0; i < a->num_neigh; i++) {
+		ck_assert_mem_eq(a->neigh[i].addr, b->neigh[i].addr,
+		    BS_ADDR_LEN);
+		ck_assert_uint_eq(a->neigh[i].rx_count, b->neigh[i].rx_count);
+	}
+	ck_assert_int_eq(a->cert == NULL, b->cert == NULL);
+	if (a->cert != NULL)
+		ck_assert_mem_eq(a->cert, b->cert, BS_CERT_LEN);
+}
+
+static void
+make_hello(struct frame *f, unsigned n, int with_cert)
+{
+	static uint8_t addrs[WIRE_HELLO_MAX_NEIGH][BS_ADDR_LEN];
+	static uint8_t cert[BS_CERT_LEN];
+	struct wire_hello h, v;
+	uint8_t sig[BS_SIG_LEN];
+	size_t len;
+	unsigned i;
+
+	memset(&h, 0, sizeof(h));
+	h.pk = ids[0].pk;
+	h.ifmac = hello_ifmac;
+	h.interval_ms = 1000;
+	h.epoch = 7;
+	h.seqno = 0x01020304;
+	h.num_neigh = n;
+	for (i = 0; i < n; i++) {
+		neigh_addr(addrs[i], i);
+		h.neigh[i].addr = addrs[i];
+		h.neigh[i].rx_count = (uint8_t)(i % (WIRE_RX_WINDOW + 1));
+	}
+	if (with_cert) {
+		make_cert(cert, ids[0].pk);
+		h.cert = cert;
+	}
+	ck_assert_int_eq(wire_hello_build(f->buf, sizeof(f->buf), &h, &len),
+	    WIRE_OK);
+	ck_assert_uint_eq(len, WIRE_HELLO_FIXED_LEN + WIRE_HELLO_NEIGH_LEN * n +
+	    (with_cert ? BS_CERT_LEN : 0));
+	ck_assert_int_eq(bs_sign(sig, BS_DOM_HELLO, f->buf, len, &ids[0]), 0);
+	ck_assert_int_eq(wire_sig_append(f->buf, sizeof(f->buf), &len, sig),
+	    WIRE_OK);
+	f->len = len;
+	f->type = WIRE_T_HELLO;
+	/* parse(build(x)) == x */
+	ck_assert_int_eq(wire_hello_parse(f->buf, f->len, &v), WIRE_OK);
+	hello_eq(&v, &h);
+	ck_assert_uint_eq(v.flags, with_cert ? WIRE_HELLO_F_CERT : 0);
+	ck_assert_mem_eq(v.sig, sig, BS_SIG_LEN);
+	ck_assert_uint_eq(v.len, f->len);
+	ck_assert_ptr_null(v.where.field);
+}
+
+/* ---- OGM recipes ------------------------------------------------------- */
+
+enum tv_kind { TV_NONE, TV_GW_TT_UNK, TV_CERT_REV, TV_GWV2, TV_GW, TV_TT64 };
+
+struct ent_spec {
+	unsigned orig;			/* index into ids */
+	uint8_t ttl, tq, hops;
+	enum tv_kind tv;
+	uint32_t seqno;
+};
+
+struct ogm_spec {
+	unsigned n;
+	struct ent_spec e[3];
+	uint8_t auth;
+	unsigned ntags;
+};
+
+static const struct ogm_spec ogm_specs[] = {
+	{ 1, { { 1, 50, 255, 0, TV_NONE, 1 } }, WIRE_AUTH_MAC, 1 },
+	{ 3, { { 1, 50, 255, 0, TV_GW_TT_UNK, 2 },
+	    { 2, 47, 200, 3, TV_CERT_REV, 3 },
+	    { 1, 50, 10, BS_MAXHOPS, TV_GWV2, 4 } }, WIRE_AUTH_MAC, 16 },
+	{ 2, { { 2, 50, 255, 0, TV_GW, 5 }, { 1, 49, 225, 1, TV_TT64, 6 } },
+	    WIRE_AUTH_SIG, 0 },
+};
+
+#define OGM_COUNTER	(((uint64_t)9 << 32) | 77)
+#define GW_DOWN		10000
+#define GW_UP		2000
+
+/* Inputs of the last OGM built, kept for the comparisons. */
+static struct {
+	uint8_t sender[BS_ADDR_LEN];
+	uint8_t block[3][2048];
+	size_t block_len[3];
+	uint8_t tvlv[3][WIRE_TVLV_MAX];
+	uint8_t seed[3][BS_CHAIN_LEN], anchor[3][BS_CHAIN_LEN];
+	uint8_t chain[3][BS_CHAIN_LEN], prev[3][BS_ADDR_LEN];
+	uint8_t cert[BS_CERT_LEN], rev[BS_REVOKE_LEN];
+	struct wire_ogm_signed sgn[3];
+	struct wire_ogm_mut mut[3];
+	uint8_t keyid[WIRE_MAX_TAGS][BS_KEYID_LEN];
+	uint8_t tag[WIRE_MAX_TAGS][BS_TAG_LEN];
+	uint8_t linksig[BS_SIG_LEN];
+} os;
+
+static const uint8_t tt_mac0[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 0, 0, 0 };
+
+static void
+tt_mac(uint8_t *m, unsigned i)
+{
+	memcpy(m, tt_mac0, BS_ADDR_LEN);
+	m[5] = (uint8_t)i;
+}
+
+static size_t
+make_tt(uint8_t *buf, size_t cap, size_t len, unsigned n)
+{
+	static uint8_t macs[WIRE_TT_MAX][BS_ADDR_LEN];
+	struct wire_tt_entry e[WIRE_TT_MAX];
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		tt_mac(macs[i], i);
+		e[i].mac = macs[i];
+		e[i].vid = (n == 3 && i == 1) ? (WIRE_VID_TAGGED | 5) : 0;
+	}
+	ck_assert_int_eq(wire_tvlv_put_tt(buf, cap, &len, e, n), WIRE_OK);
+	return len;
+}
+
+static size_t
+make_tvlv(uint8_t *buf, size_t cap, enum tv_kind kind)
+{
+	static const uint8_t unk[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	size_t len = 0;
+
+	switch (kind) {
+	case TV_NONE:
+		break;
+	case TV_GW_TT_UNK:
+		ck_assert_int_eq(wire_tvlv_put_gateway(buf, cap, &len, GW_DOWN,
+		    GW_UP), WIRE_OK);
+		len = make_tt(buf, cap, len, 3);
+		ck_assert_int_eq(wire_tvlv_put(buf, cap, &len, 0x7f, 1, unk, 8),
+		    WIRE_OK);
+		break;
+	case TV_CERT_REV:
+		make_cert(os.cert, ids[2].pk);
+		make_revoke(os.rev, ids[1].pk);
+		ck_assert_int_eq(wire_tvlv_put_cert(buf, cap, &len, os.cert),
+		    WIRE_OK);
+		ck_assert_int_eq(wire_tvlv_put_revoke(buf, cap, &len, os.rev),
+		    WIRE_OK);
+		break;
+	case TV_GWV2:
+		ck_assert_int_eq(wire_tvlv_put(buf, cap, &len,
+		    WIRE_TVLV_GATEWAY, 2, unk, 8), WIRE_OK);
+		break;
+	case TV_GW:
+		ck_assert_int_eq(wire_tvlv_put_gateway(buf, cap, &len, GW_DOWN,
+		    GW_UP), WIRE_OK);
+		break;
+	case TV_TT64:
+		len = make_tt(buf, cap, len, WIRE_TT_MAX);
+		break;
+	}
+	return len;
+}
+
+/* The signed block of entry i, as its originator makes it once. */
+static void
+make_block(unsigned i, const struct ent_spec *es)
+{
+	struct wire_ogm_signed *s = &os.sgn[i];
+	uint8_t sig[BS_SIG_LEN];
+	size_t len;
+
+	memset(os.seed[i], 0x40 + (int)i, BS_CHAIN_LEN);
+	ck_assert_int_eq(bs_chain_iter(os.anchor[i], os.seed[i], BS_MAXHOPS),
+	    0);
+	memset(s, 0, sizeof(*s));
+	s->pk = ids[es->orig].pk;
+	s->epoch = 9;
+	s->seqno = es->seqno;
+	s->interval_ms = 1000;
+	s->anchor = os.anchor[i];
+	s->tvlv = os.tvlv[i];
+	s->tvlv_len = make_tvlv(os.tvlv[i], sizeof(os.tvlv[i]), es->tv);
+	ck_assert_int_eq(wire_ogm_signed_build(os.block[i],
+	    sizeof(os.block[i]), s, &len), WIRE_OK);
+	ck_assert_uint_eq(len, WIRE_OGM_FIXED_LEN + s->tvlv_len);
+	ck_assert_int_eq(bs_sign(sig, BS_DOM_OGM, os.block[i], len,
+	    &ids[es->orig]), 0);
+	ck_assert_int_eq(wire_sig_append(os.block[i], sizeof(os.block[i]),
+	    &len, sig), WIRE_OK);
+	os.block_len[i] = len;
+}
+
+/* The mutable part as a relay at es->hops would send it. */
+static void
+make_mut(unsigned i, const struct ent_spec *es)
+{
+	struct wire_ogm_mut *m = &os.mut[i];
+
+	ck_assert_int_eq(bs_chain_iter(os.chain[i], os.seed[i], es->hops), 0);
+	bs_mesh_addr(os.prev[i], es->hops == 0 ? ids[es->orig].pk : ids[3].pk);
+	m->ttl = es->ttl;
+	m->tq = es->tq;
+	m->hops = es->hops;
+	m->prev_sender = os.prev[i];
+	m->chain = os.chain[i];
+}
+
+/* The last tag is a real one for ids[1]; the others are placeholders. */
+static void
+make_tags(struct wire_ogm_builder *b, unsigned n, const uint8_t *cov,
+    size_t cov_len)
+{
+	uint8_t key[BS_LINKKEY_LEN];
+	unsigned t;
+
+	for (t = 0; t < n; t++) {
+		if (t + 1 == n) {
+			ck_assert_int_eq(bs_link_key(key, &ids[0], ids[1].pk),
+			    0);
+			bs_link_keyid(os.keyid[t], key);
+			bs_link_mac(os.tag[t], key, os.sender, OGM_COUNTER, cov,
+			    cov_len);
+		} else {
+			memset(os.keyid[t], 0, BS_KEYID_LEN);
+			os.keyid[t][0] = 0xf0;
+			os.keyid[t][3] = (uint8_t)t;
+			memset(os.tag[t], (int)t, BS_TAG_LEN);
+		}
+		ck_assert_int_eq(wire_ogm_add_tag(b, os.keyid[t], os.tag[t]),
+		    WIRE_OK);
+	}
+}
+
+static void
+tvlvs_expect(const struct wire_tvlvs *tv, enum tv_kind kind)
+{
+	switch (kind) {
+	case TV_NONE:
+		ck_assert_uint_eq(tv->present, 0);
+		ck_assert_uint_eq(tv->unknown, 0);
+		break;
+	case TV_GW_TT_UNK:
+		ck_assert_uint_eq(tv->present, (1u << WIRE_TVLV_GATEWAY) |
+		    (1u << WIRE_TVLV_TT));
+		ck_assert_uint_eq(tv->gw_down, GW_DOWN);
+		ck_assert_uint_eq(tv->gw_up, GW_UP);
+		ck_assert_uint_eq(tv->tt_count, 3);
+		ck_assert_uint_eq(tv->unknown, 1);
+		break;
+	case TV_CERT_REV:
+		ck_assert_uint_eq(tv->present, (1u << WIRE_TVLV_CERT) |
+		    (1u << WIRE_TVLV_REVOKE));
+		ck_assert_mem_eq(tv->cert, os.cert, BS_CERT_LEN);
+		ck_assert_mem_eq(tv->revoke, os.rev, BS_REVOKE_LEN);
+		break;
+	case TV_GWV2:
+		ck_assert_uint_eq(tv->present, 0);
+		ck_assert_uint_eq(tv->unknown, 1);
+		break;
+	case TV_GW:
+		ck_assert_uint_eq(tv->present, 1u << WIRE_TVLV_GATEWAY);
+		break;
+	case TV_TT64:
+		ck_assert_uint_eq(tv->tt_count, WIRE_TT_MAX);
+		break;
+	}
+}
+
+static void
+ogm_entry_expect(const struct wire_ogm_entry *e, unsigned i,
+    const struct ent_spec *es)
+{
+	ck_assert_uint_eq(e->mut.ttl, es->ttl);
+	ck_assert_uint_eq(e->mut.tq, es->tq);
+	ck_assert_uint_eq(e->mut.hops, es->hops);
+	ck_assert_mem_eq(e->mut.prev_sender, os.prev[i], BS_ADDR_LEN);
+	ck_assert_mem_eq(e->mut.chain, os.chain[i], BS_CHAIN_LEN);
+	ck_assert_mem_eq(e->sgn.pk, ids[es->orig].pk, BS_PK_LEN);
+	ck_assert_uint_eq(e->sgn.epoch, 9);
+	ck_assert_uint_eq(e->sgn.seqno, es->seqno);
+	ck_assert_uint_eq(e->sgn.flags, 0);
+	ck_assert_uint_eq(e->sgn.interval_ms, 1000);
+	ck_assert_mem_eq(e->sgn.anchor, os.anchor[i], BS_CHAIN_LEN);
+	ck_assert_uint_eq(e->sgn.tvlv_len, os.sgn[i].tvlv_len);
+	ck_assert_mem_eq(e->sgn.tvlv, os.tvlv[i], e->sgn.tvlv_len);
+	ck_assert_uint_eq(e->block_len, os.block_len[i]);
+	ck_assert_mem_eq(e->block, os.block[i], e->block_len);
+	ck_assert_uint_eq(e->signed_len, e->block_len - BS_SIG_LEN);
+	ck_assert_ptr_eq(e->signed_ptr, e->block);
+	ck_assert_ptr_eq(e->sig, e->block + e->signed_len);
+	ck_assert_ptr_eq(e->raw + WIRE_OGM_MUT_LEN, e->block);
+	ck_assert_uint_eq(e->raw_len, WIRE_OGM_MUT_LEN + e->block_len);
+	tvlvs_expect(&e->tv, es->tv);
+}
+
+static void
+make_ogm(struct frame *f, const struct ogm_spec *sp)
+{
+	static struct wire_ogm o;
+	struct wire_ogm_builder b;
+	const uint8_t *cov;
+	size_t cov_len;
+	unsigned i;
+
+	bs_mesh_addr(os.sender, ids[0].pk);
+	ck_assert_int_eq(wire_ogm_begin(&b, f->buf, sizeof(f->buf), os.sender),
+	    WIRE_OK);
+	for (i = 0; i < sp->n; i++) {
+		make_block(i, &sp->e[i]);
+		make_mut(i, &sp->e[i]);
+		ck_assert_int_eq(wire_ogm_add(&b, &os.mut[i], os.block[i],
+		    os.block_len[i]), WIRE_OK);
+	}
+	ck_assert_int_eq(wire_ogm_trailer(&b, sp->auth, sp->ntags, OGM_COUNTER,
+	    &cov, &cov_len), WIRE_OK);
+	ck_assert_ptr_eq(cov, f->buf);
+	if (sp->auth == WIRE_AUTH_MAC) {
+		make_tags(&b, sp->ntags, cov, cov_len);
+	} else {
+		ck_assert_int_eq(bs_sign(os.linksig, BS_DOM_LINK, cov, cov_len,
+		    &ids[0]), 0);
+		ck_assert_int_eq(wire_ogm_add_sig(&b, os.linksig), WIRE_OK);
+	}
+	ck_assert_int_eq(wire_ogm_finish(&b, &f->len), WIRE_OK);
+	ck_assert_uint_eq(f->len, cov_len - WIRE_TRAILER_HDR_LEN +
+	    wire_trailer_len(sp->auth, sp->ntags));
+	f->type = WIRE_T_OGM;
+
+	/* parse(build(x)) == x */
+	ck_assert_int_eq(wire_ogm_parse(f->buf, f->len, &o), WIRE_OK);
+	ck_assert_uint_eq(o.num_entries, sp->n);
+	ck_assert_mem_eq(o.sender, os.sender, BS_ADDR_LEN);
+	for (i = 0; i < sp->n; i++)
+		ogm_entry_expect(&o.e[i], i, &sp->e[i]);
+	ck_assert_uint_eq(o.tr.auth, sp->auth);
+	ck_assert_uint_eq(o.tr.num_tags, sp->ntags);
+	ck_assert(o.tr.counter == OGM_COUNTER);
+	ck_assert_ptr_eq(o.tr.covered, f->buf);
+	ck_assert_uint_eq(o.tr.covered_len, cov_len);
+	for (i = 0; i < sp->ntags; i++) {
+		ck_assert_mem_eq(o.tr.tags[i].keyid, os.keyid[i], BS_KEYID_LEN);
+		ck_assert_mem_eq(o.tr.tags[i].tag, os.tag[i], BS_TAG_LEN);
+	}
+	if (sp->auth == WIRE_AUTH_SIG)
+		ck_assert_mem_eq(o.tr.sig, os.linksig, BS_SIG_LEN);
+	else
+		ck_assert_ptr_null(o.tr.sig);
+	ck_assert_uint_eq(o.len, f->len);
+}
+
+/* ---- data recipes ------------------------------------------------------ */
+
+static void
+fill_inner(uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)(i * 7 + 1);
+}
+
+static void
+make_unicast(struct frame *f, size_t inner_len)
+{
+	static uint8_t inner[WIRE_INNER_MAX];
+	uint8_t dst[BS_ADDR_LEN], src[BS_ADDR_LEN];
+	struct wire_unicast u, v;
+
+	fill_inner(inner, inner_len);
+	bs_mesh_addr(dst, ids[1].pk);
+	bs_mesh_addr(src, ids[2].pk);
+	memset(&u, 0, sizeof(u));
+	u.ttl = 50;
+	u.dst = dst;
+	u.src = src;
+	u.inner = inner;
+	u.inner_len = inner_len;
+	ck_assert_int_eq(wire_unicast_build(f->buf, sizeof(f->buf), &u,
+	    &f->len), WIRE_OK);
+	ck_assert_uint_eq(f->len, WIRE_UNICAST_HDR_LEN + inner_len);
+	f->type = WIRE_T_UNICAST;
+	ck_assert_int_eq(wire_unicast_parse(f->buf, f->len, &v), WIRE_OK);
+	ck_assert_uint_eq(v.ttl, 50);
+	ck_assert_mem_eq(v.dst, dst, BS_ADDR_LEN);
+	ck_assert_mem_eq(v.src, src, BS_ADDR_LEN);
+	ck_assert_uint_eq(v.inner_len, inner_len);
+	ck_assert_mem_eq(v.inner, inner, inner_len);
+	ck_assert_uint_eq(v.len, f->len);
+	ck_assert_uint_eq(v.pad_len, 0);
+}
+
+static void
+make_bcast(struct frame *f, size_t inner_len)
+{
+	static uint8_t inner[WIRE_INNER_MAX];
+	uint8_t orig[BS_ADDR_LEN];
+	struct wire_bcast b, v;
+
+	fill_inner(inner, inner_len);
+	bs_mesh_addr(orig, ids[2].pk);
+	memset(&b, 0, sizeof(b));
+	b.ttl = 49;
+	b.seqno = 0xdeadbeef;
+	b.orig = orig;
+	b.inner = inner;
+	b.inner_len = inner_len;
+	ck_assert_int_eq(wire_bcast_build(f->buf, sizeof(f->buf), &b, &f->len),
+	    WIRE_OK);
+	ck_assert_uint_eq(f->len, WIRE_BCAST_HDR_LEN + inner_len);
+	f->type = WIRE_T_BCAST;
+	ck_assert_int_eq(wire_bcast_parse(f->buf, f->len, &v), WIRE_OK);
+	ck_assert_uint_eq(v.ttl, 49);
+	ck_assert_uint_eq(v.seqno, 0xdeadbeef);
+	ck_assert_mem_eq(v.orig, orig, BS_ADDR_LEN);
+	ck_assert_uint_eq(v.inner_len, inner_len);
+	ck_assert_mem_eq(v.inner, inner, inner_len);
+	ck_assert_uint_eq(v.len, f->len);
+}
+
+/* ---- recipe table ------------------------------------------------------ */
+
+enum recipe {
+	R_HELLO0, R_HELLO3, R_HELLO3C, R_HELLO64C,
+	R_OGM1, R_OGM3, R_OGMSIG,
+	R_UC_MIN, R_UC_MID, R_UC_MAX, R_BC_MIN, R_BC_MID, R_BC_MAX,
+	R_COUNT
+};
+
+static void
+make(enum recipe r, struct frame *f)
+{
+	memset(f, 0, sizeof(*f));
+	switch (r) {
+	case R_HELLO0:	make_hello(f, 0, 0); break;
+	case R_HELLO3:	make_hello(f, 3, 0); break;
+	case R_HELLO3C:	make_hello(f, 3, 1); break;
+	case R_HELLO64C: make_hello(f, WIRE_HELLO_MAX_NEIGH, 1); break;
+	case R_OGM1:	make_ogm(f, &ogm_specs[0]); break;
+	case R_OGM3:	make_ogm(f, &ogm_specs[1]); break;
+	case R_OGMSIG:	make_ogm(f, &ogm_specs[2]); break;
+	case R_UC_MIN:	make_unicast(f, WIRE_INNER_MIN); break;
+	case R_UC_MID:	make_unicast(f, 60); break;
+	case R_UC_MAX:	make_unicast(f, WIRE_INNER_MAX); break;
+	case R_BC_MIN:	make_bcast(f, WIRE_INNER_MIN); break;
+	case R_BC_MID:	make_bcast(f, 60); break;
+	case R_BC_MAX:	make_bcast(f, WIRE_INNER_MAX); break;
+	case R_COUNT:	ck_abort(); break;
+	}
+}
+
+/* Parse with the parser of f's type; where gets the parser's report. */
+static int
+parse_as(uint8_t type, const uint8_t *p, size_t len, struct wire_where *w)
+{
+	static struct wire_hello h;
+	static struct wire_ogm o;
+	static struct wire_unicast u;
+	static struct wire_bcast b;
+	int r;
+
+	switch (type) {
+	case WIRE_T_HELLO:
+		r = wire_hello_parse(p, len, &h);
+		*w = h.where;
+		return r;
+	case WIRE_T_OGM:
+		r = wire_ogm_parse(p, len, &o);
+		*w = o.where;
+		return r;
+	case WIRE_T_UNICAST:
+		r = wire_unicast_parse(p, len, &u);
+		*w = u.where;
+		return r;
+	default:
+		r = wire_bcast_parse(p, len, &b);
+		*w = b.where;
+		return r;
+	}
+}
+
+/* ---- round trips ------------------------------------------------------- */
+
+static void
+rebuild_hello(const struct frame *f)
+{
+	uint8_t out[WIRE_HELLO_MAX_LEN];
+	struct wire_hello v;
+	size_t len;
+
+	ck_assert_int_eq(wire_hello_parse(f->buf, f->len, &v), WIRE_OK);
+	ck_assert_int_eq(bs_verify(v.sig, BS_DOM_HELLO, v.signed_ptr,
+	    v.signed_len, v.pk), 0);
+	ck_assert_int_eq(wire_hello_build(out, sizeof(out), &v, &len), WIRE_OK);
+	ck_assert_uint_eq(len, v.signed_len);
+	ck_assert_int_eq(wire_sig_append(out, sizeof(out), &len, v.sig),
+	    WIRE_OK);
+	ck_assert_uint_eq(len, f->len);
+	ck_assert_mem_eq(out, f->buf, len);
+}
+
+static void
+check_link_auth(const struct wire_ogm *o)
+{
+	uint8_t key[BS_LINKKEY_LEN], keyid[BS_KEYID_LEN];
+	int i;
+
+	if (o->tr.auth == WIRE_AUTH_SIG) {
+		ck_assert_int_eq(bs_verify(o->tr.sig, BS_DOM_LINK,
+		    o->tr.covered, o->tr.covered_len, ids[0].pk), 0);
+		return;
+	}
+	/* The receiver ids[1] finds its tag by key id and checks it. */
+	ck_assert_int_eq(bs_link_key(key, &ids[1], ids[0].pk), 0);
+	bs_link_keyid(keyid, key);
+	i = wire_trailer_find(&o->tr, keyid);
+	ck_assert_int_eq(i, (int)o->tr.num_tags - 1);
+	ck_assert_int_eq(bs_link_mac_verify(o->tr.tags[i].tag, key, o->sender,
+	    o->tr.counter, o->tr.covered, o->tr.covered_len), 0);
+}
+
+static void
+rebuild_ogm(const struct frame *f)
+{
+	static struct wire_ogm o;
+	static uint8_t out[WIRE_OGM_MAX_LEN], blk[2048];
+	struct wire_ogm_builder b;
+	const struct wire_ogm_entry *e;
+	size_t len, blen;
+	unsigned i;
+
+	ck_assert_int_eq(wire_ogm_parse(f->buf, f->len, &o), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_begin(&b, out, sizeof(out), o.sender),
+	    WIRE_OK);
+	for (i = 0; i < o.num_entries; i++) {
+		e = &o.e[i];
+		ck_assert_int_eq(bs_verify(e->sig, BS_DOM_OGM, e->signed_ptr,
+		    e->signed_len, e->sgn.pk), 0);
+		ck_assert_int_eq(bs_chain_verify(e->sgn.anchor, e->mut.chain,
+		    e->mut.hops), 0);
+		/* The signed part rebuilt from its fields is the same bytes. */
+		ck_assert_int_eq(wire_ogm_signed_build(blk, sizeof(blk),
+		    &e->sgn, &blen), WIRE_OK);
+		ck_assert_uint_eq(blen, e->signed_len);
+		ck_assert_mem_eq(blk, e->signed_ptr, blen);
+		ck_assert_int_eq(wire_ogm_add(&b, &e->mut, e->block,
+		    e->block_len), WIRE_OK);
+	}
+	check_link_auth(&o);
+	ck_assert_int_eq(wire_ogm_trailer(&b, o.tr.auth, o.tr.num_tags,
+	    o.tr.counter, NULL, NULL), WIRE_OK);
+	for (i = 0; i < o.tr.num_tags; i++)
+		ck_assert_int_eq(wire_ogm_add_tag(&b, o.tr.tags[i].keyid,
+		    o.tr.tags[i].tag), WIRE_OK);
+	if (o.tr.auth == WIRE_AUTH_SIG)
+		ck_assert_int_eq(wire_ogm_add_sig(&b, o.tr.sig), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_finish(&b, &len), WIRE_OK);
+	ck_assert_uint_eq(len, f->len);
+	ck_assert_mem_eq(out, f->buf, len);
+}
+
+static void
+rebuild_data(const struct frame *f)
+{
+	static uint8_t out[WIRE_BCAST_HDR_LEN + WIRE_UNICAST_HDR_LEN +
+	    WIRE_INNER_MAX];
+	struct wire_unicast u;
+	struct wire_bcast b;
+	size_t len;
+
+	if (f->type == WIRE_T_UNICAST) {
+		ck_assert_int_eq(wire_unicast_parse(f->buf, f->len, &u),
+		    WIRE_OK);
+		ck_assert_int_eq(wire_unicast_build(out, sizeof(out), &u,
+		    &len), WIRE_OK);
+	} else {
+		ck_assert_int_eq(wire_bcast_parse(f->buf, f->len, &b), WIRE_OK);
+		ck_assert_int_eq(wire_bcast_build(out, sizeof(out), &b, &len),
+		    WIRE_OK);
+	}
+	ck_assert_uint_eq(len, f->len);
+	ck_assert_mem_eq(out, f->buf, len);
+}
+
+START_TEST(test_roundtrip)
+{
+	static struct frame f;
+	uint8_t type;
+
+	make((enum recipe)_i, &f);
+	ck_assert_int_eq(wire_peek(f.buf, f.len, &type), WIRE_OK);
+	ck_assert_uint_eq(type, f.type);
+	switch (f.type) {
+	case WIRE_T_HELLO:
+		rebuild_hello(&f);
+		break;
+	case WIRE_T_OGM:
+		rebuild_ogm(&f);
+		break;
+	default:
+		rebuild_data(&f);
+		break;
+	}
+}
+END_TEST
+
+/* Every strict prefix of every valid frame is refused as truncated. */
+START_TEST(test_truncation)
+{
+	static struct frame f;
+	struct wire_where w;
+	uint8_t *q;
+	size_t n;
+
+	make((enum recipe)_i, &f);
+	for (n = 0; n < f.len; n++) {
+		q = dup_exact(f.buf, n);
+		ck_assert_msg(parse_as(f.type, q, n, &w) == WIRE_ETRUNC,
+		    "recipe %d cut at %zu: %s", _i, n,
+		    wire_strerror(parse_as(f.type, q, n, &w)));
+		ck_assert_ptr_nonnull(w.field);
+		ck_assert_uint_le(w.off, n);
+		free(q);
+	}
+	/* And the whole frame, exactly sized, is accepted. */
+	q = dup_exact(f.buf, f.len);
+	ck_assert_int_eq(parse_as(f.type, q, f.len, &w), WIRE_OK);
+	ck_assert_ptr_null(w.field);
+	free(q);
+}
+END_TEST
+
+/* ---- malformed inputs -------------------------------------------------- */
+
+/* Places in a valid frame, found by parsing it. */
+enum mark {
+	M_START, M_END,
+	M_NEIGH0, M_NEIGH1, M_CERT,		/* HELLO */
+	M_E0, M_E0S, M_E0T, M_E1T, M_E2,	/* OGM entries */
+	M_TR, M_TAGS,				/* OGM trailer */
+};
+
+static size_t
+mark_off(const struct frame *f, enum mark m)
+{
+	static struct wire_ogm o;
+	struct wire_hello h;
+
+	switch (m) {
+	case M_START:	return 0;
+	case M_END:	return f->len;
+	case M_NEIGH0:	return WIRE_HELLO_FIXED_LEN;
+	case M_NEIGH1:
+		return WIRE_HELLO_FIXED_LEN + WIRE_HELLO_NEIGH_LEN;
+	case M_CERT:
+		ck_assert_int_eq(wire_hello_parse(f->buf, f->len, &h), WIRE_OK);
+		return (size_t)(h.cert - f->buf);
+	default:
+		break;
+	}
+	ck_assert_int_eq(wire_ogm_parse(f->buf, f->len, &o), WIRE_OK);
+	switch (m) {
+	case M_E0:	return (size_t)(o.e[0].raw - f->buf);
+	case M_E0S:	return (size_t)(o.e[0].signed_ptr - f->buf);
+	case M_E0T:	return (size_t)(o.e[0].sgn.tvlv - f->buf);
+	case M_E1T:	return (size_t)(o.e[1].sgn.tvlv - f->buf);
+	case M_E2:	return (size_t)(o.e[2].raw - f->buf);
+	case M_TR:	return o.tr.covered_len - WIRE_TRAILER_HDR_LEN;
+	case M_TAGS:	return o.tr.covered_len;
+	default:	ck_abort();
+	}
+	return 0;
+}
+
+/*
+ * An edit: write `width` bytes of `value` (big-endian) at mark + delta, or,
+ * with width APPEND, append `value` bytes of `fill`.  The parser must
+ * return err and, unless at is NO_AT, report offset mark + delta + at.
+ */
+#define APPEND	0
+#define NO_AT	(-1000)
+
+struct bad {
+	enum recipe r;
+	enum mark m;
+	size_t delta;
+	unsigned width;
+	uint64_t value;
+	uint8_t fill;
+	int err;
+	int at;
+};
+
+#define NADDR(i)	(0x02a000000000ull | (i))	/* neigh_addr(i) */
+#define TTMAC(i)	(0x00163e000000ull | (i))	/* tt_mac(i) */
+
+static const struct bad bad[] = {
+	/* common header */
+	{ R_HELLO3C, M_START, 1, 1, 2, 0, WIRE_EVERSION, 0 },
+	{ R_HELLO3C, M_START, 1, 1, 0, 0, WIRE_EVERSION, 0 },
+	{ R_HELLO3C, M_START, 0, 1, WIRE_T_OGM, 0, WIRE_ETYPE, 0 },
+	{ R_HELLO3C, M_START, 0, 1, 0x99, 0, WIRE_ETYPE, 0 },
+	{ R_OGM3, M_START, 0, 1, WIRE_T_HELLO, 0, WIRE_ETYPE, 0 },
+	{ R_OGM3, M_START, 1, 1, 0xff, 0, WIRE_EVERSION, 0 },
+	{ R_UC_MID, M_START, 0, 1, WIRE_T_BCAST, 0, WIRE_ETYPE, 0 },
+	{ R_UC_MID, M_START, 1, 1, 2, 0, WIRE_EVERSION, 0 },
+	{ R_BC_MID, M_START, 0, 1, WIRE_T_UNICAST, 0, WIRE_ETYPE, 0 },
+	{ R_BC_MID, M_START, 1, 1, 0, 0, WIRE_EVERSION, 0 },
+	/* HELLO */
+	{ R_HELLO3C, M_START, 2, 1, 0x02, 0, WIRE_ERESERVED, 0 },
+	{ R_HELLO3C, M_START, 2, 1, 0x80, 0, WIRE_ERESERVED, 0 },
+	{ R_HELLO3C, M_START, 2, 1, 0x00, 0, WIRE_ETRAILING, NO_AT },
+	{ R_HELLO0, M_START, 2, 1, 0x01, 0, WIRE_ETRUNC, NO_AT },
+	{ R_HELLO3C, M_START, 3, 1, 65, 0, WIRE_ECOUNT, 0 },
+	{ R_HELLO3C, M_START, 3, 1, 255, 0, WIRE_ECOUNT, 0 },
+	{ R_HELLO3, M_START, 3, 1, 2, 0, WIRE_ETRAILING, NO_AT },
+	{ R_HELLO3, M_START, 36, 1, 0x01, 0, WIRE_EADDR, 0 },
+	{ R_HELLO3, M_START, 36, 6, 0, 0, WIRE_EADDR, 0 },
+	{ R_HELLO3, M_START, 36, 1, 0x02, 0, WIRE_OK, 0 },
+	{ R_HELLO3, M_START, 42, 2, 99, 0, WIRE_ERANGE, 0 },
+	{ R_HELLO3, M_START, 42, 2, 60001, 0, WIRE_ERANGE, 0 },
+	{ R_HELLO3, M_START, 42, 2, 0, 0, WIRE_ERANGE, 0 },
+	{ R_HELLO3, M_START, 42, 2, 100, 0, WIRE_OK, 0 },
+	{ R_HELLO3, M_START, 42, 2, 60000, 0, WIRE_OK, 0 },
+	{ R_HELLO3, M_NEIGH0, 0, 1, 0x03, 0, WIRE_EADDR, 0 },
+	{ R_HELLO3, M_NEIGH0, 0, 1, 0x00, 0, WIRE_EADDR, 0 },
+	{ R_HELLO3, M_NEIGH0, 6, 1, 65, 0, WIRE_ERANGE, 0 },
+	{ R_HELLO3, M_NEIGH0, 6, 1, 64, 0, WIRE_OK, 0 },
+	{ R_HELLO3, M_NEIGH0, 7, 1, 1, 0, WIRE_ERESERVED, 0 },
+	{ R_HELLO3, M_NEIGH1, 0, 6, NADDR(0), 0, WIRE_EDUP, 0 },
+	{ R_HELLO64C, M_NEIGH1, 0, 6, NADDR(63), 0, WIRE_EDUP, NO_AT },
+	{ R_HELLO3C, M_CERT, 0, 1, 2, 0, WIRE_ECERT, 0 },
+	{ R_HELLO3C, M_CERT, 3, 1, 1, 0, WIRE_ECERT, -3 },
+	{ R_HELLO3C, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
+	{ R_HELLO0, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
+	/* OGM header */
+	{ R_OGM3, M_START, 2, 1, 0, 0, WIRE_ECOUNT, 0 },
+	{ R_OGM3, M_START, 2, 1, 17, 0, WIRE_ECOUNT, 0 },
+	{ R_OGM3, M_START, 2, 1, 2, 0, WIRE_EAUTH, NO_AT },
+	{ R_OGM1, M_START, 2, 1, 2, 0, WIRE_EADDR, NO_AT },
+	{ R_OGM3, M_START, 3, 1, 1, 0, WIRE_ERESERVED, 0 },
+	{ R_OGM3, M_START, 4, 1, 0x01, 0, WIRE_EADDR, 0 },
+	{ R_OGM3, M_START, 4, 1, 0x00, 0, WIRE_EADDR, 0 },
+	{ R_OGM3, M_START, 10, 2, 1, 0, WIRE_ERESERVED, 1 },
+	{ R_OGM3, M_START, 11, 1, 0x80, 0, WIRE_ERESERVED, 0 },
+	/* OGM entry, mutable part */
+	{ R_OGM3, M_E0, 2, 1, BS_MAXHOPS + 1, 0, WIRE_ERANGE, 0 },
+	{ R_OGM3, M_E0, 2, 1, 255, 0, WIRE_ERANGE, 0 },
+	{ R_OGM3, M_E0, 2, 1, BS_MAXHOPS, 0, WIRE_OK, 0 },
+	{ R_OGM3, M_E0, 0, 1, 0, 0, WIRE_OK, 0 },
+	{ R_OGM3, M_E0, 3, 1, 1, 0, WIRE_ERESERVED, 0 },
+	{ R_OGM3, M_E0, 4, 1, 0x03, 0, WIRE_EADDR, 0 },
+	{ R_OGM3, M_E0, 10, 2, 0x0100, 0, WIRE_ERESERVED, 0 },
+	{ R_OGM3, M_E2, 2, 1, BS_MAXHOPS + 1, 0, WIRE_ERANGE, 0 },
+	/* OGM entry, signed part */
+	{ R_OGM3, M_E0S, 40, 1, 1, 0, WIRE_ERESERVED, 0 },
+	{ R_OGM3, M_E0S, 41, 1, 1, 0, WIRE_ERESERVED, 0 },
+	{ R_OGM3, M_E0S, 42, 2, 99, 0, WIRE_ERANGE, 0 },
+	{ R_OGM3, M_E0S, 42, 2, 60001, 0, WIRE_ERANGE, 0 },
+	{ R_OGM3, M_E0S, 60, 2, 63, 0, WIRE_ELEN, 0 },
+	{ R_OGM3, M_E0S, 60, 2, WIRE_TVLV_MAX + 2, 0, WIRE_ELEN, 0 },
+	{ R_OGM3, M_E0S, 60, 2, 0xffff, 0, WIRE_ELEN, 0 },
+	{ R_OGM3, M_E0S, 60, 2, 60, 0, WIRE_ELEN, 4 + 52 },
+	{ R_OGM3, M_E0S, 62, 2, 1, 0, WIRE_ERESERVED, 1 },
+	{ R_OGM1, M_E0S, 60, 2, 2, 0, WIRE_ELEN, 4 },
+	/* TVLVs of entry 0: GW at 0, TT(3) at 12, unknown(8) at 52 */
+	{ R_OGM3, M_E0T, 1, 1, 2, 0, WIRE_OK, 0 },
+	{ R_OGM3, M_E0T, 2, 2, 7, 0, WIRE_ELEN, -2 },
+	{ R_OGM3, M_E0T, 2, 2, 6, 0, WIRE_ELEN, 2 },
+	{ R_OGM3, M_E0T, 4, 4, 0, 0, WIRE_ERANGE, 0 },
+	{ R_OGM3, M_E0T, 8, 4, 0, 0, WIRE_ERANGE, 0 },
+	{ R_OGM3, M_E0T, 14, 2, 30, 0, WIRE_ELEN, 2 },
+	{ R_OGM3, M_E0T, 14, 2, 0, 0, WIRE_ELEN, 2 },
+	{ R_OGM3, M_E0T, 16, 1, 0x01, 0, WIRE_EADDR, 0 },
+	{ R_OGM3, M_E0T, 16, 6, 0, 0, WIRE_EADDR, 0 },
+	{ R_OGM3, M_E0T, 22, 2, 0x0001, 0, WIRE_EVID, 0 },
+	{ R_OGM3, M_E0T, 22, 2, 0x8000, 0, WIRE_EVID, 0 },
+	{ R_OGM3, M_E0T, 22, 2, 0x8fff, 0, WIRE_EVID, 0 },
+	{ R_OGM3, M_E0T, 22, 2, 0x9001, 0, WIRE_EVID, 0 },
+	{ R_OGM3, M_E0T, 22, 2, 0x8001, 0, WIRE_OK, 0 },
+	{ R_OGM3, M_E0T, 22, 2, 0x8ffe, 0, WIRE_OK, 0 },
+	{ R_OGM3, M_E0T, 24, 1, 1, 0, WIRE_ERESERVED, 0 },
+	{ R_OGM3, M_E0T, 25, 1, 1, 0, WIRE_ERESERVED, 0 },
+	{ R_OGM3, M_E0T, 27, 1, 1, 0, WIRE_ERESERVED, -2 },
+	{ R_OGM3, M_E0T, 28, 6, TTMAC(0), 0, WIRE_OK, 0 },
+	{ R_OGM3, M_E0T, 40, 6, TTMAC(0), 0, WIRE_EDUP, 0 },
+	{ R_OGM3, M_E0T, 52, 1, WIRE_TVLV_GATEWAY, 0, WIRE_EDUP, 0 },
+	{ R_OGM3, M_E0T, 52, 1, WIRE_TVLV_TT, 0, WIRE_EDUP, 0 },
+	{ R_OGM3, M_E0T, 52, 1, WIRE_TVLV_CERT, 0, WIRE_ELEN, 4 },
+	{ R_OGM3, M_E0T, 52, 1, 0, 0, WIRE_OK, 0 },
+	{ R_OGM3, M_E0T, 54, 2, 10, 0, WIRE_ELEN, -2 },
+	{ R_OGM3, M_E0T, 54, 2, 6, 0, WIRE_ELEN, 8 },
+	{ R_OGM3, M_E0T, 54, 2, 9, 0, WIRE_ELEN, -2 },
+	/* TVLVs of entry 1: CERT at 0, REVOKE at 184 */
+	{ R_OGM3, M_E1T, 4, 1, 2, 0, WIRE_ECERT, 0 },
+	{ R_OGM3, M_E1T, 2, 2, 178, 0, WIRE_ELEN, 2 },
+	{ R_OGM3, M_E1T, 0, 1, WIRE_TVLV_REVOKE, 0, WIRE_ELEN, 4 },
+	{ R_OGM3, M_E1T, 188, 1, 2, 0, WIRE_ECERT, 0 },
+	{ R_OGM3, M_E1T, 189, 1, 1, 0, WIRE_ECERT, -1 },
+	{ R_OGM3, M_E1T, 184, 1, WIRE_TVLV_CERT, 0, WIRE_EDUP, 0 },
+	/* trailer */
+	{ R_OGM3, M_TR, 0, 1, 3, 0, WIRE_EAUTH, 0 },
+	{ R_OGM3, M_TR, 0, 1, 0, 0, WIRE_EAUTH, 0 },
+	{ R_OGM3, M_TR, 0, 1, WIRE_AUTH_SIG, 0, WIRE_ECOUNT, 1 },
+	{ R_OGM3, M_TR, 1, 1, 0, 0, WIRE_ECOUNT, 0 },
+	{ R_OGM3, M_TR, 1, 1, WIRE_MAX_TAGS + 1, 0, WIRE_ECOUNT, 0 },
+	{ R_OGM3, M_TR, 1, 1, WIRE_MAX_TAGS - 1, 0, WIRE_ETRAILING, NO_AT },
+	{ R_OGM3, M_TR, 2, 2, 1, 0, WIRE_ERESERVED, 1 },
+	{ R_OGM3, M_TR, 4, 8, 0, 0, WIRE_OK, 0 },
+	{ R_OGM3, M_TAGS, 20, 4, 0xf0000000, 0, WIRE_EDUP, 0 },
+	{ R_OGM3, M_TAGS, 40, 4, 0xf0000000, 0, WIRE_EDUP, 0 },
+	{ R_OGM3, M_TAGS, 4, 4, 0xf0000000, 0, WIRE_OK, 0 },
+	{ R_OGMSIG, M_TR, 0, 1, WIRE_AUTH_MAC, 0, WIRE_ECOUNT, 1 },
+	{ R_OGMSIG, M_TR, 1, 1, 1, 0, WIRE_ECOUNT, 0 },
+	{ R_OGMSIG, M_TR, 0, 1, 0x82, 0, WIRE_EAUTH, 0 },
+	{ R_OGM3, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
+	{ R_OGMSIG, M_END, 0, APPEND, 2, 0, WIRE_ETRAILING, 0 },
+	{ R_OGMSIG, M_END, 0, APPEND, WIRE_OGM_MAX_LEN - 1184, 0,
+	    WIRE_ETRAILING, 0 },
+	{ R_OGMSIG, M_END, 0, APPEND, WIRE_OGM_MAX_LEN - 1184 + 1, 0,
+	    WIRE_ETOOLONG, WIRE_OGM_MAX_LEN - 1184 },
+	/* UNICAST */
+	{ R_UC_MID, M_START, 3, 1, 1, 0, WIRE_ERESERVED, 0 },
+	{ R_UC_MID, M_START, 4, 1, 0x01, 0, WIRE_EADDR, 0 },
+	{ R_UC_MID, M_START, 10, 1, 0x00, 0, WIRE_EADDR, 0 },
+	{ R_UC_MID, M_START, 16, 2, WIRE_INNER_MIN - 1, 0, WIRE_ELEN, 0 },
+	{ R_UC_MID, M_START, 16, 2, WIRE_INNER_MAX + 1, 0, WIRE_ELEN, 0 },
+	{ R_UC_MID, M_START, 16, 2, 0xffff, 0, WIRE_ELEN, 0 },
+	{ R_UC_MID, M_START, 16, 2, 0, 0, WIRE_ELEN, 0 },
+	{ R_UC_MID, M_START, 16, 2, 59, 0, WIRE_ETRAILING, 63 },
+	{ R_UC_MID, M_START, 16, 2, 61, 0, WIRE_ETRUNC, 4 },
+	{ R_UC_MID, M_START, 18, 2, 1, 0, WIRE_ERESERVED, 1 },
+	{ R_UC_MID, M_START, 2, 1, 0, 0, WIRE_OK, 0 },
+	{ R_UC_MID, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
+	{ R_UC_MAX, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
+	{ R_UC_MIN, M_END, 0, APPEND, 12, 0, WIRE_OK, 0 },
+	{ R_UC_MIN, M_END, 0, APPEND, 1, 0, WIRE_OK, 0 },
+	{ R_UC_MIN, M_END, 0, APPEND, 13, 0, WIRE_ETRAILING, 0 },
+	{ R_UC_MIN, M_END, 0, APPEND, 12, 0x01, WIRE_EPADDING, 0 },
+	/* BCAST */
+	{ R_BC_MID, M_START, 3, 1, 1, 0, WIRE_ERESERVED, 0 },
+	{ R_BC_MID, M_START, 8, 1, 0x01, 0, WIRE_EADDR, 0 },
+	{ R_BC_MID, M_START, 14, 2, WIRE_INNER_MIN - 1, 0, WIRE_ELEN, 0 },
+	{ R_BC_MID, M_START, 14, 2, WIRE_INNER_MAX + 1, 0, WIRE_ELEN, 0 },
+	{ R_BC_MID, M_START, 14, 2, 59, 0, WIRE_ETRAILING, 61 },
+	{ R_BC_MID, M_START, 14, 2, 61, 0, WIRE_ETRUNC, 2 },
+	{ R_BC_MID, M_START, 4, 4, 0, 0, WIRE_OK, 0 },
+	{ R_BC_MID, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
+	{ R_BC_MAX, M_END, 0, APPEND, 2, 0, WIRE_ETRAILING, 0 },
+	{ R_BC_MIN, M_END, 0, APPEND, 16, 0, WIRE_OK, 0 },
+	{ R_BC_MIN, M_END, 0, APPEND, 17, 0, WIRE_ETRAILING, 0 },
+	{ R_BC_MIN, M_END, 0, APPEND, 16, 0xff, WIRE_EPADDING, 0 },
+};
+
+static void
+apply_edit(struct frame *f, const struct bad *b, size_t off)
+{
+	unsigned i;
+
+	if (b->width == APPEND) {
+		ck_assert_uint_le(b->value, sizeof(f->buf) - f->len);
+		memset(f->buf + f->len, b->fill, (size_t)b->value);
+		f->len += (size_t)b->value;
+		return;
+	}
+	ck_assert_uint_le(off + b->width, f->len);
+	for (i = 0; i < b->width; i++)
+		f->buf[off + i] =
+		    (uint8_t)(b->value >> (8 * (b->width - 1 - i)));
+}
+
+START_TEST(test_malformed)
+{
+	static struct frame f;
+	const struct bad *b = &bad[_i];
+	struct wire_where w;
+	size_t off;
+	uint8_t *q;
+	int r;
+
+	make(b->r, &f);
+	off = mark_off(&f, b->m) + b->delta;
+	apply_edit(&f, b, off);
+	q = dup_exact(f.buf, f.len);
+	r = parse_as(f.type, q, f.len, &w);
+	ck_assert_msg(r == b->err, "row %d: got %d (%s) at %s/%zu, want %d",
+	    _i, r, wire_strerror(r), w.field ? w.field : "-", w.off, b->err);
+	if (r != WIRE_OK) {
+		ck_assert_ptr_nonnull(w.field);
+		if (b->at != NO_AT)
+			ck_assert_msg(w.off == (size_t)((long)off + b->at),
+			    "row %d: offset %zu, want %ld", _i, w.off,
+			    (long)off + b->at);
+	} else {
+		ck_assert_ptr_null(w.field);
+	}
+	free(q);
+}
+END_TEST
+
+/* No parser accepts a frame of another type, nor a NULL buffer. */
+START_TEST(test_cross_type)
+{
+	static const uint8_t types[] = { WIRE_T_HELLO, WIRE_T_OGM,
+	    WIRE_T_UNICAST, WIRE_T_BCAST };
+	static struct frame f;
+	struct wire_where w;
+	unsigned i;
+
+	make((enum recipe)_i, &f);
+	for (i = 0; i < sizeof(types); i++) {
+		if (types[i] == f.type)
+			continue;
+		ck_assert_int_eq(parse_as(types[i], f.buf, f.len, &w),
+		    WIRE_ETYPE);
+		ck_assert_str_eq(w.field, "type");
+		ck_assert_uint_eq(w.off, 0);
+	}
+	for (i = 0; i < sizeof(types); i++)
+		ck_assert_int_eq(parse_as(types[i], NULL, 100, &w),
+		    WIRE_ETRUNC);
+}
+END_TEST
+
+/* ---- TVLV iteration and typed decoders --------------------------------- */
+
+START_TEST(test_tvlv_iter)
+{
+	static const uint8_t unk[4] = { 9, 9, 9, 9 };
+	uint8_t region[WIRE_TVLV_MAX];
+	struct wire_tvlv_iter it;
+	struct wire_tvlv t;
+	struct wire_tt_entry e;
+	const uint8_t *tt, *c;
+	uint32_t down, up;
+	size_t len = 0;
+	unsigned n;
+
+	setup_ids();
+	ck_assert_int_eq(wire_tvlv_put(region, sizeof(region), &len, 0x55, 1,
+	    unk, 4), WIRE_OK);
+	ck_assert_int_eq(wire_tvlv_put_gateway(region, sizeof(region), &len,
+	    1, 2), WIRE_OK);
+	len = make_tt(region, sizeof(region), len, 3);
+	ck_assert_int_eq(wire_tvlv_put(region, sizeof(region), &len, 0x56, 3,
+	    NULL, 0), WIRE_OK);
+	wire_tvlv_iter_init(&it, region, len);
+
+	ck_assert_int_eq(wire_tvlv_next(&it, &t), 1);
+	ck_assert_uint_eq(t.type, 0x55);
+	ck_assert_uint_eq(t.len, 4);
+	ck_assert_mem_eq(t.value, unk, 4);
+	ck_assert(!wire_tvlv_is_known(&t));
+	ck_assert_int_eq(wire_tvlv_gateway(&t, &down, &up), WIRE_ETYPE);
+
+	ck_assert_int_eq(wire_tvlv_next(&it, &t), 1);
+	ck_assert(wire_tvlv_is_known(&t));
+	ck_assert_int_eq(wire_tvlv_gateway(&t, &down, &up), WIRE_OK);
+	ck_assert_uint_eq(down, 1);
+	ck_assert_uint_eq(up, 2);
+	ck_assert_int_eq(wire_tvlv_tt(&t, &tt, &n), WIRE_ETYPE);
+
+	ck_assert_int_eq(wire_tvlv_next(&it, &t), 1);
+	ck_assert_int_eq(wire_tvlv_tt(&t, &tt, &n), WIRE_OK);
+	ck_assert_uint_eq(n, 3);
+	wire_tt_get(tt, 1, &e);
+	ck_assert_uint_eq(e.vid, WIRE_VID_TAGGED | 5);
+	ck_assert_uint_eq(e.mac[5], 1);
+	ck_assert_int_eq(wire_tvlv_cert(&t, &c), WIRE_ETYPE);
+	ck_assert_int_eq(wire_tvlv_revoke(&t, &c), WIRE_ETYPE);
+
+	ck_assert_int_eq(wire_tvlv_next(&it, &t), 1);
+	ck_assert_uint_eq(t.type, 0x56);
+	ck_assert_uint_eq(t.version, 3);
+	ck_assert_uint_eq(t.len, 0);
+	ck_assert_int_eq(wire_tvlv_next(&it, &t), 0);
+	ck_assert_int_eq(wire_tvlv_next(&it, &t), 0);
+	ck_assert_uint_eq(it.off, len);
+}
+END_TEST
+
+START_TEST(test_tvlv_cert_revoke)
+{
+	uint8_t region[512], cert[BS_CERT_LEN], rev[BS_REVOKE_LEN];
+	struct wire_tvlv_iter it;
+	struct wire_tvlvs tv;
+	struct wire_tvlv t;
+	const uint8_t *p;
+	size_t len = 0;
+
+	setup_ids();
+	make_cert(cert, ids[1].pk);
+	make_revoke(rev, ids[2].pk);
+	ck_assert_int_eq(wire_tvlv_put_revoke(region, sizeof(region), &len,
+	    rev), WIRE_OK);
+	ck_assert_int_eq(wire_tvlv_put_cert(region, sizeof(region), &len,
+	    cert), WIRE_OK);
+	wire_tvlv_iter_init(&it, region, len);
+	ck_assert_int_eq(wire_tvlv_next(&it, &t), 1);
+	ck_assert_int_eq(wire_tvlv_revoke(&t, &p), WIRE_OK);
+	ck_assert_mem_eq(p, rev, BS_REVOKE_LEN);
+	ck_assert_int_eq(wire_tvlv_next(&it, &t), 1);
+	ck_assert_int_eq(wire_tvlv_cert(&t, &p), WIRE_OK);
+	ck_assert_mem_eq(p, cert, BS_CERT_LEN);
+	ck_assert_int_eq(wire_tvlvs_parse(region, len, &tv), WIRE_OK);
+	ck_assert_mem_eq(tv.cert, cert, BS_CERT_LEN);
+	ck_assert_mem_eq(tv.revoke, rev, BS_REVOKE_LEN);
+	/* A malformed record inside: refused with the crypto's reason. */
+	region[4 + 1] = 0xff;
+	ck_assert_int_eq(wire_tvlvs_parse(region, len, &tv), WIRE_ECERT);
+	ck_assert_uint_eq(tv.where.off, 4);
+	ck_assert_ptr_nonnull(tv.where.field);
+}
+END_TEST
+
+/* Regions the walker must refuse, with the offset it reports. */
+static const struct {
+	uint8_t bytes[16];
+	size_t len;
+	int err;
+	size_t at;
+} bad_regions[] = {
+	{ { 0x7f, 1, 0 }, 3, WIRE_ELEN, 0 },	/* odd region */
+	{ { 0x7f, 1 }, 2, WIRE_ELEN, 0 },	/* header cut */
+	{ { 0x7f, 1, 0, 2, 0, 0 }, 4, WIRE_ELEN, 0 },	/* value cut */
+	{ { 0x7f, 1, 0, 1, 0, 0 }, 6, WIRE_ELEN, 0 },	/* odd value */
+	{ { 0x7f, 1, 0, 0, 0x7f, 1 }, 6, WIRE_ELEN, 4 },
+	{ { 0x7f, 1, 0, 0, 0x7f, 1, 0xff, 0xfe }, 8, WIRE_ELEN, 4 },
+	{ { 1, 1, 0, 8, 0, 0, 0, 1, 0, 0, 0, 1 }, 12, WIRE_OK, 0 },
+	{ { 1, 1, 0, 8, 0, 0, 0, 1, 0, 0, 0, 0 }, 12, WIRE_ERANGE, 8 },
+	{ { 1, 1, 0, 4, 0, 0, 0, 1 }, 8, WIRE_ELEN, 4 },
+	{ { 1, 1, 0, 0, 1, 1, 0, 0 }, 8, WIRE_ELEN, 4 },
+	{ { 1, 2, 0, 0, 1, 2, 0, 0 }, 8, WIRE_OK, 0 },	/* v2: unknown */
+	{ { 3, 1, 0, 0 }, 4, WIRE_ELEN, 4 },
+	{ { 4, 1, 0, 2, 1, 0 }, 6, WIRE_ELEN, 4 },
+	{ { 2, 1, 0, 0 }, 4, WIRE_ELEN, 4 },
+	{ { 0 }, 0, WIRE_OK, 0 },
+};
+
+START_TEST(test_tvlv_regions)
+{
+	struct wire_tvlvs tv;
+	uint8_t *q;
+	int r;
+
+	q = dup_exact(bad_regions[_i].bytes, bad_regions[_i].len);
+	r = wire_tvlvs_parse(q, bad_regions[_i].len, &tv);
+	ck_assert_msg(r == bad_regions[_i].err, "region %d: %s", _i,
+	    wire_strerror(r));
+	if (r != WIRE_OK) {
+		ck_assert_uint_eq(tv.where.off, bad_regions[_i].at);
+		ck_assert_ptr_nonnull(tv.where.field);
+	}
+	free(q);
+}
+END_TEST
+
+/* A region larger than WIRE_TVLV_MAX is refused before it is walked. */
+START_TEST(test_tvlv_too_long)
+{
+	static uint8_t region[WIRE_TVLV_MAX + 2], zero[WIRE_TVLV_MAX];
+	struct wire_tvlvs tv;
+	size_t len = 0;
+
+	memset(region, 0, sizeof(region));
+	ck_assert_int_eq(wire_tvlvs_parse(region, sizeof(region), &tv),
+	    WIRE_ELEN);
+	/* One unknown container filling exactly WIRE_TVLV_MAX is fine. */
+	ck_assert_int_eq(wire_tvlv_put(region, sizeof(region), &len, 0x70, 1,
+	    zero, WIRE_TVLV_MAX - WIRE_TVLV_HDR_LEN), WIRE_OK);
+	ck_assert_int_eq(wire_tvlvs_parse(region, len, &tv), WIRE_OK);
+	ck_assert_uint_eq(tv.unknown, 1);
+}
+END_TEST
+
+/* The typed decoders refuse a known container whose value is wrong. */
+START_TEST(test_tvlv_typed_errors)
+{
+	static uint8_t v[WIRE_TVLV_MAX];
+	struct wire_tvlv t = { WIRE_TVLV_GATEWAY, WIRE_TVLV_VERSION, 6, v };
+	struct wire_tvlvs tv;
+	const uint8_t *p;
+	uint32_t down, up;
+	unsigned n, i;
+
+	memset(v, 0, sizeof(v));
+	ck_assert_int_eq(wire_tvlv_gateway(&t, &down, &up), WIRE_ELEN);
+	t.len = WIRE_GW_LEN;
+	ck_assert_int_eq(wire_tvlv_gateway(&t, &down, &up), WIRE_ERANGE);
+
+	/* 65 valid, distinct TT entries: one too many. */
+	t.type = WIRE_TVLV_TT;
+	for (i = 0; i <= WIRE_TT_MAX; i++)
+		tt_mac(v + (size_t)i * WIRE_TT_ENTRY_LEN, i);
+	t.len = (WIRE_TT_MAX + 1) * WIRE_TT_ENTRY_LEN;
+	ck_assert_int_eq(wire_tvlv_tt(&t, &p, &n), WIRE_ECOUNT);
+	t.len = WIRE_TT_MAX * WIRE_TT_ENTRY_LEN;
+	ck_assert_int_eq(wire_tvlv_tt(&t, &p, &n), WIRE_OK);
+	ck_assert_uint_eq(n, WIRE_TT_MAX);
+	v[6] = 0x10;
+	ck_assert_int_eq(wire_tvlv_tt(&t, &p, &n), WIRE_EVID);
+	v[6] = 0;
+
+	t.type = WIRE_TVLV_CERT;
+	t.len = BS_CERT_LEN - 2;
+	ck_assert_int_eq(wire_tvlv_cert(&t, &p), WIRE_ELEN);
+	t.len = BS_CERT_LEN;
+	ck_assert_int_eq(wire_tvlv_cert(&t, &p), WIRE_ECERT);
+	t.type = WIRE_TVLV_REVOKE;
+	ck_assert_int_eq(wire_tvlv_revoke(&t, &p), WIRE_ELEN);
+	t.len = BS_REVOKE_LEN;
+	ck_assert_int_eq(wire_tvlv_revoke(&t, &p), WIRE_ECERT);
+	t.version = 2;
+	ck_assert_int_eq(wire_tvlv_revoke(&t, &p), WIRE_ETYPE);
+
+	/* The same 65 entries inside a region. */
+	memmove(v + WIRE_TVLV_HDR_LEN, v, (WIRE_TT_MAX + 1) *
+	    WIRE_TT_ENTRY_LEN);
+	v[0] = WIRE_TVLV_TT;
+	v[1] = WIRE_TVLV_VERSION;
+	bs_put16(v + 2, (WIRE_TT_MAX + 1) * WIRE_TT_ENTRY_LEN);
+	ck_assert_int_eq(wire_tvlvs_parse(v, WIRE_TVLV_HDR_LEN +
+	    (WIRE_TT_MAX + 1) * WIRE_TT_ENTRY_LEN, &tv), WIRE_ECOUNT);
+	ck_assert_str_eq(tv.where.field, "TT entry count");
+	ck_assert_uint_eq(tv.where.off, WIRE_TVLV_HDR_LEN);
+	ck_assert_int_eq(wire_tvlvs_parse(NULL, 4, &tv), WIRE_ETRUNC);
+	ck_assert_int_eq(wire_tvlvs_parse(NULL, 0, &tv), WIRE_OK);
+}
+END_TEST
+
+/* ---- builders: refusals ------------------------------------------------ */
+
+/* Every capacity below the frame size fails with WIRE_ESPACE. */
+START_TEST(test_build_space)
+{
+	static struct frame f;
+	static struct wire_ogm o;
+	struct wire_hello h;
+	struct wire_unicast u;
+	struct wire_bcast b;
+	size_t cap, len;
+	uint8_t *q;
+	int r = WIRE_OK;
+
+	make((enum recipe)_i, &f);
+	if (f.type == WIRE_T_OGM) {
+		ck_assert_int_eq(wire_ogm_parse(f.buf, f.len, &o), WIRE_OK);
+		f.len = o.e[0].signed_len;	/* the signed-part builder */
+	}
+	for (cap = 0; cap < f.len; cap++) {
+		q = malloc(cap != 0 ? cap : 1);
+		ck_assert_ptr_nonnull(q);
+		switch (f.type) {
+		case WIRE_T_HELLO:
+			ck_assert_int_eq(wire_hello_parse(f.buf, f.len,
+			    &h), WIRE_OK);
+			r = wire_hello_build(q, cap, &h, &len);
+			if (cap >= h.signed_len) {
+				len = h.signed_len;
+				r = wire_sig_append(q, cap, &len, h.sig);
+			}
+			break;
+		case WIRE_T_OGM:
+			r = wire_ogm_signed_build(q, cap, &o.e[0].sgn, &len);
+			break;
+		case WIRE_T_UNICAST:
+			ck_assert_int_eq(wire_unicast_parse(f.buf, f.len, &u),
+			    WIRE_OK);
+			r = wire_unicast_build(q, cap, &u, &len);
+			break;
+		default:
+			ck_assert_int_eq(wire_bcast_parse(f.buf, f.len, &b),
+			    WIRE_OK);
+			r = wire_bcast_build(q, cap, &b, &len);
+			break;
+		}
+		ck_assert_int_eq(r, WIRE_ESPACE);
+		free(q);
+	}
+}
+END_TEST
+
+/* The OGM frame builder: every capacity short of the frame fails cleanly
+ * at some step, and the steps before it still succeeded. */
+START_TEST(test_build_ogm_space)
+{
+	static struct frame f;
+	static struct wire_ogm o;
+	struct wire_ogm_builder b;
+	size_t cap;
+	unsigned i;
+	uint8_t *q;
+	int r;
+
+	make((enum recipe)(R_OGM1 + _i), &f);
+	ck_assert_int_eq(wire_ogm_parse(f.buf, f.len, &o), WIRE_OK);
+	for (cap = 0; cap < f.len; cap++) {
+		q = malloc(cap != 0 ? cap : 1);
+		ck_assert_ptr_nonnull(q);
+		r = wire_ogm_begin(&b, q, cap, o.sender);
+		for (i = 0; r == WIRE_OK && i < o.num_entries; i++)
+			r = wire_ogm_add(&b, &o.e[i].mut, o.e[i].block,
+			    o.e[i].block_len);
+		if (r == WIRE_OK)
+			r = wire_ogm_trailer(&b, o.tr.auth, o.tr.num_tags,
+			    o.tr.counter, NULL, NULL);
+		ck_assert_int_eq(r, WIRE_ESPACE);
+		/* A failed add left the builder consistent. */
+		ck_assert_uint_le(b.len, cap);
+		free(q);
+	}
+}
+END_TEST
+
+START_TEST(test_build_hello_inval)
+{
+	static struct frame f;
+	static uint8_t badcert[BS_CERT_LEN];
+	uint8_t buf[WIRE_HELLO_MAX_LEN], mc[BS_ADDR_LEN] = { 0x01, 0, 0, 0, 0,
+	    1 }, la0[BS_ADDR_LEN] = { 0x00, 1, 2, 3, 4, 5 };
+	struct wire_hello h, v;
+	size_t len;
+
+	make(R_HELLO3C, &f);
+	ck_assert_int_eq(wire_hello_parse(f.buf, f.len, &h), WIRE_OK);
+	v = h; v.ifmac = mc;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
+	    WIRE_EINVAL);
+	v = h; v.pk = NULL;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
+	    WIRE_EINVAL);
+	v = h; v.interval_ms = WIRE_INTERVAL_MIN - 1;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
+	    WIRE_EINVAL);
+	v = h; v.num_neigh = WIRE_HELLO_MAX_NEIGH + 1;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
+	    WIRE_EINVAL);
+	v = h; v.neigh[1].addr = la0;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
+	    WIRE_EINVAL);
+	v = h; v.neigh[2].rx_count = WIRE_RX_WINDOW + 1;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
+	    WIRE_EINVAL);
+	v = h; v.neigh[2].addr = v.neigh[0].addr;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
+	    WIRE_EINVAL);
+	v = h; v.cert = badcert;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
+	    WIRE_EINVAL);
+	/* The certificate flag follows the pointer, not h.flags. */
+	v = h; v.cert = NULL; v.flags = WIRE_HELLO_F_CERT;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len), WIRE_OK);
+	ck_assert_uint_eq(buf[2], 0);
+	len = 0;
+	ck_assert_int_eq(wire_sig_append(buf, 10, &len, h.sig), WIRE_ESPACE);
+	len = 11;
+	ck_assert_int_eq(wire_sig_append(buf, 10, &len, h.sig), WIRE_EINVAL);
+}
+END_TEST
+
+START_TEST(test_build_ogm_inval)
+{
+	static struct frame f;
+	static struct wire_ogm o;
+	uint8_t buf[2048], odd[3] = { 0x7f, 1, 0 }, dup[24] = { 1, 1, 0, 8, 0,
+	    0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 8, 0, 0, 0, 1, 0, 0, 0, 1 };
+	uint8_t mc[BS_ADDR_LEN] = { 0x03 };
+	struct wire_ogm_signed s;
+	struct wire_ogm_mut m;
+	size_t len;
+
+	make(R_OGM3, &f);
+	ck_assert_int_eq(wire_ogm_parse(f.buf, f.len, &o), WIRE_OK);
+	s = o.e[0].sgn; s.flags = 1;
+	ck_assert_int_eq(wire_ogm_signed_build(buf, sizeof(buf), &s, &len),
+	    WIRE_EINVAL);
+	s = o.e[0].sgn; s.interval_ms = WIRE_INTERVAL_MAX + 1;
+	ck_assert_int_eq(wire_ogm_signed_build(buf, sizeof(buf), &s, &len),
+	    WIRE_EINVAL);
+	s = o.e[0].sgn; s.pk = NULL;
+	ck_assert_int_eq(wire_ogm_signed_build(buf, sizeof(buf), &s, &len),
+	    WIRE_EINVAL);
+	s = o.e[0].sgn; s.anchor = NULL;
+	ck_assert_int_eq(wire_ogm_signed_build(buf, sizeof(buf), &s, &len),
+	    WIRE_EINVAL);
+	s = o.e[0].sgn; s.tvlv = odd; s.tvlv_len = 3;
+	ck_assert_int_eq(wire_ogm_signed_build(buf, sizeof(buf), &s, &len),
+	    WIRE_EINVAL);
+	s = o.e[0].sgn; s.tvlv = dup; s.tvlv_len = sizeof(dup);
+	ck_assert_int_eq(wire_ogm_signed_build(buf, sizeof(buf), &s, &len),
+	    WIRE_EINVAL);
+	s = o.e[0].sgn; s.tvlv_len = WIRE_TVLV_MAX + 2;
+	ck_assert_int_eq(wire_ogm_signed_build(buf, sizeof(buf), &s, &len),
+	    WIRE_EINVAL);
+	s = o.e[0].sgn; s.tvlv = NULL;
+	ck_assert_int_eq(wire_ogm_signed_build(buf, sizeof(buf), &s, &len),
+	    WIRE_EINVAL);
+	s = o.e[0].sgn; s.tvlv = NULL; s.tvlv_len = 0;
+	ck_assert_int_eq(wire_ogm_signed_build(buf, sizeof(buf), &s, &len),
+	    WIRE_OK);
+	ck_assert_uint_eq(len, WIRE_OGM_FIXED_LEN);
+
+	m = o.e[0].mut; m.hops = BS_MAXHOPS + 1;
+	ck_assert_int_eq(wire_ogm_mut_put(buf, sizeof(buf), &m), WIRE_EINVAL);
+	m = o.e[0].mut; m.prev_sender = mc;
+	ck_assert_int_eq(wire_ogm_mut_put(buf, sizeof(buf), &m), WIRE_EINVAL);
+	m = o.e[0].mut; m.chain = NULL;
+	ck_assert_int_eq(wire_ogm_mut_put(buf, sizeof(buf), &m), WIRE_EINVAL);
+	m = o.e[0].mut;
+	ck_assert_int_eq(wire_ogm_mut_put(buf, WIRE_OGM_MUT_LEN - 1, &m),
+	    WIRE_ESPACE);
+	ck_assert_int_eq(wire_ogm_mut_put(buf, WIRE_OGM_MUT_LEN, &m), WIRE_OK);
+	ck_assert_mem_eq(buf, o.e[0].raw, WIRE_OGM_MUT_LEN);
+}
+END_TEST
+
+/* The frame builder refuses calls out of order and bad blocks. */
+START_TEST(test_build_ogm_order)
+{
+	static struct frame f;
+	static struct wire_ogm o;
+	static uint8_t buf[WIRE_OGM_MAX_LEN], blk[2048];
+	uint8_t mc[BS_ADDR_LEN] = { 0x01 }, kid[BS_KEYID_LEN] = { 1 },
+	    tag[BS_TAG_LEN] = { 0 }, sig[BS_SIG_LEN] = { 0 };
+	const struct wire_ogm_entry *e;
+	struct wire_ogm_builder b;
+	struct wire_ogm_mut m;
+	size_t len;
+	unsigned i;
+
+	make(R_OGM1, &f);
+	ck_assert_int_eq(wire_ogm_parse(f.buf, f.len, &o), WIRE_OK);
+	e = &o.e[0];
+	ck_assert_int_eq(wire_ogm_begin(&b, buf, sizeof(buf), mc), WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_add(&b, &e->mut, e->block, e->block_len),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_begin(&b, NULL, sizeof(buf), o.sender),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_begin(&b, buf, WIRE_OGM_HDR_LEN - 1,
+	    o.sender), WIRE_ESPACE);
+	ck_assert_int_eq(wire_ogm_begin(&b, buf, sizeof(buf), o.sender),
+	    WIRE_OK);
+	/* No trailer before an entry, no finish before a trailer. */
+	ck_assert_int_eq(wire_ogm_trailer(&b, WIRE_AUTH_SIG, 0, 1, NULL, NULL),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_finish(&b, &len), WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_add_tag(&b, kid, tag), WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_add_sig(&b, sig), WIRE_EINVAL);
+	/* A block must be exactly one signed part and its signature. */
+	ck_assert_int_eq(wire_ogm_add(&b, &e->mut, e->block, e->block_len - 1),
+	    WIRE_EINVAL);
+	memcpy(blk, e->block, e->block_len);
+	blk[e->block_len] = 0;
+	ck_assert_int_eq(wire_ogm_add(&b, &e->mut, blk, e->block_len + 1),
+	    WIRE_EINVAL);
+	blk[40] = 1;	/* entry flags */
+	ck_assert_int_eq(wire_ogm_add(&b, &e->mut, blk, e->block_len),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_add(&b, &e->mut, NULL, 0), WIRE_EINVAL);
+	m = e->mut;
+	m.hops = BS_MAXHOPS + 1;
+	ck_assert_int_eq(wire_ogm_add(&b, &m, e->block, e->block_len),
+	    WIRE_EINVAL);
+	ck_assert_uint_eq(b.len, WIRE_OGM_HDR_LEN);
+	ck_assert_uint_eq(b.num_entries, 0);
+	ck_assert_uint_eq(buf[2], 0);
+	for (i = 0; i < WIRE_OGM_MAX_ENTRIES; i++)
+		ck_assert_int_eq(wire_ogm_add(&b, &e->mut, e->block,
+		    e->block_len), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_add(&b, &e->mut, e->block, e->block_len),
+	    WIRE_ECOUNT);
+	ck_assert_int_eq(wire_ogm_set_mut(&b, WIRE_OGM_MAX_ENTRIES, &e->mut),
+	    WIRE_ERANGE);
+	ck_assert_int_eq(wire_ogm_trailer(&b, WIRE_AUTH_MAC, 0, 1, NULL, NULL),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_trailer(&b, WIRE_AUTH_SIG, 1, 1, NULL, NULL),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_trailer(&b, 3, 1, 1, NULL, NULL),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_trailer(&b, WIRE_AUTH_MAC, 2, 1, NULL, NULL),
+	    WIRE_OK);
+	ck_assert_int_eq(wire_ogm_trailer(&b, WIRE_AUTH_MAC, 2, 1, NULL, NULL),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_add(&b, &e->mut, e->block, e->block_len),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_set_mut(&b, 0, &e->mut), WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_add_sig(&b, sig), WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_add_tag(&b, kid, tag), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_finish(&b, &len), WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_add_tag(&b, kid, tag), WIRE_EDUP);
+	kid[0] = 2;
+	ck_assert_int_eq(wire_ogm_add_tag(&b, kid, tag), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_add_tag(&b, kid, tag), WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_finish(&b, &len), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_parse(buf, len, &o), WIRE_OK);
+	ck_assert_uint_eq(o.num_entries, WIRE_OGM_MAX_ENTRIES);
+	ck_assert_int_eq(wire_trailer_find(&o.tr, kid), 1);
+	kid[0] = 3;
+	ck_assert_int_eq(wire_trailer_find(&o.tr, kid), -1);
+}
+END_TEST
+
+/* Frames larger than WIRE_OGM_MAX_LEN cannot be built. */
+START_TEST(test_build_ogm_max)
+{
+	static struct frame f;
+	static struct wire_ogm o;
+	static uint8_t buf[2 * WIRE_OGM_MAX_LEN];
+	const struct wire_ogm_entry *e;
+	struct wire_ogm_builder b;
+	unsigned i;
+	int r = WIRE_OK;
+
+	make(R_OGMSIG, &f);
+	ck_assert_int_eq(wire_ogm_parse(f.buf, f.len, &o), WIRE_OK);
+	e = &o.e[1];	/* 928 bytes */
+	ck_assert_int_eq(wire_ogm_begin(&b, buf, sizeof(buf), o.sender),
+	    WIRE_OK);
+	ck_assert_uint_eq(b.cap, WIRE_OGM_MAX_LEN);
+	for (i = 0; i < 5 && r == WIRE_OK; i++)
+		r = wire_ogm_add(&b, &e->mut, e->block, e->block_len);
+	ck_assert_int_eq(r, WIRE_ESPACE);
+	ck_assert_uint_eq(b.num_entries, 4);
+	ck_assert_uint_eq(b.len, WIRE_OGM_HDR_LEN + 4 * e->raw_len);
+	/* 12 + 4 * 928 = 3724: a 16-tag trailer (332) still fits. */
+	ck_assert_uint_ge(b.cap - b.len, wire_trailer_len(WIRE_AUTH_MAC, 16));
+}
+END_TEST
+
+START_TEST(test_build_tvlv_inval)
+{
+	static const uint8_t zero[BS_CERT_LEN];
+	uint8_t buf[1024], m0[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 0, 0, 1 },
+	    mc[BS_ADDR_LEN] = { 0x01, 0, 0, 0, 0, 1 }, z[BS_ADDR_LEN] = { 0 };
+	struct wire_tt_entry e[WIRE_TT_MAX + 1];
+	size_t len = 0;
+	unsigned i;
+
+	ck_assert_int_eq(wire_tvlv_put_gateway(buf, sizeof(buf), &len, 0, 1),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_tvlv_put_gateway(buf, sizeof(buf), &len, 1, 0),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_tvlv_put_tt(buf, sizeof(buf), &len, e, 0),
+	    WIRE_EINVAL);
+	for (i = 0; i <= WIRE_TT_MAX; i++) {
+		e[i].mac = m0;
+		e[i].vid = (uint16_t)(WIRE_VID_TAGGED | (i + 1));
+	}
+	ck_assert_int_eq(wire_tvlv_put_tt(buf, sizeof(buf), &len, e,
+	    WIRE_TT_MAX + 1), WIRE_EINVAL);
+	e[0].vid = 0x0001;
+	ck_assert_int_eq(wire_tvlv_put_tt(buf, sizeof(buf), &len, e, 1),
+	    WIRE_EINVAL);
+	e[0].vid = 0;
+	e[1].vid = 0;
+	ck_assert_int_eq(wire_tvlv_put_tt(buf, sizeof(buf), &len, e, 2),
+	    WIRE_EINVAL);
+	e[1].mac = mc;
+	ck_assert_int_eq(wire_tvlv_put_tt(buf, sizeof(buf), &len, e, 2),
+	    WIRE_EINVAL);
+	e[1].mac = z;
+	ck_assert_int_eq(wire_tvlv_put_tt(buf, sizeof(buf), &len, e, 2),
+	    WIRE_EINVAL);
+	e[1].mac = NULL;
+	ck_assert_int_eq(wire_tvlv_put_tt(buf, sizeof(buf), &len, e, 2),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_tvlv_put_cert(buf, sizeof(buf), &len, zero),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_tvlv_put_revoke(buf, sizeof(buf), &len, zero),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_tvlv_put(buf, sizeof(buf), &len, 9, 1, zero, 3),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_tvlv_put(buf, sizeof(buf), &len, 9, 1, NULL, 2),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_tvlv_put(buf, sizeof(buf), &len, 9, 1, zero,
+	    WIRE_TVLV_MAX), WIRE_EINVAL);
+	ck_assert_uint_eq(len, 0);
+	/* Space: a container that does not fit leaves *len alone. */
+	ck_assert_int_eq(wire_tvlv_put_gateway(buf, 11, &len, 1, 1),
+	    WIRE_ESPACE);
+	ck_assert_uint_eq(len, 0);
+	ck_assert_int_eq(wire_tvlv_put_gateway(buf, 12, &len, 1, 1), WIRE_OK);
+	ck_assert_uint_eq(len, 12);
+	ck_assert_int_eq(wire_tvlv_put_gateway(buf, 23, &len, 1, 1),
+	    WIRE_ESPACE);
+	ck_assert_uint_eq(len, 12);
+	len = 13;
+	ck_assert_int_eq(wire_tvlv_put_gateway(buf, 12, &len, 1, 1),
+	    WIRE_EINVAL);
+}
+END_TEST
+
+START_TEST(test_build_data_inval)
+{
+	uint8_t buf[64], inner[20] = { 0 }, mc[BS_ADDR_LEN] = { 0x03 },
+	    ok[BS_ADDR_LEN] = { 0x02, 1 }, hdr[WIRE_UNICAST_HDR_LEN];
+	struct wire_unicast u;
+	struct wire_bcast b;
+	size_t len;
+
+	memset(&u, 0, sizeof(u));
+	u.dst = ok;
+	u.src = ok;
+	u.inner = inner;
+	u.inner_len = sizeof(inner);
+	ck_assert_int_eq(wire_unicast_build(buf, sizeof(buf), &u, &len),
+	    WIRE_OK);
+	u.src = mc;
+	ck_assert_int_eq(wire_unicast_build(buf, sizeof(buf), &u, &len),
+	    WIRE_EINVAL);
+	u.src = ok;
+	u.dst = NULL;
+	ck_assert_int_eq(wire_unicast_put_hdr(hdr, &u), WIRE_EINVAL);
+	u.dst = ok;
+	u.inner_len = WIRE_INNER_MIN - 1;
+	ck_assert_int_eq(wire_unicast_build(buf, sizeof(buf), &u, &len),
+	    WIRE_EINVAL);
+	u.inner_len = WIRE_INNER_MAX + 1;
+	ck_assert_int_eq(wire_unicast_put_hdr(hdr, &u), WIRE_EINVAL);
+	u.inner_len = sizeof(inner);
+	u.inner = NULL;
+	ck_assert_int_eq(wire_unicast_build(buf, sizeof(buf), &u, &len),
+	    WIRE_EINVAL);
+
+	memset(&b, 0, sizeof(b));
+	b.orig = mc;
+	b.inner = inner;
+	b.inner_len = sizeof(inner);
+	ck_assert_int_eq(wire_bcast_build(buf, sizeof(buf), &b, &len),
+	    WIRE_EINVAL);
+	b.orig = ok;
+	b.inner_len = WIRE_INNER_MAX + 1;
+	ck_assert_int_eq(wire_bcast_build(buf, sizeof(buf), &b, &len),
+	    WIRE_EINVAL);
+	b.inner_len = sizeof(inner);
+	ck_assert_int_eq(wire_bcast_build(NULL, 0, &b, &len), WIRE_ESPACE);
+	ck_assert_int_eq(wire_bcast_build(buf, sizeof(buf), &b, &len), WIRE_OK);
+	ck_assert_uint_eq(len, WIRE_BCAST_HDR_LEN + sizeof(inner));
+}
+END_TEST
+
+/* ---- relaying ---------------------------------------------------------- */
+
+/*
+ * A relay rewrites the mutable part in place (one more hop, one chain
+ * step, new TTL/TQ/previous sender): the originator's signature still
+ * verifies, the hop chain verifies at the new count, nothing else moved.
+ */
+START_TEST(test_relay_in_place)
+{
+	static struct frame f, g;
+	static struct wire_ogm o, p;
+	uint8_t chain[BS_CHAIN_LEN], prev[BS_ADDR_LEN];
+	struct wire_ogm_mut m;
+	size_t off;
+	unsigned i;
+
+	make(R_OGM3, &f);
+	g = f;
+	ck_assert_int_eq(wire_ogm_parse(f.buf, f.len, &o), WIRE_OK);
+	for (i = 0; i < o.num_entries; i++) {
+		ck_assert_int_eq(wire_ogm_entry_offset(f.buf, f.len, i, &off),
+		    WIRE_OK);
+		ck_assert_ptr_eq(f.buf + off, o.e[i].raw);
+	}
+	ck_assert_int_eq(wire_ogm_entry_offset(f.buf, f.len, 3, &off),
+	    WIRE_ERANGE);
+	ck_assert_int_eq(wire_ogm_entry_offset(f.buf, 20, 0, &off),
+	    WIRE_ETRUNC);
+
+	ck_assert_int_eq(wire_ogm_entry_offset(g.buf, g.len, 1, &off), WIRE_OK);
+	bs_chain_step(chain, o.e[1].mut.chain);
+	bs_mesh_addr(prev, ids[0].pk);
+	m.ttl = (uint8_t)(o.e[1].mut.ttl - 1);
+	m.tq = (uint8_t)(o.e[1].mut.tq * (255 - 30) / 255);
+	m.hops = (uint8_t)(o.e[1].mut.hops + 1);
+	m.prev_sender = prev;
+	m.chain = chain;
+	ck_assert_int_eq(wire_ogm_mut_put(g.buf + off, g.len - off, &m),
+	    WIRE_OK);
+	ck_assert_int_eq(wire_ogm_parse(g.buf, g.len, &p), WIRE_OK);
+	ck_assert_uint_eq(p.e[1].mut.hops, o.e[1].mut.hops + 1);
+	ck_assert_uint_eq(p.e[1].mut.tq, 176);
+	ck_assert_mem_eq(p.e[1].mut.prev_sender, prev, BS_ADDR_LEN);
+	ck_assert_int_eq(bs_verify(p.e[1].sig, BS_DOM_OGM, p.e[1].signed_ptr,
+	    p.e[1].signed_len, p.e[1].sgn.pk), 0);
+	ck_assert_int_eq(bs_chain_verify(p.e[1].sgn.anchor, p.e[1].mut.chain,
+	    p.e[1].mut.hops), 0);
+	/* Claiming one hop fewer with the new element fails the chain. */
+	ck_assert_int_ne(bs_chain_verify(p.e[1].sgn.anchor, p.e[1].mut.chain,
+	    o.e[1].mut.hops), 0);
+	ck_assert_mem_eq(g.buf, f.buf, off);
+	ck_assert_mem_eq(g.buf + off + WIRE_OGM_MUT_LEN,
+	    f.buf + off + WIRE_OGM_MUT_LEN, f.len - off - WIRE_OGM_MUT_LEN);
+	/* The link MAC covered the old mutable part: it no longer checks. */
+	ck_assert_int_ne(memcmp(g.buf, f.buf, f.len), 0);
+}
+END_TEST
+
+/* A relay aggregates received blocks into its own frame via the builder. */
+START_TEST(test_relay_builder)
+{
+	static struct frame f;
+	static struct wire_ogm o, p;
+	static uint8_t buf[WIRE_OGM_MAX_LEN];
+	uint8_t sender[BS_ADDR_LEN], sig[BS_SIG_LEN];
+	struct wire_ogm_builder b;
+	struct wire_ogm_mut m;
+	const uint8_t *cov;
+	size_t cov_len, len;
+	unsigned i;
+
+	make(R_OGM3, &f);
+	ck_assert_int_eq(wire_ogm_parse(f.buf, f.len, &o), WIRE_OK);
+	bs_mesh_addr(sender, ids[2].pk);
+	ck_assert_int_eq(wire_ogm_begin(&b, buf, sizeof(buf), sender), WIRE_OK);
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(wire_ogm_add(&b, &o.e[i].mut, o.e[i].block,
+		    o.e[i].block_len), WIRE_OK);
+	m = o.e[0].mut;
+	m.ttl = 3;
+	ck_assert_int_eq(wire_ogm_set_mut(&b, 1, &m), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_trailer(&b, WIRE_AUTH_SIG, 0, 5, &cov,
+	    &cov_len), WIRE_OK);
+	ck_assert_int_eq(bs_sign(sig, BS_DOM_LINK, cov, cov_len, &ids[2]), 0);
+	ck_assert_int_eq(wire_ogm_add_sig(&b, sig), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_add_sig(&b, sig), WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_finish(&b, &len), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_parse(buf, len, &p), WIRE_OK);
+	ck_assert_uint_eq(p.num_entries, 2);
+	ck_assert_uint_eq(p.e[1].mut.ttl, 3);
+	ck_assert_uint_eq(p.e[1].mut.hops, o.e[0].mut.hops);
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(bs_verify(p.e[i].sig, BS_DOM_OGM,
+		    p.e[i].signed_ptr, p.e[i].signed_len, p.e[i].sgn.pk), 0);
+	ck_assert_int_eq(bs_verify(p.tr.sig, BS_DOM_LINK, p.tr.covered,
+	    p.tr.covered_len, ids[2].pk), 0);
+	ck_assert_int_eq(wire_trailer_find(&p.tr, o.tr.tags[0].keyid), -1);
+	/* A signature by another key, or over other bytes, fails. */
+	ck_assert_int_ne(bs_verify(p.tr.sig, BS_DOM_LINK, p.tr.covered,
+	    p.tr.covered_len, ids[0].pk), 0);
+	ck_assert_int_ne(bs_verify(p.e[0].sig, BS_DOM_HELLO, p.e[0].signed_ptr,
+	    p.e[0].signed_len, p.e[0].sgn.pk), 0);
+}
+END_TEST
+
+/* ---- small helpers ----------------------------------------------------- */
+
+START_TEST(test_peek_ttl_strerror)
+{
+	static struct frame f;
+	uint8_t p[3] = { WIRE_T_UNICAST, WIRE_VERSION, 9 }, type = 0;
+	const char *s[WIRE_EINVAL * -1 + 1];
+	int e, j;
+
+	ck_assert_int_eq(wire_peek(p, 0, &type), WIRE_ETRUNC);
+	ck_assert_int_eq(wire_peek(p, 1, &type), WIRE_ETRUNC);
+	ck_assert_int_eq(wire_peek(NULL, 2, &type), WIRE_ETRUNC);
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
+	ck_assert_uint_eq(type, WIRE_T_UNICAST);
+	p[1] = 2;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
+	p[1] = WIRE_VERSION;
+	p[0] = 0x03;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_ETYPE);
+	p[0] = 0x42;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_ETYPE);
+
+	make(R_BC_MID, &f);
+	ck_assert_int_eq(wire_data_set_ttl(f.buf, f.len, 7), WIRE_OK);
+	ck_assert_uint_eq(f.buf[2], 7);
+	ck_assert_int_eq(wire_data_set_ttl(f.buf, 2, 7), WIRE_ETRUNC);
+	ck_assert_int_eq(wire_data_set_ttl(f.buf, 1, 7), WIRE_ETRUNC);
+	ck_assert_uint_eq(f.buf[2], 7);
+	make(R_HELLO0, &f);
+	ck_assert_int_eq(wire_data_set_ttl(f.buf, f.len, 7), WIRE_ETYPE);
+
+	/* Every error has its own message. */
+	for (e = WIRE_OK; e >= WIRE_EINVAL; e--) {
+		s[-e] = wire_strerror(e);
+		ck_assert_str_ne(s[-e], wire_strerror(1));
+		for (j = 0; j < -e; j++)
+			ck_assert_str_ne(s[-e], s[j]);
+	}
+	ck_assert_str_eq(wire_strerror(-100), wire_strerror(1));
+}
+END_TEST
+
+START_TEST(test_addr_forms)
+{
+	uint8_t pk[BS_PK_LEN], a[BS_ADDR_LEN];
+	unsigned i;
+
+	/* Every derived mesh address has the form the parser requires. */
+	for (i = 0; i < 64; i++) {
+		memset(pk, (int)i, sizeof(pk));
+		bs_mesh_addr(a, pk);
+		ck_assert(wire_addr_is_mesh(a));
+		ck_assert(wire_mac_is_unicast(a));
+	}
+	a[0] = 0x00;
+	ck_assert(!wire_addr_is_mesh(a));
+	a[0] = 0x03;
+	ck_assert(!wire_addr_is_mesh(a));
+	ck_assert(!wire_mac_is_unicast(a));
+	memset(a, 0, sizeof(a));
+	ck_assert(!wire_mac_is_unicast(a));
+	a[5] = 1;
+	ck_assert(wire_mac_is_unicast(a));
+}
+END_TEST
+
+static Suite *
+wire_suite(void)
+{
+	Suite *s = suite_create("wire");
+	TCase *tc;
+
+	tc = tcase_create("roundtrip");
+	tcase_add_unchecked_fixture(tc, setup_ids, NULL);
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_roundtrip, 0, R_COUNT);
+	tcase_add_loop_test(tc, test_truncation, 0, R_COUNT);
+	tcase_add_loop_test(tc, test_cross_type, 0, R_COUNT);
+	tcase_add_loop_test(tc, test_malformed, 0,
+	    (int)(sizeof(bad) / sizeof(bad[0])));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("tvlv");
+	tcase_add_unchecked_fixture(tc, setup_ids, NULL);
+	tcase_add_test(tc, test_tvlv_iter);
+	tcase_add_test(tc, test_tvlv_cert_revoke);
+	tcase_add_loop_test(tc, test_tvlv_regions, 0,
+	    (int)(sizeof(bad_regions) / sizeof(bad_regions[0])));
+	tcase_add_test(tc, test_tvlv_too_long);
+	tcase_add_test(tc, test_tvlv_typed_errors);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("build");
+	tcase_add_unchecked_fixture(tc, setup_ids, NULL);
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_build_space, 0, R_COUNT);
+	tcase_add_loop_test(tc, test_build_ogm_space, 0, 3);
+	tcase_add_test(tc, test_build_hello_inval);
+	tcase_add_test(tc, test_build_ogm_inval);
+	tcase_add_test(tc, test_build_ogm_order);
+	tcase_add_test(tc, test_build_ogm_max);
+	tcase_add_test(tc, test_build_tvlv_inval);
+	tcase_add_test(tc, test_build_data_inval);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("relay");
+	tcase_add_unchecked_fixture(tc, setup_ids, NULL);
+	tcase_add_test(tc, test_relay_in_place);
+	tcase_add_test(tc, test_relay_builder);
+	tcase_add_test(tc, test_peek_ttl_strerror);
+	tcase_add_test(tc, test_addr_forms);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(wire_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
