@@ -1,0 +1,368 @@
+/*
+ * neigh.c — the neighbour table: entries per (interface, key) learned
+ * from verified HELLOs, their HELLO receive windows and link TQ.
+ */
+#include <string.h>
+
+#include "routing.h"
+#include "routing_int.h"
+
+/* ---- lookup ------------------------------------------------------------- */
+
+static uint32_t
+neigh_bkt_pk(const struct routing *rt, uint32_t ifindex, const uint8_t *pk)
+{
+	return rt_hash(rt, ifindex, pk, BS_PK_LEN) & rt->neigh_mask;
+}
+
+static uint32_t
+neigh_bkt_addr(const struct routing *rt, uint32_t ifindex, const uint8_t *addr)
+{
+	return rt_hash(rt, ifindex, addr, BS_ADDR_LEN) & rt->neigh_mask;
+}
+
+/* Index of the neighbour (ifindex, pk), or RT_NIL. */
+static uint32_t
+neigh_lookup_pk(const struct routing *rt, uint32_t ifindex, const uint8_t *pk)
+{
+	uint32_t i = rt->neigh_bkt_pk[neigh_bkt_pk(rt, ifindex, pk)];
+
+	for (; i != RT_NIL; i = rt->neigh[i].next_pk)
+		if (rt->neigh[i].ifindex == ifindex &&
+		    memcmp(rt->neigh[i].pk, pk, BS_PK_LEN) == 0)
+			return i;
+	return RT_NIL;
+}
+
+uint32_t
+rt_neigh_lookup(const struct routing *rt, uint32_t ifindex,
+    const uint8_t addr[static BS_ADDR_LEN])
+{
+	uint32_t i = rt->neigh_bkt_addr[neigh_bkt_addr(rt, ifindex, addr)];
+
+	for (; i != RT_NIL; i = rt->neigh[i].next_addr)
+		if (rt->neigh[i].ifindex == ifindex &&
+		    memcmp(rt->neigh[i].addr, addr, BS_ADDR_LEN) == 0)
+			return i;
+	return RT_NIL;
+}
+
+void
+rt_neigh_info(const struct rt_neigh *n, struct routing_neigh_info *o)
+{
+	memset(o, 0, sizeof(*o));
+	memcpy(o->pk, n->pk, BS_PK_LEN);
+	memcpy(o->addr, n->addr, BS_ADDR_LEN);
+	memcpy(o->mac, n->mac, BS_ADDR_LEN);
+	o->ifindex = n->ifindex;
+	o->epoch = n->epoch;
+	o->seqno = n->seqno;
+	o->rq = n->rq;
+	o->echo = n->echo;
+	o->link_tq = n->link_tq;
+	o->bidirectional = n->link_tq >= 1;
+	o->last_seen_ms = n->last_seen_ms;
+}
+
+/* ---- interface slots ---------------------------------------------------- */
+
+/* Slot of ifindex; with create, a free slot if it has none.  -1: none. */
+static int
+neigh_iface_slot(const struct routing *rt, uint32_t ifindex, int create)
+{
+	int i, free_slot = -1;
+
+	for (i = 0; i < ROUTING_MAX_IFACES; i++) {
+		if (rt->ifaces[i].ifindex == ifindex)
+			return i;
+		if (rt->ifaces[i].ifindex == 0 && free_slot < 0)
+			free_slot = i;
+	}
+	return create ? free_slot : -1;
+}
+
+/* ---- insertion and removal ---------------------------------------------- */
+
+/* Can a new neighbour (ifindex, addr) get an entry?  ROUTING_OK or why. */
+static int
+neigh_room(const struct routing *rt, uint32_t ifindex, const uint8_t *addr)
+{
+	int s;
+
+	if (rt_neigh_lookup(rt, ifindex, addr) != RT_NIL)
+		return ROUTING_ECOLLIDE;
+	if (rt->neigh_count >= rt->p.neigh_cap)
+		return ROUTING_EFULL;
+	if ((s = neigh_iface_slot(rt, ifindex, 1)) < 0 ||
+	    rt->ifaces[s].count >= rt->p.neigh_iface_cap)
+		return ROUTING_EFULL;
+	return ROUTING_OK;
+}
+
+/* Create the entry neigh_room() allowed; its window is empty. */
+static struct rt_neigh *
+neigh_insert(struct routing *rt, const struct routing_hello *h)
+{
+	struct rt_neigh *n;
+	uint32_t i, b;
+	int s = neigh_iface_slot(rt, h->ifindex, 1);
+
+	if (rt->neigh_free != RT_NIL) {
+		i = rt->neigh_free;
+		rt->neigh_free = rt->neigh[i].next_pk;
+	} else
+		i = rt->neigh_top++;
+	n = &rt->neigh[i];
+	memset(n, 0, sizeof(*n));
+	memcpy(n->pk, h->pk, BS_PK_LEN);
+	memcpy(n->addr, h->addr, BS_ADDR_LEN);
+	n->ifindex = h->ifindex;
+	n->iface = (uint8_t)s;
+	rt->ifaces[s].ifindex = h->ifindex;
+	rt->ifaces[s].count++;
+	b = neigh_bkt_pk(rt, h->ifindex, h->pk);
+	n->next_pk = rt->neigh_bkt_pk[b];
+	rt->neigh_bkt_pk[b] = i;
+	b = neigh_bkt_addr(rt, h->ifindex, h->addr);
+	n->next_addr = rt->neigh_bkt_addr[b];
+	rt->neigh_bkt_addr[b] = i;
+	rt->neigh_count++;
+	return n;
+}
+
+static void
+neigh_unlink(struct routing *rt, uint32_t i)
+{
+	struct rt_neigh *n = &rt->neigh[i];
+	uint32_t *pp;
+
+	pp = &rt->neigh_bkt_pk[neigh_bkt_pk(rt, n->ifindex, n->pk)];
+	while (*pp != i)
+		pp = &rt->neigh[*pp].next_pk;
+	*pp = n->next_pk;
+	pp = &rt->neigh_bkt_addr[neigh_bkt_addr(rt, n->ifindex, n->addr)];
+	while (*pp != i)
+		pp = &rt->neigh[*pp].next_addr;
+	*pp = n->next_addr;
+}
+
+static void
+neigh_delete(struct routing *rt, uint32_t i)
+{
+	struct rt_neigh *n = &rt->neigh[i];
+	struct rt_iface *f = &rt->ifaces[n->iface];
+
+	neigh_unlink(rt, i);
+	if (--f->count == 0)
+		f->ifindex = 0;
+	memset(n, 0, sizeof(*n));
+	n->next_pk = rt->neigh_free;
+	rt->neigh_free = i;
+	rt->neigh_count--;
+}
+
+/* ---- HELLO window and link quality -------------------------------------- */
+
+/* Is (epoch, seqno) acceptable for n?  ROUTING_OK, EOLD or EEPOCH. */
+static int
+neigh_window_check(const struct rt_neigh *n, uint32_t epoch, uint32_t seqno)
+{
+	if (epoch < n->epoch)
+		return ROUTING_EEPOCH;
+	if (!rt_newer(epoch, seqno, n->epoch, n->seqno))
+		return ROUTING_EOLD;
+	return ROUTING_OK;
+}
+
+/* Slide the window to (epoch, seqno), already known to be newer. */
+static void
+neigh_window_slide(struct rt_neigh *n, uint32_t epoch, uint32_t seqno)
+{
+	uint32_t d = seqno - n->seqno;
+
+	if (epoch != n->epoch || d >= ROUTING_WINDOW)
+		n->bits = 0;
+	else
+		n->bits <<= d;
+	n->bits |= 1;
+	n->epoch = epoch;
+	n->seqno = seqno;
+}
+
+static void
+neigh_link_update(struct rt_neigh *n)
+{
+	n->rq = (uint8_t)__builtin_popcountll(n->bits);
+	n->tq_own = routing_tq_own(n->echo);
+	n->tq_asym = routing_tq_asym(n->rq);
+	n->link_tq = routing_tq_combine(ROUTING_TQ_MAX, n->tq_own, n->tq_asym);
+}
+
+static int
+neigh_hello_valid(const struct routing *rt, const struct routing_hello *h)
+{
+	if (h == NULL || h->pk == NULL || h->addr == NULL || h->mac == NULL ||
+	    h->ifindex == 0 || h->echo > ROUTING_WINDOW)
+		return ROUTING_EINVAL;
+	if (memcmp(h->pk, rt->own_pk, BS_PK_LEN) == 0 ||
+	    memcmp(h->addr, rt->own_addr, BS_ADDR_LEN) == 0)
+		return ROUTING_EOWN;
+	return ROUTING_OK;
+}
+
+static void
+neigh_hello_result(const struct rt_neigh *n, const struct rt_neigh *old,
+    int created, struct routing_hello_result *res)
+{
+	int was_bidir = !created && old->link_tq >= 1;
+
+	res->neigh_new = (uint8_t)created;
+	res->bidirectional = n->link_tq >= 1;
+	res->bidir_changed = res->bidirectional != was_bidir;
+	res->link_tq = n->link_tq;
+	res->rq = n->rq;
+	res->echo = n->echo;
+	res->changed = created || old->link_tq != n->link_tq ||
+	    old->rq != n->rq || old->echo != n->echo ||
+	    memcmp(old->mac, n->mac, BS_ADDR_LEN) != 0;
+}
+
+int
+routing_hello(struct routing *rt, const struct routing_hello *h,
+    uint64_t now_ms, struct routing_hello_result *res)
+{
+	struct rt_neigh *n, old;
+	uint32_t i;
+	int r, created = 0;
+
+	memset(res, 0, sizeof(*res));
+	if ((r = neigh_hello_valid(rt, h)) != ROUTING_OK)
+		return r;
+	i = neigh_lookup_pk(rt, h->ifindex, h->pk);
+	if (i != RT_NIL) {
+		n = &rt->neigh[i];
+		/* The address is derived from the key: it cannot differ. */
+		if (memcmp(n->addr, h->addr, BS_ADDR_LEN) != 0)
+			return ROUTING_EINVAL;
+		if ((r = neigh_window_check(n, h->epoch, h->seqno)) !=
+		    ROUTING_OK)
+			return r;
+		old = *n;
+		neigh_window_slide(n, h->epoch, h->seqno);
+	} else {
+		if ((r = neigh_room(rt, h->ifindex, h->addr)) != ROUTING_OK)
+			return r;
+		n = neigh_insert(rt, h);
+		old = *n;
+		created = 1;
+		n->epoch = h->epoch;
+		n->seqno = h->seqno;
+		n->bits = 1;
+	}
+	memcpy(n->mac, h->mac, BS_ADDR_LEN);
+	n->echo = h->echo;
+	n->last_seen_ms = now_ms;
+	neigh_link_update(n);
+	neigh_hello_result(n, &old, created, res);
+	return ROUTING_OK;
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+int
+routing_neigh_get(const struct routing *rt, uint32_t ifindex,
+    const uint8_t addr[static BS_ADDR_LEN], struct routing_neigh_info *out)
+{
+	uint32_t i = rt_neigh_lookup(rt, ifindex, addr);
+
+	if (i == RT_NIL)
+		return ROUTING_ENOENT;
+	rt_neigh_info(&rt->neigh[i], out);
+	return ROUTING_OK;
+}
+
+int
+routing_neigh_next(const struct routing *rt, uint32_t ifindex, uint32_t *pos,
+    struct routing_neigh_info *out)
+{
+	uint32_t i;
+
+	for (i = *pos; i < rt->neigh_top; i++) {
+		const struct rt_neigh *n = &rt->neigh[i];
+
+		if (n->ifindex == 0 || (ifindex != 0 && n->ifindex != ifindex))
+			continue;
+		rt_neigh_info(n, out);
+		*pos = i + 1;
+		return 1;
+	}
+	*pos = rt->neigh_top;
+	return 0;
+}
+
+unsigned
+routing_neigh_count(const struct routing *rt)
+{
+	return rt->neigh_count;
+}
+
+/* ---- removal ------------------------------------------------------------ */
+
+static int
+neigh_marked(const struct routing *rt, const struct rt_neigh *n,
+    enum rt_mark how, uint64_t now_ms, uint32_t ifindex, const uint8_t *pk)
+{
+	switch (how) {
+	case RT_MARK_EXPIRED:
+		return rt_elapsed(now_ms, n->last_seen_ms) >
+		    rt->p.neigh_timeout_ms;
+	case RT_MARK_IFACE:
+		return n->ifindex == ifindex;
+	case RT_MARK_KEY:
+		return memcmp(n->pk, pk, BS_PK_LEN) == 0;
+	}
+	return 0;
+}
+
+unsigned
+rt_neigh_mark(struct routing *rt, enum rt_mark how, uint64_t now_ms,
+    uint32_t ifindex, const uint8_t *pk)
+{
+	unsigned marked = 0;
+	uint32_t i;
+
+	for (i = 0; i < rt->neigh_top; i++) {
+		struct rt_neigh *n = &rt->neigh[i];
+
+		if (n->ifindex == 0 || n->dead ||
+		    !neigh_marked(rt, n, how, now_ms, ifindex, pk))
+			continue;
+		n->dead = 1;
+		rt->neigh_dead++;
+		marked++;
+	}
+	return marked;
+}
+
+void
+rt_neigh_reap(struct routing *rt, routing_event_fn cb, void *arg,
+    struct routing_purge_result *res)
+{
+	struct routing_event ev;
+	uint32_t i;
+
+	for (i = 0; i < rt->neigh_top && rt->neigh_dead > 0; i++) {
+		if (rt->neigh[i].ifindex == 0 || !rt->neigh[i].dead)
+			continue;
+		if (cb != NULL) {
+			memset(&ev, 0, sizeof(ev));
+			ev.type = ROUTING_EV_NEIGH_DOWN;
+			rt_neigh_info(&rt->neigh[i], &ev.neigh);
+			cb(arg, &ev);
+		}
+		neigh_delete(rt, i);
+		rt->neigh_dead--;
+		if (res != NULL)
+			res->neigh_removed++;
+	}
+}

@@ -1,0 +1,147 @@
+/*
+ * routing_int.h — internals shared by routing.c, neigh.c and orig.c.
+ * Nothing outside those three files includes this.
+ *
+ * Entries live in arrays and refer to each other by index; RT_NIL ends a
+ * hash chain or a free list.  Each table has two hash indexes (by key and
+ * by address), chained through the entries.
+ */
+#ifndef BATSEC_ROUTING_INT_H
+#define BATSEC_ROUTING_INT_H
+
+#include <stdint.h>
+
+#include "routing.h"
+
+#define RT_NIL		UINT32_MAX
+#define RT_NO_ROUTER	0xff
+
+/* One next-hop candidate of an originator: 32 bytes. */
+struct rt_cand {
+	uint64_t last_seen_ms;
+	uint64_t bits;		/* bit i: delivered (orig seqno - i) */
+	uint16_t neigh;		/* index into the neighbour pool */
+	uint8_t ring[ROUTING_TQ_RING];
+	uint8_t ring_pos;
+	uint8_t tq_avg;		/* mean of the non-zero ring slots */
+	uint8_t hops;		/* wire hops of its last ranked copy */
+};
+
+/* An originator: 344 bytes (see routing.h, Memory). */
+struct rt_orig {
+	uint8_t pk[BS_PK_LEN];
+	uint8_t addr[BS_ADDR_LEN];
+	uint8_t used;
+	uint8_t cls;
+	uint8_t n_cand;
+	uint8_t router;		/* index into cand, RT_NO_ROUTER */
+	uint8_t last_ttl;	/* ttl of the last NO_DUP copy */
+	uint8_t relayed;	/* relay_epoch/seqno are valid */
+	uint32_t epoch;
+	uint32_t seqno;		/* newest accepted in epoch */
+	uint32_t relay_epoch;
+	uint32_t relay_seqno;
+	uint32_t next_pk;	/* hash chain; the free list when unused */
+	uint32_t next_addr;
+	uint64_t last_seen_ms;
+	uint64_t last_refresh_ms;
+	struct rt_cand cand[ROUTING_ORIG_ROUTERS];
+};
+
+/* A neighbour on one interface. */
+struct rt_neigh {
+	uint8_t pk[BS_PK_LEN];
+	uint8_t addr[BS_ADDR_LEN];
+	uint8_t mac[BS_ADDR_LEN];
+	uint32_t ifindex;	/* 0: free slot */
+	uint32_t epoch;
+	uint32_t seqno;
+	uint64_t bits;		/* bit i: got HELLO seqno (seqno - i) */
+	uint64_t last_seen_ms;
+	uint32_t next_pk;	/* hash chain; the free list when unused */
+	uint32_t next_addr;
+	uint8_t rq;		/* popcount(bits) */
+	uint8_t echo;
+	uint8_t tq_own;
+	uint8_t tq_asym;
+	uint8_t link_tq;
+	uint8_t iface;		/* slot in routing.ifaces */
+	uint8_t dead;		/* marked for removal by rt_reap() */
+};
+
+struct rt_iface {
+	uint32_t ifindex;	/* 0: free */
+	uint32_t count;		/* neighbours on it */
+};
+
+struct routing {
+	struct routing_params p;
+	uint8_t own_pk[BS_PK_LEN];
+	uint8_t own_addr[BS_ADDR_LEN];
+	uint8_t hkey[ROUTING_HASH_KEY_LEN];
+
+	struct rt_orig *orig;		/* orig_alloc entries */
+	uint32_t orig_alloc;		/* doubles up to orig_cap */
+	uint32_t orig_top;		/* entries [0, top) were ever used */
+	uint32_t orig_count;
+	uint32_t orig_free;		/* free list through next_pk */
+	uint32_t *orig_bkt_pk;		/* orig_mask + 1 heads each */
+	uint32_t *orig_bkt_addr;
+	uint32_t orig_mask;
+
+	struct rt_neigh *neigh;		/* neigh_cap entries */
+	uint32_t neigh_top;
+	uint32_t neigh_count;
+	uint32_t neigh_free;
+	uint32_t *neigh_bkt_pk;
+	uint32_t *neigh_bkt_addr;
+	uint32_t neigh_mask;
+	uint32_t neigh_dead;		/* marked dead, not yet reaped */
+
+	struct rt_iface ifaces[ROUTING_MAX_IFACES];
+};
+
+/* routing.c */
+uint32_t rt_hash(const struct routing *rt, uint32_t ifindex,
+	    const uint8_t *key, size_t len);
+uint32_t rt_buckets_for(uint32_t cap);
+uint32_t *rt_buckets_new(uint32_t n);
+uint64_t rt_elapsed(uint64_t now_ms, uint64_t then_ms);
+/* 1 when (e1, s1) is newer than (e2, s2): epoch first, serial seqno. */
+int	rt_newer(uint32_t e1, uint32_t s1, uint32_t e2, uint32_t s2);
+
+/* neigh.c */
+/* Index of the neighbour (ifindex, addr), or RT_NIL. */
+uint32_t rt_neigh_lookup(const struct routing *rt, uint32_t ifindex,
+	    const uint8_t addr[static BS_ADDR_LEN]);
+void	rt_neigh_info(const struct rt_neigh *n,
+	    struct routing_neigh_info *o);
+
+enum rt_mark {
+	RT_MARK_EXPIRED,	/* not heard for neigh_timeout_ms at now_ms */
+	RT_MARK_IFACE,		/* on ifindex */
+	RT_MARK_KEY,		/* with key pk, any interface */
+};
+/*
+ * Mark neighbours dead; returns how many.  Dead neighbours stay in place
+ * until rt_orig_sweep() has moved the routes off them and rt_neigh_reap()
+ * frees them, emitting NEIGH_DOWN for each.
+ */
+unsigned rt_neigh_mark(struct routing *rt, enum rt_mark how, uint64_t now_ms,
+	    uint32_t ifindex, const uint8_t *pk);
+void	rt_neigh_reap(struct routing *rt, routing_event_fn cb, void *arg,
+	    struct routing_purge_result *res);
+
+/* orig.c */
+/*
+ * One pass over the originators: drop candidates through dead neighbours
+ * (and, with timeouts, stale candidates and originators), re-elect routers
+ * and emit ROUTE / ORIG_DEL events.
+ */
+void	rt_orig_sweep(struct routing *rt, int timeouts, uint64_t now_ms,
+	    routing_event_fn cb, void *arg, struct routing_purge_result *res);
+int	rt_orig_remove_pk(struct routing *rt, const uint8_t pk[BS_PK_LEN],
+	    routing_event_fn cb, void *arg, struct routing_purge_result *res);
+int	rt_orig_rehash(struct routing *rt, uint32_t cap);
+
+#endif /* BATSEC_ROUTING_INT_H */

@@ -1,0 +1,1886 @@
+/*
+ * check_routing.c — unit tests of the routing core (src/routing.c,
+ * src/neigh.c, src/orig.c).
+ *
+ * Nodes are numbered; node n has a fake public key, mesh address and
+ * interface MAC derived from n (the routing core trusts its caller for
+ * key/address consistency, so no crypto is needed).  Node 0 is "us".
+ * Links are made perfect by feeding 64 HELLOs that report all of ours
+ * heard.  The last test case simulates a chain of four tables exchanging
+ * HELLOs and OGMs through the API.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routing.h"
+
+#define US		0
+#define IF1		1
+#define IF2		2
+#define EPOCH		7
+#define T0		1000000ull	/* a start time well above 0 */
+#define MAX_EVENTS	64
+#define MAX_NODES	8192
+
+static const uint8_t hkey_a[ROUTING_HASH_KEY_LEN] = "0123456789abcdef";
+static const uint8_t hkey_b[ROUTING_HASH_KEY_LEN] = "fedcba9876543210";
+
+/* ---- node identities ---------------------------------------------------- */
+
+static void
+node_pk(unsigned id, uint8_t pk[BS_PK_LEN])
+{
+	memset(pk, 0xa5, BS_PK_LEN);
+	pk[0] = (uint8_t)id;
+	pk[1] = (uint8_t)(id >> 8);
+}
+
+static void
+node_addr(unsigned id, uint8_t a[BS_ADDR_LEN])
+{
+	const uint8_t base[BS_ADDR_LEN] = { 0x02, 0xbb, 0, 0, 0, 0 };
+
+	memcpy(a, base, BS_ADDR_LEN);
+	a[4] = (uint8_t)(id >> 8);
+	a[5] = (uint8_t)id;
+}
+
+static void
+node_mac(unsigned id, uint8_t m[BS_ADDR_LEN])
+{
+	const uint8_t base[BS_ADDR_LEN] = { 0x0a, 0xcc, 0, 0, 0, 0 };
+
+	memcpy(m, base, BS_ADDR_LEN);
+	m[4] = (uint8_t)(id >> 8);
+	m[5] = (uint8_t)id;
+}
+
+/* Identity buffers that outlive the call (the structs point into them). */
+struct ident {
+	uint8_t pk[BS_PK_LEN];
+	uint8_t addr[BS_ADDR_LEN];
+	uint8_t mac[BS_ADDR_LEN];
+};
+
+static struct ident idents[MAX_NODES];
+
+static const struct ident *
+ident(unsigned id)
+{
+	ck_assert_uint_lt(id, MAX_NODES);
+	node_pk(id, idents[id].pk);
+	node_addr(id, idents[id].addr);
+	node_mac(id, idents[id].mac);
+	return &idents[id];
+}
+
+/* ---- tables ------------------------------------------------------------- */
+
+static struct routing *
+mk_rt_id(unsigned self, const struct routing_params *p, const uint8_t *hkey)
+{
+	struct routing_params d;
+	struct routing *rt;
+	const struct ident *me = ident(self);
+
+	if (p == NULL) {
+		routing_params_default(&d);
+		p = &d;
+	}
+	rt = routing_new(p, me->pk, me->addr, hkey);
+	ck_assert_ptr_nonnull(rt);
+	return rt;
+}
+
+static struct routing *
+mk_rt(const struct routing_params *p)
+{
+	return mk_rt_id(US, p, hkey_a);
+}
+
+/* Per-neighbour HELLO seqno counters of the single-table tests. */
+static uint32_t hseq[MAX_NODES];
+
+static int
+hello_full(struct routing *rt, uint32_t ifindex, unsigned id, uint32_t epoch,
+    uint32_t seqno, uint8_t echo, uint64_t now,
+    struct routing_hello_result *res)
+{
+	const struct ident *n = ident(id);
+	struct routing_hello h = {
+		.ifindex = ifindex, .pk = n->pk, .addr = n->addr,
+		.mac = n->mac, .epoch = epoch, .seqno = seqno, .echo = echo,
+	};
+
+	return routing_hello(rt, &h, now, res);
+}
+
+/* The next HELLO of neighbour id (epoch EPOCH); must be accepted. */
+static void
+hello_next(struct routing *rt, uint32_t ifindex, unsigned id, uint8_t echo,
+    uint64_t now)
+{
+	struct routing_hello_result res;
+
+	ck_assert_int_eq(hello_full(rt, ifindex, id, EPOCH, ++hseq[id], echo,
+	    now, &res), ROUTING_OK);
+}
+
+/* 64 HELLOs, all of ours heard: link TQ 255. */
+static void
+perfect(struct routing *rt, uint32_t ifindex, unsigned id, uint64_t now)
+{
+	struct routing_neigh_info ni;
+	int i;
+
+	for (i = 0; i < ROUTING_WINDOW; i++)
+		hello_next(rt, ifindex, id, ROUTING_WINDOW, now);
+	ck_assert_int_eq(routing_neigh_get(rt, ifindex, ident(id)->addr, &ni),
+	    ROUTING_OK);
+	ck_assert_uint_eq(ni.link_tq, 255);
+}
+
+/* An OGM entry of originator orig sent by neighbour sender. */
+static struct routing_ogm
+ogm(unsigned orig, unsigned sender, unsigned prev, uint32_t seqno, uint8_t tq,
+    uint8_t hops, uint8_t ttl)
+{
+	struct routing_ogm m = {
+		.orig_pk = ident(orig)->pk, .orig_addr = ident(orig)->addr,
+		.epoch = EPOCH, .seqno = seqno, .tq = tq, .hops = hops,
+		.ttl = ttl, .prev_sender = ident(prev)->addr, .ifindex = IF1,
+		.sender = ident(sender)->addr, .cls = 3,
+	};
+
+	return m;
+}
+
+/* Apply m; routing_ogm_check must agree with routing_ogm. */
+static int
+apply(struct routing *rt, const struct routing_ogm *m, uint64_t now,
+    struct routing_ogm_result *res)
+{
+	int c = routing_ogm_check(rt, m);
+	int r = routing_ogm(rt, m, now, res);
+
+	ck_assert_int_eq(c, r);
+	return r;
+}
+
+static void
+apply_ok(struct routing *rt, const struct routing_ogm *m, uint64_t now,
+    struct routing_ogm_result *res)
+{
+	int r = apply(rt, m, now, res);
+
+	ck_assert_msg(r == ROUTING_OK, "routing_ogm: %s", routing_strerror(r));
+}
+
+static void
+orig_of(const struct routing *rt, unsigned id, struct routing_orig_info *oi)
+{
+	ck_assert_int_eq(routing_orig_get(rt, ident(id)->pk, oi), ROUTING_OK);
+}
+
+static void
+assert_route(const struct routing *rt, unsigned orig, unsigned nexthop,
+    uint8_t tq, uint8_t hops)
+{
+	struct routing_orig_info oi;
+
+	orig_of(rt, orig, &oi);
+	ck_assert_uint_eq(oi.has_route, 1);
+	ck_assert_mem_eq(oi.nexthop, ident(nexthop)->addr, BS_ADDR_LEN);
+	ck_assert_uint_eq(oi.tq, tq);
+	ck_assert_uint_eq(oi.hops, hops);
+}
+
+/* Events recorded by the purge callback. */
+struct evlog {
+	unsigned n;
+	struct routing_event ev[MAX_EVENTS];
+};
+
+static void
+ev_record(void *arg, const struct routing_event *ev)
+{
+	struct evlog *l = arg;
+
+	ck_assert_uint_lt(l->n, MAX_EVENTS);
+	l->ev[l->n++] = *ev;
+}
+
+static uint8_t
+router_avg(const struct routing *rt, unsigned orig, unsigned neigh)
+{
+	struct routing_router_info ri[ROUTING_ORIG_ROUTERS];
+	int i, n = routing_orig_routers(rt, ident(orig)->pk, ri,
+	    ROUTING_ORIG_ROUTERS);
+
+	for (i = 0; i < n; i++)
+		if (memcmp(ri[i].addr, ident(neigh)->addr, BS_ADDR_LEN) == 0)
+			return ri[i].tq_avg;
+	return 0;
+}
+
+/* ---- TQ arithmetic ------------------------------------------------------ */
+
+/* Reference: perfect links, hop penalty 30, a node h+1 hops away. */
+static const uint8_t ref_ceiling[] = {
+	255, 225, 198, 174, 153, 135, 119, 105, 92, 81,
+};
+
+START_TEST(test_tq_ceiling_table)
+{
+	ck_assert_uint_eq(routing_tq_ceiling((unsigned)_i, 30),
+	    ref_ceiling[_i]);
+}
+END_TEST
+
+START_TEST(test_tq_ceiling_edges)
+{
+	unsigned h;
+
+	for (h = 0; h <= ROUTING_MAX_HOPS; h++)
+		ck_assert_uint_eq(routing_tq_ceiling(h, 0), 255);
+	ck_assert_uint_eq(routing_tq_ceiling(0, 255), 255);
+	ck_assert_uint_eq(routing_tq_ceiling(1, 255), 0);
+	ck_assert_uint_eq(routing_tq_ceiling(32, 30), 0);
+	/* Monotone: one more hop never allows more. */
+	for (h = 0; h < ROUTING_MAX_HOPS; h++)
+		ck_assert_uint_le(routing_tq_ceiling(h + 1, 30),
+		    routing_tq_ceiling(h, 30));
+	ck_assert_uint_eq(routing_tq_hop(255, 30), 225);
+	ck_assert_uint_eq(routing_tq_hop(1, 30), 0);
+	ck_assert_uint_eq(routing_tq_hop(200, 0), 200);
+}
+END_TEST
+
+static const struct {
+	unsigned rq;
+	uint8_t asym;
+} ref_asym[] = {
+	{ 64, 255 }, { 48, 252 }, { 40, 242 }, { 32, 224 }, { 24, 193 },
+	{ 16, 148 }, { 8, 85 }, { 4, 45 }, { 1, 12 }, { 0, 0 },
+};
+
+START_TEST(test_tq_asym_table)
+{
+	ck_assert_uint_eq(routing_tq_asym(ref_asym[_i].rq), ref_asym[_i].asym);
+}
+END_TEST
+
+START_TEST(test_tq_formulas)
+{
+	unsigned rq, echo;
+
+	/* The reference example: rq 48, eq 40 -> tq_own 212, asym 252. */
+	ck_assert_uint_eq(routing_tq_combine(255, 212, 252), 209);
+	ck_assert_uint_eq(routing_tq_combine(0, 255, 255), 0);
+	ck_assert_uint_eq(routing_tq_combine(255, 255, 255), 255);
+	ck_assert_uint_eq(routing_tq_asym(65), 255);	/* clamped */
+	ck_assert_uint_eq(routing_tq_own(0), 0);
+	ck_assert_uint_eq(routing_tq_own(64), 255);
+	ck_assert_uint_eq(routing_tq_own(100), 255);
+	/*
+	 * tq_own from the one-way echo equals batman's round-trip formula
+	 * 255 * min(eq, rq) / rq with eq = echo * rq / 64, wherever that eq
+	 * is a whole number.
+	 */
+	for (rq = 1; rq <= 64; rq++)
+		for (echo = 0; echo <= 64; echo++) {
+			unsigned eq;
+
+			if (echo * rq % 64 != 0)
+				continue;
+			eq = echo * rq / 64;
+			ck_assert_uint_eq(routing_tq_own(echo),
+			    255 * (eq < rq ? eq : rq) / rq);
+		}
+	ck_assert_uint_eq(routing_link_tq(64, 64), 255);
+	ck_assert_uint_eq(routing_link_tq(0, 64), 0);
+	ck_assert_uint_eq(routing_link_tq(64, 0), 0);
+	ck_assert_uint_eq(routing_link_tq(1, 1), 0);
+	ck_assert_uint_eq(routing_link_tq(32, 32), 127 * 224 / 255);
+}
+END_TEST
+
+/* ---- neighbours --------------------------------------------------------- */
+
+static const unsigned asym_rq[] = { 64, 48, 32, 16, 8 };
+static const uint8_t asym_link[] = { 255, 252, 224, 148, 85 };
+
+/* rq of the last 64 received, all ours heard: link TQ = asym penalty. */
+START_TEST(test_link_asym)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_neigh_info ni;
+	unsigned i, rq = asym_rq[_i];
+
+	/* Seqnos 1..64 with only the last rq of them received. */
+	for (i = 64 - rq + 1; i <= 64; i++) {
+		struct routing_hello_result res;
+
+		ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, i, 64, T0,
+		    &res), ROUTING_OK);
+	}
+	ck_assert_int_eq(routing_neigh_get(rt, IF1, ident(5)->addr, &ni),
+	    ROUTING_OK);
+	ck_assert_uint_eq(ni.rq, rq);
+	ck_assert_uint_eq(ni.echo, 64);
+	ck_assert_uint_eq(ni.link_tq, asym_link[_i]);
+	routing_free(rt);
+}
+END_TEST
+
+/* Missing every fourth HELLO gives rq 48 too. */
+START_TEST(test_link_gaps)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_hello_result res;
+	uint32_t s;
+
+	for (s = 1; s <= 64; s++)
+		if (s % 4 != 0)
+			ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, s, 48,
+			    T0, &res), ROUTING_OK);
+	ck_assert_uint_eq(res.rq, 48);
+	ck_assert_uint_eq(res.echo, 48);
+	ck_assert_uint_eq(res.link_tq,
+	    routing_tq_combine(255, routing_tq_own(48), 252));
+	ck_assert_uint_eq(res.link_tq, 188);
+	routing_free(rt);
+}
+END_TEST
+
+START_TEST(test_hello_bidirectional)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_hello_result res;
+	struct routing_ogm m;
+	struct routing_ogm_result or;
+
+	ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, 1, 0, T0, &res),
+	    ROUTING_OK);
+	ck_assert_uint_eq(res.neigh_new, 1);
+	ck_assert_uint_eq(res.changed, 1);
+	ck_assert_uint_eq(res.bidirectional, 0);
+	ck_assert_uint_eq(res.bidir_changed, 0);
+	ck_assert_uint_eq(res.link_tq, 0);
+	/* Not bidirectional: its OGMs are refused. */
+	m = ogm(5, 5, 5, 1, 255, 0, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &or), ROUTING_EUNIDIR);
+	ck_assert_uint_eq(routing_orig_count(rt), 0);
+	/* It hears us: bidirectional from now on. */
+	ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, 2, 64, T0, &res),
+	    ROUTING_OK);
+	ck_assert_uint_eq(res.neigh_new, 0);
+	ck_assert_uint_eq(res.bidirectional, 1);
+	ck_assert_uint_eq(res.bidir_changed, 1);
+	ck_assert_uint_eq(res.rq, 2);
+	ck_assert_uint_eq(res.link_tq,
+	    routing_tq_combine(255, 255, routing_tq_asym(2)));
+	/* A HELLO that changes nothing visible says so. */
+	ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, 3, 64, T0, &res),
+	    ROUTING_OK);
+	ck_assert_uint_eq(res.changed, 1);	/* rq 2 -> 3 */
+	hseq[5] = 3;
+	perfect(rt, IF1, 5, T0);
+	hello_next(rt, IF1, 5, 64, T0);
+	ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, ++hseq[5], 64, T0,
+	    &res), ROUTING_OK);
+	ck_assert_uint_eq(res.changed, 0);
+	ck_assert_uint_eq(res.bidir_changed, 0);
+	/* Stops hearing us. */
+	ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, ++hseq[5], 0, T0,
+	    &res), ROUTING_OK);
+	ck_assert_uint_eq(res.bidirectional, 0);
+	ck_assert_uint_eq(res.bidir_changed, 1);
+	ck_assert_uint_eq(res.changed, 1);
+	routing_free(rt);
+}
+END_TEST
+
+static uint8_t
+rq_of(const struct routing *rt, unsigned id)
+{
+	struct routing_neigh_info ni;
+
+	ck_assert_int_eq(routing_neigh_get(rt, IF1, ident(id)->addr, &ni),
+	    ROUTING_OK);
+	return ni.rq;
+}
+
+START_TEST(test_hello_window)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_hello_result res;
+	struct routing_neigh_info ni;
+
+	ck_assert_int_eq(hello_full(rt, IF1, 5, 10, 100, 64, T0, &res),
+	    ROUTING_OK);
+	ck_assert_int_eq(hello_full(rt, IF1, 5, 10, 101, 64, T0, &res),
+	    ROUTING_OK);
+	ck_assert_uint_eq(rq_of(rt, 5), 2);
+	/* Replays and reordering: not newer, refused, nothing changes. */
+	ck_assert_int_eq(hello_full(rt, IF1, 5, 10, 101, 64, T0 + 5, &res),
+	    ROUTING_EOLD);
+	ck_assert_int_eq(hello_full(rt, IF1, 5, 10, 100, 64, T0 + 5, &res),
+	    ROUTING_EOLD);
+	ck_assert_int_eq(hello_full(rt, IF1, 5, 10, 101u - 0x80000000u, 64,
+	    T0 + 5, &res), ROUTING_EOLD);
+	ck_assert_uint_eq(res.changed, 0);
+	ck_assert_int_eq(routing_neigh_get(rt, IF1, ident(5)->addr, &ni),
+	    ROUTING_OK);
+	ck_assert_uint_eq(ni.last_seen_ms, T0);
+	/* A gap of 2: the window slides by 3, one bit per HELLO received. */
+	ck_assert_int_eq(hello_full(rt, IF1, 5, 10, 104, 64, T0, &res),
+	    ROUTING_OK);
+	ck_assert_uint_eq(res.rq, 3);
+	/* 63 ahead keeps the oldest bit ... */
+	ck_assert_int_eq(hello_full(rt, IF1, 5, 10, 167, 64, T0, &res),
+	    ROUTING_OK);
+	ck_assert_uint_eq(res.rq, 2);
+	/* ... 64 ahead drops them all. */
+	ck_assert_int_eq(hello_full(rt, IF1, 5, 10, 231, 64, T0, &res),
+	    ROUTING_OK);
+	ck_assert_uint_eq(res.rq, 1);
+	/* Older epoch: never; newer epoch: a fresh window at any seqno. */
+	ck_assert_int_eq(hello_full(rt, IF1, 5, 10, 232, 64, T0, &res),
+	    ROUTING_OK);
+	ck_assert_uint_eq(res.rq, 2);
+	ck_assert_int_eq(hello_full(rt, IF1, 5, 9, 5000, 64, T0, &res),
+	    ROUTING_EEPOCH);
+	ck_assert_int_eq(hello_full(rt, IF1, 5, 11, 233, 64, T0, &res),
+	    ROUTING_OK);
+	ck_assert_uint_eq(res.rq, 1);
+	ck_assert_int_eq(hello_full(rt, IF1, 5, 12, 3, 64, T0, &res),
+	    ROUTING_OK);
+	ck_assert_uint_eq(res.rq, 1);
+	ck_assert_int_eq(hello_full(rt, IF1, 5, 12, 4, 64, T0, &res),
+	    ROUTING_OK);
+	ck_assert_uint_eq(res.rq, 2);
+	ck_assert_int_eq(hello_full(rt, IF1, 5, 10, 5000, 64, T0, &res),
+	    ROUTING_EEPOCH);
+	ck_assert_int_eq(routing_neigh_get(rt, IF1, ident(5)->addr, &ni),
+	    ROUTING_OK);
+	ck_assert_uint_eq(ni.epoch, 12);
+	ck_assert_uint_eq(ni.seqno, 4);
+	routing_free(rt);
+}
+END_TEST
+
+START_TEST(test_hello_wrap)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_hello_result res;
+	uint32_t s = 0xfffffff0u;
+	int i;
+
+	for (i = 0; i < 40; i++, s++)
+		ck_assert_int_eq(hello_full(rt, IF1, 5, 1, s, 64, T0, &res),
+		    ROUTING_OK);
+	ck_assert_uint_eq(s, 0x18);
+	ck_assert_uint_eq(res.rq, 40);
+	/* Just before the wrap is now old. */
+	ck_assert_int_eq(hello_full(rt, IF1, 5, 1, 0xffffffffu, 64, T0, &res),
+	    ROUTING_EOLD);
+	routing_free(rt);
+}
+END_TEST
+
+START_TEST(test_hello_errors)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_hello_result res;
+	const struct ident *n = ident(5), *other = ident(6), *me = ident(US);
+	struct routing_hello h = {
+		.ifindex = IF1, .pk = n->pk, .addr = n->addr, .mac = n->mac,
+		.epoch = 1, .seqno = 1, .echo = 64,
+	};
+	struct routing_hello bad;
+
+	bad = h;
+	bad.ifindex = 0;
+	ck_assert_int_eq(routing_hello(rt, &bad, T0, &res), ROUTING_EINVAL);
+	bad = h;
+	bad.echo = 65;
+	ck_assert_int_eq(routing_hello(rt, &bad, T0, &res), ROUTING_EINVAL);
+	bad = h;
+	bad.pk = NULL;
+	ck_assert_int_eq(routing_hello(rt, &bad, T0, &res), ROUTING_EINVAL);
+	bad = h;
+	bad.mac = NULL;
+	ck_assert_int_eq(routing_hello(rt, &bad, T0, &res), ROUTING_EINVAL);
+	ck_assert_int_eq(routing_hello(rt, NULL, T0, &res), ROUTING_EINVAL);
+	bad = h;
+	bad.pk = me->pk;
+	ck_assert_int_eq(routing_hello(rt, &bad, T0, &res), ROUTING_EOWN);
+	bad = h;
+	bad.addr = me->addr;
+	ck_assert_int_eq(routing_hello(rt, &bad, T0, &res), ROUTING_EOWN);
+	ck_assert_uint_eq(routing_neigh_count(rt), 0);
+	ck_assert_int_eq(routing_hello(rt, &h, T0, &res), ROUTING_OK);
+	/* Another key claiming the same address on that interface. */
+	bad = h;
+	bad.pk = other->pk;
+	ck_assert_int_eq(routing_hello(rt, &bad, T0, &res), ROUTING_ECOLLIDE);
+	/* ... is fine on another interface (tables are per interface). */
+	bad.ifindex = IF2;
+	ck_assert_int_eq(routing_hello(rt, &bad, T0, &res), ROUTING_OK);
+	/* A known key with another address is a caller bug. */
+	bad = h;
+	bad.addr = other->addr;
+	bad.seqno = 2;
+	ck_assert_int_eq(routing_hello(rt, &bad, T0, &res), ROUTING_EINVAL);
+	ck_assert_uint_eq(routing_neigh_count(rt), 2);
+	/* The MAC may change; the entry follows it. */
+	h.seqno = 2;
+	h.mac = other->mac;
+	ck_assert_int_eq(routing_hello(rt, &h, T0, &res), ROUTING_OK);
+	ck_assert_uint_eq(res.changed, 1);
+	routing_free(rt);
+}
+END_TEST
+
+START_TEST(test_neigh_caps)
+{
+	struct routing_params p;
+	struct routing *rt;
+	struct routing_hello_result res;
+	unsigned i;
+
+	routing_params_default(&p);
+	p.neigh_cap = 40;
+	p.neigh_iface_cap = 3;
+	rt = mk_rt(&p);
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(hello_full(rt, IF1, 100 + i, 1, 1, 0, T0,
+		    &res), ROUTING_OK);
+	ck_assert_int_eq(hello_full(rt, IF1, 103, 1, 1, 0, T0, &res),
+	    ROUTING_EFULL);
+	ck_assert_uint_eq(res.neigh_new, 0);
+	/* A known neighbour still updates on a full interface. */
+	ck_assert_int_eq(hello_full(rt, IF1, 100, 1, 2, 0, T0, &res),
+	    ROUTING_OK);
+	/* Other interfaces have their own quota ... */
+	ck_assert_int_eq(hello_full(rt, IF2, 103, 1, 1, 0, T0, &res),
+	    ROUTING_OK);
+	/* ... up to ROUTING_MAX_IFACES interfaces. */
+	for (i = 3; i <= ROUTING_MAX_IFACES; i++)
+		ck_assert_int_eq(hello_full(rt, i, 200 + i, 1, 1, 0, T0, &res),
+		    ROUTING_OK);
+	ck_assert_int_eq(hello_full(rt, ROUTING_MAX_IFACES + 1, 300, 1, 1, 0,
+	    T0, &res), ROUTING_EFULL);
+	ck_assert_uint_eq(routing_neigh_count(rt), 2 + ROUTING_MAX_IFACES);
+	/* The total cap. */
+	for (i = 0; routing_neigh_count(rt) < 40; i++)
+		ck_assert_int_eq(hello_full(rt, 3 + i / 2, 400 + i, 1, 1, 0, T0,
+		    &res), ROUTING_OK);
+	ck_assert_int_eq(hello_full(rt, IF2, 500, 1, 1, 0, T0, &res),
+	    ROUTING_EFULL);
+	/* Room again after the interface is flushed. */
+	routing_iface_flush(rt, IF1, NULL, NULL, NULL);
+	ck_assert_uint_eq(routing_neigh_count(rt), 37);
+	ck_assert_int_eq(hello_full(rt, IF2, 500, 1, 1, 0, T0, &res),
+	    ROUTING_OK);
+	/* The freed interface slot is reusable by a new ifindex. */
+	ck_assert_int_eq(hello_full(rt, 99, 501, 1, 1, 0, T0, &res),
+	    ROUTING_OK);
+	routing_free(rt);
+}
+END_TEST
+
+START_TEST(test_neigh_iter)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_neigh_info ni;
+	uint32_t pos = 0;
+	unsigned n1 = 0, n2 = 0;
+
+	hello_next(rt, IF1, 5, 64, T0);
+	hello_next(rt, IF1, 6, 64, T0 + 1);
+	hello_next(rt, IF2, 7, 0, T0 + 2);
+	while (routing_neigh_next(rt, 0, &pos, &ni)) {
+		ck_assert(ni.ifindex == IF1 || ni.ifindex == IF2);
+		n1++;
+	}
+	ck_assert_uint_eq(n1, 3);
+	ck_assert_uint_eq(routing_neigh_next(rt, 0, &pos, &ni), 0);
+	pos = 0;
+	while (routing_neigh_next(rt, IF2, &pos, &ni)) {
+		ck_assert_mem_eq(ni.pk, ident(7)->pk, BS_PK_LEN);
+		ck_assert_mem_eq(ni.addr, ident(7)->addr, BS_ADDR_LEN);
+		ck_assert_mem_eq(ni.mac, ident(7)->mac, BS_ADDR_LEN);
+		ck_assert_uint_eq(ni.last_seen_ms, T0 + 2);
+		ck_assert_uint_eq(ni.bidirectional, 0);
+		n2++;
+	}
+	ck_assert_uint_eq(n2, 1);
+	ck_assert_int_eq(routing_neigh_get(rt, IF2, ident(5)->addr, &ni),
+	    ROUTING_ENOENT);
+	routing_free(rt);
+}
+END_TEST
+
+/* ---- OGM: TQ, relay, ceiling -------------------------------------------- */
+
+/*
+ * One node, perfect links: an entry arriving with hops h and the best TQ
+ * for h is stored at that TQ and relayed at the next one.
+ */
+START_TEST(test_ogm_hops_tq)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+	unsigned h = (unsigned)_i, orig = h == 0 ? 5 : 9;
+
+	perfect(rt, IF1, 5, T0);
+	m = ogm(orig, 5, h == 0 ? 5 : h == 1 ? 9 : 8, 1, ref_ceiling[h],
+	    (uint8_t)h, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.tq, ref_ceiling[h]);
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_ADDED);
+	ck_assert_uint_eq(res.info.tq, ref_ceiling[h]);
+	ck_assert_uint_eq(res.info.hops, h + 1);
+	ck_assert_uint_eq(res.relay, 1);
+	ck_assert_uint_eq(res.relay_tq, ref_ceiling[h + 1]);
+	ck_assert_uint_eq(res.relay_hops, h + 1);
+	ck_assert_uint_eq(res.relay_ttl, 49);
+	ck_assert_mem_eq(res.relay_prev_sender, ident(5)->addr, BS_ADDR_LEN);
+	routing_free(rt);
+}
+END_TEST
+
+START_TEST(test_ogm_ceiling_and_link)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+	struct routing_hello_result hr;
+	uint32_t s;
+
+	perfect(rt, IF1, 5, T0);
+	/* A relay claiming more than one hop allows: capped at 225. */
+	m = ogm(9, 5, 8, 1, 255, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.tq, 225);
+	ck_assert_uint_eq(res.relay_tq, 198);
+	/* A lossy link scales the TQ in batman's single product. */
+	for (s = 1; s <= 64; s++)
+		if (s % 4 != 0)
+			ck_assert_int_eq(hello_full(rt, IF1, 6, EPOCH, s, 48,
+			    T0, &hr), ROUTING_OK);
+	m = ogm(10, 6, 8, 1, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.tq,
+	    routing_tq_combine(200, routing_tq_own(48), 252));
+	ck_assert_uint_eq(res.tq, 148);
+	/* TQ 0 as received, or 0 after the link. */
+	m = ogm(11, 5, 8, 1, 0, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ETQ);
+	m = ogm(11, 6, 8, 1, 1, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ETQ);
+	ck_assert_uint_eq(routing_orig_count(rt), 2);
+	routing_free(rt);
+}
+END_TEST
+
+START_TEST(test_ogm_ttl)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+
+	perfect(rt, IF1, 5, T0);
+	m = ogm(9, 5, 8, 1, 200, 1, 2);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.relay, 1);
+	ck_assert_uint_eq(res.relay_ttl, 1);
+	/* TTL 1: used for routing, not relayed. */
+	m = ogm(9, 5, 8, 2, 200, 1, 1);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.ranked, 1);
+	ck_assert_uint_eq(res.relay, 0);
+	m = ogm(9, 5, 8, 3, 200, 1, 0);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.ranked, 1);
+	ck_assert_uint_eq(res.relay, 0);
+	/* The last hop the chain allows is not relayed either. */
+	m = ogm(9, 5, 8, 4, 1, ROUTING_MAX_HOPS, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ETQ);
+	{
+		struct routing_params p = *routing_get_params(rt);
+
+		p.hop_penalty = 0;
+		ck_assert_int_eq(routing_set_params(rt, &p), ROUTING_OK);
+	}
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.relay, 0);
+	/* A TQ the hop penalty takes to 0 is not relayed. */
+	{
+		struct routing_params p = *routing_get_params(rt);
+
+		p.hop_penalty = 255;
+		ck_assert_int_eq(routing_set_params(rt, &p), ROUTING_OK);
+	}
+	m = ogm(5, 5, 5, 1, 255, 0, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.tq, 255);
+	ck_assert_uint_eq(res.relay, 0);
+	routing_free(rt);
+}
+END_TEST
+
+START_TEST(test_ogm_guards)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+
+	perfect(rt, IF1, 5, T0);
+	perfect(rt, IF1, 6, T0);
+	/* Our own OGM echoed back, and our own relay echoed back. */
+	m = ogm(US, 5, 5, 1, 200, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EOWN);
+	m = ogm(9, 5, US, 1, 200, 2, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EECHO);
+	/* hops 0 only from the originator, with itself as prev_sender. */
+	m = ogm(9, 5, 9, 1, 255, 0, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EHOPS);
+	m = ogm(5, 5, 6, 1, 255, 0, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EHOPS);
+	m = ogm(5, 5, 6, 1, 225, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EHOPS);
+	/* Sender unknown, or known only on another interface. */
+	m = ogm(9, 7, 8, 1, 200, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ENONEIGH);
+	m = ogm(9, 5, 8, 1, 200, 1, 50);
+	m.ifindex = IF2;
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ENONEIGH);
+	/* Malformed calls. */
+	m = ogm(9, 5, 8, 1, 200, ROUTING_MAX_HOPS + 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EINVAL);
+	m = ogm(9, 5, 8, 1, 200, 1, 50);
+	m.ifindex = 0;
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EINVAL);
+	m = ogm(9, 5, 8, 1, 200, 1, 50);
+	m.prev_sender = NULL;
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EINVAL);
+	ck_assert_int_eq(routing_ogm_check(rt, NULL), ROUTING_EINVAL);
+	ck_assert_uint_eq(routing_orig_count(rt), 0);
+	/* Address of another key: a direct originator must be the neighbour. */
+	m = ogm(5, 5, 5, 1, 255, 0, 50);
+	m.orig_pk = ident(6)->pk;
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ECOLLIDE);
+	/* ... and an address already held by another originator. */
+	m = ogm(9, 5, 8, 1, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	m = ogm(9, 5, 8, 2, 200, 1, 50);
+	m.orig_pk = ident(10)->pk;
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ECOLLIDE);
+	m = ogm(9, 5, 8, 2, 200, 1, 50);
+	m.orig_addr = ident(10)->addr;
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EINVAL);
+	ck_assert_uint_eq(routing_orig_count(rt), 1);
+	routing_free(rt);
+}
+END_TEST
+
+/*
+ * batman's loop guard.  Our best next hop towards 9 is 5, and 5 is its own
+ * best next hop.  Neighbour 6 relays 9's OGM that it got from 5: 6 is a
+ * sibling behind 5, ignored.  The same copy with another previous sender
+ * is used.
+ */
+START_TEST(test_ogm_loop_guard)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+
+	perfect(rt, IF1, 5, T0);
+	perfect(rt, IF1, 6, T0);
+	m = ogm(5, 5, 5, 1, 255, 0, 50);
+	apply_ok(rt, &m, T0, &res);
+	m = ogm(9, 5, 9, 1, 225, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	assert_route(rt, 9, 5, 225, 2);
+	m = ogm(9, 6, 5, 1, 198, 2, 49);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ELOOP);
+	m = ogm(9, 6, 5, 2, 198, 2, 49);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ELOOP);
+	m = ogm(9, 6, 8, 1, 198, 2, 49);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.dup, ROUTING_ORIG_DUP);
+	/* The originator itself as previous sender is never a loop. */
+	m = ogm(5, 6, 5, 2, 225, 1, 49);
+	apply_ok(rt, &m, T0, &res);
+	routing_free(rt);
+}
+END_TEST
+
+/* ---- OGM: seqno windows and duplicates ---------------------------------- */
+
+START_TEST(test_ogm_window)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_orig_info oi;
+	struct routing_ogm m;
+
+	perfect(rt, IF1, 5, T0);
+	perfect(rt, IF1, 6, T0);
+	m = ogm(9, 5, 8, 1000, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.orig_new, 1);
+	ck_assert_uint_eq(res.dup, ROUTING_NO_DUP);
+	ck_assert_uint_eq(res.changed, 1);
+	/* The same copy again from the same neighbour. */
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EDUP);
+	ck_assert_uint_eq(res.relay, 0);
+	/* The same seqno from another neighbour: counted, not relayed. */
+	m = ogm(9, 6, 8, 1000, 180, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.dup, ROUTING_ORIG_DUP);
+	ck_assert_uint_eq(res.ranked, 1);
+	ck_assert_uint_eq(res.relay, 0);
+	ck_assert_uint_eq(res.orig_new, 0);
+	/* 63 behind, never seen: accepted (late), 64 behind: too old. */
+	m = ogm(9, 5, 8, 1000 - 63, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.dup, ROUTING_NO_DUP);
+	ck_assert_uint_eq(res.relay, 0);	/* not newer than relayed */
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EDUP);
+	m = ogm(9, 6, 8, 1000 - 64, 200, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EOLD);
+	m = ogm(9, 6, 8, 1000 - 0x10000, 200, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EOLD);
+	/* The window moves with a newer seqno: 1000 is now 10 behind. */
+	m = ogm(9, 5, 8, 1010, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	m = ogm(9, 5, 8, 1000, 200, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EDUP);
+	m = ogm(9, 6, 8, 1000, 200, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EDUP);
+	m = ogm(9, 6, 8, 1001, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.dup, ROUTING_NO_DUP);
+	/* A jump of more than the window forgets everything older. */
+	m = ogm(9, 6, 8, 5000, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	m = ogm(9, 6, 8, 4990, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.dup, ROUTING_NO_DUP);
+	orig_of(rt, 9, &oi);
+	ck_assert_uint_eq(oi.seqno, 5000);
+	routing_free(rt);
+}
+END_TEST
+
+START_TEST(test_ogm_wrap_epoch)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_orig_info oi;
+	struct routing_ogm m;
+	uint32_t s;
+
+	perfect(rt, IF1, 5, T0);
+	perfect(rt, IF1, 6, T0);
+	for (s = 0xfffffffeu; s != 2; s++) {
+		m = ogm(9, 5, 8, s, 200, 1, 50);
+		apply_ok(rt, &m, T0, &res);
+		ck_assert_uint_eq(res.dup, ROUTING_NO_DUP);
+		ck_assert_uint_eq(res.relay, 1);
+	}
+	m = ogm(9, 6, 8, 0xffffffffu, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.dup, ROUTING_ORIG_DUP);
+	m = ogm(9, 5, 8, 0xffffffffu, 200, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EDUP);
+	/* A newer epoch restarts the sequence anywhere ... */
+	m = ogm(9, 5, 8, 3, 200, 1, 50);
+	m.epoch = EPOCH + 1;
+	apply_ok(rt, &m, T0 + 1, &res);
+	ck_assert_uint_eq(res.dup, ROUTING_NO_DUP);
+	ck_assert_uint_eq(res.relay, 1);
+	orig_of(rt, 9, &oi);
+	ck_assert_uint_eq(oi.epoch, EPOCH + 1);
+	ck_assert_uint_eq(oi.seqno, 3);
+	ck_assert_uint_eq(oi.last_refresh_ms, T0 + 1);
+	/* ... and the old epoch is never accepted again, whatever the seqno. */
+	m = ogm(9, 6, 8, 4, 200, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EEPOCH);
+	m = ogm(9, 6, 8, 0x7fffffffu, 200, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EEPOCH);
+	/*
+	 * After the reset the old window is gone: seqno 1 of the new epoch
+	 * is two behind 3 but new (in the old epoch 5 had delivered the seqno
+	 * two behind the newest).
+	 */
+	m = ogm(9, 6, 8, 1, 200, 1, 50);
+	m.epoch = EPOCH + 1;
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.dup, ROUTING_NO_DUP);
+	routing_free(rt);
+}
+END_TEST
+
+/* One relay per seqno, whichever order the copies come in. */
+START_TEST(test_ogm_relay_once)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+	unsigned relays = 0;
+	uint32_t s;
+
+	perfect(rt, IF1, 5, T0);
+	perfect(rt, IF1, 6, T0);
+	perfect(rt, IF1, 7, T0);
+	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.relay, 1);
+	for (s = 2; s < 12; s++) {
+		relays = 0;
+		/* A worse neighbour's copy first: not from the best. */
+		m = ogm(9, 6, 8, s, 150, 1, 50);
+		apply_ok(rt, &m, T0, &res);
+		relays += res.relay;
+		ck_assert_uint_eq(res.relay, 0);
+		/* The best next hop's copy: relayed, once. */
+		m = ogm(9, 5, 8, s, 220, 1, 50);
+		apply_ok(rt, &m, T0, &res);
+		ck_assert_uint_eq(res.dup, ROUTING_ORIG_DUP);
+		relays += res.relay;
+		ck_assert_uint_eq(res.relay, 1);
+		ck_assert_uint_eq(res.relay_tq, routing_tq_hop(220, 30));
+		ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EDUP);
+		m = ogm(9, 7, 8, s, 150, 1, 50);
+		apply_ok(rt, &m, T0, &res);
+		relays += res.relay;
+		ck_assert_uint_eq(relays, 1);
+	}
+	routing_free(rt);
+}
+END_TEST
+
+/* A duplicate with a much lower TTL is not ranked (batman's last_ttl-3). */
+START_TEST(test_ogm_dup_ttl)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+
+	perfect(rt, IF1, 5, T0);
+	perfect(rt, IF1, 6, T0);
+	perfect(rt, IF1, 7, T0);
+	m = ogm(9, 5, 8, 1, 200, 1, 40);
+	apply_ok(rt, &m, T0, &res);
+	m = ogm(9, 6, 8, 1, 200, 1, 37);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.ranked, 1);
+	m = ogm(9, 7, 8, 1, 200, 1, 36);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.ranked, 0);
+	ck_assert_uint_eq(res.changed, 0);
+	/* Nor is a duplicate of an older seqno. */
+	m = ogm(9, 5, 8, 2, 200, 1, 40);
+	apply_ok(rt, &m, T0, &res);
+	m = ogm(9, 7, 8, 1, 200, 1, 40);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.dup, ROUTING_ORIG_DUP);
+	ck_assert_uint_eq(res.ranked, 0);
+	ck_assert_uint_eq(res.changed, 0);
+	/* 7 holds no candidate, so nothing remembers its copies. */
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.dup, ROUTING_ORIG_DUP);
+	ck_assert_uint_eq(router_avg(rt, 9, 7), 0);
+	routing_free(rt);
+}
+END_TEST
+
+/* ---- best next hop ------------------------------------------------------ */
+
+START_TEST(test_best_switch)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+
+	perfect(rt, IF1, 5, T0);
+	perfect(rt, IF1, 6, T0);
+	m = ogm(9, 5, 8, 1, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_ADDED);
+	assert_route(rt, 9, 5, 200, 2);
+	/* A worse copy changes nothing. */
+	m = ogm(9, 6, 8, 1, 190, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
+	assert_route(rt, 9, 5, 200, 2);
+	/* A better one takes over. */
+	m = ogm(9, 6, 8, 2, 210, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(router_avg(rt, 9, 6), 200);	/* (190+210)/2 */
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);	/* tie: no */
+	m = ogm(9, 6, 8, 3, 225, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(router_avg(rt, 9, 6), 208);
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_NEXTHOP);
+	ck_assert_uint_eq(res.relay, 1);
+	assert_route(rt, 9, 6, 208, 2);
+	/* The router's own change of TQ is a metric change. */
+	m = ogm(9, 6, 8, 4, 225, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_METRIC);
+	routing_free(rt);
+}
+END_TEST
+
+/* Equal averages: the more symmetric link (higher echo) wins, else stay. */
+START_TEST(test_best_tie_echo)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+	int i;
+
+	perfect(rt, IF1, 5, T0);
+	for (i = 0; i < 64; i++)
+		hello_next(rt, IF1, 6, 60, T0);
+	/* 214 over the echo-60 link is 200, like 200 over a perfect one. */
+	ck_assert_uint_eq(routing_tq_combine(214, routing_tq_own(60), 255),
+	    200);
+	m = ogm(9, 5, 8, 1, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	m = ogm(9, 6, 8, 1, 214, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.tq, 200);
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
+	assert_route(rt, 9, 5, 200, 2);
+	/* Router via the less symmetric link; the better one ties: switch. */
+	m = ogm(10, 6, 8, 1, 214, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	assert_route(rt, 10, 6, 200, 2);
+	m = ogm(10, 5, 8, 1, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_NEXTHOP);
+	assert_route(rt, 10, 5, 200, 2);
+	routing_free(rt);
+}
+END_TEST
+
+/*
+ * A next hop that goes silent ages out through the zeros the other
+ * neighbour's new seqnos push into its ring: after five of them.
+ */
+START_TEST(test_best_ageing)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+	uint32_t s;
+
+	perfect(rt, IF1, 5, T0);
+	perfect(rt, IF1, 6, T0);
+	for (s = 1; s <= 5; s++) {
+		m = ogm(9, 5, 8, s, 220, 1, 50);
+		apply_ok(rt, &m, T0, &res);
+		m = ogm(9, 6, 8, s, 100, 1, 50);
+		apply_ok(rt, &m, T0, &res);
+	}
+	assert_route(rt, 9, 5, 220, 2);
+	for (s = 6; s <= 10; s++) {
+		m = ogm(9, 6, 8, s, 100, 1, 50);
+		apply_ok(rt, &m, T0, &res);
+		if (s < 10) {
+			ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
+			ck_assert_uint_eq(res.relay, 0);
+			assert_route(rt, 9, 5, 220, 2);
+		}
+	}
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_NEXTHOP);
+	ck_assert_uint_eq(res.relay, 1);
+	assert_route(rt, 9, 6, 100, 2);
+	ck_assert_uint_eq(router_avg(rt, 9, 5), 0);
+	routing_free(rt);
+}
+END_TEST
+
+/* Candidates are capped; a better newcomer replaces the weakest. */
+START_TEST(test_best_candidates_cap)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_router_info ri[ROUTING_ORIG_ROUTERS + 2];
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+	unsigned i;
+	int n;
+
+	for (i = 0; i < ROUTING_ORIG_ROUTERS + 2; i++)
+		perfect(rt, IF1, 20 + i, T0);
+	for (i = 0; i < ROUTING_ORIG_ROUTERS; i++) {
+		m = ogm(9, 20 + i, 8, 1, (uint8_t)(150 + i), 1, 50);
+		apply_ok(rt, &m, T0, &res);
+		ck_assert_uint_eq(res.ranked, 1);
+	}
+	assert_route(rt, 9, 20 + ROUTING_ORIG_ROUTERS - 1,
+	    150 + ROUTING_ORIG_ROUTERS - 1, 2);
+	/* Not better than the weakest (150): not ranked, nothing evicted. */
+	m = ogm(9, 28, 8, 1, 150, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.ranked, 0);
+	ck_assert_int_eq(routing_orig_routers(rt, ident(9)->pk, ri, 10),
+	    ROUTING_ORIG_ROUTERS);
+	ck_assert_uint_eq(router_avg(rt, 9, 20), 150);
+	/* Better: takes the weakest's place and the route. */
+	m = ogm(9, 29, 8, 1, 220, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.ranked, 1);
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_NEXTHOP);
+	n = routing_orig_routers(rt, ident(9)->pk, ri, 10);
+	ck_assert_int_eq(n, ROUTING_ORIG_ROUTERS);
+	ck_assert_uint_eq(router_avg(rt, 9, 20), 0);	/* gone */
+	for (i = 0; i < (unsigned)n; i++)
+		ck_assert_uint_eq(ri[i].best, memcmp(ri[i].addr,
+		    ident(29)->addr, BS_ADDR_LEN) == 0);
+	ck_assert_int_eq(routing_orig_routers(rt, ident(9)->pk, ri, 3), 3);
+	/*
+	 * The router is never the one replaced, even when its own average
+	 * fell below the others' (it stays router until someone beats it).
+	 */
+	m = ogm(9, 29, 8, 2, 10, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_METRIC);
+	assert_route(rt, 9, 29, 115, 2);
+	m = ogm(9, 20, 8, 2, 140, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.ranked, 0);	/* only the router is < 140 */
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
+	assert_route(rt, 9, 29, 115, 2);
+	ck_assert_uint_eq(router_avg(rt, 9, 21), 151);
+	/* A newcomer above 151 replaces 21, the weakest non-router ... */
+	m = ogm(9, 20, 8, 2, 152, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.ranked, 1);
+	ck_assert_uint_eq(router_avg(rt, 9, 21), 0);
+	ck_assert_uint_eq(router_avg(rt, 9, 20), 152);
+	/* ... and, beating the router, becomes the next hop. */
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_NEXTHOP);
+	assert_route(rt, 9, 20, 152, 2);
+	ck_assert_int_eq(routing_orig_routers(rt, ident(10)->pk, ri, 3),
+	    ROUTING_ENOENT);
+	routing_free(rt);
+}
+END_TEST
+
+/* ---- purge -------------------------------------------------------------- */
+
+START_TEST(test_purge_neigh)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_purge_result pr;
+	struct routing_ogm_result res;
+	struct routing_orig_info oi;
+	struct routing_ogm m;
+	struct evlog log;
+	uint64_t t1 = T0 + 1000;
+
+	perfect(rt, IF1, 5, T0);
+	perfect(rt, IF1, 6, t1);
+	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	apply_ok(rt, &m, t1, &res);
+	m = ogm(9, 6, 8, 1, 200, 1, 50);
+	apply_ok(rt, &m, t1, &res);
+	m = ogm(10, 5, 8, 1, 200, 1, 50);
+	apply_ok(rt, &m, t1, &res);
+	/* Exactly at the timeout nothing goes. */
+	memset(&log, 0, sizeof(log));
+	routing_purge(rt, T0 + ROUTING_NEIGH_TIMEOUT, ev_record, &log, &pr);
+	ck_assert_uint_eq(log.n, 0);
+	ck_assert_uint_eq(pr.neigh_removed, 0);
+	ck_assert_uint_eq(routing_neigh_count(rt), 2);
+	/* One ms later neighbour 5 goes: routes first, then the neighbour. */
+	routing_purge(rt, T0 + ROUTING_NEIGH_TIMEOUT + 1, ev_record, &log, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 1);
+	ck_assert_uint_eq(pr.routers_removed, 2);
+	ck_assert_uint_eq(pr.routes_changed, 1);
+	ck_assert_uint_eq(pr.routes_deleted, 1);
+	ck_assert_uint_eq(pr.orig_removed, 0);
+	ck_assert_uint_eq(log.n, 3);
+	ck_assert_int_eq(log.ev[0].type, ROUTING_EV_ROUTE);
+	ck_assert_mem_eq(log.ev[0].info.pk, ident(9)->pk, BS_PK_LEN);
+	ck_assert_uint_eq(log.ev[0].route, ROUTING_ROUTE_NEXTHOP);
+	ck_assert_mem_eq(log.ev[0].info.nexthop, ident(6)->addr, BS_ADDR_LEN);
+	ck_assert_uint_eq(log.ev[0].info.tq, 200);
+	ck_assert_int_eq(log.ev[1].type, ROUTING_EV_ROUTE);
+	ck_assert_uint_eq(log.ev[1].route, ROUTING_ROUTE_DELETED);
+	ck_assert_mem_eq(log.ev[1].info.addr, ident(10)->addr, BS_ADDR_LEN);
+	ck_assert_uint_eq(log.ev[1].info.has_route, 0);
+	ck_assert_int_eq(log.ev[2].type, ROUTING_EV_NEIGH_DOWN);
+	ck_assert_mem_eq(log.ev[2].neigh.pk, ident(5)->pk, BS_PK_LEN);
+	ck_assert_uint_eq(log.ev[2].neigh.ifindex, IF1);
+	ck_assert_uint_eq(routing_neigh_count(rt), 1);
+	/* The originator without a route stays until its own timeout. */
+	orig_of(rt, 10, &oi);
+	ck_assert_uint_eq(oi.has_route, 0);
+	ck_assert_uint_eq(oi.routers, 0);
+	/* Its OGMs via the purged neighbour are refused now. */
+	m = ogm(10, 5, 8, 2, 200, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, t1, &res), ROUTING_ENONEIGH);
+	/* A HELLO after the purge makes a fresh neighbour. */
+	hello_next(rt, IF1, 5, 64, t1 + ROUTING_NEIGH_TIMEOUT);
+	ck_assert_uint_eq(rq_of(rt, 5), 1);
+	routing_free(rt);
+}
+END_TEST
+
+START_TEST(test_purge_orig)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_orig_info oi;
+	struct routing_purge_result pr;
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+	struct evlog log;
+	uint64_t t;
+
+	perfect(rt, IF1, 5, T0);
+	perfect(rt, IF1, 6, T0);
+	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	m = ogm(9, 6, 8, 1, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	m = ogm(10, 6, 8, 1, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	/*
+	 * Keep both neighbours alive by HELLO; only 6 keeps delivering 9's
+	 * OGMs: candidate 5 times out after 200 s, the route moves to 6.
+	 * Four new seqnos from 6 push four zeros into 5's ring, one short
+	 * of ageing it out.
+	 */
+	for (t = T0 + 60000; t <= T0 + 240000; t += 60000) {
+		hello_next(rt, IF1, 5, 64, t);
+		hello_next(rt, IF1, 6, 64, t);
+		m = ogm(9, 6, 8, (uint32_t)(t / 1000), 200, 1, 50);
+		apply_ok(rt, &m, t, &res);
+	}
+	assert_route(rt, 9, 5, 220, 2);	/* 5's average is still 220 */
+	memset(&log, 0, sizeof(log));
+	routing_purge(rt, T0 + ROUTING_NEIGH_TIMEOUT + 1, ev_record, &log, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 0);
+	ck_assert_uint_eq(pr.routers_removed, 2);
+	ck_assert_uint_eq(pr.routes_changed, 1);
+	ck_assert_uint_eq(pr.routes_deleted, 1);
+	ck_assert_uint_eq(log.n, 2);
+	ck_assert_uint_eq(log.ev[0].route, ROUTING_ROUTE_NEXTHOP);
+	ck_assert_mem_eq(log.ev[0].info.pk, ident(9)->pk, BS_PK_LEN);
+	ck_assert_uint_eq(log.ev[1].route, ROUTING_ROUTE_DELETED);
+	ck_assert_mem_eq(log.ev[1].info.pk, ident(10)->pk, BS_PK_LEN);
+	assert_route(rt, 9, 6, 200, 2);
+	/* Originator 10, not heard for 400 s and without a route: removed. */
+	memset(&log, 0, sizeof(log));
+	routing_purge(rt, T0 + ROUTING_ORIG_TIMEOUT, ev_record, &log, &pr);
+	ck_assert_uint_eq(pr.orig_removed, 0);
+	routing_purge(rt, T0 + ROUTING_ORIG_TIMEOUT + 1, ev_record, &log, &pr);
+	ck_assert_uint_eq(pr.orig_removed, 1);
+	ck_assert_uint_eq(routing_orig_count(rt), 1);
+	ck_assert_uint_eq(log.n, 1);
+	ck_assert_int_eq(log.ev[0].type, ROUTING_EV_ORIG_DEL);
+	ck_assert_mem_eq(log.ev[0].info.pk, ident(10)->pk, BS_PK_LEN);
+	ck_assert_int_eq(routing_orig_get(rt, ident(10)->pk, &oi),
+	    ROUTING_ENOENT);
+	routing_free(rt);
+}
+END_TEST
+
+/* An originator with a route at its timeout: ROUTE deleted, ORIG_DEL. */
+START_TEST(test_purge_orig_route)
+{
+	struct routing_params p;
+	struct routing *rt;
+	struct routing_purge_result pr;
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+	struct evlog log;
+
+	routing_params_default(&p);
+	p.orig_timeout_ms = 5000;
+	rt = mk_rt(&p);
+	perfect(rt, IF1, 5, T0);
+	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	memset(&log, 0, sizeof(log));
+	routing_purge(rt, T0 + 5001, ev_record, &log, &pr);
+	ck_assert_uint_eq(pr.orig_removed, 1);
+	ck_assert_uint_eq(pr.routes_deleted, 1);
+	ck_assert_uint_eq(log.n, 2);
+	ck_assert_int_eq(log.ev[0].type, ROUTING_EV_ROUTE);
+	ck_assert_uint_eq(log.ev[0].route, ROUTING_ROUTE_DELETED);
+	ck_assert_int_eq(log.ev[1].type, ROUTING_EV_ORIG_DEL);
+	ck_assert_uint_eq(routing_neigh_count(rt), 1);
+	/* The clock going backwards removes nothing. */
+	routing_purge(rt, 0, NULL, NULL, NULL);
+	ck_assert_uint_eq(routing_neigh_count(rt), 1);
+	/* After removal the originator is learned afresh. */
+	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	apply_ok(rt, &m, T0 + 6000, &res);
+	ck_assert_uint_eq(res.orig_new, 1);
+	routing_free(rt);
+}
+END_TEST
+
+START_TEST(test_remove_key_flush)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_purge_result pr;
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+	struct evlog log;
+
+	perfect(rt, IF1, 5, T0);
+	perfect(rt, IF2, 5, T0);
+	perfect(rt, IF1, 6, T0);
+	m = ogm(5, 5, 5, 1, 255, 0, 50);
+	apply_ok(rt, &m, T0, &res);
+	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	m = ogm(9, 6, 8, 1, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	/* Revoke 5: its originator and both its neighbour entries go. */
+	memset(&log, 0, sizeof(log));
+	ck_assert_int_eq(routing_remove_key(rt, ident(5)->pk, ev_record, &log,
+	    &pr), ROUTING_OK);
+	ck_assert_uint_eq(pr.orig_removed, 1);
+	ck_assert_uint_eq(pr.neigh_removed, 2);
+	ck_assert_uint_eq(pr.routes_changed, 1);
+	ck_assert_uint_eq(log.n, 5);
+	ck_assert_int_eq(log.ev[0].type, ROUTING_EV_ROUTE);
+	ck_assert_int_eq(log.ev[1].type, ROUTING_EV_ORIG_DEL);
+	ck_assert_int_eq(log.ev[2].type, ROUTING_EV_ROUTE);
+	ck_assert_int_eq(log.ev[3].type, ROUTING_EV_NEIGH_DOWN);
+	ck_assert_int_eq(log.ev[4].type, ROUTING_EV_NEIGH_DOWN);
+	assert_route(rt, 9, 6, 200, 2);
+	ck_assert_int_eq(routing_remove_key(rt, ident(5)->pk, NULL, NULL,
+	    NULL), ROUTING_ENOENT);
+	/* Interface down: its neighbours and the routes through them go. */
+	memset(&log, 0, sizeof(log));
+	routing_iface_flush(rt, IF1, ev_record, &log, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 1);
+	ck_assert_uint_eq(pr.routes_deleted, 1);
+	ck_assert_uint_eq(log.n, 2);
+	ck_assert_uint_eq(routing_neigh_count(rt), 0);
+	routing_iface_flush(rt, IF1, ev_record, &log, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 0);
+	routing_iface_flush(rt, 0, NULL, NULL, NULL);
+	routing_free(rt);
+}
+END_TEST
+
+/* ---- caps, eviction hook, iteration ------------------------------------- */
+
+START_TEST(test_orig_cap)
+{
+	struct routing_params p;
+	struct routing *rt;
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+	unsigned i;
+
+	routing_params_default(&p);
+	p.orig_cap = 3;
+	rt = mk_rt(&p);
+	perfect(rt, IF1, 5, T0);
+	for (i = 0; i < 3; i++) {
+		m = ogm(100 + i, 5, 8, 1, 200, 1, 50);
+		apply_ok(rt, &m, T0, &res);
+	}
+	m = ogm(103, 5, 8, 1, 200, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EFULL);
+	ck_assert_uint_eq(res.orig_new, 0);
+	ck_assert_uint_eq(routing_orig_count(rt), 3);
+	/* Known originators keep updating. */
+	m = ogm(100, 5, 8, 2, 200, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	/* The cap cannot go below the entries held ... */
+	p.orig_cap = 2;
+	ck_assert_int_eq(routing_set_params(rt, &p), ROUTING_EFULL);
+	/* ... but can go up (the hash grows), and then there is room. */
+	p.orig_cap = 100;
+	ck_assert_int_eq(routing_set_params(rt, &p), ROUTING_OK);
+	for (i = 3; i < 100; i++) {
+		m = ogm(100 + i, 5, 8, 1, 200, 1, 50);
+		apply_ok(rt, &m, T0, &res);
+	}
+	for (i = 0; i < 100; i++)
+		assert_route(rt, 100 + i, 5, 200, 2);
+	m = ogm(200, 5, 8, 1, 200, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EFULL);
+	/* Removing one makes room for one. */
+	ck_assert_int_eq(routing_remove_key(rt, ident(150)->pk, NULL, NULL,
+	    NULL), ROUTING_OK);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EDUP);
+	m = ogm(201, 5, 8, 1, 200, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EFULL);
+	routing_free(rt);
+}
+END_TEST
+
+/* The default cap, filled: every entry found, one more refused. */
+START_TEST(test_orig_cap_default)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_orig_info oi;
+	struct routing_ogm m;
+	unsigned i;
+	uint32_t pos = 0, n = 0;
+
+	perfect(rt, IF1, 5, T0);
+	for (i = 0; i < ROUTING_ORIG_CAP; i++) {
+		m = ogm(10 + i, 5, 8, 1, 200, 1, 50);
+		apply_ok(rt, &m, T0 + i, &res);
+	}
+	m = ogm(10 + ROUTING_ORIG_CAP, 5, 8, 1, 200, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EFULL);
+	for (i = 0; i < ROUTING_ORIG_CAP; i++) {
+		ck_assert_int_eq(routing_orig_get_addr(rt, ident(10 + i)->addr,
+		    &oi), ROUTING_OK);
+		ck_assert_mem_eq(oi.pk, ident(10 + i)->pk, BS_PK_LEN);
+	}
+	while (routing_orig_next(rt, &pos, &oi))
+		n++;
+	ck_assert_uint_eq(n, ROUTING_ORIG_CAP);
+	ck_assert_int_eq(routing_orig_get_addr(rt, ident(9)->addr, &oi),
+	    ROUTING_ENOENT);
+	routing_free(rt);
+}
+END_TEST
+
+START_TEST(test_evict_candidate)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_orig_info oi;
+	struct routing_ogm m;
+	unsigned i;
+
+	perfect(rt, IF1, 5, T0);
+	for (i = 0; i < 6; i++) {
+		m = ogm(100 + i, 5, 8, 1, 200, 1, 50);
+		m.cls = i % 2 ? 2 : 4;
+		apply_ok(rt, &m, T0 + 10 * i, &res);
+	}
+	/* Refresh 101 (class 2): 103 becomes the oldest of class 2. */
+	m = ogm(101, 5, 8, 2, 200, 1, 50);
+	m.cls = 2;
+	apply_ok(rt, &m, T0 + 100, &res);
+	ck_assert_int_eq(routing_orig_evict_candidate(rt, 2, &oi), 1);
+	ck_assert_mem_eq(oi.pk, ident(103)->pk, BS_PK_LEN);
+	ck_assert_uint_eq(oi.cls, 2);
+	ck_assert_uint_eq(oi.last_refresh_ms, T0 + 30);
+	/* A duplicate copy is not a refresh. */
+	perfect(rt, IF1, 6, T0);
+	m = ogm(100, 6, 8, 1, 200, 1, 50);
+	m.cls = 4;
+	apply_ok(rt, &m, T0 + 200, &res);
+	ck_assert_int_eq(routing_orig_evict_candidate(rt, 4, &oi), 1);
+	ck_assert_mem_eq(oi.pk, ident(100)->pk, BS_PK_LEN);
+	ck_assert_uint_eq(oi.last_seen_ms, T0 + 200);
+	ck_assert_int_eq(routing_orig_evict_candidate(rt, 3, &oi), 0);
+	/* Reclassify: 100 leaves class 4. */
+	ck_assert_int_eq(routing_orig_set_class(rt, ident(100)->pk, 3),
+	    ROUTING_OK);
+	ck_assert_int_eq(routing_orig_evict_candidate(rt, 3, &oi), 1);
+	ck_assert_int_eq(routing_orig_evict_candidate(rt, 4, &oi), 1);
+	ck_assert_mem_eq(oi.pk, ident(102)->pk, BS_PK_LEN);
+	ck_assert_int_eq(routing_orig_set_class(rt, ident(99)->pk, 3),
+	    ROUTING_ENOENT);
+	routing_free(rt);
+}
+END_TEST
+
+/* Tables fed the same input under different hash keys dump the same. */
+static void
+feed(struct routing *rt)
+{
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		perfect(rt, IF1, 20 + i, T0);
+	for (i = 0; i < 300; i++) {
+		m = ogm(100 + (i * 7919) % 257, 20 + i % 4, 8, 1 + i / 257,
+		    (uint8_t)(100 + i % 100), 1, 50);
+		(void)routing_ogm(rt, &m, T0 + i, &res);
+	}
+	ck_assert_int_eq(routing_remove_key(rt, ident(100 + 7)->pk, NULL,
+	    NULL, NULL), ROUTING_OK);
+	m = ogm(1000, 21, 8, 1, 200, 1, 50);
+	apply_ok(rt, &m, T0 + 400, &res);
+}
+
+START_TEST(test_deterministic)
+{
+	struct routing *a = mk_rt_id(US, NULL, hkey_a);
+	struct routing *b = mk_rt_id(US, NULL, hkey_b);
+	struct routing_orig_info oa, ob;
+	uint32_t pa = 0, pb = 0;
+	unsigned n = 0;
+
+	memset(hseq, 0, sizeof(hseq));
+	feed(a);
+	memset(hseq, 0, sizeof(hseq));
+	feed(b);
+	ck_assert_uint_eq(routing_orig_count(a), routing_orig_count(b));
+	while (routing_orig_next(a, &pa, &oa)) {
+		ck_assert_int_eq(routing_orig_next(b, &pb, &ob), 1);
+		ck_assert_mem_eq(&oa, &ob, sizeof(oa));
+		n++;
+	}
+	ck_assert_int_eq(routing_orig_next(b, &pb, &ob), 0);
+	ck_assert_uint_eq(n, 257);
+	routing_free(a);
+	routing_free(b);
+}
+END_TEST
+
+START_TEST(test_params)
+{
+	struct routing_params p, q;
+	const struct ident *me = ident(US);
+	struct routing *rt;
+
+	routing_params_default(&p);
+	ck_assert_int_eq(routing_params_check(&p), ROUTING_OK);
+	ck_assert_uint_eq(p.hop_penalty, 30);
+	ck_assert_uint_eq(p.orig_cap, 4096);
+	ck_assert_uint_eq(p.neigh_timeout_ms, 200000);
+	ck_assert_uint_eq(p.orig_timeout_ms, 400000);
+	ck_assert_int_eq(routing_params_check(NULL), ROUTING_EINVAL);
+	q = p; q.orig_cap = 0;
+	ck_assert_int_eq(routing_params_check(&q), ROUTING_EINVAL);
+	q = p; q.orig_cap = ROUTING_ORIG_CAP_MAX + 1;
+	ck_assert_int_eq(routing_params_check(&q), ROUTING_EINVAL);
+	q = p; q.neigh_cap = ROUTING_NEIGH_CAP_MAX + 1;
+	ck_assert_int_eq(routing_params_check(&q), ROUTING_EINVAL);
+	q = p; q.neigh_iface_cap = 65;
+	ck_assert_int_eq(routing_params_check(&q), ROUTING_EINVAL);
+	q = p; q.neigh_timeout_ms = 0;
+	ck_assert_int_eq(routing_params_check(&q), ROUTING_EINVAL);
+	q = p; q.orig_timeout_ms = ROUTING_TIMEOUT_MAX + 1;
+	ck_assert_int_eq(routing_params_check(&q), ROUTING_EINVAL);
+	ck_assert_ptr_null(routing_new(&q, me->pk, me->addr, hkey_a));
+	rt = mk_rt(&p);
+	q = p; q.neigh_cap = 10;
+	ck_assert_int_eq(routing_set_params(rt, &q), ROUTING_EINVAL);
+	q = p; q.neigh_iface_cap = 10;
+	ck_assert_int_eq(routing_set_params(rt, &q), ROUTING_EINVAL);
+	q = p; q.orig_timeout_ms = 0;
+	ck_assert_int_eq(routing_set_params(rt, &q), ROUTING_EINVAL);
+	q = p; q.hop_penalty = 60; q.orig_cap = 16;
+	ck_assert_int_eq(routing_set_params(rt, &q), ROUTING_OK);
+	ck_assert_uint_eq(routing_get_params(rt)->hop_penalty, 60);
+	ck_assert_uint_eq(routing_get_params(rt)->orig_cap, 16);
+	routing_free(rt);
+	routing_free(NULL);
+}
+END_TEST
+
+START_TEST(test_strerror)
+{
+	int i, j;
+
+	for (i = 0; i > -ROUTING_NERR; i--) {
+		ck_assert_str_ne(routing_strerror(i), "?");
+		for (j = 0; j > i; j--)
+			ck_assert_str_ne(routing_strerror(i),
+			    routing_strerror(j));
+	}
+	ck_assert_str_eq(routing_strerror(ROUTING_ENOENT), "no such entry");
+	ck_assert_str_eq(routing_strerror(-ROUTING_NERR), "?");
+	ck_assert_str_eq(routing_strerror(1), "?");
+}
+END_TEST
+
+/* ---- a chain of four nodes ---------------------------------------------- */
+
+#define SIM_N		4
+#define SIM_QUEUE	256
+
+struct simnode {
+	struct routing *rt;
+	unsigned id;
+	uint32_t hseq;
+	unsigned relays;
+};
+
+struct simtx {
+	unsigned from;			/* node index */
+	unsigned orig;			/* node index */
+	uint32_t seqno;
+	uint8_t tq, hops, ttl;
+	uint8_t prev[BS_ADDR_LEN];
+};
+
+struct sim {
+	struct simnode n[SIM_N];
+	struct simtx q[SIM_QUEUE];
+	unsigned qh, qt;
+	unsigned echoes, own;
+};
+
+/* Linear chain: i and j are neighbours when they differ by one. */
+static int
+sim_adjacent(unsigned i, unsigned j)
+{
+	return i + 1 == j || j + 1 == i;
+}
+
+static void
+sim_hellos(struct sim *s, uint64_t now)
+{
+	struct routing_hello_result hr;
+	struct routing_neigh_info ni;
+	unsigned i, j;
+
+	for (i = 0; i < SIM_N; i++) {
+		struct simnode *src = &s->n[i];
+
+		src->hseq++;
+		for (j = 0; j < SIM_N; j++) {
+			const struct ident *me = ident(src->id);
+			struct routing_hello h = {
+				.ifindex = IF1, .pk = me->pk, .addr = me->addr,
+				.mac = me->mac, .epoch = 1, .seqno = src->hseq,
+			};
+
+			if (!sim_adjacent(i, j))
+				continue;
+			/* What src's HELLO says about j: its rq for j. */
+			if (routing_neigh_get(src->rt, IF1,
+			    ident(s->n[j].id)->addr, &ni) == ROUTING_OK)
+				h.echo = ni.rq;
+			ck_assert_int_eq(routing_hello(s->n[j].rt, &h, now,
+			    &hr), ROUTING_OK);
+		}
+	}
+}
+
+static void
+sim_push(struct sim *s, const struct simtx *tx)
+{
+	ck_assert_uint_lt(s->qt - s->qh, SIM_QUEUE);
+	s->q[s->qt++ % SIM_QUEUE] = *tx;
+}
+
+/* Deliver one transmission to every neighbour of its sender. */
+static void
+sim_deliver(struct sim *s, const struct simtx *tx, uint64_t now)
+{
+	struct routing_ogm_result res;
+	unsigned j;
+	int r;
+
+	for (j = 0; j < SIM_N; j++) {
+		struct routing_ogm m = {
+			.orig_pk = ident(s->n[tx->orig].id)->pk,
+			.orig_addr = ident(s->n[tx->orig].id)->addr,
+			.epoch = 1, .seqno = tx->seqno, .tq = tx->tq,
+			.hops = tx->hops, .ttl = tx->ttl,
+			.prev_sender = tx->prev, .ifindex = IF1,
+			.sender = ident(s->n[tx->from].id)->addr,
+			.cls = 4,
+		};
+		struct simtx fw;
+
+		if (!sim_adjacent(tx->from, j))
+			continue;
+		r = routing_ogm(s->n[j].rt, &m, now, &res);
+		if (r == ROUTING_EOWN || r == ROUTING_EECHO) {
+			s->own += r == ROUTING_EOWN;
+			s->echoes += r == ROUTING_EECHO;
+			continue;
+		}
+		ck_assert_msg(r == ROUTING_OK, "node %u: %s", j,
+		    routing_strerror(r));
+		if (!res.relay)
+			continue;
+		s->n[j].relays++;
+		fw = *tx;
+		fw.from = j;
+		fw.tq = res.relay_tq;
+		fw.hops = res.relay_hops;
+		fw.ttl = res.relay_ttl;
+		memcpy(fw.prev, res.relay_prev_sender, BS_ADDR_LEN);
+		sim_push(s, &fw);
+	}
+}
+
+static void
+sim_round(struct sim *s, uint32_t seqno, uint64_t now)
+{
+	unsigned i;
+
+	for (i = 0; i < SIM_N; i++) {
+		struct simtx tx = {
+			.from = i, .orig = i, .seqno = seqno, .tq = 255,
+			.hops = 0, .ttl = 50,
+		};
+
+		memcpy(tx.prev, ident(s->n[i].id)->addr, BS_ADDR_LEN);
+		sim_push(s, &tx);
+	}
+	while (s->qh != s->qt) {
+		struct simtx tx = s->q[s->qh++ % SIM_QUEUE];
+
+		sim_deliver(s, &tx, now);
+	}
+}
+
+START_TEST(test_chain)
+{
+	static struct sim s;
+	unsigned i, round;
+	uint64_t now = T0;
+
+	memset(&s, 0, sizeof(s));
+	for (i = 0; i < SIM_N; i++) {
+		s.n[i].id = 1000 + i;	/* A, B, C, D */
+		s.n[i].rt = mk_rt_id(s.n[i].id, NULL, hkey_a);
+	}
+	for (i = 0; i < ROUTING_WINDOW + 1; i++, now += 1000)
+		sim_hellos(&s, now);
+	for (round = 1; round <= 3; round++, now += 1000) {
+		for (i = 0; i < SIM_N; i++)
+			s.n[i].relays = 0;
+		sim_round(&s, round, now);
+		/*
+		 * Each node relays each other originator's OGM once, the
+		 * ends too (B.A.T.M.A.N. IV has no split horizon; the copy
+		 * comes back to its sender as an echo and stops there).
+		 */
+		for (i = 0; i < SIM_N; i++)
+			ck_assert_uint_eq(s.n[i].relays, SIM_N - 1);
+	}
+	/* D learns A at 198 via C, three hops away. */
+	assert_route(s.n[3].rt, 1000, 1002, 198, 3);
+	assert_route(s.n[3].rt, 1001, 1002, 225, 2);
+	assert_route(s.n[3].rt, 1002, 1002, 255, 1);
+	/* And the other way round. */
+	assert_route(s.n[0].rt, 1003, 1001, 198, 3);
+	assert_route(s.n[0].rt, 1002, 1001, 225, 2);
+	assert_route(s.n[1].rt, 1003, 1002, 225, 2);
+	for (i = 0; i < SIM_N; i++) {
+		ck_assert_uint_eq(routing_orig_count(s.n[i].rt), SIM_N - 1);
+		ck_assert_uint_eq(routing_neigh_count(s.n[i].rt),
+		    i == 0 || i == SIM_N - 1 ? 1 : 2);
+	}
+	/* Relays came back as echoes (B, C's relays heard by their source). */
+	ck_assert_uint_gt(s.echoes, 0);
+	ck_assert_uint_gt(s.own, 0);
+	for (i = 0; i < SIM_N; i++)
+		routing_free(s.n[i].rt);
+}
+END_TEST
+
+/* ---- suite -------------------------------------------------------------- */
+
+static void
+reset(void)
+{
+	memset(hseq, 0, sizeof(hseq));
+}
+
+static Suite *
+routing_suite(void)
+{
+	Suite *s = suite_create("routing");
+	TCase *tc;
+
+	tc = tcase_create("tq");
+	tcase_add_loop_test(tc, test_tq_ceiling_table, 0,
+	    (int)sizeof(ref_ceiling));
+	tcase_add_test(tc, test_tq_ceiling_edges);
+	tcase_add_loop_test(tc, test_tq_asym_table, 0,
+	    (int)(sizeof(ref_asym) / sizeof(ref_asym[0])));
+	tcase_add_test(tc, test_tq_formulas);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("neigh");
+	tcase_add_checked_fixture(tc, reset, NULL);
+	tcase_add_loop_test(tc, test_link_asym, 0,
+	    (int)(sizeof(asym_rq) / sizeof(asym_rq[0])));
+	tcase_add_test(tc, test_link_gaps);
+	tcase_add_test(tc, test_hello_bidirectional);
+	tcase_add_test(tc, test_hello_window);
+	tcase_add_test(tc, test_hello_wrap);
+	tcase_add_test(tc, test_hello_errors);
+	tcase_add_test(tc, test_neigh_caps);
+	tcase_add_test(tc, test_neigh_iter);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("ogm");
+	tcase_add_checked_fixture(tc, reset, NULL);
+	tcase_add_loop_test(tc, test_ogm_hops_tq, 0, 5);
+	tcase_add_test(tc, test_ogm_ceiling_and_link);
+	tcase_add_test(tc, test_ogm_ttl);
+	tcase_add_test(tc, test_ogm_guards);
+	tcase_add_test(tc, test_ogm_loop_guard);
+	tcase_add_test(tc, test_ogm_window);
+	tcase_add_test(tc, test_ogm_wrap_epoch);
+	tcase_add_test(tc, test_ogm_relay_once);
+	tcase_add_test(tc, test_ogm_dup_ttl);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("best");
+	tcase_add_checked_fixture(tc, reset, NULL);
+	tcase_add_test(tc, test_best_switch);
+	tcase_add_test(tc, test_best_tie_echo);
+	tcase_add_test(tc, test_best_ageing);
+	tcase_add_test(tc, test_best_candidates_cap);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("purge");
+	tcase_add_checked_fixture(tc, reset, NULL);
+	tcase_add_test(tc, test_purge_neigh);
+	tcase_add_test(tc, test_purge_orig);
+	tcase_add_test(tc, test_purge_orig_route);
+	tcase_add_test(tc, test_remove_key_flush);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("tables");
+	tcase_add_checked_fixture(tc, reset, NULL);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_orig_cap);
+	tcase_add_test(tc, test_orig_cap_default);
+	tcase_add_test(tc, test_evict_candidate);
+	tcase_add_test(tc, test_deterministic);
+	tcase_add_test(tc, test_params);
+	tcase_add_test(tc, test_strerror);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("chain");
+	tcase_add_checked_fixture(tc, reset, NULL);
+	tcase_add_test(tc, test_chain);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(routing_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
