@@ -40,7 +40,7 @@ endif
 # Debian packages: libraries and headers first, tools after.
 DEB_PKGS := libsodium-dev libmnl-dev libseccomp-dev check pkg-config \
             afl++ clang mandoc iproute2 nftables tcpdump ethtool procps \
-            libcap2-bin
+            libcap2-bin tshark systemd
 PC_MODULES := libsodium libmnl libseccomp check
 
 WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
@@ -95,8 +95,8 @@ REPLAYERS := $(patsubst %,$(B)/fuzz/replay_%,$(FUZZ_TARGETS))
 
 MANPAGES := $(sort $(wildcard man/*.[1-8]))
 
-.PHONY: all deps deps-ok check check-unit check-fuzz check-netns man-lint \
-        install clean fuzz fuzz-corpus fuzz-smoke fuzz-run demo bench sim
+.PHONY: all deps deps-ok check fuzz-replayers man-lint install clean \
+        fuzz fuzz-corpus fuzz-smoke fuzz-run demo
 
 all: $(BINS)
 	$(Q)[ "$(B)" = build ] && ln -sf build/batsecd batsecd && \
@@ -167,8 +167,31 @@ man-lint:
 fuzz fuzz-corpus fuzz-smoke fuzz-run:
 	$(Q)$(MAKE) --no-print-directory -f fuzz/fuzz.mk $@
 
+# --- demo -----------------------------------------------------------------
+
+demo:
+	@echo "make demo: the demo mesh arrives with the mesh routing work;" \
+	    "until then run 'make check'." >&2; exit 1
+
 # --- install --------------------------------------------------------------
 
+# Where the rest goes; each may be overridden like PREFIX.  The systemd
+# directories default below PREFIX, which systemd searches for /usr and
+# /usr/local alike.
+DATADIR        ?= $(PREFIX)/share
+PKGDATADIR     ?= $(DATADIR)/batsec
+EXAMPLESDIR    ?= $(PKGDATADIR)/examples
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR    ?= $(PREFIX)/lib/sysusers.d
+TMPFILESDIR    ?= $(PREFIX)/lib/tmpfiles.d
+POLICY_EXAMPLES := $(sort $(wildcard policy/examples/*.policy))
+CONFDIR := $(DESTDIR)$(SYSCONFDIR)/batsec
+UNIT    := $(DESTDIR)$(SYSTEMDUNITDIR)/batsecd.service
+
+# An existing batsec.conf is never replaced; the example always is.
+# Without DESTDIR (installing on this machine) the user batsec and the
+# chroot directory are created when systemd's tools are there, so the
+# unit can start; with DESTDIR a package's scripts do that.
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR)
 	install -m 0755 $(B)/batsecd $(DESTDIR)$(SBINDIR)/batsecd
@@ -176,6 +199,47 @@ install: all
 	for m in $(MANPAGES); do \
 	    s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
 	    install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+	install -d -m 0755 $(CONFDIR) $(DESTDIR)$(EXAMPLESDIR) \
+	    $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSUSERSDIR) \
+	    $(DESTDIR)$(TMPFILESDIR)
+	install -m 0644 contrib/batsec.conf.example $(CONFDIR)/batsec.conf.example
+	[ -e $(CONFDIR)/batsec.conf ] || [ -L $(CONFDIR)/batsec.conf ] || \
+	    install -m 0644 contrib/batsec.conf.example $(CONFDIR)/batsec.conf
+	install -m 0644 $(POLICY_EXAMPLES) $(DESTDIR)$(EXAMPLESDIR)/
+	install -m 0644 contrib/batsec.lua $(DESTDIR)$(PKGDATADIR)/batsec.lua
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+	    contrib/batsecd.service >$(UNIT).tmp
+	install -m 0644 $(UNIT).tmp $(UNIT) && rm -f $(UNIT).tmp
+	install -m 0644 contrib/batsec.sysusers $(DESTDIR)$(SYSUSERSDIR)/batsec.conf
+	install -m 0644 contrib/batsec.tmpfiles $(DESTDIR)$(TMPFILESDIR)/batsec.conf
+	$(Q)if [ -z "$(DESTDIR)" ]; then \
+	    if command -v systemd-sysusers >/dev/null 2>&1; then \
+	        echo "systemd-sysusers $(SYSUSERSDIR)/batsec.conf"; \
+	        systemd-sysusers $(SYSUSERSDIR)/batsec.conf || exit 1; \
+	        echo "systemd-tmpfiles --create $(TMPFILESDIR)/batsec.conf"; \
+	        systemd-tmpfiles --create $(TMPFILESDIR)/batsec.conf || exit 1; \
+	    else \
+	        echo "batsec: create the user batsec and the directory" \
+	            "/var/empty (root, 0755) before starting batsecd"; \
+	    fi; \
+	    echo "batsec: edit $(SYSCONFDIR)/batsec/batsec.conf, then" \
+	        "'systemctl daemon-reload; systemctl enable --now batsecd'"; \
+	fi
+
+# Leaves batsec.conf, keys, policy, state, the user and /var/empty alone.
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/batsecd $(DESTDIR)$(BINDIR)/batsec-ctl
+	for m in $(MANPAGES); do \
+	    rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
+	rm -f $(CONFDIR)/batsec.conf.example $(UNIT) \
+	    $(DESTDIR)$(SYSUSERSDIR)/batsec.conf \
+	    $(DESTDIR)$(TMPFILESDIR)/batsec.conf \
+	    $(DESTDIR)$(PKGDATADIR)/batsec.lua \
+	    $(patsubst policy/examples/%,$(DESTDIR)$(EXAMPLESDIR)/%,$(POLICY_EXAMPLES))
+	rmdir $(DESTDIR)$(EXAMPLESDIR) $(DESTDIR)$(PKGDATADIR) $(CONFDIR) \
+	    2>/dev/null || true
+
+.PHONY: uninstall
 
 clean:
 	rm -rf build build-san fuzz/build batsecd batsec-ctl

@@ -1,0 +1,1098 @@
+-- batsec.lua -- Wireshark dissector for the batsec mesh protocol, version 1.
+--
+-- Usage:
+--   tshark -X lua_script:batsec.lua -r capture.pcap -V
+--   wireshark -X lua_script:batsec.lua capture.pcap
+-- or copy this file into Wireshark's personal Lua plugins folder
+-- (Help > About > Folders).  `make install` puts it under
+-- $(PREFIX)/share/batsec/.
+--
+-- The layout is the one of batsec-protocol(7); this file follows that page
+-- section by section.  Every field of every frame type is shown: HELLO
+-- (neighbours, certificate, signature), OGM aggregates (each entry's
+-- mutable part, signed part, TVLV containers and signature, then the
+-- link-authentication trailer with MAC tags or a signature), UNICAST and
+-- BCAST (whose inner Ethernet frame goes to Wireshark's Ethernet
+-- dissector).
+--
+-- The dissector applies the structural rules batsecd applies before it
+-- looks at anything else (step 1 of RECEIVING in batsec-protocol(7)):
+-- every violation becomes an expert info of severity Error, so a frame
+-- batsecd would drop unread is easy to find (display filter
+-- _ws.expert.severity == "Error", or one class such as
+-- batsec.malformed.reserved).  A well-formed frame produces no error and
+-- no warning; an unknown TVLV container gives a note.
+-- Signatures, MAC tags and hop chains are shown, not verified: that needs
+-- the keys and BLAKE2b/Ed25519, which Wireshark's Lua does not offer.
+--
+-- The ethertype is a preference (Edit > Preferences > Protocols > BATSEC),
+-- 0x88B5 by default, as in batsec.conf(5).
+
+local batsec = Proto("batsec", "batsec mesh protocol")
+
+-- ---- constants (batsec-protocol(7), "Sizes and limits") -----------------
+
+local VERSION = 1
+local DEFAULT_ETHERTYPE = 0x88B5
+local PK_LEN, SIG_LEN, ADDR_LEN = 32, 64, 6
+local TAG_LEN, KEYID_LEN, CHAIN_LEN = 16, 4, 16
+local MAXHOPS = 32
+local CERT_LEN, REVOKE_LEN = 180, 140
+local HELLO_MAX_NEIGH, RX_WINDOW = 64, 64
+local OGM_MAX_ENTRIES, OGM_MAX_LEN = 16, 4096
+local TVLV_MAX, TT_MAX, TT_ENTRY_LEN = 1024, 64, 12
+local MAX_TAGS = 16
+local INNER_MIN, INNER_MAX = 14, 1518
+local ETH_MIN_PAYLOAD = 46
+local INTERVAL_MIN, INTERVAL_MAX = 100, 60000
+local CERT_NAME_MAX = 32
+
+local T_HELLO, T_OGM, T_UNICAST, T_BCAST = 0x01, 0x02, 0x40, 0x41
+local TYPES = {
+	[T_HELLO] = "HELLO", [T_OGM] = "OGM",
+	[T_UNICAST] = "UNICAST", [T_BCAST] = "BCAST",
+}
+
+local TV_GATEWAY, TV_TT, TV_CERT, TV_REVOKE = 0x01, 0x02, 0x03, 0x04
+local TVLV_TYPES = {
+	[TV_GATEWAY] = "GATEWAY", [TV_TT] = "TT",
+	[TV_CERT] = "CERT", [TV_REVOKE] = "REVOKE",
+}
+
+local AUTH_MAC, AUTH_SIG = 1, 2
+local AUTH_TYPES = { [AUTH_MAC] = "MAC tags", [AUTH_SIG] = "signature" }
+
+-- ---- fields ---------------------------------------------------------------
+
+local F = {
+	type = ProtoField.uint8("batsec.type", "Type", base.HEX, TYPES),
+	version = ProtoField.uint8("batsec.version", "Version", base.DEC),
+	reserved = ProtoField.bytes("batsec.reserved", "Reserved"),
+	ttl = ProtoField.uint8("batsec.ttl", "TTL", base.DEC),
+	signature = ProtoField.bytes("batsec.signature", "Signature"),
+	trailing = ProtoField.bytes("batsec.trailing", "Trailing bytes"),
+	padding = ProtoField.bytes("batsec.padding", "Ethernet padding"),
+
+	-- HELLO
+	hello = ProtoField.none("batsec.hello", "HELLO"),
+	hello_flags = ProtoField.uint8("batsec.hello.flags", "Flags",
+	    base.HEX),
+	hello_flag_cert = ProtoField.bool("batsec.hello.flags.cert",
+	    "Certificate present", 8, nil, 0x01),
+	hello_num_neigh = ProtoField.uint8("batsec.hello.num_neigh",
+	    "Neighbour entries", base.DEC),
+	hello_pk = ProtoField.bytes("batsec.hello.pubkey",
+	    "Sender public key"),
+	hello_ifmac = ProtoField.ether("batsec.hello.ifmac",
+	    "Sender interface MAC"),
+	hello_interval = ProtoField.uint16("batsec.hello.interval",
+	    "HELLO interval (ms)", base.DEC),
+	hello_epoch = ProtoField.uint32("batsec.hello.epoch", "Epoch",
+	    base.DEC),
+	hello_seqno = ProtoField.uint32("batsec.hello.seqno",
+	    "Sequence number", base.DEC),
+	neigh = ProtoField.none("batsec.hello.neigh", "Neighbour"),
+	neigh_addr = ProtoField.ether("batsec.hello.neigh.addr",
+	    "Mesh address"),
+	neigh_rx = ProtoField.uint8("batsec.hello.neigh.rx_count",
+	    "rx_count (of the last 64 HELLOs)", base.DEC),
+
+	-- certificate (HELLO and CERT TVLV)
+	cert = ProtoField.none("batsec.cert", "Certificate"),
+	cert_version = ProtoField.uint8("batsec.cert.version",
+	    "Format version", base.DEC),
+	cert_roles = ProtoField.uint8("batsec.cert.roles", "Roles", base.HEX),
+	cert_role_gw = ProtoField.bool("batsec.cert.roles.gateway", "Gateway",
+	    8, nil, 0x01),
+	cert_name_len = ProtoField.uint8("batsec.cert.name_len",
+	    "Name length", base.DEC),
+	cert_node = ProtoField.bytes("batsec.cert.node_key",
+	    "Node public key"),
+	cert_issuer = ProtoField.bytes("batsec.cert.issuer_key",
+	    "Issuer (CA) public key"),
+	cert_nbefore = ProtoField.uint64("batsec.cert.not_before",
+	    "Not before (Unix s)", base.DEC),
+	cert_nafter = ProtoField.uint64("batsec.cert.not_after",
+	    "Not after (Unix s)", base.DEC),
+	cert_name = ProtoField.string("batsec.cert.name", "Name"),
+	cert_name_pad = ProtoField.bytes("batsec.cert.name_padding",
+	    "Name padding"),
+	cert_sig = ProtoField.bytes("batsec.cert.signature",
+	    "Issuer signature"),
+
+	-- revocation record (REVOKE TVLV)
+	rev = ProtoField.none("batsec.revoke", "Revocation record"),
+	rev_version = ProtoField.uint8("batsec.revoke.version",
+	    "Format version", base.DEC),
+	rev_key = ProtoField.bytes("batsec.revoke.revoked_key",
+	    "Revoked public key"),
+	rev_issuer = ProtoField.bytes("batsec.revoke.issuer_key",
+	    "Issuer (CA) public key"),
+	rev_issued = ProtoField.uint64("batsec.revoke.issued_at",
+	    "Issued at (Unix s)", base.DEC),
+	rev_sig = ProtoField.bytes("batsec.revoke.signature",
+	    "Issuer signature"),
+
+	-- OGM
+	ogm = ProtoField.none("batsec.ogm", "OGM"),
+	ogm_num = ProtoField.uint8("batsec.ogm.num_entries", "Entries",
+	    base.DEC),
+	ogm_sender = ProtoField.ether("batsec.ogm.sender",
+	    "Sender mesh address"),
+	entry = ProtoField.none("batsec.ogm.entry", "Entry"),
+	mut = ProtoField.none("batsec.ogm.mutable", "Mutable part"),
+	tq = ProtoField.uint8("batsec.ogm.tq", "TQ", base.DEC),
+	hops = ProtoField.uint8("batsec.ogm.hops", "Hops", base.DEC),
+	prev = ProtoField.ether("batsec.ogm.prev_sender",
+	    "Previous sender"),
+	chain = ProtoField.bytes("batsec.ogm.chain", "Hop-chain element"),
+	sgn = ProtoField.none("batsec.ogm.signed", "Signed part"),
+	orig_pk = ProtoField.bytes("batsec.ogm.orig_key",
+	    "Originator public key"),
+	ogm_epoch = ProtoField.uint32("batsec.ogm.epoch", "Epoch", base.DEC),
+	ogm_seqno = ProtoField.uint32("batsec.ogm.seqno", "Sequence number",
+	    base.DEC),
+	ogm_flags = ProtoField.uint8("batsec.ogm.flags", "Flags", base.HEX),
+	ogm_interval = ProtoField.uint16("batsec.ogm.interval",
+	    "OGM interval (ms)", base.DEC),
+	anchor = ProtoField.bytes("batsec.ogm.anchor",
+	    "Hop-chain anchor H^32(seed)"),
+	tvlv_len = ProtoField.uint16("batsec.ogm.tvlv_len", "TVLV length",
+	    base.DEC),
+	ogm_sig = ProtoField.bytes("batsec.ogm.signature",
+	    "Originator signature"),
+
+	-- TVLV containers
+	tvlv = ProtoField.none("batsec.tvlv", "TVLV"),
+	tvlv_type = ProtoField.uint8("batsec.tvlv.type", "Type", base.HEX,
+	    TVLV_TYPES),
+	tvlv_version = ProtoField.uint8("batsec.tvlv.version", "Version",
+	    base.DEC),
+	tvlv_vlen = ProtoField.uint16("batsec.tvlv.len", "Length", base.DEC),
+	tvlv_value = ProtoField.bytes("batsec.tvlv.value", "Value"),
+	gw_down = ProtoField.uint32("batsec.tvlv.gw.down",
+	    "Bandwidth down (100 kbit/s)", base.DEC),
+	gw_up = ProtoField.uint32("batsec.tvlv.gw.up",
+	    "Bandwidth up (100 kbit/s)", base.DEC),
+	tt = ProtoField.none("batsec.tvlv.tt.entry", "Client"),
+	tt_mac = ProtoField.ether("batsec.tvlv.tt.mac", "Client MAC"),
+	tt_vid = ProtoField.uint16("batsec.tvlv.tt.vid", "VLAN", base.HEX),
+	tt_tagged = ProtoField.bool("batsec.tvlv.tt.tagged", "Tagged", 16,
+	    nil, 0x8000),
+	tt_vlan = ProtoField.uint16("batsec.tvlv.tt.vlan_id", "VLAN id",
+	    base.DEC, nil, 0x0fff),
+	tt_flags = ProtoField.uint8("batsec.tvlv.tt.flags", "Flags",
+	    base.HEX),
+
+	-- link-authentication trailer
+	trailer = ProtoField.none("batsec.trailer",
+	    "Link-authentication trailer"),
+	auth = ProtoField.uint8("batsec.trailer.auth", "Auth type", base.DEC,
+	    AUTH_TYPES),
+	num_tags = ProtoField.uint8("batsec.trailer.num_tags", "Tags",
+	    base.DEC),
+	counter = ProtoField.uint64("batsec.trailer.counter", "Frame counter",
+	    base.DEC),
+	counter_epoch = ProtoField.uint32("batsec.trailer.counter_epoch",
+	    "Counter: epoch (upper 32 bits)", base.DEC),
+	counter_low = ProtoField.uint32("batsec.trailer.counter_low",
+	    "Counter: count (lower 32 bits)", base.DEC),
+	tag = ProtoField.none("batsec.trailer.tag", "Tag"),
+	keyid = ProtoField.bytes("batsec.trailer.keyid", "Key id"),
+	mac_tag = ProtoField.bytes("batsec.trailer.mac", "MAC tag"),
+	link_sig = ProtoField.bytes("batsec.trailer.signature",
+	    "Link signature"),
+
+	-- data frames
+	dst = ProtoField.ether("batsec.dst", "Destination originator"),
+	src = ProtoField.ether("batsec.src", "Source originator"),
+	orig = ProtoField.ether("batsec.orig", "Originator"),
+	bc_seqno = ProtoField.uint32("batsec.bcast.seqno", "Sequence number",
+	    base.DEC),
+	inner_len = ProtoField.uint16("batsec.inner_len",
+	    "Inner frame length", base.DEC),
+	inner = ProtoField.bytes("batsec.inner", "Inner Ethernet frame"),
+}
+
+local field_list = {}
+for _, f in pairs(F) do field_list[#field_list + 1] = f end
+batsec.fields = field_list
+
+-- ---- expert infos ---------------------------------------------------------
+-- The errors: one per class of batsecd's parse errors (enum wire_err in
+-- src/wire.h); each makes batsecd drop the whole frame.  Then two notes
+-- and two warnings for what is not a structural error.
+
+local function err_info(abbr, text, group)
+	return ProtoExpert.new("batsec." .. abbr, text, group,
+	    expert.severity.ERROR)
+end
+
+local MAL, PROTO = expert.group.MALFORMED, expert.group.PROTOCOL
+local E = {
+	trunc = err_info("malformed.truncated", "Frame truncated", MAL),
+	version = err_info("malformed.version",
+	    "Unsupported protocol version", PROTO),
+	type = err_info("malformed.type", "Unknown frame type", PROTO),
+	reserved = err_info("malformed.reserved",
+	    "Reserved field or unknown flag not zero", PROTO),
+	count = err_info("malformed.count", "Count out of range", MAL),
+	len = err_info("malformed.length",
+	    "Length odd, too large or inconsistent", MAL),
+	range = err_info("malformed.range", "Value out of range", PROTO),
+	addr = err_info("malformed.address", "Invalid address", PROTO),
+	vid = err_info("malformed.vid", "Invalid VLAN id", PROTO),
+	auth = err_info("malformed.auth", "Unknown link-auth type", PROTO),
+	dup = err_info("malformed.duplicate", "Duplicate item", PROTO),
+	cert = err_info("malformed.cert",
+	    "Malformed certificate or revocation", MAL),
+	trailing = err_info("malformed.trailing",
+	    "Trailing bytes after the frame", MAL),
+	padding = err_info("malformed.padding",
+	    "Ethernet padding not zero", MAL),
+	toolong = err_info("malformed.too_long", "Frame too long", MAL),
+	-- Not errors: batsecd skips unknown TVLVs, and a short capture is
+	-- the capture's fault, not the sender's.
+	unknown_tvlv = ProtoExpert.new("batsec.tvlv.unknown",
+	    "Unknown TVLV container, skipped", expert.group.UNDECODED,
+	    expert.severity.NOTE),
+	snap = ProtoExpert.new("batsec.snaplen",
+	    "Capture shorter than the frame; decoding stops there",
+	    expert.group.UNDECODED, expert.severity.NOTE),
+	inner = ProtoExpert.new("batsec.inner_failed",
+	    "The inner Ethernet frame could not be dissected",
+	    expert.group.MALFORMED, expert.severity.WARN),
+	ifmac = ProtoExpert.new("batsec.hello.ifmac_mismatch",
+	    "Interface MAC differs from the Ethernet source; batsecd " ..
+	    "drops this HELLO", expert.group.PROTOCOL, expert.severity.WARN),
+}
+
+local expert_list = {}
+for _, e in pairs(E) do expert_list[#expert_list + 1] = e end
+batsec.experts = expert_list
+
+-- ---- preferences ----------------------------------------------------------
+
+-- A string, so that it can be written in hex as in batsec.conf(5).
+batsec.prefs.ethertype = Pref.string("Ethertype", "0x88B5",
+    "Ethertype of batsec frames, as 'ethertype' in batsec.conf " ..
+    "(0x0600..0xFFFF, hex with 0x or decimal; default 0x88B5)")
+
+local eth_dissector = Dissector.get("eth_withoutfcs")
+local eth_src_field = Field.new("eth.src")
+
+-- Bitwise AND of two small non-negative integers in plain arithmetic:
+-- not every Lua version and Wireshark build has a bit library.
+local function band(a, b)
+	local r, v = 0, 1
+	while a > 0 and b > 0 do
+		if a % 2 == 1 and b % 2 == 1 then r = r + v end
+		a, b, v = math.floor(a / 2), math.floor(b / 2), v * 2
+	end
+	return r
+end
+
+-- ---- the cursor -----------------------------------------------------------
+-- Like batsecd's own parser: a read position and a stop; a field that
+-- does not fit what remains raises one "truncated" expert info and every
+-- later take returns nil, so the dissection stops cleanly without ever
+-- touching a byte outside the frame.
+
+local Cur = {}
+Cur.__index = Cur
+
+local function cur_new(tvb, pinfo)
+	return setmetatable({ tvb = tvb, pinfo = pinfo, off = 0,
+	    stop = tvb:len(), snap = tvb:reported_len() > tvb:len(),
+	    err = false }, Cur)
+end
+
+function Cur:rem()
+	return self.stop - self.off
+end
+
+-- The remaining bytes as a range, nil when nothing remains.
+function Cur:rest()
+	if self:rem() <= 0 then return nil end
+	return self.tvb(self.off, self:rem())
+end
+
+-- The next n bytes as a range, or nil: after an error, for n = 0 (an
+-- empty range may lie past the end of the buffer), or when fewer than n
+-- bytes remain (and the truncation is noted).
+function Cur:take(n, tree, what)
+	if self.err or n <= 0 then return nil end
+	if n > self:rem() then
+		self.err = true
+		local r = self:rest()
+		local e = self.snap and E.snap or E.trunc
+		local msg = string.format("%s: needs %d bytes at offset %d, " ..
+		    "%d left", what, n, self.off, self:rem())
+		if r then
+			tree:add_tvb_expert_info(e, r, msg)
+		else
+			tree:add_proto_expert_info(e, msg)
+		end
+		return nil
+	end
+	local r = self.tvb(self.off, n)
+	self.off = self.off + n
+	return r
+end
+
+-- A subtree starting at the cursor; its length is fixed later by done().
+function Cur:subtree(tree, field, label)
+	local item
+	local r = self:rest()
+	if r then
+		item = tree:add(field, r)
+	else
+		item = tree:add(field)
+	end
+	if label then item:set_text(label) end
+	return item, self.off
+end
+
+function Cur:done(item, start)
+	if self.off > start then item:set_len(self.off - start) end
+end
+
+-- ---- field helpers --------------------------------------------------------
+
+-- Adds field over the next n bytes; returns the item and the range (both
+-- nil when the bytes are missing).
+local function add(c, tree, field, n, what)
+	local r = c:take(n, tree, what)
+	if not r then return nil, nil end
+	return tree:add(field, r), r
+end
+
+local function nonzero(r)
+	local b = r:bytes()
+	for i = 0, b:len() - 1 do
+		if b:get_index(i) ~= 0 then return true end
+	end
+	return false
+end
+
+-- Reserved bytes: shown, and an error when not zero.
+local function reserved(c, tree, n, what)
+	local it, r = add(c, tree, F.reserved, n, what)
+	if r and nonzero(r) then
+		it:add_proto_expert_info(E.reserved, what .. " is not zero")
+	end
+	return r
+end
+
+local function flags(c, tree, field, mask, what)
+	local it, r = add(c, tree, field, 1, what)
+	if r and band(r:uint(), 0xff - mask) ~= 0 then
+		it:add_proto_expert_info(E.reserved, string.format(
+		    "%s: undefined flag bits 0x%02x", what,
+		    band(r:uint(), 0xff - mask)))
+	end
+	return it, r
+end
+
+-- An integer field that must lie in lo..hi (experts: kind).
+local function ranged(c, tree, field, n, lo, hi, kind, what)
+	local it, r = add(c, tree, field, n, what)
+	if r then
+		local v = r:uint()
+		if v < lo or v > hi then
+			it:add_proto_expert_info(kind, string.format(
+			    "%s %d is outside %d..%d", what, v, lo, hi))
+		end
+	end
+	return it, r
+end
+
+-- A mesh address: locally administered (0x02) set, multicast (0x01) clear.
+local function mesh_addr(c, tree, field, what)
+	local it, r = add(c, tree, field, ADDR_LEN, what)
+	if r then
+		local b0 = r:range(0, 1):uint()
+		if band(b0, 0x03) ~= 0x02 then
+			it:add_proto_expert_info(E.addr, what ..
+			    " is not a mesh address (first byte must have " ..
+			    "bit 0x02 set and 0x01 clear)")
+		end
+	end
+	return it, r
+end
+
+-- A unicast, non-zero MAC address.
+local function unicast_mac(c, tree, field, what)
+	local it, r = add(c, tree, field, ADDR_LEN, what)
+	if r and (band(r:range(0, 1):uint(), 0x01) ~= 0 or
+	    not nonzero(r)) then
+		it:add_proto_expert_info(E.addr, what ..
+		    " is not a unicast, non-zero MAC address")
+	end
+	return it, r
+end
+
+local function interval(c, tree, field, what)
+	return ranged(c, tree, field, 2, INTERVAL_MIN, INTERVAL_MAX, E.range,
+	    what)
+end
+
+local function unix_time(it, r)
+	local v = tonumber(tostring(r:uint64()))
+	if v and v < 253402300800 then	-- before year 10000
+		it:append_text(os.date("!  (%Y-%m-%d %H:%M:%S UTC)", v))
+	end
+end
+
+-- Nothing may follow a frame (HELLO, OGM).
+local function no_trailing(c, tree)
+	if c.err then return end
+	local r = c:rest()
+	if r then
+		tree:add(F.trailing, r):add_proto_expert_info(E.trailing,
+		    string.format("%d bytes after the end of the frame",
+		    r:len()))
+		c.off = c.stop
+	end
+end
+
+-- ---- certificates and revocations ----------------------------------------
+-- Fixed-size records (the TVLV code checks the size first); every format
+-- rule of CERTIFICATES AND REVOCATIONS in batsec-protocol(7) is checked,
+-- the issuer's signature is not.
+
+local function cert_name_ok(r, n)
+	for i = 0, n - 1 do
+		local ch = r:range(i, 1):uint()
+		if ch < 0x21 or ch > 0x7e then return false end
+	end
+	return true
+end
+
+local function dissect_cert(c, tree, what)
+	local st, start = c:subtree(tree, F.cert, what)
+	local r
+	local it
+	it, r = add(c, st, F.cert_version, 1, "certificate version")
+	if r and r:uint() ~= 1 then
+		it:add_proto_expert_info(E.cert, "unsupported format version")
+	end
+	local roles_it
+	roles_it, r = add(c, st, F.cert_roles, 1, "certificate roles")
+	if r then
+		roles_it:add(F.cert_role_gw, r)
+		if band(r:uint(), 0xfe) ~= 0 then
+			roles_it:add_proto_expert_info(E.cert,
+			    "unknown role bits")
+		end
+	end
+	local nlen
+	it, r = add(c, st, F.cert_name_len, 1, "certificate name length")
+	if r then
+		nlen = r:uint()
+		if nlen > CERT_NAME_MAX then
+			it:add_proto_expert_info(E.cert,
+			    "name longer than 32 bytes")
+		end
+	end
+	it, r = add(c, st, F.reserved, 1, "certificate reserved")
+	if r and nonzero(r) then
+		it:add_proto_expert_info(E.cert, "reserved byte not zero")
+	end
+	add(c, st, F.cert_node, PK_LEN, "certificate node key")
+	add(c, st, F.cert_issuer, PK_LEN, "certificate issuer key")
+	local nb_it, nb = add(c, st, F.cert_nbefore, 8, "not before")
+	local na_it, na = add(c, st, F.cert_nafter, 8, "not after")
+	if nb then unix_time(nb_it, nb) end
+	if na then
+		unix_time(na_it, na)
+		if nb and na:uint64() <= nb:uint64() then
+			na_it:add_proto_expert_info(E.cert,
+			    "not-after is not later than not-before")
+		end
+	end
+	r = c:take(CERT_NAME_MAX, st, "certificate name")
+	if r and nlen then
+		local n = math.min(nlen, CERT_NAME_MAX)
+		if n > 0 then
+			local name_it = st:add(F.cert_name, r:range(0, n))
+			if not cert_name_ok(r, n) then
+				name_it:add_proto_expert_info(E.cert,
+				    "name has a byte outside 0x21..0x7e")
+			end
+		end
+		if n < CERT_NAME_MAX then
+			local pad = r:range(n, CERT_NAME_MAX - n)
+			local pit = st:add(F.cert_name_pad, pad)
+			if nonzero(pad) then
+				pit:add_proto_expert_info(E.cert,
+				    "name padding not zero")
+			end
+		end
+		st:append_text(n > 0 and (": " .. r:range(0, n):string()) or
+		    "")
+	end
+	add(c, st, F.cert_sig, SIG_LEN, "certificate signature")
+	c:done(st, start)
+end
+
+local function dissect_revoke(c, tree)
+	local st, start = c:subtree(tree, F.rev)
+	local it, r = add(c, st, F.rev_version, 1, "revocation version")
+	if r and r:uint() ~= 1 then
+		it:add_proto_expert_info(E.cert, "unsupported format version")
+	end
+	it, r = add(c, st, F.reserved, 3, "revocation reserved")
+	if r and nonzero(r) then
+		it:add_proto_expert_info(E.cert, "reserved byte not zero")
+	end
+	add(c, st, F.rev_key, PK_LEN, "revoked key")
+	add(c, st, F.rev_issuer, PK_LEN, "revocation issuer key")
+	it, r = add(c, st, F.rev_issued, 8, "issued at")
+	if r then unix_time(it, r) end
+	add(c, st, F.rev_sig, SIG_LEN, "revocation signature")
+	c:done(st, start)
+end
+
+-- ---- HELLO ----------------------------------------------------------------
+
+-- The Ethernet source of the frame carrying us (the innermost one so far).
+local function outer_eth_src()
+	local all = { eth_src_field() }
+	local fi = all[#all]
+	if fi == nil then return nil end
+	return fi.range:bytes():tohex()
+end
+
+local function dissect_hello(c, tree, pinfo)
+	local ht, start = c:subtree(tree, F.hello)
+	local fit, fr = flags(c, ht, F.hello_flags, 0x01, "flags")
+	if fr then fit:add(F.hello_flag_cert, fr) end
+	local _, nr = ranged(c, ht, F.hello_num_neigh, 1, 0, HELLO_MAX_NEIGH,
+	    E.count, "num_neigh")
+	add(c, ht, F.hello_pk, PK_LEN, "public key")
+	local mit, mr = unicast_mac(c, ht, F.hello_ifmac, "interface MAC")
+	if mr then
+		local src = outer_eth_src()
+		if src and src ~= mr:bytes():tohex() then
+			mit:add_proto_expert_info(E.ifmac)
+		end
+	end
+	interval(c, ht, F.hello_interval, "hello interval")
+	local _, er = add(c, ht, F.hello_epoch, 4, "epoch")
+	local _, sr = add(c, ht, F.hello_seqno, 4, "seqno")
+	local n = nr and nr:uint() or 0
+	local seen = {}
+	for i = 1, n do
+		if c.err then break end
+		local nt, ns = c:subtree(ht, F.neigh,
+		    string.format("Neighbour %d", i))
+		local ait, ar = mesh_addr(c, nt, F.neigh_addr,
+		    "neighbour address")
+		local _, rr = ranged(c, nt, F.neigh_rx, 1, 0, RX_WINDOW,
+		    E.range, "neighbour rx_count")
+		reserved(c, nt, 1, "neighbour reserved")
+		if ar then
+			local key = ar:bytes():tohex()
+			if seen[key] then
+				ait:add_proto_expert_info(E.dup,
+				    "neighbour address listed twice")
+			end
+			seen[key] = true
+			nt:append_text(": " .. tostring(ar:ether()))
+			if rr then
+				nt:append_text(string.format(", rx %d/64",
+				    rr:uint()))
+			end
+		end
+		c:done(nt, ns)
+	end
+	local has_cert = fr and band(fr:uint(), 0x01) ~= 0
+	if has_cert and not c.err then
+		dissect_cert(c, ht, "Certificate")
+	end
+	add(c, ht, F.signature, SIG_LEN, "signature")
+	no_trailing(c, ht)
+	c:done(ht, start)
+	if sr and er then
+		pinfo.cols.info:append(string.format(" seq %d epoch %d, " ..
+		    "%d neighbour%s%s", sr:uint(), er:uint(), n,
+		    n == 1 and "" or "s", has_cert and ", certificate" or ""))
+	end
+end
+
+-- ---- TVLV containers ------------------------------------------------------
+
+local function dissect_gateway(c, tree, vlen)
+	if vlen ~= 8 then
+		tree:add_proto_expert_info(E.len, string.format(
+		    "GATEWAY value is %d bytes, must be 8", vlen))
+		if vlen > 0 then
+			add(c, tree, F.tvlv_value, vlen, "GATEWAY value")
+		end
+		return
+	end
+	for _, f in ipairs({ { F.gw_down, "down" }, { F.gw_up, "up" } }) do
+		local it, r = add(c, tree, f[1], 4, "gateway bandwidth " ..
+		    f[2])
+		if r then
+			local v = r:uint()
+			it:append_text(string.format(" = %.1f Mbit/s",
+			    v / 10))
+			if v == 0 then
+				it:add_proto_expert_info(E.range,
+				    "bandwidth " .. f[2] .. " is 0")
+			end
+		end
+	end
+end
+
+local function vid_ok(v)
+	if v == 0 then return true end
+	local id = band(v, 0x0fff)
+	return band(v, 0x7000) == 0 and band(v, 0x8000) ~= 0 and
+	    id >= 1 and id <= 4094
+end
+
+local function dissect_tt_entry(c, tree, i, seen)
+	local et, start = c:subtree(tree, F.tt, string.format("Client %d", i))
+	local mit, mr = unicast_mac(c, et, F.tt_mac, "TT client MAC")
+	local vit, vr = add(c, et, F.tt_vid, 2, "TT vid")
+	if vr then
+		vit:add(F.tt_tagged, vr)
+		vit:add(F.tt_vlan, vr)
+		if not vid_ok(vr:uint()) then
+			vit:add_proto_expert_info(E.vid, string.format(
+			    "VLAN field 0x%04x: must be 0 or 0x8000 | " ..
+			    "1..4094", vr:uint()))
+		end
+	end
+	flags(c, et, F.tt_flags, 0x00, "TT flags")
+	reserved(c, et, 3, "TT reserved")
+	if mr and vr then
+		local key = mr:bytes():tohex() .. vr:bytes():tohex()
+		if seen[key] then
+			mit:add_proto_expert_info(E.dup,
+			    "client (MAC, VLAN) listed twice")
+		end
+		seen[key] = true
+		et:append_text(": " .. tostring(mr:ether()))
+		if vr:uint() ~= 0 then
+			et:append_text(string.format(" vlan %d",
+			    band(vr:uint(), 0x0fff)))
+		end
+	end
+	c:done(et, start)
+end
+
+local function dissect_tt(c, tree, vlen)
+	if vlen == 0 or vlen % TT_ENTRY_LEN ~= 0 then
+		tree:add_proto_expert_info(E.len, string.format(
+		    "TT value is %d bytes, must be a non-zero multiple of 12",
+		    vlen))
+		if vlen > 0 then
+			add(c, tree, F.tvlv_value, vlen, "TT value")
+		end
+		return
+	end
+	local n = math.floor(vlen / TT_ENTRY_LEN)
+	if n > TT_MAX then
+		tree:add_proto_expert_info(E.count, string.format(
+		    "%d TT entries, at most %d", n, TT_MAX))
+	end
+	tree:append_text(string.format(", %d client%s", n,
+	    n == 1 and "" or "s"))
+	local seen = {}
+	for i = 1, n do
+		if c.err then return end
+		dissect_tt_entry(c, tree, i, seen)
+	end
+end
+
+local function dissect_fixed_value(c, tree, vlen, want, name, fn)
+	if vlen ~= want then
+		tree:add_proto_expert_info(E.len, string.format(
+		    "%s value is %d bytes, must be %d", name, vlen, want))
+		if vlen > 0 then
+			add(c, tree, F.tvlv_value, vlen, name .. " value")
+		end
+		return
+	end
+	fn()
+end
+
+-- The value of one container; known = known type with version 1.
+local function dissect_tvlv_value(c, tree, ttype, vlen)
+	if ttype == TV_GATEWAY then
+		dissect_gateway(c, tree, vlen)
+	elseif ttype == TV_TT then
+		dissect_tt(c, tree, vlen)
+	elseif ttype == TV_CERT then
+		dissect_fixed_value(c, tree, vlen, CERT_LEN, "CERT",
+		    function() dissect_cert(c, tree, "Certificate") end)
+	else
+		dissect_fixed_value(c, tree, vlen, REVOKE_LEN, "REVOKE",
+		    function() dissect_revoke(c, tree) end)
+	end
+end
+
+-- One container inside the region cursor rc; returns false to stop.
+local function dissect_tvlv(rc, tree, present)
+	if rc:rem() < 4 then
+		local r = rc:rest()
+		tree:add_tvb_expert_info(E.len, r, string.format(
+		    "%d bytes left in the TVLV region, a header needs 4",
+		    r:len()))
+		rc.off = rc.stop
+		return false
+	end
+	local hdr = rc.tvb(rc.off, 4)
+	local ttype, ver, vlen = hdr:range(0, 1):uint(),
+	    hdr:range(1, 1):uint(), hdr:range(2, 2):uint()
+	local known = ver == 1 and TVLV_TYPES[ttype] ~= nil
+	local tt, start = rc:subtree(tree, F.tvlv, string.format(
+	    "TVLV %s (type 0x%02x, version %d, %d bytes)%s",
+	    TVLV_TYPES[ttype] or "unknown", ttype, ver, vlen,
+	    known and "" or ", skipped"))
+	add(rc, tt, F.tvlv_type, 1, "TVLV type")
+	add(rc, tt, F.tvlv_version, 1, "TVLV version")
+	local lit = add(rc, tt, F.tvlv_vlen, 2, "TVLV length")
+	if vlen % 2 ~= 0 or vlen > rc:rem() then
+		lit:add_proto_expert_info(E.len, string.format(
+		    "value length %d is odd or longer than the %d bytes " ..
+		    "left in the region", vlen, rc:rem()))
+		local r = rc:rest()
+		if r then tt:add(F.tvlv_value, r) end
+		rc.off = rc.stop
+		rc:done(tt, start)
+		return false
+	end
+	if not known then
+		if vlen > 0 then add(rc, tt, F.tvlv_value, vlen, "value") end
+		tt:add_proto_expert_info(E.unknown_tvlv)
+	else
+		if present[ttype] then
+			tt:add_proto_expert_info(E.dup, TVLV_TYPES[ttype] ..
+			    " appears twice in one entry")
+		end
+		present[ttype] = true
+		-- The value gets its own cursor so it cannot run past vlen.
+		local vc = cur_new(rc.tvb, rc.pinfo)
+		vc.off, vc.stop, vc.snap = rc.off, rc.off + vlen, rc.snap
+		dissect_tvlv_value(vc, tt, ttype, vlen)
+		rc.off = rc.off + vlen
+	end
+	rc:done(tt, start)
+	return true
+end
+
+-- The TVLV region of an entry: exactly filled by containers.
+local function dissect_tvlvs(c, tree, len)
+	if len == 0 or c.err then return end
+	if len > c:rem() then
+		c:take(len, tree, "TVLV region")
+		return
+	end
+	local rc = cur_new(c.tvb, c.pinfo)
+	rc.off, rc.stop, rc.snap = c.off, c.off + len, c.snap
+	local present = {}
+	while rc:rem() > 0 and dissect_tvlv(rc, tree, present) do end
+	c.off = c.off + len
+end
+
+-- ---- OGM ------------------------------------------------------------------
+
+local function dissect_mut(c, tree)
+	local mt, start = c:subtree(tree, F.mut)
+	local _, ttl = add(c, mt, F.ttl, 1, "ttl")
+	local _, tq = add(c, mt, F.tq, 1, "tq")
+	local _, hops = ranged(c, mt, F.hops, 1, 0, MAXHOPS, E.range, "hops")
+	reserved(c, mt, 1, "entry reserved")
+	mesh_addr(c, mt, F.prev, "previous sender")
+	reserved(c, mt, 2, "entry reserved")
+	local cit = add(c, mt, F.chain, CHAIN_LEN, "hop-chain element")
+	if cit and hops and hops:uint() == 0 then
+		cit:append_text("  (the seed: hops 0)")
+	end
+	if ttl and tq and hops then
+		mt:append_text(string.format(": TTL %d, TQ %d, hops %d",
+		    ttl:uint(), tq:uint(), hops:uint()))
+	end
+	c:done(mt, start)
+	return hops
+end
+
+local function dissect_signed(c, tree)
+	local st, start = c:subtree(tree, F.sgn)
+	add(c, st, F.orig_pk, PK_LEN, "originator key")
+	local _, er = add(c, st, F.ogm_epoch, 4, "epoch")
+	local _, sr = add(c, st, F.ogm_seqno, 4, "seqno")
+	flags(c, st, F.ogm_flags, 0x00, "entry flags")
+	reserved(c, st, 1, "entry reserved")
+	interval(c, st, F.ogm_interval, "OGM interval")
+	add(c, st, F.anchor, CHAIN_LEN, "hop-chain anchor")
+	local lit, lr = add(c, st, F.tvlv_len, 2, "tvlv_len")
+	reserved(c, st, 2, "entry reserved")
+	if lr then
+		local n = lr:uint()
+		if n > TVLV_MAX or n % 2 ~= 0 then
+			lit:add_proto_expert_info(E.len, string.format(
+			    "tvlv_len %d: must be even and at most %d", n,
+			    TVLV_MAX))
+		end
+		dissect_tvlvs(c, st, n)
+	end
+	if er and sr then
+		st:append_text(string.format(": epoch %d, seqno %d",
+		    er:uint(), sr:uint()))
+	end
+	c:done(st, start)
+	return sr
+end
+
+local function dissect_entry(c, tree, i)
+	local et, start = c:subtree(tree, F.entry, string.format("Entry %d", i))
+	local hops = dissect_mut(c, et)
+	local seq = dissect_signed(c, et)
+	add(c, et, F.ogm_sig, SIG_LEN, "OGM signature")
+	if seq and hops then
+		et:append_text(string.format(": seqno %d, hops %d",
+		    seq:uint(), hops:uint()))
+	end
+	c:done(et, start)
+end
+
+local function dissect_tags(c, tree, n)
+	local seen = {}
+	for i = 1, n do
+		if c.err then return end
+		local tt, start = c:subtree(tree, F.tag,
+		    string.format("Tag %d", i))
+		local kit, kr = add(c, tt, F.keyid, KEYID_LEN, "tag key id")
+		add(c, tt, F.mac_tag, TAG_LEN, "tag")
+		if kr then
+			local key = kr:bytes():tohex()
+			if seen[key] then
+				kit:add_proto_expert_info(E.dup,
+				    "key id listed twice")
+			end
+			seen[key] = true
+			tt:append_text(": key id " .. key:lower())
+		end
+		c:done(tt, start)
+	end
+end
+
+local function dissect_trailer(c, tree, pinfo)
+	local tt, start = c:subtree(tree, F.trailer)
+	local ait, ar = add(c, tt, F.auth, 1, "auth type")
+	local auth = ar and ar:uint()
+	if ar and not AUTH_TYPES[auth] then
+		ait:add_proto_expert_info(E.auth, string.format(
+		    "auth type %d: 1 (MAC tags) or 2 (signature)", auth))
+	end
+	local lo, hi = 0, 0
+	if auth == AUTH_MAC then lo, hi = 1, MAX_TAGS end
+	local _, nr = ranged(c, tt, F.num_tags, 1, lo, hi, E.count,
+	    "num_tags")
+	reserved(c, tt, 2, "trailer reserved")
+	local cit, cr = add(c, tt, F.counter, 8, "frame counter")
+	if cr then
+		cit:add(F.counter_epoch, cr:range(0, 4))
+		cit:add(F.counter_low, cr:range(4, 4))
+	end
+	if auth == AUTH_SIG then
+		add(c, tt, F.link_sig, SIG_LEN, "link signature")
+		tt:append_text(": signature")
+	elseif auth == AUTH_MAC and nr then
+		dissect_tags(c, tt, nr:uint())
+		tt:append_text(string.format(": %d MAC tag%s", nr:uint(),
+		    nr:uint() == 1 and "" or "s"))
+	end
+	c:done(tt, start)
+	if ar and AUTH_TYPES[auth] then
+		pinfo.cols.info:append(", " .. (auth == AUTH_SIG and
+		    "signed" or string.format("%d tag%s", nr and nr:uint()
+		    or 0, (nr and nr:uint() == 1) and "" or "s")))
+	end
+	-- An unknown auth type has no known layout: the rest is unread.
+	if ar and not AUTH_TYPES[auth] then c.off = c.stop end
+end
+
+local function dissect_ogm(c, tree, pinfo)
+	local ot, start = c:subtree(tree, F.ogm)
+	if c.tvb:reported_len() > OGM_MAX_LEN then
+		ot:add_proto_expert_info(E.toolong, string.format(
+		    "OGM frame of %d bytes, at most %d", c.tvb:reported_len(),
+		    OGM_MAX_LEN))
+	end
+	local _, nr = ranged(c, ot, F.ogm_num, 1, 1, OGM_MAX_ENTRIES, E.count,
+	    "num_entries")
+	reserved(c, ot, 1, "header reserved")
+	local _, sr = mesh_addr(c, ot, F.ogm_sender, "sender")
+	reserved(c, ot, 2, "header reserved")
+	local n = nr and nr:uint() or 0
+	if sr then
+		pinfo.cols.info:append(string.format(" from %s, %d entr%s",
+		    tostring(sr:ether()), n, n == 1 and "y" or "ies"))
+	end
+	for i = 1, n do
+		if c.err then break end
+		dissect_entry(c, ot, i)
+	end
+	if not c.err then dissect_trailer(c, ot, pinfo) end
+	no_trailing(c, ot)
+	c:done(ot, start)
+end
+
+-- ---- data frames ----------------------------------------------------------
+
+-- What follows the inner frame: zero padding of a short frame, or garbage.
+local function data_tail(c, tree)
+	if c.err then return end
+	local r = c:rest()
+	if not r then return end
+	if c.tvb:reported_len() > ETH_MIN_PAYLOAD then
+		tree:add(F.trailing, r):add_proto_expert_info(E.trailing,
+		    string.format("%d bytes after the inner frame of a " ..
+		    "payload longer than %d bytes", r:len(), ETH_MIN_PAYLOAD))
+	else
+		local it = tree:add(F.padding, r)
+		if nonzero(r) then
+			it:add_proto_expert_info(E.padding)
+		end
+	end
+	c.off = c.stop
+end
+
+-- The inner frame goes to the Ethernet dissector only when its length is
+-- one batsecd accepts; otherwise it is shown as bytes.
+local function inner_frame(c, tree, root, pinfo, len)
+	if not len then return end
+	local r = c:take(len, tree, "inner frame")
+	if not r then return end
+	tree:add(F.inner, r)
+	pinfo.cols.info:append(": ")
+	pinfo.cols.info:fence()
+	if eth_dissector and len >= INNER_MIN and len <= INNER_MAX then
+		-- Dissector:call turns an exception into a Lua error; keep
+		-- it from ending the dissection of the outer frame.
+		local ok, msg = pcall(function()
+			eth_dissector:call(r:tvb(), pinfo, root)
+		end)
+		if not ok then
+			tree:add_proto_expert_info(E.inner, tostring(msg))
+		end
+	end
+end
+
+local function inner_len(c, tree)
+	local _, r = ranged(c, tree, F.inner_len, 2, INNER_MIN, INNER_MAX,
+	    E.len, "inner length")
+	return r and r:uint()
+end
+
+local function dissect_unicast(c, tree, root, pinfo)
+	local _, ttl = add(c, tree, F.ttl, 1, "ttl")
+	reserved(c, tree, 1, "reserved")
+	local _, dr = mesh_addr(c, tree, F.dst, "destination")
+	local _, sr = mesh_addr(c, tree, F.src, "source")
+	local n = inner_len(c, tree)
+	reserved(c, tree, 2, "reserved")
+	if dr and sr and ttl then
+		pinfo.cols.info:append(string.format(" %s -> %s ttl %d",
+		    tostring(sr:ether()), tostring(dr:ether()), ttl:uint()))
+	end
+	inner_frame(c, tree, root, pinfo, n)
+	data_tail(c, tree)
+end
+
+local function dissect_bcast(c, tree, root, pinfo)
+	local _, ttl = add(c, tree, F.ttl, 1, "ttl")
+	reserved(c, tree, 1, "reserved")
+	local _, qr = add(c, tree, F.bc_seqno, 4, "seqno")
+	local _, orr = mesh_addr(c, tree, F.orig, "originator")
+	local n = inner_len(c, tree)
+	if orr and qr and ttl then
+		pinfo.cols.info:append(string.format(" from %s seq %d ttl %d",
+		    tostring(orr:ether()), qr:uint(), ttl:uint()))
+	end
+	inner_frame(c, tree, root, pinfo, n)
+	data_tail(c, tree)
+end
+
+-- ---- entry point ----------------------------------------------------------
+
+function batsec.dissector(tvb, pinfo, root)
+	pinfo.cols.protocol = "batsec"
+	pinfo.cols.info = "batsec"
+	local tree = root:add(batsec, tvb())
+	local c = cur_new(tvb, pinfo)
+	if c.snap then
+		tree:add_proto_expert_info(E.snap)
+	end
+	local tit, tr = add(c, tree, F.type, 1, "type")
+	local vit, vr = add(c, tree, F.version, 1, "version")
+	if not tr or not vr then return tvb:len() end
+	local ftype = tr:uint()
+	-- The version is checked first, as batsecd does.
+	if vr:uint() ~= VERSION then
+		vit:add_proto_expert_info(E.version, string.format(
+		    "version %d, this dissector knows %d", vr:uint(), VERSION))
+		pinfo.cols.info:append(string.format(" version %d",
+		    vr:uint()))
+		return tvb:len()
+	end
+	local name = TYPES[ftype]
+	if not name then
+		tit:add_proto_expert_info(E.type, string.format(
+		    "type 0x%02x", ftype))
+		pinfo.cols.info:append(string.format(" unknown type 0x%02x",
+		    ftype))
+		return tvb:len()
+	end
+	pinfo.cols.info = "batsec " .. name
+	tree:append_text(", " .. name)
+	if ftype == T_HELLO then
+		dissect_hello(c, tree, pinfo)
+	elseif ftype == T_OGM then
+		dissect_ogm(c, tree, pinfo)
+	elseif ftype == T_UNICAST then
+		dissect_unicast(c, tree, root, pinfo)
+	else
+		dissect_bcast(c, tree, root, pinfo)
+	end
+	return tvb:len()
+end
+
+-- ---- registration ---------------------------------------------------------
+
+local registered_ethertype
+
+-- The preference as a number, or nil when it is not an ethertype.
+local function pref_ethertype()
+	local v = tonumber(batsec.prefs.ethertype)
+	if v and v == math.floor(v) and v >= 0x0600 and v <= 0xFFFF then
+		return v
+	end
+	return nil
+end
+
+local function register_ethertype(v)
+	local t = DissectorTable.get("ethertype")
+	if registered_ethertype then
+		t:remove(registered_ethertype, batsec)
+	end
+	registered_ethertype = v
+	t:add(v, batsec)
+end
+
+-- An invalid value keeps the ethertype registered before.
+function batsec.prefs_changed()
+	local v = pref_ethertype()
+	if v and v ~= registered_ethertype then
+		register_ethertype(v)
+	end
+end
+
+register_ethertype(DEFAULT_ETHERTYPE)

@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""mkpcap.py -- capture files for tests/t_dissector.sh.
+
+    mkpcap.py CORPUS_DIR OUT_DIR
+
+CORPUS_DIR is fuzz/corpus/wire: real frames, built and signed by the wire
+codec's own builders (fuzz/gen_wire.c).  Writes into OUT_DIR:
+
+  valid.pcap    every frame of the corpus that starts with a known type and
+                version 1, in an Ethernet II header with the batsec
+                ethertype, ordered by (type, length, bytes);
+  valid.list    one line per frame of valid.pcap: number, type, length;
+  bad.pcap      copies of some of those frames with one defect each
+                (truncated, reserved byte set, count out of range, ...);
+  bad.expect    one line per frame of bad.pcap: number, the expert
+                severity (error or warning) and a piece of text the
+                dissector's expert info must contain, tab-separated;
+  truncated.pcap  every proper prefix of every HELLO and OGM;
+  mutants.pcap  every proper prefix of every data frame, and copies of
+                every frame with a few bytes changed or appended (a fixed
+                random seed, so the file is the same each time).
+
+Offsets follow batsec-protocol(7).  The script fails loudly when the
+corpus lacks a frame it needs, so a changed generator cannot silently
+shrink the test.
+"""
+import os
+import random
+import struct
+import sys
+
+ETHERTYPE = 0x88B5
+BCAST = bytes([0xFF] * 6)
+SRC = bytes([0x00, 0x16, 0x3E, 0x01, 0x02, 0x03])   # gen_wire's HELLO ifmac
+NEXT_HOP = bytes([0x00, 0x16, 0x3E, 0x04, 0x05, 0x06])
+OTHER_SRC = bytes([0x00, 0x16, 0x3E, 0x0A, 0x0B, 0x0C])
+KNOWN = {0x01: "HELLO", 0x02: "OGM", 0x40: "UNICAST", 0x41: "BCAST"}
+
+OGM_HDR, ENTRY_FIXED, SIG = 12, 156, 64
+HELLO_FIXED, NEIGH = 52, 8
+
+
+def eth(payload, src=SRC):
+    dst = NEXT_HOP if payload[:1] == b"\x40" else BCAST
+    return dst + src + struct.pack(">H", ETHERTYPE) + payload
+
+
+def write_pcap(path, frames):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        for i, fr in enumerate(frames):
+            f.write(struct.pack("<IIII", 1700000000 + i, 0, len(fr),
+                                len(fr)))
+            f.write(fr)
+
+
+def load(corpus):
+    frames = []
+    for name in sorted(os.listdir(corpus)):
+        with open(os.path.join(corpus, name), "rb") as f:
+            data = f.read()
+        if len(data) > 2 and data[0] in KNOWN and data[1] == 1:
+            frames.append(data)
+    frames.sort(key=lambda d: (d[0], len(d), d))
+    return frames
+
+
+def pick(frames, what, pred):
+    for d in frames:
+        if pred(d):
+            return d
+    sys.exit("mkpcap: the corpus has no %s (regenerate it with "
+             "fuzz/gen_wire)" % what)
+
+
+def ogm_entries(d):
+    """Start offsets of the entries of a well-formed OGM frame."""
+    off, out = OGM_HDR, []
+    for _ in range(d[2]):
+        out.append(off)
+        tvlv_len = struct.unpack_from(">H", d, off + 88)[0]
+        off += ENTRY_FIXED + tvlv_len
+    return out, off                     # off: the trailer
+
+
+def tvlvs(d, entry):
+    """(offset, type, version, len) of each TVLV container of an entry."""
+    tvlv_len = struct.unpack_from(">H", d, entry + 88)[0]
+    off, end, out = entry + 92, entry + 92 + tvlv_len, []
+    while off < end:
+        t, v, n = struct.unpack_from(">BBH", d, off)
+        out.append((off, t, v, n))
+        off += 4 + n
+    return out
+
+
+def setb(d, off, val):
+    b = bytearray(d)
+    b[off] = val
+    return bytes(b)
+
+
+def put(d, off, raw):
+    b = bytearray(d)
+    b[off:off + len(raw)] = raw
+    return bytes(b)
+
+
+def bad_frames(frames):
+    """[(ethernet frame, severity, expected text), ...]"""
+    hello0 = pick(frames, "HELLO without neighbours",
+                  lambda d: d[0] == 1 and d[3] == 0)
+    hello3 = pick(frames, "HELLO with 3 neighbours and a certificate",
+                  lambda d: d[0] == 1 and d[3] == 3 and d[2] & 1)
+    ogm1 = pick(frames, "OGM with one entry and one MAC tag",
+                lambda d: d[0] == 2 and d[2] == 1)
+    ogm3 = pick(frames, "OGM with 3 entries and MAC tags",
+                lambda d: d[0] == 2 and d[2] == 3)
+    uc_pad = pick(frames, "padded UNICAST",
+                  lambda d: d[0] == 0x40 and len(d) == 46)
+    uc_min = pick(frames, "minimum UNICAST",
+                  lambda d: d[0] == 0x40 and len(d) == 34)
+    bc_mid = pick(frames, "BCAST of a middle size",
+                  lambda d: d[0] == 0x41 and 46 < len(d) < 1000)
+
+    _, tr1 = ogm_entries(ogm1)
+    ents3, tr3 = ogm_entries(ogm3)
+    tv = {t: off for off, t, v, n in tvlvs(ogm3, ents3[0]) if v == 1}
+    if 1 not in tv or 2 not in tv:
+        sys.exit("mkpcap: the first entry of the 3-entry OGM lacks its "
+                 "GATEWAY and TT containers")
+    cert = HELLO_FIXED + 3 * NEIGH
+    e = "error"
+    return [
+        (eth(hello0[:-1]), e, "signature: needs 64 bytes"),
+        (eth(setb(hello3, HELLO_FIXED + 7, 1)), e,
+         "neighbour reserved is not zero"),
+        (eth(setb(hello0, 3, 65)), e, "num_neigh 65 is outside 0..64"),
+        (eth(setb(hello0, 2, 0x02)), e, "undefined flag bits 0x02"),
+        (eth(setb(hello0, 1, 2)), e, "version 2"),
+        (eth(bytes([0x03, 0x01]) + hello0[2:]), e, "type 0x03"),
+        (eth(put(hello0, 42, struct.pack(">H", 99))), e,
+         "hello interval 99 is outside 100..60000"),
+        (eth(put(hello3, HELLO_FIXED + NEIGH, hello3[HELLO_FIXED:
+                                                      HELLO_FIXED + 6])),
+         e, "neighbour address listed twice"),
+        (eth(put(hello3, cert + 76, hello3[cert + 68:cert + 76])), e,
+         "not-after is not later than not-before"),
+        (eth(setb(hello3, cert + 0, 2)), e, "unsupported format version"),
+        (eth(hello0, src=OTHER_SRC), "warning",
+         "Interface MAC differs from the Ethernet source"),
+        (eth(setb(hello0, 4 + 32, 0x01)), e,
+         "interface MAC is not a unicast"),
+        (eth(setb(ogm1, 2, 0)), e, "num_entries 0 is outside 1..16"),
+        (eth(setb(ogm1, 3, 1)), e, "header reserved is not zero"),
+        (eth(setb(ogm1, 4, 0x01)), e, "sender is not a mesh address"),
+        (eth(setb(ogm1, OGM_HDR + 2, 33)), e, "hops 33 is outside 0..32"),
+        (eth(setb(ogm1, OGM_HDR + 68, 0x80)), e,
+         "entry flags: undefined flag bits 0x80"),
+        (eth(put(ogm1, OGM_HDR + 88, struct.pack(">H", 3))), e,
+         "tvlv_len 3: must be even"),
+        (eth(setb(ogm1, tr1, 3)), e, "auth type 3"),
+        (eth(setb(ogm1, tr1 + 1, 0)), e, "num_tags 0 is outside 1..16"),
+        (eth(setb(ogm1, tr1 + 2, 1)), e, "trailer reserved is not zero"),
+        (eth(ogm1 + b"\x00"), e, "1 bytes after the end of the frame"),
+        (eth(ogm1[:-5]), e, "tag: needs 16 bytes"),
+        (eth(put(ogm3, tv[1] + 4, b"\x00\x00\x00\x00")), e,
+         "bandwidth down is 0"),
+        (eth(put(ogm3, tv[1] + 2, struct.pack(">H", 7))), e,
+         "value length 7 is odd"),
+        (eth(put(ogm3, tv[1] + 2, struct.pack(">H", 0))), e,
+         "GATEWAY value is 0 bytes, must be 8"),
+        (eth(put(ogm3, tv[2] + 2, struct.pack(">H", 0))), e,
+         "TT value is 0 bytes"),
+        (eth(put(ogm3, tv[2] + 2, struct.pack(">H", 14))), e,
+         "TT value is 14 bytes"),
+        (eth(put(ogm3, tv[2] + 4 + 6, struct.pack(">H", 0x9001))), e,
+         "VLAN field 0x9001"),
+        (eth(put(ogm3, tv[2] + 4 + 12, ogm3[tv[2] + 4:tv[2] + 16])), e,
+         "client (MAC, VLAN) listed twice"),
+        (eth(put(ogm3, tr3 + 12 + 20, ogm3[tr3 + 12:tr3 + 16])), e,
+         "key id listed twice"),
+        (eth(setb(uc_pad, len(uc_pad) - 1, 0x55)), e,
+         "Ethernet padding not zero"),
+        (eth(put(uc_min, 16, struct.pack(">H", 13))), e,
+         "inner length 13 is outside 14..1518"),
+        (eth(setb(uc_min, 3, 0x10)), e, "reserved is not zero"),
+        (eth(bc_mid + b"\x00"), e, "1 bytes after the inner frame"),
+        (eth(bc_mid[:30]), e, "inner frame: needs"),
+    ]
+
+
+def truncated(frames):
+    return [eth(d[:n]) for d in frames if d[0] in (1, 2)
+            for n in range(len(d))]
+
+
+INTERESTING = (0x00, 0x01, 0x02, 0x03, 0x10, 0x20, 0x21, 0x40, 0x41, 0x7F,
+               0x80, 0xFE, 0xFF)
+
+
+def mutate(rng, d):
+    b = bytearray(d)
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(b))
+        b[i] = rng.choice(INTERESTING) if rng.random() < 0.5 else \
+            rng.randrange(256)
+    if rng.random() < 0.1:
+        b += bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
+    return bytes(b)
+
+
+def mutants(frames):
+    rng = random.Random(0x88B5)
+    out = [eth(d[:n]) for d in frames if d[0] not in (1, 2)
+           for n in range(len(d))]
+    for d in frames:
+        out += [eth(mutate(rng, d)) for _ in range(60)]
+    return out
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: mkpcap.py CORPUS_DIR OUT_DIR")
+    corpus, out = sys.argv[1], sys.argv[2]
+    frames = load(corpus)
+    write_pcap(os.path.join(out, "valid.pcap"), [eth(d) for d in frames])
+    with open(os.path.join(out, "valid.list"), "w") as f:
+        for i, d in enumerate(frames, 1):
+            f.write("%d\t%s\t%d\n" % (i, KNOWN[d[0]], len(d)))
+    bad = bad_frames(frames)
+    write_pcap(os.path.join(out, "bad.pcap"), [b[0] for b in bad])
+    with open(os.path.join(out, "bad.expect"), "w") as f:
+        for i, (_, sev, text) in enumerate(bad, 1):
+            f.write("%d\t%s\t%s\n" % (i, sev, text))
+    write_pcap(os.path.join(out, "truncated.pcap"), truncated(frames))
+    write_pcap(os.path.join(out, "mutants.pcap"), mutants(frames))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,340 @@
+#!/bin/sh
+# t_dissector.sh — the Wireshark dissector contrib/batsec.lua, run by
+# tshark over real frames: the seed corpus fuzz/corpus/wire/ (HELLO, OGM
+# aggregates with every TVLV type and both link-auth modes, UNICAST,
+# BCAST, all built and signed by src/wire.c's builders through
+# fuzz/gen_wire.c), wrapped in Ethernet headers by tests/pcap/mkpcap.py.
+#
+# Asserts: every frame type decodes; known frames show the field values
+# gen_wire.c put in them; the inner frame of data frames goes to the
+# Ethernet dissector; valid frames raise no expert error or warning, no
+# "Malformed" and no Lua error; each frame of a set with one defect each
+# raises the expert info naming that defect; truncations and random byte
+# changes of every frame never raise a Lua error or a dissector bug; and
+# on all of these frames, and on captures committed as tests/pcap/*.pcap,
+# the dissector raises an expert error exactly when batsecd's own parser
+# (src/wire.c, driven by tests/pcap/wirecheck.c) rejects the frame.
+# Needs tshark (installed with apt-get when missing and root), python3, a
+# C compiler and the libraries in $B.
+. "$(dirname "$0")/lib.sh"
+
+LUA=$TOP/contrib/batsec.lua
+CORPUS=$TOP/fuzz/corpus/wire
+D=$(mktmp)
+
+# ---- tools ----------------------------------------------------------------
+
+install_tshark() {
+	[ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 || return 1
+	# wireshark-common asks whether non-root users may capture; answer
+	# "no" beforehand so the install never waits for a terminal.
+	echo "wireshark-common wireshark-common/install-setuid boolean false" |
+	    debconf-set-selections 2>/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	    --no-install-recommends tshark >"$D/apt.log" 2>&1 ||
+	{ apt-get update -q >>"$D/apt.log" 2>&1 &&
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	    --no-install-recommends tshark >>"$D/apt.log" 2>&1; }
+}
+
+if ! command -v tshark >/dev/null 2>&1; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "SKIP: $(basename "$0"): tshark is missing (install" \
+		    "package tshark, or run as root)"
+		exit 0
+	fi
+	install_tshark
+fi
+if ! command -v tshark >/dev/null 2>&1; then
+	fail "tshark installs (apt-get install tshark; see $D/apt.log:" \
+	    "$(tail -n 1 "$D/apt.log" 2>/dev/null))"
+	finish
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+	fail "python3 is available (tests/pcap/mkpcap.py needs it)"
+	finish
+fi
+
+# tshark with the dissector loaded; the "running as root" notice is noise.
+ts() {
+	tshark -X "lua_script:$LUA" "$@" 2>"$D/stderr"
+}
+stderr_clean() {
+	! grep -v 'Running as user "root"' "$D/stderr" | grep -q .
+}
+
+# ---- the capture files ----------------------------------------------------
+
+if ! python3 "$TOP/tests/pcap/mkpcap.py" "$CORPUS" "$D" 2>"$D/mkpcap.err"
+then
+	fail "mkpcap.py builds the captures: $(cat "$D/mkpcap.err")"
+	finish
+fi
+pass "capture files built from $(wc -l <"$D/valid.list") corpus frames"
+
+if tshark -G fields -X "lua_script:$LUA" >"$D/fields" 2>"$D/stderr" &&
+    grep -q '	batsec.ogm.seqno	' "$D/fields" && stderr_clean; then
+	pass "the dissector loads and registers its fields"
+else
+	fail "the dissector loads: $(grep -v 'Running as' "$D/stderr" |
+	    head -n 3)"
+	finish
+fi
+
+# ---- valid frames: the full tree ------------------------------------------
+
+if ts -r "$D/valid.pcap" -V >"$D/valid.txt" && stderr_clean; then
+	pass "tshark -V decodes valid.pcap without a message"
+else
+	fail "tshark -V on valid.pcap: $(grep -v 'Running as' "$D/stderr" |
+	    head -n 3)"
+fi
+
+for t in HELLO OGM UNICAST BCAST; do
+	want=$(awk -F'\t' -v t=$t '$2 == t' "$D/valid.list" | wc -l)
+	got=$(grep -c "^batsec mesh protocol, $t\$" "$D/valid.txt")
+	if [ "$want" -gt 0 ] && [ "$got" -eq "$want" ]; then
+		pass "$t: all $want frames decode as $t"
+	else
+		fail "$t: $got of $want frames decode as $t"
+	fi
+done
+
+for bad in 'Expert Info (Error' 'Expert Info (Warning' 'Malformed' \
+    'Lua Error' 'Dissector bug'; do
+	if grep -qF "$bad" "$D/valid.txt"; then
+		fail "valid frames raise no '$bad': $(grep -F "$bad" \
+		    "$D/valid.txt" | sort | uniq -c | head -n 3)"
+	else
+		pass "valid frames raise no '$bad'"
+	fi
+done
+
+# The ethertype preference moves the registration (batsec.conf allows
+# another ethertype; every node of a mesh uses the same).
+n_other=$(ts -o batsec.ethertype:0x88b6 -r "$D/valid.pcap" -Y batsec |
+    wc -l)
+n_same=$(ts -o batsec.ethertype:34997 -r "$D/valid.pcap" -Y batsec | wc -l)
+if [ "$n_other" -eq 0 ] && [ "$n_same" -eq "$(wc -l <"$D/valid.list")" ]
+then
+	pass "the ethertype preference selects the frames dissected"
+else
+	fail "ethertype preference: 0x88b6 gives $n_other batsec frames" \
+	    "(want 0), 34997 gives $n_same"
+fi
+
+# ---- valid frames: field values -------------------------------------------
+
+FIELDS="frame.number batsec.type frame.protocols batsec.hello.seqno
+batsec.hello.epoch batsec.hello.interval batsec.hello.num_neigh
+batsec.hello.neigh.addr batsec.hello.ifmac batsec.cert.name
+batsec.cert.not_before batsec.cert.not_after batsec.ogm.num_entries
+batsec.ogm.seqno batsec.ogm.epoch batsec.ogm.hops batsec.ogm.tq
+batsec.ogm.interval batsec.tvlv.gw.down batsec.tvlv.gw.up batsec.tvlv.tt.mac
+batsec.revoke.issued_at batsec.trailer.auth batsec.trailer.num_tags
+batsec.trailer.counter batsec.trailer.keyid batsec.inner_len
+batsec.bcast.seqno batsec.ttl batsec.padding"
+set --
+for f in $FIELDS; do set -- "$@" -e "$f"; done
+TSV=$D/valid.tsv
+ts -r "$D/valid.pcap" -T fields -E header=y -E occurrence=a \
+    -E aggregator='|' "$@" >"$TSV"
+
+# get KEYFIELD VALUE FIELD: FIELD of the first frame whose KEYFIELD is VALUE.
+get() {
+	awk -F'\t' -v k="$1" -v v="$2" -v n="$3" '
+	    NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	    $h[k] == v { print $h[n]; exit }' "$TSV"
+}
+# count KEYFIELD VALUE FIELD: how many values FIELD has in that frame.
+count() {
+	get "$@" | awk -F'|' '{ print ($0 == "" ? 0 : NF) }'
+}
+# eq NAME GOT WANT
+eq() {
+	if [ "$2" = "$3" ]; then pass "$1 = $3"; else
+		fail "$1: got '$2', want '$3'"; fi
+}
+
+# HELLOs (gen_hello: seqno 1000 + n, epoch 3, interval 500).
+eq "HELLO 1000: neighbours" "$(get batsec.hello.seqno 1000 \
+    batsec.hello.num_neigh)" 0
+eq "HELLO 1000: epoch" "$(get batsec.hello.seqno 1000 batsec.hello.epoch)" 3
+eq "HELLO 1000: interval" "$(get batsec.hello.seqno 1000 \
+    batsec.hello.interval)" 500
+eq "HELLO 1000: interface MAC" "$(get batsec.hello.seqno 1000 \
+    batsec.hello.ifmac)" 00:16:3e:01:02:03
+eq "HELLO 1000: no certificate" "$(count batsec.hello.seqno 1000 \
+    batsec.cert.name)" 0
+eq "HELLO 1003: neighbour entries shown" "$(count batsec.hello.seqno 1003 \
+    batsec.hello.neigh.addr)" 3
+eq "HELLO 1003: certificate name" "$(get batsec.hello.seqno 1003 \
+    batsec.cert.name)" node-1
+eq "HELLO 1003: not before" "$(get batsec.hello.seqno 1003 \
+    batsec.cert.not_before)" 1700000000
+eq "HELLO 1003: not after" "$(get batsec.hello.seqno 1003 \
+    batsec.cert.not_after)" 1800000000
+eq "HELLO 1064: neighbour entries shown" "$(count batsec.hello.seqno 1064 \
+    batsec.hello.neigh.addr)" 64
+
+# OGMs (gen_ogm: seqno 100 + i, epoch 2, TQ 255 - 30 * hops, counter
+# 2 << 32 | 17; one entry with 1 tag, three with 16, two signed).
+eq "OGM of 1: seqno" "$(get batsec.ogm.num_entries 1 batsec.ogm.seqno)" 100
+eq "OGM of 1: auth" "$(get batsec.ogm.num_entries 1 batsec.trailer.auth)" 1
+eq "OGM of 1: tags" "$(count batsec.ogm.num_entries 1 \
+    batsec.trailer.keyid)" 1
+eq "OGM of 1: counter" "$(get batsec.ogm.num_entries 1 \
+    batsec.trailer.counter)" 8589934609
+eq "OGM of 3: seqnos" "$(get batsec.ogm.num_entries 3 batsec.ogm.seqno)" \
+    "100|101|102"
+eq "OGM of 3: epochs" "$(get batsec.ogm.num_entries 3 batsec.ogm.epoch)" \
+    "2|2|2"
+eq "OGM of 3: hops" "$(get batsec.ogm.num_entries 3 batsec.ogm.hops)" \
+    "0|4|32"
+eq "OGM of 3: TQ" "$(get batsec.ogm.num_entries 3 batsec.ogm.tq)" \
+    "255|135|15"
+eq "OGM of 3: intervals" "$(get batsec.ogm.num_entries 3 \
+    batsec.ogm.interval)" "1000|1000|1000"
+eq "OGM of 3: gateway down" "$(get batsec.ogm.num_entries 3 \
+    batsec.tvlv.gw.down)" 500
+eq "OGM of 3: gateway up" "$(get batsec.ogm.num_entries 3 \
+    batsec.tvlv.gw.up)" 100
+eq "OGM of 3: TT clients" "$(count batsec.ogm.num_entries 3 \
+    batsec.tvlv.tt.mac)" 5
+eq "OGM of 3: first client" "$(get batsec.ogm.num_entries 3 \
+    batsec.tvlv.tt.mac | cut -d'|' -f1)" 00:16:3e:aa:00:00
+eq "OGM of 3: certificate" "$(get batsec.ogm.num_entries 3 \
+    batsec.cert.name)" node-1
+eq "OGM of 3: revocation" "$(get batsec.ogm.num_entries 3 \
+    batsec.revoke.issued_at)" 1750000000
+eq "OGM of 3: MAC tags" "$(get batsec.ogm.num_entries 3 \
+    batsec.trailer.num_tags)" 16
+eq "OGM of 3: key ids shown" "$(count batsec.ogm.num_entries 3 \
+    batsec.trailer.keyid)" 16
+eq "OGM of 2: auth" "$(get batsec.ogm.num_entries 2 batsec.trailer.auth)" 2
+eq "OGM of 2: tags" "$(get batsec.ogm.num_entries 2 \
+    batsec.trailer.num_tags)" 0
+eq "OGM of 2: TT clients (2 + 64)" "$(count batsec.ogm.num_entries 2 \
+    batsec.tvlv.tt.mac)" 66
+eq "OGM of 2: TQ" "$(get batsec.ogm.num_entries 2 batsec.ogm.tq)" \
+    "225|195"
+
+# Data frames: inner lengths, TTL, the inner frame handed to "eth".
+lens=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+    $h["batsec.inner_len"] != "" {
+	t = $h["batsec.type"]
+	print (t ~ /^(0x40|64)$/ ? "UNICAST" : t ~ /^(0x41|65)$/ ? "BCAST" : t),
+	    $h["batsec.inner_len"] }' "$TSV" |
+    LC_ALL=C sort -k1,1 -k2,2n | tr '\n' ',')
+eq "data frames: type and inner length" "$lens" \
+    "BCAST 14,BCAST 342,BCAST 1518,UNICAST 14,UNICAST 14,UNICAST 98,UNICAST 1518,"
+eq "UNICAST 98: TTL" "$(get batsec.inner_len 98 batsec.ttl)" 50
+eq "BCAST 342: TTL" "$(get batsec.inner_len 342 batsec.ttl)" 49
+eq "BCAST 342: seqno" "$(get batsec.inner_len 342 batsec.bcast.seqno)" 4242
+inner=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+    $h["batsec.inner_len"] != "" && $h["frame.protocols"] ~ /:batsec:eth/' \
+    "$TSV" | wc -l)
+eq "data frames whose inner frame went to the Ethernet dissector" \
+    "$inner" 7
+pads=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+    $h["batsec.padding"] != ""' "$TSV" | wc -l)
+eq "data frames with Ethernet padding shown" "$pads" 2
+
+# ---- one defect per frame -------------------------------------------------
+
+ts -r "$D/bad.pcap" -T fields -E occurrence=a -E aggregator='|' \
+    -e frame.number -e _ws.expert.severity -e _ws.expert.message \
+    -e _ws.lua.error >"$D/bad.tsv"
+while IFS='	' read -r n sev text; do
+	line=$(awk -F'\t' -v n="$n" '$1 == n' "$D/bad.tsv")
+	case $sev in
+	error) code='8388608|Error' ;;
+	*) code='6291456|Warning' ;;
+	esac
+	sevs=$(echo "$line" | cut -f2 | tr '|' '\n')
+	lua=$(echo "$line" | cut -f4)
+	if [ -n "$lua" ]; then
+		fail "defect $n ($text): Lua error: $lua"
+	elif ! echo "$line" | cut -f3 | grep -qF -- "$text"; then
+		fail "defect $n: no expert info '$text' (got:" \
+		    "$(echo "$line" | cut -f3))"
+	elif ! echo "$sevs" | grep -qxE "$code"; then
+		fail "defect $n ($text): no $sev expert info"
+	else
+		pass "defect $n: $sev '$text'"
+	fi
+done <"$D/bad.expect"
+
+# ---- robustness and agreement with batsecd's codec ---------------------
+
+# Every truncation and random byte changes of every frame: never a Lua
+# error or a dissector bug, and tshark finishes.
+if ts -r "$D/mutants.pcap" -T fields -e frame.number -e _ws.lua.error \
+    -e _ws.malformed.dissector_bug >"$D/mut.tsv"; then
+	total=$(wc -l <"$D/mut.tsv")
+	bad=$(awk -F'\t' '$2 != "" || $3 != ""' "$D/mut.tsv" | head -n 3)
+	if [ "$total" -gt 1000 ] && [ -z "$bad" ]; then
+		pass "$total truncated or mutated frames: no Lua error or" \
+		    "dissector bug"
+	else
+		fail "mutants ($total frames): $bad"
+	fi
+else
+	fail "tshark on mutants.pcap: $(grep -v 'Running as' "$D/stderr" |
+	    head -n 3)"
+fi
+
+# The dissector flags a frame with an expert error exactly when batsecd's
+# parser (src/wire.c, through tests/pcap/wirecheck.c) rejects it.
+case $B in /*) ;; *) B=$TOP/$B ;; esac
+SANF=
+case $B in *-san) SANF="-fsanitize=address,undefined" ;; esac
+if ! ${CC:-cc} -std=gnu11 -D_GNU_SOURCE $SANF -Wall -Wextra -Werror \
+    -I"$TOP/src" -I"$TOP/crypto" -I"$TOP/keys" -I"$TOP/policy" \
+    -o "$D/wirecheck" "$TOP/tests/pcap/wirecheck.c" "$B/libbatsec.a" \
+    "$B/libbatsec_policy.a" "$B/libbatsec_keys.a" "$B/libbatsec_crypto.a" \
+    $(pkg-config --libs libsodium) >"$D/cc.log" 2>&1; then
+	fail "wirecheck builds against $B/libbatsec.a: $(head -n 3 \
+	    "$D/cc.log")"
+	finish
+fi
+ERRORS="truncated version type reserved count length range address vid auth
+duplicate cert trailing padding too_long"
+FILTER=$(for e in $ERRORS; do printf 'batsec.malformed.%s || ' "$e"; done)
+FILTER=${FILTER% || }
+# Captures committed in tests/pcap/ (from a live mesh) are compared too.
+for p in "$D/valid.pcap" "$D/bad.pcap" "$D/truncated.pcap" \
+    "$D/mutants.pcap" "$TOP"/tests/pcap/*.pcap; do
+	[ -f "$p" ] || continue
+	case $p in
+	"$D"/*) f=$(basename "$p" .pcap) ;;
+	*) f=committed_$(basename "$p" .pcap) ;;
+	esac
+	"$D/wirecheck" "$p" >"$D/$f.wire" || {
+		fail "wirecheck reads $p"; continue; }
+	awk -F'\t' '$2 != "ok" && $2 != "skip" { print $1 }' "$D/$f.wire" \
+	    >"$D/$f.rej"
+	ts -r "$p" -Y "$FILTER" -T fields -e frame.number >"$D/$f.flagged"
+	total=$(wc -l <"$D/$f.wire")
+	rej=$(wc -l <"$D/$f.rej")
+	diffs=$(diff "$D/$f.rej" "$D/$f.flagged" | grep '^[<>]' |
+	    head -n 3 | tr '\n' ' ')
+	if [ -n "$diffs" ]; then
+		n=$(echo "$diffs" | sed -E 's/^[<>] ([0-9]+).*/\1/')
+		fail "$f.pcap: dissector and codec disagree (< codec only," \
+		    "> dissector only): $diffs; codec on frame $n:" \
+		    "$(awk -F'\t' -v n="$n" '$1 == n' "$D/$f.wire")"
+	else
+		pass "$f.pcap: dissector errors = codec rejections on all" \
+		    "$total frames ($rej rejected)"
+	fi
+done
+eq "valid frames the codec rejects" "$(wc -l <"$D/valid.rej")" 0
+eq "truncated frames the codec accepts" \
+    "$(awk -F'\t' '$2 == "ok"' "$D/truncated.wire" | wc -l)" 0
+# bad.pcap: every defect but the HELLO interface MAC (a receiver check,
+# not a structural one) is a codec rejection.
+eq "defects the codec accepts" "$(awk -F'\t' '$2 == "ok"' "$D/bad.wire" |
+    wc -l)" 1
+
+finish
