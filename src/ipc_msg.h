@@ -1,0 +1,390 @@
+/*
+ * ipc_msg.h — every message of the forwarder <-> parser channel.
+ *
+ * This is the one file that defines the message types and their payloads.
+ * ipc.h has the functions that send, receive and check them.
+ *
+ * Framing: one message per SOCK_SEQPACKET datagram,
+ *	struct ipc_hdr (8 bytes) || payload (hdr.len bytes)
+ * Both ends are the same binary on the same machine, so integers are in
+ * host byte order and payloads are the C structs below, copied whole.
+ * Every struct has explicit reserved fields instead of compiler padding
+ * (checked by the static assertions at the end), and every reserved field
+ * must be 0: the receiver refuses a message whose reserved bytes are not.
+ *
+ * Fixed-size types: the payload is exactly sizeof(struct).
+ * Variable-size types (FRAME, POLICY_CHUNK, TT, RELAY, STATS): the struct
+ * ends in an array sized for the maximum; the payload is the fixed part
+ * (everything before the array) followed by count elements, where count is
+ * the struct's own count or length field.  Nothing after them is allowed.
+ *
+ * Strings (LOG text, IFACE name) live in fixed char fields: they must be
+ * NUL-terminated inside the field, printable ASCII (0x20..0x7e) before the
+ * NUL and all zero after it.
+ *
+ * The number ranges of the types say who sends them: 0x01..0x3f go from
+ * the forwarder to the parser, 0x41..0x7f from the parser to the
+ * forwarder.  A message sent the wrong way is refused like an unknown type.
+ */
+#ifndef BATSEC_IPC_MSG_H
+#define BATSEC_IPC_MSG_H
+
+#include <net/if.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "batsec_crypto.h"
+
+/* ---- framing ------------------------------------------------------------ */
+
+struct ipc_hdr {
+	uint16_t type;		/* enum ipc_type */
+	uint16_t len;		/* payload bytes after the header */
+	uint32_t reserved;	/* 0 */
+};
+
+#define IPC_HDR_LEN		8
+/*
+ * Largest payload of any type: a FRAME of IPC_FRAME_MAX bytes plus its
+ * 20 bytes of metadata, rounded up.  Checked before anything is copied.
+ */
+#define IPC_MAX_PAYLOAD		4160
+#define IPC_MAX_MSG		(IPC_HDR_LEN + IPC_MAX_PAYLOAD)
+
+enum ipc_type {
+	/* forwarder -> parser */
+	IPC_CONFIG		= 0x01,
+	IPC_POLICY_BEGIN	= 0x02,
+	IPC_POLICY_CHUNK	= 0x03,
+	IPC_POLICY_END		= 0x04,
+	IPC_IFACE		= 0x05,
+	IPC_FRAME		= 0x06,
+	IPC_LINK_KEY		= 0x07,
+	/* parser -> forwarder */
+	IPC_LOG			= 0x41,
+	IPC_ROUTE_ADD		= 0x42,
+	IPC_ROUTE_DEL		= 0x43,
+	IPC_NEIGH		= 0x44,
+	IPC_LINK_KEY_REQ	= 0x45,
+	IPC_TT			= 0x46,
+	IPC_GW			= 0x47,
+	IPC_RELAY		= 0x48,
+	IPC_STATS		= 0x49,
+};
+
+/* ---- limits shared by both ends ----------------------------------------- */
+
+/*
+ * Control frames (HELLO, OGM) are passed whole.  The wire codec accepts
+ * OGM frames up to WIRE_OGM_MAX_LEN (4096) bytes, which is more than the
+ * 1518 bytes of a standard Ethernet payload (mesh interfaces usually run
+ * with MTU 1534, jumbo links more), so FRAME carries up to 4096 bytes; the
+ * forwarder drops a longer control frame before it reaches the channel.
+ */
+#define IPC_FRAME_MAX		4096
+/* An OGM entry: 28 mutable + 64 fixed signed + 1024 TVLV + 64 signature. */
+#define IPC_RELAY_MAX		1180
+#define IPC_LOG_TEXT_MAX	256	/* field size: up to 255 chars + NUL */
+#define IPC_TT_MAX		64	/* client MACs per TT message */
+#define IPC_STATS_MAX		64	/* counters per STATS message */
+/*
+ * Policy snapshots (bs_policy_snapshot_encode output) travel in chunks:
+ * POLICY_BEGIN{serial, total}, POLICY_CHUNK{serial, offset, data}...,
+ * POLICY_END{serial, total}.  total is checked against IPC_POLICY_MAX
+ * before the receiver allocates anything; chunks must arrive in order and
+ * exactly fill total bytes.
+ */
+#define IPC_POLICY_MAX		(8u << 20)
+#define IPC_POLICY_CHUNK_MAX	4096
+/* Neighbours the forwarder tracks for the checks in ipc_check(). */
+#define IPC_MAX_NEIGH		256
+/* The hop count of a route: 1 when the originator is the next hop. */
+#define IPC_ROUTE_MAX_HOPS	(BS_MAXHOPS + 1)
+
+/* Log levels are syslog(3) priorities; EMERG..CRIT are not accepted. */
+#define IPC_LOG_ERR		3
+#define IPC_LOG_WARNING		4
+#define IPC_LOG_NOTICE		5
+#define IPC_LOG_INFO		6
+#define IPC_LOG_DEBUG		7
+
+/* Ethertypes below this are 802.3 length fields. */
+#define IPC_ETHERTYPE_MIN	0x0600
+/* HELLO and OGM intervals, ms (as WIRE_INTERVAL_MIN/MAX). */
+#define IPC_INTERVAL_MIN	100
+#define IPC_INTERVAL_MAX	60000
+#define IPC_MTU_MIN		68
+#define IPC_MTU_MAX		65535
+
+/* ---- forwarder -> parser ------------------------------------------------ */
+
+/* IPC_CONFIG: sent once after the parser starts, before anything else. */
+struct ipc_config {
+	uint8_t own_pk[BS_PK_LEN];
+	uint8_t own_addr[BS_ADDR_LEN];	/* == bs_mesh_addr(own_pk) */
+	uint16_t ethertype;		/* >= IPC_ETHERTYPE_MIN */
+	uint32_t epoch;
+	uint16_t hello_ms;		/* IPC_INTERVAL_MIN..MAX */
+	uint16_t ogm_ms;		/* IPC_INTERVAL_MIN..MAX */
+	uint8_t hop_penalty;		/* 0..255 */
+	uint8_t log_level;		/* IPC_LOG_ERR..IPC_LOG_DEBUG */
+	uint8_t reserved[2];
+};
+
+/* IPC_POLICY_BEGIN and IPC_POLICY_END. */
+struct ipc_policy_mark {
+	uint32_t serial;		/* the same in BEGIN, CHUNKs and END */
+	uint32_t total;			/* snapshot bytes, <= IPC_POLICY_MAX */
+};
+
+/* IPC_POLICY_CHUNK: payload = 12 + len bytes. */
+struct ipc_policy_chunk {
+	uint32_t serial;
+	uint32_t offset;		/* bytes of the snapshot before this one */
+	uint16_t len;			/* 1..IPC_POLICY_CHUNK_MAX */
+	uint16_t reserved;
+	uint8_t data[IPC_POLICY_CHUNK_MAX];
+};
+
+enum ipc_iface_state {
+	IPC_IFACE_DOWN = 0,
+	IPC_IFACE_UP = 1,
+	IPC_IFACE_REMOVED = 2,	/* gone; mtu and mac are 0 */
+};
+
+/* IPC_IFACE: a mesh interface appeared, changed or went away. */
+struct ipc_iface {
+	uint32_t ifindex;		/* 1..INT32_MAX */
+	uint32_t mtu;			/* IPC_MTU_MIN..MAX (0 when REMOVED) */
+	uint8_t mac[BS_ADDR_LEN];	/* unicast, non-zero (0 when REMOVED) */
+	uint8_t state;			/* enum ipc_iface_state */
+	uint8_t reserved;
+	char name[IFNAMSIZ];		/* no '/', ':' or space, not empty */
+};
+
+/* IPC_FRAME: one received control frame; payload = 20 + len bytes. */
+struct ipc_frame {
+	uint32_t ifindex;		/* where it arrived */
+	uint8_t src[BS_ADDR_LEN];	/* Ethernet source: unicast, non-zero */
+	uint8_t dst[BS_ADDR_LEN];	/* Ethernet destination */
+	uint16_t len;			/* 1..IPC_FRAME_MAX */
+	uint16_t reserved;
+	uint8_t data[IPC_FRAME_MAX];	/* the Ethernet payload */
+};
+
+enum ipc_link_key_status {
+	IPC_LINK_KEY_OK = 0,
+	IPC_LINK_KEY_REFUSED = 1,	/* bs_link_key failed; key, key_id 0 */
+};
+
+/*
+ * IPC_LINK_KEY: answer to IPC_LINK_KEY_REQ.  key is a secret: the parser
+ * wipes its copies with sodium_memzero when the neighbour goes away.
+ */
+struct ipc_link_key {
+	uint8_t peer_pk[BS_PK_LEN];
+	uint32_t ifindex;
+	uint8_t status;			/* enum ipc_link_key_status */
+	uint8_t reserved[3];
+	uint8_t key_id[BS_KEYID_LEN];	/* bs_link_keyid(key) */
+	uint8_t key[BS_LINKKEY_LEN];
+};
+
+/* ---- parser -> forwarder ------------------------------------------------ */
+
+/* IPC_LOG: a log line of the parser, which has no other way to log. */
+struct ipc_log {
+	uint8_t level;			/* IPC_LOG_ERR..IPC_LOG_DEBUG */
+	uint8_t reserved[3];
+	char text[IPC_LOG_TEXT_MAX];	/* printable, NUL-terminated */
+};
+
+/*
+ * IPC_ROUTE_ADD: add or change the route to an originator.  The next hop
+ * must be a neighbour that is up (IPC_NEIGH) on ifindex.
+ */
+struct ipc_route {
+	uint8_t orig_pk[BS_PK_LEN];
+	uint8_t orig_addr[BS_ADDR_LEN];	/* == bs_mesh_addr(orig_pk), not ours */
+	uint8_t nexthop[BS_ADDR_LEN];	/* neighbour's mesh address */
+	uint32_t ifindex;
+	uint8_t tq;			/* 1..255 */
+	uint8_t hops;			/* 1..IPC_ROUTE_MAX_HOPS */
+	uint8_t reserved[2];
+};
+
+/* IPC_ROUTE_DEL: forget the route to an originator. */
+struct ipc_route_del {
+	uint8_t orig_addr[BS_ADDR_LEN];
+	uint8_t reserved[2];
+};
+
+enum ipc_neigh_state {
+	IPC_NEIGH_DOWN = 0,
+	IPC_NEIGH_UP = 1,
+};
+
+/*
+ * IPC_NEIGH: a neighbour (public key on one interface) came up, changed,
+ * or went down.  UP for a neighbour that is already up updates mac, tq and
+ * rx_count; the key of an (addr, ifindex) pair can never change.  DOWN
+ * carries the same identity with tq = rx_count = 0.
+ */
+struct ipc_neigh {
+	uint8_t pk[BS_PK_LEN];
+	uint8_t addr[BS_ADDR_LEN];	/* == bs_mesh_addr(pk), not ours */
+	uint8_t mac[BS_ADDR_LEN];	/* its interface MAC: unicast, non-zero */
+	uint32_t ifindex;
+	uint8_t state;			/* enum ipc_neigh_state */
+	uint8_t tq;			/* link TQ, 0..255 */
+	uint8_t rx_count;		/* its HELLOs heard of the last 64 */
+	uint8_t reserved;
+};
+
+/* IPC_LINK_KEY_REQ: derive the link key with an up neighbour. */
+struct ipc_link_key_req {
+	uint8_t peer_pk[BS_PK_LEN];
+	uint32_t ifindex;
+};
+
+struct ipc_tt_entry {
+	uint8_t mac[BS_ADDR_LEN];	/* client MAC: unicast, non-zero */
+	uint16_t vid;			/* 0 or 0x8000 | 1..4094 */
+};
+
+/*
+ * IPC_TT: the complete client list an originator announces (replaces the
+ * previous one; count 0 clears it).  Payload = 8 + 8 * count bytes.
+ */
+struct ipc_tt {
+	uint8_t orig_addr[BS_ADDR_LEN];
+	uint8_t count;			/* 0..IPC_TT_MAX, no duplicate entries */
+	uint8_t reserved;
+	struct ipc_tt_entry e[IPC_TT_MAX];
+};
+
+enum ipc_gw_op {
+	IPC_GW_WITHDRAW = 0,		/* down = up = 0 */
+	IPC_GW_ANNOUNCE = 1,		/* down > 0, up > 0 */
+};
+
+/* IPC_GW: an originator's gateway announcement, or its withdrawal. */
+struct ipc_gw {
+	uint8_t orig_addr[BS_ADDR_LEN];
+	uint8_t op;			/* enum ipc_gw_op */
+	uint8_t reserved;
+	uint32_t down;			/* units of 100 kbit/s */
+	uint32_t up;
+};
+
+#define IPC_IFINDEX_ALL		0	/* IPC_RELAY: every mesh interface */
+
+/*
+ * IPC_RELAY: one OGM entry to rebroadcast, its mutable part already
+ * rewritten by the parser (ttl, tq, hops, previous sender, hop-chain
+ * element).  The forwarder aggregates entries into OGM frames and adds the
+ * link-auth trailer.  Payload = 8 + len bytes; the entry must be well
+ * formed as far as sizes go (len == 156 + its tvlv_len, hops <= 32, ttl
+ * > 0, reserved bytes 0); signatures are the parser's business.
+ */
+struct ipc_relay {
+	uint32_t ifindex;		/* IPC_IFINDEX_ALL or one interface */
+	uint16_t len;			/* 156..IPC_RELAY_MAX */
+	uint16_t reserved;
+	uint8_t entry[IPC_RELAY_MAX];
+};
+
+/*
+ * Counter ids of IPC_STATS, append-only: (id, name shown by batsec-ctl).
+ * ipc_stat_name(id) gives the name.
+ */
+#define IPC_STATS_LIST(X) \
+	X(IPC_STAT_RX_FRAMES,		1, "rx_frames") \
+	X(IPC_STAT_RX_HELLO,		2, "rx_hello") \
+	X(IPC_STAT_RX_OGM,		3, "rx_ogm") \
+	X(IPC_STAT_DROP_MALFORMED,	4, "drop_malformed") \
+	X(IPC_STAT_DROP_NOT_NEIGH,	5, "drop_not_neighbour") \
+	X(IPC_STAT_DROP_LINK_AUTH,	6, "drop_link_auth") \
+	X(IPC_STAT_DROP_REPLAY,		7, "drop_replay") \
+	X(IPC_STAT_DROP_POLICY,		8, "drop_policy") \
+	X(IPC_STAT_DROP_OLD_SEQNO,	9, "drop_old_seqno") \
+	X(IPC_STAT_SIG_CACHE_HIT,	10, "sig_cache_hit") \
+	X(IPC_STAT_DROP_INTRO_QUOTA,	11, "drop_intro_quota") \
+	X(IPC_STAT_DROP_VERIFY_BUDGET,	12, "drop_verify_budget") \
+	X(IPC_STAT_SIG_VERIFIED,	13, "sig_verified") \
+	X(IPC_STAT_SIG_FAILED,		14, "sig_failed") \
+	X(IPC_STAT_DROP_HOP_CHAIN,	15, "drop_hop_chain") \
+	X(IPC_STAT_DROP_TABLE_FULL,	16, "drop_table_full") \
+	X(IPC_STAT_OGM_RELAYED,		17, "ogm_relayed") \
+	X(IPC_STAT_ORIGINATORS,		18, "originators") \
+	X(IPC_STAT_NEIGHBOURS,		19, "neighbours") \
+	X(IPC_STAT_UNDER_LOAD,		20, "under_load")
+
+#define IPC_STAT_ENUM_(sym, id, name)	sym = id,
+enum ipc_stat_id {
+	IPC_STATS_LIST(IPC_STAT_ENUM_)
+	IPC_STAT_ID_END			/* one past the highest id */
+};
+#undef IPC_STAT_ENUM_
+
+struct ipc_stat {
+	uint32_t id;			/* enum ipc_stat_id */
+	uint32_t reserved;
+	uint64_t value;
+};
+
+/* IPC_STATS: payload = 8 + 16 * count bytes, no id twice. */
+struct ipc_stats {
+	uint16_t count;			/* 1..IPC_STATS_MAX */
+	uint16_t reserved;
+	uint32_t reserved2;
+	struct ipc_stat s[IPC_STATS_MAX];
+};
+
+/* Any payload, decoded and aligned: what ipc_get() copies into. */
+union ipc_payload {
+	struct ipc_config config;
+	struct ipc_policy_mark policy_mark;
+	struct ipc_policy_chunk policy_chunk;
+	struct ipc_iface iface;
+	struct ipc_frame frame;
+	struct ipc_link_key link_key;
+	struct ipc_log log;
+	struct ipc_route route;
+	struct ipc_route_del route_del;
+	struct ipc_neigh neigh;
+	struct ipc_link_key_req link_key_req;
+	struct ipc_tt tt;
+	struct ipc_gw gw;
+	struct ipc_relay relay;
+	struct ipc_stats stats;
+};
+
+/* No compiler padding anywhere in what travels (sizes = sum of fields). */
+_Static_assert(sizeof(struct ipc_hdr) == IPC_HDR_LEN, "ipc_hdr");
+_Static_assert(sizeof(struct ipc_config) == 52, "ipc_config");
+_Static_assert(sizeof(struct ipc_policy_mark) == 8, "ipc_policy_mark");
+_Static_assert(offsetof(struct ipc_policy_chunk, data) == 12, "chunk");
+_Static_assert(sizeof(struct ipc_iface) == 16 + IFNAMSIZ, "ipc_iface");
+_Static_assert(offsetof(struct ipc_frame, data) == 20, "ipc_frame");
+_Static_assert(sizeof(struct ipc_link_key) == 76, "ipc_link_key");
+_Static_assert(sizeof(struct ipc_log) == 4 + IPC_LOG_TEXT_MAX, "ipc_log");
+_Static_assert(sizeof(struct ipc_route) == 52, "ipc_route");
+_Static_assert(sizeof(struct ipc_route_del) == 8, "ipc_route_del");
+_Static_assert(sizeof(struct ipc_neigh) == 52, "ipc_neigh");
+_Static_assert(sizeof(struct ipc_link_key_req) == 36, "ipc_link_key_req");
+_Static_assert(sizeof(struct ipc_tt_entry) == 8, "ipc_tt_entry");
+_Static_assert(offsetof(struct ipc_tt, e) == 8, "ipc_tt");
+_Static_assert(sizeof(struct ipc_gw) == 16, "ipc_gw");
+_Static_assert(offsetof(struct ipc_relay, entry) == 8, "ipc_relay");
+_Static_assert(sizeof(struct ipc_stat) == 16, "ipc_stat");
+_Static_assert(offsetof(struct ipc_stats, s) == 8, "ipc_stats");
+/* The largest payload of every variable type fits. */
+_Static_assert(20 + IPC_FRAME_MAX <= IPC_MAX_PAYLOAD, "frame fits");
+_Static_assert(12 + IPC_POLICY_CHUNK_MAX <= IPC_MAX_PAYLOAD, "chunk fits");
+_Static_assert(8 + IPC_RELAY_MAX <= IPC_MAX_PAYLOAD, "relay fits");
+_Static_assert(sizeof(struct ipc_tt) <= IPC_MAX_PAYLOAD, "tt fits");
+_Static_assert(sizeof(struct ipc_stats) <= IPC_MAX_PAYLOAD, "stats fits");
+_Static_assert(IPC_MAX_PAYLOAD <= UINT16_MAX, "len is 16 bits");
+
+#endif /* BATSEC_IPC_MSG_H */

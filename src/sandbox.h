@@ -1,0 +1,124 @@
+/*
+ * sandbox.h — privilege drop, capabilities and seccomp filters of the two
+ * batsecd processes.
+ *
+ * Forwarder (batsecd), after it opened what it needs at start-up:
+ *	sandbox_chroot_prepare(conf.chroot_dir, err, sizeof err);
+ *	sandbox_forwarder_caps(err, sizeof err);
+ *	... sodium_init, load keys, open TAP / AF_PACKET / netlink / control
+ *	sandbox_forwarder_seccomp();
+ *	... fork + execve("batsecd -P", channel on fd 3) for each parser
+ *
+ * Parser (batsecd -P), still uid 0 with the few capabilities it inherited:
+ *	r = sandbox_parser_enter(conf.user, conf.chroot_dir, err, sizeof err);
+ *	(r < 0: fatal; r == 1: err holds a warning to log over the channel)
+ *	... bs_crypto_init, ipc_init(fd 3), allocate tables
+ *	sandbox_parser_seccomp();
+ *	... main loop: only the channel, memory, clocks and randomness
+ *
+ * How the capabilities flow (the reason for the permitted-only ones):
+ * the forwarder stays uid 0 and keeps CAP_NET_ADMIN and CAP_NET_RAW
+ * effective for TAP, netlink and raw sockets.  CAP_SETUID, CAP_SETGID,
+ * CAP_SYS_CHROOT and CAP_SETPCAP stay in its permitted set only: it never
+ * uses them itself, but a parser it starts is a fork + execve by uid 0,
+ * and execve gives uid 0 a permitted (and effective) set equal to the
+ * bounding set, limited by no_new_privs to what the forwarder still
+ * permits.  So the parser starts with exactly those six capabilities,
+ * which is what it needs to chroot, switch to the batsec user and drop
+ * its bounding set (CAP_SETPCAP), and it then ends with none.  Every other
+ * capability is gone from the forwarder's bounding set, so no exec can
+ * ever bring it back.
+ *
+ * Seccomp filters are inherited across fork and execve and stack: the
+ * parser runs under the forwarder's filter and its own.  So the forwarder's
+ * allow-list must also cover the parser's start-up (the dynamic loader,
+ * getpwnam, chroot, setres[ug]id, capset, prctl, setrlimit, seccomp),
+ * and the parser's own list decides what it may do afterwards.
+ */
+#ifndef BATSEC_SANDBOX_H
+#define BATSEC_SANDBOX_H
+
+#include <linux/capability.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SANDBOX_CAP(c)		(UINT64_C(1) << (c))
+/* What the forwarder keeps, exactly (sandbox_forwarder_caps). */
+#define SANDBOX_FWD_EFFECTIVE	(SANDBOX_CAP(CAP_NET_ADMIN) | \
+    SANDBOX_CAP(CAP_NET_RAW))
+#define SANDBOX_FWD_PERMITTED	(SANDBOX_FWD_EFFECTIVE | \
+    SANDBOX_CAP(CAP_SETUID) | SANDBOX_CAP(CAP_SETGID) | \
+    SANDBOX_CAP(CAP_SYS_CHROOT) | SANDBOX_CAP(CAP_SETPCAP))
+
+/* The parser's address-space limit (not applied under AddressSanitizer). */
+#define SANDBOX_PARSER_AS_MAX	(256u << 20)
+/* Exit status after a blocked system call in debug mode (128 + SIGSYS). */
+#define SANDBOX_SIGSYS_EXIT	159
+
+/* Capability sets of the calling process, as bit masks. */
+struct sandbox_caps {
+	uint64_t eff, prm, inh;	/* capget(2) */
+	uint64_t bnd;		/* PR_CAPBSET_READ */
+	uint64_t amb;		/* PR_CAP_AMBIENT_IS_SET */
+};
+
+/* 0, or -1 with errno. */
+int sandbox_caps_read(struct sandbox_caps *c);
+
+/*
+ * Debug mode (batsecd -d): filters loaded afterwards trap a blocked system
+ * call instead of killing, and a SIGSYS handler writes
+ *	"batsecd[PID]: seccomp: system call NR is not allowed ..."
+ * to stderr with write(2) and _exits with SANDBOX_SIGSYS_EXIT, so a new
+ * libc that needs a new system call is easy to diagnose.
+ */
+void sandbox_set_debug(int on);
+
+/*
+ * The parser's chroot directory must be an absolute path to an empty
+ * directory owned by root and not writable by group or others, and every
+ * directory above it must be root-owned and not writable by group or
+ * others unless sticky (like /tmp), so nobody but root can replace it.
+ * sandbox_chroot_check verifies that; sandbox_chroot_prepare first creates
+ * the directory (root:root 0755) when it is missing.  0, or -1 with err.
+ */
+int sandbox_chroot_check(const char *dir, char *err, size_t errlen);
+int sandbox_chroot_prepare(const char *dir, char *err, size_t errlen);
+
+/*
+ * Enter the parser's sandbox; the caller must be euid 0 (the exec'd
+ * parser, or a forked child of the forwarder).  In order: raise the
+ * permitted capabilities to effective; resolve `user` with getpwnam (a
+ * missing user falls back to "nobody"; uid or gid 0 is refused); check
+ * chroot_dir; drop the whole bounding set, clear the ambient set and lock
+ * the securebits; chroot + chdir("/"); setgroups to the user's one group,
+ * setresgid, setresuid; verify that setuid(0) and setgid(0) fail; clear all
+ * capability sets and verify they are empty; PR_SET_NO_NEW_PRIVS;
+ * PR_SET_DUMPABLE 0; rlimits NOFILE = highest open fd + 1, NPROC 0,
+ * FSIZE 0, CORE 0, AS SANDBOX_PARSER_AS_MAX (AS and FSIZE are left alone
+ * under AddressSanitizer, which maps terabytes of shadow memory and must
+ * be able to write its report to a log file).
+ * Returns 0; 1 when it fell back to "nobody" (err then holds the warning
+ * to log); -1 with err on any failure (the caller must exit).
+ */
+int sandbox_parser_enter(const char *user, const char *chroot_dir, char *err,
+    size_t errlen);
+
+/*
+ * Load the parser's seccomp filter (default: kill the process).  Call it
+ * after every allocation and set-up is done.  0, or -1 with errno.
+ */
+int sandbox_parser_seccomp(void);
+
+/*
+ * Forwarder, as euid 0: keep exactly SANDBOX_FWD_EFFECTIVE effective and
+ * SANDBOX_FWD_PERMITTED permitted (and bounding), nothing inheritable or
+ * ambient.  Not root: nothing to do, returns 0.  -1 with err when a needed
+ * capability is missing or a step fails.  Raw capget/capset and prctl.
+ */
+int sandbox_forwarder_caps(char *err, size_t errlen);
+
+/* Load the forwarder's seccomp filter.  0, or -1 with errno. */
+int sandbox_forwarder_seccomp(void);
+
+#endif /* BATSEC_SANDBOX_H */
