@@ -2,10 +2,10 @@
  * batsec-ctl.c — the batsec command-line tool.
  *
  * Offline commands (keys and certificates) work on files and need no
- * daemon.  The daemon commands (originators, neighbors, trust, ...) will
- * talk to batsecd's control socket; they are listed in the command table
- * so that help, dispatch and the global options -s and -j are already in
- * place, but this version only reports that they are not available.
+ * daemon.  The daemon commands (originators, neighbors, trust, ...) send
+ * one request over batsecd's control socket (-s) and render the typed
+ * records of the reply (ctlproto.h) as a table, "name: value" lines or,
+ * with -j, JSON; the daemon never formats text for people.
  *
  * Exit status: 0 success, 1 failure, 2 usage error.  Every error is one
  * line on stderr starting with "batsec-ctl: ".  Secret key material is
@@ -23,7 +23,9 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,7 +34,9 @@
 
 #include "batsec_crypto.h"
 #include "batsec_keys.h"
+#include "batsec_policy.h"
 #include "config.h"
+#include "ctlproto.h"
 #include "version.h"
 
 #define CTL_PROG		"batsec-ctl"
@@ -147,12 +151,14 @@ static const char ctl_global_usage[] =
     "  -h, --help  this help; '" CTL_PROG " COMMAND --help' for one "
     "command\n";
 
-static const char ctl_daemon_usage[] =
-    "daemon commands (need a running batsecd; not available in this "
-    "version):\n"
-    "  originators (o)  neighbors (n)  interfaces (if)  gateways (gw)\n"
-    "  clients (tt)  stats (s)  trust  block  unblock  revoke  reload  "
-    "ping (p)\n";
+static ctl_run_fn ctl_daemon_run, ctl_daemon_cmd;
+
+/* 1 for a command that talks to batsecd. */
+static int
+ctl_is_daemon(const struct ctl_cmd *cmd)
+{
+	return cmd->run == ctl_daemon_run || cmd->run == ctl_daemon_cmd;
+}
 
 /* Usage of one leaf command, or of every leaf of a group. */
 static void
@@ -180,6 +186,10 @@ ctl_help(const struct ctl_cmd *cmd)
 	(void)printf("usage: " CTL_PROG " [-j] [-s SOCKET] %s ...\n\n",
 	    cmd->path);
 	ctl_print_usage(stdout, cmd);
+	if (cmd->run == ctl_daemon_run)
+		(void)printf("\nThis command needs a running batsecd: it talks "
+		    "to its control socket\n(-s SOCKET, default "
+		    BS_CONF_DEF_SOCKET ").\n");
 	return ctl_flush_stdout();
 }
 
@@ -904,14 +914,16 @@ ctl_iso_time(char out[static 32], uint64_t t)
 	return out;
 }
 
-/* Print s as a JSON string (quotes included). */
+/* Print len bytes of s as a JSON string (quotes included). */
 static void
-ctl_json_str(const char *s)
+ctl_json_strn(const char *s, size_t len)
 {
 	unsigned char ch;
+	size_t i;
 
 	(void)putchar('"');
-	for (; (ch = (unsigned char)*s) != '\0'; s++) {
+	for (i = 0; i < len; i++) {
+		ch = (unsigned char)s[i];
 		if (ch == '"' || ch == '\\')
 			(void)printf("\\%c", ch);
 		else if (ch < 0x20 || ch >= 0x7f)
@@ -920,6 +932,12 @@ ctl_json_str(const char *s)
 			(void)putchar(ch);
 	}
 	(void)putchar('"');
+}
+
+static void
+ctl_json_str(const char *s)
+{
+	ctl_json_strn(s, strlen(s));
 }
 
 /* Text values of a certificate, shared by the two output forms. */
@@ -1070,7 +1088,686 @@ ctl_cert_verify(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 	return ctl_flush_stdout();
 }
 
-/* ---- version, help and the daemon commands ----------------------------- */
+/* ---- daemon commands: the control socket client ------------------------ */
+
+/* Seconds to wait for batsecd to take the request or send the reply. */
+#define CTL_REPLY_TIMEOUT_S	30
+
+/* How a table column shows its field. */
+enum ctl_fmt {
+	CTL_FMT_TEXT = 0,	/* as sent, left-aligned */
+	CTL_FMT_NUM,		/* right-aligned */
+	CTL_FMT_SECS,		/* milliseconds as seconds "1.234s", right */
+};
+
+struct ctl_col {
+	const char *field;	/* field name in the records */
+	const char *header;
+	enum ctl_fmt fmt;
+	const char *yes, *no;	/* booleans (no: also a missing field) */
+};
+
+/* How a reply is shown. */
+enum ctl_shape {
+	CTL_SHAPE_NONE = 0,	/* success prints nothing */
+	CTL_SHAPE_TABLE,	/* a table; JSON: an array of objects */
+	CTL_SHAPE_OBJECT,	/* "name: value" lines; JSON: one object */
+};
+
+/* What follows the command name on the command line. */
+enum ctl_operands {
+	CTL_OPS_NONE = 0,
+	CTL_OPS_KEY,		/* KEY */
+	CTL_OPS_TRUST,		/* KEY [name NAME] [gateway] */
+};
+
+/* A daemon command: the request it sends and how the reply is shown. */
+struct ctl_dcmd {
+	const char *path;		/* as in ctl_cmd, "trust add" */
+	const char *wire;		/* request name (ctlproto.h) */
+	enum ctl_operands ops;
+	enum ctl_shape shape;
+	const struct ctl_col *cols;	/* table columns, NULL-terminated */
+};
+
+#define CTL_COL(f, h, fmt)	{ f, h, fmt, NULL, NULL }
+#define CTL_COL_END		{ NULL, NULL, CTL_FMT_TEXT, NULL, NULL }
+#define CTL_COLS_MAX		8
+
+/* Like `batctl o`: '*' marks the best next hop of each originator. */
+static const struct ctl_col ctl_cols_originators[] = {
+	{ "best", "", CTL_FMT_TEXT, "*", "" },
+	CTL_COL("address", "Originator", CTL_FMT_TEXT),
+	CTL_COL("last_seen_ms", "last-seen", CTL_FMT_SECS),
+	CTL_COL("tq", "TQ", CTL_FMT_NUM),
+	CTL_COL("next_hop", "Nexthop", CTL_FMT_TEXT),
+	CTL_COL("interface", "Interface", CTL_FMT_TEXT),
+	CTL_COL_END
+};
+
+static const struct ctl_col ctl_cols_neighbors[] = {
+	CTL_COL("interface", "IF", CTL_FMT_TEXT),
+	CTL_COL("address", "Neighbor", CTL_FMT_TEXT),
+	CTL_COL("last_seen_ms", "last-seen", CTL_FMT_SECS),
+	CTL_COL("link_tq", "link TQ", CTL_FMT_NUM),
+	CTL_COL_END
+};
+
+static const struct ctl_col ctl_cols_interfaces[] = {
+	CTL_COL("name", "Interface", CTL_FMT_TEXT),
+	{ "active", "Status", CTL_FMT_TEXT, "active", "inactive" },
+	CTL_COL("mtu", "MTU", CTL_FMT_NUM),
+	CTL_COL("address", "MAC", CTL_FMT_TEXT),
+	CTL_COL_END
+};
+
+static const struct ctl_col ctl_cols_gateways[] = {
+	{ "best", "", CTL_FMT_TEXT, "*", "" },
+	CTL_COL("address", "Router", CTL_FMT_TEXT),
+	CTL_COL("tq", "TQ", CTL_FMT_NUM),
+	CTL_COL("next_hop", "Nexthop", CTL_FMT_TEXT),
+	CTL_COL("interface", "Interface", CTL_FMT_TEXT),
+	CTL_COL("bandwidth_down_kbit", "Down kbit/s", CTL_FMT_NUM),
+	CTL_COL("bandwidth_up_kbit", "Up kbit/s", CTL_FMT_NUM),
+	CTL_COL_END
+};
+
+static const struct ctl_col ctl_cols_clients[] = {
+	CTL_COL("client", "Client", CTL_FMT_TEXT),
+	CTL_COL("vid", "VID", CTL_FMT_NUM),
+	CTL_COL("originator", "Originator", CTL_FMT_TEXT),
+	CTL_COL("last_seen_ms", "last-seen", CTL_FMT_SECS),
+	CTL_COL_END
+};
+
+static const struct ctl_col ctl_cols_trust[] = {
+	CTL_COL("key", "Key", CTL_FMT_TEXT),
+	CTL_COL("address", "Address", CTL_FMT_TEXT),
+	CTL_COL("name", "Name", CTL_FMT_TEXT),
+	{ "gateway", "Gateway", CTL_FMT_TEXT, "yes", "no" },
+	CTL_COL_END
+};
+
+static const struct ctl_dcmd ctl_dcmds[] = {
+	{ "originators", CTLP_CMD_ORIGINATORS, CTL_OPS_NONE, CTL_SHAPE_TABLE,
+	  ctl_cols_originators },
+	{ "neighbors", CTLP_CMD_NEIGHBORS, CTL_OPS_NONE, CTL_SHAPE_TABLE,
+	  ctl_cols_neighbors },
+	{ "interfaces", CTLP_CMD_INTERFACES, CTL_OPS_NONE, CTL_SHAPE_TABLE,
+	  ctl_cols_interfaces },
+	{ "gateways", CTLP_CMD_GATEWAYS, CTL_OPS_NONE, CTL_SHAPE_TABLE,
+	  ctl_cols_gateways },
+	{ "clients", CTLP_CMD_CLIENTS, CTL_OPS_NONE, CTL_SHAPE_TABLE,
+	  ctl_cols_clients },
+	{ "stats", CTLP_CMD_STATS, CTL_OPS_NONE, CTL_SHAPE_OBJECT, NULL },
+	{ "status", CTLP_CMD_STATUS, CTL_OPS_NONE, CTL_SHAPE_OBJECT, NULL },
+	{ "trust add", CTLP_CMD_TRUST_ADD, CTL_OPS_TRUST, CTL_SHAPE_NONE,
+	  NULL },
+	{ "trust remove", CTLP_CMD_TRUST_REMOVE, CTL_OPS_KEY, CTL_SHAPE_NONE,
+	  NULL },
+	{ "trust list", CTLP_CMD_TRUST_LIST, CTL_OPS_NONE, CTL_SHAPE_TABLE,
+	  ctl_cols_trust },
+	{ "block", CTLP_CMD_BLOCK, CTL_OPS_KEY, CTL_SHAPE_NONE, NULL },
+	{ "unblock", CTLP_CMD_UNBLOCK, CTL_OPS_KEY, CTL_SHAPE_NONE, NULL },
+	{ "revoke", CTLP_CMD_REVOKE, CTL_OPS_KEY, CTL_SHAPE_NONE, NULL },
+	{ "reload", CTLP_CMD_RELOAD, CTL_OPS_NONE, CTL_SHAPE_NONE, NULL },
+	{ NULL, NULL, CTL_OPS_NONE, CTL_SHAPE_NONE, NULL }
+};
+
+static const struct ctl_dcmd *
+ctl_dcmd_find(const char *path)
+{
+	const struct ctl_dcmd *d;
+
+	for (d = ctl_dcmds; d->path != NULL; d++)
+		if (strcmp(d->path, path) == 0)
+			return d;
+	return NULL;
+}
+
+/* The records of a reply, each after a u16 length, all validated. */
+struct ctl_in {
+	uint8_t *buf;
+	size_t len, cap;
+	size_t records;
+};
+
+/* Connect to batsecd: the socket fd, or -1 after reporting. */
+static int
+ctl_connect(const struct ctl *ctl, const struct ctl_cmd *cmd)
+{
+	struct timeval tv = { CTL_REPLY_TIMEOUT_S, 0 };
+	struct sockaddr_un sun;
+	int fd;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, ctl->sock, strlen(ctl->sock));
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		ctl_warnx("cannot create a socket: %s", strerror(errno));
+		return -1;
+	}
+	/* The send timeout also bounds connect() on a full backlog. */
+	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	(void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
+		ctl_warnx("%s: needs the batsecd control socket: cannot "
+		    "connect to %s: %s", cmd->path, ctl->sock, strerror(errno));
+		(void)close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Send the request.  A daemon that refused us (permission, too many
+ * clients) may have closed already; its END is still waiting to be read,
+ * so EPIPE is not reported here.
+ */
+static int
+ctl_send_request(int fd, const struct ctl *ctl, const uint8_t *req,
+    size_t len)
+{
+	ssize_t n;
+
+	do
+		n = send(fd, req, len, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n >= 0 || errno == EPIPE || errno == ECONNRESET)
+		return 0;
+	if (errno == EAGAIN || errno == EWOULDBLOCK)
+		ctl_warnx("%s: batsecd did not take the request within %d "
+		    "seconds", ctl->sock, CTL_REPLY_TIMEOUT_S);
+	else
+		ctl_warnx("%s: cannot send the request: %s", ctl->sock,
+		    strerror(errno));
+	return -1;
+}
+
+/*
+ * One datagram into buf (CTLP_MSG_MAX + 1 bytes): its length, or -1.
+ * A daemon that hung up on us (a refusal) may leave ECONNRESET pending in
+ * front of its END; the error is reported once, then the END is read.
+ */
+static ssize_t
+ctl_recv_msg(int fd, const struct ctl *ctl, uint8_t *buf)
+{
+	struct iovec iov = { buf, CTLP_MSG_MAX + 1 };
+	struct msghdr mh;
+	ssize_t n;
+	int resets = 0;
+
+	memset(&mh, 0, sizeof(mh));
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	do
+		n = recvmsg(fd, &mh, 0);
+	while (n < 0 && (errno == EINTR || (errno == ECONNRESET &&
+	    resets++ == 0)));
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		ctl_warnx("%s: no reply from batsecd within %d seconds",
+		    ctl->sock, CTL_REPLY_TIMEOUT_S);
+	else if (n < 0)
+		ctl_warnx("%s: cannot read the reply: %s", ctl->sock,
+		    strerror(errno));
+	else if (n == 0)
+		ctl_warnx("%s: batsecd closed the connection before the end "
+		    "of its reply", ctl->sock);
+	else if ((mh.msg_flags & MSG_TRUNC) || n > CTLP_MSG_MAX)
+		ctl_warnx("%s: malformed reply: a message longer than %d "
+		    "bytes", ctl->sock, CTLP_MSG_MAX);
+	else
+		return n;
+	return -1;
+}
+
+/* Keep a validated record; 0, or -1 after reporting. */
+static int
+ctl_in_add(struct ctl_in *in, const struct ctl *ctl, const uint8_t *msg,
+    size_t n)
+{
+	struct ctlp_record rec;
+	char err[CTL_ERRLEN];
+	size_t cap;
+	uint8_t *p;
+
+	if (ctlp_record_decode(msg, n, &rec, err, sizeof(err)) != 0) {
+		ctl_warnx("%s: malformed reply: %s", ctl->sock, err);
+		return -1;
+	}
+	if (n + 2 > CTLP_REPLY_MAX - in->len) {
+		ctl_warnx("%s: reply larger than %u bytes", ctl->sock,
+		    CTLP_REPLY_MAX);
+		return -1;
+	}
+	if (n + 2 > in->cap - in->len) {
+		cap = in->cap == 0 ? 65536 : in->cap * 2;
+		if (cap > CTLP_REPLY_MAX)
+			cap = CTLP_REPLY_MAX;
+		if ((p = realloc(in->buf, cap)) == NULL) {
+			ctl_warnx("out of memory for the reply");
+			return -1;
+		}
+		in->buf = p;
+		in->cap = cap;
+	}
+	bs_put16(in->buf + in->len, (uint16_t)n);
+	memcpy(in->buf + in->len + 2, msg, n);
+	in->len += n + 2;
+	in->records++;
+	return 0;
+}
+
+/* The END: 0 on success, or -1 after reporting (a daemon error too). */
+static int
+ctl_in_end(const struct ctl_in *in, const struct ctl *ctl,
+    const uint8_t *msg, size_t n)
+{
+	struct ctlp_end e;
+	char err[CTL_ERRLEN];
+
+	if (ctlp_end_decode(msg, n, &e, err, sizeof(err)) != 0) {
+		ctl_warnx("%s: malformed reply: %s", ctl->sock, err);
+		return -1;
+	}
+	if (e.status != CTLP_OK) {
+		ctl_warnx("%s", e.msg);
+		return -1;
+	}
+	if (e.records != in->records) {
+		ctl_warnx("%s: malformed reply: %zu records, the end says "
+		    "%" PRIu32, ctl->sock, in->records, e.records);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read records until the END; 0, or -1 after reporting. */
+static int
+ctl_recv_reply(int fd, const struct ctl *ctl, struct ctl_in *in)
+{
+	uint8_t buf[CTLP_MSG_MAX + 1], type = 0;
+	char err[CTL_ERRLEN];
+	ssize_t n;
+	int rc;
+
+	for (;;) {
+		if ((n = ctl_recv_msg(fd, ctl, buf)) < 0)
+			return -1;
+		rc = ctlp_header(buf, (size_t)n, &type, err, sizeof(err));
+		if (rc == CTLP_E_VERSION) {
+			ctl_warnx("%s: batsecd speaks another control "
+			    "protocol: %s", ctl->sock, err);
+			return -1;
+		}
+		if (rc == 0 && type == CTLP_T_END)
+			return ctl_in_end(in, ctl, buf, (size_t)n);
+		if (rc == 0 && type != CTLP_T_RECORD)
+			(void)snprintf(err, sizeof(err), "unexpected message "
+			    "type %u", type);
+		if (rc != 0 || type != CTLP_T_RECORD) {
+			ctl_warnx("%s: malformed reply: %s", ctl->sock, err);
+			return -1;
+		}
+		if (ctl_in_add(in, ctl, buf, (size_t)n) != 0)
+			return -1;
+	}
+}
+
+/* Send name with its arguments and collect the reply; 0 or exit status. */
+static int
+ctl_exchange(const struct ctl *ctl, int fd, const char *name, size_t argc,
+    const char *const argv[], struct ctl_in *in)
+{
+	uint8_t req[CTLP_MSG_MAX];
+	char err[CTL_ERRLEN];
+	size_t len;
+
+	if (ctlp_request_encode(req, sizeof(req), name, argc, argv, &len, err,
+	    sizeof(err)) != 0)
+		return ctl_usage_err(NULL, "%s: %s", name, err);
+	if (ctl_send_request(fd, ctl, req, len) != 0 ||
+	    ctl_recv_reply(fd, ctl, in) != 0)
+		return CTL_EXIT_FAIL;
+	return CTL_EXIT_OK;
+}
+
+/* The next record of in at *pos (validated when it arrived). */
+static int
+ctl_in_next(const struct ctl_in *in, size_t *pos, struct ctlp_record *rec)
+{
+	size_t n;
+
+	if (in->len - *pos < 2)
+		return -1;
+	n = bs_get16(in->buf + *pos);
+	if (n > in->len - *pos - 2 || ctlp_record_decode(in->buf + *pos + 2,
+	    n, rec, NULL, 0) != 0)
+		return -1;
+	*pos += n + 2;
+	return 0;
+}
+
+static const struct ctlp_field *
+ctl_field(const struct ctlp_record *rec, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rec->n; i++)
+		if (strcmp(rec->f[i].name, name) == 0)
+			return &rec->f[i];
+	return NULL;
+}
+
+/* Field f as text; col (may be NULL) chooses the format. */
+static void
+ctl_value(char *out, size_t outlen, const struct ctlp_field *f,
+    const struct ctl_col *col)
+{
+	const char *yes = col != NULL && col->yes != NULL ? col->yes : "yes";
+	const char *no = col != NULL && col->no != NULL ? col->no : "no";
+
+	if (f == NULL)
+		(void)snprintf(out, outlen, "%s", col != NULL &&
+		    col->no != NULL ? col->no : "-");
+	else if (f->type == CTLP_F_STR)
+		(void)snprintf(out, outlen, "%.*s", (int)f->str_len, f->str);
+	else if (f->type == CTLP_F_BOOL)
+		(void)snprintf(out, outlen, "%s", f->u64 ? yes : no);
+	else if (col != NULL && col->fmt == CTL_FMT_SECS)
+		(void)snprintf(out, outlen, "%" PRIu64 ".%03us",
+		    f->u64 / 1000, (unsigned)(f->u64 % 1000));
+	else
+		(void)snprintf(out, outlen, "%" PRIu64, f->u64);
+}
+
+/*
+ * One table line: the headers (rec NULL) or a record's cells, padded to
+ * the widths w; numbers right-aligned, no trailing blanks.
+ */
+static void
+ctl_table_line(const struct ctl_col *cols, size_t ncols, const size_t *w,
+    const struct ctlp_record *rec)
+{
+	char cell[CTLP_STR_MAX + 32];
+	size_t i, len, pad = 0;
+
+	for (i = 0; i < ncols; i++) {
+		if (rec == NULL)
+			(void)snprintf(cell, sizeof(cell), "%s",
+			    cols[i].header);
+		else
+			ctl_value(cell, sizeof(cell),
+			    ctl_field(rec, cols[i].field), &cols[i]);
+		len = strlen(cell);
+		pad += i > 0 ? 2 : 0;
+		if (cols[i].fmt != CTL_FMT_TEXT)
+			pad += w[i] - len;
+		if (len > 0) {
+			(void)printf("%*s%s", (int)pad, "", cell);
+			pad = 0;
+		}
+		if (cols[i].fmt == CTL_FMT_TEXT)
+			pad += w[i] - len;
+	}
+	(void)putchar('\n');
+}
+
+static void
+ctl_render_table(const struct ctl_col *cols, const struct ctl_in *in)
+{
+	char cell[CTLP_STR_MAX + 32];
+	struct ctlp_record rec;
+	size_t w[CTL_COLS_MAX], ncols, i, pos = 0;
+
+	for (ncols = 0; ncols < CTL_COLS_MAX && cols[ncols].field; ncols++)
+		w[ncols] = strlen(cols[ncols].header);
+	while (ctl_in_next(in, &pos, &rec) == 0) {
+		for (i = 0; i < ncols; i++) {
+			ctl_value(cell, sizeof(cell),
+			    ctl_field(&rec, cols[i].field), &cols[i]);
+			if (strlen(cell) > w[i])
+				w[i] = strlen(cell);
+		}
+	}
+	ctl_table_line(cols, ncols, w, NULL);
+	pos = 0;
+	while (ctl_in_next(in, &pos, &rec) == 0)
+		ctl_table_line(cols, ncols, w, &rec);
+}
+
+/* Every field of every record as "name: value" lines. */
+static void
+ctl_render_object(const struct ctl_in *in)
+{
+	char val[CTLP_STR_MAX + 32];
+	struct ctlp_record rec;
+	size_t i, pos = 0;
+
+	while (ctl_in_next(in, &pos, &rec) == 0) {
+		for (i = 0; i < rec.n; i++) {
+			ctl_value(val, sizeof(val), &rec.f[i], NULL);
+			(void)printf("%s: %s\n", rec.f[i].name, val);
+		}
+	}
+}
+
+/* The fields of rec as JSON members, after a comma unless *first. */
+static void
+ctl_json_fields(const struct ctlp_record *rec, int *first)
+{
+	const struct ctlp_field *f;
+	size_t i;
+
+	for (i = 0; i < rec->n; i++) {
+		f = &rec->f[i];
+		(void)printf("%s\"%s\":", *first ? "" : ",", f->name);
+		*first = 0;
+		if (f->type == CTLP_F_STR)
+			ctl_json_strn(f->str, f->str_len);
+		else if (f->type == CTLP_F_BOOL)
+			(void)fputs(f->u64 ? "true" : "false", stdout);
+		else
+			(void)printf("%" PRIu64, f->u64);
+	}
+}
+
+/* A table as an array of objects, an object command as one object. */
+static void
+ctl_render_json(enum ctl_shape shape, const struct ctl_in *in)
+{
+	struct ctlp_record rec;
+	size_t pos = 0;
+	int first = 1, first_rec = 1;
+
+	(void)fputs(shape == CTL_SHAPE_TABLE ? "[" : "{", stdout);
+	while (ctl_in_next(in, &pos, &rec) == 0) {
+		if (shape == CTL_SHAPE_TABLE) {
+			(void)fputs(first_rec ? "{" : ",{", stdout);
+			first = 1;
+		}
+		ctl_json_fields(&rec, &first);
+		if (shape == CTL_SHAPE_TABLE)
+			(void)putchar('}');
+		first_rec = 0;
+	}
+	(void)puts(shape == CTL_SHAPE_TABLE ? "]" : "}");
+}
+
+static int
+ctl_render(const struct ctl *ctl, const struct ctl_dcmd *dc,
+    const struct ctl_in *in)
+{
+	if (dc->shape == CTL_SHAPE_NONE)
+		return CTL_EXIT_OK;
+	if (ctl->json)
+		ctl_render_json(dc->shape, in);
+	else if (dc->shape == CTL_SHAPE_TABLE)
+		ctl_render_table(dc->cols, in);
+	else
+		ctl_render_object(in);
+	return ctl_flush_stdout();
+}
+
+/* The options after name in trust add: [name NAME] [gateway]. */
+static int
+ctl_trust_opts(const struct ctl_cmd *cmd, int n, char **ops)
+{
+	int i, named = 0, gateway = 0;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(ops[i], "gateway") == 0 && !gateway) {
+			gateway = 1;
+		} else if (strcmp(ops[i], "name") == 0 && !named) {
+			if (++i >= n)
+				return ctl_usage_err(cmd, "name needs a NAME");
+			if (!bs_policy_name_ok(ops[i], strlen(ops[i])))
+				return ctl_usage_err(cmd, "bad name '%s' (1-%d "
+				    "characters A-Z a-z 0-9 . _ -)", ops[i],
+				    BS_POLICY_NAME_MAX);
+			named = 1;
+		} else {
+			return ctl_usage_err(cmd, "unexpected argument '%s'",
+			    ops[i]);
+		}
+	}
+	return 0;
+}
+
+/* Check the operands of dc against their form; 0 or a usage error. */
+static int
+ctl_check_operands(const struct ctl_cmd *cmd, const struct ctl_dcmd *dc,
+    int n, char **ops)
+{
+	if (dc->ops == CTL_OPS_NONE && n > 0)
+		return ctl_usage_err(cmd, "too many arguments");
+	if (dc->ops == CTL_OPS_NONE)
+		return 0;
+	if (n == 0)
+		return ctl_usage_err(cmd, "missing argument");
+	if (*ops[0] == '\0')
+		return ctl_usage_err(cmd, "empty key or file name");
+	if (dc->ops == CTL_OPS_KEY && n > 1)
+		return ctl_usage_err(cmd, "too many arguments");
+	if (dc->ops == CTL_OPS_TRUST)
+		return ctl_trust_opts(cmd, n - 1, ops + 1);
+	return 0;
+}
+
+/*
+ * The command of the table for cmd: trust picks its subcommand from the
+ * first operand (*skip = 1).  NULL after a usage error (*rc).
+ */
+static const struct ctl_dcmd *
+ctl_daemon_pick(const struct ctl_cmd *cmd, int n, char **ops, int *skip,
+    int *rc)
+{
+	char path[64];
+	const struct ctl_dcmd *dc;
+
+	*skip = 0;
+	*rc = CTL_EXIT_FAIL;
+	if (strcmp(cmd->name, "trust") != 0)
+		return ctl_dcmd_find(cmd->name);
+	if (n == 0) {
+		*rc = ctl_usage_err(cmd, "missing subcommand (add, remove or "
+		    "list)");
+		return NULL;
+	}
+	(void)snprintf(path, sizeof(path), "trust %.20s", ops[0]);
+	if ((dc = ctl_dcmd_find(path)) == NULL)
+		*rc = ctl_usage_err(cmd, "unknown command '%s'", ops[0]);
+	*skip = 1;
+	return dc;
+}
+
+/*
+ * Turn the operands into request arguments: a KEY (text, file or "-") is
+ * read here and sent as base64, the rest is passed as given.
+ */
+static int
+ctl_daemon_args(struct ctl *ctl, const struct ctl_dcmd *dc, int n,
+    char **ops, char key[static BS_KEY_B64_LEN + 1], const char **args)
+{
+	uint8_t pk[BS_PK_LEN];
+	int i, rc;
+
+	if (dc->ops == CTL_OPS_NONE)
+		return 0;
+	if ((rc = ctl_load_pubkey(ctl, ops[0], pk)) != 0)
+		return rc;
+	bs_key_to_b64(key, pk);
+	args[0] = key;
+	for (i = 1; i < n; i++)
+		args[i] = ops[i];
+	return 0;
+}
+
+/* Parse -h / -j of a daemon command; 0, or an exit status when done. */
+static int
+ctl_daemon_opts(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
+    char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int ch;
+
+	ctl_opt_reset();
+	while ((ch = getopt_long(argc, argv, ":hj", opts, NULL)) != -1) {
+		if (ch == 'j')
+			ctl->json = 1;
+		else if (ch == 'h')
+			return ctl_help(cmd) == 0 ? CTL_HELP_SHOWN :
+			    CTL_EXIT_FAIL;
+		else
+			return ctl_bad_option(cmd, ch, argv);
+	}
+	return 0;
+}
+
+/*
+ * Run a daemon command.  The socket is connected before the operands are
+ * checked: without a running batsecd nothing else can succeed, and every
+ * daemon command then gives that same answer.
+ */
+static int
+ctl_daemon_run(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
+    char **argv)
+{
+	const char *args[CTLP_ARGS_MAX];
+	char key[BS_KEY_B64_LEN + 1];
+	const struct ctl_dcmd *dc;
+	struct ctl_in in = { NULL, 0, 0, 0 };
+	char **ops;
+	int fd, n, skip, rc;
+
+	if ((rc = ctl_daemon_opts(ctl, cmd, argc, argv)) != 0)
+		return rc == CTL_HELP_SHOWN ? CTL_EXIT_OK : rc;
+	ops = argv + optind;
+	n = argc - optind;
+	if ((fd = ctl_connect(ctl, cmd)) < 0)
+		return CTL_EXIT_FAIL;
+	dc = ctl_daemon_pick(cmd, n, ops, &skip, &rc);
+	if (dc != NULL) {
+		ops += skip;
+		n -= skip;
+		/* The forms checked allow at most 4 operands. */
+		if ((rc = ctl_check_operands(cmd, dc, n, ops)) == 0 &&
+		    (rc = ctl_daemon_args(ctl, dc, n, ops, key, args)) == 0 &&
+		    (rc = ctl_exchange(ctl, fd, dc->wire, (size_t)n, args,
+		    &in)) == 0)
+			rc = ctl_render(ctl, dc, &in);
+	}
+	(void)close(fd);
+	free(in.buf);
+	return rc;
+}
+
+/* ---- version, help and the command tables ------------------------------ */
 
 static int
 ctl_version(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
@@ -1087,8 +1784,8 @@ ctl_version(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 }
 
 /*
- * Placeholder for the commands that talk to batsecd over the control
- * socket (ctl->sock); they arrive with the daemon's control protocol.
+ * Placeholder for a daemon command that batsecd cannot serve yet: ping
+ * (a mesh ping of an originator, as `batctl ping`) needs the data plane.
  */
 static int
 ctl_daemon_cmd(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
@@ -1098,8 +1795,8 @@ ctl_daemon_cmd(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "--help") == 0))
 		return ctl_help(cmd);
-	ctl_warnx("%s: needs the batsecd control socket, which this version "
-	    "of " CTL_PROG " cannot use yet", cmd->path);
+	ctl_warnx("%s: needs the batsecd control socket and mesh ping "
+	    "support, which this version does not have", cmd->path);
 	return CTL_EXIT_FAIL;
 }
 
@@ -1147,7 +1844,7 @@ static const struct ctl_cmd ctl_cert_cmds[] = {
 	{ NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
-#define CTL_DAEMON(n, a)	{ n, a, n, ctl_daemon_cmd, NULL, NULL }
+#define CTL_DAEMON(n, a, u)	{ n, a, n, ctl_daemon_run, NULL, u }
 
 static const struct ctl_cmd ctl_cmds[] = {
 	{ "key", NULL, "key", NULL, ctl_key_cmds, NULL },
@@ -1158,18 +1855,48 @@ static const struct ctl_cmd ctl_cmds[] = {
 	{ "help", NULL, "help", ctl_help_cmd, NULL,
 	  "  help [COMMAND [SUBCOMMAND]]\n"
 	  "      This help, or that of one command.\n" },
-	CTL_DAEMON("originators", "o"),
-	CTL_DAEMON("neighbors", "n"),
-	CTL_DAEMON("interfaces", "if"),
-	CTL_DAEMON("gateways", "gw"),
-	CTL_DAEMON("clients", "tt"),
-	CTL_DAEMON("stats", "s"),
-	CTL_DAEMON("trust", NULL),
-	CTL_DAEMON("block", NULL),
-	CTL_DAEMON("unblock", NULL),
-	CTL_DAEMON("revoke", NULL),
-	CTL_DAEMON("reload", NULL),
-	CTL_DAEMON("ping", "p"),
+	CTL_DAEMON("originators", "o",
+	  "  originators (o)\n"
+	  "      Every originator with its last-seen time, TQ, next hop and\n"
+	  "      interface; '*' marks the best next hop.\n"),
+	CTL_DAEMON("neighbors", "n",
+	  "  neighbors (n)\n"
+	  "      The direct neighbours per interface, last seen, link TQ.\n"),
+	CTL_DAEMON("interfaces", "if",
+	  "  interfaces (if)\n"
+	  "      The mesh interfaces and whether they are active.\n"),
+	CTL_DAEMON("gateways", "gw",
+	  "  gateways (gw)\n"
+	  "      Internet gateways announced in the mesh.\n"),
+	CTL_DAEMON("clients", "tt",
+	  "  clients (tt)\n"
+	  "      Client MAC addresses (translation table) and their node.\n"),
+	CTL_DAEMON("stats", "s",
+	  "  stats (s)\n"
+	  "      The daemon's counters.\n"),
+	CTL_DAEMON("status", NULL,
+	  "  status\n"
+	  "      Whether batsecd answers: its version, uptime, clients.\n"),
+	CTL_DAEMON("trust", NULL,
+	  "  trust add KEY [name NAME] [gateway]\n"
+	  "  trust remove KEY\n"
+	  "  trust list\n"
+	  "      Change or list the trusted keys; a change is written to the\n"
+	  "      policy file.  KEY is base64 text, a public key file or -.\n"),
+	CTL_DAEMON("block", NULL,
+	  "  block KEY\n"
+	  "      Drop everything from KEY (kept in the policy file).\n"),
+	CTL_DAEMON("unblock", NULL,
+	  "  unblock KEY\n"
+	  "      Remove KEY from the block list.\n"),
+	CTL_DAEMON("revoke", NULL,
+	  "  revoke KEY\n"
+	  "      Revoke KEY locally: a lost or compromised key.\n"),
+	CTL_DAEMON("reload", NULL,
+	  "  reload\n"
+	  "      Read the policy file again; on an error the running\n"
+	  "      policy stays.\n"),
+	{ "ping", "p", "ping", ctl_daemon_cmd, NULL, NULL },
 	{ NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -1181,9 +1908,13 @@ ctl_help_all(void)
 
 	(void)printf("%s\noffline commands:\n", ctl_global_usage);
 	for (c = ctl_cmds; c->name != NULL; c++)
-		if (c->run != ctl_daemon_cmd)
+		if (!ctl_is_daemon(c))
 			ctl_print_usage(stdout, c);
-	(void)printf("\n%s", ctl_daemon_usage);
+	(void)printf("\ndaemon commands (need a running batsecd; -j for "
+	    "JSON):\n");
+	for (c = ctl_cmds; c->name != NULL; c++)
+		if (ctl_is_daemon(c))
+			ctl_print_usage(stdout, c);
 	return ctl_flush_stdout();
 }
 
