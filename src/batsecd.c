@@ -1,0 +1,41 @@
+/*
+ * batsecd.c — main(): `batsecd -P ...` runs the sandboxed parser
+ * (parser.c), anything else the privileged forwarder (forwarder.c).
+ * See batsecd(8).
+ */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+/*
+ * Fuzzing builds weaken checks for coverage; a daemon built that way
+ * must never exist.  Harnesses link the libraries, never this file.
+ */
+#error "batsecd must not be built with FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION"
+#endif
+
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "forwarder.h"
+#include "parser.h"
+#include "version.h"
+
+int
+main(int argc, char **argv)
+{
+	struct bs_args args;
+	char err[512];
+
+	/* The parser role has its own, stricter command line (parser.h). */
+	if (argc >= 2 && argv[1] != NULL && strcmp(argv[1], "-P") == 0)
+		parser_main(argc, argv);
+	if (config_parse_args(argc, argv, &args, err, sizeof(err)) != 0) {
+		fprintf(stderr, "batsecd: %s; usage: batsecd %s\n", err,
+		    config_usage());
+		return 1;
+	}
+	if (args.version) {
+		printf("batsecd %s\n", BATSEC_VERSION);
+		return 0;
+	}
+	return forwarder_main(&args);
+}

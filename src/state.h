@@ -1,0 +1,63 @@
+/*
+ * state.h — batsecd's persistent state directory and epoch.
+ *
+ * The state directory (state-dir in batsec.conf(5), default
+ * /var/lib/batsec) is created mode 0700 when missing and must be a real
+ * directory (not a symbolic link) owned by the effective user and not
+ * writable by group or others.  It holds:
+ *
+ *   epoch	the node's epoch: one decimal number and a newline.  Peers
+ *		reject OGMs and HELLOs of an (originator, epoch) older than
+ *		the newest they saw, so every start must use a higher epoch
+ *		than any earlier one.  The new epoch is written (atomically,
+ *		fsync'ed, see bs_file_write_atomic) before anything is sent.
+ *
+ * (The parser's chroot directory is sandbox_chroot_prepare's business.)
+ *
+ * Functions return 0, or -1 with one line in err naming the path.
+ */
+#ifndef BATSEC_STATE_H
+#define BATSEC_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STATE_EPOCH_FILE	"epoch"
+#define STATE_EPOCH_TEXT_MAX	16	/* "4294967295\n" and then some */
+/*
+ * A clock reading before this (2024-01-01) is taken as "no clock" (a
+ * router without a real-time clock starts in 1970).
+ */
+#define STATE_CLOCK_MIN		1704067200u
+
+/* Create (0700) or check the state directory. */
+int	state_dir_open(const char *dir, char *err, size_t errlen);
+
+/*
+ * Pure: the epoch to use after `old` (have_old: 0 when none is stored),
+ * given the wall clock now_s (seconds since 1970).  The result is
+ * old + 1, or the clock when that is larger and plausible, so that a node
+ * whose state was lost still comes back with a higher epoch than before
+ * whenever its clock is right.  -1 when old is UINT32_MAX (no higher
+ * epoch exists).
+ */
+int	state_epoch_next(uint32_t old, int have_old, uint64_t now_s,
+	    uint32_t *out);
+
+/*
+ * Pure: parse the epoch file's text (decimal, no sign or leading zero,
+ * one trailing newline).  -1 with err set on anything else.
+ */
+int	state_epoch_parse(const char *buf, size_t len, uint32_t *out,
+	    const char *name, char *err, size_t errlen);
+
+/*
+ * Read dir/epoch (missing: none), choose the next epoch, write it
+ * atomically (mode 0600) and return it in *epoch.  A file that exists but
+ * cannot be read or parsed is an error: batsecd never guesses an epoch
+ * that could be lower than one it used.
+ */
+int	state_epoch_bump(const char *dir, uint64_t now_s, uint32_t *epoch,
+	    char *err, size_t errlen);
+
+#endif /* BATSEC_STATE_H */
