@@ -6,9 +6,9 @@
 
 TEST_TAG="bs$$"
 TEST_FAILS=0
-_ns_list=""
-_pids=""
-_tmpdirs=""
+# Namespaces, pids and temp dirs are registered in a file, so helpers
+# called as $(ns_add x) or $(mktmp) (a subshell) still get cleaned up.
+_reg=$(mktemp "${TMPDIR:-/tmp}/batsec-reg.XXXXXX") || exit 1
 
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; TEST_FAILS=$((TEST_FAILS + 1)); }
@@ -40,8 +40,8 @@ need_root() {
 }
 
 mktmp() {
-	d=$(mktemp -d "${TMPDIR:-/tmp}/batsec-test.XXXXXX")
-	_tmpdirs="$_tmpdirs $d"
+	d=$(mktemp -d "${TMPDIR:-/tmp}/batsec-test.XXXXXX") || return 1
+	echo "dir $d" >>"$_reg"
 	echo "$d"
 }
 
@@ -49,15 +49,18 @@ mktmp() {
 ns_add() {
 	n="$TEST_TAG-$1"
 	ip netns add "$n" || return 1
+	echo "ns $n" >>"$_reg"
 	ip -n "$n" link set lo up
-	_ns_list="$_ns_list $n"
 	echo "$n"
 }
 
 # track_pid PID: a process this test started, killed at exit.
-track_pid() { _pids="$_pids $1"; }
+track_pid() { echo "pid $1" >>"$_reg"; }
+
+_registered() { sed -n "s/^$1 //p" "$_reg" 2>/dev/null; }
 
 cleanup() {
+	_pids=$(_registered pid)
 	for p in $_pids; do kill "$p" 2>/dev/null; done
 	for p in $_pids; do
 		i=0
@@ -66,8 +69,9 @@ cleanup() {
 		done
 		kill -9 "$p" 2>/dev/null
 	done
-	for n in $_ns_list; do ip netns del "$n" 2>/dev/null; done
-	for d in $_tmpdirs; do rm -rf "$d"; done
+	for n in $(_registered ns); do ip netns del "$n" 2>/dev/null; done
+	for d in $(_registered dir); do rm -rf "$d"; done
+	rm -f "$_reg"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

@@ -27,9 +27,8 @@ for f in "$D" "$CTL" "$INJ"; do
 	fi
 done
 
-# mktmp and ns_add register what they make for the EXIT trap; called in
-# a command substitution that registration is lost in the subshell, so
-# the namespaces are made here and the directory is removed by our trap.
+# mktmp and ns_add register what they make for lib.sh's cleanup; our
+# trap copies the daemons' logs out of the temp dir before it runs.
 T=$(mktmp)
 T=$(cd "$T" && pwd -P)
 LOGS=$B/test-logs
@@ -39,7 +38,6 @@ on_exit() {
 		[ -f "$f" ] && cp "$f" "$LOGS/t_daemon.$(basename "$f")"
 	done
 	cleanup
-	rm -rf "$T"
 }
 trap on_exit EXIT
 for n in a b c; do
