@@ -201,7 +201,10 @@ struct ipc_log {
 
 /*
  * IPC_ROUTE_ADD: add or change the route to an originator.  The next hop
- * must be a neighbour that is up (IPC_NEIGH) on ifindex.
+ * must be a neighbour that is up (IPC_NEIGH) on ifindex.  The parser also
+ * resends an unchanged route once per new OGM seqno that arrives from the
+ * best next hop (a refresh: the forwarder may expire routes that go
+ * without one).
  */
 struct ipc_route {
 	uint8_t orig_pk[BS_PK_LEN];
@@ -282,7 +285,8 @@ struct ipc_gw {
 /*
  * IPC_RELAY: one OGM entry to rebroadcast, its mutable part already
  * rewritten by the parser (ttl, tq, hops, previous sender, hop-chain
- * element).  The forwarder aggregates entries into OGM frames and adds the
+ * element; the previous sender is the neighbour the parser got the entry
+ * from, as batsec-protocol(7) says, not this node).  The forwarder aggregates entries into OGM frames and adds the
  * link-auth trailer.  Payload = 8 + len bytes; the entry must be well
  * formed as far as sizes go (len == 156 + its tvlv_len, hops <= 32, ttl
  * > 0, reserved bytes 0); signatures are the parser's business.
@@ -296,7 +300,8 @@ struct ipc_relay {
 
 /*
  * Counter ids of IPC_STATS, append-only: (id, name shown by batsec-ctl).
- * ipc_stat_name(id) gives the name.
+ * ipc_stat_name(id) gives the name.  pcore.h says what the parser counts
+ * under each; originators and neighbours are the current table sizes.
  */
 #define IPC_STATS_LIST(X) \
 	X(IPC_STAT_RX_FRAMES,		1, "rx_frames") \
@@ -318,7 +323,15 @@ struct ipc_relay {
 	X(IPC_STAT_OGM_RELAYED,		17, "ogm_relayed") \
 	X(IPC_STAT_ORIGINATORS,		18, "originators") \
 	X(IPC_STAT_NEIGHBOURS,		19, "neighbours") \
-	X(IPC_STAT_UNDER_LOAD,		20, "under_load")
+	X(IPC_STAT_UNDER_LOAD,		20, "under_load") \
+	X(IPC_STAT_DROP_NO_LINK_KEY,	21, "drop_no_link_key") \
+	X(IPC_STAT_DROP_DUPLICATE,	22, "drop_duplicate") \
+	X(IPC_STAT_DROP_ROUTING,	23, "drop_routing") \
+	X(IPC_STAT_DROP_IFACE,		24, "drop_iface") \
+	X(IPC_STAT_DROP_OWN,		25, "drop_own") \
+	X(IPC_STAT_DROP_DATA,		26, "drop_data") \
+	X(IPC_STAT_OGM_ACCEPTED,	27, "ogm_accepted") \
+	X(IPC_STAT_EMIT_FAILED,		28, "emit_failed")
 
 #define IPC_STAT_ENUM_(sym, id, name)	sym = id,
 enum ipc_stat_id {

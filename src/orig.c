@@ -193,6 +193,7 @@ orig_info(const struct routing *rt, const struct rt_orig *o,
 	out->seqno = o->seqno;
 	out->last_seen_ms = o->last_seen_ms;
 	out->last_refresh_ms = o->last_refresh_ms;
+	memcpy(out->aux, o->aux, ROUTING_AUX_LEN);
 	if (c == NULL)
 		return;
 	out->has_route = 1;
@@ -702,6 +703,18 @@ routing_orig_set_class(struct routing *rt, const uint8_t pk[static BS_PK_LEN],
 	if (i == RT_NIL)
 		return ROUTING_ENOENT;
 	rt->orig[i].cls = cls;
+	return ROUTING_OK;
+}
+
+int
+routing_orig_set_aux(struct routing *rt, const uint8_t pk[static BS_PK_LEN],
+    const uint8_t aux[static ROUTING_AUX_LEN])
+{
+	uint32_t i = orig_lookup_pk(rt, pk);
+
+	if (i == RT_NIL)
+		return ROUTING_ENOENT;
+	memcpy(rt->orig[i].aux, aux, ROUTING_AUX_LEN);
 	return ROUTING_OK;
 }
 

@@ -145,6 +145,21 @@ parser_on_frame(struct parser *p, uint64_t now_ms)
 	pcore_frame(&p->pc, f.ifindex, f.src, f.dst, f.data, f.len, now_ms);
 }
 
+/* The link key travels in the message: every copy is wiped after use. */
+static void
+parser_on_link_key(struct parser *p)
+{
+	struct ipc_link_key k;
+	char err[256];
+
+	if (ipc_get(&p->msg, IPC_LINK_KEY, &k, sizeof(k)) != 0)
+		parser_die(p, "LINK_KEY: malformed");
+	if (pcore_link_key(&p->pc, &k, err, sizeof(err)) != 0)
+		ipc_logf(&p->ipc, IPC_LOG_ERR, "%s", err);
+	sodium_memzero(&k, sizeof(k));
+	sodium_memzero(p->msg.data, sizeof(p->msg.data));
+}
+
 /* One message from the forwarder (layers 1-2 passed in ipc_recv). */
 static void
 parser_handle(struct parser *p, uint64_t now_ms)
@@ -175,8 +190,7 @@ parser_handle(struct parser *p, uint64_t now_ms)
 		parser_on_frame(p, now_ms);
 		break;
 	case IPC_LINK_KEY:
-		/* The mesh routing change keeps link keys; until then, wipe. */
-		sodium_memzero(p->msg.data, sizeof(p->msg.data));
+		parser_on_link_key(p);
 		break;
 	default:
 		parser_die(p, "unexpected message type");

@@ -105,8 +105,9 @@
  * Memory.  The neighbour pool (neigh_cap entries of 88 bytes: 22 KiB at
  * the default cap) and the hash buckets are allocated by routing_new();
  * the originator pool grows by doubling up to orig_cap and never beyond.
- * One originator costs 344 bytes of entry (8 candidates of 32 bytes
- * included) plus 8 bytes of hash buckets: about 352 bytes, 1.4 MiB at the
+ * One originator costs 376 bytes of entry (8 candidates of 32 bytes and
+ * ROUTING_AUX_LEN caller bytes included) plus 8 bytes of hash buckets:
+ * about 384 bytes, 1.5 MiB at the
  * default cap of 4096.  Nothing else is allocated after routing_new()
  * except that pool and, on routing_set_params() raising the cap, larger
  * bucket arrays.
@@ -138,6 +139,7 @@
 #define ROUTING_MAX_IFACES	32	/* as PCORE_MAX_IFACES */
 #define ROUTING_TTL_SIMILAR	3	/* dup ranked if ttl >= last - 3 */
 #define ROUTING_HASH_KEY_LEN	16
+#define ROUTING_AUX_LEN		32	/* caller bytes per originator */
 
 /* Defaults and ranges of struct routing_params. */
 #define ROUTING_HOP_PENALTY	30
@@ -332,6 +334,7 @@ struct routing_orig_info {
 	uint32_t seqno;			/* newest accepted */
 	uint64_t last_seen_ms;		/* last accepted copy */
 	uint64_t last_refresh_ms;	/* last new (epoch, seqno) */
+	uint8_t aux[ROUTING_AUX_LEN];	/* routing_orig_set_aux() */
 };
 
 struct routing_ogm_result {
@@ -395,6 +398,16 @@ int	routing_orig_routers(const struct routing *rt,
 /* Store a new policy class for an originator: OK or ENOENT. */
 int	routing_orig_set_class(struct routing *rt,
 	    const uint8_t pk[static BS_PK_LEN], uint8_t cls);
+/*
+ * Store ROUTING_AUX_LEN opaque caller bytes with an originator (the
+ * parser keeps there what it last told the forwarder about the
+ * originator's clients and gateway).  They are all zero when the entry
+ * is created, never looked at by the routing core, and returned in
+ * routing_orig_info.aux (also in the ORIG_DEL event).  OK or ENOENT.
+ */
+int	routing_orig_set_aux(struct routing *rt,
+	    const uint8_t pk[static BS_PK_LEN],
+	    const uint8_t aux[static ROUTING_AUX_LEN]);
 /*
  * Eviction hook: the entry of class cls refreshed least recently (ties:
  * the one first in iteration order).  1 and *out, or 0 when there is

@@ -27,7 +27,7 @@ struct rt_cand {
 	uint8_t hops;		/* wire hops of its last ranked copy */
 };
 
-/* An originator: 344 bytes (see routing.h, Memory). */
+/* An originator: 376 bytes (see routing.h, Memory). */
 struct rt_orig {
 	uint8_t pk[BS_PK_LEN];
 	uint8_t addr[BS_ADDR_LEN];
@@ -45,6 +45,7 @@ struct rt_orig {
 	uint32_t next_addr;
 	uint64_t last_seen_ms;
 	uint64_t last_refresh_ms;
+	uint8_t aux[ROUTING_AUX_LEN];	/* the caller's, opaque */
 	struct rt_cand cand[ROUTING_ORIG_ROUTERS];
 };
 

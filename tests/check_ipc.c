@@ -1316,7 +1316,8 @@ START_TEST(names)
 	ck_assert_uint_eq(ipc_obj_size(0x99), 0);
 	ck_assert_uint_eq(ipc_obj_size(IPC_NEIGH), sizeof(struct ipc_neigh));
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_RX_FRAMES), "rx_frames");
-	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "under_load");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_UNDER_LOAD), "under_load");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "emit_failed");
 	ck_assert_ptr_null(ipc_stat_name(0));
 	ck_assert_ptr_null(ipc_stat_name(IPC_STAT_ID_END));
 	ck_assert_int_eq(ipc_str_field_ok("ab\0\0", 4, 0), 1);

@@ -1,10 +1,19 @@
 /*
- * check_pcore.c — the parser core: configuration, interfaces, policy
- * snapshots, and pcore_frame() over valid frames (built with the wire
- * codec's builders) and a table of malformed ones, with the per-reason
- * counters, the STATS and LOG messages it emits (each checked as the
- * forwarder's ipc layer would), rate limiting of its log lines, and a
- * random-bytes run in which every frame is counted exactly once.
+ * check_pcore.c — the parser core.  Frames are real: HELLOs and OGMs
+ * built with the wire codec's builders, signed with several identities,
+ * link MACs computed with bs_link_key / bs_link_mac.  Each node under
+ * test is a pcore instance plus what its forwarder would hold: an
+ * ipc_ctx through which EVERY emitted message passes ipc_check (the
+ * forwarder's validator; a refusal would get the parser killed) and is
+ * applied with ipc_ctx_apply, the neighbour list its HELLOs carry (from
+ * the NEIGH messages), and the answers to LINK_KEY_REQ.
+ *
+ * Covered: configuration, interfaces, policy snapshots; neighbour
+ * discovery between two instances; routes, relays, the 3-node chain;
+ * every frame and entry drop reason, with the signature counters showing
+ * which checks came before any signature work; the signature cache;
+ * TT and GW messages; purge, interface loss and policy changes; STATS,
+ * LOG pacing, emit failures and random input.
  */
 #include <check.h>
 #include <stdio.h>
@@ -15,90 +24,161 @@
 #include "batsec_policy.h"
 #include "ipc.h"
 #include "pcore.h"
+#include "routing.h"
 #include "wire.h"
-
-static struct bs_identity id_own, id_peer, id_orig;
-static uint8_t addr_own[6], addr_peer[6], addr_orig[6];
-static const uint8_t mac_peer[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
-static const uint8_t mac_own[6] = { 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0xee };
-static const uint8_t mac_bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
 #define IFX	7	/* the test's mesh interface */
 #define T0	100000	/* a monotonic clock reading */
+#define EPOCH	5	/* every node's epoch */
+#define NMSG	512	/* messages kept per node */
 
-/* ---- capturing what pcore emits ------------------------------------------ */
+/* Identities: X is the node under test in most cases. */
+enum { I_X, I_P, I_Q, I_O, I_U, I_N };
 
-#define CAP_MAX	64
-
-struct capture {
-	unsigned n;
-	unsigned invalid;	/* messages the forwarder would refuse */
-	unsigned n_log, n_stats;
-	struct ipc_msg last_stats;
-	char last_log[IPC_LOG_TEXT_MAX];
+static struct bs_identity ids[I_N];
+static uint8_t addrs[I_N][BS_ADDR_LEN];
+static const uint8_t macs[I_N][BS_ADDR_LEN] = {
+	{ 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0xee },
+	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 },
+	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x66 },
+	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x77 },
+	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x88 },
 };
+static const uint8_t mac_bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
-static struct capture cap;
-
-/* Encode and parse as the forwarder's receiving end would. */
-static int
-cap_emit(void *arg, uint16_t type, const void *obj, size_t size)
-{
-	uint8_t buf[IPC_MAX_MSG];
-	struct ipc_msg m;
-	size_t len;
-	char err[256];
-
-	(void)arg;
-	cap.n++;
-	if (ipc_encode(buf, sizeof(buf), type, obj, size, &len, err,
-	    sizeof(err)) != 0 || ipc_msg_parse(&m, buf, len,
-	    IPC_ROLE_FORWARDER, err, sizeof(err)) != 0) {
-		cap.invalid++;
-		return -1;
-	}
-	if (type == IPC_LOG) {
-		cap.n_log++;
-		memcpy(cap.last_log, ((const struct ipc_log *)obj)->text,
-		    sizeof(cap.last_log));
-	} else if (type == IPC_STATS) {
-		cap.n_stats++;
-		cap.last_stats = m;
-	}
-	return 0;
-}
-
-/* ---- fixtures ----------------------------------------------------------- */
-
-static void
-identity(struct bs_identity *id, uint8_t *addr, uint8_t fill)
-{
-	uint8_t seed[BS_SEED_LEN];
-
-	memset(seed, fill, sizeof(seed));
-	if (bs_identity_from_seed(id, seed) != 0)
-		abort();
-	bs_mesh_addr(addr, id->pk);
-}
+static uint64_t now_ms = T0;
 
 static void
 keys_init(void)
 {
+	uint8_t seed[BS_SEED_LEN];
+	int i;
+
 	if (bs_crypto_init() != 0)
 		abort();
-	identity(&id_own, addr_own, 0x11);
-	identity(&id_peer, addr_peer, 0x22);
-	identity(&id_orig, addr_orig, 0x33);
+	for (i = 0; i < I_N; i++) {
+		memset(seed, 0x11 * (i + 1), sizeof(seed));
+		if (bs_identity_from_seed(&ids[i], seed) != 0)
+			abort();
+		bs_mesh_addr(addrs[i], ids[i].pk);
+	}
+}
+
+/* ---- a node: pcore plus what its forwarder knows ------------------------------ */
+
+struct fwd_nb {
+	int up;
+	uint8_t pk[BS_PK_LEN];
+	uint8_t addr[BS_ADDR_LEN];
+	uint32_t ifindex;
+	uint8_t tq, rx;
+};
+
+struct node {
+	int who;			/* index into ids */
+	struct pcore pc;
+	struct ipc_ctx ctx;
+	struct ipc_msg *msg;		/* the first NMSG messages emitted */
+	unsigned n;			/* messages emitted */
+	unsigned invalid;		/* refused by ipc_check: fatal */
+	unsigned stale;			/* IPC_CHECK_STALE */
+	char err[256];
+	unsigned n_log, n_stats;
+	char last_log[IPC_LOG_TEXT_MAX];
+	struct ipc_msg last_stats;
+	struct fwd_nb nb[16];		/* the forwarder's neighbours */
+	int auto_key;			/* answer LINK_KEY_REQ */
+	unsigned keyed;			/* messages looked at for that */
+	uint32_t hello_seqno, ogm_seqno;
+	uint64_t counter;		/* OGM frame counter */
+};
+
+static struct node X, P, Q;
+
+static void
+fwd_nb_apply(struct node *n, const struct ipc_neigh *m)
+{
+	struct fwd_nb *free_nb = NULL, *b;
+	size_t i;
+
+	for (i = 0; i < sizeof(n->nb) / sizeof(n->nb[0]); i++) {
+		b = &n->nb[i];
+		if (!b->up) {
+			if (free_nb == NULL)
+				free_nb = b;
+			continue;
+		}
+		if (b->ifindex == m->ifindex &&
+		    memcmp(b->addr, m->addr, BS_ADDR_LEN) == 0)
+			break;
+	}
+	b = i < sizeof(n->nb) / sizeof(n->nb[0]) ? &n->nb[i] : free_nb;
+	if (b == NULL)
+		abort();
+	if (m->state == IPC_NEIGH_DOWN) {
+		memset(b, 0, sizeof(*b));
+		return;
+	}
+	b->up = 1;
+	memcpy(b->pk, m->pk, BS_PK_LEN);
+	memcpy(b->addr, m->addr, BS_ADDR_LEN);
+	b->ifindex = m->ifindex;
+	b->tq = m->tq;
+	b->rx = m->rx_count;
+}
+
+/* Encode, parse and check as the forwarder's receiving end would. */
+static int
+node_emit(void *arg, uint16_t type, const void *obj, size_t size)
+{
+	struct node *n = arg;
+	uint8_t buf[IPC_MAX_MSG];
+	struct ipc_msg m;
+	struct ipc_neigh ng;
+	size_t len;
+	int r;
+
+	if (ipc_encode(buf, sizeof(buf), type, obj, size, &len, n->err,
+	    sizeof(n->err)) != 0 || ipc_msg_parse(&m, buf, len,
+	    IPC_ROLE_FORWARDER, n->err, sizeof(n->err)) != 0) {
+		n->invalid++;
+		fprintf(stderr, "refused: %s\n", n->err);
+		return -1;
+	}
+	r = ipc_check(&n->ctx, &m, n->err, sizeof(n->err));
+	if (r == IPC_CHECK_BAD) {
+		n->invalid++;
+		fprintf(stderr, "ipc_check: %s\n", n->err);
+		return 0;
+	}
+	if (r == IPC_CHECK_STALE)
+		n->stale++;
+	else
+		ipc_ctx_apply(&n->ctx, &m);
+	if (n->n < NMSG)
+		n->msg[n->n] = m;
+	n->n++;
+	if (type == IPC_LOG) {
+		n->n_log++;
+		memcpy(n->last_log, ((const struct ipc_log *)obj)->text,
+		    sizeof(n->last_log));
+	} else if (type == IPC_STATS) {
+		n->n_stats++;
+		n->last_stats = m;
+	} else if (type == IPC_NEIGH && r == IPC_CHECK_OK &&
+	    ipc_get(&m, IPC_NEIGH, &ng, sizeof(ng)) == 0)
+		fwd_nb_apply(n, &ng);
+	return 0;
 }
 
 static void
-config_of(struct ipc_config *c, uint8_t level)
+config_of(struct ipc_config *c, int who, uint8_t level)
 {
 	memset(c, 0, sizeof(*c));
-	memcpy(c->own_pk, id_own.pk, BS_PK_LEN);
-	memcpy(c->own_addr, addr_own, BS_ADDR_LEN);
+	memcpy(c->own_pk, ids[who].pk, BS_PK_LEN);
+	memcpy(c->own_addr, addrs[who], BS_ADDR_LEN);
 	c->ethertype = 0x88b5;
-	c->epoch = 5;
+	c->epoch = EPOCH;
 	c->hello_ms = 1000;
 	c->ogm_ms = 1000;
 	c->hop_penalty = 30;
@@ -106,7 +186,7 @@ config_of(struct ipc_config *c, uint8_t level)
 }
 
 static void
-iface_of(struct ipc_iface *f, uint32_t ifindex, uint8_t state)
+iface_of(struct ipc_iface *f, int who, uint32_t ifindex, uint8_t state)
 {
 	memset(f, 0, sizeof(*f));
 	f->ifindex = ifindex;
@@ -114,94 +194,1351 @@ iface_of(struct ipc_iface *f, uint32_t ifindex, uint8_t state)
 	snprintf(f->name, sizeof(f->name), "mesh%u", ifindex);
 	if (state != IPC_IFACE_REMOVED) {
 		f->mtu = 1534;
-		memcpy(f->mac, mac_own, 6);
+		memcpy(f->mac, macs[who], 6);
 	}
 }
 
-static struct pcore pc;
+/* What a node's policy says. */
+struct polspec {
+	enum bs_policy_mode mode;
+	unsigned trust;			/* bit per identity */
+	unsigned gateway;		/* ... trusted with the gateway right */
+	uint32_t clients;		/* limit clients-per-originator, 0: dflt */
+	uint32_t originators;		/* limit originators, 0: default */
+};
 
-/* A configured core with interface IFX up, at the given log level. */
+static const struct polspec pol_default = {
+	BS_POLICY_ALLOWLIST,
+	1u << I_X | 1u << I_P | 1u << I_Q | 1u << I_O,
+	1u << I_P | 1u << I_O, 0, 0
+};
+
 static void
-core_up(uint8_t level)
+node_policy(struct node *n, const struct polspec *ps, uint32_t serial)
+{
+	struct bs_policy *pol = bs_policy_new();
+	uint8_t *snap;
+	size_t len, w;
+	char err[256];
+	int i;
+
+	ck_assert_ptr_nonnull(pol);
+	pol->mode = ps->mode;
+	if (ps->clients != 0)
+		pol->limits.clients_per_originator = ps->clients;
+	if (ps->originators != 0)
+		pol->limits.originators = ps->originators;
+	for (i = 0; i < I_N; i++)
+		if (ps->trust & (1u << i))
+			ck_assert_int_eq(bs_policy_trust_add(pol, ids[i].pk,
+			    NULL, (ps->gateway >> i) & 1, err, sizeof(err)), 0);
+	len = bs_policy_snapshot_len(pol);
+	snap = malloc(len);
+	ck_assert_ptr_nonnull(snap);
+	ck_assert_int_eq(bs_policy_snapshot_encode(pol, snap, len, &w), 0);
+	ck_assert_int_eq(pcore_policy(&n->pc, serial, snap, w, err,
+	    sizeof(err)), 0);
+	free(snap);
+	bs_policy_free(pol);
+}
+
+/* A configured node with interface IFX up and the default policy. */
+static void
+node_up(struct node *n, int who, uint8_t level)
 {
 	struct ipc_config c;
 	struct ipc_iface f;
 	char err[256];
 
-	memset(&cap, 0, sizeof(cap));
-	pcore_init(&pc, cap_emit, NULL);
-	config_of(&c, level);
-	ck_assert_int_eq(pcore_config(&pc, &c, err, sizeof(err)), 0);
-	iface_of(&f, IFX, IPC_IFACE_UP);
-	ck_assert_int_eq(pcore_iface(&pc, &f, err, sizeof(err)), 0);
+	memset(n, 0, sizeof(*n));
+	n->who = who;
+	n->auto_key = 1;
+	n->msg = calloc(NMSG, sizeof(*n->msg));
+	ck_assert_ptr_nonnull(n->msg);
+	ipc_ctx_init(&n->ctx, addrs[who]);
+	ck_assert_int_eq(ipc_ctx_iface_add(&n->ctx, IFX), 0);
+	pcore_init(&n->pc, node_emit, n);
+	config_of(&c, who, level);
+	ck_assert_int_eq(pcore_config(&n->pc, &c, err, sizeof(err)), 0);
+	iface_of(&f, who, IFX, IPC_IFACE_UP);
+	ck_assert_int_eq(pcore_iface(&n->pc, &f, err, sizeof(err)), 0);
+	node_policy(n, &pol_default, 1);
 }
 
-/* ---- frame builders ------------------------------------------------------- */
+/* Every message the node sent was one the forwarder accepts. */
+static void
+node_down(struct node *n)
+{
+	ck_assert_msg(n->invalid == 0, "%u messages refused: %s", n->invalid,
+	    n->err);
+	pcore_free(&n->pc);
+	free(n->msg);
+	n->msg = NULL;
+}
+
+/* The forwarder answers LINK_KEY_REQs with bs_link_key. */
+static void
+node_pump(struct node *n)
+{
+	struct ipc_link_key_req q;
+	struct ipc_link_key k;
+	char err[128];
+
+	for (; n->keyed < n->n && n->keyed < NMSG; n->keyed++) {
+		if (!n->auto_key || ipc_get(&n->msg[n->keyed],
+		    IPC_LINK_KEY_REQ, &q, sizeof(q)) != 0)
+			continue;
+		memset(&k, 0, sizeof(k));
+		memcpy(k.peer_pk, q.peer_pk, BS_PK_LEN);
+		k.ifindex = q.ifindex;
+		ck_assert_int_eq(bs_link_key(k.key, &ids[n->who], q.peer_pk),
+		    0);
+		bs_link_keyid(k.key_id, k.key);
+		ck_assert_int_eq(pcore_link_key(&n->pc, &k, err, sizeof(err)),
+		    0);
+	}
+}
+
+/* Index of the first message of type at or after from, or -1. */
+static int
+msg_find(const struct node *n, unsigned from, uint16_t type, void *obj,
+    size_t size)
+{
+	unsigned i;
+
+	for (i = from; i < n->n && i < NMSG; i++)
+		if (n->msg[i].hdr.type == type)
+			return obj == NULL || ipc_get(&n->msg[i], type, obj,
+			    size) == 0 ? (int)i : -1;
+	return -1;
+}
+
+static unsigned
+msg_count(const struct node *n, unsigned from, uint16_t type)
+{
+	unsigned i, c = 0;
+
+	for (i = from; i < n->n && i < NMSG; i++)
+		c += n->msg[i].hdr.type == type;
+	return c;
+}
+
+/* Signature work done so far by a node. */
+static uint64_t
+sig_work(const struct node *n)
+{
+	return n->pc.stat[IPC_STAT_SIG_VERIFIED] +
+	    n->pc.stat[IPC_STAT_SIG_FAILED];
+}
+
+/* ---- frames ---------------------------------------------------------------------- */
 
 struct frame {
 	uint8_t buf[WIRE_OGM_MAX_LEN];
 	size_t len;
 };
 
+static enum pcore_drop
+feed_from(struct node *n, int from, const struct frame *fr)
+{
+	enum pcore_drop why;
+
+	why = pcore_frame(&n->pc, IFX, macs[from], mac_bcast, fr->buf,
+	    fr->len, now_ms);
+	node_pump(n);
+	return why;
+}
+
 static void
-make_hello(struct frame *fr, const struct bs_identity *id,
-    const uint8_t ifmac[6])
+hello_build(struct frame *fr, int who, const uint8_t ifmac[6],
+    uint32_t seqno, const struct wire_hello_neigh *nb, unsigned nn)
 {
 	struct wire_hello h;
 	uint8_t sig[BS_SIG_LEN];
 
 	memset(&h, 0, sizeof(h));
-	h.pk = id->pk;
+	h.pk = ids[who].pk;
 	h.ifmac = ifmac;
 	h.interval_ms = 1000;
-	h.epoch = 3;
-	h.seqno = 42;
+	h.epoch = EPOCH;
+	h.seqno = seqno;
+	h.num_neigh = nn;
+	if (nn > 0)
+		memcpy(h.neigh, nb, nn * sizeof(*nb));
 	ck_assert_int_eq(wire_hello_build(fr->buf, sizeof(fr->buf), &h,
 	    &fr->len), WIRE_OK);
-	ck_assert_int_eq(bs_sign(sig, BS_DOM_HELLO, fr->buf, fr->len, id), 0);
+	ck_assert_int_eq(bs_sign(sig, BS_DOM_HELLO, fr->buf, fr->len,
+	    &ids[who]), 0);
 	ck_assert_int_eq(wire_sig_append(fr->buf, sizeof(fr->buf), &fr->len,
 	    sig), WIRE_OK);
 }
 
-/* One entry by orig, sent by sender, MAC trailer with one (dummy) tag. */
+/* The HELLO node n's forwarder sends: its up neighbours and rx counts. */
 static void
-make_ogm(struct frame *fr, const struct bs_identity *sender,
-    const struct bs_identity *orig)
+hello_of(struct frame *fr, struct node *n)
 {
-	uint8_t seed[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN], block[512];
-	uint8_t saddr[6], oaddr[6], sig[BS_SIG_LEN];
-	uint8_t keyid[BS_KEYID_LEN] = { 1, 2, 3, 4 }, tag[BS_TAG_LEN] = { 9 };
-	struct wire_ogm_signed s;
-	struct wire_ogm_mut m;
-	struct wire_ogm_builder b;
-	size_t blen;
+	struct wire_hello_neigh nb[16];
+	unsigned i, k = 0;
 
-	bs_mesh_addr(saddr, sender->pk);
-	bs_mesh_addr(oaddr, orig->pk);
-	bs_chain_new(seed, anchor);
+	for (i = 0; i < 16; i++)
+		if (n->nb[i].up && n->nb[i].ifindex == IFX) {
+			nb[k].addr = n->nb[i].addr;
+			nb[k].rx_count = n->nb[i].rx;
+			k++;
+		}
+	hello_build(fr, n->who, macs[n->who], ++n->hello_seqno, nb, k);
+}
+
+static enum pcore_drop
+hello_to(struct node *from, struct node *to)
+{
+	struct frame fr;
+
+	hello_of(&fr, from);
+	return feed_from(to, from->who, &fr);
+}
+
+/*
+ * rounds of HELLOs both ways, then one more from a, so that b also hears
+ * a's count of b's last HELLO: 64 rounds make a perfect link (TQ 255).
+ */
+static void
+link_up(struct node *a, struct node *b, int rounds)
+{
+	int i;
+
+	for (i = 0; i < rounds; i++) {
+		ck_assert_int_eq(hello_to(a, b), PCORE_ACCEPT);
+		ck_assert_int_eq(hello_to(b, a), PCORE_ACCEPT);
+	}
+	ck_assert_int_eq(hello_to(a, b), PCORE_ACCEPT);
+}
+
+/* One OGM entry to build. */
+struct ent {
+	int orig;			/* identity index */
+	uint32_t epoch, seqno;
+	uint8_t ttl, tq, hops;
+	const uint8_t *prev;		/* NULL: the originator's address */
+	uint8_t seed[BS_CHAIN_LEN];	/* element = H^hops(seed) */
+	const uint8_t *tvlv;
+	size_t tvlv_len;
+};
+
+static void
+ent_init(struct ent *e, int orig, uint32_t seqno, uint8_t hops)
+{
+	memset(e, 0, sizeof(*e));
+	e->orig = orig;
+	e->epoch = EPOCH;
+	e->seqno = seqno;
+	e->ttl = (uint8_t)(50 - hops);
+	e->tq = routing_tq_ceiling(hops, 30);
+	e->hops = hops;
+	memset(e->seed, (int)(seqno * 7 + (unsigned)orig), sizeof(e->seed));
+}
+
+/* The signed block of an entry: signed part + signature. */
+static size_t
+ent_block(const struct ent *e, uint8_t *out, size_t cap)
+{
+	uint8_t anchor[BS_CHAIN_LEN], sig[BS_SIG_LEN];
+	struct wire_ogm_signed s;
+	size_t len;
+
+	ck_assert_int_eq(bs_chain_iter(anchor, e->seed, BS_MAXHOPS), 0);
 	memset(&s, 0, sizeof(s));
-	s.pk = orig->pk;
-	s.epoch = 2;
-	s.seqno = 10;
+	s.pk = ids[e->orig].pk;
+	s.epoch = e->epoch;
+	s.seqno = e->seqno;
 	s.interval_ms = 1000;
 	s.anchor = anchor;
-	ck_assert_int_eq(wire_ogm_signed_build(block, sizeof(block), &s,
-	    &blen), WIRE_OK);
-	ck_assert_int_eq(bs_sign(sig, BS_DOM_OGM, block, blen, orig), 0);
-	ck_assert_int_eq(wire_sig_append(block, sizeof(block), &blen, sig),
-	    WIRE_OK);
+	s.tvlv = e->tvlv;
+	s.tvlv_len = e->tvlv_len;
+	ck_assert_int_eq(wire_ogm_signed_build(out, cap, &s, &len), WIRE_OK);
+	ck_assert_int_eq(bs_sign(sig, BS_DOM_OGM, out, len, &ids[e->orig]), 0);
+	ck_assert_int_eq(wire_sig_append(out, cap, &len, sig), WIRE_OK);
+	return len;
+}
+
+/* Up to 16 raw entries (mutable part + block) for one frame. */
+struct agg {
+	uint8_t raw[WIRE_OGM_MAX_ENTRIES][IPC_RELAY_MAX];
+	size_t len[WIRE_OGM_MAX_ENTRIES];
+	unsigned n;
+};
+
+static uint8_t *
+agg_add_raw(struct agg *a, const uint8_t *raw, size_t len)
+{
+	ck_assert_uint_lt(a->n, WIRE_OGM_MAX_ENTRIES);
+	ck_assert_uint_le(len, IPC_RELAY_MAX);
+	memcpy(a->raw[a->n], raw, len);
+	a->len[a->n] = len;
+	return a->raw[a->n++];
+}
+
+static uint8_t *
+agg_add(struct agg *a, const struct ent *e)
+{
+	uint8_t raw[IPC_RELAY_MAX], elem[BS_CHAIN_LEN];
+	struct wire_ogm_mut m;
+	size_t blen;
+
+	blen = ent_block(e, raw + WIRE_OGM_MUT_LEN,
+	    sizeof(raw) - WIRE_OGM_MUT_LEN);
+	ck_assert_int_eq(bs_chain_iter(elem, e->seed, e->hops), 0);
 	memset(&m, 0, sizeof(m));
-	m.ttl = 50;
-	m.tq = 255;
-	m.prev_sender = oaddr;
-	m.chain = seed;
-	ck_assert_int_eq(wire_ogm_begin(&b, fr->buf, sizeof(fr->buf), saddr),
-	    WIRE_OK);
-	ck_assert_int_eq(wire_ogm_add(&b, &m, block, blen), WIRE_OK);
-	ck_assert_int_eq(wire_ogm_trailer(&b, WIRE_AUTH_MAC, 1, 77, NULL,
-	    NULL), WIRE_OK);
-	ck_assert_int_eq(wire_ogm_add_tag(&b, keyid, tag), WIRE_OK);
+	m.ttl = e->ttl;
+	m.tq = e->tq;
+	m.hops = e->hops;
+	m.prev_sender = e->prev != NULL ? e->prev : addrs[e->orig];
+	m.chain = elem;
+	ck_assert_int_eq(wire_ogm_mut_put(raw, WIRE_OGM_MUT_LEN, &m), WIRE_OK);
+	return agg_add_raw(a, raw, WIRE_OGM_MUT_LEN + blen);
+}
+
+/* How a frame is authenticated. */
+struct auth {
+	uint8_t type;			/* WIRE_AUTH_MAC or WIRE_AUTH_SIG */
+	int tag_from, tag_to;		/* MAC: the link key of these two */
+	int signer;			/* SIG: identity */
+	int bad;			/* flip a bit of the tag / signature */
+};
+
+static void
+frame_of(struct frame *fr, int sender, const struct agg *a,
+    const struct auth *au, uint64_t counter)
+{
+	uint8_t key[BS_LINKKEY_LEN], keyid[BS_KEYID_LEN], tag[BS_TAG_LEN];
+	uint8_t sig[BS_SIG_LEN];
+	struct wire_ogm_builder b;
+	struct wire_ogm_mut m;
+	const uint8_t *cov;
+	size_t clen;
+	unsigned i;
+
+	ck_assert_int_eq(wire_ogm_begin(&b, fr->buf, sizeof(fr->buf),
+	    addrs[sender]), WIRE_OK);
+	for (i = 0; i < a->n; i++) {
+		memset(&m, 0, sizeof(m));
+		m.ttl = a->raw[i][0];
+		m.tq = a->raw[i][1];
+		m.hops = a->raw[i][2];
+		m.prev_sender = a->raw[i] + 4;
+		m.chain = a->raw[i] + 12;
+		ck_assert_int_eq(wire_ogm_add(&b, &m, a->raw[i] +
+		    WIRE_OGM_MUT_LEN, a->len[i] - WIRE_OGM_MUT_LEN), WIRE_OK);
+	}
+	ck_assert_int_eq(wire_ogm_trailer(&b, au->type,
+	    au->type == WIRE_AUTH_MAC ? 1 : 0, counter, &cov, &clen), WIRE_OK);
+	if (au->type == WIRE_AUTH_MAC) {
+		ck_assert_int_eq(bs_link_key(key, &ids[au->tag_from],
+		    ids[au->tag_to].pk), 0);
+		bs_link_keyid(keyid, key);
+		bs_link_mac(tag, key, addrs[sender], counter, cov, clen);
+		tag[0] ^= (uint8_t)(au->bad ? 1 : 0);
+		ck_assert_int_eq(wire_ogm_add_tag(&b, keyid, tag), WIRE_OK);
+	} else {
+		ck_assert_int_eq(bs_sign(sig, BS_DOM_LINK, cov, clen,
+		    &ids[au->signer]), 0);
+		sig[5] ^= (uint8_t)(au->bad ? 1 : 0);
+		ck_assert_int_eq(wire_ogm_add_sig(&b, sig), WIRE_OK);
+	}
 	ck_assert_int_eq(wire_ogm_finish(&b, &fr->len), WIRE_OK);
+}
+
+/* from sends the aggregate to `to`, tagged with their link key. */
+static enum pcore_drop
+send_agg(struct node *from, struct node *to, const struct agg *a)
+{
+	struct auth au = { WIRE_AUTH_MAC, from->who, to->who, 0, 0 };
+	struct frame fr;
+
+	frame_of(&fr, from->who, a, &au, ((uint64_t)EPOCH << 32) |
+	    ++from->counter);
+	return feed_from(to, from->who, &fr);
+}
+
+/* One entry from one node to another. */
+static enum pcore_drop
+send_ent(struct node *from, struct node *to, const struct ent *e)
+{
+	static struct agg a;
+
+	a.n = 0;
+	agg_add(&a, e);
+	return send_agg(from, to, &a);
+}
+
+/* The node's own OGM, as its forwarder originates it. */
+static enum pcore_drop
+send_own(struct node *from, struct node *to)
+{
+	struct ent e;
+
+	ent_init(&e, from->who, ++from->ogm_seqno, 0);
+	return send_ent(from, to, &e);
+}
+
+/* ---- neighbours ------------------------------------------------------------------ */
+
+/* A first HELLO: NEIGH UP (not bidirectional yet) and LINK_KEY_REQ. */
+START_TEST(test_hello_first)
+{
+	struct ipc_link_key_req q;
+	struct ipc_neigh ng;
+	struct frame fr;
+	int i;
+
+	node_up(&X, I_X, IPC_LOG_INFO);
+	X.auto_key = 0;
+	hello_build(&fr, I_P, macs[I_P], 42, NULL, 0);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_RX_FRAMES], 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_RX_HELLO], 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_SIG_VERIFIED], 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_MALFORMED], 0);
+	i = msg_find(&X, 0, IPC_NEIGH, &ng, sizeof(ng));
+	ck_assert_int_ge(i, 0);
+	ck_assert_mem_eq(ng.pk, ids[I_P].pk, BS_PK_LEN);
+	ck_assert_mem_eq(ng.addr, addrs[I_P], 6);
+	ck_assert_mem_eq(ng.mac, macs[I_P], 6);
+	ck_assert_uint_eq(ng.ifindex, IFX);
+	ck_assert_uint_eq(ng.state, IPC_NEIGH_UP);
+	ck_assert_uint_eq(ng.tq, 0);		/* P did not list us */
+	ck_assert_uint_eq(ng.rx_count, 1);
+	/* The key request follows the UP (the forwarder needs it up). */
+	ck_assert_int_gt(msg_find(&X, 0, IPC_LINK_KEY_REQ, &q, sizeof(q)), i);
+	ck_assert_mem_eq(q.peer_pk, ids[I_P].pk, BS_PK_LEN);
+	ck_assert_uint_eq(q.ifindex, IFX);
+	ck_assert_uint_eq(pcore_neigh_find(&X.pc, IFX, addrs[I_P])->key_state,
+	    PCORE_KEY_REQUESTED);
+	/* The same HELLO again is a replay, refused before the signature. */
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_REPLAY);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_SIG_VERIFIED], 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_REPLAY], 1);
+	/* A newer one changes rx_count: UP again; the key is not asked
+	 * for twice while the request is fresh. */
+	hello_build(&fr, I_P, macs[I_P], 43, NULL, 0);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(&X, 0, IPC_NEIGH), 2);
+	ck_assert_uint_eq(msg_count(&X, 0, IPC_LINK_KEY_REQ), 1);
+	/* Unanswered for PCORE_KEY_RETRY_MS: asked again. */
+	now_ms += PCORE_KEY_RETRY_MS;
+	hello_build(&fr, I_P, macs[I_P], 44, NULL, 0);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(&X, 0, IPC_LINK_KEY_REQ), 2);
+	node_down(&X);
+}
+END_TEST
+
+/* Two instances exchanging HELLOs through the test become bidirectional
+ * neighbours with perfect links and the same link key. */
+START_TEST(test_neigh_discovery)
+{
+	struct routing_neigh_info ni;
+	struct ipc_neigh ng;
+	uint8_t key[BS_LINKKEY_LEN];
+	const struct pcore_neigh *pn;
+	int i, first_bidir = -1;
+	unsigned k;
+
+	node_up(&X, I_X, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	for (i = 0; i < 64; i++) {
+		ck_assert_int_eq(hello_to(&X, &P), PCORE_ACCEPT);
+		ck_assert_int_eq(hello_to(&P, &X), PCORE_ACCEPT);
+		if (first_bidir < 0 && X.nb[0].tq > 0)
+			first_bidir = i;
+	}
+	/* P hears how many of its HELLOs X got, up to its last one. */
+	ck_assert_uint_eq(P.nb[0].tq, routing_link_tq(64, 63));
+	ck_assert_int_eq(hello_to(&X, &P), PCORE_ACCEPT);
+	/* Bidirectional after a few rounds, perfect after 64. */
+	ck_assert_int_gt(first_bidir, 0);
+	ck_assert_int_lt(first_bidir, 16);
+	ck_assert_int_eq(routing_neigh_get(X.pc.rt, IFX, addrs[I_P], &ni),
+	    ROUTING_OK);
+	ck_assert_uint_eq(ni.bidirectional, 1);
+	ck_assert_uint_eq(ni.link_tq, 255);
+	/* The forwarder's view (the last NEIGH UP of each side). */
+	ck_assert_uint_eq(X.nb[0].tq, 255);
+	ck_assert_uint_eq(X.nb[0].rx, 64);
+	ck_assert_uint_eq(P.nb[0].tq, 255);
+	ck_assert_uint_eq(P.nb[0].rx, 64);
+	for (k = 0; k < X.n; k++)
+		if (ipc_get(&X.msg[k], IPC_NEIGH, &ng, sizeof(ng)) == 0)
+			ck_assert_uint_eq(ng.state, IPC_NEIGH_UP);
+	ck_assert_uint_eq(msg_count(&X, 0, IPC_LINK_KEY_REQ), 1);
+	ck_assert_uint_eq(msg_count(&P, 0, IPC_LINK_KEY_REQ), 1);
+	/* Both ends hold K(X, P) from their forwarder's bs_link_key. */
+	ck_assert_int_eq(bs_link_key(key, &ids[I_P], ids[I_X].pk), 0);
+	pn = pcore_neigh_find(&X.pc, IFX, addrs[I_P]);
+	ck_assert_uint_eq(pn->key_state, PCORE_KEY_OK);
+	ck_assert_mem_eq(pn->key, key, BS_LINKKEY_LEN);
+	pn = pcore_neigh_find(&P.pc, IFX, addrs[I_X]);
+	ck_assert_uint_eq(pn->key_state, PCORE_KEY_OK);
+	ck_assert_mem_eq(pn->key, key, BS_LINKKEY_LEN);
+	ck_assert_uint_eq(X.stale + P.stale, 0);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+START_TEST(test_link_key_answers)
+{
+	struct ipc_link_key k;
+	struct frame fr;
+	char err[128];
+
+	node_up(&X, I_X, IPC_LOG_INFO);
+	X.auto_key = 0;
+	hello_build(&fr, I_P, macs[I_P], 1, NULL, 0);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	memset(&k, 0, sizeof(k));
+	memcpy(k.peer_pk, ids[I_P].pk, BS_PK_LEN);
+	k.ifindex = IFX;
+	ck_assert_int_eq(bs_link_key(k.key, &ids[I_X], ids[I_P].pk), 0);
+	/* A key id that is not the key's is a forwarder bug. */
+	memset(k.key_id, 0xee, sizeof(k.key_id));
+	ck_assert_int_eq(pcore_link_key(&X.pc, &k, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "key id"));
+	ck_assert_uint_ne(pcore_neigh_find(&X.pc, IFX, addrs[I_P])->key_state,
+	    PCORE_KEY_OK);
+	/* For a neighbour we do not have (other interface): ignored. */
+	bs_link_keyid(k.key_id, k.key);
+	k.ifindex = IFX + 1;
+	ck_assert_int_eq(pcore_link_key(&X.pc, &k, err, sizeof(err)), 0);
+	ck_assert_ptr_null(pcore_neigh_find(&X.pc, IFX + 1, addrs[I_P]));
+	/* Refused: remembered, no key. */
+	memset(&k, 0, sizeof(k));
+	memcpy(k.peer_pk, ids[I_P].pk, BS_PK_LEN);
+	k.ifindex = IFX;
+	k.status = IPC_LINK_KEY_REFUSED;
+	ck_assert_int_eq(pcore_link_key(&X.pc, &k, err, sizeof(err)), 0);
+	ck_assert_uint_eq(pcore_neigh_find(&X.pc, IFX, addrs[I_P])->key_state,
+	    PCORE_KEY_REFUSED);
+	node_down(&X);
+}
+END_TEST
+
+/* Mode open lets strangers in; allowlist refuses them before any
+ * signature work and they never enter a table. */
+START_TEST(test_hello_policy)
+{
+	struct polspec open = pol_default;
+	struct frame fr;
+
+	node_up(&X, I_X, IPC_LOG_INFO);
+	hello_build(&fr, I_U, macs[I_U], 1, NULL, 0);
+	ck_assert_int_eq(feed_from(&X, I_U, &fr), PCORE_DROP_POLICY);
+	ck_assert_uint_eq(sig_work(&X), 0);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_POLICY], 1);
+	ck_assert_uint_eq(routing_neigh_count(X.pc.rt), 0);
+	ck_assert_uint_eq(X.n, 0);
+	open.mode = BS_POLICY_OPEN;
+	node_policy(&X, &open, 2);
+	ck_assert_int_eq(feed_from(&X, I_U, &fr), PCORE_ACCEPT);
+	ck_assert_uint_eq(routing_neigh_count(X.pc.rt), 1);
+	node_down(&X);
+}
+END_TEST
+
+/* ---- routes, relays, the 3-node chain ------------------------------------------ */
+
+START_TEST(test_ogm_route)
+{
+	struct ipc_route r;
+	struct ipc_relay rl;
+	unsigned mark;
+
+	node_up(&X, I_X, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	link_up(&X, &P, 64);
+	mark = X.n;
+	ck_assert_int_eq(send_own(&P, &X), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 1);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_ROUTE_ADD, &r, sizeof(r)), 0);
+	ck_assert_mem_eq(r.orig_pk, ids[I_P].pk, BS_PK_LEN);
+	ck_assert_mem_eq(r.orig_addr, addrs[I_P], 6);
+	ck_assert_mem_eq(r.nexthop, addrs[I_P], 6);
+	ck_assert_uint_eq(r.ifindex, IFX);
+	ck_assert_uint_eq(r.tq, 255);
+	ck_assert_uint_eq(r.hops, 1);
+	/* X relays it: P is its own best next hop. */
+	ck_assert_int_ge(msg_find(&X, mark, IPC_RELAY, &rl, sizeof(rl)), 0);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_RELAYED], 1);
+	/* The next seqno refreshes the unchanged route. */
+	mark = X.n;
+	ck_assert_int_eq(send_own(&P, &X), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_ROUTE_ADD), 1);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_ROUTE_ADD, &r, sizeof(r)), 0);
+	ck_assert_uint_eq(r.tq, 255);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_ACCEPTED], 2);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_RX_OGM], 2);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/* The first IPC_RELAY of node n after mark, as a raw entry. */
+static void
+relay_of(const struct node *n, unsigned mark, struct ipc_relay *rl)
+{
+	ck_assert_int_ge(msg_find(n, mark, IPC_RELAY, rl, sizeof(*rl)), 0);
+	ck_assert_uint_eq(rl->ifindex, IPC_IFINDEX_ALL);
+}
+
+/*
+ * O - P - X in a line (O and X do not hear each other): O's OGM relayed
+ * by P reaches X with hops 1 and the TQ after one hop penalty, and X
+ * routes to O via P.
+ */
+START_TEST(test_chain3)
+{
+	static struct node O;
+	static struct agg a;
+	struct ipc_relay rl;
+	struct ipc_route r;
+	unsigned mark;
+
+	node_up(&O, I_O, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	node_up(&X, I_X, IPC_LOG_INFO);
+	link_up(&O, &P, 64);
+	link_up(&P, &X, 64);
+	mark = P.n;
+	ck_assert_int_eq(send_own(&O, &P), PCORE_ACCEPT);
+	ck_assert_int_ge(msg_find(&P, mark, IPC_ROUTE_ADD, &r, sizeof(r)), 0);
+	ck_assert_mem_eq(r.nexthop, addrs[I_O], 6);
+	relay_of(&P, mark, &rl);
+	ck_assert_uint_eq(rl.entry[0], 49);		/* ttl */
+	ck_assert_uint_eq(rl.entry[1], 225);		/* tq after penalty */
+	ck_assert_uint_eq(rl.entry[2], 1);		/* hops */
+	ck_assert_mem_eq(rl.entry + 4, addrs[I_O], 6);	/* got it from O */
+	/* P's forwarder sends it on; X hears it from P. */
+	a.n = 0;
+	agg_add_raw(&a, rl.entry, rl.len);
+	mark = X.n;
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 1);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_ROUTE_ADD, &r, sizeof(r)), 0);
+	ck_assert_mem_eq(r.orig_addr, addrs[I_O], 6);
+	ck_assert_mem_eq(r.nexthop, addrs[I_P], 6);
+	ck_assert_uint_eq(r.ifindex, IFX);
+	ck_assert_uint_eq(r.tq, 225);
+	ck_assert_uint_eq(r.hops, 2);
+	/* X relays it one hop further. */
+	relay_of(&X, mark, &rl);
+	ck_assert_uint_eq(rl.entry[1], 198);
+	ck_assert_uint_eq(rl.entry[2], 2);
+	ck_assert_mem_eq(rl.entry + 4, addrs[I_P], 6);
+	/* X's copy echoed back by P: P refuses it (prev_sender is P). */
+	a.n = 0;
+	agg_add_raw(&a, rl.entry, rl.len);
+	ck_assert_int_eq(send_agg(&X, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_DUP], 1);
+	node_down(&O);
+	node_down(&P);
+	node_down(&X);
+}
+END_TEST
+
+/* A relay: mutable part rewritten, chain stepped, signed block intact. */
+START_TEST(test_relay_contents)
+{
+	static struct agg a;
+	struct ipc_relay rl;
+	struct wire_ogm_entry *we;
+	static struct wire_ogm o;
+	struct frame fr;
+	struct auth au = { WIRE_AUTH_MAC, I_X, I_Q, 0, 0 };
+	uint8_t want[BS_CHAIN_LEN], sent[IPC_RELAY_MAX];
+	const uint8_t *raw;
+	struct ent e;
+	size_t sent_len;
+	unsigned mark;
+
+	node_up(&X, I_X, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	link_up(&X, &P, 64);
+	ent_init(&e, I_O, 9, 1);	/* O's entry as P relays it */
+	e.tq = 200;
+	a.n = 0;
+	raw = agg_add(&a, &e);
+	sent_len = a.len[0];
+	memcpy(sent, raw, sent_len);
+	mark = X.n;
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	relay_of(&X, mark, &rl);
+	ck_assert_uint_eq(rl.len, sent_len);
+	/* Wrap it in a frame to read it with the codec. */
+	a.n = 0;
+	agg_add_raw(&a, rl.entry, rl.len);
+	frame_of(&fr, I_X, &a, &au, 1);
+	ck_assert_int_eq(wire_ogm_parse(fr.buf, fr.len, &o), WIRE_OK);
+	we = &o.e[0];
+	ck_assert_uint_eq(we->mut.ttl, e.ttl - 1);
+	ck_assert_uint_eq(we->mut.tq, routing_tq_hop(200, 30));
+	ck_assert_uint_eq(we->mut.hops, 2);
+	ck_assert_mem_eq(we->mut.prev_sender, addrs[I_P], 6);
+	ck_assert_int_eq(bs_chain_iter(want, e.seed, 2), 0);
+	ck_assert_mem_eq(we->mut.chain, want, BS_CHAIN_LEN);
+	ck_assert_int_eq(bs_chain_verify(we->sgn.anchor, we->mut.chain, 2), 0);
+	/* The signed block is copied byte for byte and still verifies. */
+	ck_assert_mem_eq(rl.entry + WIRE_OGM_MUT_LEN, sent + WIRE_OGM_MUT_LEN,
+	    sent_len - WIRE_OGM_MUT_LEN);
+	ck_assert_int_eq(bs_verify(we->sig, BS_DOM_OGM, we->signed_ptr,
+	    we->signed_len, ids[I_O].pk), 0);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/* The same OGM via a second neighbour is verified once; a copy with a
+ * good signature on other signed bytes is not taken from the cache. */
+START_TEST(test_sig_cache)
+{
+	static struct agg a;
+	struct ent e;
+	uint8_t *raw;
+
+	node_up(&X, I_X, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	node_up(&Q, I_Q, IPC_LOG_INFO);
+	link_up(&X, &P, 64);
+	link_up(&X, &Q, 64);
+	ent_init(&e, I_O, 77, 1);
+	ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 1);
+	ck_assert_uint_eq(sig_work(&X), 128 + 1);	/* HELLOs + entry */
+	/* The interval is signed: same signature, other bytes. */
+	a.n = 0;
+	raw = agg_add(&a, &e);
+	raw[70 + 1] ^= 1;	/* entry offset 70: interval */
+	ck_assert_int_eq(send_agg(&Q, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_SIG], 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_SIG_FAILED], 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_SIG_CACHE_HIT], 0);
+	/* The genuine copy via Q: accepted from the cache. */
+	ck_assert_int_eq(send_ent(&Q, &X, &e), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 2);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_SIG_CACHE_HIT], 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_SIG_VERIFIED], 128 + 1);
+	node_down(&X);
+	node_down(&P);
+	node_down(&Q);
+}
+END_TEST
+
+/* ---- every drop reason --------------------------------------------------------- */
+
+/* X and P perfect neighbours (X's key answer withheld when !key). */
+static void
+pair_up(int key)
+{
+	node_up(&X, I_X, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	X.auto_key = key;
+	link_up(&X, &P, 64);
+}
+
+static void
+own_agg(struct agg *a, struct node *n)
+{
+	struct ent e;
+
+	a->n = 0;
+	ent_init(&e, n->who, ++n->ogm_seqno, 0);
+	agg_add(a, &e);
+}
+
+enum fcase {
+	F_UNKNOWN_SENDER, F_WRONG_MAC, F_NO_KEY, F_BAD_TAG, F_OTHER_KEYID,
+	F_BAD_LINK_SIG, F_LINK_SIG_OTHER, F_LINK_SIG_OK, F_REPLAY_SAME,
+	F_REPLAY_LOWER, F_HELLO_SIG, F_OWN_SENDER,
+};
+
+static const struct {
+	enum fcase c;
+	enum pcore_drop want;
+	enum ipc_stat_id stat;		/* counted once more */
+	unsigned sig_work;		/* signature checks it cost */
+} fcases[] = {
+	{ F_UNKNOWN_SENDER, PCORE_DROP_NOT_NEIGH, IPC_STAT_DROP_NOT_NEIGH, 0 },
+	{ F_WRONG_MAC, PCORE_DROP_NOT_NEIGH, IPC_STAT_DROP_NOT_NEIGH, 0 },
+	{ F_NO_KEY, PCORE_DROP_NO_LINK_KEY, IPC_STAT_DROP_NO_LINK_KEY, 0 },
+	{ F_BAD_TAG, PCORE_DROP_LINK_AUTH, IPC_STAT_DROP_LINK_AUTH, 0 },
+	{ F_OTHER_KEYID, PCORE_DROP_LINK_AUTH, IPC_STAT_DROP_LINK_AUTH, 0 },
+	{ F_BAD_LINK_SIG, PCORE_DROP_LINK_AUTH, IPC_STAT_DROP_LINK_AUTH, 1 },
+	{ F_LINK_SIG_OTHER, PCORE_DROP_LINK_AUTH, IPC_STAT_DROP_LINK_AUTH, 1 },
+	{ F_LINK_SIG_OK, PCORE_ACCEPT, IPC_STAT_OGM_ACCEPTED, 2 },
+	{ F_REPLAY_SAME, PCORE_DROP_REPLAY, IPC_STAT_DROP_REPLAY, 0 },
+	{ F_REPLAY_LOWER, PCORE_DROP_REPLAY, IPC_STAT_DROP_REPLAY, 0 },
+	{ F_HELLO_SIG, PCORE_DROP_SIG, IPC_STAT_SIG_FAILED, 1 },
+	{ F_OWN_SENDER, PCORE_DROP_OWN, IPC_STAT_DROP_OWN, 0 },
+};
+#define N_FCASES	((int)(sizeof(fcases) / sizeof(fcases[0])))
+
+/* Build case c's frame into fr (sending any frame that must go first). */
+static int
+fcase_frame(enum fcase c, struct frame *fr)
+{
+	static struct agg a;
+	struct auth au = { WIRE_AUTH_MAC, I_P, I_X, 0, 0 };
+	int sender = I_P, src = I_P;
+	uint64_t counter = 1000;
+
+	own_agg(&a, &P);
+	switch (c) {
+	case F_UNKNOWN_SENDER:
+		sender = src = au.tag_from = I_Q;
+		break;
+	case F_WRONG_MAC:
+		src = I_Q;
+		break;
+	case F_BAD_TAG:
+		au.bad = 1;
+		break;
+	case F_OTHER_KEYID:
+		au.tag_to = I_Q;
+		break;
+	case F_BAD_LINK_SIG:
+	case F_LINK_SIG_OTHER:
+	case F_LINK_SIG_OK:
+		au.type = WIRE_AUTH_SIG;
+		au.signer = c == F_LINK_SIG_OTHER ? I_Q : I_P;
+		au.bad = c == F_BAD_LINK_SIG;
+		break;
+	case F_REPLAY_SAME:
+	case F_REPLAY_LOWER:
+		frame_of(fr, sender, &a, &au, counter);
+		ck_assert_int_eq(feed_from(&X, src, fr), PCORE_ACCEPT);
+		if (c == F_REPLAY_LOWER) {
+			own_agg(&a, &P);
+			counter--;
+		}
+		break;
+	case F_HELLO_SIG:
+		hello_of(fr, &P);
+		fr->buf[fr->len - 1] ^= 1;
+		return src;
+	case F_OWN_SENDER:
+		sender = I_X;
+		break;
+	case F_NO_KEY:
+		break;
+	}
+	frame_of(fr, sender, &a, &au, counter);
+	return src;
+}
+
+START_TEST(test_frame_drops)
+{
+	static struct frame fr;
+	enum pcore_drop why;
+	uint64_t work, stat;
+	int src;
+
+	pair_up(fcases[_i].c != F_NO_KEY);
+	src = fcase_frame(fcases[_i].c, &fr);
+	work = sig_work(&X);
+	stat = X.pc.stat[fcases[_i].stat];
+	why = feed_from(&X, src, &fr);
+	ck_assert_msg(why == fcases[_i].want, "case %d: got %s, want %s", _i,
+	    pcore_drop_name(why), pcore_drop_name(fcases[_i].want));
+	ck_assert_uint_eq(X.pc.stat[fcases[_i].stat], stat + 1);
+	ck_assert_uint_eq(sig_work(&X), work + fcases[_i].sig_work);
+	if (why != PCORE_ACCEPT)
+		ck_assert_uint_eq(X.pc.drop[why], 1);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+enum ecase {
+	EC_POLICY, EC_OLD_EPOCH, EC_OLD_WINDOW, EC_BAD_SIG, EC_BAD_CHAIN,
+	EC_CEILING, EC_HOPS0_RELAYED, EC_HOPS0_PREV, EC_DIRECT_HOPS1,
+	EC_OWN, EC_DUP,
+};
+
+static const struct {
+	enum ecase c;
+	enum pcore_entry want;
+	enum ipc_stat_id stat;
+	unsigned sig_work;
+} ecases[] = {
+	{ EC_POLICY, PCORE_E_POLICY, IPC_STAT_DROP_POLICY, 0 },
+	{ EC_OLD_EPOCH, PCORE_E_OLD, IPC_STAT_DROP_OLD_SEQNO, 0 },
+	{ EC_OLD_WINDOW, PCORE_E_OLD, IPC_STAT_DROP_OLD_SEQNO, 0 },
+	{ EC_BAD_SIG, PCORE_E_SIG, IPC_STAT_SIG_FAILED, 1 },
+	{ EC_BAD_CHAIN, PCORE_E_HOPS, IPC_STAT_DROP_HOP_CHAIN, 0 },
+	{ EC_CEILING, PCORE_E_HOPS, IPC_STAT_DROP_HOP_CHAIN, 0 },
+	{ EC_HOPS0_RELAYED, PCORE_E_HOPS, IPC_STAT_DROP_HOP_CHAIN, 0 },
+	{ EC_HOPS0_PREV, PCORE_E_HOPS, IPC_STAT_DROP_HOP_CHAIN, 0 },
+	{ EC_DIRECT_HOPS1, PCORE_E_HOPS, IPC_STAT_DROP_HOP_CHAIN, 0 },
+	{ EC_OWN, PCORE_E_OWN, IPC_STAT_DROP_OWN, 0 },
+	{ EC_DUP, PCORE_E_DUP, IPC_STAT_DROP_DUPLICATE, 0 },
+};
+#define N_ECASES	((int)(sizeof(ecases) / sizeof(ecases[0])))
+
+/* Case c's entry into a (accepting whatever must come first). */
+static void
+ecase_entry(enum ecase c, struct agg *a)
+{
+	struct ent e;
+	uint8_t *raw;
+
+	a->n = 0;
+	ent_init(&e, I_O, 100, 1);	/* O's entry, relayed by P */
+	if (c == EC_OLD_EPOCH || c == EC_OLD_WINDOW || c == EC_DUP) {
+		ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+		ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 1);
+	}
+	switch (c) {
+	case EC_POLICY:
+		e.orig = I_U;
+		break;
+	case EC_OLD_EPOCH:
+		e.epoch = EPOCH - 1;
+		e.seqno = 200;
+		break;
+	case EC_OLD_WINDOW:
+		e.seqno = 100 - ROUTING_WINDOW;
+		break;
+	case EC_CEILING:
+		e.tq = routing_tq_ceiling(1, 30) + 1;
+		break;
+	case EC_HOPS0_RELAYED:
+		ent_init(&e, I_O, 100, 0);
+		break;
+	case EC_HOPS0_PREV:
+		ent_init(&e, I_P, 100, 0);
+		e.prev = addrs[I_O];
+		break;
+	case EC_DIRECT_HOPS1:
+		ent_init(&e, I_P, 100, 1);
+		break;
+	case EC_OWN:
+		e.orig = I_X;
+		break;
+	default:
+		break;
+	}
+	raw = agg_add(a, &e);
+	if (c == EC_BAD_SIG)
+		raw[a->len[0] - 1] ^= 1;
+	if (c == EC_BAD_CHAIN)
+		raw[12] ^= 1;
+}
+
+START_TEST(test_entry_drops)
+{
+	static struct agg a;
+	uint64_t work, stat;
+	unsigned mark;
+
+	pair_up(1);
+	ecase_entry(ecases[_i].c, &a);
+	work = sig_work(&X);
+	stat = X.pc.stat[ecases[_i].stat];
+	mark = X.n;
+	/* The frame itself is fine; its entry is refused. */
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_msg(X.pc.entry[ecases[_i].want] == 1 +
+	    (ecases[_i].want == PCORE_E_ACCEPT), "case %d: %s not counted",
+	    _i, pcore_entry_name(ecases[_i].want));
+	ck_assert_uint_eq(X.pc.stat[ecases[_i].stat], stat + 1);
+	ck_assert_uint_eq(sig_work(&X), work + ecases[_i].sig_work);
+	/* A refused entry changes no table: nothing is emitted. */
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_ROUTE_ADD) +
+	    msg_count(&X, mark, IPC_RELAY) + msg_count(&X, mark, IPC_TT) +
+	    msg_count(&X, mark, IPC_GW), 0);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/* 20 extra keys for the table-cap tests. */
+static struct bs_identity many[20];
+
+static void
+many_init(void)
+{
+	uint8_t seed[BS_SEED_LEN];
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		memset(seed, 0x80 + i, sizeof(seed));
+		ck_assert_int_eq(bs_identity_from_seed(&many[i], seed), 0);
+	}
+}
+
+/* X's policy: the default trust list, the extra keys trusted or not. */
+static void
+caps_policy(enum bs_policy_mode mode, uint32_t cap, int trust_many,
+    uint32_t serial)
+{
+	struct bs_policy *pol = bs_policy_new();
+	uint8_t *snap;
+	size_t len, w;
+	char err[128];
+	int i;
+
+	ck_assert_ptr_nonnull(pol);
+	pol->mode = mode;
+	pol->limits.originators = cap;
+	for (i = 0; i < I_N; i++)
+		if (pol_default.trust & (1u << i))
+			ck_assert_int_eq(bs_policy_trust_add(pol, ids[i].pk,
+			    NULL, 0, err, sizeof(err)), 0);
+	for (i = 0; i < 20 && trust_many; i++)
+		ck_assert_int_eq(bs_policy_trust_add(pol, many[i].pk, NULL, 0,
+		    err, sizeof(err)), 0);
+	len = bs_policy_snapshot_len(pol);
+	snap = malloc(len);
+	ck_assert_ptr_nonnull(snap);
+	ck_assert_int_eq(bs_policy_snapshot_encode(pol, snap, len, &w), 0);
+	ck_assert_int_eq(pcore_policy(&X.pc, serial, snap, w, err,
+	    sizeof(err)), 0);
+	free(snap);
+	bs_policy_free(pol);
+}
+
+/* The extra keys' OGMs (seqno s), relayed by P, four per frame. */
+static void
+caps_send(uint32_t s)
+{
+	static struct agg a;
+	struct ent e;
+	int i, k;
+
+	/* The identity table's slot U is borrowed for the extra keys. */
+	for (i = 0; i < 20; i += 4) {
+		a.n = 0;
+		for (k = i; k < i + 4; k++) {
+			ids[I_U] = many[k];
+			bs_mesh_addr(addrs[I_U], ids[I_U].pk);
+			ent_init(&e, I_U, s, 1);
+			agg_add(&a, &e);
+		}
+		ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	}
+}
+
+/* The originator cap follows `limit originators`; a lowered cap evicts. */
+START_TEST(test_table_cap)
+{
+	unsigned mark;
+
+	many_init();
+	pair_up(1);
+	caps_policy(BS_POLICY_ALLOWLIST, 16, 1, 3);
+	caps_send(1);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 16);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_FULL], 4);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_TABLE_FULL], 4);
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 16);
+	caps_policy(BS_POLICY_ALLOWLIST, 20, 1, 4);
+	caps_send(2);
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 20);
+	mark = X.n;
+	caps_policy(BS_POLICY_ALLOWLIST, 16, 1, 5);
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 16);
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_ROUTE_DEL), 4);
+	/* The same keys no longer trusted: all removed. */
+	mark = X.n;
+	caps_policy(BS_POLICY_ALLOWLIST, 16, 0, 6);
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 0);
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_ROUTE_DEL), 16);
+	/* P itself stays. */
+	ck_assert_uint_eq(routing_neigh_count(X.pc.rt), 1);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/* Mode open: strangers fill at most stranger-share (25 %) of the table. */
+START_TEST(test_stranger_share)
+{
+	many_init();
+	pair_up(1);
+	caps_policy(BS_POLICY_OPEN, 16, 0, 3);
+	caps_send(1);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 4);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_FULL], 16);
+	ck_assert_uint_eq(X.pc.n_strangers, 4);
+	/* The count follows purges: all gone after the timeout. */
+	now_ms += ROUTING_ORIG_TIMEOUT + 1;
+	pcore_tick(&X.pc, now_ms);
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 0);
+	ck_assert_uint_eq(X.pc.n_strangers, 0);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/* ---- clients and gateways ----------------------------------------------------- */
+
+static const uint8_t client1[6] = { 0x0a, 0, 0, 0, 0, 1 };
+static const uint8_t client2[6] = { 0x0a, 0, 0, 0, 0, 2 };
+static const uint8_t client3[6] = { 0x0a, 0, 0, 0, 0, 3 };
+
+/* A TVLV region with up to two clients and an optional gateway. */
+static size_t
+tvlvs(uint8_t *buf, size_t cap, const uint8_t *c1, const uint8_t *c2,
+    uint32_t down, uint32_t up)
+{
+	struct wire_tt_entry tt[2];
+	unsigned n = 0;
+	size_t len = 0;
+
+	if (c1 != NULL) {
+		tt[n].mac = c1;
+		tt[n++].vid = 0;
+	}
+	if (c2 != NULL) {
+		tt[n].mac = c2;
+		tt[n++].vid = WIRE_VID_TAGGED | 5;
+	}
+	if (n > 0)
+		ck_assert_int_eq(wire_tvlv_put_tt(buf, cap, &len, tt, n),
+		    WIRE_OK);
+	if (down != 0)
+		ck_assert_int_eq(wire_tvlv_put_gateway(buf, cap, &len, down,
+		    up), WIRE_OK);
+	return len;
+}
+
+/* from's own OGM with the given clients and gateway. */
+static void
+send_own_tv(struct node *from, struct node *to, const uint8_t *c1,
+    const uint8_t *c2, uint32_t down, uint32_t up)
+{
+	uint8_t tv[256];
+	struct ent e;
+
+	ent_init(&e, from->who, ++from->ogm_seqno, 0);
+	e.tvlv = tv;
+	e.tvlv_len = tvlvs(tv, sizeof(tv), c1, c2, down, up);
+	ck_assert_int_eq(send_ent(from, to, &e), PCORE_ACCEPT);
+}
+
+START_TEST(test_tt_gw)
+{
+	struct ipc_tt tt;
+	struct ipc_gw gw;
+	struct polspec ps = pol_default;
+	unsigned mark;
+
+	node_up(&X, I_X, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	node_up(&Q, I_Q, IPC_LOG_INFO);
+	link_up(&X, &P, 64);
+	link_up(&X, &Q, 64);
+	/* P (a gateway by policy) announces two clients and a gateway. */
+	mark = X.n;
+	send_own_tv(&P, &X, client1, client2, 100, 20);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_TT, &tt, sizeof(tt)), 0);
+	ck_assert_mem_eq(tt.orig_addr, addrs[I_P], 6);
+	ck_assert_uint_eq(tt.count, 2);
+	ck_assert_mem_eq(tt.e[0].mac, client1, 6);
+	ck_assert_uint_eq(tt.e[0].vid, 0);
+	ck_assert_mem_eq(tt.e[1].mac, client2, 6);
+	ck_assert_uint_eq(tt.e[1].vid, WIRE_VID_TAGGED | 5);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_GW, &gw, sizeof(gw)), 0);
+	ck_assert_mem_eq(gw.orig_addr, addrs[I_P], 6);
+	ck_assert_uint_eq(gw.op, IPC_GW_ANNOUNCE);
+	ck_assert_uint_eq(gw.down, 100);
+	ck_assert_uint_eq(gw.up, 20);
+	/* Unchanged: nothing (only the route refresh). */
+	mark = X.n;
+	send_own_tv(&P, &X, client1, client2, 100, 20);
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_TT) +
+	    msg_count(&X, mark, IPC_GW), 0);
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_ROUTE_ADD), 1);
+	/* One client fewer, other bandwidth. */
+	mark = X.n;
+	send_own_tv(&P, &X, client1, NULL, 200, 20);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_TT, &tt, sizeof(tt)), 0);
+	ck_assert_uint_eq(tt.count, 1);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_GW, &gw, sizeof(gw)), 0);
+	ck_assert_uint_eq(gw.down, 200);
+	/* Both gone: the list is cleared and the gateway withdrawn. */
+	mark = X.n;
+	send_own_tv(&P, &X, NULL, NULL, 0, 0);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_TT, &tt, sizeof(tt)), 0);
+	ck_assert_uint_eq(tt.count, 0);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_GW, &gw, sizeof(gw)), 0);
+	ck_assert_uint_eq(gw.op, IPC_GW_WITHDRAW);
+	ck_assert_uint_eq(gw.down + gw.up, 0);
+	mark = X.n;
+	send_own_tv(&P, &X, NULL, NULL, 0, 0);
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_TT) +
+	    msg_count(&X, mark, IPC_GW), 0);
+	/* Q has no gateway right: its announcement is not passed on. */
+	mark = X.n;
+	send_own_tv(&Q, &X, client3, NULL, 100, 100);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_TT, &tt, sizeof(tt)), 0);
+	ck_assert_mem_eq(tt.orig_addr, addrs[I_Q], 6);
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_GW), 0);
+	/* limit clients-per-originator 1: only the first is passed on. */
+	ps.clients = 1;
+	node_policy(&X, &ps, 2);
+	mark = X.n;
+	send_own_tv(&P, &X, client1, client2, 0, 0);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_TT, &tt, sizeof(tt)), 0);
+	ck_assert_uint_eq(tt.count, 1);
+	ck_assert_mem_eq(tt.e[0].mac, client1, 6);
+	node_down(&X);
+	node_down(&P);
+	node_down(&Q);
+}
+END_TEST
+
+/* ---- purge, interfaces, policy changes ---------------------------------------- */
+
+/* X with neighbour P; routes to P (with a client and a gateway) and O. */
+static void
+routes_up(void)
+{
+	struct ent e;
+
+	pair_up(1);
+	send_own_tv(&P, &X, client1, NULL, 100, 20);
+	ent_init(&e, I_O, 5, 1);
+	ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 2);
+	ck_assert_ptr_nonnull(ipc_ctx_neigh_find(&X.ctx, addrs[I_P], IFX));
+}
+
+/* After mark: ROUTE_DEL for P and O, then NEIGH DOWN for P, last. */
+static void
+assert_p_gone(unsigned mark)
+{
+	struct ipc_route_del rd;
+	struct ipc_neigh ng;
+	int i, down;
+
+	down = msg_find(&X, mark, IPC_NEIGH, &ng, sizeof(ng));
+	ck_assert_int_ge(down, 0);
+	ck_assert_uint_eq(ng.state, IPC_NEIGH_DOWN);
+	ck_assert_mem_eq(ng.pk, ids[I_P].pk, BS_PK_LEN);
+	ck_assert_mem_eq(ng.mac, macs[I_P], 6);
+	ck_assert_uint_eq(ng.tq + ng.rx_count, 0);
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_ROUTE_DEL), 2);
+	for (i = (int)mark; (i = msg_find(&X, (unsigned)i, IPC_ROUTE_DEL, &rd,
+	    sizeof(rd))) >= 0; i++)
+		ck_assert_int_lt(i, down);
+	ck_assert_ptr_null(pcore_neigh_find(&X.pc, IFX, addrs[I_P]));
+}
+
+START_TEST(test_purge)
+{
+	struct ipc_tt tt;
+	struct ipc_gw gw;
+	unsigned mark;
+	uint64_t t;
+
+	routes_up();
+	/* Nothing is stale yet. */
+	mark = X.n;
+	pcore_tick(&X.pc, now_ms + ROUTING_NEIGH_TIMEOUT);
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_ROUTE_DEL) +
+	    msg_count(&X, mark, IPC_NEIGH), 0);
+	/* P silent past the neighbour timeout: routes, then P, go. */
+	mark = X.n;
+	t = now_ms + ROUTING_NEIGH_TIMEOUT + PCORE_PURGE_MS;
+	pcore_tick(&X.pc, t);
+	assert_p_gone(mark);
+	ck_assert_ptr_null(ipc_ctx_neigh_find(&X.ctx, addrs[I_P], IFX));
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 2);
+	/* The originators past theirs: P's client and gateway cleared. */
+	mark = X.n;
+	pcore_tick(&X.pc, now_ms + ROUTING_ORIG_TIMEOUT + 2 * PCORE_PURGE_MS);
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 0);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_TT, &tt, sizeof(tt)), 0);
+	ck_assert_mem_eq(tt.orig_addr, addrs[I_P], 6);
+	ck_assert_uint_eq(tt.count, 0);
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_TT), 1);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_GW, &gw, sizeof(gw)), 0);
+	ck_assert_uint_eq(gw.op, IPC_GW_WITHDRAW);
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_ROUTE_DEL), 0);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+START_TEST(test_iface_loss)
+{
+	struct ipc_iface f;
+	struct frame fr;
+	char err[128];
+	unsigned mark;
+
+	routes_up();
+	mark = X.n;
+	if (_i == 0) {
+		iface_of(&f, I_X, IFX, IPC_IFACE_DOWN);
+	} else {
+		/* The forwarder forgets the interface before telling us. */
+		ipc_ctx_iface_del(&X.ctx, IFX);
+		iface_of(&f, I_X, IFX, IPC_IFACE_REMOVED);
+	}
+	ck_assert_int_eq(pcore_iface(&X.pc, &f, err, sizeof(err)), 0);
+	assert_p_gone(mark);
+	/* DOWN about a removed interface is stale, never a violation. */
+	ck_assert_uint_eq(X.stale, _i == 0 ? 0 : 1);
+	hello_of(&fr, &P);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), _i == 0 ?
+	    PCORE_DROP_IFACE_DOWN : PCORE_DROP_IFACE);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_IFACE], 1);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/* A new policy that no longer trusts P removes it at once. */
+START_TEST(test_policy_removes)
+{
+	struct polspec ps = pol_default;
+	struct ipc_tt tt;
+	struct frame fr;
+	unsigned mark;
+
+	routes_up();
+	mark = X.n;
+	ps.trust &= ~(1u << I_P);
+	node_policy(&X, &ps, 2);
+	assert_p_gone(mark);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_TT, &tt, sizeof(tt)), 0);
+	ck_assert_uint_eq(tt.count, 0);
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_GW), 1);
+	/* O's entry went with its only next hop; O itself stays trusted. */
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 1);
+	hello_of(&fr, &P);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_POLICY);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/* ---- malformed and misdirected frames ------------------------------------------ */
+
+static void
+make_ogm(struct frame *fr, int sender, int orig)
+{
+	static struct agg a;
+	struct auth au = { WIRE_AUTH_MAC, sender, I_X, 0, 0 };
+	struct ent e;
+
+	if (sender == I_X)
+		au.tag_to = I_P;
+	a.n = 0;
+	ent_init(&e, orig, 10, sender == orig ? 0 : 1);
+	agg_add(&a, &e);
+	frame_of(fr, sender, &a, &au, 77);
 }
 
 static void
@@ -212,8 +1549,8 @@ make_unicast(struct frame *fr)
 
 	memset(&u, 0, sizeof(u));
 	u.ttl = 5;
-	u.dst = addr_own;
-	u.src = addr_peer;
+	u.dst = addrs[I_X];
+	u.src = addrs[I_P];
 	u.inner = inner;
 	u.inner_len = sizeof(inner);
 	ck_assert_int_eq(wire_unicast_build(fr->buf, sizeof(fr->buf), &u,
@@ -229,55 +1566,18 @@ make_bcast(struct frame *fr)
 	memset(&b, 0, sizeof(b));
 	b.ttl = 5;
 	b.seqno = 1;
-	b.orig = addr_peer;
+	b.orig = addrs[I_P];
 	b.inner = inner;
 	b.inner_len = sizeof(inner);
 	ck_assert_int_eq(wire_bcast_build(fr->buf, sizeof(fr->buf), &b,
 	    &fr->len), WIRE_OK);
 }
 
-static enum pcore_drop
-feed(const struct frame *fr)
+static void
+make_hello(struct frame *fr, int who, const uint8_t ifmac[6])
 {
-	return pcore_frame(&pc, IFX, mac_peer, mac_bcast, fr->buf, fr->len,
-	    T0);
+	hello_build(fr, who, ifmac, 42, NULL, 0);
 }
-
-/* ---- valid frames ----------------------------------------------------------- */
-
-START_TEST(test_hello_accepted)
-{
-	struct frame fr;
-
-	core_up(IPC_LOG_INFO);
-	make_hello(&fr, &id_peer, mac_peer);
-	ck_assert_int_eq(feed(&fr), PCORE_ACCEPT);
-	ck_assert_uint_eq(pc.stat[IPC_STAT_RX_FRAMES], 1);
-	ck_assert_uint_eq(pc.stat[IPC_STAT_RX_HELLO], 1);
-	ck_assert_uint_eq(pc.stat[IPC_STAT_RX_OGM], 0);
-	ck_assert_uint_eq(pc.stat[IPC_STAT_DROP_MALFORMED], 0);
-	ck_assert_uint_eq(cap.invalid, 0);
-	pcore_free(&pc);
-}
-END_TEST
-
-START_TEST(test_ogm_accepted)
-{
-	struct frame fr;
-
-	core_up(IPC_LOG_INFO);
-	make_ogm(&fr, &id_peer, &id_orig);
-	ck_assert_int_eq(feed(&fr), PCORE_ACCEPT);
-	ck_assert_uint_eq(pc.stat[IPC_STAT_RX_OGM], 1);
-	ck_assert_uint_eq(pc.stat[IPC_STAT_RX_HELLO], 0);
-	/* Ethernet padding of short frames is not an issue for OGM/HELLO:
-	 * both are longer than the 46-byte minimum payload. */
-	ck_assert_uint_ge(fr.len, 46);
-	pcore_free(&pc);
-}
-END_TEST
-
-/* ---- refused frames, one reason each ------------------------------------------ */
 
 enum mut {
 	M_EMPTY, M_ONE_BYTE, M_VERSION, M_TYPE, M_HELLO_TRUNC, M_HELLO_TRAIL,
@@ -289,23 +1589,24 @@ static const struct {
 	enum mut mut;
 	enum pcore_drop want;
 	int malformed;		/* counts as drop_malformed */
+	enum ipc_stat_id stat;	/* the counter it goes to */
 } bad[] = {
-	{ M_EMPTY, PCORE_DROP_EMPTY, 1 },
-	{ M_ONE_BYTE, PCORE_DROP_MALFORMED, 1 },
-	{ M_VERSION, PCORE_DROP_VERSION, 1 },
-	{ M_TYPE, PCORE_DROP_TYPE, 1 },
-	{ M_HELLO_TRUNC, PCORE_DROP_MALFORMED, 1 },
-	{ M_HELLO_TRAIL, PCORE_DROP_MALFORMED, 1 },
-	{ M_HELLO_FLAGS, PCORE_DROP_MALFORMED, 1 },
-	{ M_HELLO_INTERVAL, PCORE_DROP_MALFORMED, 1 },
-	{ M_HELLO_MAC, PCORE_DROP_HELLO_MAC, 1 },
-	{ M_HELLO_OWN, PCORE_DROP_OWN, 0 },
-	{ M_OGM_TRUNC, PCORE_DROP_MALFORMED, 1 },
-	{ M_OGM_COUNT0, PCORE_DROP_MALFORMED, 1 },
-	{ M_OGM_OWN, PCORE_DROP_OWN, 0 },
-	{ M_OGM_TRAIL, PCORE_DROP_MALFORMED, 1 },
-	{ M_UNICAST, PCORE_DROP_DATA, 0 },
-	{ M_BCAST, PCORE_DROP_DATA, 0 },
+	{ M_EMPTY, PCORE_DROP_EMPTY, 1, IPC_STAT_DROP_MALFORMED },
+	{ M_ONE_BYTE, PCORE_DROP_MALFORMED, 1, IPC_STAT_DROP_MALFORMED },
+	{ M_VERSION, PCORE_DROP_VERSION, 1, IPC_STAT_DROP_MALFORMED },
+	{ M_TYPE, PCORE_DROP_TYPE, 1, IPC_STAT_DROP_MALFORMED },
+	{ M_HELLO_TRUNC, PCORE_DROP_MALFORMED, 1, IPC_STAT_DROP_MALFORMED },
+	{ M_HELLO_TRAIL, PCORE_DROP_MALFORMED, 1, IPC_STAT_DROP_MALFORMED },
+	{ M_HELLO_FLAGS, PCORE_DROP_MALFORMED, 1, IPC_STAT_DROP_MALFORMED },
+	{ M_HELLO_INTERVAL, PCORE_DROP_MALFORMED, 1, IPC_STAT_DROP_MALFORMED },
+	{ M_HELLO_MAC, PCORE_DROP_HELLO_MAC, 1, IPC_STAT_DROP_MALFORMED },
+	{ M_HELLO_OWN, PCORE_DROP_OWN, 0, IPC_STAT_DROP_OWN },
+	{ M_OGM_TRUNC, PCORE_DROP_MALFORMED, 1, IPC_STAT_DROP_MALFORMED },
+	{ M_OGM_COUNT0, PCORE_DROP_MALFORMED, 1, IPC_STAT_DROP_MALFORMED },
+	{ M_OGM_OWN, PCORE_DROP_OWN, 0, IPC_STAT_DROP_OWN },
+	{ M_OGM_TRAIL, PCORE_DROP_MALFORMED, 1, IPC_STAT_DROP_MALFORMED },
+	{ M_UNICAST, PCORE_DROP_DATA, 0, IPC_STAT_DROP_DATA },
+	{ M_BCAST, PCORE_DROP_DATA, 0, IPC_STAT_DROP_DATA },
 };
 #define N_BAD	((int)(sizeof(bad) / sizeof(bad[0])))
 
@@ -321,49 +1622,49 @@ make_bad(struct frame *fr, enum mut mut)
 		fr->len = 1;
 		break;
 	case M_VERSION:
-		make_hello(fr, &id_peer, mac_peer);
+		make_hello(fr, I_P, macs[I_P]);
 		fr->buf[1] = 2;
 		break;
 	case M_TYPE:
-		make_hello(fr, &id_peer, mac_peer);
+		make_hello(fr, I_P, macs[I_P]);
 		fr->buf[0] = 0x07;
 		break;
 	case M_HELLO_TRUNC:
-		make_hello(fr, &id_peer, mac_peer);
+		make_hello(fr, I_P, macs[I_P]);
 		fr->len--;
 		break;
 	case M_HELLO_TRAIL:
-		make_hello(fr, &id_peer, mac_peer);
+		make_hello(fr, I_P, macs[I_P]);
 		fr->buf[fr->len++] = 0;
 		break;
 	case M_HELLO_FLAGS:
-		make_hello(fr, &id_peer, mac_peer);
+		make_hello(fr, I_P, macs[I_P]);
 		fr->buf[2] = 0x80;	/* a reserved flag bit */
 		break;
 	case M_HELLO_INTERVAL:
-		make_hello(fr, &id_peer, mac_peer);
+		make_hello(fr, I_P, macs[I_P]);
 		fr->buf[42] = 0;	/* interval 0 ms */
 		fr->buf[43] = 0;
 		break;
 	case M_HELLO_MAC:
-		make_hello(fr, &id_peer, mac_own);	/* != Ethernet source */
+		make_hello(fr, I_P, macs[I_X]);	/* != Ethernet source */
 		break;
 	case M_HELLO_OWN:
-		make_hello(fr, &id_own, mac_peer);
+		make_hello(fr, I_X, macs[I_P]);
 		break;
 	case M_OGM_TRUNC:
-		make_ogm(fr, &id_peer, &id_orig);
+		make_ogm(fr, I_P, I_O);
 		fr->len = WIRE_OGM_HDR_LEN + 10;
 		break;
 	case M_OGM_COUNT0:
-		make_ogm(fr, &id_peer, &id_orig);
+		make_ogm(fr, I_P, I_O);
 		fr->buf[2] = 0;		/* num_entries 0 */
 		break;
 	case M_OGM_OWN:
-		make_ogm(fr, &id_own, &id_orig);
+		make_ogm(fr, I_X, I_O);
 		break;
 	case M_OGM_TRAIL:
-		make_ogm(fr, &id_peer, &id_orig);
+		make_ogm(fr, I_P, I_O);
 		fr->buf[fr->len++] = 0xff;
 		break;
 	case M_UNICAST:
@@ -381,29 +1682,31 @@ START_TEST(test_refused)
 	enum pcore_drop why;
 	size_t k, total = 0;
 
-	core_up(IPC_LOG_INFO);
+	node_up(&X, I_X, IPC_LOG_INFO);
 	memset(&fr, 0, sizeof(fr));
 	make_bad(&fr, bad[_i].mut);
-	why = feed(&fr);
+	why = feed_from(&X, I_P, &fr);
 	ck_assert_msg(why == bad[_i].want, "case %d: got %s, want %s", _i,
 	    pcore_drop_name(why), pcore_drop_name(bad[_i].want));
-	ck_assert_uint_eq(pc.drop[bad[_i].want], 1);
+	ck_assert_uint_eq(X.pc.drop[bad[_i].want], 1);
 	for (k = 0; k < PCORE_DROP_COUNT; k++)
-		total += pc.drop[k];
+		total += X.pc.drop[k];
 	ck_assert_uint_eq(total, 1);	/* exactly one reason */
-	ck_assert_uint_eq(pc.stat[IPC_STAT_RX_FRAMES], 1);
-	ck_assert_uint_eq(pc.stat[IPC_STAT_DROP_MALFORMED],
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_RX_FRAMES], 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_MALFORMED],
 	    (uint64_t)bad[_i].malformed);
-	ck_assert_uint_eq(pc.stat[IPC_STAT_RX_HELLO] +
-	    pc.stat[IPC_STAT_RX_OGM], 0);
+	ck_assert_uint_eq(X.pc.stat[bad[_i].stat], 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_RX_HELLO] +
+	    X.pc.stat[IPC_STAT_RX_OGM], 0);
+	ck_assert_uint_eq(sig_work(&X), 0);
 	/* Codec errors are also counted by their wire_err code. */
 	if (bad[_i].want == PCORE_DROP_MALFORMED) {
 		for (total = 0, k = 1; k < PCORE_WIRE_ERRS; k++)
-			total += pc.wire_err[k];
+			total += X.pc.wire_err[k];
 		ck_assert_uint_eq(total, 1);
 	}
-	ck_assert_uint_eq(cap.n_log, 0);	/* level info: no drop lines */
-	pcore_free(&pc);
+	ck_assert_uint_eq(X.n_log, 0);	/* level info: no drop lines */
+	node_down(&X);
 }
 END_TEST
 
@@ -416,34 +1719,37 @@ START_TEST(test_origin)
 	struct frame fr;
 	char err[128];
 
-	memset(&cap, 0, sizeof(cap));
-	pcore_init(&pc, cap_emit, NULL);
-	make_hello(&fr, &id_peer, mac_peer);
-	ck_assert_int_eq(feed(&fr), PCORE_DROP_NOCONFIG);
-	pcore_free(&pc);
+	memset(&X, 0, sizeof(X));
+	pcore_init(&X.pc, node_emit, &X);
+	make_hello(&fr, I_P, macs[I_P]);
+	ck_assert_int_eq(pcore_frame(&X.pc, IFX, macs[I_P], mac_bcast, fr.buf,
+	    fr.len, T0), PCORE_DROP_NOCONFIG);
+	pcore_free(&X.pc);
 
-	core_up(IPC_LOG_INFO);
-	ck_assert_int_eq(pcore_frame(&pc, IFX + 1, mac_peer, mac_bcast, fr.buf,
-	    fr.len, T0), PCORE_DROP_IFACE);
-	ck_assert_int_eq(pcore_frame(&pc, IFX, mcast, mac_bcast, fr.buf,
+	node_up(&X, I_X, IPC_LOG_INFO);
+	ck_assert_int_eq(pcore_frame(&X.pc, IFX + 1, macs[I_P], mac_bcast,
+	    fr.buf, fr.len, T0), PCORE_DROP_IFACE);
+	ck_assert_int_eq(pcore_frame(&X.pc, IFX, mcast, mac_bcast, fr.buf,
 	    fr.len, T0), PCORE_DROP_SRC);
-	ck_assert_int_eq(pcore_frame(&pc, IFX, zero, mac_bcast, fr.buf,
+	ck_assert_int_eq(pcore_frame(&X.pc, IFX, zero, mac_bcast, fr.buf,
 	    fr.len, T0), PCORE_DROP_SRC);
-	iface_of(&f, IFX, IPC_IFACE_DOWN);
-	ck_assert_int_eq(pcore_iface(&pc, &f, err, sizeof(err)), 0);
-	ck_assert_int_eq(feed(&fr), PCORE_DROP_IFACE_DOWN);
-	iface_of(&f, IFX, IPC_IFACE_UP);
-	ck_assert_int_eq(pcore_iface(&pc, &f, err, sizeof(err)), 0);
-	ck_assert_int_eq(feed(&fr), PCORE_ACCEPT);
-	iface_of(&f, IFX, IPC_IFACE_REMOVED);
-	ck_assert_int_eq(pcore_iface(&pc, &f, err, sizeof(err)), 0);
-	ck_assert_ptr_null(pcore_iface_find(&pc, IFX));
-	ck_assert_int_eq(feed(&fr), PCORE_DROP_IFACE);
-	ck_assert_uint_eq(pc.drop[PCORE_DROP_IFACE], 2);
-	ck_assert_uint_eq(pc.drop[PCORE_DROP_SRC], 2);
-	ck_assert_uint_eq(pc.stat[IPC_STAT_RX_FRAMES], 6);
-	ck_assert_uint_eq(pc.stat[IPC_STAT_RX_HELLO], 1);
-	pcore_free(&pc);
+	iface_of(&f, I_X, IFX, IPC_IFACE_DOWN);
+	ck_assert_int_eq(pcore_iface(&X.pc, &f, err, sizeof(err)), 0);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_IFACE_DOWN);
+	iface_of(&f, I_X, IFX, IPC_IFACE_UP);
+	ck_assert_int_eq(pcore_iface(&X.pc, &f, err, sizeof(err)), 0);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	iface_of(&f, I_X, IFX, IPC_IFACE_REMOVED);
+	ipc_ctx_iface_del(&X.ctx, IFX);
+	ck_assert_int_eq(pcore_iface(&X.pc, &f, err, sizeof(err)), 0);
+	ck_assert_ptr_null(pcore_iface_find(&X.pc, IFX));
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_IFACE);
+	ck_assert_uint_eq(X.pc.drop[PCORE_DROP_IFACE], 2);
+	ck_assert_uint_eq(X.pc.drop[PCORE_DROP_SRC], 2);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_RX_FRAMES], 6);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_RX_HELLO], 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_IFACE], 3);
+	node_down(&X);
 }
 END_TEST
 
@@ -454,30 +1760,29 @@ START_TEST(test_config_rules)
 	struct ipc_config c;
 	char err[128];
 
-	core_up(IPC_LOG_INFO);
+	node_up(&X, I_X, IPC_LOG_INFO);
 	/* Log level and timing may change; key, epoch, ethertype not. */
-	config_of(&c, IPC_LOG_DEBUG);
+	config_of(&c, I_X, IPC_LOG_DEBUG);
 	c.hop_penalty = 40;
-	ck_assert_int_eq(pcore_config(&pc, &c, err, sizeof(err)), 0);
-	ck_assert_uint_eq(pc.cfg.log_level, IPC_LOG_DEBUG);
-	config_of(&c, IPC_LOG_INFO);
+	ck_assert_int_eq(pcore_config(&X.pc, &c, err, sizeof(err)), 0);
+	ck_assert_uint_eq(X.pc.cfg.log_level, IPC_LOG_DEBUG);
+	ck_assert_uint_eq(routing_get_params(X.pc.rt)->hop_penalty, 40);
+	config_of(&c, I_X, IPC_LOG_INFO);
 	c.epoch++;
-	ck_assert_int_eq(pcore_config(&pc, &c, err, sizeof(err)), -1);
+	ck_assert_int_eq(pcore_config(&X.pc, &c, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "cannot change"));
-	config_of(&c, IPC_LOG_INFO);
+	config_of(&c, I_X, IPC_LOG_INFO);
 	c.ethertype = 0x88b6;
-	ck_assert_int_eq(pcore_config(&pc, &c, err, sizeof(err)), -1);
-	config_of(&c, IPC_LOG_INFO);
-	memcpy(c.own_pk, id_peer.pk, BS_PK_LEN);
-	bs_mesh_addr(c.own_addr, id_peer.pk);
-	ck_assert_int_eq(pcore_config(&pc, &c, err, sizeof(err)), -1);
+	ck_assert_int_eq(pcore_config(&X.pc, &c, err, sizeof(err)), -1);
+	config_of(&c, I_P, IPC_LOG_INFO);
+	ck_assert_int_eq(pcore_config(&X.pc, &c, err, sizeof(err)), -1);
 	/* The address must belong to the key, configured or not. */
-	config_of(&c, IPC_LOG_INFO);
+	config_of(&c, I_X, IPC_LOG_INFO);
 	c.own_addr[5] ^= 1;
-	ck_assert_int_eq(pcore_config(&pc, &c, err, sizeof(err)), -1);
+	ck_assert_int_eq(pcore_config(&X.pc, &c, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "own_addr"));
-	ck_assert_uint_eq(pc.cfg.epoch, 5);
-	pcore_free(&pc);
+	ck_assert_uint_eq(X.pc.cfg.epoch, EPOCH);
+	node_down(&X);
 }
 END_TEST
 
@@ -487,30 +1792,30 @@ START_TEST(test_iface_table)
 	char err[128];
 	uint32_t i;
 
-	memset(&cap, 0, sizeof(cap));
-	pcore_init(&pc, cap_emit, NULL);
+	memset(&X, 0, sizeof(X));
+	pcore_init(&X.pc, node_emit, &X);
 	for (i = 1; i <= PCORE_MAX_IFACES; i++) {
-		iface_of(&f, i, IPC_IFACE_UP);
-		ck_assert_int_eq(pcore_iface(&pc, &f, err, sizeof(err)), 0);
+		iface_of(&f, I_X, i, IPC_IFACE_UP);
+		ck_assert_int_eq(pcore_iface(&X.pc, &f, err, sizeof(err)), 0);
 	}
-	iface_of(&f, 1000, IPC_IFACE_UP);
-	ck_assert_int_eq(pcore_iface(&pc, &f, err, sizeof(err)), -1);
+	iface_of(&f, I_X, 1000, IPC_IFACE_UP);
+	ck_assert_int_eq(pcore_iface(&X.pc, &f, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "full"));
 	/* An update of a known one still works, and removal frees a slot. */
-	iface_of(&f, 3, IPC_IFACE_DOWN);
-	ck_assert_int_eq(pcore_iface(&pc, &f, err, sizeof(err)), 0);
-	ck_assert_int_eq(pcore_iface_find(&pc, 3)->up, 0);
-	iface_of(&f, 3, IPC_IFACE_REMOVED);
-	ck_assert_int_eq(pcore_iface(&pc, &f, err, sizeof(err)), 0);
-	iface_of(&f, 1000, IPC_IFACE_UP);
-	ck_assert_int_eq(pcore_iface(&pc, &f, err, sizeof(err)), 0);
-	ck_assert_str_eq(pcore_iface_find(&pc, 1000)->name, "mesh1000");
+	iface_of(&f, I_X, 3, IPC_IFACE_DOWN);
+	ck_assert_int_eq(pcore_iface(&X.pc, &f, err, sizeof(err)), 0);
+	ck_assert_int_eq(pcore_iface_find(&X.pc, 3)->up, 0);
+	iface_of(&f, I_X, 3, IPC_IFACE_REMOVED);
+	ck_assert_int_eq(pcore_iface(&X.pc, &f, err, sizeof(err)), 0);
+	iface_of(&f, I_X, 1000, IPC_IFACE_UP);
+	ck_assert_int_eq(pcore_iface(&X.pc, &f, err, sizeof(err)), 0);
+	ck_assert_str_eq(pcore_iface_find(&X.pc, 1000)->name, "mesh1000");
 	/* Removing an unknown interface is harmless; ifindex 0 is not. */
-	iface_of(&f, 5000, IPC_IFACE_REMOVED);
-	ck_assert_int_eq(pcore_iface(&pc, &f, err, sizeof(err)), 0);
-	iface_of(&f, 0, IPC_IFACE_UP);
-	ck_assert_int_eq(pcore_iface(&pc, &f, err, sizeof(err)), -1);
-	pcore_free(&pc);
+	iface_of(&f, I_X, 5000, IPC_IFACE_REMOVED);
+	ck_assert_int_eq(pcore_iface(&X.pc, &f, err, sizeof(err)), 0);
+	iface_of(&f, I_X, 0, IPC_IFACE_UP);
+	ck_assert_int_eq(pcore_iface(&X.pc, &f, err, sizeof(err)), -1);
+	pcore_free(&X.pc);
 }
 END_TEST
 
@@ -522,29 +1827,54 @@ START_TEST(test_policy_snapshot)
 	size_t n = 0;
 	char err[256];
 
-	core_up(IPC_LOG_INFO);
+	node_up(&X, I_X, IPC_LOG_INFO);
 	ck_assert_int_eq(bs_policy_parse_buf(text, sizeof(text) - 1, "t", NULL,
 	    0, &pol, err, sizeof(err)), 0);
 	ck_assert_int_eq(bs_policy_snapshot_encode(pol, snap, sizeof(snap),
 	    &n), 0);
-	ck_assert_int_eq(pcore_policy(&pc, 7, snap, n, err, sizeof(err)), 0);
-	ck_assert_uint_eq(pc.policy_serial, 7);
-	ck_assert_int_eq(pc.policy->mode, BS_POLICY_OPEN);
+	ck_assert_int_eq(pcore_policy(&X.pc, 7, snap, n, err, sizeof(err)), 0);
+	ck_assert_uint_eq(X.pc.policy_serial, 7);
+	ck_assert_int_eq(X.pc.policy->mode, BS_POLICY_OPEN);
 	/* A bad snapshot is refused and the old policy stays. */
-	ck_assert_int_eq(pcore_policy(&pc, 8, junk, sizeof(junk), err,
+	ck_assert_int_eq(pcore_policy(&X.pc, 8, junk, sizeof(junk), err,
 	    sizeof(err)), -1);
-	ck_assert_uint_eq(pc.policy_serial, 7);
-	ck_assert_ptr_nonnull(pc.policy);
-	ck_assert_int_eq(pcore_policy(&pc, 9, snap, n - 1, err, sizeof(err)),
+	ck_assert_uint_eq(X.pc.policy_serial, 7);
+	ck_assert_ptr_nonnull(X.pc.policy);
+	ck_assert_int_eq(pcore_policy(&X.pc, 9, snap, n - 1, err, sizeof(err)),
 	    -1);
-	ck_assert_uint_eq(pc.policy_serial, 7);
+	ck_assert_uint_eq(X.pc.policy_serial, 7);
 	bs_policy_free(pol);
-	pcore_free(&pc);
-	ck_assert_ptr_null(pc.policy);
+	node_down(&X);
+	ck_assert_ptr_null(X.pc.policy);
+	ck_assert_ptr_null(X.pc.rt);
 }
 END_TEST
 
-/* ---- emitted messages ------------------------------------------------------------ */
+/* Before any policy arrived, every key is refused. */
+START_TEST(test_no_policy_refuses)
+{
+	struct ipc_config c;
+	struct ipc_iface f;
+	struct frame fr;
+	char err[128];
+
+	memset(&X, 0, sizeof(X));
+	X.msg = calloc(NMSG, sizeof(*X.msg));
+	ipc_ctx_init(&X.ctx, addrs[I_X]);
+	ipc_ctx_iface_add(&X.ctx, IFX);
+	pcore_init(&X.pc, node_emit, &X);
+	config_of(&c, I_X, IPC_LOG_INFO);
+	ck_assert_int_eq(pcore_config(&X.pc, &c, err, sizeof(err)), 0);
+	iface_of(&f, I_X, IFX, IPC_IFACE_UP);
+	ck_assert_int_eq(pcore_iface(&X.pc, &f, err, sizeof(err)), 0);
+	make_hello(&fr, I_P, macs[I_P]);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_POLICY);
+	ck_assert_uint_eq(sig_work(&X), 0);
+	node_down(&X);
+}
+END_TEST
+
+/* ---- STATS and LOG ---------------------------------------------------------------- */
 
 static uint64_t
 stats_value(const struct ipc_msg *m, uint32_t id)
@@ -565,37 +1895,41 @@ START_TEST(test_stats_pacing)
 	struct frame fr, bad_fr;
 	uint64_t next;
 
-	core_up(IPC_LOG_INFO);
+	node_up(&X, I_X, IPC_LOG_INFO);
 	/* Nothing happened: nothing to send. */
-	next = pcore_tick(&pc, T0);
-	ck_assert_uint_eq(cap.n_stats, 0);
+	next = pcore_tick(&X.pc, T0);
+	ck_assert_uint_eq(X.n_stats, 0);
 	ck_assert_uint_eq(next, T0 + PCORE_STATS_MS);
-	make_hello(&fr, &id_peer, mac_peer);
+	make_hello(&fr, I_P, macs[I_P]);
 	memset(&bad_fr, 0, sizeof(bad_fr));
 	bad_fr.buf[0] = 0x07;
 	bad_fr.buf[1] = 1;
 	bad_fr.len = 60;
-	feed(&fr);
-	feed(&bad_fr);
-	pcore_tick(&pc, T0);
-	ck_assert_uint_eq(cap.n_stats, 1);
-	ck_assert_uint_eq(stats_value(&cap.last_stats, IPC_STAT_RX_FRAMES), 2);
-	ck_assert_uint_eq(stats_value(&cap.last_stats, IPC_STAT_RX_HELLO), 1);
-	ck_assert_uint_eq(stats_value(&cap.last_stats,
+	feed_from(&X, I_P, &fr);
+	feed_from(&X, I_P, &bad_fr);
+	pcore_tick(&X.pc, T0);
+	ck_assert_uint_eq(X.n_stats, 1);
+	ck_assert_uint_eq(stats_value(&X.last_stats, IPC_STAT_RX_FRAMES), 2);
+	ck_assert_uint_eq(stats_value(&X.last_stats, IPC_STAT_RX_HELLO), 1);
+	ck_assert_uint_eq(stats_value(&X.last_stats, IPC_STAT_SIG_VERIFIED), 1);
+	ck_assert_uint_eq(stats_value(&X.last_stats, IPC_STAT_NEIGHBOURS), 1);
+	ck_assert_uint_eq(stats_value(&X.last_stats, IPC_STAT_ORIGINATORS), 0);
+	ck_assert_uint_eq(stats_value(&X.last_stats,
 	    IPC_STAT_DROP_MALFORMED), 1);
 	/* More frames, but within PCORE_STATS_MS: held back. */
-	feed(&fr);
-	next = pcore_tick(&pc, T0 + PCORE_STATS_MS - 1);
-	ck_assert_uint_eq(cap.n_stats, 1);
+	make_hello(&fr, I_Q, macs[I_Q]);
+	feed_from(&X, I_Q, &fr);
+	next = pcore_tick(&X.pc, T0 + PCORE_STATS_MS - 1);
+	ck_assert_uint_eq(X.n_stats, 1);
 	ck_assert_uint_eq(next, T0 + PCORE_STATS_MS);
-	pcore_tick(&pc, T0 + PCORE_STATS_MS);
-	ck_assert_uint_eq(cap.n_stats, 2);
-	ck_assert_uint_eq(stats_value(&cap.last_stats, IPC_STAT_RX_HELLO), 2);
+	pcore_tick(&X.pc, T0 + PCORE_STATS_MS);
+	ck_assert_uint_eq(X.n_stats, 2);
+	ck_assert_uint_eq(stats_value(&X.last_stats, IPC_STAT_RX_HELLO), 2);
+	ck_assert_uint_eq(stats_value(&X.last_stats, IPC_STAT_NEIGHBOURS), 2);
 	/* No change: no message. */
-	pcore_tick(&pc, T0 + 10 * PCORE_STATS_MS);
-	ck_assert_uint_eq(cap.n_stats, 2);
-	ck_assert_uint_eq(cap.invalid, 0);
-	pcore_free(&pc);
+	pcore_tick(&X.pc, T0 + 10 * PCORE_STATS_MS);
+	ck_assert_uint_eq(X.n_stats, 2);
+	node_down(&X);
 }
 END_TEST
 
@@ -605,19 +1939,20 @@ START_TEST(test_drop_log_limited)
 	struct frame fr;
 	int i;
 
-	core_up(IPC_LOG_DEBUG);
-	make_hello(&fr, &id_peer, mac_own);
+	node_up(&X, I_X, IPC_LOG_DEBUG);
+	X.n_log = 0;
+	make_hello(&fr, I_P, macs[I_X]);
 	for (i = 0; i < 1000; i++)
-		feed(&fr);
-	ck_assert_uint_eq(pc.drop[PCORE_DROP_HELLO_MAC], 1000);
-	ck_assert_uint_eq(cap.n_log, PCORE_LOG_BURST);
-	ck_assert_uint_eq(cap.invalid, 0);
-	ck_assert_ptr_nonnull(strstr(cap.last_log, "HELLO interface MAC"));
+		feed_from(&X, I_P, &fr);
+	ck_assert_uint_eq(X.pc.drop[PCORE_DROP_HELLO_MAC], 1000);
+	ck_assert_uint_eq(X.n_log, PCORE_LOG_BURST);
+	ck_assert_ptr_nonnull(strstr(X.last_log, "HELLO interface MAC"));
 	/* Time refills the bucket, and the line says what was not logged. */
-	pcore_frame(&pc, IFX, mac_peer, mac_bcast, fr.buf, fr.len, T0 + 10000);
-	ck_assert_uint_eq(cap.n_log, PCORE_LOG_BURST + 1);
-	ck_assert_ptr_nonnull(strstr(cap.last_log, "990"));
-	pcore_free(&pc);
+	pcore_frame(&X.pc, IFX, macs[I_P], mac_bcast, fr.buf, fr.len,
+	    T0 + 10000);
+	ck_assert_uint_eq(X.n_log, PCORE_LOG_BURST + 1);
+	ck_assert_ptr_nonnull(strstr(X.last_log, "990"));
+	node_down(&X);
 }
 END_TEST
 
@@ -625,14 +1960,15 @@ START_TEST(test_drop_log_detail)
 {
 	struct frame fr;
 
-	core_up(IPC_LOG_DEBUG);
+	node_up(&X, I_X, IPC_LOG_DEBUG);
+	X.n_log = 0;
 	make_bad(&fr, M_HELLO_INTERVAL);
-	ck_assert_int_eq(feed(&fr), PCORE_DROP_MALFORMED);
-	ck_assert_uint_eq(cap.n_log, 1);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_MALFORMED);
+	ck_assert_uint_eq(X.n_log, 1);
 	/* The field, its offset and the codec's reason are named. */
-	ck_assert_ptr_nonnull(strstr(cap.last_log, "offset 42"));
-	ck_assert_ptr_nonnull(strstr(cap.last_log, "11:22:33:44:55"));
-	pcore_free(&pc);
+	ck_assert_ptr_nonnull(strstr(X.last_log, "offset 42"));
+	ck_assert_ptr_nonnull(strstr(X.last_log, "11:22:33:44:55"));
+	node_down(&X);
 }
 END_TEST
 
@@ -654,16 +1990,51 @@ START_TEST(test_emit_failure)
 	struct frame fr;
 	char err[128];
 
-	pcore_init(&pc, emit_fail, NULL);
-	config_of(&c, IPC_LOG_DEBUG);
-	ck_assert_int_eq(pcore_config(&pc, &c, err, sizeof(err)), 0);
-	iface_of(&f, IFX, IPC_IFACE_UP);
-	ck_assert_int_eq(pcore_iface(&pc, &f, err, sizeof(err)), 0);
+	memset(&X, 0, sizeof(X));
+	pcore_init(&X.pc, emit_fail, NULL);
+	config_of(&c, I_X, IPC_LOG_DEBUG);
+	ck_assert_int_eq(pcore_config(&X.pc, &c, err, sizeof(err)), 0);
+	iface_of(&f, I_X, IFX, IPC_IFACE_UP);
+	ck_assert_int_eq(pcore_iface(&X.pc, &f, err, sizeof(err)), 0);
 	make_bad(&fr, M_TYPE);
-	feed(&fr);
-	pcore_tick(&pc, T0);
-	ck_assert_uint_eq(pc.emit_failed, 2);	/* one LOG, one STATS */
-	pcore_free(&pc);
+	pcore_frame(&X.pc, IFX, macs[I_P], mac_bcast, fr.buf, fr.len, T0);
+	pcore_tick(&X.pc, T0);
+	ck_assert_uint_eq(X.pc.emit_failed, 2);	/* one LOG, one STATS */
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_EMIT_FAILED], 2);
+	pcore_free(&X.pc);
+}
+END_TEST
+
+/* A neighbour whose NEIGH UP could not be sent gets no route and no key
+ * request until a later HELLO announces it. */
+static int fail_neigh;
+
+static int
+emit_fail_neigh(void *arg, uint16_t type, const void *obj, size_t size)
+{
+	if (type == IPC_NEIGH && fail_neigh)
+		return -1;
+	return node_emit(arg, type, obj, size);
+}
+
+START_TEST(test_unannounced_neigh)
+{
+	struct frame fr;
+
+	node_up(&X, I_X, IPC_LOG_INFO);
+	X.pc.emit = emit_fail_neigh;
+	fail_neigh = 1;
+	make_hello(&fr, I_P, macs[I_P]);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.n, 0);
+	ck_assert_uint_eq(pcore_neigh_find(&X.pc, IFX, addrs[I_P])->announced,
+	    0);
+	fail_neigh = 0;
+	hello_build(&fr, I_P, macs[I_P], 43, NULL, 0);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(&X, 0, IPC_NEIGH), 1);
+	ck_assert_uint_eq(msg_count(&X, 0, IPC_LINK_KEY_REQ), 1);
+	node_down(&X);
 }
 END_TEST
 
@@ -676,7 +2047,7 @@ START_TEST(test_random_bytes)
 	size_t k;
 	int i;
 
-	core_up(IPC_LOG_DEBUG);
+	pair_up(1);
 	for (i = 0; i < 3000; i++) {
 		fr.len = bs_random_uniform(WIRE_OGM_MAX_LEN + 1);
 		bs_random(fr.buf, fr.len);
@@ -685,20 +2056,19 @@ START_TEST(test_random_bytes)
 			fr.buf[0] = (i & 2) ? WIRE_T_HELLO : WIRE_T_OGM;
 			fr.buf[1] = WIRE_VERSION;
 		}
-		pcore_frame(&pc, IFX, mac_peer, mac_bcast, fr.buf, fr.len,
-		    T0 + (uint64_t)i);
+		now_ms++;
+		feed_from(&X, I_P, &fr);
 	}
 	for (sum = 0, k = 1; k < PCORE_DROP_COUNT; k++)
-		sum += pc.drop[k];
-	sum += pc.stat[IPC_STAT_RX_HELLO] + pc.stat[IPC_STAT_RX_OGM];
+		sum += X.pc.drop[k];
 	ck_assert_uint_eq(sum, 3000);
-	ck_assert_uint_eq(pc.stat[IPC_STAT_RX_FRAMES], 3000);
-	ck_assert_uint_eq(cap.invalid, 0);
-	pcore_free(&pc);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_RX_FRAMES], 3000 + 64);
+	node_down(&X);
+	node_down(&P);
 }
 END_TEST
 
-START_TEST(test_drop_names)
+START_TEST(test_names)
 {
 	int k;
 
@@ -706,6 +2076,9 @@ START_TEST(test_drop_names)
 		ck_assert_str_ne(pcore_drop_name((enum pcore_drop)k), "?");
 	ck_assert_str_eq(pcore_drop_name(PCORE_DROP_COUNT), "?");
 	ck_assert_str_eq(pcore_drop_name((enum pcore_drop)-1), "?");
+	for (k = 0; k < PCORE_E_COUNT; k++)
+		ck_assert_str_ne(pcore_entry_name((enum pcore_entry)k), "?");
+	ck_assert_str_eq(pcore_entry_name(PCORE_E_COUNT), "?");
 }
 END_TEST
 
@@ -717,18 +2090,46 @@ pcore_suite(void)
 
 	tc = tcase_create("frames");
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_hello_accepted);
-	tcase_add_test(tc, test_ogm_accepted);
 	tcase_add_loop_test(tc, test_refused, 0, N_BAD);
 	tcase_add_test(tc, test_origin);
 	tcase_add_test(tc, test_random_bytes);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("neighbours");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_hello_first);
+	tcase_add_test(tc, test_neigh_discovery);
+	tcase_add_test(tc, test_link_key_answers);
+	tcase_add_test(tc, test_hello_policy);
+	tcase_add_test(tc, test_unannounced_neigh);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("ogm");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_ogm_route);
+	tcase_add_test(tc, test_chain3);
+	tcase_add_test(tc, test_relay_contents);
+	tcase_add_test(tc, test_sig_cache);
+	tcase_add_loop_test(tc, test_frame_drops, 0, N_FCASES);
+	tcase_add_loop_test(tc, test_entry_drops, 0, N_ECASES);
+	tcase_add_test(tc, test_table_cap);
+	tcase_add_test(tc, test_stranger_share);
+	tcase_add_test(tc, test_tt_gw);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("removal");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_purge);
+	tcase_add_loop_test(tc, test_iface_loss, 0, 2);
+	tcase_add_test(tc, test_policy_removes);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("state");
 	tcase_add_test(tc, test_config_rules);
 	tcase_add_test(tc, test_iface_table);
 	tcase_add_test(tc, test_policy_snapshot);
-	tcase_add_test(tc, test_drop_names);
+	tcase_add_test(tc, test_no_policy_refuses);
+	tcase_add_test(tc, test_names);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("emit");

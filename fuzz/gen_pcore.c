@@ -1,0 +1,503 @@
+/*
+ * gen_pcore.c — writes the seed corpus of fuzz_pcore into the directory
+ * named by argv[1], each file named by (the first 20 bytes of) its
+ * SHA-256.
+ *
+ * Each seed is a whole conversation in fuzz_pcore's record format (see
+ * there): real signed HELLOs that make P and Q bidirectional neighbours
+ * of the node under test, OGM frames tagged with the real link keys
+ * (bs_link_key) or signed (trailer type 2), own and relayed entries with
+ * valid hop chains and TVLVs, then what tests the tables: replays, a
+ * second path, policy and interface changes, key answers refused, time
+ * passing for the purge.  A few seeds carry signatures and tags whose
+ * first byte is 0: they pass only in fuzzing builds, and give the fuzzer
+ * a start past authentication.  Deterministic: fixed keys and seeds.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "batsec_crypto.h"
+#include "wire.h"
+
+#define G_EPOCH		9	/* the peers' epoch */
+
+enum { REC_FRAME, REC_TICK, REC_IFACE, REC_POLICY, REC_CONFIG, REC_KEYS };
+/* Identities as fuzz_pcore knows them; index = MAC index. */
+enum { G_OWN, G_P, G_Q, G_O, G_U, G_N };
+
+static const uint8_t g_macs[G_N][BS_ADDR_LEN] = {
+	{ 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0xee },
+	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 },
+	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x66 },
+	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x77 },
+	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x88 },
+};
+
+static const char *g_dir;
+static struct bs_identity g_id[G_N];
+static uint8_t g_addr[G_N][BS_ADDR_LEN];
+
+/* The seed being written. */
+static uint8_t g_buf[1 << 18];
+static size_t g_len;
+static uint32_t g_hello_seq[G_N], g_ogm_seq[G_N];
+static uint64_t g_counter[G_N];
+static int g_zero_auth;		/* first byte of signatures and tags 0 */
+
+static void
+g_fail(const char *what)
+{
+	fprintf(stderr, "gen_pcore: %s failed\n", what);
+	exit(1);
+}
+
+static void
+g_ok(int r, const char *what)
+{
+	if (r != 0)
+		g_fail(what);
+}
+
+static void
+g_put(const void *p, size_t n)
+{
+	if (n > sizeof(g_buf) - g_len)
+		g_fail("seed size");
+	memcpy(g_buf + g_len, p, n);
+	g_len += n;
+}
+
+static void
+g_begin(uint8_t flags)
+{
+	g_len = 0;
+	memset(g_hello_seq, 0, sizeof(g_hello_seq));
+	memset(g_ogm_seq, 0, sizeof(g_ogm_seq));
+	memset(g_counter, 0, sizeof(g_counter));
+	g_zero_auth = 0;
+	g_put(&flags, 1);
+}
+
+static void
+g_end(void)
+{
+	uint8_t h[crypto_hash_sha256_BYTES];
+	char hex[41], path[4096];
+	FILE *f;
+
+	crypto_hash_sha256(h, g_buf, g_len);
+	sodium_bin2hex(hex, sizeof(hex), h, 20);
+	if (snprintf(path, sizeof(path), "%s/%s", g_dir, hex) >=
+	    (int)sizeof(path) || (f = fopen(path, "wb")) == NULL ||
+	    fwrite(g_buf, 1, g_len, f) != g_len || fclose(f) != 0) {
+		fprintf(stderr, "gen_pcore: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+}
+
+/* ---- records --------------------------------------------------------------- */
+
+static void
+r_frame(uint8_t ifsel, uint8_t src, const uint8_t *p, size_t len)
+{
+	uint8_t h[5] = { REC_FRAME, ifsel, src, 0, 0 };
+
+	bs_put16(h + 3, (uint16_t)len);
+	g_put(h, sizeof(h));
+	g_put(p, len);
+}
+
+static void
+r_tick(uint16_t tenths)
+{
+	uint8_t r[3] = { REC_TICK, 0, 0 };
+
+	bs_put16(r + 1, tenths);
+	g_put(r, sizeof(r));
+}
+
+static void
+r_iface(uint8_t ifsel, uint8_t state)
+{
+	uint8_t r[3] = { REC_IFACE, ifsel, state };
+
+	g_put(r, sizeof(r));
+}
+
+static void
+r_policy(uint8_t mode, uint8_t trust, uint8_t gw, uint8_t clients,
+    uint8_t cap)
+{
+	uint8_t r[6] = { REC_POLICY, mode, trust, gw, clients, cap };
+
+	g_put(r, sizeof(r));
+}
+
+static void
+r_byte(uint8_t type, uint8_t v)
+{
+	uint8_t r[2] = { type, v };
+
+	g_put(r, sizeof(r));
+}
+
+/* ---- frames ---------------------------------------------------------------- */
+
+static void
+g_sig(uint8_t sig[BS_SIG_LEN], enum bs_domain dom, const uint8_t *m,
+    size_t len, int who)
+{
+	g_ok(bs_sign(sig, dom, m, len, &g_id[who]), "sign");
+	if (g_zero_auth)
+		sig[0] = 0;
+}
+
+/* who's HELLO, listing the node under test with rx_count rx. */
+static void
+f_hello(int who, uint8_t rx, uint8_t ifsel)
+{
+	uint8_t buf[WIRE_HELLO_MAX_LEN], sig[BS_SIG_LEN];
+	struct wire_hello h;
+	size_t len;
+
+	memset(&h, 0, sizeof(h));
+	h.pk = g_id[who].pk;
+	h.ifmac = g_macs[who];
+	h.interval_ms = 1000;
+	h.epoch = G_EPOCH;
+	h.seqno = ++g_hello_seq[who];
+	if (rx > 0) {
+		h.num_neigh = 1;
+		h.neigh[0].addr = g_addr[G_OWN];
+		h.neigh[0].rx_count = rx;
+	}
+	g_ok(wire_hello_build(buf, sizeof(buf), &h, &len), "hello");
+	g_sig(sig, BS_DOM_HELLO, buf, len, who);
+	g_ok(wire_sig_append(buf, sizeof(buf), &len, sig), "hello sig");
+	r_frame(ifsel, (uint8_t)who, buf, len);
+}
+
+/* n HELLOs from who, each listing us with a full count. */
+static void
+f_hellos(int who, int n)
+{
+	while (n-- > 0)
+		f_hello(who, WIRE_RX_WINDOW, 0);
+}
+
+enum { TV_NONE, TV_TT, TV_TT_GW, TV_GW };
+
+static size_t
+g_tvlv(uint8_t *buf, size_t cap, int kind, unsigned salt)
+{
+	static uint8_t mac[3][BS_ADDR_LEN];
+	struct wire_tt_entry e[3];
+	size_t len = 0;
+	unsigned i, n = 2 + salt % 2;
+
+	if (kind == TV_TT || kind == TV_TT_GW) {
+		for (i = 0; i < n; i++) {
+			memcpy(mac[i], "\x0a\x00\x00\x00\x00", 5);
+			mac[i][5] = (uint8_t)(i + salt);
+			e[i].mac = mac[i];
+			e[i].vid = i == 1 ? (uint16_t)(WIRE_VID_TAGGED | 5) : 0;
+		}
+		g_ok(wire_tvlv_put_tt(buf, cap, &len, e, n), "tt");
+	}
+	if (kind == TV_TT_GW || kind == TV_GW)
+		g_ok(wire_tvlv_put_gateway(buf, cap, &len, 100 + salt, 20),
+		    "gw");
+	return len;
+}
+
+/* An entry: orig's OGM seqno, relayed hops times (prev_sender: via). */
+struct g_ent {
+	int orig;
+	uint32_t seqno;
+	uint8_t hops;
+	int via;			/* previous sender identity */
+	int tv;
+	int bad_sig;
+};
+
+static void
+g_entry(struct wire_ogm_builder *b, const struct g_ent *ge)
+{
+	uint8_t tvlv[WIRE_TVLV_MAX], blk[WIRE_OGM_FIXED_LEN + WIRE_TVLV_MAX +
+	    BS_SIG_LEN], sig[BS_SIG_LEN];
+	uint8_t seed[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN], elem[BS_CHAIN_LEN];
+	struct wire_ogm_signed s;
+	struct wire_ogm_mut m;
+	size_t len, i;
+
+	memset(seed, (int)(ge->seqno * 3 + (unsigned)ge->orig), sizeof(seed));
+	g_ok(bs_chain_iter(anchor, seed, BS_MAXHOPS), "anchor");
+	g_ok(bs_chain_iter(elem, seed, ge->hops), "element");
+	memset(&s, 0, sizeof(s));
+	s.pk = g_id[ge->orig].pk;
+	s.epoch = G_EPOCH;
+	s.seqno = ge->seqno;
+	s.interval_ms = 1000;
+	s.anchor = anchor;
+	s.tvlv = tvlv;
+	s.tvlv_len = g_tvlv(tvlv, sizeof(tvlv), ge->tv, ge->seqno);
+	g_ok(wire_ogm_signed_build(blk, sizeof(blk), &s, &len), "signed");
+	g_sig(sig, BS_DOM_OGM, blk, len, ge->orig);
+	if (ge->bad_sig)
+		sig[BS_SIG_LEN - 1] ^= 1;
+	g_ok(wire_sig_append(blk, sizeof(blk), &len, sig), "entry sig");
+	memset(&m, 0, sizeof(m));
+	m.ttl = (uint8_t)(50 - ge->hops);
+	m.tq = 255;
+	for (i = 0; i < ge->hops; i++)
+		m.tq = (uint8_t)(m.tq * 225u / 255u);
+	m.hops = ge->hops;
+	m.prev_sender = g_addr[ge->via];
+	m.chain = elem;
+	g_ok(wire_ogm_add(b, &m, blk, len), "add entry");
+}
+
+/*
+ * An OGM frame from sender with entries; auth WIRE_AUTH_MAC tags it with
+ * K(sender, node under test) (plus a tag for Q when tag_q), WIRE_AUTH_SIG
+ * signs it.  counter 0: the sender's next one.
+ */
+static void
+f_ogm(int sender, const struct g_ent *e, unsigned n, uint8_t auth,
+    uint64_t counter, uint8_t src)
+{
+	static uint8_t buf[WIRE_OGM_MAX_LEN];
+	uint8_t key[BS_LINKKEY_LEN], kid[BS_KEYID_LEN], tag[BS_TAG_LEN];
+	uint8_t sig[BS_SIG_LEN];
+	struct wire_ogm_builder b;
+	const uint8_t *cov;
+	size_t clen, len;
+	unsigned i;
+
+	if (counter == 0)
+		counter = ((uint64_t)G_EPOCH << 32) | ++g_counter[sender];
+	g_ok(wire_ogm_begin(&b, buf, sizeof(buf), g_addr[sender]), "begin");
+	for (i = 0; i < n; i++)
+		g_entry(&b, &e[i]);
+	g_ok(wire_ogm_trailer(&b, auth, auth == WIRE_AUTH_MAC ? 1 : 0,
+	    counter, &cov, &clen), "trailer");
+	if (auth == WIRE_AUTH_MAC) {
+		g_ok(bs_link_key(key, &g_id[sender], g_id[G_OWN].pk), "key");
+		bs_link_keyid(kid, key);
+		bs_link_mac(tag, key, g_addr[sender], counter, cov, clen);
+		if (g_zero_auth)
+			tag[0] = 0;
+		g_ok(wire_ogm_add_tag(&b, kid, tag), "tag");
+	} else {
+		g_sig(sig, BS_DOM_LINK, cov, clen, sender);
+		g_ok(wire_ogm_add_sig(&b, sig), "link sig");
+	}
+	g_ok(wire_ogm_finish(&b, &len), "finish");
+	r_frame(0, src, buf, len);
+}
+
+/* who's own OGM with TVLVs kind. */
+static void
+f_own(int who, int tv, uint8_t auth)
+{
+	struct g_ent e = { who, ++g_ogm_seq[who], 0, who, tv, 0 };
+
+	f_ogm(who, &e, 1, auth, 0, (uint8_t)who);
+}
+
+/* orig's OGM as neighbour via relays it (one hop). */
+static void
+f_relayed(int via, int orig, uint32_t seqno, int tv)
+{
+	struct g_ent e = { orig, seqno, 1, orig, tv, 0 };
+
+	f_ogm(via, &e, 1, WIRE_AUTH_MAC, 0, (uint8_t)via);
+}
+
+/* ---- seeds ------------------------------------------------------------------- */
+
+/* P becomes a neighbour, announces itself and relays O; time passes. */
+static void
+s_basic(uint8_t auth)
+{
+	g_begin(0);
+	f_hellos(G_P, 4);
+	f_own(G_P, TV_TT_GW, auth);
+	f_relayed(G_P, G_O, 1, TV_TT);
+	r_tick(10);
+	f_own(G_P, TV_TT_GW, auth);
+	f_own(G_P, TV_NONE, auth);
+	f_relayed(G_P, G_O, 2, TV_GW);
+	f_hellos(G_P, 1);
+	r_tick(2010);
+	r_tick(2010);
+	g_end();
+}
+
+/* O heard via P and Q: the second copy comes from the signature cache. */
+static void
+s_two_paths(void)
+{
+	struct g_ent e = { G_O, 5, 1, G_O, TV_TT, 1 };
+
+	g_begin(2);
+	f_hellos(G_P, 4);
+	f_hellos(G_Q, 4);
+	f_relayed(G_P, G_O, 5, TV_TT);
+	f_ogm(G_Q, &e, 1, WIRE_AUTH_MAC, 0, G_Q);	/* bad signature */
+	f_relayed(G_Q, G_O, 5, TV_TT);
+	f_relayed(G_Q, G_O, 6, TV_TT);
+	f_relayed(G_P, G_O, 6, TV_TT);
+	f_own(G_Q, TV_GW, WIRE_AUTH_MAC);
+	g_end();
+}
+
+/* Mode open: the untrusted U is a stranger. */
+static void
+s_open(void)
+{
+	g_begin(1);
+	f_hellos(G_U, 3);
+	f_own(G_U, TV_TT_GW, WIRE_AUTH_MAC);
+	f_hellos(G_P, 3);
+	f_relayed(G_P, G_U, 4, TV_NONE);
+	g_end();
+}
+
+/* Allowlist: U is refused before any signature work. */
+static void
+s_refused(void)
+{
+	g_begin(0);
+	f_hellos(G_U, 2);
+	f_hellos(G_P, 2);
+	f_relayed(G_P, G_U, 4, TV_NONE);
+	f_relayed(G_P, G_OWN, 4, TV_NONE);	/* our own OGM, echoed */
+	g_end();
+}
+
+static void
+s_ifaces(void)
+{
+	g_begin(0);
+	f_hellos(G_P, 3);
+	f_own(G_P, TV_TT, WIRE_AUTH_MAC);
+	r_iface(0, 0);			/* A down */
+	f_hellos(G_P, 1);
+	r_iface(0, 1);			/* A up */
+	f_hellos(G_P, 2);
+	f_own(G_P, TV_TT, WIRE_AUTH_MAC);
+	r_iface(0, 2);			/* A removed */
+	r_iface(1, 1);			/* B up */
+	f_hello(G_P, WIRE_RX_WINDOW, 1);
+	r_iface(0, 1);
+	f_hellos(G_P, 2);
+	g_end();
+}
+
+static void
+s_policy(void)
+{
+	g_begin(0);
+	f_hellos(G_P, 3);
+	f_hellos(G_Q, 3);
+	f_own(G_P, TV_TT_GW, WIRE_AUTH_MAC);
+	f_relayed(G_Q, G_O, 3, TV_GW);
+	r_policy(0, 0x06, 0x00, 1, 0);	/* P no longer trusted */
+	f_hellos(G_P, 1);
+	f_relayed(G_Q, G_O, 4, TV_TT_GW);
+	r_policy(1, 0x07, 0x07, 0, 0);
+	r_byte(REC_CONFIG, 0);		/* hop penalty 0 */
+	f_hellos(G_P, 2);
+	f_own(G_P, TV_NONE, WIRE_AUTH_MAC);
+	g_end();
+}
+
+/* Sixteen entries in one frame, then the same frame again (replay). */
+static void
+s_aggregate(void)
+{
+	struct g_ent e[WIRE_OGM_MAX_ENTRIES];
+	unsigned i;
+
+	g_begin(0);
+	f_hellos(G_P, 3);
+	for (i = 0; i < WIRE_OGM_MAX_ENTRIES; i++) {
+		e[i].orig = i % 2 ? G_O : G_Q;
+		e[i].seqno = 10 + i;
+		e[i].hops = 1;
+		e[i].via = e[i].orig;
+		e[i].tv = i % 4 == 0 ? TV_TT : TV_NONE;
+		e[i].bad_sig = i == 7;
+	}
+	f_ogm(G_P, e, WIRE_OGM_MAX_ENTRIES, WIRE_AUTH_MAC, 500, G_P);
+	f_ogm(G_P, e, WIRE_OGM_MAX_ENTRIES, WIRE_AUTH_MAC, 500, G_P);
+	f_ogm(G_P, e, 2, WIRE_AUTH_MAC, 499, G_P);
+	f_ogm(G_P, e, 2, WIRE_AUTH_MAC, 501, G_Q);	/* wrong source */
+	g_end();
+}
+
+/* The forwarder refuses the key, never answers, answers wrongly. */
+static void
+s_keys(void)
+{
+	g_begin(2);
+	r_byte(REC_KEYS, 1);
+	f_hellos(G_P, 3);
+	f_own(G_P, TV_NONE, WIRE_AUTH_MAC);
+	r_byte(REC_KEYS, 2);
+	f_hellos(G_Q, 3);
+	f_own(G_Q, TV_NONE, WIRE_AUTH_MAC);
+	r_byte(REC_KEYS, 3);
+	r_tick(60);
+	f_hellos(G_Q, 1);
+	f_own(G_Q, TV_NONE, WIRE_AUTH_MAC);
+	g_end();
+}
+
+/* Signatures and tags with a zero first byte (fuzzing builds pass them). */
+static void
+s_bypass(void)
+{
+	g_begin(0);
+	g_zero_auth = 1;
+	f_hellos(G_P, 3);
+	f_own(G_P, TV_TT_GW, WIRE_AUTH_MAC);
+	f_relayed(G_P, G_O, 7, TV_TT);
+	f_own(G_P, TV_NONE, WIRE_AUTH_SIG);
+	g_end();
+}
+
+int
+main(int argc, char **argv)
+{
+	uint8_t seed[BS_SEED_LEN];
+	int i;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: gen_pcore DIR\n");
+		return 2;
+	}
+	g_dir = argv[1];
+	g_ok(bs_crypto_init(), "sodium_init");
+	for (i = 0; i < G_N; i++) {
+		memset(seed, 0x11 * (i + 1), sizeof(seed));
+		g_ok(bs_identity_from_seed(&g_id[i], seed), "identity");
+		bs_mesh_addr(g_addr[i], g_id[i].pk);
+	}
+	s_basic(WIRE_AUTH_MAC);
+	s_basic(WIRE_AUTH_SIG);
+	s_two_paths();
+	s_open();
+	s_refused();
+	s_ifaces();
+	s_policy();
+	s_aggregate();
+	s_keys();
+	s_bypass();
+	return 0;
+}
