@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "forwarder.h"
+#include "fwd_data.h"
 #include "netlink.h"
 
 static struct fwd_iface *
@@ -140,6 +141,9 @@ fwd_if_gone(struct fwd *f, size_t i, const char *why)
 	rawsock_close(&v->rs);
 	fwd_if_tell(f, i, IPC_IFACE_REMOVED);
 	ipc_ctx_iface_del(&f->parser.ctx, (uint32_t)v->ifindex);
+	/* As ipc_ctx: its neighbours (and their link keys) go with it. */
+	if (f->tables != NULL)
+		fwd_neigh_flush_iface(f->tables, (uint32_t)v->ifindex);
 	v->ifindex = 0;
 	v->running = 0;
 	f->ifs.mtu_dirty = 1;
@@ -342,6 +346,14 @@ fwd_ifaces_rx(struct fwd *f, size_t i)
 	}
 	for (k = 0; k < n; k++) {
 		v->rx_frames++;
+		/* Data frames are the forwarder's own business (fwd_data.c). */
+		if (f->data != NULL && fwd_data_is_data(fr[k].payload,
+		    fr[k].len)) {
+			fwd_data_mesh_rx(f->data, (uint32_t)v->ifindex,
+			    fr[k].src, fr[k].dst, fr[k].payload, fr[k].len,
+			    log_now_ms());
+			continue;
+		}
 		fwd_parser_send_frame(&f->parser, (uint32_t)v->ifindex,
 		    fr[k].src, fr[k].dst, fr[k].payload, fr[k].len);
 	}

@@ -1,0 +1,344 @@
+/*
+ * fuzz_data.c — the forwarder's data plane (src/fwd_data.c) as the mesh
+ * and the hosts on batsec0 drive it.
+ *
+ * Input: a sequence of records, each
+ *	kind (1) | dt (1) | length (2, big-endian) | length bytes
+ * (a length past the end takes what is left).  dt advances the clock by
+ * dt * 1000 ms; when it is non-zero the tables are purged as the loop
+ * would.  kind:
+ *	bit 7 set: a frame read from the TAP (the bytes are the Ethernet frame);
+ *	bit 7 clear: a frame from the mesh (the bytes are the Ethernet payload),
+ *	    bits 0-1: from the MAC of FUZZ_NODE_N1 + (kind & 3) (node 4 is not
+ *	    a neighbour), bit 2: on FUZZ_IF_B instead of FUZZ_IF_A,
+ *	    bits 4-5: Ethernet destination: our interface MAC, broadcast,
+ *	    a multicast group, another host.
+ *
+ * The fixed context (gen_data.c writes seeds for it): we are node 0 with
+ * the TAP MAC FUZZ_TAP_MAC; interfaces A (MTU 1534) and B (MTU 1400) are
+ * up; node 1 is a neighbour on A, node 2 on B, node 3 on A and B; routes:
+ * 1 via 1 (A), 2 via 2 (B), 5 via 3 (B), 6 via 7 (A; node 7 is not up);
+ * clients: FUZZ_CLIENT(1..3) behind 1, FUZZ_CLIENT(5) and, on VLAN 10,
+ * FUZZ_CLIENT(6) behind 5, FUZZ_CLIENT(7) behind 6.
+ *
+ * Oracles (abort on failure): everything sent on an interface is a
+ * well-formed UNICAST or BCAST with ttl > 0 that fits the interface MTU;
+ * a BCAST goes to ff:ff:ff:ff:ff:ff, a UNICAST to an up neighbour's MAC on
+ * that interface; only frames of 14..1518 bytes are written to the TAP;
+ * the counters add up (every frame in is counted once).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batsec_crypto.h"
+#include "fwd_data.h"
+#include "fwd_tables.h"
+#include "wire.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FUZZ_IF_A	2
+#define FUZZ_IF_B	3
+#define FUZZ_MTU_A	1534
+#define FUZZ_MTU_B	1400
+#define FUZZ_T0		1000000ull
+#define FUZZ_NODES	8
+#define FUZZ_MAX_RECORDS	256
+
+static const uint8_t fuzz_tap_mac[BS_ADDR_LEN] = {
+	0x06, 0x00, 0x00, 0x00, 0x00, 0x01
+};
+
+struct fuzz_node {
+	uint8_t pk[BS_PK_LEN];
+	uint8_t addr[BS_ADDR_LEN];
+	uint8_t mac[BS_ADDR_LEN];
+};
+
+static struct fuzz_node fuzz_nodes[FUZZ_NODES];
+static struct fwd_data fuzz_dp;
+static uint64_t fuzz_sent, fuzz_written;
+
+/* Node n: pk = 32 bytes 0x40 + n, addr = bs_mesh_addr(pk). */
+static void
+fuzz_init(void)
+{
+	static int ready;
+	unsigned i;
+
+	if (ready)
+		return;
+	if (bs_crypto_init() != 0)
+		abort();
+	for (i = 0; i < FUZZ_NODES; i++) {
+		memset(fuzz_nodes[i].pk, 0x40 + (int)i, BS_PK_LEN);
+		bs_mesh_addr(fuzz_nodes[i].addr, fuzz_nodes[i].pk);
+		memcpy(fuzz_nodes[i].mac,
+		    (const uint8_t[]){ 0x0a, 0xcc, 0, 0, 0, 0 }, BS_ADDR_LEN);
+		fuzz_nodes[i].mac[5] = (uint8_t)i;
+	}
+	ready = 1;
+}
+
+static void
+fuzz_client(unsigned id, uint8_t mac[BS_ADDR_LEN])
+{
+	memcpy(mac, (const uint8_t[]){ 0x52, 0x54, 0, 0, 0, 0 }, BS_ADDR_LEN);
+	mac[5] = (uint8_t)id;
+}
+
+/* ---- captured I/O and its oracles ----------------------------------------- */
+
+static uint32_t
+fuzz_mtu(uint32_t ifindex)
+{
+	if (ifindex == FUZZ_IF_A)
+		return FUZZ_MTU_A;
+	if (ifindex == FUZZ_IF_B)
+		return FUZZ_MTU_B;
+	abort();
+}
+
+static void
+fuzz_check_unicast(const struct fwd_data *d, uint32_t ifindex,
+    const uint8_t *dst, const uint8_t *p, size_t len)
+{
+	struct wire_unicast u;
+
+	if (wire_unicast_parse(p, len, &u) != WIRE_OK || u.pad_len != 0 ||
+	    u.ttl == 0)
+		abort();
+	if (fwd_neigh_find_mac(d->t, dst, ifindex) == NULL)
+		abort();
+}
+
+static void
+fuzz_check_bcast(const uint8_t *dst, const uint8_t *p, size_t len)
+{
+	static const uint8_t bc[BS_ADDR_LEN] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+	};
+	struct wire_bcast b;
+
+	if (wire_bcast_parse(p, len, &b) != WIRE_OK || b.pad_len != 0 ||
+	    b.ttl == 0 || memcmp(dst, bc, BS_ADDR_LEN) != 0)
+		abort();
+}
+
+static int
+fuzz_send(void *arg, uint32_t ifindex, const uint8_t dst[static BS_ADDR_LEN],
+    const void *payload, size_t len)
+{
+	const struct fwd_data *d = arg;
+	const uint8_t *p = payload;
+
+	if (len == 0 || len > fuzz_mtu(ifindex))
+		abort();
+	if (p[0] == WIRE_T_UNICAST)
+		fuzz_check_unicast(d, ifindex, dst, p, len);
+	else if (p[0] == WIRE_T_BCAST)
+		fuzz_check_bcast(dst, p, len);
+	else
+		abort();
+	fuzz_sent++;
+	return 0;
+}
+
+static int
+fuzz_tap_write(void *arg, const void *frame, size_t len)
+{
+	(void)arg;
+	if (frame == NULL || len < WIRE_INNER_MIN || len > WIRE_INNER_MAX)
+		abort();
+	fuzz_written++;
+	return 0;
+}
+
+static size_t
+fuzz_ifaces(void *arg, struct fwd_data_if *out, size_t max)
+{
+	(void)arg;
+	if (max < 2)
+		abort();
+	out[0].ifindex = FUZZ_IF_A;
+	out[0].mtu = FUZZ_MTU_A;
+	out[1].ifindex = FUZZ_IF_B;
+	out[1].mtu = FUZZ_MTU_B;
+	return 2;
+}
+
+/* ---- the fixed context ------------------------------------------------------ */
+
+static void
+fuzz_neigh(struct fwd_tables *t, unsigned n, uint32_t ifindex)
+{
+	struct ipc_neigh m;
+
+	memset(&m, 0, sizeof(m));
+	memcpy(m.pk, fuzz_nodes[n].pk, BS_PK_LEN);
+	memcpy(m.addr, fuzz_nodes[n].addr, BS_ADDR_LEN);
+	memcpy(m.mac, fuzz_nodes[n].mac, BS_ADDR_LEN);
+	m.ifindex = ifindex;
+	m.state = IPC_NEIGH_UP;
+	m.tq = 200;
+	m.rx_count = 64;
+	if (fwd_neigh_update(t, &m, FUZZ_T0) != FWD_NEIGH_NEW)
+		abort();
+}
+
+static void
+fuzz_route(struct fwd_tables *t, unsigned dst, unsigned via,
+    uint32_t ifindex)
+{
+	struct ipc_route r;
+
+	memset(&r, 0, sizeof(r));
+	memcpy(r.orig_pk, fuzz_nodes[dst].pk, BS_PK_LEN);
+	memcpy(r.orig_addr, fuzz_nodes[dst].addr, BS_ADDR_LEN);
+	memcpy(r.nexthop, fuzz_nodes[via].addr, BS_ADDR_LEN);
+	r.ifindex = ifindex;
+	r.tq = 100;
+	r.hops = dst == via ? 1 : 2;
+	if (fwd_route_add(t, &r, FUZZ_T0) != 0)
+		abort();
+}
+
+/* Clients first..last of orig, on VLAN vid (0: untagged). */
+static void
+fuzz_tt(struct fwd_tables *t, unsigned orig, unsigned first, unsigned last,
+    uint16_t vid)
+{
+	static struct ipc_tt m;
+	unsigned i;
+
+	memset(&m, 0, sizeof(m));
+	memcpy(m.orig_addr, fuzz_nodes[orig].addr, BS_ADDR_LEN);
+	for (i = first; i <= last; i++) {
+		fuzz_client(i, m.e[m.count].mac);
+		m.e[m.count++].vid = vid;
+	}
+	if (fwd_client_set(t, &m, FUZZ_T0) != m.count)
+		abort();
+}
+
+static struct fwd_tables *
+fuzz_tables(void)
+{
+	struct fwd_tables *t = fwd_tables_new();
+	static struct ipc_tt m5;
+
+	if (t == NULL)
+		abort();
+	fuzz_neigh(t, 1, FUZZ_IF_A);
+	fuzz_neigh(t, 2, FUZZ_IF_B);
+	fuzz_neigh(t, 3, FUZZ_IF_A);
+	fuzz_neigh(t, 3, FUZZ_IF_B);
+	fuzz_route(t, 1, 1, FUZZ_IF_A);
+	fuzz_route(t, 2, 2, FUZZ_IF_B);
+	fuzz_route(t, 5, 3, FUZZ_IF_B);
+	fuzz_route(t, 6, 7, FUZZ_IF_A);
+	fuzz_tt(t, 1, 1, 3, 0);
+	/* Node 5: client 5 untagged and client 6 on VLAN 10. */
+	memset(&m5, 0, sizeof(m5));
+	memcpy(m5.orig_addr, fuzz_nodes[5].addr, BS_ADDR_LEN);
+	m5.count = 2;
+	fuzz_client(5, m5.e[0].mac);
+	fuzz_client(6, m5.e[1].mac);
+	m5.e[1].vid = WIRE_VID_TAGGED | 10;
+	if (fwd_client_set(t, &m5, FUZZ_T0) != 2)
+		abort();
+	fuzz_tt(t, 6, 7, 7, 0);
+	if (fwd_local_set_own(t, fuzz_tap_mac, FUZZ_T0) != 0)
+		abort();
+	return t;
+}
+
+/* ---- driving it ------------------------------------------------------------------ */
+
+static const uint8_t *
+fuzz_eth_dst(unsigned sel)
+{
+	static const uint8_t bc[BS_ADDR_LEN] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+	};
+	static const uint8_t grp[BS_ADDR_LEN] = { 0x01, 0, 0x5e, 0, 0, 1 };
+	static const uint8_t other[BS_ADDR_LEN] = { 0x0a, 0xee, 0, 0, 0, 9 };
+
+	switch (sel & 3) {
+	case 0:
+		return fuzz_nodes[0].mac;
+	case 1:
+		return bc;
+	case 2:
+		return grp;
+	default:
+		return other;
+	}
+}
+
+static void
+fuzz_record(struct fwd_data *d, uint8_t kind, const uint8_t *p, size_t len,
+    uint64_t now)
+{
+	uint32_t ifindex;
+
+	if (kind & 0x80) {
+		fwd_data_tap_rx(d, p, len, now);
+		return;
+	}
+	ifindex = (kind & 0x04) ? FUZZ_IF_B : FUZZ_IF_A;
+	fwd_data_mesh_rx(d, ifindex, fuzz_nodes[1 + (kind & 3)].mac,
+	    fuzz_eth_dst(kind >> 4), p, len, now);
+}
+
+/* Every frame that came in was counted once as rx. */
+static void
+fuzz_check_totals(const struct fwd_data *d, uint64_t frames_in)
+{
+	struct fwd_dcount tot;
+
+	fwd_data_totals(d, &tot);
+	if (tot.rx_frames != frames_in || tot.tx_frames != fuzz_sent +
+	    fuzz_written)
+		abort();
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fwd_data_ops ops = {
+		.send = fuzz_send,
+		.tap_write = fuzz_tap_write,
+		.ifaces = fuzz_ifaces,
+		.arg = &fuzz_dp,
+	};
+	struct fwd_tables *t;
+	uint64_t now = FUZZ_T0, in = 0;
+	size_t off = 0, len;
+	uint8_t kind, dt;
+
+	fuzz_init();
+	t = fuzz_tables();
+	fwd_data_init(&fuzz_dp, t, fuzz_nodes[0].addr, &ops);
+	fuzz_dp.bcast_seqno = 0;
+	fuzz_sent = fuzz_written = 0;
+	while (size - off >= 4 && in < FUZZ_MAX_RECORDS) {
+		kind = data[off];
+		dt = data[off + 1];
+		len = (size_t)data[off + 2] << 8 | data[off + 3];
+		off += 4;
+		if (len > size - off)
+			len = size - off;
+		if (dt != 0) {
+			now += (uint64_t)dt * 1000;
+			(void)fwd_tables_purge(t, now);
+		}
+		fuzz_record(&fuzz_dp, kind, data + off, len, now);
+		in++;
+		off += len;
+	}
+	fuzz_check_totals(&fuzz_dp, in);
+	fwd_tables_free(t);
+	return 0;
+}

@@ -1,0 +1,280 @@
+/*
+ * gen_data.c — writes the seed corpus of fuzz_data into the directory named
+ * by argv[1], each file named by (the first 20 bytes of) its SHA-256.
+ *
+ * Each seed is a sequence of fuzz_data records (see fuzz_data.c for the
+ * format and the fixed context) built with the wire codec: TAP frames to
+ * known clients (direct, over two hops, on a VLAN, over a route whose next
+ * hop is down, too big for the interface), broadcasts from the TAP, and
+ * mesh UNICAST/BCAST frames for us, to forward, at the end of their TTL,
+ * padded, duplicated, our own, and from a host that is not a neighbour.
+ * Deterministic.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "batsec_crypto.h"
+#include "wire.h"
+
+/* As in fuzz_data.c. */
+#define GEN_NODES	8
+#define K_TAP		0x80
+#define K_IF_B		0x04
+#define K_DST_US	0x00
+#define K_DST_BCAST	0x10
+#define K_DST_GROUP	0x20
+#define K_DST_OTHER	0x30
+/* kind & 3 = sender node - 1 (node 4 is no neighbour). */
+#define K_FROM(n)	((uint8_t)((n) - 1))
+
+#define GEN_MAX		16384
+
+static const char *gen_dir;
+static uint8_t gen_addr[GEN_NODES][BS_ADDR_LEN];
+static uint8_t gen_buf[GEN_MAX];
+static size_t gen_len;
+
+static void
+gen_fail(const char *what)
+{
+	fprintf(stderr, "gen_data: %s failed\n", what);
+	exit(1);
+}
+
+static void
+gen_flush(void)
+{
+	uint8_t h[crypto_hash_sha256_BYTES];
+	char hex[41], path[4096];
+	FILE *f;
+
+	crypto_hash_sha256(h, gen_buf, gen_len);
+	sodium_bin2hex(hex, sizeof(hex), h, 20);
+	if (snprintf(path, sizeof(path), "%s/%s", gen_dir, hex) >=
+	    (int)sizeof(path) || (f = fopen(path, "wb")) == NULL ||
+	    fwrite(gen_buf, 1, gen_len, f) != gen_len || fclose(f) != 0) {
+		fprintf(stderr, "gen_data: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	gen_len = 0;
+}
+
+/* Append one record. */
+static void
+gen_rec(uint8_t kind, uint8_t dt, const uint8_t *p, size_t len)
+{
+	if (len > 0xffff || len > GEN_MAX - 4 || gen_len > GEN_MAX - 4 - len)
+		gen_fail("record size");
+	gen_buf[gen_len++] = kind;
+	gen_buf[gen_len++] = dt;
+	gen_buf[gen_len++] = (uint8_t)(len >> 8);
+	gen_buf[gen_len++] = (uint8_t)len;
+	memcpy(gen_buf + gen_len, p, len);
+	gen_len += len;
+}
+
+static void
+gen_client(unsigned id, uint8_t mac[BS_ADDR_LEN])
+{
+	memcpy(mac, (const uint8_t[]){ 0x52, 0x54, 0, 0, 0, 0 }, BS_ADDR_LEN);
+	mac[5] = (uint8_t)id;
+}
+
+/* An Ethernet frame from client 9 to dst; vid > 0 adds an 802.1Q tag. */
+static size_t
+gen_eth(uint8_t *buf, const uint8_t *dst, uint16_t vid, size_t len)
+{
+	uint8_t src[BS_ADDR_LEN];
+	size_t i, h = 12;
+
+	gen_client(9, src);
+	memcpy(buf, dst, BS_ADDR_LEN);
+	memcpy(buf + 6, src, BS_ADDR_LEN);
+	if (vid != 0) {
+		buf[h++] = 0x81;
+		buf[h++] = 0x00;
+		buf[h++] = (uint8_t)(vid >> 8);
+		buf[h++] = (uint8_t)vid;
+	}
+	buf[h++] = 0x08;
+	buf[h++] = 0x00;
+	for (i = h; i < len; i++)
+		buf[i] = (uint8_t)i;
+	return len;
+}
+
+static size_t
+gen_unicast(uint8_t *buf, uint8_t ttl, unsigned dst, unsigned src,
+    const uint8_t *inner, size_t inner_len)
+{
+	struct wire_unicast u;
+	size_t n;
+
+	memset(&u, 0, sizeof(u));
+	u.ttl = ttl;
+	u.dst = gen_addr[dst];
+	u.src = gen_addr[src];
+	u.inner = inner;
+	u.inner_len = inner_len;
+	if (wire_unicast_build(buf, 2048, &u, &n) != WIRE_OK)
+		gen_fail("unicast");
+	return n;
+}
+
+static size_t
+gen_bcast(uint8_t *buf, uint8_t ttl, uint32_t seqno, unsigned orig,
+    const uint8_t *inner, size_t inner_len)
+{
+	struct wire_bcast b;
+	size_t n;
+
+	memset(&b, 0, sizeof(b));
+	b.ttl = ttl;
+	b.seqno = seqno;
+	b.orig = gen_addr[orig];
+	b.inner = inner;
+	b.inner_len = inner_len;
+	if (wire_bcast_build(buf, 2048, &b, &n) != WIRE_OK)
+		gen_fail("bcast");
+	return n;
+}
+
+static const uint8_t gen_bc[BS_ADDR_LEN] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+};
+
+/* One seed per TAP case. */
+static void
+gen_tap(void)
+{
+	static const struct { unsigned client; uint16_t vid; size_t len; }
+	    cases[] = {
+		{ 1, 0, 98 },		/* node 1, direct */
+		{ 5, 0, 200 },		/* node 5 via 3 */
+		{ 6, 10, 300 },		/* VLAN 10 */
+		{ 7, 0, 60 },		/* next hop down */
+		{ 5, 0, WIRE_INNER_MAX },	/* too big for B */
+		{ 99, 0, 60 },		/* unknown: flooded */
+	};
+	uint8_t inner[2048], mac[BS_ADDR_LEN];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		gen_client(cases[i].client, mac);
+		gen_rec(K_TAP, 0, inner, gen_eth(inner, mac, cases[i].vid,
+		    cases[i].len));
+		gen_flush();
+	}
+	gen_rec(K_TAP, 0, inner, gen_eth(inner, gen_bc, 0, 42));
+	gen_rec(K_TAP, 0, inner, gen_eth(inner, gen_bc, 0, 42));
+	gen_flush();
+}
+
+static void
+gen_mesh_unicast(void)
+{
+	uint8_t inner[2048], p[2048], mac[BS_ADDR_LEN];
+	size_t il, n;
+
+	gen_client(1, mac);
+	il = gen_eth(inner, mac, 0, 100);
+	/* For us. */
+	n = gen_unicast(p, 50, 0, 5, inner, il);
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
+	gen_flush();
+	/* To forward to node 2 (B), and at the end of its TTL. */
+	n = gen_unicast(p, 50, 2, 1, inner, il);
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
+	gen_flush();
+	n = gen_unicast(p, 1, 2, 1, inner, il);
+	gen_rec(K_FROM(3) | K_IF_B | K_DST_US, 0, p, n);
+	gen_flush();
+	/* Minimum inner frame, zero-padded to 46 bytes. */
+	il = gen_eth(inner, mac, 0, 14);
+	n = gen_unicast(p, 9, 0, 5, inner, il);
+	memset(p + n, 0, WIRE_ETH_MIN_PAYLOAD - n);
+	gen_rec(K_FROM(2) | K_IF_B | K_DST_US, 0, p, WIRE_ETH_MIN_PAYLOAD);
+	gen_flush();
+	/* From a host that is not a neighbour; to a group address. */
+	n = gen_unicast(p, 9, 0, 5, inner, il);
+	gen_rec(K_FROM(4) | K_DST_US, 0, p, n);
+	gen_rec(K_FROM(1) | K_DST_GROUP, 0, p, n);
+	gen_rec(K_FROM(1) | K_DST_OTHER, 0, p, n);
+	gen_flush();
+}
+
+static void
+gen_mesh_bcast(void)
+{
+	uint8_t inner[2048], p[2048];
+	size_t il, n;
+
+	il = gen_eth(inner, gen_bc, 0, 60);
+	/* New, duplicate via another neighbour, next, our own. */
+	n = gen_bcast(p, 50, 7, 5, inner, il);
+	gen_rec(K_FROM(3) | K_IF_B | K_DST_BCAST, 0, p, n);
+	gen_rec(K_FROM(1) | K_DST_BCAST, 0, p, n);
+	n = gen_bcast(p, 50, 8, 5, inner, il);
+	gen_rec(K_FROM(2) | K_IF_B | K_DST_BCAST, 1, p, n);
+	n = gen_bcast(p, 50, 1, 0, inner, il);
+	gen_rec(K_FROM(1) | K_DST_BCAST, 0, p, n);
+	gen_flush();
+	/* TTL 1; and a restart of node 6's numbering after a long pause. */
+	n = gen_bcast(p, 1, 5000, 6, inner, il);
+	gen_rec(K_FROM(1) | K_DST_BCAST, 0, p, n);
+	n = gen_bcast(p, 9, 3, 6, inner, il);
+	gen_rec(K_FROM(1) | K_DST_BCAST, 40, p, n);
+	gen_flush();
+	/* A large one that does not fit interface B. */
+	il = gen_eth(inner, gen_bc, 0, WIRE_INNER_MAX);
+	n = gen_bcast(p, 9, 1, 2, inner, il);
+	gen_rec(K_FROM(1) | K_DST_BCAST, 0, p, n);
+	gen_flush();
+}
+
+/* A long mixed sequence with ageing: routes expire after 60 s. */
+static void
+gen_mixed(void)
+{
+	uint8_t inner[2048], p[2048], mac[BS_ADDR_LEN];
+	size_t il, n;
+
+	gen_client(1, mac);
+	il = gen_eth(inner, mac, 0, 80);
+	gen_rec(K_TAP, 0, inner, il);
+	n = gen_unicast(p, 50, 2, 1, inner, il);
+	gen_rec(K_FROM(1) | K_DST_US, 30, p, n);
+	gen_rec(K_TAP, 61, inner, il);		/* the route has expired */
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
+	n = gen_bcast(p, 50, 1, 5, inner, il);
+	gen_rec(K_FROM(3) | K_DST_BCAST, 255, p, n);
+	gen_flush();
+}
+
+int
+main(int argc, char **argv)
+{
+	uint8_t pk[BS_PK_LEN];
+	unsigned i;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: gen_data DIR\n");
+		return 2;
+	}
+	gen_dir = argv[1];
+	if (bs_crypto_init() != 0)
+		gen_fail("init");
+	for (i = 0; i < GEN_NODES; i++) {
+		memset(pk, 0x40 + (int)i, sizeof(pk));
+		bs_mesh_addr(gen_addr[i], pk);
+	}
+	gen_tap();
+	gen_mesh_unicast();
+	gen_mesh_bcast();
+	gen_mixed();
+	return 0;
+}

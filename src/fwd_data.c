@@ -1,0 +1,499 @@
+/*
+ * fwd_data.c — the forwarder's data plane (see fwd_data.h).
+ *
+ * Counting rule: every frame that comes in is counted rx on the side it
+ * came from (a mesh interface or the TAP) and, from the mesh, on the
+ * neighbour that sent it; a drop is counted once, on that same side,
+ * except a failed or oversized send, which is counted on the interface
+ * it was to leave by.  Sends are counted tx on the interface and on the
+ * neighbour they go to.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "forwarder.h"
+#include "fwd_data.h"
+
+#define FWD_ETH_P_8021Q	0x8100
+#define FWD_ETH_HLEN	14
+#define FWD_VLAN_HLEN	18
+
+static const uint8_t fwd_bcast_mac[BS_ADDR_LEN] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+};
+
+/* ---- counters ------------------------------------------------------------- */
+
+static void
+fwd_count_rx(struct fwd_dcount *c, size_t len)
+{
+	c->rx_frames++;
+	c->rx_bytes += len;
+}
+
+static void
+fwd_count_tx(struct fwd_dcount *c, size_t len)
+{
+	c->tx_frames++;
+	c->tx_bytes += len;
+}
+
+/* 1 when ifindex is among the up interfaces (and *out filled). */
+static int
+fwd_data_if_get(struct fwd_data *d, uint32_t ifindex, struct fwd_data_if *out)
+{
+	struct fwd_data_if ifs[FWD_DATA_IFC_MAX];
+	size_t n, i;
+
+	n = d->ops.ifaces(d->ops.arg, ifs, FWD_DATA_IFC_MAX);
+	for (i = 0; i < n && i < FWD_DATA_IFC_MAX; i++) {
+		if (ifs[i].ifindex == ifindex) {
+			*out = ifs[i];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A counter slot that belongs to no up interface, or -1. */
+static int
+fwd_data_ifc_reclaim(struct fwd_data *d)
+{
+	struct fwd_data_if tmp;
+	size_t i;
+
+	for (i = 0; i < FWD_DATA_IFC_MAX; i++)
+		if (!fwd_data_if_get(d, d->ifc[i].ifindex, &tmp))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The counters of ifindex, created on first use.  When every slot is
+ * taken, one of an interface that is no longer up is reused; there are
+ * more slots than configurable interfaces, so one always is.
+ */
+static struct fwd_dcount *
+fwd_data_ifc(struct fwd_data *d, uint32_t ifindex)
+{
+	int i, free_i = -1;
+
+	for (i = 0; i < FWD_DATA_IFC_MAX; i++) {
+		if (d->ifc[i].ifindex == ifindex)
+			return &d->ifc[i].c;
+		if (d->ifc[i].ifindex == 0 && free_i < 0)
+			free_i = i;
+	}
+	if (free_i < 0 && (free_i = fwd_data_ifc_reclaim(d)) < 0)
+		free_i = FWD_DATA_IFC_MAX - 1;
+	memset(&d->ifc[free_i], 0, sizeof(d->ifc[free_i]));
+	d->ifc[free_i].ifindex = ifindex;
+	return &d->ifc[free_i].c;
+}
+
+const struct fwd_dcount *
+fwd_data_iface_counters(const struct fwd_data *d, uint32_t ifindex)
+{
+	size_t i;
+
+	for (i = 0; i < FWD_DATA_IFC_MAX; i++)
+		if (ifindex != 0 && d->ifc[i].ifindex == ifindex)
+			return &d->ifc[i].c;
+	return NULL;
+}
+
+static void
+fwd_dcount_add(struct fwd_dcount *out, const struct fwd_dcount *c)
+{
+	uint64_t a[FWD_DCOUNT_N], b[FWD_DCOUNT_N];
+	size_t i;
+
+	memcpy(a, out, sizeof(a));
+	memcpy(b, c, sizeof(b));
+	for (i = 0; i < FWD_DCOUNT_N; i++)
+		a[i] += b[i];
+	memcpy(out, a, sizeof(a));
+}
+
+void
+fwd_data_totals(const struct fwd_data *d, struct fwd_dcount *out)
+{
+	size_t i;
+
+	*out = d->tap;
+	for (i = 0; i < FWD_DATA_IFC_MAX; i++)
+		if (d->ifc[i].ifindex != 0)
+			fwd_dcount_add(out, &d->ifc[i].c);
+}
+
+/* ---- set-up ---------------------------------------------------------------- */
+
+void
+fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
+    const uint8_t own_addr[static BS_ADDR_LEN],
+    const struct fwd_data_ops *ops)
+{
+	struct log_rl rl = LOG_RL_INIT(5, 1);
+
+	memset(d, 0, sizeof(*d));
+	d->t = t;
+	d->ops = *ops;
+	d->err_rl = rl;
+	memcpy(d->own_addr, own_addr, BS_ADDR_LEN);
+	d->bcast_seqno = randombytes_random();
+}
+
+int
+fwd_data_is_data(const uint8_t *payload, size_t len)
+{
+	return len > 0 && (payload[0] == WIRE_T_UNICAST ||
+	    payload[0] == WIRE_T_BCAST);
+}
+
+/* ---- sending ------------------------------------------------------------------ */
+
+/*
+ * Send frame[0..len) to dst on interface ifp; n (may be NULL) is the
+ * neighbour it goes to.  0, or -1 when it was dropped (counted).
+ */
+static int
+fwd_data_send(struct fwd_data *d, const struct fwd_data_if *ifp,
+    const uint8_t *dst, const uint8_t *frame, size_t len, struct fwd_neigh *n)
+{
+	struct fwd_dcount *c = fwd_data_ifc(d, ifp->ifindex);
+
+	if (len > ifp->mtu) {
+		c->drop_too_big++;
+		return -1;
+	}
+	if (d->ops.send(d->ops.arg, ifp->ifindex, dst, frame, len) != 0) {
+		c->drop_send++;
+		return -1;
+	}
+	fwd_count_tx(c, len);
+	if (n != NULL)
+		fwd_count_tx(&n->c, len);
+	return 0;
+}
+
+/* The built frame d->buf[0..len) to ff:ff:ff:ff:ff:ff on every up iface. */
+static void
+fwd_data_flood(struct fwd_data *d, size_t len)
+{
+	struct fwd_data_if ifs[FWD_DATA_IFC_MAX];
+	size_t n, i;
+
+	n = d->ops.ifaces(d->ops.arg, ifs, FWD_DATA_IFC_MAX);
+	for (i = 0; i < n && i < FWD_DATA_IFC_MAX; i++)
+		(void)fwd_data_send(d, &ifs[i], fwd_bcast_mac, d->buf, len,
+		    NULL);
+}
+
+/*
+ * The next hop towards originator orig: its neighbour entry and the
+ * interface to send on.  0, or -1 when there is no usable route (no route,
+ * the next hop is no longer an up neighbour, or its interface is down).
+ */
+static int
+fwd_data_next_hop(struct fwd_data *d, const uint8_t *orig,
+    struct fwd_neigh **nh, struct fwd_data_if *ifp)
+{
+	const struct fwd_route *r = fwd_route_find(d->t, orig);
+
+	if (r == NULL)
+		return -1;
+	if ((*nh = fwd_neigh_find(d->t, r->nexthop, r->ifindex)) == NULL)
+		return -1;
+	return fwd_data_if_get(d, r->ifindex, ifp) ? 0 : -1;
+}
+
+/* An inner frame for batsec0; c and n (may be NULL) count a failure. */
+static void
+fwd_data_to_tap(struct fwd_data *d, struct fwd_dcount *c, struct fwd_neigh *n,
+    const uint8_t *inner, size_t len)
+{
+	if (d->ops.tap_write(d->ops.arg, inner, len) != 0) {
+		c->drop_tap_write++;
+		if (n != NULL)
+			n->c.drop_tap_write++;
+		return;
+	}
+	fwd_count_tx(&d->tap, len);
+}
+
+/* ---- from the TAP ---------------------------------------------------------------- */
+
+/*
+ * The VLAN field of a TT entry for an Ethernet frame: 0 untagged (or
+ * priority-tagged), WIRE_VID_TAGGED | id for an 802.1Q tag.
+ */
+static uint16_t
+fwd_frame_vid(const uint8_t *frame, size_t len)
+{
+	uint16_t tpid, id;
+
+	tpid = (uint16_t)(frame[12] << 8 | frame[13]);
+	if (tpid != FWD_ETH_P_8021Q || len < FWD_VLAN_HLEN)
+		return 0;
+	id = (uint16_t)((frame[14] << 8 | frame[15]) & WIRE_VID_MASK);
+	return id == 0 ? 0 : (uint16_t)(WIRE_VID_TAGGED | id);
+}
+
+static void
+fwd_data_tap_bcast(struct fwd_data *d, const uint8_t *frame, size_t len)
+{
+	struct wire_bcast b;
+	size_t n;
+
+	memset(&b, 0, sizeof(b));
+	b.ttl = FWD_DATA_TTL;
+	b.seqno = ++d->bcast_seqno;
+	b.orig = d->own_addr;
+	b.inner = frame;
+	b.inner_len = len;
+	if (wire_bcast_build(d->buf, sizeof(d->buf), &b, &n) != WIRE_OK) {
+		d->tap.drop_malformed++;
+		return;
+	}
+	fwd_data_flood(d, n);
+}
+
+static void
+fwd_data_tap_unicast(struct fwd_data *d, const uint8_t *orig,
+    const uint8_t *frame, size_t len)
+{
+	struct fwd_data_if ifp;
+	struct fwd_neigh *nh;
+	struct wire_unicast u;
+	size_t n;
+
+	if (fwd_data_next_hop(d, orig, &nh, &ifp) != 0) {
+		d->tap.drop_no_route++;
+		return;
+	}
+	memset(&u, 0, sizeof(u));
+	u.ttl = FWD_DATA_TTL;
+	u.dst = orig;
+	u.src = d->own_addr;
+	u.inner = frame;
+	u.inner_len = len;
+	if (wire_unicast_build(d->buf, sizeof(d->buf), &u, &n) != WIRE_OK) {
+		d->tap.drop_malformed++;
+		return;
+	}
+	(void)fwd_data_send(d, &ifp, nh->mac, d->buf, n, nh);
+}
+
+void
+fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
+    uint64_t now_ms)
+{
+	const struct fwd_client *cl;
+	uint16_t vid;
+
+	fwd_count_rx(&d->tap, len);
+	if (len < FWD_ETH_HLEN || !wire_mac_is_unicast(frame + 6)) {
+		d->tap.drop_malformed++;
+		return;
+	}
+	if (len > WIRE_INNER_MAX) {
+		d->tap.drop_too_big++;
+		return;
+	}
+	vid = fwd_frame_vid(frame, len);
+	(void)fwd_local_learn(d->t, frame + 6, vid, now_ms);
+	if ((frame[0] & 0x01) ||
+	    (cl = fwd_client_find(d->t, frame, vid)) == NULL) {
+		fwd_data_tap_bcast(d, frame, len);
+		return;
+	}
+	fwd_data_tap_unicast(d, cl->orig_addr, frame, len);
+}
+
+/* ---- from the mesh ------------------------------------------------------------------ */
+
+/* Count a drop of a frame from neighbour n on the interface counters c. */
+#define FWD_DROP(c, n, field) do {		\
+	(c)->field++;				\
+	(n)->c.field++;				\
+} while (0)
+
+static void
+fwd_data_rx_unicast(struct fwd_data *d, struct fwd_dcount *c,
+    struct fwd_neigh *n, const uint8_t *dst, const uint8_t *p, size_t len)
+{
+	struct fwd_data_if ifp;
+	struct fwd_neigh *nh;
+	struct wire_unicast u;
+
+	/* A UNICAST is addressed to one interface, never to a group. */
+	if (wire_unicast_parse(p, len, &u) != WIRE_OK || (dst[0] & 0x01)) {
+		FWD_DROP(c, n, drop_malformed);
+		return;
+	}
+	if (memcmp(u.dst, d->own_addr, BS_ADDR_LEN) == 0) {
+		fwd_data_to_tap(d, c, n, u.inner, u.inner_len);
+		return;
+	}
+	if (u.ttl <= 1) {
+		FWD_DROP(c, n, drop_ttl);
+		return;
+	}
+	if (fwd_data_next_hop(d, u.dst, &nh, &ifp) != 0) {
+		FWD_DROP(c, n, drop_no_route);
+		return;
+	}
+	/* u.len <= len: the header and inner frame, without padding. */
+	memcpy(d->buf, p, u.len);
+	(void)wire_data_set_ttl(d->buf, u.len, (uint8_t)(u.ttl - 1));
+	(void)fwd_data_send(d, &ifp, nh->mac, d->buf, u.len, nh);
+}
+
+static void
+fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
+    struct fwd_neigh *n, const uint8_t *dst, const uint8_t *p, size_t len,
+    uint64_t now_ms)
+{
+	struct wire_bcast b;
+
+	if (wire_bcast_parse(p, len, &b) != WIRE_OK || !(dst[0] & 0x01)) {
+		FWD_DROP(c, n, drop_malformed);
+		return;
+	}
+	if (memcmp(b.orig, d->own_addr, BS_ADDR_LEN) == 0) {
+		FWD_DROP(c, n, drop_own_bcast);
+		return;
+	}
+	if (!fwd_bcast_check(d->t, b.orig, b.seqno, now_ms)) {
+		FWD_DROP(c, n, drop_dup_bcast);
+		return;
+	}
+	fwd_data_to_tap(d, c, n, b.inner, b.inner_len);
+	if (b.ttl <= 1)
+		return;
+	memcpy(d->buf, p, b.len);
+	(void)wire_data_set_ttl(d->buf, b.len, (uint8_t)(b.ttl - 1));
+	fwd_data_flood(d, b.len);
+}
+
+void
+fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
+    const uint8_t src[static BS_ADDR_LEN],
+    const uint8_t dst[static BS_ADDR_LEN], const uint8_t *payload,
+    size_t len, uint64_t now_ms)
+{
+	struct fwd_dcount *c = fwd_data_ifc(d, ifindex);
+	struct fwd_neigh *n;
+
+	fwd_count_rx(c, len);
+	if ((n = fwd_neigh_find_mac(d->t, src, ifindex)) == NULL) {
+		c->drop_not_neigh++;
+		return;
+	}
+	fwd_count_rx(&n->c, len);
+	if (len > 0 && payload[0] == WIRE_T_UNICAST)
+		fwd_data_rx_unicast(d, c, n, dst, payload, len);
+	else if (len > 0 && payload[0] == WIRE_T_BCAST)
+		fwd_data_rx_bcast(d, c, n, dst, payload, len, now_ms);
+	else
+		FWD_DROP(c, n, drop_malformed);
+}
+
+/* ---- the daemon's I/O ----------------------------------------------------------------- */
+
+/* The present, running mesh interface with this ifindex, or NULL. */
+static struct fwd_iface *
+fwd_data_iface(struct fwd *f, uint32_t ifindex)
+{
+	struct fwd_iface *v;
+	size_t i;
+
+	for (i = 0; i < f->ifs.n; i++) {
+		v = &f->ifs.v[i];
+		if (v->ifindex > 0 && (uint32_t)v->ifindex == ifindex &&
+		    v->running && v->rs.fd >= 0)
+			return v;
+	}
+	return NULL;
+}
+
+static int
+fwd_data_real_send(void *arg, uint32_t ifindex,
+    const uint8_t dst[static BS_ADDR_LEN], const void *payload, size_t len)
+{
+	struct fwd *f = arg;
+	struct fwd_iface *v = fwd_data_iface(f, ifindex);
+
+	if (v == NULL)
+		return -1;
+	if (rawsock_send(&v->rs, dst, payload, len) == 0)
+		return 0;
+	if (errno != EAGAIN && errno != ENETDOWN && errno != ENXIO)
+		log_rl(&f->data->err_rl, LOG_WARNING, "mesh interface %s: "
+		    "send: %s", v->name, strerror(errno));
+	return -1;
+}
+
+static int
+fwd_data_real_tap(void *arg, const void *frame, size_t len)
+{
+	struct fwd *f = arg;
+
+	if (tap_write(&f->tap, frame, len) == 0)
+		return 0;
+	if (errno != EAGAIN)
+		log_rl(&f->data->err_rl, LOG_WARNING, "%s: write: %s",
+		    f->tap.name, strerror(errno));
+	return -1;
+}
+
+static size_t
+fwd_data_real_ifaces(void *arg, struct fwd_data_if *out, size_t max)
+{
+	struct fwd *f = arg;
+	struct fwd_iface *v;
+	size_t i, n = 0;
+
+	for (i = 0; i < f->ifs.n && n < max; i++) {
+		v = &f->ifs.v[i];
+		if (v->ifindex <= 0 || !v->running || v->rs.fd < 0)
+			continue;
+		out[n].ifindex = (uint32_t)v->ifindex;
+		out[n].mtu = v->mtu;
+		n++;
+	}
+	return n;
+}
+
+int
+fwd_data_setup(struct fwd *f)
+{
+	struct fwd_data_ops ops;
+
+	memset(&ops, 0, sizeof(ops));
+	ops.send = fwd_data_real_send;
+	ops.tap_write = fwd_data_real_tap;
+	ops.ifaces = fwd_data_real_ifaces;
+	ops.arg = f;
+	if ((f->tables = fwd_tables_new()) == NULL)
+		return -1;
+	if ((f->data = malloc(sizeof(*f->data))) == NULL) {
+		fwd_tables_free(f->tables);
+		f->tables = NULL;
+		return -1;
+	}
+	fwd_data_init(f->data, f->tables, f->own_addr, &ops);
+	return 0;
+}
+
+void
+fwd_data_teardown(struct fwd *f)
+{
+	free(f->data);
+	f->data = NULL;
+	fwd_tables_free(f->tables);
+	f->tables = NULL;
+}

@@ -1,0 +1,124 @@
+/*
+ * fwd_data.h — the forwarder's data plane (batsec-protocol(7), DATA FRAMES).
+ *
+ * From batsec0 (the TAP) into the mesh:
+ *   a unicast destination some originator announces (remote TT) with a
+ *   route to it -> UNICAST {ttl 50, dst = that originator, src = us} to
+ *   the next hop's interface MAC;  broadcast, multicast and unknown
+ *   unicast -> BCAST {ttl 50, seqno++, orig = us} to ff:ff:ff:ff:ff:ff on
+ *   every up mesh interface.  Source MACs are learnt into the local TT.
+ *
+ * From a mesh interface (frames whose type byte is UNICAST or BCAST; they
+ * never go to the parser):
+ *   the Ethernet source must be the MAC of a neighbour that is up on that
+ *   interface, then the fixed header is parsed (wire_*_parse).
+ *   UNICAST for us -> inner frame to the TAP; for another originator ->
+ *   ttl - 1 along the route (dropped when the ttl would reach 0 or there
+ *   is no route).  BCAST: our own -> dropped; a duplicate (64-seqno window
+ *   per originator) -> dropped; else the inner frame to the TAP and,
+ *   when ttl - 1 > 0, rebroadcast on every up interface.
+ *
+ * I/O goes through struct fwd_data_ops so tests and the fuzz harness can
+ * capture it; fwd_data_setup() wires the real rawsock_send / tap_write of
+ * a running forwarder.  Counters are kept per interface, per neighbour
+ * (struct fwd_neigh.c) and for the TAP side.
+ */
+#ifndef BATSEC_FWD_DATA_H
+#define BATSEC_FWD_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fwd_tables.h"
+#include "log.h"
+#include "wire.h"
+
+struct fwd;
+
+#define FWD_DATA_TTL		50	/* originated UNICAST and BCAST */
+/* Interfaces with counters; more than the configuration allows, for churn. */
+#define FWD_DATA_IFC_MAX	32
+/* Largest data frame we build: UNICAST header + the largest inner frame. */
+#define FWD_DATA_FRAME_MAX	(WIRE_UNICAST_HDR_LEN + WIRE_INNER_MAX)
+
+/* An up mesh interface, as the data plane needs it. */
+struct fwd_data_if {
+	uint32_t ifindex;
+	uint32_t mtu;			/* largest Ethernet payload */
+};
+
+struct fwd_data_ops {
+	/*
+	 * Send payload (the batsec frame) to dst on ifindex; the callee adds
+	 * the Ethernet header.  0, or -1 (counted as drop_send).
+	 */
+	int (*send)(void *arg, uint32_t ifindex,
+	    const uint8_t dst[static BS_ADDR_LEN], const void *payload,
+	    size_t len);
+	/* Write one Ethernet frame to the TAP.  0, or -1. */
+	int (*tap_write)(void *arg, const void *frame, size_t len);
+	/* The up mesh interfaces, at most max of them, into out. */
+	size_t (*ifaces)(void *arg, struct fwd_data_if *out, size_t max);
+	void *arg;
+};
+
+struct fwd_data_ifc {
+	uint32_t ifindex;		/* 0: free */
+	struct fwd_dcount c;
+};
+
+struct fwd_data {
+	struct fwd_tables *t;
+	struct fwd_data_ops ops;
+	uint8_t own_addr[BS_ADDR_LEN];
+	uint32_t bcast_seqno;		/* of the last BCAST we originated */
+	struct fwd_dcount tap;		/* rx: read from the TAP; tx: written */
+	struct fwd_data_ifc ifc[FWD_DATA_IFC_MAX];
+	struct log_rl err_rl;		/* send / TAP write errors */
+	uint8_t buf[FWD_DATA_FRAME_MAX];	/* the frame being built */
+};
+
+/*
+ * Ready d over tables t (not owned) with our mesh address and the I/O
+ * callbacks.  The first BCAST seqno is random, so a restarted node is not
+ * mistaken for its own old copies.
+ */
+void	fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
+	    const uint8_t own_addr[static BS_ADDR_LEN],
+	    const struct fwd_data_ops *ops);
+
+/* One frame read from the TAP (a whole Ethernet frame). */
+void	fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
+	    uint64_t now_ms);
+/*
+ * One frame from mesh interface ifindex: Ethernet source and destination
+ * and the payload after the Ethernet header (padding included), whose
+ * first byte is WIRE_T_UNICAST or WIRE_T_BCAST.
+ */
+void	fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
+	    const uint8_t src[static BS_ADDR_LEN],
+	    const uint8_t dst[static BS_ADDR_LEN], const uint8_t *payload,
+	    size_t len, uint64_t now_ms);
+/* 1 when a mesh payload is a data frame (goes to fwd_data_mesh_rx). */
+int	fwd_data_is_data(const uint8_t *payload, size_t len);
+
+/* Counters of interface ifindex, NULL when it never had any. */
+const struct fwd_dcount *fwd_data_iface_counters(const struct fwd_data *d,
+	    uint32_t ifindex);
+/*
+ * All counters summed over the interfaces and the TAP side: rx = data
+ * frames that entered the forwarder (from the mesh or the TAP), tx = frames
+ * that left it, each drop counted once (on the side the frame came in,
+ * except drop_send and drop_too_big, counted where it was to go out).
+ */
+void	fwd_data_totals(const struct fwd_data *d, struct fwd_dcount *out);
+
+/*
+ * The daemon: allocate f->tables and f->data with the real I/O (raw
+ * sockets of f->ifs, the TAP f->tap).  Call before the sandbox; 0 or -1.
+ */
+int	fwd_data_setup(struct fwd *f);
+/* Free f->data and f->tables (wiping link keys). */
+void	fwd_data_teardown(struct fwd *f);
+
+#endif /* BATSEC_FWD_DATA_H */
