@@ -6,10 +6,14 @@
  * before it creates any interface (TAP, raw sockets), so a bad setting
  * exits with one line and status 1 and leaves nothing behind.  The order:
  * configuration, secret key, policy, state directory, the parser's chroot
- * directory, the epoch (bumped and persisted before anything is sent);
- * then netlink, the TAP (MAC, MTU, up), the mesh interfaces; daemonise;
- * drop to CAP_NET_ADMIN|CAP_NET_RAW and load the forwarder's seccomp
- * filter; start the parser; loop.
+ * directory, the epoch (bumped and persisted before anything is sent),
+ * the control socket; then netlink, the tables, the TAP (MAC, MTU, up),
+ * the mesh interfaces; daemonise; drop to CAP_NET_ADMIN|CAP_NET_RAW and
+ * load the forwarder's seccomp filter; start the parser; loop.
+ *
+ * The loop's timed work: the parser's respawn, HELLOs, OGMs and relay
+ * flushes (fwd_orig.c), table expiry once a second, and the control
+ * socket's idle clients.
  */
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
@@ -28,6 +32,8 @@
 #include "batsec_keys.h"
 #include "batsec_policy.h"
 #include "forwarder.h"
+#include "fwd_data.h"
+#include "fwd_tables.h"
 #include "netlink.h"
 #include "sandbox.h"
 #include "state.h"
@@ -39,9 +45,11 @@
 #define FWD_TAG_TAP	3ull
 #define FWD_TAG_CHAN	4ull
 #define FWD_TAG_RAW	5ull
+#define FWD_TAG_CTL	6ull
 #define FWD_TAG(kind, i)	(((kind) << 32) | (uint64_t)(i))
 #define FWD_EVENTS_MAX	32
 #define FWD_TAP_BURST	64	/* TAP frames read per wake-up */
+#define FWD_PURGE_MS	1000	/* table expiry runs this often */
 
 /* ---- epoll ------------------------------------------------------------------------- */
 
@@ -67,6 +75,18 @@ fwd_unwatch_fd(struct fwd *f, int fd)
 {
 	if (fd >= 0)
 		epoll_ctl(f->epfd, EPOLL_CTL_DEL, fd, NULL);
+}
+
+const struct fwd_iface *
+fwd_iface_by_index(const struct fwd *f, uint32_t ifindex)
+{
+	size_t i;
+
+	for (i = 0; i < f->ifs.n; i++)
+		if (ifindex > 0 && f->ifs.v[i].ifindex > 0 &&
+		    (uint32_t)f->ifs.v[i].ifindex == ifindex)
+			return &f->ifs.v[i];
+	return NULL;
 }
 
 /*
@@ -151,6 +171,15 @@ fwd_parser_start(struct fwd *f)
 {
 	char err[256];
 
+	/*
+	 * A new parser knows no neighbour (its ipc_ctx starts empty) and
+	 * announces everything again: forget what the last one said, so the
+	 * tables stay in step with what ipc_check will allow.  Until now
+	 * the last vetted tables kept the data plane going.
+	 */
+	if (f->tables != NULL && f->parser.c.spawns > 0)
+		fwd_tables_parser_reset(f->tables);
+
 	if (fwd_parser_spawn(&f->parser, f->own_addr, log_now_ms(), err,
 	    sizeof(err)) != 0) {
 		log_warnx("starting the parser: %s", err);
@@ -211,6 +240,8 @@ fwd_on_tap(struct fwd *f)
 		n = tap_read(&f->tap, f->tapbuf, TAP_FRAME_MAX);
 		if (n >= 0) {
 			f->tap_rx_frames++;
+			fwd_data_tap_rx(f->data, f->tapbuf, (size_t)n,
+			    log_now_ms());
 			continue;
 		}
 		if (errno == EAGAIN || errno == EWOULDBLOCK)
@@ -257,6 +288,9 @@ fwd_tap_open(struct fwd *f)
 	fwd_tap_mac(f->id.pk, mac);
 	if (nl_link_set_mac(f->nl, f->tap.ifindex, mac) != 0)
 		fatal("tap %s: setting its MAC", f->tap.name);
+	/* The TAP's own MAC is a permanent client of ours (local TT). */
+	if (fwd_local_set_own(f->tables, mac, log_now_ms()) != 0)
+		fatalx("tap %s: local translation table", f->tap.name);
 }
 
 static void
@@ -444,6 +478,26 @@ fwd_signalfd(struct fwd *f)
 
 /* ---- start-up ------------------------------------------------------------------------------ */
 
+/*
+ * The control socket, before any interface exists: a path in use by a
+ * running daemon is a configuration error like any other.
+ */
+static void
+fwd_control_open(struct fwd *f)
+{
+	struct control_opts o;
+	char err[512];
+
+	memset(&o, 0, sizeof(o));
+	o.path = f->cfg.socket;
+	o.cmds = fwd_control_cmds;
+	o.ctx = f;
+	o.status_extra = fwd_control_status;
+	if ((f->ctl = control_open(&o, log_now_ms(), err, sizeof(err))) ==
+	    NULL)
+		fatalx("%s", err);
+}
+
 /* Everything a bad setting can break, before anything is created. */
 static void
 fwd_load(struct fwd *f)
@@ -466,12 +520,14 @@ fwd_load(struct fwd *f)
 	    sandbox_chroot_prepare(f->cfg.chroot_dir, err, sizeof(err)) != 0)
 		fatalx("%s", err);
 	fwd_parser_init(&f->parser, &f->id);
+	f->parser.owner = f;
 	if (fwd_parser_setup(&f->parser, f->cfg.user, f->cfg.chroot_dir,
 	    f->args.debug, err, sizeof(err)) != 0)
 		fatalx("%s", err);
 	if (state_epoch_bump(f->cfg.state_dir, (uint64_t)time(NULL),
 	    &f->epoch, err, sizeof(err)) != 0)
 		fatalx("%s", err);
+	fwd_control_open(f);
 }
 
 /* Netlink, epoll, signals, TAP and mesh interfaces. */
@@ -492,6 +548,8 @@ fwd_open(struct fwd *f)
 	f->tapbuf = malloc(TAP_FRAME_MAX);
 	if (f->rxbufs == NULL || f->tapbuf == NULL)
 		fatal("receive buffers");
+	if (fwd_data_setup(f) != 0)
+		fatal("forwarding tables");
 	fwd_signals();
 	fwd_tap_open(f);
 	fwd_ifaces_init(f);
@@ -499,7 +557,9 @@ fwd_open(struct fwd *f)
 	fwd_tap_up(f);
 	if (fwd_watch(f, nl_fd(f->nlev), EPOLLIN,
 	    FWD_TAG(FWD_TAG_NLEV, 0)) != 0 ||
-	    fwd_watch(f, f->tap.fd, EPOLLIN, FWD_TAG(FWD_TAG_TAP, 0)) != 0)
+	    fwd_watch(f, f->tap.fd, EPOLLIN, FWD_TAG(FWD_TAG_TAP, 0)) != 0 ||
+	    fwd_watch(f, control_fd(f->ctl), EPOLLIN,
+	    FWD_TAG(FWD_TAG_CTL, 0)) != 0)
 		fatal("epoll");
 }
 
@@ -553,32 +613,60 @@ fwd_dispatch(struct fwd *f, const struct epoll_event *ev)
 		if (i < f->ifs.n)
 			fwd_ifaces_rx(f, i);
 		break;
+	case FWD_TAG_CTL:
+		control_run(f->ctl, log_now_ms());
+		break;
 	}
+}
+
+/* The earlier of two deadlines; 0 is "none". */
+static uint64_t
+fwd_earlier(uint64_t a, uint64_t b)
+{
+	if (a == 0)
+		return b;
+	return b != 0 && b < a ? b : a;
 }
 
 /* Milliseconds until the next timed job, -1 for none. */
 static int
 fwd_timeout(const struct fwd *f)
 {
-	uint64_t now = log_now_ms(), at;
+	uint64_t now = log_now_ms(), at = 0, wait;
+	int ct;
 
-	if (f->parser.pid == 0 && f->parser.respawn_at_ms != 0) {
+	if (f->parser.pid == 0 && f->parser.respawn_at_ms != 0)
 		at = f->parser.respawn_at_ms;
-		return at > now ? (int)(at - now) : 0;
-	}
 	if (f->policy_pending && fwd_parser_up(&f->parser))
-		return 1000;
-	return -1;
+		at = fwd_earlier(at, now + 1000);
+	at = fwd_earlier(at, fwd_orig_deadline(f));
+	at = fwd_earlier(at, f->purge_at_ms);
+	if (f->ctl != NULL && (ct = control_timeout(f->ctl, now)) >= 0)
+		at = fwd_earlier(at, now + (uint64_t)ct);
+	if (at == 0)
+		return -1;
+	wait = at > now ? at - now : 0;
+	return wait > 60000 ? 60000 : (int)wait;
 }
 
 static void
 fwd_timers(struct fwd *f)
 {
-	if (fwd_parser_respawn_due(&f->parser, log_now_ms()))
+	uint64_t now = log_now_ms();
+
+	if (fwd_parser_respawn_due(&f->parser, now))
 		fwd_parser_start(f);
 	else if (f->policy_pending && fwd_parser_up(&f->parser) &&
 	    !ipc_pending(&f->parser.ipc))
 		fwd_push_policy(f);
+	fwd_orig_run(f, now);
+	if (f->tables != NULL && now >= f->purge_at_ms) {
+		(void)fwd_tables_purge(f->tables, now);
+		f->purge_at_ms = now + FWD_PURGE_MS;
+	}
+	/* Idle clients, and accepting again after a pause (EMFILE). */
+	if (f->ctl != NULL && control_timeout(f->ctl, now) == 0)
+		control_run(f->ctl, now);
 }
 
 static void
@@ -604,6 +692,8 @@ fwd_loop(struct fwd *f)
 static void
 fwd_shutdown(struct fwd *f)
 {
+	control_close(f->ctl);
+	f->ctl = NULL;
 	fwd_parser_stop(&f->parser);
 	fwd_ifaces_close(f);
 	fwd_tap_close(f);
@@ -613,6 +703,7 @@ fwd_shutdown(struct fwd *f)
 	bs_identity_wipe(&f->id);
 	free(f->rxbufs);
 	free(f->tapbuf);
+	fwd_data_teardown(f);
 	log_info("exiting");
 }
 
@@ -631,6 +722,9 @@ forwarder_main(const struct bs_args *args)
 	fwd_sandbox(&f);
 	log_info("batsecd %s running: epoch %u, %zu mesh interface(s)",
 	    BATSEC_VERSION, f.epoch, f.ifs.n);
+	f.started_ms = log_now_ms();
+	f.purge_at_ms = f.started_ms + FWD_PURGE_MS;
+	fwd_orig_setup(&f, f.started_ms);
 	fwd_parser_start(&f);
 	fwd_loop(&f);
 	fwd_shutdown(&f);

@@ -4,17 +4,23 @@
  * The forwarder holds the node key, the TAP device, one AF_PACKET socket
  * per mesh interface and the netlink sockets; it spawns the sandboxed
  * parser (`batsecd -P`) and treats every message from it as hostile.
- * Three files:
+ * Its files:
  *
  *   forwarder.c	start-up, the epoll loop, signals, reload, shutdown
  *   fwd_parser.c	the parser process: spawn, supervision, respawn with
  *			back-off, and the channel (what the parser sends is
- *			checked with ipc_check; any violation kills it)
+ *			checked with ipc_check; any violation kills it; the
+ *			vetted updates go to the tables and the relay queue)
  *   fwd_ifaces.c	mesh interfaces: raw sockets, netlink link events
  *			(appear, up/down, deleted, re-created), MTU policy
+ *   fwd_orig.c		HELLO and OGM origination, relays, trailers
+ *   fwd_control.c	the control socket's commands
+ *   fwd_tables.c	neighbours, routes, TT, gateways (fwd_tables.h)
+ *   fwd_data.c		the data plane (fwd_data.h)
  *
  * The channel handling (struct fwd_parser) needs nothing else, so
- * tests/check_forwarder.c drives it over a socketpair with a fake parser.
+ * tests/check_forwarder.c drives it over a socketpair with a fake parser;
+ * with fp->owner set it also applies what it is told to that forwarder.
  */
 #ifndef BATSEC_FORWARDER_H
 #define BATSEC_FORWARDER_H
@@ -28,6 +34,8 @@
 
 #include "batsec_crypto.h"
 #include "config.h"
+#include "control.h"
+#include "fwd_orig.h"
 #include "ipc.h"
 #include "log.h"
 #include "rawsock.h"
@@ -36,6 +44,8 @@
 struct bs_policy;
 struct nl_sock;
 struct nl_link;
+struct fwd_tables;	/* fwd_tables.h */
+struct fwd_data;	/* fwd_data.h */
 
 /* ---- the parser process and its channel (fwd_parser.c) ----------------- */
 
@@ -73,6 +83,7 @@ struct fwd_parser_counters {
 };
 
 struct fwd_parser {
+	struct fwd *owner;		/* applies vetted updates; NULL: count only */
 	struct ipc ipc;			/* fd -1 when there is no channel */
 	struct ipc_ctx ctx;		/* what ipc_check needs to know */
 	const struct bs_identity *id;	/* answers LINK_KEY_REQ */
@@ -173,6 +184,12 @@ struct fwd_iface {
 	int running;			/* admin and operationally up */
 	int seen;			/* resync: reported by the dump */
 	uint64_t rx_frames;
+	/* Control plane (fwd_orig.c). */
+	uint64_t next_hello_ms;		/* 0: as soon as it is up */
+	uint32_t hello_seqno;		/* of the last HELLO sent here */
+	uint64_t tx_hello;
+	uint64_t tx_ogm;		/* OGM frames */
+	uint64_t tx_errors;		/* control frames the socket refused */
 };
 
 struct fwd_ifaces {
@@ -204,6 +221,12 @@ struct fwd {
 	struct nl_sock *nlev;		/* RTMGRP_LINK events */
 	struct fwd_ifaces ifs;
 	struct fwd_parser parser;
+	struct fwd_tables *tables;	/* neighbours, routes, TT, gateways */
+	struct fwd_data *data;		/* the data plane (fwd_data.c) */
+	struct fwd_orig orig;		/* HELLO, OGM, relays (fwd_orig.c) */
+	struct control *ctl;		/* the control socket */
+	uint64_t started_ms;
+	uint64_t purge_at_ms;		/* next fwd_tables_purge */
 
 	int epfd;
 	int sigfd;
@@ -240,6 +263,18 @@ void	fwd_ifaces_rx(struct fwd *f, size_t i);
 void	fwd_ifaces_mtu(struct fwd *f);
 /* Send IFACE for every present interface (to a new parser). */
 void	fwd_ifaces_announce(struct fwd *f);
+
+/* fwd_orig.c: 1 when v can send: present, up, its socket open. */
+int	fwd_iface_usable(const struct fwd_iface *v);
+/* forwarder.c: the configured interface with this ifindex, or NULL. */
+const struct fwd_iface *fwd_iface_by_index(const struct fwd *f,
+	    uint32_t ifindex);
+
+/* fwd_control.c: the control socket's commands. */
+extern const struct control_cmd fwd_control_cmds[];
+/* Fields fwd_control.c adds to the built-in "status" record. */
+void	fwd_control_status(void *ctx, size_t argc, const char *const argv[],
+	    struct ctl_reply *r);
 
 /* forwarder.c, used by fwd_ifaces.c: epoll registration of fd i. */
 int	fwd_watch_raw(struct fwd *f, size_t i);

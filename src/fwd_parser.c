@@ -18,6 +18,7 @@
 #include <sodium.h>
 
 #include "forwarder.h"
+#include "fwd_tables.h"
 #include "sandbox.h"
 
 #define FWD_CHAN_FD	3	/* the parser finds its channel here */
@@ -383,8 +384,101 @@ fwd_on_link_key_req(struct fwd_parser *fp, const struct ipc_msg *m)
 		bs_link_keyid(k.key_id, k.key);
 	if (fwd_parser_send(fp, IPC_LINK_KEY, &k, sizeof(k)) != 0)
 		log_rl(&fp->note_rl, LOG_WARNING, "LINK_KEY answer not sent");
+	/* Our own frames to that neighbour carry tags under the same key. */
+	if (fp->owner != NULL && k.status == IPC_LINK_KEY_OK)
+		fwd_orig_link_key(fp->owner, k.peer_pk, k.ifindex, k.key,
+		    k.key_id);
 	sodium_memzero(&k, sizeof(k));
 	return FWD_CHAN_OK;
+}
+
+/*
+ * The vetted routing updates (they passed ipc_check): into the tables of
+ * the forwarder, when there is one (a test's bare channel has none).
+ */
+static enum fwd_chan_rc
+fwd_on_neigh(struct fwd_parser *fp, const struct ipc_msg *m)
+{
+	struct ipc_neigh n;
+
+	if (ipc_get(m, IPC_NEIGH, &n, sizeof(n)) != 0)
+		return FWD_CHAN_KILL;
+	if (fp->owner == NULL || fp->owner->tables == NULL)
+		return FWD_CHAN_OK;
+	if (fwd_neigh_update(fp->owner->tables, &n, log_now_ms()) ==
+	    FWD_NEIGH_FULL)
+		log_rl(&fp->note_rl, LOG_WARNING, "neighbour table full: "
+		    "NEIGH UP ignored");
+	return FWD_CHAN_OK;
+}
+
+static enum fwd_chan_rc
+fwd_on_route_add(struct fwd_parser *fp, const struct ipc_msg *m)
+{
+	struct ipc_route rt;
+
+	if (ipc_get(m, IPC_ROUTE_ADD, &rt, sizeof(rt)) != 0)
+		return FWD_CHAN_KILL;
+	if (fp->owner != NULL && fp->owner->tables != NULL &&
+	    fwd_route_add(fp->owner->tables, &rt, log_now_ms()) != 0)
+		log_rl(&fp->note_rl, LOG_WARNING, "route table full: "
+		    "ROUTE_ADD ignored");
+	return FWD_CHAN_OK;
+}
+
+static enum fwd_chan_rc
+fwd_on_route_del(struct fwd_parser *fp, const struct ipc_msg *m)
+{
+	struct ipc_route_del rd;
+
+	if (ipc_get(m, IPC_ROUTE_DEL, &rd, sizeof(rd)) != 0)
+		return FWD_CHAN_KILL;
+	if (fp->owner != NULL && fp->owner->tables != NULL)
+		(void)fwd_route_del(fp->owner->tables, rd.orig_addr);
+	return FWD_CHAN_OK;
+}
+
+static enum fwd_chan_rc
+fwd_on_tt(struct fwd_parser *fp, const struct ipc_msg *m)
+{
+	struct ipc_tt tt;
+
+	if (ipc_get(m, IPC_TT, &tt, sizeof(tt)) != 0)
+		return FWD_CHAN_KILL;
+	if (fp->owner != NULL && fp->owner->tables != NULL &&
+	    fwd_client_set(fp->owner->tables, &tt, log_now_ms()) < tt.count)
+		log_rl(&fp->note_rl, LOG_WARNING, "client table full: part "
+		    "of a TT update ignored");
+	return FWD_CHAN_OK;
+}
+
+static enum fwd_chan_rc
+fwd_on_gw(struct fwd_parser *fp, const struct ipc_msg *m)
+{
+	struct ipc_gw gw;
+
+	if (ipc_get(m, IPC_GW, &gw, sizeof(gw)) != 0)
+		return FWD_CHAN_KILL;
+	if (fp->owner != NULL && fp->owner->tables != NULL &&
+	    fwd_gw_update(fp->owner->tables, &gw, log_now_ms()) != 0)
+		log_rl(&fp->note_rl, LOG_WARNING, "gateway table full: GW "
+		    "ignored");
+	return FWD_CHAN_OK;
+}
+
+/* An entry to relay; one that is not a well-formed entry is a violation. */
+static enum fwd_chan_rc
+fwd_on_relay(struct fwd_parser *fp, const struct ipc_msg *m)
+{
+	static struct ipc_relay rl;	/* 1.2 KiB */
+
+	if (ipc_get(m, IPC_RELAY, &rl, sizeof(rl)) != 0)
+		return FWD_CHAN_KILL;
+	if (fp->owner == NULL)
+		return fwd_relay_entry_ok(rl.entry, rl.len) == 0 ?
+		    FWD_CHAN_OK : FWD_CHAN_KILL;
+	return fwd_orig_relay(fp->owner, &rl, log_now_ms()) == 0 ?
+	    FWD_CHAN_OK : FWD_CHAN_KILL;
 }
 
 enum fwd_chan_rc
@@ -411,11 +505,27 @@ fwd_parser_handle(struct fwd_parser *fp, const struct ipc_msg *m, char *why,
 	case IPC_LINK_KEY_REQ:
 		r = fwd_on_link_key_req(fp, m);
 		break;
+	case IPC_NEIGH:
+		r = fwd_on_neigh(fp, m);
+		break;
+	case IPC_ROUTE_ADD:
+		r = fwd_on_route_add(fp, m);
+		break;
+	case IPC_ROUTE_DEL:
+		r = fwd_on_route_del(fp, m);
+		break;
+	case IPC_TT:
+		r = fwd_on_tt(fp, m);
+		break;
+	case IPC_GW:
+		r = fwd_on_gw(fp, m);
+		break;
+	case IPC_RELAY:
+		r = fwd_on_relay(fp, m);
+		break;
 	default:
-		/* Vetted routing updates: the mesh routing change applies them. */
-		log_rl(&fp->note_rl, LOG_DEBUG, "parser sent %s (not used yet)",
-		    ipc_type_name(m->hdr.type));
-		r = FWD_CHAN_OK;
+		/* ipc_check knows every type that travels this way. */
+		r = FWD_CHAN_KILL;
 	}
 	if (r == FWD_CHAN_KILL)
 		fwd_fail(why, whylen, "IPC %s: payload refused",

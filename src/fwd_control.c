@@ -1,0 +1,408 @@
+/*
+ * fwd_control.c — the commands of batsecd's control socket (ctlproto.h):
+ * dumps of the forwarder's tables and counters as typed records, which
+ * batsec-ctl renders.  Handlers run in the forwarder's loop and only read.
+ *
+ * Field names are the ones ctlproto.h documents; every record may carry
+ * more (JSON output shows them all).  Names are unique within a command's
+ * reply where the client merges records into one object ("stats"), so the
+ * forwarder's own counters that share a name with one of the parser's
+ * carry a prefix there ("data_rx_frames" beside the parser's "rx_frames").
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "forwarder.h"
+#include "fwd_data.h"
+#include "fwd_tables.h"
+#include "ipc.h"
+
+static uint64_t
+fwd_ago(uint64_t now_ms, uint64_t then_ms)
+{
+	return now_ms >= then_ms ? now_ms - then_ms : 0;
+}
+
+/* The configured name of an interface, or its number when it has none. */
+static void
+fwd_field_iface(struct ctl_reply *r, const struct fwd *f, uint32_t ifindex)
+{
+	const struct fwd_iface *v = fwd_iface_by_index(f, ifindex);
+	char num[16];
+
+	if (v != NULL) {
+		ctl_reply_field_str(r, "interface", v->name);
+		return;
+	}
+	snprintf(num, sizeof(num), "%u", ifindex);
+	ctl_reply_field_str(r, "interface", num);
+}
+
+/* The data-plane counters c, each name after prefix. */
+static void
+fwd_field_dcount(struct ctl_reply *r, const char *prefix,
+    const struct fwd_dcount *c)
+{
+	char name[CTLP_NAME_MAX + 1];
+	size_t i;
+
+	for (i = 0; i < FWD_DCOUNT_N; i++) {
+		snprintf(name, sizeof(name), "%s%s", prefix,
+		    fwd_dcount_name(i));
+		ctl_reply_field_u64(r, name, fwd_dcount_get(c, i));
+	}
+}
+
+/* A table the data plane has not set up yet: an empty dump. */
+static int
+fwd_ctl_no_tables(const struct fwd *f, struct ctl_reply *r)
+{
+	if (f->tables != NULL)
+		return 0;
+	ctl_reply_ok(r);
+	return 1;
+}
+
+/* ---- originators ---------------------------------------------------------------- */
+
+static void
+fwd_ctl_originators(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	struct fwd *f = ctx;
+	const struct fwd_route *rt;
+	uint64_t now = log_now_ms();
+	size_t cur = 0;
+
+	(void)argc;
+	(void)argv;
+	if (fwd_ctl_no_tables(f, r))
+		return;
+	while ((rt = fwd_route_next(f->tables, &cur)) != NULL) {
+		ctl_reply_record_begin(r);
+		ctl_reply_field_addr(r, "address", rt->orig_addr);
+		ctl_reply_field_key(r, "key", rt->orig_pk);
+		ctl_reply_field_addr(r, "next_hop", rt->nexthop);
+		ctl_reply_field_u64(r, "tq", rt->tq);
+		ctl_reply_field_u64(r, "hops", rt->hops);
+		fwd_field_iface(r, f, rt->ifindex);
+		ctl_reply_field_u64(r, "last_seen_ms",
+		    fwd_ago(now, rt->refresh_ms));
+		/* The forwarder is told the best route only. */
+		ctl_reply_field_bool(r, "best", 1);
+	}
+	ctl_reply_ok(r);
+}
+
+/* ---- neighbours ------------------------------------------------------------------- */
+
+static void
+fwd_ctl_neighbors(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	struct fwd *f = ctx;
+	const struct fwd_neigh *nb;
+	uint64_t now = log_now_ms();
+	size_t cur = 0;
+
+	(void)argc;
+	(void)argv;
+	if (fwd_ctl_no_tables(f, r))
+		return;
+	while ((nb = fwd_neigh_next(f->tables, 0, &cur)) != NULL) {
+		ctl_reply_record_begin(r);
+		ctl_reply_field_addr(r, "address", nb->addr);
+		ctl_reply_field_key(r, "key", nb->pk);
+		fwd_field_iface(r, f, nb->ifindex);
+		ctl_reply_field_u64(r, "link_tq", nb->tq);
+		ctl_reply_field_u64(r, "last_seen_ms",
+		    fwd_ago(now, nb->last_ms));
+		ctl_reply_field_addr(r, "mac", nb->mac);
+		ctl_reply_field_u64(r, "rx_count", nb->rx_count);
+		ctl_reply_field_u64(r, "up_ms", fwd_ago(now, nb->up_ms));
+		ctl_reply_field_bool(r, "link_key", nb->has_key != 0);
+		fwd_field_dcount(r, "", &nb->c);
+	}
+	ctl_reply_ok(r);
+}
+
+/* ---- interfaces ------------------------------------------------------------------- */
+
+static void
+fwd_ctl_interfaces(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	struct fwd *f = ctx;
+	const struct fwd_iface *v;
+	const struct fwd_dcount *dc;
+	size_t i;
+
+	(void)argc;
+	(void)argv;
+	for (i = 0; i < f->ifs.n; i++) {
+		v = &f->ifs.v[i];
+		ctl_reply_record_begin(r);
+		ctl_reply_field_str(r, "name", v->name);
+		ctl_reply_field_bool(r, "active", fwd_iface_usable(v));
+		ctl_reply_field_u64(r, "ifindex", (uint64_t)(v->ifindex > 0 ?
+		    v->ifindex : 0));
+		ctl_reply_field_u64(r, "mtu", v->mtu);
+		if (v->ifindex > 0)
+			ctl_reply_field_addr(r, "address", v->mac);
+		ctl_reply_field_bool(r, "present", v->ifindex > 0);
+		ctl_reply_field_bool(r, "up", v->running);
+		ctl_reply_field_u64(r, "neighbours", f->tables == NULL ||
+		    v->ifindex <= 0 ? 0 : fwd_neigh_count(f->tables,
+		    (uint32_t)v->ifindex));
+		ctl_reply_field_u64(r, "rx_mesh_frames", v->rx_frames);
+		ctl_reply_field_u64(r, "tx_hello", v->tx_hello);
+		ctl_reply_field_u64(r, "tx_ogm_frames", v->tx_ogm);
+		ctl_reply_field_u64(r, "tx_ctl_errors", v->tx_errors);
+		ctl_reply_field_u64(r, "hello_seqno", v->hello_seqno);
+		dc = f->data == NULL || v->ifindex <= 0 ? NULL :
+		    fwd_data_iface_counters(f->data, (uint32_t)v->ifindex);
+		if (dc != NULL)
+			fwd_field_dcount(r, "", dc);
+	}
+	ctl_reply_ok(r);
+}
+
+/* ---- clients ---------------------------------------------------------------------- */
+
+static void
+fwd_field_vid(struct ctl_reply *r, uint16_t vid)
+{
+	ctl_reply_field_u64(r, "vid", vid & WIRE_VID_MASK);
+	ctl_reply_field_bool(r, "tagged", (vid & WIRE_VID_TAGGED) != 0);
+}
+
+static void
+fwd_ctl_clients(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	struct fwd *f = ctx;
+	const struct fwd_local *l;
+	const struct fwd_client *c;
+	uint64_t now = log_now_ms();
+	size_t cur = 0;
+
+	(void)argc;
+	(void)argv;
+	if (fwd_ctl_no_tables(f, r))
+		return;
+	while ((l = fwd_local_next(f->tables, &cur)) != NULL) {
+		ctl_reply_record_begin(r);
+		ctl_reply_field_addr(r, "client", l->mac);
+		fwd_field_vid(r, l->vid);
+		ctl_reply_field_addr(r, "originator", f->own_addr);
+		ctl_reply_field_u64(r, "last_seen_ms", fwd_ago(now, l->last_ms));
+		ctl_reply_field_bool(r, "local", 1);
+		ctl_reply_field_bool(r, "permanent", l->permanent != 0);
+	}
+	cur = 0;
+	while ((c = fwd_client_next(f->tables, &cur)) != NULL) {
+		ctl_reply_record_begin(r);
+		ctl_reply_field_addr(r, "client", c->mac);
+		fwd_field_vid(r, c->vid);
+		ctl_reply_field_addr(r, "originator", c->orig_addr);
+		ctl_reply_field_u64(r, "last_seen_ms",
+		    fwd_ago(now, c->since_ms));
+		ctl_reply_field_bool(r, "local", 0);
+	}
+	ctl_reply_ok(r);
+}
+
+/* ---- gateways --------------------------------------------------------------------- */
+
+/* The gateway with a route of the highest TQ: the one batctl marks. */
+static const struct fwd_gw *
+fwd_best_gw(struct fwd_tables *t)
+{
+	const struct fwd_gw *g, *best = NULL;
+	const struct fwd_route *rt;
+	unsigned best_tq = 0;
+	size_t cur = 0;
+
+	while ((g = fwd_gw_next(t, &cur)) != NULL) {
+		rt = fwd_route_find(t, g->orig_addr);
+		if (rt != NULL && rt->tq > best_tq) {
+			best_tq = rt->tq;
+			best = g;
+		}
+	}
+	return best;
+}
+
+static void
+fwd_ctl_gateways(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	struct fwd *f = ctx;
+	const struct fwd_gw *g, *best;
+	const struct fwd_route *rt;
+	uint64_t now = log_now_ms();
+	size_t cur = 0;
+
+	(void)argc;
+	(void)argv;
+	if (fwd_ctl_no_tables(f, r))
+		return;
+	best = fwd_best_gw(f->tables);
+	while ((g = fwd_gw_next(f->tables, &cur)) != NULL) {
+		rt = fwd_route_find(f->tables, g->orig_addr);
+		ctl_reply_record_begin(r);
+		ctl_reply_field_addr(r, "address", g->orig_addr);
+		if (rt != NULL) {
+			ctl_reply_field_key(r, "key", rt->orig_pk);
+			ctl_reply_field_addr(r, "next_hop", rt->nexthop);
+			ctl_reply_field_u64(r, "tq", rt->tq);
+			fwd_field_iface(r, f, rt->ifindex);
+		}
+		ctl_reply_field_u64(r, "bandwidth_down_kbit",
+		    (uint64_t)g->down * 100);
+		ctl_reply_field_u64(r, "bandwidth_up_kbit",
+		    (uint64_t)g->up * 100);
+		ctl_reply_field_u64(r, "last_seen_ms", fwd_ago(now, g->last_ms));
+		ctl_reply_field_bool(r, "best", g == best);
+	}
+	ctl_reply_ok(r);
+}
+
+/* ---- stats ------------------------------------------------------------------------ */
+
+/* Origination, the parser channel, the TAP and the control socket. */
+static void
+fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
+{
+	const struct fwd_parser_counters *pc = &f->parser.c;
+	const struct control_counters *cc;
+	size_t i;
+
+	ctl_reply_record_begin(r);
+	for (i = 0; i < FWD_OCOUNT_N; i++)
+		ctl_reply_field_u64(r, fwd_ocount_name(i),
+		    fwd_ocount_get(&f->orig.c, i));
+	ctl_reply_field_u64(r, "relay_waiting", f->orig.rq.n);
+	ctl_reply_field_u64(r, "parser_spawns", pc->spawns);
+	ctl_reply_field_u64(r, "parser_deaths", pc->deaths);
+	ctl_reply_field_u64(r, "parser_kills", pc->kills);
+	ctl_reply_field_u64(r, "ipc_msgs", pc->msgs);
+	ctl_reply_field_u64(r, "ipc_stale", pc->stale);
+	ctl_reply_field_u64(r, "frames_to_parser", pc->frames_sent);
+	ctl_reply_field_u64(r, "drop_no_parser", pc->drop_no_parser);
+	ctl_reply_field_u64(r, "drop_parser_queue", pc->drop_queue);
+	ctl_reply_field_u64(r, "drop_frame_size", pc->drop_size);
+	ctl_reply_field_u64(r, "drop_frame_src", pc->drop_src);
+	ctl_reply_field_u64(r, "tap_rx_frames", f->tap_rx_frames);
+	ctl_reply_field_u64(r, "tap_rx_errors", f->tap_rx_errors);
+	if (f->ctl != NULL) {
+		cc = control_counters(f->ctl);
+		ctl_reply_field_u64(r, "ctl_accepted", cc->accepted);
+		ctl_reply_field_u64(r, "ctl_refused", cc->refused_perm +
+		    cc->refused_busy);
+		ctl_reply_field_u64(r, "ctl_requests", cc->requests);
+	}
+}
+
+/* The data plane's totals and what the tables hold and refused. */
+static void
+fwd_stats_tables(struct fwd *f, struct ctl_reply *r)
+{
+	const struct fwd_tables_counters *tc;
+	struct fwd_dcount dc;
+
+	if (f->tables == NULL)
+		return;
+	ctl_reply_record_begin(r);
+	if (f->data != NULL) {
+		fwd_data_totals(f->data, &dc);
+		fwd_field_dcount(r, "data_", &dc);
+	}
+	ctl_reply_field_u64(r, "fwd_neighbours", fwd_neigh_count(f->tables, 0));
+	ctl_reply_field_u64(r, "fwd_routes", fwd_route_count(f->tables));
+	ctl_reply_field_u64(r, "fwd_clients", fwd_client_count(f->tables));
+	ctl_reply_field_u64(r, "fwd_local_clients",
+	    fwd_local_count(f->tables));
+	ctl_reply_field_u64(r, "fwd_gateways", fwd_gw_count(f->tables));
+	tc = fwd_tables_counters(f->tables);
+	ctl_reply_field_u64(r, "neigh_full", tc->neigh_full);
+	ctl_reply_field_u64(r, "route_full", tc->route_full);
+	ctl_reply_field_u64(r, "route_expired", tc->route_expired);
+	ctl_reply_field_u64(r, "client_full", tc->client_full);
+	ctl_reply_field_u64(r, "gw_full", tc->gw_full);
+	ctl_reply_field_u64(r, "local_full", tc->local_full);
+	ctl_reply_field_u64(r, "local_aged", tc->local_aged);
+	ctl_reply_field_u64(r, "bcast_evicted", tc->bcast_evicted);
+}
+
+/* The parser's last STATS, under the names ipc_stat_name gives. */
+static void
+fwd_stats_parser(struct fwd *f, struct ctl_reply *r)
+{
+	const char *name;
+	uint32_t id;
+
+	ctl_reply_record_begin(r);
+	for (id = 1; id < IPC_STAT_ID_END; id++)
+		if ((name = ipc_stat_name(id)) != NULL)
+			ctl_reply_field_u64(r, name, f->parser.stat[id]);
+}
+
+static void
+fwd_ctl_stats(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	struct fwd *f = ctx;
+
+	(void)argc;
+	(void)argv;
+	fwd_stats_forwarder(f, r);
+	fwd_stats_tables(f, r);
+	fwd_stats_parser(f, r);
+	ctl_reply_ok(r);
+}
+
+/* ---- status, and what comes with the trust change -------------------------------- */
+
+void
+fwd_control_status(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	struct fwd *f = ctx;
+
+	(void)argc;
+	(void)argv;
+	ctl_reply_field_addr(r, "address", f->own_addr);
+	ctl_reply_field_key(r, "key", f->id.pk);
+	ctl_reply_field_u64(r, "epoch", f->epoch);
+	ctl_reply_field_str(r, "tap", f->tap.name);
+	ctl_reply_field_u64(r, "ogm_seqno", f->orig.ogm_seqno);
+	ctl_reply_field_bool(r, "parser_running", fwd_parser_up(&f->parser));
+}
+
+static void
+fwd_ctl_unsupported(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	(void)ctx;
+	(void)argc;
+	(void)argv;
+	ctl_reply_error(r, CTLP_E_FAILED, "not supported yet by this batsecd");
+}
+
+const struct control_cmd fwd_control_cmds[] = {
+	{ CTLP_CMD_ORIGINATORS, 0, 0, fwd_ctl_originators },
+	{ CTLP_CMD_NEIGHBORS, 0, 0, fwd_ctl_neighbors },
+	{ CTLP_CMD_INTERFACES, 0, 0, fwd_ctl_interfaces },
+	{ CTLP_CMD_CLIENTS, 0, 0, fwd_ctl_clients },
+	{ CTLP_CMD_GATEWAYS, 0, 0, fwd_ctl_gateways },
+	{ CTLP_CMD_STATS, 0, 0, fwd_ctl_stats },
+	{ CTLP_CMD_TRUST_LIST, 0, 0, fwd_ctl_unsupported },
+	{ CTLP_CMD_TRUST_ADD, 1, 4, fwd_ctl_unsupported },
+	{ CTLP_CMD_TRUST_REMOVE, 1, 1, fwd_ctl_unsupported },
+	{ CTLP_CMD_BLOCK, 1, 1, fwd_ctl_unsupported },
+	{ CTLP_CMD_UNBLOCK, 1, 1, fwd_ctl_unsupported },
+	{ CTLP_CMD_REVOKE, 1, 1, fwd_ctl_unsupported },
+	{ CTLP_CMD_RELOAD, 0, 0, fwd_ctl_unsupported },
+	{ NULL, 0, 0, NULL }
+};
