@@ -109,6 +109,13 @@ int bs_file_read_small(const char *path, char *buf, size_t buflen, int secret,
 int bs_file_write_atomic(const char *path, const void *data, size_t len,
     unsigned mode, char *err, size_t errlen);
 
+/*
+ * fsync the directory that holds path, so a rename or link there survives
+ * a power cut (EINVAL from file systems that cannot sync a directory is not
+ * an error).  0 or -1 with err set.
+ */
+int bs_file_sync_dir(const char *path, char *err, size_t errlen);
+
 /* "xx:xx:xx:xx:xx:xx" (18 bytes with NUL). */
 void bs_addr_to_str(char out[static 18], const uint8_t addr[static 6]);
 

@@ -160,8 +160,8 @@ fileio_fsync(int fd)
  * Make the rename durable by syncing the directory that holds path.  Some
  * file systems cannot sync a directory (EINVAL); that is not an error.
  */
-static int
-fileio_sync_dir(const char *path, char *err, size_t errlen)
+int
+bs_file_sync_dir(const char *path, char *err, size_t errlen)
 {
 	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
@@ -249,7 +249,7 @@ bs_file_write_atomic(const char *path, const void *data, size_t len,
 		    path, tmp, strerror(errno));
 		goto fail;
 	}
-	return fileio_sync_dir(path, err, errlen);
+	return bs_file_sync_dir(path, err, errlen);
 fail:
 	(void)unlink(tmp);
 	return -1;

@@ -474,32 +474,6 @@ ctl_save_cert(const char *path, const void *obj, char *err, size_t errlen)
 	return bs_cert_save(path, obj, err, errlen);
 }
 
-/* fsync the directory holding path, so a new link survives a power cut. */
-static int
-ctl_sync_dir(const char *path)
-{
-	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	int fd, rc = 0;
-
-	if (slash == NULL)
-		(void)snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		(void)snprintf(dir, sizeof(dir), "/");
-	else
-		(void)snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path),
-		    path);
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || (fsync(fd) != 0 && errno != EINVAL)) {
-		ctl_warnx("%s: cannot sync directory %s: %s", path, dir,
-		    strerror(errno));
-		rc = -1;
-	}
-	if (fd >= 0)
-		(void)close(fd);
-	return rc;
-}
-
 /*
  * Write obj to path atomically without ever replacing an existing file:
  * save writes a fresh temporary name in the same directory (its own
@@ -537,7 +511,9 @@ ctl_save_new(const char *path, ctl_save_fn *save, const void *obj)
 		ctl_warnx("%s: cannot create: %s", path, strerror(e));
 		return CTL_EXIT_FAIL;
 	}
-	return ctl_sync_dir(path) == 0 ? CTL_EXIT_OK : CTL_EXIT_FAIL;
+	if (bs_file_sync_dir(path, err, sizeof(err)) != 0)
+		return ctl_fail(err);
+	return CTL_EXIT_OK;
 }
 
 /* Save obj to path: replace an existing file only when force is set. */
