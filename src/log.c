@@ -95,7 +95,7 @@ log_msg(int pri, const char *fmt, ...)
 }
 
 /* fmt, then ": strerror(e)" when e is non-zero, at pri. */
-static void
+static void __attribute__((format(printf, 3, 0)))
 log_vwith_errno(int pri, int e, const char *fmt, va_list ap)
 {
 	char buf[LOG_LINE_MAX];
