@@ -86,7 +86,7 @@ struct fwd_neigh {
 	uint8_t mac[BS_ADDR_LEN];	/* its interface MAC */
 	uint32_t ifindex;
 	uint8_t tq;			/* link TQ from the parser */
-	uint8_t rx_count;		/* our HELLOs it heard, of 64 */
+	uint8_t rx_count;		/* its HELLOs we heard, of the last 64 */
 	uint64_t up_ms;			/* when it came up */
 	uint64_t last_ms;		/* last IPC_NEIGH UP about it */
 	/*
