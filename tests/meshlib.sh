@@ -7,7 +7,8 @@
 # configuration, a state directory, a control socket and a chroot
 # directory in one temp dir ($MT), runs `batsecd -f -d -c CONF` in its
 # namespace (pid tracked, stderr to $MT/nI.log, copied to $B/test-logs
-# when the test fails) and has 10.99.0.I/24 and fd99::I/64 on batsec0.
+# as TEST.nI.log when the test fails, or always with MESH_KEEP_LOGS=1) and
+# has 10.99.0.I/24 and fd99::I/64 on batsec0.
 #
 #	mesh_init NAME			checks, temp dir, exit trap
 #	mesh_build N "1-2 2-3 ..."	namespaces, veths, keys, policy, configs
@@ -18,6 +19,13 @@
 #	mesh_loss I J PCT		random loss on the link (nftables)
 #	mesh_stop I			SIGTERM the daemon of node I
 #	mesh_ctl I ARGS...		batsec-ctl -s SOCK ARGS in node I
+#	mesh_json I CMD EXPR		a python3 expression over `-j CMD`
+#	mesh_nexthop_is I J K		node I's best route to J goes via K
+#	mesh_bcast_count FROM SECS	one broadcast, counted on every node
+#
+# Settings (environment): MESH_ORIG_MS, MESH_HELLO_MS (1000),
+# MESH_LOG_LEVEL (info), MESH_DAEMON_FLAGS ("-f -d"), MESH_PING=ping to
+# use ping(8) instead of the python3 stand-in, MESH_PING_COUNT (3).
 #
 # -d is passed to batsecd because without it the daemon logs only to
 # syslog(3), and a test machine has no /dev/log: with -d the log goes to
@@ -336,7 +344,9 @@ mesh_stat() { mesh_json "$1" s "j.get('$2', 0)"; }
 
 # ---- traffic ------------------------------------------------------------------
 
-# mesh_ping1 FROM TO FAMILY COUNT WAIT: one ping run, 0 on any reply.
+# mesh_ping1 FROM TO FAMILY COUNT WAIT [SIZE [frag]]: one ping run with
+# SIZE bytes of ICMP payload (56), not fragmented unless "frag"; 0 on any
+# reply.
 # The python3 stand-in (ping.py below) by default, which stops at the
 # first reply; MESH_PING=ping uses ping(8) (iputils) instead.
 mesh_ping1() {
@@ -344,11 +354,19 @@ mesh_ping1() {
 	if [ "$3" = 6 ]; then dst=$(mesh_ip6 "$2"); else dst=$(mesh_ip4 "$2"); fi
 	if [ "${MESH_PING:-}" = ping ]; then
 		ip netns exec "$(mesh_ns "$1")" ping "-$3" -n -q -c "$4" \
-		    -W "$5" "$dst" >/dev/null 2>&1
+		    -W "$5" -s "${6:-56}" -M "$([ "${7:-}" = frag ] && echo dont ||
+		    echo do)" "$dst" >/dev/null 2>&1
 	else
 		ip netns exec "$(mesh_ns "$1")" python3 "$MT/ping.py" "-$3" \
-		    "$4" "$5" "$dst" >/dev/null 2>&1
+		    "$4" "$5" "$dst" "${6:-56}" ${7:+"$7"} >/dev/null 2>&1
 	fi
+}
+
+# mesh_noreply FROM TO FAMILY COUNT WAIT [SIZE [frag]]: the echoes went out
+# and no reply came (not: the ping could not run).
+mesh_noreply() {
+	mesh_ping1 "$@"
+	[ $? -eq 1 ]	# ping(8) and ping.py: 1 no reply, 2 an error
 }
 
 # mesh_ping FROM TO [4|6] [TRIES]: ping -c 3 -W 5 (-c $MESH_PING_COUNT
@@ -399,9 +417,12 @@ mesh_isolate() {
 
 # ---- python3 helpers ------------------------------------------------------------
 
-# ping.py -4|-6 COUNT WAIT ADDR: COUNT ICMP echoes over a raw socket, one
-# a second, for machines without ping(8); exit 0 at the first reply, 1
-# when none came within WAIT seconds of the last echo.
+# ping.py -4|-6 COUNT WAIT ADDR [SIZE [frag]]: COUNT ICMP echoes (SIZE
+# bytes after the 8-byte ICMP header, 56 by default; never fragmented
+# unless "frag": a packet larger than the MTU is not sent) over a raw
+# socket, one a second, for machines without ping(8); exit 0 at the first
+# reply, 1 when none came within WAIT seconds of the last echo, 2 when
+# the script itself failed.
 # bcast_rx.py IFACE TOKEN SECS READY: count the frames received (not sent)
 # on IFACE that contain TOKEN during SECS seconds; touch READY once the
 # socket is bound; print the count.
@@ -409,14 +430,19 @@ mesh_isolate() {
 mesh_write_helpers() {
 	cat >"$MT/ping.py" <<-'EOF'
 	import os, select, socket, struct, sys, time
+	# Exit 0: a reply; 1: no reply; 2: the test itself broke.
+	sys.excepthook = lambda t, v, tb: (print("ping.py: %s" % v), os._exit(2))
 
 	def csum(b):
+	    if len(b) % 2:
+	        b += b"\0"
 	    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
 	    s = (s >> 16) + (s & 0xffff)
 	    s += s >> 16
 	    return ~s & 0xffff
 
 	fam, count, wait, dst = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+	size = int(sys.argv[5]) if len(sys.argv) > 5 else 56
 	v6 = fam == "-6"
 	if v6:
 	    s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_ICMPV6)
@@ -424,6 +450,12 @@ mesh_write_helpers() {
 	else:
 	    s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
 	    req, rep = 8, 0
+	# Never fragment here (IP_PMTUDISC_DO, IPV6_DONTFRAG), unless "frag".
+	if len(sys.argv) <= 6 or sys.argv[6] != "frag":
+	    if v6:
+	        s.setsockopt(socket.IPPROTO_IPV6, 62, 1)
+	    else:
+	        s.setsockopt(socket.IPPROTO_IP, 10, 2)
 	ident = os.getpid() & 0xffff
 	sent = 0
 	next_send = time.monotonic()
@@ -432,7 +464,7 @@ mesh_write_helpers() {
 	    now = time.monotonic()
 	    if sent < count and now >= next_send:
 	        sent += 1
-	        body = struct.pack("!HH", ident, sent) + b"batsec-meshtest!" * 3
+	        body = struct.pack("!HH", ident, sent) + (b"batsec-meshtest!" * 128)[:size]
 	        ck = 0 if v6 else csum(struct.pack("!BBH", req, 0, 0) + body)
 	        try:
 	            s.sendto(struct.pack("!BBH", req, 0, ck) + body, (dst, 0))
@@ -447,7 +479,7 @@ mesh_write_helpers() {
 	    r, _, _ = select.select([s], [], [], max(timeout, 0))
 	    if not r:
 	        continue
-	    data, addr = s.recvfrom(4096)
+	    data, addr = s.recvfrom(65536)
 	    if not v6:
 	        data = data[(data[0] & 15) * 4:]
 	    if len(data) >= 8 and data[0] == rep and addr[0] == dst and \

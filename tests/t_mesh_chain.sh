@@ -87,6 +87,18 @@ check "ping IPv6 1 -> 4" mesh_ping 1 4 6
 check "ping IPv6 4 -> 1" mesh_ping 4 1 6
 check "ping IPv4 2 -> 3 (neighbours)" mesh_ping 2 3 4
 
+# Full-size packets, never fragmented: batsec0 carries 1500-byte IP
+# packets (the veths were raised to 1534 for the mesh header):
+# 1472 + 8 + 20 and 1452 + 8 + 40 bytes.  Then 4000-byte echoes, which
+# the IP layer fragments and the mesh carries as several frames.
+big() { mesh_ping1 "$@" || mesh_ping1 "$@"; }
+check "ping IPv4 1 -> 4, 1500-byte packets" big 1 4 4 3 5 1472
+check "ping IPv6 4 -> 1, 1500-byte packets" big 4 1 6 3 5 1452
+check "(the test's own check: 1501 bytes are not sent unfragmented)" \
+    mesh_noreply 1 4 4 1 2 1473
+check "ping IPv4 1 -> 4, 4000-byte packets in fragments" big 1 4 4 3 5 4000 frag
+check "ping IPv6 1 -> 4, 4000-byte packets in fragments" big 1 4 6 3 5 4000 frag
+
 # ARP went through the mesh (a broadcast request, a unicast reply): node 1
 # has node 4's TAP MAC for 10.99.0.4.
 M4=$(mesh_mac 4)
@@ -94,6 +106,21 @@ check "ARP on node 1 resolves 10.99.0.4 to node 4's MAC ($M4)" sh -c \
     "ip -n '$(mesh_ns 1)' neigh show 10.99.0.4 dev batsec0 | grep -qi 'lladdr $M4'"
 check "NDP on node 1 resolves fd99::4 to node 4's MAC" sh -c \
     "ip -n '$(mesh_ns 1)' neigh show fd99::4 dev batsec0 | grep -qi 'lladdr $M4'"
+
+# The translation table: node 1 maps node 4's TAP MAC to node 4, and
+# lists its own TAP MAC as local.
+tt_has() {
+	mesh_json "$1" tt "any(r['client'] == '$2' and r['originator'] == \
+'$3' for r in j)" | grep -qx yes
+}
+check "tt on node 1: node 4's MAC belongs to node 4" \
+    wait_for 30 tt_has 1 "$M4" "$A4"
+check "tt on node 1: its own MAC is its own client" \
+    tt_has 1 "$(mesh_mac 1)" "$(mesh_addr 1)"
+check "if on node 2: m1 and m3, both active" sh -c \
+    "'$CTL' -s '$(mesh_sock 2)' -j if | python3 -c 'import json, sys
+j = json.load(sys.stdin)
+sys.exit(sorted(r[\"name\"] for r in j if r[\"active\"]) != [\"m1\", \"m3\"])'"
 
 # One broadcast from node 1: every other node hears it exactly once, and
 # it does not come back to node 1.  Receivers run for 8 s, long after
