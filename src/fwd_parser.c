@@ -169,7 +169,7 @@ fwd_parser_spawn(struct fwd_parser *fp,
 	fp->respawn_at_ms = 0;
 	fp->c.spawns++;
 	if (fwd_parser_attach(fp, sv[0], pid, own_addr, err, errlen) != 0) {
-		kill(pid, SIGKILL);
+		sandbox_kill(pid, SIGKILL);
 		return -1;
 	}
 	log_info("parser started (pid %ld)", (long)pid);
@@ -208,7 +208,8 @@ fwd_parser_kill(struct fwd_parser *fp, const char *why)
 	if (why != NULL)
 		log_warnx("parser (pid %ld): %s; killing it", (long)fp->pid,
 		    why);
-	if (fp->pid > 0 && kill(fp->pid, SIGKILL) != 0 && errno != ESRCH)
+	if (fp->pid > 0 && sandbox_kill(fp->pid, SIGKILL) != 0 &&
+	    errno != ESRCH)
 		log_warn("kill parser (pid %ld)", (long)fp->pid);
 	if (why != NULL)
 		fp->c.kills++;
@@ -257,7 +258,7 @@ fwd_parser_stop(struct fwd_parser *fp)
 	ipc_close(&fp->ipc);
 	if (fp->pid <= 0)
 		return;
-	kill(fp->pid, SIGKILL);
+	sandbox_kill(fp->pid, SIGKILL);
 	while (waitpid(fp->pid, &status, 0) < 0 && errno == EINTR)
 		;
 	fp->pid = 0;

@@ -175,8 +175,8 @@ int sandbox_forwarder_caps(char *err, size_t errlen)
 	if ((miss = sb_cap_missing(c.prm & c.bnd, SANDBOX_FWD_PERMITTED)) >= 0)
 		return sb_fail(err, errlen, "sandbox: capability %d is not "
 		    "permitted; batsecd needs CAP_NET_ADMIN, CAP_NET_RAW, "
-		    "CAP_SETUID, CAP_SETGID, CAP_SYS_CHROOT and CAP_SETPCAP",
-		    miss);
+		    "CAP_SETUID, CAP_SETGID, CAP_SYS_CHROOT, CAP_SETPCAP and "
+		    "CAP_KILL", miss);
 	if (sb_bounding_keep(SANDBOX_FWD_PERMITTED, err, errlen) != 0 ||
 	    sb_ambient_clear(err, errlen) != 0)
 		return -1;
@@ -189,6 +189,23 @@ int sandbox_forwarder_caps(char *err, size_t errlen)
 		return sb_fail(err, errlen, "sandbox: capability sets are not "
 		    "what was set");
 	return 0;
+}
+
+int sandbox_kill(pid_t pid, int sig)
+{
+	const uint64_t k = SANDBOX_CAP(CAP_KILL);
+	uint64_t eff, prm, inh;
+	int r, saved, raised = 0;
+
+	if (sb_capget(&eff, &prm, &inh) == 0 && (prm & k) && !(eff & k) &&
+	    sb_capset(eff | k, prm, inh) == 0)
+		raised = 1;
+	r = kill(pid, sig);
+	saved = errno;
+	if (raised)
+		(void)sb_capset(eff, prm, inh);
+	errno = saved;
+	return r;
 }
 
 /* ---- the chroot directory ------------------------------------------------- */

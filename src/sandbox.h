@@ -23,9 +23,12 @@
  * uses them itself, but a parser it starts is a fork + execve by uid 0,
  * and execve gives uid 0 a permitted (and effective) set equal to the
  * bounding set, limited by no_new_privs to what the forwarder still
- * permits.  So the parser starts with exactly those six capabilities,
+ * permits.  So the parser starts with exactly those seven capabilities,
  * which is what it needs to chroot, switch to the batsec user and drop
- * its bounding set (CAP_SETPCAP), and it then ends with none.  Every other
+ * its bounding set (CAP_SETPCAP), and it then ends with none.  CAP_KILL
+ * is permitted-only too, raised by sandbox_kill() just for the kill(2) of
+ * a parser that broke the IPC contract: the parser runs as another user,
+ * so uid 0 without CAP_KILL gets EPERM.  Every other
  * capability is gone from the forwarder's bounding set, so no exec can
  * ever bring it back.
  *
@@ -41,6 +44,7 @@
 #include <linux/capability.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define SANDBOX_CAP(c)		(UINT64_C(1) << (c))
 /* What the forwarder keeps, exactly (sandbox_forwarder_caps). */
@@ -48,7 +52,8 @@
     SANDBOX_CAP(CAP_NET_RAW))
 #define SANDBOX_FWD_PERMITTED	(SANDBOX_FWD_EFFECTIVE | \
     SANDBOX_CAP(CAP_SETUID) | SANDBOX_CAP(CAP_SETGID) | \
-    SANDBOX_CAP(CAP_SYS_CHROOT) | SANDBOX_CAP(CAP_SETPCAP))
+    SANDBOX_CAP(CAP_SYS_CHROOT) | SANDBOX_CAP(CAP_SETPCAP) | \
+    SANDBOX_CAP(CAP_KILL))
 
 /* The parser's address-space limit (not applied under AddressSanitizer). */
 #define SANDBOX_PARSER_AS_MAX	(256u << 20)
@@ -117,6 +122,11 @@ int sandbox_parser_seccomp(void);
  * capability is missing or a step fails.  Raw capget/capset and prctl.
  */
 int sandbox_forwarder_caps(char *err, size_t errlen);
+/*
+ * kill(2) with CAP_KILL raised to effective for the call when it is
+ * permitted (the forwarder's), and lowered again; errno is kill's.
+ */
+int sandbox_kill(pid_t pid, int sig);
 
 /* Load the forwarder's seccomp filter.  0, or -1 with errno. */
 int sandbox_forwarder_seccomp(void);

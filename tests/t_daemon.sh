@@ -154,6 +154,8 @@ check "parser: fd 3 is a socket" sh -c "readlink /proc/$P/fd/3 | grep -q '^socke
 check "parser: argv" sh -c "tr '\\0' ' ' </proc/$P/cmdline | \
     grep -qx 'batsecd -P -d -u [^ ]* -r $T/a.empty '"
 check "forwarder: CapEff is NET_ADMIN|NET_RAW" status_is "$FA" CapEff 0000000000003000
+check "forwarder: CapPrm adds SETGID|SETUID|KILL|SETPCAP|SYS_CHROOT" \
+    status_is "$FA" CapPrm 00000000000431e0
 check "forwarder: Seccomp 2" status_is "$FA" Seccomp 2
 check "state dir is 0700" test "$(stat -c %a "$T/a.state")" = 700
 check "epoch file is 0600" test "$(stat -c %a "$T/a.state/epoch")" = 600
@@ -272,8 +274,14 @@ stop "$FA"
 check "a: SIGTERM: exit status 0" test "$RC" -eq 0
 check "a: batsec0 is gone" tap_gone "$NA"
 check "a: the parser is gone" sh -c "! kill -0 $P2 2>/dev/null"
+# A parser that does not go away on its own (frozen here) is killed at
+# shutdown: the forwarder (uid 0) needs CAP_KILL for a parser of
+# another user, and would otherwise wait for it forever.
+PB=$(parser_of "$FB")
+kill -STOP "$PB"
 stop "$FB"
-check "b: SIGTERM: exit status 0" test "$RC" -eq 0
+check "b: SIGTERM with a frozen parser: exit status 0" test "$RC" -eq 0
+check "b: the frozen parser was killed" sh -c "! kill -0 $PB 2>/dev/null"
 check "b: batsec0 is gone" tap_gone "$NB"
 
 # ---- a restart uses a higher epoch -----------------------------------------------------

@@ -93,7 +93,7 @@ done <<'EOF'
 ExecStart=/usr/sbin/batsecd -f -c /etc/batsec/batsec.conf
 ExecReload=/bin/kill -HUP $MAINPID
 Restart=on-failure
-CapabilityBoundingSet=CAP_NET_ADMIN CAP_NET_RAW CAP_SETUID CAP_SETGID CAP_SYS_CHROOT CAP_SETPCAP
+CapabilityBoundingSet=CAP_NET_ADMIN CAP_NET_RAW CAP_SETUID CAP_SETGID CAP_SYS_CHROOT CAP_SETPCAP CAP_KILL
 AmbientCapabilities=
 NoNewPrivileges=yes
 RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_PACKET
