@@ -180,21 +180,51 @@ neigh_window_slide(struct rt_neigh *n, uint32_t epoch, uint32_t seqno)
 {
 	uint32_t d = seqno - n->seqno;
 
-	if (epoch != n->epoch || d >= ROUTING_WINDOW)
+	if (epoch != n->epoch) {
+		n->bits = 0;		/* it restarted: a new warm-up */
+		n->span = 1;
+	} else if (d >= ROUTING_WINDOW) {
 		n->bits = 0;
-	else
+		n->span = ROUTING_WINDOW;
+	} else {
 		n->bits <<= d;
+		n->span = (uint8_t)(n->span + d > ROUTING_WINDOW ?
+		    ROUTING_WINDOW : n->span + d);
+	}
 	n->bits |= 1;
 	n->epoch = epoch;
 	n->seqno = seqno;
+}
+
+/*
+ * Warm-up.  Until a neighbour has been heard for a full window, rq and
+ * echo count out of the HELLOs that could have arrived since, not out
+ * of 64: batman-adv divides by the whole window from the start, so a
+ * perfect link needs most of 64 intervals to reach a usable TQ and a
+ * fresh mesh takes tens of seconds to converge.  Both ends send at the
+ * hello interval, so the span of the neighbour's seqnos we have seen is
+ * also about how many of our HELLOs it could have heard; its echo lags
+ * ours by up to one interval (its first HELLO may predate hearing us),
+ * hence span - 1.  Once span is 64 this is batman's formula exactly.
+ */
+static unsigned
+neigh_scaled(unsigned count, unsigned span)
+{
+	unsigned v;
+
+	if (span >= ROUTING_WINDOW)
+		return count;
+	v = count * ROUTING_WINDOW / (span > 0 ? span : 1);
+	return v > ROUTING_WINDOW ? ROUTING_WINDOW : v;
 }
 
 static void
 neigh_link_update(struct rt_neigh *n)
 {
 	n->rq = (uint8_t)__builtin_popcountll(n->bits);
-	n->tq_own = routing_tq_own(n->echo);
-	n->tq_asym = routing_tq_asym(n->rq);
+	n->tq_own = routing_tq_own(neigh_scaled(n->echo,
+	    n->span > 1 ? n->span - 1u : 1u));
+	n->tq_asym = routing_tq_asym(neigh_scaled(n->rq, n->span));
 	n->link_tq = routing_tq_combine(ROUTING_TQ_MAX, n->tq_own, n->tq_asym);
 }
 
@@ -258,6 +288,7 @@ routing_hello(struct routing *rt, const struct routing_hello *h,
 		n->epoch = h->epoch;
 		n->seqno = h->seqno;
 		n->bits = 1;
+		n->span = 1;
 	}
 	memcpy(n->mac, h->mac, BS_ADDR_LEN);
 	n->echo = h->echo;

@@ -33,7 +33,12 @@
  * neighbour counts our HELLOs directly), so it already is that estimate:
  * we use tq_own = 255 * echo / 64, which is batman's formula with
  * eq = echo * rq / 64, without the second rounding.  The asymmetry
- * penalty and the product are batman's.  The link TQ shown in dumps and
+ * penalty and the product are batman's, except during warm-up: until
+ * a neighbour has been heard for a full window (span, the seqnos since
+ * its first HELLO in this epoch, reaches 64), rq and echo are scaled to
+ * 64 slots by span (echo by span - 1), so a fresh link is near its final
+ * TQ after a few HELLOs instead of 64 intervals (see neigh_scaled()).
+ * The link TQ shown in dumps and
  * sent to the forwarder is the product for tq_recv = 255.  A neighbour is
  * bidirectional when its link TQ is at least 1 (batman's
  * TQ_TOTAL_BIDRECT_LIMIT); OGMs from a neighbour that is not are refused.

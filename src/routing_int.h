@@ -62,6 +62,7 @@ struct rt_neigh {
 	uint32_t next_pk;	/* hash chain; the free list when unused */
 	uint32_t next_addr;
 	uint8_t rq;		/* popcount(bits) */
+	uint8_t span;		/* HELLO seqnos since first heard, <= 64 */
 	uint8_t echo;
 	uint8_t tq_own;
 	uint8_t tq_asym;

@@ -318,8 +318,18 @@ START_TEST(test_link_asym)
 	struct routing_neigh_info ni;
 	unsigned i, rq = asym_rq[_i];
 
-	/* Seqnos 1..64 with only the last rq of them received. */
-	for (i = 64 - rq + 1; i <= 64; i++) {
+	/*
+	 * Heard once at seqno 1, then nothing until the last rq of seqnos
+	 * 65..128: a full window has passed since it was first heard, so
+	 * this is batman's formula, no warm-up scaling.
+	 */
+	{
+		struct routing_hello_result res;
+
+		ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, 1, 64, T0,
+		    &res), ROUTING_OK);
+	}
+	for (i = 128 - rq + 1; i <= 128; i++) {
 		struct routing_hello_result res;
 
 		ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, i, 64, T0,
@@ -341,7 +351,8 @@ START_TEST(test_link_gaps)
 	struct routing_hello_result res;
 	uint32_t s;
 
-	for (s = 1; s <= 64; s++)
+	/* 1..65: the window 2..65 is full, so no warm-up scaling. */
+	for (s = 1; s <= 65; s++)
 		if (s % 4 != 0)
 			ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, s, 48,
 			    T0, &res), ROUTING_OK);
@@ -350,6 +361,51 @@ START_TEST(test_link_gaps)
 	ck_assert_uint_eq(res.link_tq,
 	    routing_tq_combine(255, routing_tq_own(48), 252));
 	ck_assert_uint_eq(res.link_tq, 188);
+	routing_free(rt);
+}
+END_TEST
+
+/*
+ * Warm-up: until a full window has passed, rq and echo count out of the
+ * HELLOs that could have arrived since the neighbour was first heard.
+ */
+START_TEST(test_link_warmup)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_hello_result res;
+	uint32_t s;
+
+	/* A perfect link is at 255 from the first HELLO that echoes us. */
+	ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, 1, 0, T0, &res),
+	    ROUTING_OK);
+	ck_assert_uint_eq(res.link_tq, 0);
+	ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, 2, 1, T0, &res),
+	    ROUTING_OK);
+	ck_assert_uint_eq(res.link_tq, 255);
+	/*
+	 * Every other HELLO lost both ways: 5 of 9 heard (35 of 64 scaled),
+	 * 4 of ours echoed over 8 (32 of 64): about what the full window
+	 * will show, not a fifth of it.
+	 */
+	for (s = 1; s <= 9; s += 2)
+		ck_assert_int_eq(hello_full(rt, IF1, 6, EPOCH, s, (s - 1) / 2,
+		    T0, &res), ROUTING_OK);
+	ck_assert_uint_eq(res.rq, 5);
+	ck_assert_uint_eq(res.link_tq, routing_tq_combine(255,
+	    routing_tq_own(32), routing_tq_asym(35)));
+	ck_assert_uint_le(res.link_tq - routing_link_tq(32, 32), 10);
+	/* A restart (a newer epoch) begins a new warm-up. */
+	for (s = 10; s <= 80; s++)
+		ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, s, 64, T0,
+		    &res), ROUTING_OK);
+	ck_assert_uint_eq(res.link_tq, 255);
+	ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH + 1, 1, 0, T0, &res),
+	    ROUTING_OK);
+	ck_assert_uint_eq(res.rq, 1);
+	ck_assert_uint_eq(res.link_tq, 0);
+	ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH + 1, 2, 1, T0, &res),
+	    ROUTING_OK);
+	ck_assert_uint_eq(res.link_tq, 255);
 	routing_free(rt);
 }
 END_TEST
@@ -379,8 +435,8 @@ START_TEST(test_hello_bidirectional)
 	ck_assert_uint_eq(res.bidirectional, 1);
 	ck_assert_uint_eq(res.bidir_changed, 1);
 	ck_assert_uint_eq(res.rq, 2);
-	ck_assert_uint_eq(res.link_tq,
-	    routing_tq_combine(255, 255, routing_tq_asym(2)));
+	/* Warm-up: 2 of the 2 HELLOs it sent since we first heard it. */
+	ck_assert_uint_eq(res.link_tq, 255);
 	/* A HELLO that changes nothing visible says so. */
 	ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, 3, 64, T0, &res),
 	    ROUTING_OK);
@@ -669,7 +725,7 @@ START_TEST(test_ogm_ceiling_and_link)
 	ck_assert_uint_eq(res.tq, 225);
 	ck_assert_uint_eq(res.relay_tq, 198);
 	/* A lossy link scales the TQ in batman's single product. */
-	for (s = 1; s <= 64; s++)
+	for (s = 1; s <= 65; s++)
 		if (s % 4 != 0)
 			ck_assert_int_eq(hello_full(rt, IF1, 6, EPOCH, s, 48,
 			    T0, &hr), ROUTING_OK);
@@ -1818,6 +1874,7 @@ routing_suite(void)
 	tcase_add_loop_test(tc, test_link_asym, 0,
 	    (int)(sizeof(asym_rq) / sizeof(asym_rq[0])));
 	tcase_add_test(tc, test_link_gaps);
+	tcase_add_test(tc, test_link_warmup);
 	tcase_add_test(tc, test_hello_bidirectional);
 	tcase_add_test(tc, test_hello_window);
 	tcase_add_test(tc, test_hello_wrap);
