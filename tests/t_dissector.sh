@@ -5,7 +5,8 @@
 # BCAST, all built and signed by src/wire.c's builders through
 # fuzz/gen_wire.c), wrapped in Ethernet headers by tests/pcap/mkpcap.py.
 #
-# Asserts: every frame type decodes; known frames show the field values
+# (tests/pcap/live-mesh3.pcap is a capture of a 3-node mesh made by
+# t_dissector_live.sh.)  Asserts: every frame type decodes; known frames show the field values
 # gen_wire.c put in them; the inner frame of data frames goes to the
 # Ethernet dissector; valid frames raise no expert error or warning, no
 # "Malformed" and no Lua error; each frame of a set with one defect each
