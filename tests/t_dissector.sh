@@ -6,15 +6,16 @@
 # fuzz/gen_wire.c), wrapped in Ethernet headers by tests/pcap/mkpcap.py.
 #
 # (tests/pcap/live-mesh3.pcap is a capture of a 3-node mesh made by
-# t_dissector_live.sh.)  Asserts: every frame type decodes; known frames show the field values
-# gen_wire.c put in them; the inner frame of data frames goes to the
-# Ethernet dissector; valid frames raise no expert error or warning, no
-# "Malformed" and no Lua error; each frame of a set with one defect each
-# raises the expert info naming that defect; truncations and random byte
-# changes of every frame never raise a Lua error or a dissector bug; and
-# on all of these frames, and on captures committed as tests/pcap/*.pcap,
-# the dissector raises an expert error exactly when batsecd's own parser
-# (src/wire.c, driven by tests/pcap/wirecheck.c) rejects the frame.
+# t_dissector_live.sh.)  Asserts: every frame type decodes; known frames
+# show the field values gen_wire.c put in them; the inner frame of data
+# frames goes to the Ethernet dissector; valid frames raise no expert
+# error or warning, no "Malformed" and no Lua error; each frame of a set
+# with one defect each raises the expert info naming that defect;
+# truncations and random byte changes of every frame never raise a Lua
+# error or a dissector bug; and on all of these frames, and on captures
+# committed as tests/pcap/*.pcap, the dissector raises an expert error
+# exactly when batsecd's own parser (src/wire.c, driven by
+# tests/pcap/wirecheck.c) rejects the frame.
 # Needs tshark (installed with apt-get when missing and root), python3, a
 # C compiler and the libraries in $B.
 . "$(dirname "$0")/lib.sh"
