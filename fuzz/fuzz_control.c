@@ -19,14 +19,24 @@
  *	dup		a record with a duplicate field name
  * plus the built-ins status and version.  Replies are capped at
  * FUZZ_REPLY_MAX bytes so "table" reaches the too-large path.
+ *  3. control_dispatch() with batsecd's real table (fwd_control_cmds)
+ *     over a forwarder that has no tables, an empty policy and paths
+ *     that do not exist: every argument check of the trust commands
+ *     (trust-add/remove/list, block, unblock, revoke, revoke-record,
+ *     anchors, policy-show, reload) runs for real; an edit that passes
+ *     them fails writing the policy file, so no file is ever touched and
+ *     the running policy must stay empty (checked).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "batsec_policy.h"
 #include "control.h"
 #include "ctlproto.h"
+#include "forwarder.h"
+#include "fwd_trust.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -177,6 +187,43 @@ fuzz_dispatch(const uint8_t *data, size_t size)
 	ctl_reply_free(&r);
 }
 
+/* A forwarder with nothing but an empty policy and unusable paths. */
+static struct fwd *
+fuzz_fwd(void)
+{
+	static struct fwd f;
+	static int ready;
+
+	if (ready)
+		return &f;
+	if (bs_crypto_init() != 0 || (f.policy = bs_policy_new()) == NULL)
+		abort();
+	snprintf(f.cfg.policy, sizeof(f.cfg.policy),
+	    "/nonexistent/batsec-fuzz/policy");
+	snprintf(f.cfg.state_dir, sizeof(f.cfg.state_dir),
+	    "/nonexistent/batsec-fuzz");
+	snprintf(f.cfg.key, sizeof(f.cfg.key), "/nonexistent/batsec-fuzz/key");
+	f.parser.ipc.fd = -1;
+	ready = 1;
+	return &f;
+}
+
+static void
+fuzz_dispatch_real(const uint8_t *data, size_t size)
+{
+	static struct ctl_reply r;
+	struct fwd *f = fuzz_fwd();
+
+	ctl_reply_init(&r, FUZZ_REPLY_MAX, NULL, 0);
+	control_dispatch(fwd_control_cmds, f, data, size, &r);
+	fuzz_check_reply(&r);
+	ctl_reply_free(&r);
+	/* Nothing could be written, so nothing may have changed. */
+	if (f->policy->n_trust != 0 || f->policy->n_block != 0 ||
+	    f->policy->n_revoke != 0 || f->policy_serial != 0)
+		abort();
+}
+
 /* Re-encode a decoded record field by field. */
 static void
 fuzz_record_roundtrip(const uint8_t *data, size_t size)
@@ -224,6 +271,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_request_roundtrip(data, size);
 	fuzz_dispatch(data, size);
+	fuzz_dispatch_real(data, size);
 	fuzz_record_roundtrip(data, size);
 	fuzz_end_roundtrip(data, size);
 	return 0;

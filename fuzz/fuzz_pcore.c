@@ -18,7 +18,14 @@
  *	0x03 POLICY	mode(1) trust(1) gateway(1) clients(1) cap(1): a new
  *			snapshot; trust/gateway are bit masks over the fuzz
  *			identities (bit i: seed (i + 2) * 0x11), clients and
- *			cap set those limits when not 0
+ *			cap set those limits when not 0; mode bit 0: open,
+ *			bits 1..5 tiny attack-resistance limits (so that the
+ *			quotas, budgets, under-load mode, shares, evictions
+ *			and roaming rules of pcore_limits.c are reached):
+ *			1 intro-burst 2, 2 verify-burst 3 and
+ *			verify-global-burst 8, 3 frame-burst 4, 4 stranger-
+ *			share 50 and neighbor-stranger-share 34, 5 roam-per-
+ *			minute 0
  *	0x04 CONFIG	hop_penalty(1): a later CONFIG with another penalty
  *	0x05 KEYS	mode(1): how the forwarder answers LINK_KEY_REQs from
  *			now on: 0 with the right key, 1 refused, 2 never,
@@ -171,6 +178,31 @@ fuzz_answer_keys(struct fuzz *f)
 }
 
 static void
+fuzz_limits(struct bs_policy_limits *l, uint8_t mode)
+{
+	if (mode & 0x02) {
+		l->intro_rate = 1;
+		l->intro_burst = 2;
+	}
+	if (mode & 0x04) {
+		l->verify_rate = 1;
+		l->verify_burst = 3;
+		l->verify_global_rate = 2;
+		l->verify_global_burst = 8;
+	}
+	if (mode & 0x08) {
+		l->frame_rate = 1;
+		l->frame_burst = 4;
+	}
+	if (mode & 0x10) {
+		l->stranger_share = 50;
+		l->neighbor_stranger_share = 34;
+	}
+	if (mode & 0x20)
+		l->roam_per_minute = 0;
+}
+
+static void
 fuzz_policy(struct fuzz *f, uint8_t mode, uint8_t trust, uint8_t gw,
     uint8_t clients, uint8_t cap)
 {
@@ -182,6 +214,7 @@ fuzz_policy(struct fuzz *f, uint8_t mode, uint8_t trust, uint8_t gw,
 	if (pol == NULL)
 		abort();
 	pol->mode = (mode & 1) ? BS_POLICY_OPEN : BS_POLICY_ALLOWLIST;
+	fuzz_limits(&pol->limits, mode);
 	if (clients != 0)
 		pol->limits.clients_per_originator = clients;
 	if (cap != 0)
@@ -261,6 +294,27 @@ fuzz_sum(const uint64_t *v, size_t n)
 	return s;
 }
 
+/*
+ * The tables within their caps; the strangers attributed to neighbours
+ * are strangers in the table.
+ */
+static void
+fuzz_bounds(const struct fuzz *f)
+{
+	uint64_t attributed = 0;
+	size_t i;
+
+	if (f->pc.rt == NULL)
+		return;
+	if (routing_orig_count(f->pc.rt) >
+	    routing_get_params(f->pc.rt)->orig_cap)
+		abort();
+	for (i = 0; i < PCORE_MAX_NEIGH; i++)
+		attributed += f->pc.neigh[i].strangers;
+	if (attributed > f->pc.n_strangers)
+		abort();
+}
+
 static void
 fuzz_frame(struct fuzz *f, const uint8_t *p, size_t len, uint8_t ifsel,
     uint8_t src)
@@ -280,6 +334,7 @@ fuzz_frame(struct fuzz *f, const uint8_t *p, size_t len, uint8_t ifsel,
 	if (f->pc.stat[IPC_STAT_RX_OGM] == ogms &&
 	    fuzz_sum(f->pc.entry, PCORE_E_COUNT) != entries)
 		abort();
+	fuzz_bounds(f);
 	fuzz_answer_keys(f);
 }
 

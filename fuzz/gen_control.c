@@ -96,6 +96,12 @@ main(int argc, char **argv)
 	    "7", " ~" };
 	static const char *const n3[] = { "3" }, *const n999[] = { "999" };
 	static const char *const msg[] = { "key already trusted" };
+	static const char *const k1[] = { key };
+	static const char *const bad[] = { "name", "x", "gateway", "gateway" };
+	static const char *const rec[] = { "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	    "AAAAAAAAAAAAAAAAAAA=" };
 
 	if (argc != 2 || sodium_init() < 0) {
 		fprintf(stderr, "usage: gen_control DIR\n");
@@ -114,6 +120,17 @@ main(int argc, char **argv)
 	gen_request("dup", 0, NULL);
 	gen_request("trust-add", 4, trust);
 	gen_request("status", 1, n3);
+	gen_request("trust-list", 0, NULL);
+	gen_request("trust-add", 1, k1);
+	gen_request("trust-add", 4, bad);
+	gen_request("trust-remove", 1, k1);
+	gen_request("block", 1, k1);
+	gen_request("unblock", 1, k1);
+	gen_request("revoke", 1, k1);
+	gen_request("revoke-record", 1, rec);
+	gen_request("anchors", 0, NULL);
+	gen_request("policy-show", 0, NULL);
+	gen_request("reload", 0, NULL);
 	gen_record();
 	gen_end(CTLP_OK, 3, "");
 	gen_end(CTLP_E_UNKNOWN, 0, "unknown command 'x'");

@@ -37,6 +37,7 @@
 #include "batsec_policy.h"
 #include "config.h"
 #include "ctlproto.h"
+#include "fwd_trust.h"
 #include "version.h"
 
 #define CTL_PROG		"batsec-ctl"
@@ -151,13 +152,14 @@ static const char ctl_global_usage[] =
     "  -h, --help  this help; '" CTL_PROG " COMMAND --help' for one "
     "command\n";
 
-static ctl_run_fn ctl_daemon_run, ctl_daemon_cmd;
+static ctl_run_fn ctl_daemon_run, ctl_daemon_cmd, ctl_revoke;
 
 /* 1 for a command that talks to batsecd. */
 static int
 ctl_is_daemon(const struct ctl_cmd *cmd)
 {
-	return cmd->run == ctl_daemon_run || cmd->run == ctl_daemon_cmd;
+	return cmd->run == ctl_daemon_run || cmd->run == ctl_daemon_cmd ||
+	    cmd->run == ctl_revoke;
 }
 
 /* Usage of one leaf command, or of every leaf of a group. */
@@ -186,7 +188,7 @@ ctl_help(const struct ctl_cmd *cmd)
 	(void)printf("usage: " CTL_PROG " [-j] [-s SOCKET] %s ...\n\n",
 	    cmd->path);
 	ctl_print_usage(stdout, cmd);
-	if (cmd->run == ctl_daemon_run)
+	if (cmd->run == ctl_daemon_run || cmd->run == ctl_revoke)
 		(void)printf("\nThis command needs a running batsecd: it talks "
 		    "to its control socket\n(-s SOCKET, default "
 		    BS_CONF_DEF_SOCKET ").\n");
@@ -686,6 +688,7 @@ enum {
 	CTL_OPT_NOT_BEFORE,
 	CTL_OPT_NOT_AFTER,
 	CTL_OPT_ANCHOR,
+	CTL_OPT_RECORD,
 };
 
 /* An expert time option: unix seconds up to CTL_TIME_MAX. */
@@ -1088,6 +1091,8 @@ enum ctl_shape {
 	CTL_SHAPE_NONE = 0,	/* success prints nothing */
 	CTL_SHAPE_TABLE,	/* a table; JSON: an array of objects */
 	CTL_SHAPE_OBJECT,	/* "name: value" lines; JSON: one object */
+	CTL_SHAPE_LINES,	/* the "line" field of each record; JSON:
+				   an array of objects */
 };
 
 /* What follows the command name on the command line. */
@@ -1164,6 +1169,14 @@ static const struct ctl_col ctl_cols_trust[] = {
 	CTL_COL_END
 };
 
+static const struct ctl_col ctl_cols_anchors[] = {
+	CTL_COL("key", "Anchor", CTL_FMT_TEXT),
+	CTL_COL("name", "Name", CTL_FMT_TEXT),
+	CTL_COL("revocations", "Revocations", CTL_FMT_NUM),
+	{ "blocked", "Blocked", CTL_FMT_TEXT, "yes", "no" },
+	CTL_COL_END
+};
+
 static const struct ctl_dcmd ctl_dcmds[] = {
 	{ "originators", CTLP_CMD_ORIGINATORS, CTL_OPS_NONE, CTL_SHAPE_TABLE,
 	  ctl_cols_originators },
@@ -1187,6 +1200,10 @@ static const struct ctl_dcmd ctl_dcmds[] = {
 	{ "unblock", CTLP_CMD_UNBLOCK, CTL_OPS_KEY, CTL_SHAPE_NONE, NULL },
 	{ "revoke", CTLP_CMD_REVOKE, CTL_OPS_KEY, CTL_SHAPE_NONE, NULL },
 	{ "reload", CTLP_CMD_RELOAD, CTL_OPS_NONE, CTL_SHAPE_NONE, NULL },
+	{ "anchors", CTLP_CMD_ANCHORS, CTL_OPS_NONE, CTL_SHAPE_TABLE,
+	  ctl_cols_anchors },
+	{ "policy show", CTLP_CMD_POLICY_SHOW, CTL_OPS_NONE, CTL_SHAPE_LINES,
+	  NULL },
 	{ NULL, NULL, CTL_OPS_NONE, CTL_SHAPE_NONE, NULL }
 };
 
@@ -1529,6 +1546,20 @@ ctl_render_object(const struct ctl_in *in)
 	}
 }
 
+/* The "line" field of every record, one per line. */
+static void
+ctl_render_lines(const struct ctl_in *in)
+{
+	const struct ctlp_field *f;
+	struct ctlp_record rec;
+	size_t pos = 0;
+
+	while (ctl_in_next(in, &pos, &rec) == 0)
+		if ((f = ctl_field(&rec, "line")) != NULL &&
+		    f->type == CTLP_F_STR)
+			(void)printf("%.*s\n", (int)f->str_len, f->str);
+}
+
 /* The fields of rec as JSON members, after a comma unless *first. */
 static void
 ctl_json_fields(const struct ctlp_record *rec, int *first)
@@ -1578,7 +1609,10 @@ ctl_render(const struct ctl *ctl, const struct ctl_dcmd *dc,
 	if (dc->shape == CTL_SHAPE_NONE)
 		return CTL_EXIT_OK;
 	if (ctl->json)
-		ctl_render_json(dc->shape, in);
+		ctl_render_json(dc->shape == CTL_SHAPE_LINES ? CTL_SHAPE_TABLE :
+		    dc->shape, in);
+	else if (dc->shape == CTL_SHAPE_LINES)
+		ctl_render_lines(in);
 	else if (dc->shape == CTL_SHAPE_TABLE)
 		ctl_render_table(dc->cols, in);
 	else
@@ -1644,14 +1678,15 @@ ctl_daemon_pick(const struct ctl_cmd *cmd, int n, char **ops, int *skip,
 
 	*skip = 0;
 	*rc = CTL_EXIT_FAIL;
-	if (strcmp(cmd->name, "trust") != 0)
+	if (strcmp(cmd->name, "trust") != 0 && strcmp(cmd->name, "policy") != 0)
 		return ctl_dcmd_find(cmd->name);
 	if (n == 0) {
-		*rc = ctl_usage_err(cmd, "missing subcommand (add, remove or "
-		    "list)");
+		*rc = ctl_usage_err(cmd, "missing subcommand (%s)",
+		    strcmp(cmd->name, "trust") == 0 ? "add, remove or list" :
+		    "show");
 		return NULL;
 	}
-	(void)snprintf(path, sizeof(path), "trust %.20s", ops[0]);
+	(void)snprintf(path, sizeof(path), "%s %.20s", cmd->name, ops[0]);
 	if ((dc = ctl_dcmd_find(path)) == NULL)
 		*rc = ctl_usage_err(cmd, "unknown command '%s'", ops[0]);
 	*skip = 1;
@@ -1740,6 +1775,174 @@ ctl_daemon_run(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 	}
 	(void)close(fd);
 	free(in.buf);
+	return rc;
+}
+
+/* ---- revoke: locally, or a CA revocation record ------------------------- */
+
+struct ctl_revoke_opts {
+	const char *ca;			/* --ca CAKEYFILE */
+	const char *record;		/* --record FILE */
+	const char *out;		/* -o FILE: write, do not send */
+	int force;
+};
+
+static int
+ctl_save_revoke(const char *path, const void *obj, char *err, size_t errlen)
+{
+	return bs_revoke_save(path, obj, err, errlen);
+}
+
+static int
+ctl_revoke_opts(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
+    char **argv, struct ctl_revoke_opts *o)
+{
+	static const struct option opts[] = {
+		{ "ca", required_argument, NULL, CTL_OPT_CA },
+		{ "record", required_argument, NULL, CTL_OPT_RECORD },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int ch;
+
+	memset(o, 0, sizeof(*o));
+	ctl_opt_reset();
+	while ((ch = getopt_long(argc, argv, ":fhjo:", opts, NULL)) != -1) {
+		if (ch == CTL_OPT_CA)
+			o->ca = optarg;
+		else if (ch == CTL_OPT_RECORD)
+			o->record = optarg;
+		else if (ch == 'o')
+			o->out = optarg;
+		else if (ch == 'f')
+			o->force = 1;
+		else if (ch == 'j')
+			ctl->json = 1;
+		else if (ch == 'h')
+			return ctl_help(cmd) == 0 ? CTL_HELP_SHOWN :
+			    CTL_EXIT_FAIL;
+		else
+			return ctl_bad_option(cmd, ch, argv);
+	}
+	if (o->ca != NULL && o->record != NULL)
+		return ctl_usage_err(cmd, "--ca and --record exclude each "
+		    "other");
+	if (o->out != NULL && o->ca == NULL)
+		return ctl_usage_err(cmd, "-o needs --ca");
+	if ((o->ca != NULL && *o->ca == '\0') ||
+	    (o->record != NULL && *o->record == '\0') ||
+	    (o->out != NULL && *o->out == '\0'))
+		return ctl_usage_err(cmd, "empty file name");
+	return 0;
+}
+
+/* One request with one argument on fd; the reply has no records. */
+static int
+ctl_send1(struct ctl *ctl, int fd, const char *wire, const char *arg)
+{
+	struct ctl_in in = { NULL, 0, 0, 0 };
+	const char *args[1];
+	int rc;
+
+	args[0] = arg;
+	rc = ctl_exchange(ctl, fd, wire, 1, args, &in);
+	free(in.buf);
+	return rc;
+}
+
+static int
+ctl_send_record(struct ctl *ctl, int fd, const struct bs_revoke *r)
+{
+	uint8_t raw[BS_REVOKE_LEN];
+	char b64[FWD_TRUST_REVOKE_B64_LEN + 1];
+
+	bs_revoke_encode(raw, r);
+	if (bs_b64_encode(b64, sizeof(b64), raw, sizeof(raw)) < 0) {
+		ctl_warnx("revoke: cannot encode the record");
+		return CTL_EXIT_FAIL;
+	}
+	return ctl_send1(ctl, fd, CTLP_CMD_REVOKE_RECORD, b64);
+}
+
+/* A record signed with the CA key in path for pk. */
+static int
+ctl_revoke_issue(struct ctl *ctl, const char *path,
+    const uint8_t pk[static BS_PK_LEN], struct bs_revoke *r)
+{
+	struct bs_identity ca;
+	uint64_t now;
+	int rc;
+
+	if ((now = ctl_now()) == 0)
+		return CTL_EXIT_FAIL;
+	if ((rc = ctl_load_seckey(ctl, path, &ca)) != 0)
+		return rc;
+	rc = bs_revoke_issue(r, &ca, pk, now) == 0 ? CTL_EXIT_OK :
+	    CTL_EXIT_FAIL;
+	bs_identity_wipe(&ca);
+	if (rc != 0)
+		ctl_warnx("revoke: cannot sign the record");
+	return rc;
+}
+
+/* The record or key of a revoke command, then the request on fd. */
+static int
+ctl_revoke_do(struct ctl *ctl, const struct ctl_cmd *cmd,
+    const struct ctl_revoke_opts *o, int n, char **ops, int fd)
+{
+	char key[BS_KEY_B64_LEN + 1], err[CTL_ERRLEN];
+	uint8_t pk[BS_PK_LEN];
+	struct bs_revoke r;
+	int rc;
+
+	if (o->record != NULL) {
+		if (n != 0)
+			return ctl_usage_err(cmd, "--record takes no KEY");
+		if (bs_revoke_load(o->record, &r, err, sizeof(err)) != 0)
+			return ctl_fail(err);
+		return ctl_send_record(ctl, fd, &r);
+	}
+	if (n != 1)
+		return ctl_usage_err(cmd, n == 0 ? "missing KEY" :
+		    "too many arguments");
+	if (*ops[0] == '\0')
+		return ctl_usage_err(cmd, "empty key or file name");
+	if ((rc = ctl_load_pubkey(ctl, ops[0], pk)) != 0)
+		return rc;
+	if (o->ca == NULL) {
+		bs_key_to_b64(key, pk);
+		return ctl_send1(ctl, fd, CTLP_CMD_REVOKE, key);
+	}
+	if ((rc = ctl_revoke_issue(ctl, o->ca, pk, &r)) != 0)
+		return rc;
+	if (o->out != NULL)
+		return ctl_save(o->out, o->force, ctl_save_revoke, &r);
+	return ctl_send_record(ctl, fd, &r);
+}
+
+/*
+ * revoke KEY: a local revoke entry.  revoke --ca CAKEYFILE KEY: a CA
+ * record, sent to batsecd (which spreads it) or written with -o.
+ * revoke --record FILE: send a record made elsewhere.  As every daemon
+ * command, it connects before it looks at its operands, except with -o,
+ * which needs no daemon.
+ */
+static int
+ctl_revoke(struct ctl *ctl, const struct ctl_cmd *cmd, int argc, char **argv)
+{
+	struct ctl_revoke_opts o;
+	int fd = -1, rc;
+
+	if ((rc = ctl_revoke_opts(ctl, cmd, argc, argv, &o)) != 0)
+		return rc == CTL_HELP_SHOWN ? CTL_EXIT_OK : rc;
+	if (o.out == NULL && (fd = ctl_connect(ctl, cmd)) < 0)
+		return CTL_EXIT_FAIL;
+	rc = ctl_revoke_do(ctl, cmd, &o, argc - optind, argv + optind, fd);
+	if (fd >= 0)
+		(void)close(fd);
 	return rc;
 }
 
@@ -1865,9 +2068,23 @@ static const struct ctl_cmd ctl_cmds[] = {
 	CTL_DAEMON("unblock", NULL,
 	  "  unblock KEY\n"
 	  "      Remove KEY from the block list.\n"),
-	CTL_DAEMON("revoke", NULL,
+	{ "revoke", NULL, "revoke", ctl_revoke, NULL,
 	  "  revoke KEY\n"
-	  "      Revoke KEY locally: a lost or compromised key.\n"),
+	  "      Revoke KEY on this node only (a revoke line in the policy).\n"
+	  "  revoke --ca CAKEYFILE [-o FILE [-f]] KEY\n"
+	  "      Sign a revocation record for KEY with the CA secret key and\n"
+	  "      hand it to batsecd, which stores it and spreads it through\n"
+	  "      the mesh; with -o write it to FILE instead.\n"
+	  "  revoke --record FILE\n"
+	  "      Hand a record written with -o to batsecd.\n" },
+	CTL_DAEMON("anchors", NULL,
+	  "  anchors\n"
+	  "      The CA keys of the policy, with the revocation records\n"
+	  "      held from each.\n"),
+	CTL_DAEMON("policy", NULL,
+	  "  policy show\n"
+	  "      The running policy as canonical text, and the CA\n"
+	  "      revocations in force as comments.\n"),
 	CTL_DAEMON("reload", NULL,
 	  "  reload\n"
 	  "      Read the policy file again; on an error the running\n"

@@ -34,6 +34,7 @@
 #include "forwarder.h"
 #include "fwd_data.h"
 #include "fwd_tables.h"
+#include "fwd_trust.h"
 #include "netlink.h"
 #include "sandbox.h"
 #include "state.h"
@@ -142,27 +143,35 @@ fwd_send_config(struct fwd *f)
 		log_warn("sending CONFIG to the parser");
 }
 
-/* Queue the policy as a snapshot; on ENOBUFS try again later. */
-static void
-fwd_push_policy(struct fwd *f)
+/*
+ * Queue the policy as a snapshot (with the CA revocations in force,
+ * fwd_trust_effective); on ENOBUFS try again later.
+ */
+void
+fwd_policy_push(struct fwd *f)
 {
-	size_t len = bs_policy_snapshot_len(f->policy), n = 0;
+	struct bs_policy *owned = NULL;
+	const struct bs_policy *pol;
+	size_t len, n = 0;
 	uint8_t *buf;
 
 	f->policy_pending = 1;
 	if (!fwd_parser_up(&f->parser))
 		return;
-	if ((buf = malloc(len)) == NULL) {
+	if ((pol = fwd_trust_effective(f, &owned)) == NULL ||
+	    (buf = malloc(len = bs_policy_snapshot_len(pol))) == NULL) {
 		log_warn("policy snapshot");
+		bs_policy_free(owned);
 		return;
 	}
-	if (bs_policy_snapshot_encode(f->policy, buf, len, &n) != 0)
+	if (bs_policy_snapshot_encode(pol, buf, len, &n) != 0)
 		log_warnx("policy snapshot: encoding failed");
 	else if (ipc_send_policy(&f->parser.ipc, f->policy_serial, buf, n) == 0)
 		f->policy_pending = 0;
 	else if (errno != ENOBUFS)
 		log_warn("sending the policy to the parser");
 	free(buf);
+	bs_policy_free(owned);
 }
 
 /* A new parser learns everything it needs, in this order. */
@@ -187,7 +196,7 @@ fwd_parser_start(struct fwd *f)
 		return;
 	}
 	fwd_send_config(f);
-	fwd_push_policy(f);
+	fwd_policy_push(f);
 	fwd_ifaces_announce(f);
 }
 
@@ -245,14 +254,16 @@ fwd_on_tap(struct fwd *f)
 			continue;
 		}
 		if (errno == EAGAIN || errno == EWOULDBLOCK)
-			return;
+			break;
 		f->tap_rx_errors++;
 		if (errno != EMSGSIZE && errno != EPROTO && errno != EINTR) {
 			log_rl(&f->rx_rl, LOG_WARNING, "%s: read: %s",
 			    f->tap.name, strerror(errno));
-			return;
+			break;
 		}
 	}
+	/* What the burst queued goes out in one sendmmsg per interface. */
+	fwd_data_flush(f->data);
 }
 
 /*
@@ -390,20 +401,10 @@ fwd_reload_config(struct fwd *f)
 static void
 fwd_reload_policy(struct fwd *f)
 {
-	struct bs_policy *pol = NULL;
 	char err[512];
 
-	if (bs_policy_parse_file(f->cfg.policy, 0, &pol, err,
-	    sizeof(err)) != 0) {
+	if (fwd_trust_reload(f, err, sizeof(err)) != 0)
 		log_warnx("reload: %s; keeping the old policy", err);
-		return;
-	}
-	bs_policy_free(f->policy);
-	f->policy = pol;
-	f->policy_serial++;
-	log_info("policy %s reloaded (%zu trusted keys)", f->cfg.policy,
-	    pol->n_trust);
-	fwd_push_policy(f);
 }
 
 /* ---- signals ------------------------------------------------------------------------------ */
@@ -517,6 +518,7 @@ fwd_load(struct fwd *f)
 		fatalx("%s", err);
 	f->policy_serial = 1;
 	if (state_dir_open(f->cfg.state_dir, err, sizeof(err)) != 0 ||
+	    fwd_trust_start(f, err, sizeof(err)) != 0 ||
 	    sandbox_chroot_prepare(f->cfg.chroot_dir, err, sizeof(err)) != 0)
 		fatalx("%s", err);
 	fwd_parser_init(&f->parser, &f->id);
@@ -612,6 +614,9 @@ fwd_dispatch(struct fwd *f, const struct epoll_event *ev)
 	case FWD_TAG_RAW:
 		if (i < f->ifs.n)
 			fwd_ifaces_rx(f, i);
+		/* Before anything may change the tables (fwd_data.h). */
+		if (f->data != NULL)
+			fwd_data_flush(f->data);
 		break;
 	case FWD_TAG_CTL:
 		control_run(f->ctl, log_now_ms());
@@ -658,7 +663,7 @@ fwd_timers(struct fwd *f)
 		fwd_parser_start(f);
 	else if (f->policy_pending && fwd_parser_up(&f->parser) &&
 	    !ipc_pending(&f->parser.ipc))
-		fwd_push_policy(f);
+		fwd_policy_push(f);
 	fwd_orig_run(f, now);
 	if (f->tables != NULL && now >= f->purge_at_ms) {
 		(void)fwd_tables_purge(f->tables, now);
@@ -700,6 +705,7 @@ fwd_shutdown(struct fwd *f)
 	nl_close(f->nlev);
 	nl_close(f->nl);
 	bs_policy_free(f->policy);
+	fwd_trust_stop();
 	bs_identity_wipe(&f->id);
 	free(f->rxbufs);
 	free(f->tapbuf);

@@ -15,6 +15,7 @@
 #include "forwarder.h"
 #include "fwd_data.h"
 #include "fwd_tables.h"
+#include "fwd_trust.h"
 #include "ipc.h"
 
 static uint64_t
@@ -335,17 +336,51 @@ fwd_stats_tables(struct fwd *f, struct ctl_reply *r)
 	ctl_reply_field_u64(r, "bcast_evicted", tc->bcast_evicted);
 }
 
-/* The parser's last STATS, under the names ipc_stat_name gives. */
+/*
+ * srcK_mac of the parser's STATS packs ifindex << 48 | MAC: shown as the
+ * MAC and srcK_ifindex.
+ */
+static void
+fwd_stats_src(struct ctl_reply *r, uint32_t id, const char *name, uint64_t v)
+{
+	uint8_t mac[6];
+	char ifn[32];
+	int i;
+
+	for (i = 0; i < 6; i++)
+		mac[i] = (uint8_t)(v >> (8 * (5 - i)));
+	ctl_reply_field_addr(r, name, mac);
+	snprintf(ifn, sizeof(ifn), "src%u_ifindex",
+	    (unsigned)((id - IPC_STAT_SRC1_MAC) / IPC_STAT_SRC_FIELDS + 1));
+	ctl_reply_field_u64(r, ifn, v >> 48);
+}
+
+/* Counters per record of the parser's STATS (CTLP_FIELDS_MAX is 64). */
+#define FWD_STATS_PER_RECORD	40
+
+/*
+ * The parser's last STATS, under the names ipc_stat_name gives, in as
+ * many records as the field limit needs (batsec-ctl merges them).
+ */
 static void
 fwd_stats_parser(struct fwd *f, struct ctl_reply *r)
 {
 	const char *name;
 	uint32_t id;
+	size_t n = 0;
 
-	ctl_reply_record_begin(r);
-	for (id = 1; id < IPC_STAT_ID_END; id++)
-		if ((name = ipc_stat_name(id)) != NULL)
+	for (id = 1; id < IPC_STAT_ID_END; id++) {
+		if ((name = ipc_stat_name(id)) == NULL)
+			continue;
+		if (n++ % FWD_STATS_PER_RECORD == 0)
+			ctl_reply_record_begin(r);
+		if (id >= IPC_STAT_SRC1_MAC && id < IPC_STAT_SRC1_MAC +
+		    IPC_STAT_SRC_FIELDS * IPC_STAT_SRC_SLOTS &&
+		    (id - IPC_STAT_SRC1_MAC) % IPC_STAT_SRC_FIELDS == 0)
+			fwd_stats_src(r, id, name, f->parser.stat[id]);
+		else
 			ctl_reply_field_u64(r, name, f->parser.stat[id]);
+	}
 }
 
 static void
@@ -362,7 +397,7 @@ fwd_ctl_stats(void *ctx, size_t argc, const char *const argv[],
 	ctl_reply_ok(r);
 }
 
-/* ---- status, and what comes with the trust change -------------------------------- */
+/* ---- status ---------------------------------------------------------------------------- */
 
 void
 fwd_control_status(void *ctx, size_t argc, const char *const argv[],
@@ -380,16 +415,6 @@ fwd_control_status(void *ctx, size_t argc, const char *const argv[],
 	ctl_reply_field_bool(r, "parser_running", fwd_parser_up(&f->parser));
 }
 
-static void
-fwd_ctl_unsupported(void *ctx, size_t argc, const char *const argv[],
-    struct ctl_reply *r)
-{
-	(void)ctx;
-	(void)argc;
-	(void)argv;
-	ctl_reply_error(r, CTLP_E_FAILED, "not supported yet by this batsecd");
-}
-
 const struct control_cmd fwd_control_cmds[] = {
 	{ CTLP_CMD_ORIGINATORS, 0, 0, fwd_ctl_originators },
 	{ CTLP_CMD_NEIGHBORS, 0, 0, fwd_ctl_neighbors },
@@ -397,12 +422,17 @@ const struct control_cmd fwd_control_cmds[] = {
 	{ CTLP_CMD_CLIENTS, 0, 0, fwd_ctl_clients },
 	{ CTLP_CMD_GATEWAYS, 0, 0, fwd_ctl_gateways },
 	{ CTLP_CMD_STATS, 0, 0, fwd_ctl_stats },
-	{ CTLP_CMD_TRUST_LIST, 0, 0, fwd_ctl_unsupported },
-	{ CTLP_CMD_TRUST_ADD, 1, 4, fwd_ctl_unsupported },
-	{ CTLP_CMD_TRUST_REMOVE, 1, 1, fwd_ctl_unsupported },
-	{ CTLP_CMD_BLOCK, 1, 1, fwd_ctl_unsupported },
-	{ CTLP_CMD_UNBLOCK, 1, 1, fwd_ctl_unsupported },
-	{ CTLP_CMD_REVOKE, 1, 1, fwd_ctl_unsupported },
-	{ CTLP_CMD_RELOAD, 0, 0, fwd_ctl_unsupported },
+	/* Trust management (fwd_trust.c): each handler checks its
+	 * arguments' form itself; the counts are checked here. */
+	{ CTLP_CMD_TRUST_LIST, 0, 0, fwd_trust_ctl_list },
+	{ CTLP_CMD_TRUST_ADD, 1, 4, fwd_trust_ctl_add },
+	{ CTLP_CMD_TRUST_REMOVE, 1, 1, fwd_trust_ctl_remove },
+	{ CTLP_CMD_BLOCK, 1, 1, fwd_trust_ctl_block },
+	{ CTLP_CMD_UNBLOCK, 1, 1, fwd_trust_ctl_unblock },
+	{ CTLP_CMD_REVOKE, 1, 1, fwd_trust_ctl_revoke },
+	{ CTLP_CMD_REVOKE_RECORD, 1, 1, fwd_trust_ctl_revoke_record },
+	{ CTLP_CMD_RELOAD, 0, 0, fwd_trust_ctl_reload },
+	{ CTLP_CMD_ANCHORS, 0, 0, fwd_trust_ctl_anchors },
+	{ CTLP_CMD_POLICY_SHOW, 0, 0, fwd_trust_ctl_policy_show },
 	{ NULL, 0, 0, NULL }
 };

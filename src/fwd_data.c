@@ -155,28 +155,111 @@ fwd_data_is_data(const uint8_t *payload, size_t len)
 
 /* ---- sending ------------------------------------------------------------------ */
 
-/*
- * Send frame[0..len) to dst on interface ifp; n (may be NULL) is the
- * neighbour it goes to.  0, or -1 when it was dropped (counted).
- */
-static int
-fwd_data_send(struct fwd_data *d, const struct fwd_data_if *ifp,
-    const uint8_t *dst, const uint8_t *frame, size_t len, struct fwd_neigh *n)
+/* The outcome of one frame to the mesh, sent or not (drop_send). */
+static void
+fwd_data_sent(struct fwd_data *d, uint32_t ifindex, size_t len,
+    struct fwd_neigh *n, int ok)
 {
-	struct fwd_dcount *c = fwd_data_ifc(d, ifp->ifindex);
+	struct fwd_dcount *c = fwd_data_ifc(d, ifindex);
 
-	if (len > ifp->mtu) {
-		c->drop_too_big++;
-		return -1;
-	}
-	if (d->ops.send(d->ops.arg, ifp->ifindex, dst, frame, len) != 0) {
+	if (!ok) {
 		c->drop_send++;
-		return -1;
+		return;
 	}
 	fwd_count_tx(c, len);
 	if (n != NULL)
 		fwd_count_tx(&n->c, len);
+}
+
+/* Send the queued frames of ifindex (marked done with len 0) at once. */
+static void
+fwd_data_flush_if(struct fwd_data *d, uint32_t ifindex)
+{
+	struct fwd_data_tx tx[FWD_TXQ_MAX];
+	size_t idx[FWD_TXQ_MAX];
+	size_t i, k = 0, sent;
+
+	for (i = 0; i < d->txn; i++) {
+		if (d->txe[i].ifindex != ifindex || d->txe[i].len == 0)
+			continue;
+		tx[k].dst = d->txe[i].dst;
+		tx[k].frame = d->txbuf + i * FWD_TXQ_SLOT;
+		tx[k].len = d->txe[i].len;
+		idx[k++] = i;
+	}
+	if (k == 0)
+		return;
+	sent = d->ops.send_batch(d->ops.arg, ifindex, tx, k);
+	for (i = 0; i < k; i++) {
+		fwd_data_sent(d, ifindex, tx[i].len, d->txe[idx[i]].n,
+		    i < sent);
+		d->txe[idx[i]].len = 0;
+	}
+}
+
+void
+fwd_data_flush(struct fwd_data *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->txn; i++)
+		if (d->txe[i].len != 0)
+			fwd_data_flush_if(d, d->txe[i].ifindex);
+	d->txn = 0;
+}
+
+void
+fwd_data_fini(struct fwd_data *d)
+{
+	free(d->txbuf);
+	d->txbuf = NULL;
+	d->txn = 0;
+}
+
+_Static_assert(FWD_TXQ_MAX <= RAWSOCK_BATCH_MAX, "one sendmmsg per flush");
+
+/* Queue a frame: 0, or -1 when it cannot be (no batch sender, too long). */
+static int
+fwd_data_queue(struct fwd_data *d, uint32_t ifindex, const uint8_t *dst,
+    const uint8_t *frame, size_t len, struct fwd_neigh *n)
+{
+	struct fwd_data_txe *e;
+
+	if (d->ops.send_batch == NULL || len == 0 || len > FWD_TXQ_SLOT)
+		return -1;
+	if (d->txbuf == NULL &&
+	    (d->txbuf = malloc((size_t)FWD_TXQ_MAX * FWD_TXQ_SLOT)) == NULL)
+		return -1;
+	if (d->txn == FWD_TXQ_MAX)
+		fwd_data_flush(d);
+	e = &d->txe[d->txn];
+	e->ifindex = ifindex;
+	memcpy(e->dst, dst, BS_ADDR_LEN);
+	e->len = len;
+	e->n = n;
+	memcpy(d->txbuf + d->txn * FWD_TXQ_SLOT, frame, len);
+	d->txn++;
 	return 0;
+}
+
+/*
+ * Send frame[0..len) to dst on interface ifp; n (may be NULL) is the
+ * neighbour it goes to.  Queued when it can be (counted at the flush),
+ * else sent now, after what is queued, and counted.
+ */
+static void
+fwd_data_send(struct fwd_data *d, const struct fwd_data_if *ifp,
+    const uint8_t *dst, const uint8_t *frame, size_t len, struct fwd_neigh *n)
+{
+	if (len > ifp->mtu) {
+		fwd_data_ifc(d, ifp->ifindex)->drop_too_big++;
+		return;
+	}
+	if (fwd_data_queue(d, ifp->ifindex, dst, frame, len, n) == 0)
+		return;
+	fwd_data_flush(d);
+	fwd_data_sent(d, ifp->ifindex, len, n, d->ops.send(d->ops.arg,
+	    ifp->ifindex, dst, frame, len) == 0);
 }
 
 /* The built frame d->buf[0..len) to ff:ff:ff:ff:ff:ff on every up iface. */
@@ -188,8 +271,7 @@ fwd_data_flood(struct fwd_data *d, size_t len)
 
 	n = d->ops.ifaces(d->ops.arg, ifs, FWD_DATA_IFC_MAX);
 	for (i = 0; i < n && i < FWD_DATA_IFC_MAX; i++)
-		(void)fwd_data_send(d, &ifs[i], fwd_bcast_mac, d->buf, len,
-		    NULL);
+		fwd_data_send(d, &ifs[i], fwd_bcast_mac, d->buf, len, NULL);
 }
 
 /*
@@ -284,7 +366,7 @@ fwd_data_tap_unicast(struct fwd_data *d, const uint8_t *orig,
 		d->tap.drop_malformed++;
 		return;
 	}
-	(void)fwd_data_send(d, &ifp, nh->mac, d->buf, n, nh);
+	fwd_data_send(d, &ifp, nh->mac, d->buf, n, nh);
 }
 
 void
@@ -349,7 +431,7 @@ fwd_data_rx_unicast(struct fwd_data *d, struct fwd_dcount *c,
 	/* u.len <= len: the header and inner frame, without padding. */
 	memcpy(d->buf, p, u.len);
 	(void)wire_data_set_ttl(d->buf, u.len, (uint8_t)(u.ttl - 1));
-	(void)fwd_data_send(d, &ifp, nh->mac, d->buf, u.len, nh);
+	fwd_data_send(d, &ifp, nh->mac, d->buf, u.len, nh);
 }
 
 static void
@@ -437,6 +519,33 @@ fwd_data_real_send(void *arg, uint32_t ifindex,
 	return -1;
 }
 
+/* sendmmsg once more after a short count: the error it hid, if any. */
+static size_t
+fwd_data_real_send_batch(void *arg, uint32_t ifindex,
+    const struct fwd_data_tx *tx, size_t n)
+{
+	struct rawsock_txmsg m[FWD_TXQ_MAX];
+	struct fwd *f = arg;
+	struct fwd_iface *v = fwd_data_iface(f, ifindex);
+	size_t i, done = 0;
+	int r = 0;
+
+	if (v == NULL || n > FWD_TXQ_MAX)
+		return 0;
+	for (i = 0; i < n; i++) {
+		m[i].dst = tx[i].dst;
+		m[i].payload = tx[i].frame;
+		m[i].len = tx[i].len;
+	}
+	while (done < n &&
+	    (r = rawsock_send_batch(&v->rs, m + done, n - done)) > 0)
+		done += (size_t)r;
+	if (r < 0 && errno != EAGAIN && errno != ENETDOWN && errno != ENXIO)
+		log_rl(&f->data->err_rl, LOG_WARNING, "mesh interface %s: "
+		    "send: %s", v->name, strerror(errno));
+	return done;
+}
+
 static int
 fwd_data_real_tap(void *arg, const void *frame, size_t len)
 {
@@ -475,6 +584,7 @@ fwd_data_setup(struct fwd *f)
 
 	memset(&ops, 0, sizeof(ops));
 	ops.send = fwd_data_real_send;
+	ops.send_batch = fwd_data_real_send_batch;
 	ops.tap_write = fwd_data_real_tap;
 	ops.ifaces = fwd_data_real_ifaces;
 	ops.arg = f;
@@ -492,6 +602,8 @@ fwd_data_setup(struct fwd *f)
 void
 fwd_data_teardown(struct fwd *f)
 {
+	if (f->data != NULL)
+		fwd_data_fini(f->data);
 	free(f->data);
 	f->data = NULL;
 	fwd_tables_free(f->tables);

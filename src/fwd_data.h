@@ -18,6 +18,17 @@
  *   per originator) -> dropped; else the inner frame to the TAP and,
  *   when ttl - 1 > 0, rebroadcast on every up interface.
  *
+ * Sending in batches: when ops.send_batch is set, frames for the mesh
+ * are queued (up to FWD_TXQ_MAX, copied) and go out with one call per
+ * interface at fwd_data_flush(), which the forwarder calls after each
+ * burst it read from the TAP or a mesh socket (and fwd_data_send calls
+ * when the queue is full); without a queue (no send_batch, or no memory
+ * for it) a frame goes out at once, after whatever is queued.  The tx / drop_send counters are updated at
+ * the flush, when the outcome is known; the neighbour entries queued
+ * frames count on must stay in the table until then, so the caller
+ * flushes before it lets the tables change (the forwarder: before it
+ * returns to its event loop).
+ *
  * I/O goes through struct fwd_data_ops so tests and the fuzz harness can
  * capture it; fwd_data_setup() wires the real rawsock_send / tap_write of
  * a running forwarder.  Counters are kept per interface, per neighbour
@@ -41,10 +52,29 @@ struct fwd;
 /* Largest data frame we build: UNICAST header + the largest inner frame. */
 #define FWD_DATA_FRAME_MAX	(WIRE_UNICAST_HDR_LEN + WIRE_INNER_MAX)
 
+/* Queued frames, and the bytes a queue slot holds (any data frame). */
+#define FWD_TXQ_MAX		32
+#define FWD_TXQ_SLOT		FWD_DATA_FRAME_MAX
+
 /* An up mesh interface, as the data plane needs it. */
 struct fwd_data_if {
 	uint32_t ifindex;
 	uint32_t mtu;			/* largest Ethernet payload */
+};
+
+/* One frame of a batch send: payload to dst. */
+struct fwd_data_tx {
+	const uint8_t *dst;		/* BS_ADDR_LEN */
+	const uint8_t *frame;
+	size_t len;
+};
+
+/* A queued frame (its bytes are in the slot of the same index). */
+struct fwd_data_txe {
+	uint32_t ifindex;
+	uint8_t dst[BS_ADDR_LEN];
+	size_t len;
+	struct fwd_neigh *n;		/* counted on too; may be NULL */
 };
 
 struct fwd_data_ops {
@@ -55,6 +85,13 @@ struct fwd_data_ops {
 	int (*send)(void *arg, uint32_t ifindex,
 	    const uint8_t dst[static BS_ADDR_LEN], const void *payload,
 	    size_t len);
+	/*
+	 * Optional: send the n (1..FWD_TXQ_MAX) frames tx[] on ifindex at
+	 * once.  Returns how many went out, counted from the first; the
+	 * rest count as drop_send.
+	 */
+	size_t (*send_batch)(void *arg, uint32_t ifindex,
+	    const struct fwd_data_tx *tx, size_t n);
 	/* Write one Ethernet frame to the TAP.  0, or -1. */
 	int (*tap_write)(void *arg, const void *frame, size_t len);
 	/* The up mesh interfaces, at most max of them, into out. */
@@ -76,6 +113,9 @@ struct fwd_data {
 	struct fwd_data_ifc ifc[FWD_DATA_IFC_MAX];
 	struct log_rl err_rl;		/* send / TAP write errors */
 	uint8_t buf[FWD_DATA_FRAME_MAX];	/* the frame being built */
+	size_t txn;			/* frames queued */
+	struct fwd_data_txe txe[FWD_TXQ_MAX];
+	uint8_t *txbuf;			/* FWD_TXQ_MAX slots; on first use */
 };
 
 /*
@@ -101,6 +141,13 @@ void	fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
 	    size_t len, uint64_t now_ms);
 /* 1 when a mesh payload is a data frame (goes to fwd_data_mesh_rx). */
 int	fwd_data_is_data(const uint8_t *payload, size_t len);
+/*
+ * Send the queued frames (ops.send_batch, one call per interface, in
+ * queue order) and count the outcome.  Nothing to do without a queue.
+ */
+void	fwd_data_flush(struct fwd_data *d);
+/* Free the queue's buffer (after a last flush). */
+void	fwd_data_fini(struct fwd_data *d);
 
 /* Counters of interface ifindex, NULL when it never had any. */
 const struct fwd_dcount *fwd_data_iface_counters(const struct fwd_data *d,

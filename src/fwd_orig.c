@@ -12,6 +12,7 @@
 #include "forwarder.h"
 #include "fwd_orig.h"
 #include "fwd_tables.h"
+#include "fwd_trust.h"
 #include "log.h"
 #include "rawsock.h"
 
@@ -91,6 +92,16 @@ fwd_hello_build(const struct bs_identity *id,
     uint32_t epoch, uint32_t seqno, const struct fwd_peer *peers, size_t n,
     uint8_t *buf, size_t cap, size_t *len)
 {
+	return fwd_hello_build_cert(id, ifmac, interval_ms, epoch, seqno,
+	    peers, n, NULL, buf, cap, len);
+}
+
+int
+fwd_hello_build_cert(const struct bs_identity *id,
+    const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
+    uint32_t epoch, uint32_t seqno, const struct fwd_peer *peers, size_t n,
+    const uint8_t *cert, uint8_t *buf, size_t cap, size_t *len)
+{
 	struct wire_hello h;
 	uint8_t sig[BS_SIG_LEN];
 	size_t i, l = 0;
@@ -105,6 +116,7 @@ fwd_hello_build(const struct bs_identity *id,
 	h.interval_ms = interval_ms;
 	h.epoch = epoch;
 	h.seqno = seqno;
+	h.cert = cert;
 	for (i = 0; i < n; i++) {
 		h.neigh[i].addr = peers[i].addr;
 		h.neigh[i].rx_count = peers[i].rx_count;
@@ -121,11 +133,14 @@ fwd_hello_build(const struct bs_identity *id,
 
 /* ---- own OGM ---------------------------------------------------------------------- */
 
-/* The TT and GATEWAY containers of our own OGM. */
+/*
+ * The TT and GATEWAY containers of our own OGM, then extra (containers
+ * already encoded: certificate, revocation; fwd_trust.h).
+ */
 static int
 fwd_ogm_tvlvs(uint8_t *tv, size_t cap, size_t *len,
     const struct wire_tt_entry *tt, unsigned ntt, uint32_t gw_down,
-    uint32_t gw_up)
+    uint32_t gw_up, const uint8_t *extra, size_t extra_len)
 {
 	int r;
 
@@ -139,12 +154,25 @@ fwd_ogm_tvlvs(uint8_t *tv, size_t cap, size_t *len,
 	    (r = wire_tvlv_put_gateway(tv, cap, len, gw_down, gw_up)) !=
 	    WIRE_OK)
 		return r;
+	if (extra_len > cap - *len)
+		return WIRE_EINVAL;
+	if (extra_len > 0)
+		memcpy(tv + *len, extra, extra_len);
+	*len += extra_len;
 	return WIRE_OK;
 }
 
 int
 fwd_ogm_originate(struct fwd_orig *o, const struct wire_tt_entry *tt,
     unsigned ntt, uint32_t gw_down, uint32_t gw_up)
+{
+	return fwd_ogm_originate_ext(o, tt, ntt, gw_down, gw_up, NULL, 0);
+}
+
+int
+fwd_ogm_originate_ext(struct fwd_orig *o, const struct wire_tt_entry *tt,
+    unsigned ntt, uint32_t gw_down, uint32_t gw_up, const uint8_t *extra,
+    size_t extra_len)
 {
 	uint8_t tv[WIRE_TVLV_MAX], seed[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN];
 	uint8_t sig[BS_SIG_LEN], *blk = o->own + WIRE_OGM_MUT_LEN;
@@ -155,7 +183,7 @@ fwd_ogm_originate(struct fwd_orig *o, const struct wire_tt_entry *tt,
 
 	o->own_len = 0;
 	if ((r = fwd_ogm_tvlvs(tv, sizeof(tv), &tvlen, tt, ntt, gw_down,
-	    gw_up)) != WIRE_OK)
+	    gw_up, extra, extra_len)) != WIRE_OK)
 		return r;
 	bs_chain_new(seed, anchor);
 	memset(&s, 0, sizeof(s));
@@ -589,8 +617,10 @@ static void
 fwd_ogm_send(struct fwd *f)
 {
 	struct wire_tt_entry tt[WIRE_TT_MAX];
+	uint8_t extra[WIRE_TVLV_MAX];
 	unsigned ntt = 0;
 	uint32_t down = 0, up = 0;
+	size_t room, elen;
 	int r;
 
 	if (!fwd_any_usable(f)) {
@@ -603,7 +633,13 @@ fwd_ogm_send(struct fwd *f)
 		down = f->cfg.gw_down;
 		up = f->cfg.gw_up;
 	}
-	if ((r = fwd_ogm_originate(&f->orig, tt, ntt, down, up)) != WIRE_OK)
+	/* What TT and GATEWAY leave of the TVLV room goes to fwd_trust. */
+	room = WIRE_TVLV_MAX - (ntt > 0 ? WIRE_TVLV_HDR_LEN +
+	    (size_t)ntt * WIRE_TT_ENTRY_LEN : 0) - (down > 0 && up > 0 ?
+	    WIRE_TVLV_HDR_LEN + WIRE_GW_LEN : 0);
+	elen = fwd_trust_ogm_tvlvs(f, extra, room);
+	if ((r = fwd_ogm_originate_ext(&f->orig, tt, ntt, down, up, extra,
+	    elen)) != WIRE_OK)
 		log_rl(&f->rx_rl, LOG_WARNING, "own OGM not built: %s",
 		    wire_strerror(r));
 	fwd_ogm_flush(f, 1);
@@ -626,8 +662,9 @@ fwd_hello_send(struct fwd *f, struct fwd_iface *v)
 	if (f->tables != NULL)
 		n = fwd_orig_peers(f->tables, (uint32_t)v->ifindex, peers,
 		    WIRE_HELLO_MAX_NEIGH);
-	r = fwd_hello_build(&f->id, v->rs.mac, f->orig.hello_ms, f->epoch,
-	    v->hello_seqno + 1, peers, n, buf, sizeof(buf), &len);
+	r = fwd_hello_build_cert(&f->id, v->rs.mac, f->orig.hello_ms,
+	    f->epoch, v->hello_seqno + 1, peers, n, fwd_trust_own_cert(), buf,
+	    sizeof(buf), &len);
 	if (r != WIRE_OK) {
 		log_rl(&f->rx_rl, LOG_WARNING, "%s: HELLO not built: %s",
 		    v->name, wire_strerror(r));

@@ -19,6 +19,7 @@
 
 #include "forwarder.h"
 #include "fwd_tables.h"
+#include "fwd_trust.h"
 #include "sandbox.h"
 
 #define FWD_CHAN_FD	3	/* the parser finds its channel here */
@@ -523,6 +524,10 @@ fwd_parser_handle(struct fwd_parser *fp, const struct ipc_msg *m, char *why,
 		break;
 	case IPC_RELAY:
 		r = fwd_on_relay(fp, m);
+		break;
+	case IPC_REVOKE:
+		r = fp->owner == NULL || fwd_trust_on_revoke(fp->owner, m) ==
+		    0 ? FWD_CHAN_OK : FWD_CHAN_KILL;
 		break;
 	default:
 		/* ipc_check knows every type that travels this way. */

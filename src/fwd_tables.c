@@ -52,26 +52,31 @@ struct fwd_tables {
 	int32_t neigh_addr_idx[FWD_NEIGH_BUCKETS];
 	int32_t neigh_mac_idx[FWD_NEIGH_BUCKETS];
 	int32_t neigh_free;
+	int32_t neigh_hw;		/* slots from here on never used */
 	size_t n_neigh;
 
 	struct fwd_route route[FWD_ROUTE_MAX];
 	int32_t route_idx[FWD_ROUTE_BUCKETS];
 	int32_t route_free;
+	int32_t route_hw;		/* slots from here on never used */
 	size_t n_route;
 
 	struct fwd_client client[FWD_RTT_MAX];
 	int32_t client_idx[FWD_RTT_BUCKETS];
 	int32_t client_free;
+	int32_t client_hw;		/* slots from here on never used */
 	size_t n_client;
 
 	struct fwd_gw gw[FWD_GW_MAX];
 	int32_t gw_idx[FWD_GW_BUCKETS];
 	int32_t gw_free;
+	int32_t gw_hw;			/* slots from here on never used */
 	size_t n_gw;
 
 	struct fwd_local local[FWD_LTT_MAX];
 	int32_t local_idx[FWD_LTT_BUCKETS];
 	int32_t local_free;
+	int32_t local_hw;		/* slots from here on never used */
 	size_t n_local;
 	uint64_t local_version;
 	uint8_t own_mac[BS_ADDR_LEN];
@@ -154,6 +159,23 @@ fwd_idx_clear(int32_t *idx, size_t n)
 		idx[i] = FWD_NIL;
 }
 
+/*
+ * A free slot of arr into out: the most recently freed one, else the
+ * first never used.  Slots from hw on have never been written (they
+ * are zero, from calloc or a reset), so the pages of a big table that
+ * the mesh does not need are never touched and cost no memory.
+ * FWD_NIL when the table is full.
+ */
+#define FWD_SLOT_TAKE(out, arr, field, head, hw, max) do {		\
+	if ((head) != FWD_NIL) {					\
+		(out) = (head);						\
+		(head) = (arr)[(out)].field;				\
+	} else if ((hw) < (max))					\
+		(out) = (hw)++;						\
+	else								\
+		(out) = FWD_NIL;					\
+} while (0)
+
 /* ---- life cycle -------------------------------------------------------------- */
 
 static void
@@ -161,65 +183,52 @@ fwd_neigh_reset(struct fwd_tables *t)
 {
 	int32_t i;
 
-	for (i = 0; i < FWD_NEIGH_MAX; i++)
+	for (i = 0; i < t->neigh_hw; i++)
 		sodium_memzero(&t->neigh[i], sizeof(t->neigh[i]));
 	fwd_idx_clear(t->neigh_addr_idx, FWD_NEIGH_BUCKETS);
 	fwd_idx_clear(t->neigh_mac_idx, FWD_NEIGH_BUCKETS);
-	for (i = 0; i < FWD_NEIGH_MAX; i++)
-		t->neigh[i].next_addr_ = i + 1 < FWD_NEIGH_MAX ? i + 1 : FWD_NIL;
-	t->neigh_free = 0;
+	t->neigh_free = FWD_NIL;
+	t->neigh_hw = 0;
 	t->n_neigh = 0;
 }
 
 static void
 fwd_route_reset(struct fwd_tables *t)
 {
-	int32_t i;
-
-	memset(t->route, 0, sizeof(t->route));
+	memset(t->route, 0, (size_t)t->route_hw * sizeof(t->route[0]));
 	fwd_idx_clear(t->route_idx, FWD_ROUTE_BUCKETS);
-	for (i = 0; i < FWD_ROUTE_MAX; i++)
-		t->route[i].next_ = i + 1 < FWD_ROUTE_MAX ? i + 1 : FWD_NIL;
-	t->route_free = 0;
+	t->route_free = FWD_NIL;
+	t->route_hw = 0;
 	t->n_route = 0;
 }
 
 static void
 fwd_client_reset(struct fwd_tables *t)
 {
-	int32_t i;
-
-	memset(t->client, 0, sizeof(t->client));
+	memset(t->client, 0, (size_t)t->client_hw * sizeof(t->client[0]));
 	fwd_idx_clear(t->client_idx, FWD_RTT_BUCKETS);
-	for (i = 0; i < FWD_RTT_MAX; i++)
-		t->client[i].next_ = i + 1 < FWD_RTT_MAX ? i + 1 : FWD_NIL;
-	t->client_free = 0;
+	t->client_free = FWD_NIL;
+	t->client_hw = 0;
 	t->n_client = 0;
 }
 
 static void
 fwd_gw_reset(struct fwd_tables *t)
 {
-	int32_t i;
-
-	memset(t->gw, 0, sizeof(t->gw));
+	memset(t->gw, 0, (size_t)t->gw_hw * sizeof(t->gw[0]));
 	fwd_idx_clear(t->gw_idx, FWD_GW_BUCKETS);
-	for (i = 0; i < FWD_GW_MAX; i++)
-		t->gw[i].next_ = i + 1 < FWD_GW_MAX ? i + 1 : FWD_NIL;
-	t->gw_free = 0;
+	t->gw_free = FWD_NIL;
+	t->gw_hw = 0;
 	t->n_gw = 0;
 }
 
 static void
 fwd_local_reset(struct fwd_tables *t)
 {
-	int32_t i;
-
-	memset(t->local, 0, sizeof(t->local));
+	memset(t->local, 0, (size_t)t->local_hw * sizeof(t->local[0]));
 	fwd_idx_clear(t->local_idx, FWD_LTT_BUCKETS);
-	for (i = 0; i < FWD_LTT_MAX; i++)
-		t->local[i].next_ = i + 1 < FWD_LTT_MAX ? i + 1 : FWD_NIL;
-	t->local_free = 0;
+	t->local_free = FWD_NIL;
+	t->local_hw = 0;
 	t->n_local = 0;
 	t->local_version++;
 }
@@ -323,12 +332,13 @@ fwd_neigh_insert(struct fwd_tables *t, const struct ipc_neigh *m,
 	uint32_t h;
 	int32_t i;
 
-	if ((i = t->neigh_free) == FWD_NIL) {
+	FWD_SLOT_TAKE(i, t->neigh, next_addr_, t->neigh_free, t->neigh_hw,
+	    FWD_NEIGH_MAX);
+	if (i == FWD_NIL) {
 		t->c.neigh_full++;
 		return FWD_NEIGH_FULL;
 	}
 	n = &t->neigh[i];
-	t->neigh_free = n->next_addr_;
 	memset(n, 0, sizeof(*n));
 	memcpy(n->pk, m->pk, BS_PK_LEN);
 	memcpy(n->addr, m->addr, BS_ADDR_LEN);
@@ -507,12 +517,13 @@ fwd_route_add(struct fwd_tables *t, const struct ipc_route *r,
 	uint32_t h;
 
 	if (i == FWD_NIL) {
-		if ((i = t->route_free) == FWD_NIL) {
+		FWD_SLOT_TAKE(i, t->route, next_, t->route_free,
+		    t->route_hw, FWD_ROUTE_MAX);
+		if (i == FWD_NIL) {
 			t->c.route_full++;
 			return -1;
 		}
 		e = &t->route[i];
-		t->route_free = e->next_;
 		memset(e, 0, sizeof(*e));
 		memcpy(e->orig_addr, r->orig_addr, BS_ADDR_LEN);
 		e->added_ms = now_ms;
@@ -632,12 +643,13 @@ fwd_client_put(struct fwd_tables *t, const uint8_t *orig,
 		}
 		return 0;
 	}
-	if ((i = t->client_free) == FWD_NIL) {
+	FWD_SLOT_TAKE(i, t->client, next_, t->client_free, t->client_hw,
+	    FWD_RTT_MAX);
+	if (i == FWD_NIL) {
 		t->c.client_full++;
 		return -1;
 	}
 	c = &t->client[i];
-	t->client_free = c->next_;
 	memcpy(c->mac, e->mac, BS_ADDR_LEN);
 	c->vid = e->vid;
 	memcpy(c->orig_addr, orig, BS_ADDR_LEN);
@@ -743,12 +755,13 @@ fwd_gw_update(struct fwd_tables *t, const struct ipc_gw *m, uint64_t now_ms)
 		return 0;
 	}
 	if (i == FWD_NIL) {
-		if ((i = t->gw_free) == FWD_NIL) {
+		FWD_SLOT_TAKE(i, t->gw, next_, t->gw_free, t->gw_hw,
+		    FWD_GW_MAX);
+		if (i == FWD_NIL) {
 			t->c.gw_full++;
 			return -1;
 		}
 		g = &t->gw[i];
-		t->gw_free = g->next_;
 		memcpy(g->orig_addr, m->orig_addr, BS_ADDR_LEN);
 		g->used_ = 1;
 		h = fwd_hash(t, g->orig_addr, 0, FWD_GW_BUCKETS);
@@ -840,12 +853,13 @@ fwd_local_insert(struct fwd_tables *t, const uint8_t *mac, uint16_t vid,
 	int32_t i;
 	uint32_t h;
 
-	if ((i = t->local_free) == FWD_NIL) {
+	FWD_SLOT_TAKE(i, t->local, next_, t->local_free, t->local_hw,
+	    FWD_LTT_MAX);
+	if (i == FWD_NIL) {
 		t->c.local_full++;
 		return -1;
 	}
 	l = &t->local[i];
-	t->local_free = l->next_;
 	memcpy(l->mac, mac, BS_ADDR_LEN);
 	l->vid = vid;
 	l->permanent = permanent;

@@ -440,6 +440,17 @@ static int chk_stats(const union ipc_payload *u, char *err, size_t errlen)
 	return 0;
 }
 
+/* A revocation record in its canonical form (the signature is not ours). */
+static int chk_revoke(const union ipc_payload *u, char *err, size_t errlen)
+{
+	const char *why = bs_revoke_format_problem(u->revoke.rec,
+	    BS_REVOKE_LEN);
+
+	if (why != NULL)
+		return ipc_fail(err, errlen, "record: %s", why);
+	return 0;
+}
+
 /* ---- the type table ------------------------------------------------------ */
 
 struct ipc_desc {
@@ -493,6 +504,8 @@ static const struct ipc_desc ipc_descs[] = {
 	    len, 1, IPC_RELAY_MIN, IPC_RELAY_MAX, chk_relay),
 	VAR(IPC_STATS, IPC_ROLE_FORWARDER, "STATS", struct ipc_stats, s, count,
 	    sizeof(struct ipc_stat), 1, IPC_STATS_MAX, chk_stats),
+	FIXED(IPC_REVOKE, IPC_ROLE_FORWARDER, "REVOKE", struct ipc_revoke,
+	    chk_revoke),
 };
 
 #undef FIXED

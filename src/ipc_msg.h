@@ -70,6 +70,7 @@ enum ipc_type {
 	IPC_GW			= 0x47,
 	IPC_RELAY		= 0x48,
 	IPC_STATS		= 0x49,
+	IPC_REVOKE		= 0x4a,
 };
 
 /* ---- limits shared by both ends ----------------------------------------- */
@@ -86,7 +87,7 @@ enum ipc_type {
 #define IPC_RELAY_MAX		1180
 #define IPC_LOG_TEXT_MAX	256	/* field size: up to 255 chars + NUL */
 #define IPC_TT_MAX		64	/* client MACs per TT message */
-#define IPC_STATS_MAX		64	/* counters per STATS message */
+#define IPC_STATS_MAX		96	/* counters per STATS message */
 /*
  * Policy snapshots (bs_policy_snapshot_encode output) travel in chunks:
  * POLICY_BEGIN{serial, total}, POLICY_CHUNK{serial, offset, data}...,
@@ -299,9 +300,24 @@ struct ipc_relay {
 };
 
 /*
+ * IPC_REVOKE: a CA revocation record (BS_REVOKE_LEN canonical bytes) that
+ * arrived in a WIRE_TVLV_REVOKE container and that the parser verified
+ * against one of its anchors.  The forwarder checks the format here and
+ * the issuer and signature again itself (fwd_trust.h), stores the record
+ * and spreads it in its own OGMs.
+ */
+struct ipc_revoke {
+	uint8_t rec[BS_REVOKE_LEN];
+};
+
+/*
  * Counter ids of IPC_STATS, append-only: (id, name shown by batsec-ctl).
  * ipc_stat_name(id) gives the name.  pcore.h says what the parser counts
- * under each; originators and neighbours are the current table sizes.
+ * under each; originators, neighbours, strangers and under_load are
+ * current values, not counters.  src1..src4 are the four sources (an
+ * interface and Ethernet source MAC) with the most drops, most first:
+ * srcK_mac packs ifindex << 48 | MAC (0: no such source), the others
+ * count that source's drops by reason (pcore_limits.h).
  */
 #define IPC_STATS_LIST(X) \
 	X(IPC_STAT_RX_FRAMES,		1, "rx_frames") \
@@ -331,7 +347,54 @@ struct ipc_relay {
 	X(IPC_STAT_DROP_OWN,		25, "drop_own") \
 	X(IPC_STAT_DROP_DATA,		26, "drop_data") \
 	X(IPC_STAT_OGM_ACCEPTED,	27, "ogm_accepted") \
-	X(IPC_STAT_EMIT_FAILED,		28, "emit_failed")
+	X(IPC_STAT_EMIT_FAILED,		28, "emit_failed") \
+	X(IPC_STAT_DROP_FRAME_RATE,	29, "drop_frame_rate") \
+	X(IPC_STAT_UNDER_LOAD_ENTERED,	30, "under_load_entered") \
+	X(IPC_STAT_EVICTED,		31, "evicted") \
+	X(IPC_STAT_STRANGERS,		32, "strangers") \
+	X(IPC_STAT_DROP_GATEWAY,	33, "drop_gateway") \
+	X(IPC_STAT_DROP_CLAIM,		34, "drop_claim") \
+	X(IPC_STAT_DROP_REMEMBERED,	35, "drop_remembered") \
+	X(IPC_STAT_SRC1_MAC,	36, "src1_mac") \
+	X(IPC_STAT_SRC1_DROPS,	37, "src1_drops") \
+	X(IPC_STAT_SRC1_MALFORMED,	38, "src1_malformed") \
+	X(IPC_STAT_SRC1_RATE,	39, "src1_rate") \
+	X(IPC_STAT_SRC1_AUTH,	40, "src1_auth") \
+	X(IPC_STAT_SRC1_SIG,	41, "src1_sig") \
+	X(IPC_STAT_SRC1_QUOTA,	42, "src1_quota") \
+	X(IPC_STAT_SRC1_HOPS,	43, "src1_hops") \
+	X(IPC_STAT_SRC2_MAC,	44, "src2_mac") \
+	X(IPC_STAT_SRC2_DROPS,	45, "src2_drops") \
+	X(IPC_STAT_SRC2_MALFORMED,	46, "src2_malformed") \
+	X(IPC_STAT_SRC2_RATE,	47, "src2_rate") \
+	X(IPC_STAT_SRC2_AUTH,	48, "src2_auth") \
+	X(IPC_STAT_SRC2_SIG,	49, "src2_sig") \
+	X(IPC_STAT_SRC2_QUOTA,	50, "src2_quota") \
+	X(IPC_STAT_SRC2_HOPS,	51, "src2_hops") \
+	X(IPC_STAT_SRC3_MAC,	52, "src3_mac") \
+	X(IPC_STAT_SRC3_DROPS,	53, "src3_drops") \
+	X(IPC_STAT_SRC3_MALFORMED,	54, "src3_malformed") \
+	X(IPC_STAT_SRC3_RATE,	55, "src3_rate") \
+	X(IPC_STAT_SRC3_AUTH,	56, "src3_auth") \
+	X(IPC_STAT_SRC3_SIG,	57, "src3_sig") \
+	X(IPC_STAT_SRC3_QUOTA,	58, "src3_quota") \
+	X(IPC_STAT_SRC3_HOPS,	59, "src3_hops") \
+	X(IPC_STAT_SRC4_MAC,	60, "src4_mac") \
+	X(IPC_STAT_SRC4_DROPS,	61, "src4_drops") \
+	X(IPC_STAT_SRC4_MALFORMED,	62, "src4_malformed") \
+	X(IPC_STAT_SRC4_RATE,	63, "src4_rate") \
+	X(IPC_STAT_SRC4_AUTH,	64, "src4_auth") \
+	X(IPC_STAT_SRC4_SIG,	65, "src4_sig") \
+	X(IPC_STAT_SRC4_QUOTA,	66, "src4_quota") \
+	X(IPC_STAT_SRC4_HOPS,	67, "src4_hops") \
+	X(IPC_STAT_CERT_ACCEPTED,	68, "cert_accepted") \
+	X(IPC_STAT_CERT_REFUSED,	69, "cert_refused") \
+	X(IPC_STAT_CERT_MISSING,	70, "cert_missing") \
+	X(IPC_STAT_REVOKE_LEARNT,	71, "revoke_learnt")
+
+/* Per source: IPC_STAT_SRC_FIELDS ids from IPC_STAT_SRC1_MAC on. */
+#define IPC_STAT_SRC_FIELDS	8
+#define IPC_STAT_SRC_SLOTS	4
 
 #define IPC_STAT_ENUM_(sym, id, name)	sym = id,
 enum ipc_stat_id {
@@ -371,6 +434,7 @@ union ipc_payload {
 	struct ipc_gw gw;
 	struct ipc_relay relay;
 	struct ipc_stats stats;
+	struct ipc_revoke revoke;
 };
 
 /* No compiler padding anywhere in what travels (sizes = sum of fields). */
@@ -392,6 +456,7 @@ _Static_assert(sizeof(struct ipc_gw) == 16, "ipc_gw");
 _Static_assert(offsetof(struct ipc_relay, entry) == 8, "ipc_relay");
 _Static_assert(sizeof(struct ipc_stat) == 16, "ipc_stat");
 _Static_assert(offsetof(struct ipc_stats, s) == 8, "ipc_stats");
+_Static_assert(sizeof(struct ipc_revoke) == BS_REVOKE_LEN, "ipc_revoke");
 /* The largest payload of every variable type fits. */
 _Static_assert(20 + IPC_FRAME_MAX <= IPC_MAX_PAYLOAD, "frame fits");
 _Static_assert(12 + IPC_POLICY_CHUNK_MAX <= IPC_MAX_PAYLOAD, "chunk fits");

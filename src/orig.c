@@ -787,6 +787,13 @@ rt_orig_remove_pk(struct routing *rt, const uint8_t pk[BS_PK_LEN],
 	return ROUTING_OK;
 }
 
+int
+routing_orig_remove(struct routing *rt, const uint8_t pk[static BS_PK_LEN],
+    routing_event_fn cb, void *arg)
+{
+	return rt_orig_remove_pk(rt, pk, cb, arg, NULL);
+}
+
 /* Drop candidates through dead neighbours or, with timeouts, stale ones. */
 static unsigned
 orig_cands_sweep(const struct routing *rt, struct rt_orig *o, int timeouts,

@@ -13,6 +13,7 @@
 #include "batsec_policy.h"
 #include "pcore.h"
 #include "pcore_int.h"
+#include "pcore_trust.h"
 #include "wire.h"
 
 _Static_assert(PCORE_MAX_NEIGH <= ROUTING_NEIGH_CAP_MAX, "neighbour cap");
@@ -39,6 +40,8 @@ static const char *const pcore_drop_names[PCORE_DROP_COUNT] = {
 	[PCORE_DROP_LINK_AUTH] = "link authentication failed",
 	[PCORE_DROP_TABLE_FULL] = "neighbour table full",
 	[PCORE_DROP_ROUTING] = "refused by the routing core",
+	[PCORE_DROP_RATE] = "over the frame rate",
+	[PCORE_DROP_BUDGET] = "over the verification budget",
 };
 
 /* The IPC counter of each frame drop; 0: counted elsewhere. */
@@ -62,6 +65,8 @@ static const enum ipc_stat_id pcore_drop_stat[PCORE_DROP_COUNT] = {
 	[PCORE_DROP_LINK_AUTH] = IPC_STAT_DROP_LINK_AUTH,
 	[PCORE_DROP_TABLE_FULL] = IPC_STAT_DROP_TABLE_FULL,
 	[PCORE_DROP_ROUTING] = IPC_STAT_DROP_ROUTING,
+	[PCORE_DROP_RATE] = IPC_STAT_DROP_FRAME_RATE,
+	[PCORE_DROP_BUDGET] = IPC_STAT_DROP_VERIFY_BUDGET,
 };
 
 static const char *const pcore_entry_names[PCORE_E_COUNT] = {
@@ -74,6 +79,8 @@ static const char *const pcore_entry_names[PCORE_E_COUNT] = {
 	[PCORE_E_FULL] = "originator table full",
 	[PCORE_E_ROUTING] = "refused by the routing core",
 	[PCORE_E_SIG] = "bad OGM signature",
+	[PCORE_E_INTRO] = "over the introduction quota",
+	[PCORE_E_BUDGET] = "over the verification budget",
 };
 
 const char *
@@ -119,6 +126,8 @@ pcore_free(struct pcore *pc)
 	routing_free(pc->rt);
 	pc->rt = NULL;
 	sigcache_free(&pc->sigs);
+	pcore_lim_free(pc);
+	pcore_trust_free(pc);
 	sodium_memzero(pc->neigh, sizeof(pc->neigh));
 	bs_policy_free(pc->policy);
 	pc->policy = NULL;
@@ -175,14 +184,10 @@ int
 pcore_key_admitted(const struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
     uint8_t *cls)
 {
-	enum bs_policy_class c;
-
-	*cls = BS_CLASS_REFUSED;
-	if (pc->policy == NULL)
-		return 0;
-	c = bs_policy_classify(pc->policy, pk);
-	*cls = (uint8_t)c;
-	return c == BS_CLASS_TRUSTED || c == BS_CLASS_STRANGER;
+	/* The policy, certificates and TOFU pins (pcore_trust.h). */
+	*cls = pcore_trust_class(pc, pk);
+	return *cls == BS_CLASS_TRUSTED || *cls == BS_CLASS_CERTIFIED ||
+	    *cls == BS_CLASS_STRANGER;
 }
 
 int
@@ -277,6 +282,7 @@ pcore_count_strangers(struct pcore *pc)
 	while (routing_orig_next(pc->rt, &pos, &oi))
 		if (oi.cls == BS_CLASS_STRANGER)
 			pc->n_strangers++;
+	pcore_lim_recount(pc);
 }
 
 static void
@@ -297,6 +303,12 @@ pcore_policy_apply(struct pcore *pc)
 	pcore_count_strangers(pc);
 }
 
+void
+pcore_policy_resweep(struct pcore *pc)
+{
+	pcore_policy_apply(pc);
+}
+
 /* ---- forwarder input -------------------------------------------------------- */
 
 static int
@@ -306,9 +318,11 @@ pcore_setup(struct pcore *pc, char *err, size_t errlen)
 
 	pcore_rt_params(pc, &p);
 	pc->rt = routing_new(&p, pc->cfg.own_pk, pc->cfg.own_addr, pc->rt_key);
-	if (pc->rt == NULL || sigcache_init(&pc->sigs, pc->sig_key) != 0) {
+	if (pc->rt == NULL || sigcache_init(&pc->sigs, pc->sig_key) != 0 ||
+	    pcore_lim_setup(pc) != 0) {
 		routing_free(pc->rt);
 		pc->rt = NULL;
+		sigcache_free(&pc->sigs);
 		return pcore_fail(err, errlen, "CONFIG: out of memory for the "
 		    "routing tables");
 	}
@@ -431,13 +445,15 @@ pcore_count(struct pcore *pc, enum ipc_stat_id id)
 int
 pcore_stats(const struct pcore *pc, struct ipc_stats *out)
 {
+	uint64_t v, lim[IPC_STAT_ID_END];
 	uint32_t id;
 	uint16_t n = 0;
-	uint64_t v;
 
+	memcpy(lim, pc->stat, sizeof(lim));
+	pcore_lim_stats(pc, lim, IPC_STAT_ID_END);
 	memset(out, 0, sizeof(*out));
 	for (id = 1; id < IPC_STAT_ID_END && n < IPC_STATS_MAX; id++) {
-		v = pc->stat[id];
+		v = lim[id];
 		if (id == IPC_STAT_ORIGINATORS)
 			v = pc->rt != NULL ? routing_orig_count(pc->rt) : 0;
 		else if (id == IPC_STAT_NEIGHBOURS)
@@ -496,13 +512,48 @@ pcore_send_stats(struct pcore *pc, uint64_t now_ms)
 uint64_t
 pcore_tick(struct pcore *pc, uint64_t now_ms)
 {
-	uint64_t a = pcore_purge(pc, now_ms);
-	uint64_t b = pcore_send_stats(pc, now_ms);
+	uint64_t a, b;
+
+	pcore_trust_tick(pc, now_ms);
+	a = pcore_purge(pc, now_ms);
+	b = pcore_send_stats(pc, now_ms);
 
 	return a < b ? a : b;
 }
 
 /* ---- frames -------------------------------------------------------------------- */
+
+/* What a frame drop counts as against its source; -1: not its fault. */
+static int
+pcore_drop_reason(enum pcore_drop why)
+{
+	switch (why) {
+	case PCORE_DROP_SRC:
+	case PCORE_DROP_EMPTY:
+	case PCORE_DROP_VERSION:
+	case PCORE_DROP_TYPE:
+	case PCORE_DROP_MALFORMED:
+	case PCORE_DROP_HELLO_MAC:
+		return PL_R_MALFORMED;
+	case PCORE_DROP_REPLAY:
+	case PCORE_DROP_NOT_NEIGH:
+	case PCORE_DROP_NO_LINK_KEY:
+	case PCORE_DROP_LINK_AUTH:
+		return PL_R_AUTH;
+	case PCORE_DROP_SIG:
+		return PL_R_SIG;
+	case PCORE_DROP_POLICY:
+	case PCORE_DROP_TABLE_FULL:
+	case PCORE_DROP_BUDGET:
+		return PL_R_QUOTA;
+	case PCORE_DROP_RATE:
+		return PL_R_RATE;
+	case PCORE_DROP_ROUTING:
+		return PL_R_STALE;
+	default:
+		return -1;
+	}
+}
 
 enum pcore_drop
 pcore_drop(struct pcore *pc, enum pcore_drop why, uint32_t ifindex,
@@ -511,10 +562,13 @@ pcore_drop(struct pcore *pc, enum pcore_drop why, uint32_t ifindex,
 {
 	char detail[96] = "", more[64] = "";
 	uint64_t dropped = 0;
+	int r;
 
 	pc->drop[why]++;
 	if (pcore_drop_stat[why] != 0)
 		pcore_count(pc, pcore_drop_stat[why]);
+	if ((r = pcore_drop_reason(why)) >= 0)
+		pcore_lim_account(pc, ifindex, src, (enum pl_reason)r, now_ms);
 	if (!pc->configured || pc->cfg.log_level < IPC_LOG_DEBUG ||
 	    !log_rl_allow(&pc->drop_log, now_ms, &dropped))
 		return why;
@@ -576,6 +630,10 @@ pcore_frame(struct pcore *pc, uint32_t ifindex,
 		return pcore_drop(pc, why, ifindex, src, NULL, 0, now_ms);
 	if (bytes == NULL || len == 0)
 		return pcore_drop(pc, PCORE_DROP_EMPTY, ifindex, src, NULL, 0,
+		    now_ms);
+	/* The frame rate of the source, before any parsing. */
+	if (pcore_lim_frame(pc, ifindex, src, now_ms) != 0)
+		return pcore_drop(pc, PCORE_DROP_RATE, ifindex, src, NULL, 0,
 		    now_ms);
 	r = wire_peek(bytes, len, &type);
 	if (r == WIRE_EVERSION)

@@ -37,10 +37,13 @@
  * rule (hops 0 <=> the frame sender is the originator, and then
  * prev_sender is the originator too) and the TQ ceiling (tq <=
  * routing_tq_ceiling(hops, hop_penalty)); routing_ogm_check() (old
- * epoch/seqno, duplicates, table full, ...); the stranger share of the
- * table (mode open); the hop chain (bs_chain_verify, a few hashes);
- * the signature cache, then Ed25519 (BS_DOM_OGM); routing_ogm().  All
- * checks that cost no signature come before the signature.
+ * epoch/seqno, duplicates, table full, ...); for an originator not in
+ * the table the epoch memory (pcore_limits.h); the hop chain (with what
+ * the signature cache remembers of the entry); for a new originator its
+ * admission (class shares, eviction plan, introduction quota); the
+ * signature cache, then the verification budget and Ed25519
+ * (BS_DOM_OGM); a planned eviction; routing_ogm().  All checks that cost
+ * no signature come before the signature.
  *
  * Emitted messages (each one as ipc_check() in the forwarder accepts it,
  * given the forwarder applies the NEIGH messages with ipc_ctx_apply):
@@ -104,8 +107,22 @@
  * refusals of the routing core (link not bidirectional, TQ 0, address of
  * another key); ogm_accepted entries the routing core took; ogm_relayed
  * RELAYs sent; emit_failed messages the channel refused; originators and
- * neighbours the table sizes.  drop_intro_quota, drop_verify_budget and
- * under_load stay 0 until the attack-resistance change.
+ * neighbours the table sizes.
+ *
+ * Attack resistance (pcore_limits.h): drop_frame_rate frames over the
+ * per-source or per-neighbour frame rate (checked before any parsing
+ * beyond the 2-byte header); drop_intro_quota new originators over the
+ * per-neighbour or global introduction quota; drop_verify_budget HELLOs
+ * and entries over the verification budget, or unknown ones while
+ * under load; under_load 1 while the global verification budget is low
+ * (under_load_entered counts the times it went low); evicted strangers
+ * (and certified keys, by trusted ones) pushed out for a better class;
+ * strangers the current count; drop_gateway GATEWAY TVLVs of keys
+ * without the gateway right; drop_remembered entries and HELLOs of keys
+ * that left the tables, refused by the epoch memory (also counted as
+ * drop_old_seqno or drop_replay); src1..src4 the sources with most
+ * drops.  Every drop is also counted against its (interface, source
+ * MAC) in the per-source table.
  */
 #ifndef BATSEC_PCORE_H
 #define BATSEC_PCORE_H
@@ -117,10 +134,12 @@
 #include "batsec_crypto.h"
 #include "ipc_msg.h"
 #include "log.h"
+#include "pcore_limits.h"
 #include "routing.h"
 #include "sigcache.h"
 
 struct bs_policy;
+struct pcore_trust;
 
 #define PCORE_MAX_IFACES	32	/* as IPC_CTX_MAX_IFACES */
 #define PCORE_MAX_NEIGH		IPC_MAX_NEIGH	/* as the forwarder */
@@ -154,6 +173,8 @@ enum pcore_drop {
 	PCORE_DROP_LINK_AUTH,	/* no tag for us, bad tag or signature */
 	PCORE_DROP_TABLE_FULL,	/* HELLO: the neighbour table is full */
 	PCORE_DROP_ROUTING,	/* HELLO: address of another key there */
+	PCORE_DROP_RATE,	/* source or neighbour over its frame rate */
+	PCORE_DROP_BUDGET,	/* HELLO over the verification budget */
 	PCORE_DROP_COUNT
 };
 
@@ -168,6 +189,8 @@ enum pcore_entry {
 	PCORE_E_FULL,		/* table (or stranger share) full */
 	PCORE_E_ROUTING,	/* another refusal of the routing core */
 	PCORE_E_SIG,		/* signature does not verify */
+	PCORE_E_INTRO,		/* new originator over the intro quota */
+	PCORE_E_BUDGET,		/* over the verification budget */
 	PCORE_E_COUNT
 };
 
@@ -206,6 +229,11 @@ struct pcore_neigh {
 	uint8_t key[BS_LINKKEY_LEN];	/* secret: wiped when it goes */
 	uint64_t counter;		/* last frame counter accepted */
 	uint64_t key_req_ms;		/* when LINK_KEY_REQ went out */
+	/* Attack resistance (pcore_limits.h). */
+	struct pl_bucket frames;	/* authenticated OGM frames */
+	struct pl_bucket intro;		/* new originators */
+	struct pl_bucket verify;	/* OGM entry verifications */
+	uint32_t strangers;		/* strangers it introduced */
 };
 
 /*
@@ -234,6 +262,9 @@ struct pcore {
 	struct sigcache sigs;
 	struct pcore_neigh neigh[PCORE_MAX_NEIGH];
 	uint32_t n_strangers;		/* originators of class STRANGER */
+	struct pcore_trust *trust;	/* pcore_trust.h; NULL until used */
+	struct pcore_limits lim;	/* pcore_limits.h */
+	uint16_t neigh_gen[PCORE_MAX_NEIGH];	/* slot reuse count */
 	uint8_t rt_key[ROUTING_HASH_KEY_LEN];	/* random, pcore_init */
 	uint8_t sig_key[SIGCACHE_KEY_LEN];
 

@@ -11,6 +11,7 @@
 #include "batsec_policy.h"
 #include "pcore.h"
 #include "pcore_int.h"
+#include "pcore_trust.h"
 #include "wire.h"
 
 /* ---- the parser's neighbour slots ------------------------------------------- */
@@ -223,6 +224,7 @@ pcore_orig_gone(struct pcore *pc, const struct routing_orig_info *oi)
 	}
 	if (oi->cls == BS_CLASS_STRANGER && pc->n_strangers > 0)
 		pc->n_strangers--;
+	pcore_lim_orig_gone(pc, oi);
 }
 
 /* A neighbour left the routing table: tell the forwarder, wipe its key. */
@@ -233,6 +235,7 @@ pcore_neigh_gone(struct pcore *pc, const struct routing_neigh_info *ni)
 
 	if (n != NULL && n->announced)
 		pcore_send_neigh(pc, ni, IPC_NEIGH_DOWN);
+	pcore_lim_neigh_gone(pc, ni);
 	if (n != NULL)
 		sodium_memzero(n, sizeof(*n));
 }
@@ -287,6 +290,20 @@ pcore_hello_replayed(const struct pcore *pc, uint32_t ifindex,
 	return !pcore_newer(h->epoch, h->seqno, ni.epoch, ni.seqno);
 }
 
+/*
+ * An epoch is the node's, not the interface's: a HELLO from an epoch
+ * older than the newest one seen in the key's OGMs is a replay (captured
+ * before a restart), also on an interface where the key is no neighbour.
+ */
+static int
+pcore_hello_old_epoch(const struct pcore *pc, const struct wire_hello *h)
+{
+	struct routing_orig_info oi;
+
+	return routing_orig_get(pc->rt, h->pk, &oi) == ROUTING_OK &&
+	    h->epoch < oi.epoch;
+}
+
 static enum pcore_drop
 pcore_hello_refused(int r)
 {
@@ -303,26 +320,62 @@ pcore_hello_refused(int r)
 	}
 }
 
+/*
+ * After the HELLO's signature: a certificate that admits the key is
+ * verified and kept (pcore_trust.h), a renewed one is offered, and a
+ * stranger's address is pinned (mode open).
+ */
+static enum pcore_drop
+pcore_hello_trust(struct pcore *pc, const struct wire_hello *h, uint8_t cls,
+    const struct pcore_cert_cand *cand)
+{
+	if (cand != NULL)
+		return pcore_trust_accept(pc, cand) == 0 ? PCORE_ACCEPT :
+		    PCORE_DROP_POLICY;
+	if (cls != BS_CLASS_TRUSTED && h->cert != NULL)
+		pcore_trust_offer(pc, h->pk, h->cert);
+	if (cls == BS_CLASS_STRANGER)
+		pcore_trust_pin(pc, h->pk);
+	return PCORE_ACCEPT;
+}
+
 /* The checks before routing_hello; PCORE_ACCEPT when it may go in. */
 static enum pcore_drop
 pcore_hello_check(struct pcore *pc, uint32_t ifindex,
     const uint8_t src[static BS_ADDR_LEN], const struct wire_hello *h,
-    const uint8_t addr[static BS_ADDR_LEN])
+    const uint8_t addr[static BS_ADDR_LEN], uint64_t now_ms)
 {
+	struct pcore_cert_cand cand, *newcert = NULL;
 	uint8_t cls;
+	int known;
 
 	if (memcmp(h->ifmac, src, BS_ADDR_LEN) != 0)
 		return PCORE_DROP_HELLO_MAC;
 	if (memcmp(h->pk, pc->cfg.own_pk, BS_PK_LEN) == 0)
 		return PCORE_DROP_OWN;
-	if (!pcore_key_admitted(pc, h->pk, &cls))
-		return PCORE_DROP_POLICY;
-	if (pcore_hello_replayed(pc, ifindex, h, addr))
+	if (!pcore_key_admitted(pc, h->pk, &cls)) {
+		/* Its certificate may admit it: checked in full only
+		 * after the HELLO's own signature. */
+		if (!pcore_trust_precheck(pc, h->pk, h->cert, &cand))
+			return PCORE_DROP_POLICY;
+		cls = BS_CLASS_CERTIFIED;
+		newcert = &cand;
+	}
+	if (pcore_hello_replayed(pc, ifindex, h, addr) ||
+	    pcore_hello_old_epoch(pc, h))
 		return PCORE_DROP_REPLAY;
+	known = pcore_neigh_get(pc, ifindex, addr) != NULL;
+	if (!known &&
+	    pcore_lim_hello_stale(pc, ifindex, h->pk, h->epoch, h->seqno)) {
+		pcore_count(pc, IPC_STAT_DROP_REMEMBERED);
+		return PCORE_DROP_REPLAY;
+	}
+	if (pcore_lim_hello_budget(pc, ifindex, src, known, now_ms) != 0)
+		return PCORE_DROP_BUDGET;
 	if (pcore_verify(pc, h->sig, BS_DOM_HELLO, h->signed_ptr,
 	    h->signed_len, h->pk) != 0)
 		return PCORE_DROP_SIG;
-	return PCORE_ACCEPT;
+	return pcore_hello_trust(pc, h, cls, newcert);
 }
 
 enum pcore_drop
@@ -341,7 +394,7 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 	if ((r = wire_hello_parse(p, len, &h)) != WIRE_OK)
 		return pcore_malformed(pc, r, &h.where, ifindex, src, now_ms);
 	bs_mesh_addr(addr, h.pk);
-	if ((why = pcore_hello_check(pc, ifindex, src, &h, addr)) !=
+	if ((why = pcore_hello_check(pc, ifindex, src, &h, addr, now_ms)) !=
 	    PCORE_ACCEPT)
 		return pcore_drop(pc, why, ifindex, src, NULL, 0, now_ms);
 	memset(&rh, 0, sizeof(rh));
@@ -356,6 +409,7 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 		return pcore_drop(pc, pcore_hello_refused(r), ifindex, src,
 		    NULL, 0, now_ms);
 	pcore_count(pc, IPC_STAT_RX_HELLO);
+	pcore_lim_authentic(pc, ifindex, src, now_ms);
 	if (routing_neigh_get(pc->rt, ifindex, addr, &ni) == ROUTING_OK)
 		pcore_neigh_tell(pc, &res, &ni, now_ms);
 	return PCORE_ACCEPT;

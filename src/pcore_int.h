@@ -80,9 +80,11 @@ struct pcore_aux {
 	uint8_t tt_digest[16];		/* of the TT entries last sent */
 	uint8_t tt_count;		/* entries in the last IPC_TT */
 	uint8_t gw;			/* 1: the last IPC_GW was ANNOUNCE */
-	uint8_t reserved[2];
+	uint16_t intro;			/* stranger: 1 + the neighbour slot
+					   that introduced it; 0 none */
 	uint32_t gw_down, gw_up;	/* ... with these bandwidths */
-	uint8_t pad[4];
+	uint16_t intro_gen;		/* pc->neigh_gen[slot] back then */
+	uint8_t pad[2];
 };
 _Static_assert(sizeof(struct pcore_aux) == ROUTING_AUX_LEN, "pcore_aux");
 

@@ -143,6 +143,16 @@ int rawsock_refresh_mac(struct rawsock *rs)
 	return 0;
 }
 
+/* The Ethernet header of a frame from rs to dst. */
+static void rawsock_hdr(const struct rawsock *rs, const uint8_t *dst,
+    uint8_t hdr[static RAWSOCK_HDR_LEN])
+{
+	memcpy(hdr, dst, RAWSOCK_MAC_LEN);
+	memcpy(hdr + RAWSOCK_MAC_LEN, rs->mac, RAWSOCK_MAC_LEN);
+	hdr[12] = (uint8_t)(rs->ethertype >> 8);
+	hdr[13] = (uint8_t)rs->ethertype;
+}
+
 int rawsock_send(const struct rawsock *rs,
     const uint8_t dst[static RAWSOCK_MAC_LEN], const void *payload,
     size_t len)
@@ -160,10 +170,7 @@ int rawsock_send(const struct rawsock *rs,
 		errno = EINVAL;
 		return -1;
 	}
-	memcpy(hdr, dst, RAWSOCK_MAC_LEN);
-	memcpy(hdr + RAWSOCK_MAC_LEN, rs->mac, RAWSOCK_MAC_LEN);
-	hdr[12] = (uint8_t)(rs->ethertype >> 8);
-	hdr[13] = (uint8_t)rs->ethertype;
+	rawsock_hdr(rs, dst, hdr);
 	iov[0].iov_base = hdr;
 	iov[0].iov_len = sizeof(hdr);
 	/* sendmsg() does not write through iov_base. */
@@ -180,6 +187,45 @@ int rawsock_send(const struct rawsock *rs,
 		return -1;
 	}
 	return 0;
+}
+
+int rawsock_send_batch(const struct rawsock *rs,
+    const struct rawsock_txmsg *m, size_t n)
+{
+	uint8_t hdr[RAWSOCK_BATCH_MAX][RAWSOCK_HDR_LEN];
+	struct iovec iov[RAWSOCK_BATCH_MAX][2];
+	struct mmsghdr mm[RAWSOCK_BATCH_MAX];
+	size_t i;
+	int r;
+
+	if (n == 0 || n > RAWSOCK_BATCH_MAX || m == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (m[i].len > RAWSOCK_PAYLOAD_MAX) {
+			errno = EMSGSIZE;
+			break;
+		}
+		if (m[i].dst == NULL || (m[i].len > 0 && m[i].payload == NULL)) {
+			errno = EINVAL;
+			break;
+		}
+		rawsock_hdr(rs, m[i].dst, hdr[i]);
+		iov[i][0].iov_base = hdr[i];
+		iov[i][0].iov_len = RAWSOCK_HDR_LEN;
+		/* sendmmsg() does not write through iov_base. */
+		iov[i][1].iov_base = (void *)(uintptr_t)m[i].payload;
+		iov[i][1].iov_len = m[i].len;
+		memset(&mm[i], 0, sizeof(mm[i]));
+		mm[i].msg_hdr.msg_iov = iov[i];
+		mm[i].msg_hdr.msg_iovlen = m[i].len > 0 ? 2 : 1;
+	}
+	/* A bad frame ends the batch there, as a failed send would. */
+	if (i == 0)
+		return -1;
+	r = sendmmsg(rs->fd, mm, (unsigned int)i, MSG_DONTWAIT | MSG_NOSIGNAL);
+	return r;
 }
 
 /* Checks a received frame of n bytes and fills *f: 1 kept, 0 dropped. */

@@ -89,6 +89,23 @@ int	rawsock_send(const struct rawsock *rs,
 	    const uint8_t dst[static RAWSOCK_MAC_LEN], const void *payload,
 	    size_t len);
 
+/* One frame of a rawsock_send_batch(): payload to dst. */
+struct rawsock_txmsg {
+	const uint8_t	*dst;		/* RAWSOCK_MAC_LEN bytes */
+	const void	*payload;
+	size_t		 len;		/* 0..RAWSOCK_PAYLOAD_MAX */
+};
+
+/*
+ * Sends n (1..RAWSOCK_BATCH_MAX) frames as rawsock_send() would, with one
+ * sendmmsg(2).  Returns how many went out, in order from the first
+ * (sendmmsg stops at the first error; the rest were not sent), or -1 with
+ * errno when the first one failed: EINVAL (bad n or argument), EMSGSIZE,
+ * or a sendmmsg(2) error as for rawsock_send().
+ */
+int	rawsock_send_batch(const struct rawsock *rs,
+	    const struct rawsock_txmsg *m, size_t n);
+
 /*
  * Receives one frame into buf (buflen bytes: give at least MTU + 14).
  * Returns 1 with *f filled; 0 when a frame was dropped (shorter than an

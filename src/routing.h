@@ -36,7 +36,8 @@
  * penalty and the product are batman's, except during warm-up: until
  * a neighbour has been heard for a full window (span, the seqnos since
  * its first HELLO in this epoch, reaches 64), rq and echo are scaled to
- * 64 slots by span (echo by span - 1), so a fresh link is near its final
+ * 64 slots by span (echo by span - 1, one short counting as full), so
+ * a fresh link is near its final
  * TQ after a few HELLOs instead of 64 intervals (see neigh_scaled()).
  * The link TQ shown in dumps and
  * sent to the forwarder is the product for tq_recv = 255.  A neighbour is
@@ -99,15 +100,19 @@
  * Timeouts (batman's PURGE_TIMEOUT; batsec-protocol(7) states them): a
  * neighbour not heard for neigh_timeout_ms (200 s) is removed, a
  * candidate that delivered no copy for neigh_timeout_ms is removed, an
- * originator not heard for orig_timeout_ms (400 s) is removed.  As in
- * batman, rq and echo only move when HELLOs arrive, and a route through
- * a silent neighbour ages out through the zeros other neighbours' OGMs
- * push into its ring, or at the timeout.  Once an originator entry is
- * purged its (epoch, seqno) is forgotten: an attacker holding signed OGMs
- * of a node silent for orig_timeout_ms could replay them; a caller that
- * must prevent that keeps its own memory of the highest epochs.
+ * originator not heard for orig_timeout_ms (400 s) is removed.  Unlike
+ * batman, a neighbour is also removed as soon as it has missed more
+ * HELLOs in a row than its loss rate makes plausible (2 on a clean link,
+ * 5 at 20 % loss; neigh_lost_after() in neigh.c), so the routes through
+ * a neighbour that went silent move to another candidate within about
+ * 2.5 HELLO intervals instead of aging out through the zeros other
+ * neighbours' OGMs push into its ring.  Once an originator entry is
+ * purged its (epoch, seqno) is forgotten here; the parser keeps a bounded
+ * memory of the highest (epoch, seqno) of keys that left the table
+ * (pcore_limits.h) and refuses anything not newer, so signed OGMs of a
+ * node silent for orig_timeout_ms cannot be replayed into a new entry.
  *
- * Memory.  The neighbour pool (neigh_cap entries of 88 bytes: 22 KiB at
+ * Memory.  The neighbour pool (neigh_cap entries of 96 bytes: 24 KiB at
  * the default cap) and the hash buckets are allocated by routing_new();
  * the originator pool grows by doubling up to orig_cap and never beyond.
  * One originator costs 376 bytes of entry (8 candidates of 32 bytes and
@@ -461,6 +466,13 @@ void	routing_purge(struct routing *rt, uint64_t now_ms,
 /* Remove every neighbour on ifindex (interface down or gone). */
 void	routing_iface_flush(struct routing *rt, uint32_t ifindex,
 	    routing_event_fn cb, void *arg, struct routing_purge_result *res);
+/*
+ * Remove only the originator entry of pk (eviction for a better class):
+ * its ROUTE deleted, then ORIG_DEL; its neighbour entries stay.
+ * ROUTING_OK or ROUTING_ENOENT.
+ */
+int	routing_orig_remove(struct routing *rt,
+	    const uint8_t pk[static BS_PK_LEN], routing_event_fn cb, void *arg);
 /*
  * Remove a key everywhere (block, revocation): its originator entry and
  * its neighbour entries on all interfaces.  ROUTING_ENOENT when it was

@@ -69,6 +69,7 @@ struct rt_neigh {
 	uint8_t link_tq;
 	uint8_t iface;		/* slot in routing.ifaces */
 	uint8_t dead;		/* marked for removal by rt_reap() */
+	uint32_t gap_ms;	/* its HELLO interval as seen; 0: unknown */
 };
 
 struct rt_iface {

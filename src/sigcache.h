@@ -9,14 +9,18 @@
  * epoch, seqno, flags, interval, hop-chain anchor and TVLVs, so a hit
  * means "these very bytes verified before"; an entry that reuses a good
  * signature with any other signed byte changed misses and is verified
- * (and fails).  Only successes are stored.
+ * (and fails).  Successes are stored under the digest, failures under
+ * sigcache_digest_bad() of it, so a forged entry repeated by a flooder
+ * is checked once too.
  *
- * The table is direct-mapped: the digest picks one slot, and a new
- * digest replaces whatever was there.  The slot index comes from the
- * keyed digest, so a sender cannot aim entries at one slot.  A lost
- * entry only costs one more verification.  No system calls; the memory
- * (SIGCACHE_SLOTS * 16 bytes plus a bitmap) is allocated by
- * sigcache_init().
+ * The table is SIGCACHE_WAYS-way set associative: the digest picks a
+ * set, a new digest takes a free way of it or replaces the way another
+ * digest byte picks.  Set and way come from the keyed digest, so a
+ * sender cannot aim entries at one set.  A lost entry only costs one
+ * more verification.  With 16384 slots the cache holds every OGM of a
+ * full 4096-originator table for several intervals.  No system calls;
+ * the memory (SIGCACHE_SLOTS * 16 bytes plus a bitmap: 258 KiB) is
+ * allocated by sigcache_init().
  */
 #ifndef BATSEC_SIGCACHE_H
 #define BATSEC_SIGCACHE_H
@@ -24,17 +28,39 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sodium.h>
+
 #include "batsec_crypto.h"
 
-#define SIGCACHE_SLOTS		4096	/* a power of two */
+#define SIGCACHE_SLOTS		16384	/* a power of two */
+#define SIGCACHE_WAYS		4	/* a power of two */
 #define SIGCACHE_DIGEST_LEN	16
 #define SIGCACHE_KEY_LEN	32
 
+/*
+ * With each verified entry the cache keeps the hop-chain element of the
+ * fewest hops seen with it (already checked against the signed anchor):
+ * a later copy with h hops is then checked with |h - hops| hash steps
+ * instead of BS_MAXHOPS - h (sigcache_chain_verify).
+ */
+struct sigcache_chain {
+	uint8_t elem[BS_CHAIN_LEN];
+	uint8_t hops;			/* 0xff: nothing kept */
+};
+
 struct sigcache {
 	uint8_t (*slot)[SIGCACHE_DIGEST_LEN];	/* SIGCACHE_SLOTS of them */
+	struct sigcache_chain *chain;		/* SIGCACHE_SLOTS of them */
 	uint8_t *used;				/* bitmap: filled slots */
 	uint8_t key[SIGCACHE_KEY_LEN];
 	uint64_t hits, misses, inserts, replaced;
+	/*
+	 * Keyed BLAKE2b states with the key block absorbed: [0] the hop
+	 * chain's, [1] the digest's.  On the heap (aligned_alloc), so that
+	 * their 64-byte alignment is not imposed on the structs holding a
+	 * cache (a struct pcore may be calloc'ed).
+	 */
+	crypto_generichash_state *st;
 };
 
 /*
@@ -53,11 +79,39 @@ void	sigcache_clear(struct sigcache *c);
 void	sigcache_digest(const struct sigcache *c,
 	    const uint8_t *signed_part, size_t len, const uint8_t sig[static BS_SIG_LEN],
 	    uint8_t out[static SIGCACHE_DIGEST_LEN]);
+/*
+ * The digest under which a signature that did NOT verify is remembered
+ * (d with one bit flipped: the same slot, never equal to d).
+ */
+void	sigcache_digest_bad(const uint8_t d[static SIGCACHE_DIGEST_LEN],
+	    uint8_t out[static SIGCACHE_DIGEST_LEN]);
 /* 1 when the digest is in the cache (counted as a hit), else 0. */
 int	sigcache_lookup(struct sigcache *c,
+	    const uint8_t d[static SIGCACHE_DIGEST_LEN]);
+/* The slot holding the digest (counted as a hit), or -1. */
+int	sigcache_find(struct sigcache *c,
 	    const uint8_t d[static SIGCACHE_DIGEST_LEN]);
 /* Remember a verified digest, replacing its slot's occupant. */
 void	sigcache_insert(struct sigcache *c,
 	    const uint8_t d[static SIGCACHE_DIGEST_LEN]);
+/*
+ * The same, with the hop-chain element (BS_CHAIN_LEN bytes, or NULL)
+ * checked for it at hops.
+ */
+void	sigcache_insert_chain(struct sigcache *c,
+	    const uint8_t d[static SIGCACHE_DIGEST_LEN], const uint8_t *elem,
+	    unsigned hops);
+/*
+ * bs_chain_verify(anchor, elem, hops), using what slot (from
+ * sigcache_find, or -1) keeps for the entry: 0 when elem is the chain's
+ * element at hops, else -1.  A slot learns an element of fewer hops.
+ */
+int	sigcache_chain_verify(struct sigcache *c, int slot,
+	    const uint8_t anchor[static BS_CHAIN_LEN],
+	    const uint8_t elem[static BS_CHAIN_LEN], unsigned hops);
+/* bs_chain_step, with the keyed state prepared once. */
+void	sigcache_chain_step(const struct sigcache *c,
+	    uint8_t out[static BS_CHAIN_LEN],
+	    const uint8_t in[static BS_CHAIN_LEN]);
 
 #endif /* BATSEC_SIGCACHE_H */

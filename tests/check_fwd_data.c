@@ -109,6 +109,27 @@ cap_send(void *arg, uint32_t ifindex, const uint8_t dst[static BS_ADDR_LEN],
 	return 0;
 }
 
+/* Batch sends (when enabled): each call takes at most batch_accept. */
+static size_t batch_calls;
+static size_t batch_accept;
+
+static size_t
+cap_batch(void *arg, uint32_t ifindex, const struct fwd_data_tx *tx, size_t n)
+{
+	size_t i, k = n < batch_accept ? n : batch_accept;
+
+	ck_assert_ptr_eq(arg, &dp);
+	ck_assert_uint_ge(n, 1);
+	ck_assert_uint_le(n, FWD_TXQ_MAX);
+	batch_calls++;
+	if (ifindex == fail_ifindex)
+		return 0;
+	for (i = 0; i < k; i++)
+		ck_assert_int_eq(cap_send(arg, ifindex, tx[i].dst, tx[i].frame,
+		    tx[i].len), 0);
+	return k;
+}
+
 static int
 cap_tap(void *arg, const void *frame, size_t len)
 {
@@ -168,9 +189,20 @@ setup(void)
 	set_up(2);
 }
 
+/* As setup, with frames to the mesh queued and sent by cap_batch. */
+static void
+setup_batch(void)
+{
+	setup();
+	dp.ops.send_batch = cap_batch;
+	batch_calls = 0;
+	batch_accept = FWD_TXQ_MAX;
+}
+
 static void
 teardown(void)
 {
+	fwd_data_fini(&dp);
 	fwd_tables_free(tab);
 	tab = NULL;
 }
@@ -478,6 +510,18 @@ START_TEST(test_neigh_cap)
 	ck_assert_int_eq(neigh(FWD_NEIGH_MAX + 1, IF1, 1, 10, T0),
 	    FWD_NEIGH_NEW);
 	ck_assert_ptr_null(fwd_neigh_find(tab, node(7)->addr, IF1));
+	/* After a reset the whole table is free again, and empty. */
+	fwd_tables_parser_reset(tab);
+	ck_assert_uint_eq(fwd_neigh_count(tab, 0), 0);
+	ck_assert_ptr_null(fwd_neigh_find(tab, node(1)->addr, IF1));
+	for (id = FWD_NEIGH_MAX; id >= 1; id--)
+		ck_assert_int_eq(neigh(id + 10, IF2, 1, 20, T0),
+		    FWD_NEIGH_NEW);
+	ck_assert_int_eq(neigh(1, IF2, 1, 10, T0), FWD_NEIGH_FULL);
+	for (id = FWD_NEIGH_MAX; id >= 1; id--)
+		ck_assert_ptr_nonnull(fwd_neigh_find_mac(tab,
+		    node(id + 10)->mac, IF2));
+	ck_assert_ptr_null(fwd_neigh_find_mac(tab, node(5)->mac, IF1));
 }
 END_TEST
 
@@ -552,6 +596,15 @@ START_TEST(test_route_cap_iterate)
 		seen++;
 	}
 	ck_assert_uint_eq(seen, FWD_ROUTE_MAX);
+	/* After a reset: none left, and room for as many again. */
+	fwd_tables_parser_reset(tab);
+	cur = 0;
+	ck_assert_ptr_null(fwd_route_next(tab, &cur));
+	ck_assert_ptr_null(fwd_route_find(tab, node(2)->addr));
+	neigh(1, IF1, 1, 100, T0);
+	for (id = 2; id < FWD_ROUTE_MAX + 2; id++)
+		ck_assert_int_eq(route(id, 1, IF1, T0), 0);
+	ck_assert_int_eq(route(FWD_ROUTE_MAX + 2, 1, IF1, T0), -1);
 }
 END_TEST
 
@@ -1000,6 +1053,142 @@ START_TEST(test_tap_mtu_send_error)
 	ck_assert_uint_eq(ifc(IF2)->drop_send, 1);
 	ck_assert_uint_eq(ifc(IF3)->tx_frames, 1);
 	ck_assert_uint_eq(ifc(IF1)->tx_frames, 0);
+}
+END_TEST
+
+/* ---- batched sending ---------------------------------------------------------- */
+
+/* Frames wait for the flush, then go out one call per interface, in order. */
+START_TEST(test_batch_flush)
+{
+	uint8_t frame[FRAME_MAX], dst[BS_ADDR_LEN], src[BS_ADDR_LEN];
+	size_t i;
+
+	set_up(3);
+	topo_line();
+	client_mac(100, dst);
+	client_mac(7, src);
+	eth(frame, bcast_mac, src, 200);
+	fwd_data_tap_rx(&dp, frame, 200, T0);		/* IF1, IF2, IF3 */
+	eth(frame, dst, src, 300);
+	fwd_data_tap_rx(&dp, frame, 300, T0);		/* IF1 */
+	eth(frame, bcast_mac, src, 400);
+	fwd_data_tap_rx(&dp, frame, 400, T0);		/* IF1, IF2, IF3 */
+	ck_assert_uint_eq(n_sends, 0);
+	ck_assert_uint_eq(dp.txn, 7);
+	fwd_data_flush(&dp);
+	ck_assert_uint_eq(dp.txn, 0);
+	ck_assert_uint_eq(batch_calls, 3);
+	ck_assert_uint_eq(n_sends, 7);
+	/* IF1's three first, in the order they came, then IF2's, IF3's. */
+	for (i = 0; i < 3; i++)
+		ck_assert_uint_eq(sends[i].ifindex, IF1);
+	ck_assert_uint_eq(sends[0].buf[0], WIRE_T_BCAST);
+	ck_assert_uint_eq(sends[1].buf[0], WIRE_T_UNICAST);
+	ck_assert_mem_eq(sends[1].dst, node(1)->mac, BS_ADDR_LEN);
+	ck_assert_uint_eq(sends[1].len, WIRE_UNICAST_HDR_LEN + 300);
+	ck_assert_uint_eq(sends[2].len, WIRE_BCAST_HDR_LEN + 400);
+	ck_assert_uint_eq(sends[3].ifindex, IF2);
+	ck_assert_uint_eq(sends[4].ifindex, IF2);
+	ck_assert_uint_eq(sends[5].ifindex, IF3);
+	ck_assert_uint_eq(sends[6].len, WIRE_BCAST_HDR_LEN + 400);
+	ck_assert_uint_eq(ifc(IF1)->tx_frames, 3);
+	ck_assert_uint_eq(ifc(IF1)->tx_bytes, sends[0].len + sends[1].len +
+	    sends[2].len);
+	ck_assert_uint_eq(ifc(IF2)->tx_frames, 2);
+	ck_assert_uint_eq(ifc(IF3)->tx_frames, 2);
+	ck_assert_uint_eq(ncount(1, IF1)->tx_frames, 1);
+	/* An empty queue sends nothing. */
+	fwd_data_flush(&dp);
+	ck_assert_uint_eq(batch_calls, 3);
+}
+END_TEST
+
+/* What a batch call did not take is counted as drop_send, once. */
+START_TEST(test_batch_partial)
+{
+	uint8_t frame[FRAME_MAX], dst[BS_ADDR_LEN], src[BS_ADDR_LEN];
+	int i;
+
+	topo_line();
+	client_mac(100, dst);
+	client_mac(7, src);
+	eth(frame, dst, src, 100);
+	batch_accept = 1;
+	for (i = 0; i < 3; i++)
+		fwd_data_tap_rx(&dp, frame, 100, T0);
+	fwd_data_flush(&dp);
+	ck_assert_uint_eq(n_sends, 1);
+	ck_assert_uint_eq(ifc(IF1)->tx_frames, 1);
+	ck_assert_uint_eq(ifc(IF1)->drop_send, 2);
+	ck_assert_uint_eq(ncount(1, IF1)->tx_frames, 1);
+	/* A call that sends nothing. */
+	fail_ifindex = IF1;
+	fwd_data_tap_rx(&dp, frame, 100, T0);
+	fwd_data_flush(&dp);
+	ck_assert_uint_eq(n_sends, 1);
+	ck_assert_uint_eq(ifc(IF1)->drop_send, 3);
+	ck_assert_uint_eq(dp.txn, 0);
+}
+END_TEST
+
+/* A full queue is flushed before the next frame is queued. */
+START_TEST(test_batch_full)
+{
+	uint8_t frame[FRAME_MAX], dst[BS_ADDR_LEN], src[BS_ADDR_LEN];
+	int i;
+
+	topo_line();
+	client_mac(100, dst);
+	client_mac(7, src);
+	eth(frame, dst, src, 100);
+	for (i = 0; i < FWD_TXQ_MAX + 1; i++) {
+		frame[20] = (uint8_t)i;
+		fwd_data_tap_rx(&dp, frame, 100, T0);
+	}
+	ck_assert_uint_eq(batch_calls, 1);
+	ck_assert_uint_eq(n_sends, FWD_TXQ_MAX);
+	ck_assert_uint_eq(dp.txn, 1);
+	fwd_data_flush(&dp);
+	ck_assert_uint_eq(batch_calls, 2);
+	ck_assert_uint_eq(n_sends, FWD_TXQ_MAX + 1);
+	for (i = 0; i < FWD_TXQ_MAX + 1; i++)
+		ck_assert_uint_eq(sends[i].buf[WIRE_UNICAST_HDR_LEN + 20],
+		    (uint8_t)i);
+	ck_assert_uint_eq(ifc(IF1)->tx_frames, FWD_TXQ_MAX + 1);
+}
+END_TEST
+
+/* Relayed UNICASTs are queued too. */
+START_TEST(test_batch_relay)
+{
+	uint8_t frame[FRAME_MAX], p[FRAME_MAX];
+	struct wire_unicast u;
+	size_t n;
+
+	set_up(2);
+	neigh(1, IF1, 1, 200, T0);
+	neigh(2, IF2, 1, 200, T0);
+	route(5, 2, IF2, T0);
+	eth(frame, node(9)->mac, node(8)->mac, 80);
+	memset(&u, 0, sizeof(u));
+	u.ttl = 10;
+	u.dst = node(5)->addr;
+	u.src = node(6)->addr;
+	u.inner = frame;
+	u.inner_len = 80;
+	ck_assert_int_eq(wire_unicast_build(p, sizeof(p), &u, &n), WIRE_OK);
+	fwd_data_mesh_rx(&dp, IF1, node(1)->mac, node(US)->mac, p, n, T0);
+	ck_assert_uint_eq(n_sends, 0);
+	fwd_data_flush(&dp);
+	ck_assert_uint_eq(n_sends, 1);
+	ck_assert_uint_eq(sends[0].ifindex, IF2);
+	ck_assert_mem_eq(sends[0].dst, node(2)->mac, BS_ADDR_LEN);
+	ck_assert_int_eq(wire_unicast_parse(sends[0].buf, sends[0].len, &u),
+	    WIRE_OK);
+	ck_assert_uint_eq(u.ttl, 9);
+	ck_assert_uint_eq(ncount(2, IF2)->tx_frames, 1);
+	ck_assert_uint_eq(ncount(1, IF1)->rx_frames, 1);
 }
 END_TEST
 
@@ -1502,6 +1691,14 @@ fwd_data_suite(void)
 	tcase_add_test(tc, test_tap_mtu_send_error);
 	tcase_add_test(tc, test_tap_vlan);
 	tcase_add_test(tc, test_tap_learn_age);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("batch");
+	tcase_add_checked_fixture(tc, setup_batch, teardown);
+	tcase_add_test(tc, test_batch_flush);
+	tcase_add_test(tc, test_batch_partial);
+	tcase_add_test(tc, test_batch_full);
+	tcase_add_test(tc, test_batch_relay);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("from_mesh");

@@ -691,7 +691,7 @@ static const struct fmt_case fmt_cases[] = {
 	/* STATS */
 	F(IPC_STATS, struct ipc_stats, count, 2, 0, "count 0 out of range"),
 	F(IPC_STATS, struct ipc_stats, count, 2, IPC_STATS_MAX + 1,
-	    "count 65"),
+	    "count 97"),
 	F(IPC_STATS, struct ipc_stats, s[1].id, 4, 0, "counter id 0 unknown"),
 	F(IPC_STATS, struct ipc_stats, s[1].id, 4, IPC_STAT_ID_END,
 	    "unknown"),
@@ -834,7 +834,7 @@ START_TEST(format_edges_accepted)
 	sample(IPC_POLICY_BEGIN, &u);
 	u.policy_mark.total = IPC_POLICY_MAX;
 	msg_of(&m, IPC_POLICY_BEGIN, &u);
-	/* Every counter id once is fine; 64 entries must repeat one. */
+	/* Every counter id once is fine; IPC_STATS_MAX entries repeat one. */
 	sample(IPC_STATS, &u);
 	u.stats.count = IPC_STATS_MAX;
 	for (i = 0; i < IPC_STATS_MAX; i++)
@@ -1317,7 +1317,8 @@ START_TEST(names)
 	ck_assert_uint_eq(ipc_obj_size(IPC_NEIGH), sizeof(struct ipc_neigh));
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_RX_FRAMES), "rx_frames");
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_UNDER_LOAD), "under_load");
-	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "emit_failed");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_EMIT_FAILED), "emit_failed");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "revoke_learnt");
 	ck_assert_ptr_null(ipc_stat_name(0));
 	ck_assert_ptr_null(ipc_stat_name(IPC_STAT_ID_END));
 	ck_assert_int_eq(ipc_str_field_ok("ab\0\0", 4, 0), 1);

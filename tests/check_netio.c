@@ -1161,6 +1161,68 @@ START_TEST(test_raw_send_errors)
 }
 END_TEST
 
+/* sendmmsg: every frame arrives, in order; bad frames end the batch. */
+START_TEST(test_raw_send_batch)
+{
+	struct pair p;
+	struct rawsock_txmsg m[4];
+	struct rawsock_frame f;
+	uint8_t buf[FRAME_BUF];
+	static uint8_t big[1501];
+	static const char *const txt[3] = { "one", "two!", "three" };
+	int i;
+
+	pair_open(&p);
+	for (i = 0; i < 3; i++) {
+		m[i].dst = i == 1 ? bcast : p.b.mac;
+		m[i].payload = txt[i];
+		m[i].len = strlen(txt[i]);
+	}
+	ck_assert_int_eq(rawsock_send_batch(&p.a, m, 3), 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(recv_next(&p.b, buf, sizeof(buf), &f), 1);
+		ck_assert_uint_eq(f.len, strlen(txt[i]));
+		ck_assert_mem_eq(f.payload, txt[i], f.len);
+		ck_assert_mem_eq(f.src, p.a.mac, 6);
+		ck_assert_mem_eq(f.dst, i == 1 ? bcast : p.b.mac, 6);
+	}
+	/* A frame over the MTU: the ones before it go, it and the rest not. */
+	m[1].payload = big;
+	m[1].len = sizeof(big);
+	ck_assert_int_eq(rawsock_send_batch(&p.a, m, 3), 1);
+	ck_assert_int_eq(recv_next(&p.b, buf, sizeof(buf), &f), 1);
+	ck_assert_mem_eq(f.payload, "one", 3);
+	ck_assert_int_eq(rawsock_recv(&p.b, buf, sizeof(buf), &f), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	/* The first one bad: -1 with its error. */
+	ck_assert_int_eq(rawsock_send_batch(&p.a, m + 1, 2), -1);
+	ck_assert_int_eq(errno, EMSGSIZE);
+	m[1].len = RAWSOCK_PAYLOAD_MAX + 1;
+	ck_assert_int_eq(rawsock_send_batch(&p.a, m + 1, 1), -1);
+	ck_assert_int_eq(errno, EMSGSIZE);
+	m[1].payload = NULL;
+	m[1].len = 1;
+	ck_assert_int_eq(rawsock_send_batch(&p.a, m + 1, 1), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	m[1].payload = "x";
+	m[1].dst = NULL;
+	ck_assert_int_eq(rawsock_send_batch(&p.a, m + 1, 1), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(rawsock_send_batch(&p.a, m, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(rawsock_send_batch(&p.a, m, RAWSOCK_BATCH_MAX + 1), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(rawsock_send_batch(&p.a, NULL, 1), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	/* An empty payload is a frame too. */
+	m[0].payload = NULL;
+	m[0].len = 0;
+	ck_assert_int_eq(rawsock_send_batch(&p.a, m, 1), 1);
+	ck_assert_int_eq(recv_next(&p.b, buf, sizeof(buf), &f), 1);
+	ck_assert_uint_eq(f.len, 0);
+}
+END_TEST
+
 START_TEST(test_raw_open_errors)
 {
 	struct rawsock rs;
@@ -1518,6 +1580,7 @@ static Suite *netio_suite(void)
 	tcase_add_test(tc, test_raw_filter_locked);
 	tcase_add_test(tc, test_raw_truncated);
 	tcase_add_test(tc, test_raw_send_errors);
+	tcase_add_test(tc, test_raw_send_batch);
 	tcase_add_test(tc, test_raw_open_errors);
 	tcase_add_test(tc, test_raw_batch);
 	tcase_add_test(tc, test_raw_mac_change);

@@ -655,9 +655,11 @@ START_TEST(test_neigh_discovery)
 	/* P hears how many of its HELLOs X got, up to its last one. */
 	ck_assert_uint_eq(P.nb[0].tq, routing_link_tq(64, 63));
 	ck_assert_int_eq(hello_to(&X, &P), PCORE_ACCEPT);
-	/* Bidirectional after a few rounds, perfect after 64. */
-	ck_assert_int_gt(first_bidir, 0);
-	ck_assert_int_lt(first_bidir, 16);
+	/*
+	 * Bidirectional from the first HELLO that echoes us (the warm-up
+	 * scaling of batsec-protocol(7)), perfect after 64.
+	 */
+	ck_assert_int_eq(first_bidir, 0);
 	ck_assert_int_eq(routing_neigh_get(X.pc.rt, IFX, addrs[I_P], &ni),
 	    ROUTING_OK);
 	ck_assert_uint_eq(ni.bidirectional, 1);
@@ -1206,6 +1208,35 @@ caps_policy(enum bs_policy_mode mode, uint32_t cap, int trust_many,
 	bs_policy_free(pol);
 }
 
+/* The same with limit neighbor-stranger-share set. */
+static void
+caps_policy_share(enum bs_policy_mode mode, uint32_t cap, uint32_t nshare,
+    uint32_t serial)
+{
+	struct bs_policy *pol = bs_policy_new();
+	uint8_t *snap;
+	size_t len, w;
+	char err[128];
+	int i;
+
+	ck_assert_ptr_nonnull(pol);
+	pol->mode = mode;
+	pol->limits.originators = cap;
+	pol->limits.neighbor_stranger_share = nshare;
+	for (i = 0; i < I_N; i++)
+		if (pol_default.trust & (1u << i))
+			ck_assert_int_eq(bs_policy_trust_add(pol, ids[i].pk,
+			    NULL, 0, err, sizeof(err)), 0);
+	len = bs_policy_snapshot_len(pol);
+	snap = malloc(len);
+	ck_assert_ptr_nonnull(snap);
+	ck_assert_int_eq(bs_policy_snapshot_encode(pol, snap, len, &w), 0);
+	ck_assert_int_eq(pcore_policy(&X.pc, serial, snap, w, err,
+	    sizeof(err)), 0);
+	free(snap);
+	bs_policy_free(pol);
+}
+
 /* The extra keys' OGMs (seqno s), relayed by P, four per frame. */
 static void
 caps_send(uint32_t s)
@@ -1264,7 +1295,7 @@ START_TEST(test_stranger_share)
 {
 	many_init();
 	pair_up(1);
-	caps_policy(BS_POLICY_OPEN, 16, 0, 3);
+	caps_policy_share(BS_POLICY_OPEN, 16, 100, 3);
 	caps_send(1);
 	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 4);
 	ck_assert_uint_eq(X.pc.entry[PCORE_E_FULL], 16);
@@ -1274,6 +1305,532 @@ START_TEST(test_stranger_share)
 	pcore_tick(&X.pc, now_ms);
 	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 0);
 	ck_assert_uint_eq(X.pc.n_strangers, 0);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/* ---- attack resistance (pcore_limits.c) ----------------------------------------- */
+
+/*
+ * X's policy: mode, limits l (NULL: defaults), the default trust list
+ * and the extra keys whose bit is set in trust_many.
+ */
+static void
+lim_policy(enum bs_policy_mode mode, const struct bs_policy_limits *l,
+    uint32_t trust_many, uint32_t serial)
+{
+	struct bs_policy *pol = bs_policy_new();
+	uint8_t *snap;
+	size_t len, w;
+	char err[128];
+	int i;
+
+	ck_assert_ptr_nonnull(pol);
+	pol->mode = mode;
+	if (l != NULL)
+		pol->limits = *l;
+	for (i = 0; i < I_N; i++)
+		if (pol_default.trust & (1u << i))
+			ck_assert_int_eq(bs_policy_trust_add(pol, ids[i].pk,
+			    NULL, 0, err, sizeof(err)), 0);
+	for (i = 0; i < 20; i++)
+		if (trust_many & (1u << i))
+			ck_assert_int_eq(bs_policy_trust_add(pol, many[i].pk,
+			    NULL, 0, err, sizeof(err)), 0);
+	len = bs_policy_snapshot_len(pol);
+	snap = malloc(len);
+	ck_assert_ptr_nonnull(snap);
+	ck_assert_int_eq(bs_policy_snapshot_encode(pol, snap, len, &w), 0);
+	ck_assert_int_eq(pcore_policy(&X.pc, serial, snap, w, err,
+	    sizeof(err)), 0);
+	free(snap);
+	bs_policy_free(pol);
+}
+
+/* Extra keys k0..k1-1 (seqno s), relayed by `from`, one per frame. */
+static void
+many_send(struct node *from, int k0, int k1, uint32_t s)
+{
+	struct ent e;
+	int k;
+
+	for (k = k0; k < k1; k++) {
+		ids[I_U] = many[k];
+		bs_mesh_addr(addrs[I_U], ids[I_U].pk);
+		ent_init(&e, I_U, s, 1);
+		ck_assert_int_eq(send_ent(from, &X, &e), PCORE_ACCEPT);
+	}
+}
+
+static int
+many_known(int k)
+{
+	struct routing_orig_info oi;
+
+	return routing_orig_get(X.pc.rt, many[k].pk, &oi) == ROUTING_OK;
+}
+
+/* Limits for the tests: a roomy table, strangers may use all of it. */
+static void
+lim_roomy(struct bs_policy_limits *l)
+{
+	bs_policy_limits_default(l);
+	l->stranger_share = 100;
+	l->neighbor_stranger_share = 100;
+}
+
+/* X with neighbours P and Q (perfect links). */
+static void
+trio_up(void)
+{
+	pair_up(1);
+	node_up(&Q, I_Q, IPC_LOG_INFO);
+	link_up(&X, &Q, 64);
+}
+
+static void
+trio_down(void)
+{
+	node_down(&X);
+	node_down(&P);
+	node_down(&Q);
+}
+
+/* One neighbour fills at most neighbor-stranger-share of the strangers. */
+START_TEST(test_neigh_stranger_share)
+{
+	many_init();
+	trio_up();
+	caps_policy(BS_POLICY_OPEN, 16, 0, 3);	/* 4 strangers, 2 each */
+	many_send(&P, 0, 4, 1);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 2);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_FULL], 2);
+	ck_assert_uint_eq(pcore_neigh_find(&X.pc, IFX, addrs[I_P])->strangers,
+	    2);
+	/* Another neighbour still gets its share. */
+	many_send(&Q, 4, 8, 1);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 4);
+	ck_assert_uint_eq(X.pc.n_strangers, 4);
+	/* P's strangers leave: its share is free again. */
+	now_ms += ROUTING_ORIG_TIMEOUT + 1;
+	link_up(&X, &P, 2);
+	link_up(&X, &Q, 2);
+	pcore_tick(&X.pc, now_ms);
+	ck_assert_uint_eq(X.pc.n_strangers, 0);
+	ck_assert_uint_eq(pcore_neigh_find(&X.pc, IFX, addrs[I_P])->strangers,
+	    0);
+	many_send(&P, 10, 12, 1);
+	ck_assert_uint_eq(X.pc.n_strangers, 2);
+	trio_down();
+}
+END_TEST
+
+/* New originators: per-neighbour and global introduction quotas. */
+START_TEST(test_intro_quota)
+{
+	struct bs_policy_limits l;
+	uint64_t sig0;
+
+	many_init();
+	trio_up();
+	lim_roomy(&l);
+	l.intro_rate = 1;
+	l.intro_burst = 3;
+	lim_policy(BS_POLICY_OPEN, &l, 0, 3);
+	sig0 = X.pc.stat[IPC_STAT_SIG_VERIFIED];
+	many_send(&P, 0, 8, 1);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 3);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_INTRO], 5);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_INTRO_QUOTA], 5);
+	/* Refused before any signature work. */
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_SIG_VERIFIED], sig0 + 3);
+	/* Two seconds give two more. */
+	now_ms += 2000;
+	many_send(&P, 3, 8, 2);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 5);
+	/* Known originators pay nothing. */
+	many_send(&P, 0, 5, 3);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 10);
+	/* Trusted keys are exempt. */
+	lim_policy(BS_POLICY_OPEN, &l, 0xff00, 4);
+	many_send(&P, 8, 16, 1);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 18);
+	/* The global quota binds every neighbour together. */
+	l.intro_rate = 100;
+	l.intro_burst = 100;
+	l.intro_global_rate = 1;
+	l.intro_global_burst = 1;
+	lim_policy(BS_POLICY_OPEN, &l, 0, 5);
+	now_ms += 10000;
+	many_send(&P, 16, 17, 1);
+	many_send(&Q, 17, 18, 1);
+	ck_assert(many_known(16));
+	ck_assert(!many_known(17));
+	trio_down();
+}
+END_TEST
+
+/*
+ * A full stranger share: a new stranger replaces the stranger refreshed
+ * least recently, and only one that has been idle; a trusted key takes
+ * a stranger's place in a full table; a stranger never takes a trusted
+ * key's.
+ */
+START_TEST(test_evict)
+{
+	struct bs_policy_limits l;
+	struct ent e;
+	int gone;
+
+	many_init();
+	pair_up(1);
+	bs_policy_limits_default(&l);
+	l.originators = 16;
+	l.neighbor_stranger_share = 100;
+	lim_policy(BS_POLICY_OPEN, &l, 0xfff00, 3);	/* 8..19 trusted */
+	many_send(&P, 0, 4, 1);
+	many_send(&P, 8, 20, 1);
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 16);
+	ck_assert_uint_eq(X.pc.n_strangers, 4);
+	/* Fresh strangers are not pushed out. */
+	many_send(&P, 4, 5, 1);
+	ck_assert(!many_known(4));
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_EVICTED], 0);
+	/* 30 s later, 0 and 1 refreshed: 2 or 3 makes room for 4. */
+	now_ms += 30000;
+	link_up(&X, &P, 1);
+	many_send(&P, 0, 2, 2);
+	many_send(&P, 8, 20, 2);
+	many_send(&P, 4, 5, 1);
+	ck_assert(many_known(4));
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_EVICTED], 1);
+	gone = many_known(2) ? 3 : 2;
+	ck_assert(!many_known(gone));
+	ck_assert(many_known(0) && many_known(1));
+	ck_assert_uint_eq(X.pc.n_strangers, 4);
+	/* Every stranger is fresh now: 5 is refused. */
+	many_send(&P, 2 + 3 - gone, 3 + 3 - gone, 2);
+	many_send(&P, 5, 6, 1);
+	ck_assert(!many_known(5));
+	/* A trusted key (O) evicts the stranger refreshed least recently. */
+	ent_init(&e, I_O, 1, 1);
+	ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 16);
+	ck_assert_uint_eq(X.pc.n_strangers, 3);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_EVICTED], 2);
+	ck_assert(!many_known(0) || !many_known(1));
+	/* The table is full of fresh entries: no stranger gets in. */
+	many_send(&P, 6, 7, 1);
+	ck_assert(!many_known(6));
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 16);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/*
+ * Keys that left the tables: their old OGMs and HELLOs are not taken
+ * again (the epoch memory), newer ones are.
+ */
+START_TEST(test_epoch_memory)
+{
+	struct frame old_hello;
+	struct ent e;
+
+	pair_up(1);
+	ent_init(&e, I_O, 10, 1);
+	ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 1);
+	hello_of(&old_hello, &P);
+	ck_assert_int_eq(feed_from(&X, I_P, &old_hello), PCORE_ACCEPT);
+	/* Everything times out. */
+	now_ms += ROUTING_ORIG_TIMEOUT + 1;
+	pcore_tick(&X.pc, now_ms);
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 0);
+	ck_assert_uint_eq(routing_neigh_count(X.pc.rt), 0);
+	/* P's old HELLO is refused before its signature, a new one is not. */
+	ck_assert_int_eq(feed_from(&X, I_P, &old_hello), PCORE_DROP_REPLAY);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_REMEMBERED], 1);
+	link_up(&X, &P, 64);
+	/* O's captured OGM: refused; older too; newer taken. */
+	ent_init(&e, I_O, 10, 1);
+	ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	ent_init(&e, I_O, 9, 1);
+	ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_OLD], 2);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_REMEMBERED], 3);
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 0);
+	ent_init(&e, I_O, 11, 1);
+	ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 1);
+	/* A lower epoch is never taken again, whatever the seqno. */
+	ent_init(&e, I_O, 1000, 1);
+	e.epoch = EPOCH - 1;
+	ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_OLD], 3);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/*
+ * The verification budget: per neighbour, then globally with the under
+ * load mode in which only known originators are verified.
+ */
+START_TEST(test_verify_budget)
+{
+	struct bs_policy_limits l;
+	struct ipc_stats st;
+	uint64_t sig0;
+	unsigned i;
+
+	many_init();
+	trio_up();
+	lim_roomy(&l);
+	l.verify_rate = 1;
+	l.verify_burst = 4;
+	lim_policy(BS_POLICY_ALLOWLIST, &l, 0xfffff, 3);
+	sig0 = X.pc.stat[IPC_STAT_SIG_VERIFIED];
+	many_send(&P, 0, 8, 1);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 4);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_BUDGET], 4);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_VERIFY_BUDGET], 4);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_SIG_VERIFIED], sig0 + 4);
+	/* Q has a budget of its own. */
+	many_send(&Q, 4, 8, 1);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 8);
+	/* Global: 20 tokens; under load below 5, normal again at 15. */
+	now_ms += 60000;
+	link_up(&X, &P, 1);
+	link_up(&X, &Q, 1);
+	lim_roomy(&l);
+	l.verify_global_rate = 1;
+	l.verify_global_burst = 20;
+	lim_policy(BS_POLICY_ALLOWLIST, &l, 0xfffff, 4);
+	now_ms += 60000;
+	many_send(&P, 8, 20, 1);	/* 12 new ones */
+	ck_assert_uint_eq(X.pc.lim.under_load, 0);
+	many_send(&P, 0, 4, 2);		/* 4 known ones */
+	ck_assert_uint_eq(X.pc.lim.under_load, 1);
+	ck_assert_uint_eq(X.pc.lim.under_load_entered, 1);
+	/* Under load: a new originator waits, a known one is served. */
+	ent_init(&(struct ent){ 0 }, I_O, 1, 1);
+	{
+		struct ent e;
+
+		ent_init(&e, I_O, 1, 1);
+		ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	}
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_BUDGET], 5);
+	many_send(&P, 4, 5, 2);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_BUDGET], 5);
+	pcore_stats(&X.pc, &st);
+	for (i = 0; i < st.count; i++)
+		if (st.s[i].id == IPC_STAT_UNDER_LOAD)
+			ck_assert_uint_eq(st.s[i].value, 1);
+	/* 15 s refill it: normal again. */
+	now_ms += 15000;
+	link_up(&X, &P, 1);
+	ck_assert_uint_eq(X.pc.lim.under_load, 0);
+	trio_down();
+}
+END_TEST
+
+/*
+ * A HELLO from an epoch older than the key's OGMs show is a replay, also
+ * where the key is no neighbour yet (another interface, or after it
+ * left): captured before the node restarted.
+ */
+START_TEST(test_hello_old_epoch)
+{
+	struct wire_hello h;
+	struct frame fr;
+	uint8_t sig[BS_SIG_LEN];
+	struct ent e;
+
+	pair_up(1);
+	ent_init(&e, I_O, 3, 1);
+	e.epoch = EPOCH + 1;
+	ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 1);
+	memset(&h, 0, sizeof(h));
+	h.pk = ids[I_O].pk;
+	h.ifmac = macs[I_O];
+	h.interval_ms = 1000;
+	h.epoch = EPOCH;
+	h.seqno = 100;
+	ck_assert_int_eq(wire_hello_build(fr.buf, sizeof(fr.buf), &h,
+	    &fr.len), WIRE_OK);
+	ck_assert_int_eq(bs_sign(sig, BS_DOM_HELLO, fr.buf, fr.len,
+	    &ids[I_O]), 0);
+	ck_assert_int_eq(wire_sig_append(fr.buf, sizeof(fr.buf), &fr.len,
+	    sig), WIRE_OK);
+	ck_assert_int_eq(feed_from(&X, I_O, &fr), PCORE_DROP_REPLAY);
+	ck_assert_ptr_null(pcore_neigh_find(&X.pc, IFX, addrs[I_O]));
+	/* The current epoch is welcome. */
+	h.epoch = EPOCH + 1;
+	ck_assert_int_eq(wire_hello_build(fr.buf, sizeof(fr.buf), &h,
+	    &fr.len), WIRE_OK);
+	ck_assert_int_eq(bs_sign(sig, BS_DOM_HELLO, fr.buf, fr.len,
+	    &ids[I_O]), 0);
+	ck_assert_int_eq(wire_sig_append(fr.buf, sizeof(fr.buf), &fr.len,
+	    sig), WIRE_OK);
+	ck_assert_int_eq(feed_from(&X, I_O, &fr), PCORE_ACCEPT);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/*
+ * The signature cache's hop-chain step is bs_chain_step; a slot keeps
+ * the element of the fewest hops seen and checks other copies against
+ * it; an element off the chain fails with or without it.
+ */
+START_TEST(test_sigcache_chain)
+{
+	struct sigcache c;
+	uint8_t key[SIGCACHE_KEY_LEN] = { 3 }, d[SIGCACHE_DIGEST_LEN] = { 9 };
+	uint8_t seed[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN], e[6][BS_CHAIN_LEN];
+	uint8_t a[BS_CHAIN_LEN], b[BS_CHAIN_LEN], bad[BS_CHAIN_LEN];
+	int slot, h;
+
+	ck_assert_int_eq(sigcache_init(&c, key), 0);
+	memset(seed, 0x42, sizeof(seed));
+	bs_chain_step(a, seed);
+	sigcache_chain_step(&c, b, seed);
+	ck_assert_mem_eq(a, b, BS_CHAIN_LEN);
+	ck_assert_int_eq(bs_chain_iter(anchor, seed, BS_MAXHOPS), 0);
+	for (h = 0; h < 6; h++)
+		ck_assert_int_eq(bs_chain_iter(e[h], seed, (unsigned)h), 0);
+	memcpy(bad, e[2], BS_CHAIN_LEN);
+	bad[0] ^= 1;
+	/* No slot: the whole chain. */
+	ck_assert_int_eq(sigcache_chain_verify(&c, -1, anchor, e[3], 3), 0);
+	ck_assert_int_eq(sigcache_chain_verify(&c, -1, anchor, e[3], 2), -1);
+	ck_assert_int_eq(sigcache_chain_verify(&c, -1, anchor, bad, 2), -1);
+	ck_assert_int_eq(sigcache_chain_verify(&c, -1, anchor, e[0],
+	    BS_MAXHOPS + 1), -1);
+	/* A slot that knows hops 3. */
+	sigcache_insert_chain(&c, d, e[3], 3);
+	ck_assert_int_ge(slot = sigcache_find(&c, d), 0);
+	ck_assert_int_eq(sigcache_chain_verify(&c, slot, anchor, e[3], 3), 0);
+	ck_assert_int_eq(sigcache_chain_verify(&c, slot, anchor, e[5], 5), 0);
+	ck_assert_int_eq(sigcache_chain_verify(&c, slot, anchor, e[5], 4), -1);
+	ck_assert_int_eq(sigcache_chain_verify(&c, slot, anchor, bad, 2), -1);
+	/* Fewer hops: checked against hops 3, then kept. */
+	ck_assert_int_eq(sigcache_chain_verify(&c, slot, anchor, e[1], 1), 0);
+	ck_assert_uint_eq(c.chain[slot].hops, 1);
+	ck_assert_int_eq(sigcache_chain_verify(&c, slot, anchor, e[2], 1), -1);
+	ck_assert_int_eq(sigcache_chain_verify(&c, slot, anchor, e[2], 2), 0);
+	/* A slot without an element: the whole chain again. */
+	sigcache_insert(&c, d);
+	ck_assert_int_eq(sigcache_chain_verify(&c, slot, anchor, e[4], 4), 0);
+	ck_assert_int_eq(sigcache_chain_verify(&c, slot, anchor, bad, 2), -1);
+	sigcache_free(&c);
+}
+END_TEST
+
+/* A bad signature is checked once, however often it comes. */
+START_TEST(test_sig_bad_cached)
+{
+	static struct agg a;
+	struct ent e;
+	uint8_t *raw;
+	uint64_t failed;
+
+	pair_up(1);
+	failed = X.pc.stat[IPC_STAT_SIG_FAILED];
+	ent_init(&e, I_O, 3, 1);
+	a.n = 0;
+	raw = agg_add(&a, &e);
+	raw[a.len[0] - 1] ^= 1;
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_SIG], 2);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_SIG_FAILED], failed + 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_SIG_CACHE_HIT], 1);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/* Drops are counted per source; the worst sources show in STATS. */
+START_TEST(test_src_accounting)
+{
+	struct auth au = { WIRE_AUTH_MAC, I_P, I_X, 0, 1 };
+	static struct agg a;
+	struct ipc_stats st;
+	struct frame fr;
+	struct ent e;
+	uint64_t v[IPC_STAT_ID_END];
+	unsigned i;
+	int k;
+
+	pair_up(1);
+	for (k = 0; k < 3; k++) {
+		own_agg(&a, &P);
+		frame_of(&fr, I_P, &a, &au, ((uint64_t)EPOCH << 32) | 1000);
+		ck_assert_int_eq(feed_from(&X, I_P, &fr),
+		    PCORE_DROP_LINK_AUTH);
+	}
+	/* TQ above the ceiling for one hop: hop integrity, against P. */
+	ent_init(&e, I_O, 5, 1);
+	e.tq = 255;
+	ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_HOPS], 1);
+	/* Garbage from another source. */
+	memset(fr.buf, 0xee, 40);
+	fr.len = 40;
+	feed_from(&X, I_Q, &fr);
+	pcore_stats(&X.pc, &st);
+	memset(v, 0, sizeof(v));
+	for (i = 0; i < st.count; i++)
+		v[st.s[i].id] = st.s[i].value;
+	ck_assert_uint_eq(v[IPC_STAT_SRC1_MAC] & 0xffffffffffffULL,
+	    0x021122334455ULL);
+	ck_assert_uint_eq(v[IPC_STAT_SRC1_MAC] >> 48, IFX);
+	ck_assert_uint_eq(v[IPC_STAT_SRC1_AUTH], 3);
+	ck_assert_uint_eq(v[IPC_STAT_SRC1_HOPS], 1);
+	ck_assert_uint_eq(v[IPC_STAT_SRC1_DROPS], 4);
+	ck_assert_uint_eq(v[IPC_STAT_SRC2_MAC] & 0xffffffffffffULL,
+	    0x021122334466ULL);
+	ck_assert_uint_eq(v[IPC_STAT_SRC2_MALFORMED], 1);
+	ck_assert_uint_eq(v[IPC_STAT_SRC3_MAC], 0);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/* The frame rate of a source, and of an authenticated neighbour. */
+START_TEST(test_frame_rate)
+{
+	struct bs_policy_limits l;
+	static struct agg a;
+	struct frame fr;
+	int k, rate = 0;
+
+	pair_up(1);
+	bs_policy_limits_default(&l);
+	l.frame_rate = 1;
+	l.frame_burst = 5;
+	lim_policy(BS_POLICY_ALLOWLIST, &l, 0, 3);
+	now_ms += 10000;
+	memset(fr.buf, 0xee, 40);
+	fr.len = 40;
+	for (k = 0; k < 8; k++)
+		rate += feed_from(&X, I_Q, &fr) == PCORE_DROP_RATE;
+	ck_assert_int_eq(rate, 3);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_FRAME_RATE], 3);
+	/* P's own frames: 5 pass, then it waits a second. */
+	for (k = 0, rate = 0; k < 8; k++) {
+		own_agg(&a, &P);
+		rate += send_agg(&P, &X, &a) == PCORE_DROP_RATE;
+	}
+	ck_assert_int_eq(rate, 3);
+	now_ms += 1000;
+	own_agg(&a, &P);
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
 	node_down(&X);
 	node_down(&P);
 }
@@ -1324,6 +1881,90 @@ send_own_tv(struct node *from, struct node *to, const uint8_t *c1,
 	e.tvlv_len = tvlvs(tv, sizeof(tv), c1, c2, down, up);
 	ck_assert_int_eq(send_ent(from, to, &e), PCORE_ACCEPT);
 }
+
+/* The last IPC_TT for originator who at or after mark: 1 and *tt, or 0. */
+static int
+tt_last(const struct node *n, unsigned mark, int who, struct ipc_tt *tt)
+{
+	struct ipc_tt t;
+	unsigned i;
+	int found = 0;
+
+	for (i = mark; i < n->n && i < NMSG; i++)
+		if (ipc_get(&n->msg[i], IPC_TT, &t, sizeof(t)) == 0 &&
+		    memcmp(t.orig_addr, addrs[who], BS_ADDR_LEN) == 0) {
+			*tt = t;
+			found = 1;
+		}
+	return found;
+}
+
+static int
+tt_has(const struct ipc_tt *tt, const uint8_t mac[6])
+{
+	unsigned i;
+
+	for (i = 0; i < tt->count; i++)
+		if (memcmp(tt->e[i].mac, mac, 6) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Client claims (pcore_claims.c): a stranger cannot take a trusted
+ * node's client; a trusted node takes a stranger's at once; between
+ * equals the fresher claim wins, but a client moves at most once per
+ * 60 / roam-per-minute seconds while its owner still claims it.
+ */
+START_TEST(test_claims)
+{
+	static struct node R;		/* a stranger (identity U) */
+	struct polspec ps = pol_default;
+	struct ipc_tt tt;
+	unsigned mark;
+
+	node_up(&X, I_X, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	node_up(&Q, I_Q, IPC_LOG_INFO);
+	node_up(&R, I_U, IPC_LOG_INFO);
+	ps.mode = BS_POLICY_OPEN;
+	node_policy(&X, &ps, 2);
+	link_up(&X, &P, 64);
+	link_up(&X, &Q, 64);
+	link_up(&X, &R, 64);
+	mark = X.n;
+	send_own_tv(&P, &X, client1, NULL, 0, 0);
+	ck_assert(tt_last(&X, mark, I_P, &tt) && tt_has(&tt, client1));
+	/* The stranger's claim of P's client is left out and counted. */
+	send_own_tv(&R, &X, client1, client3, 0, 0);
+	ck_assert(tt_last(&X, mark, I_U, &tt));
+	ck_assert(!tt_has(&tt, client1) && tt_has(&tt, client3));
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_CLAIM], 1);
+	/* A trusted claim takes the stranger's client at once. */
+	send_own_tv(&P, &X, client1, client3, 0, 0);
+	ck_assert(tt_last(&X, mark, I_P, &tt) && tt_has(&tt, client3));
+	send_own_tv(&R, &X, client1, client3, 0, 0);
+	ck_assert(tt_last(&X, mark, I_U, &tt) && tt.count == 0);
+	/* Q (trusted too) claims client1: the fresher claim wins once. */
+	send_own_tv(&Q, &X, client1, NULL, 0, 0);
+	ck_assert(tt_last(&X, mark, I_Q, &tt) && tt_has(&tt, client1));
+	/* P claims it again at once: over the roaming limit, refused. */
+	send_own_tv(&P, &X, client1, client3, 0, 0);
+	ck_assert(tt_last(&X, mark, I_P, &tt) && !tt_has(&tt, client1) &&
+	    tt_has(&tt, client3));
+	/* 10 s later (60 / roam-per-minute 6) it may move back. */
+	now_ms += 10000;
+	link_up(&X, &P, 1);
+	link_up(&X, &Q, 1);
+	send_own_tv(&Q, &X, client1, NULL, 0, 0);
+	send_own_tv(&P, &X, client1, client3, 0, 0);
+	ck_assert(tt_last(&X, mark, I_P, &tt) && tt_has(&tt, client1));
+	node_down(&X);
+	node_down(&P);
+	node_down(&Q);
+	node_down(&R);
+}
+END_TEST
 
 START_TEST(test_tt_gw)
 {
@@ -1942,15 +2583,22 @@ START_TEST(test_drop_log_limited)
 	node_up(&X, I_X, IPC_LOG_DEBUG);
 	X.n_log = 0;
 	make_hello(&fr, I_P, macs[I_X]);
-	for (i = 0; i < 1000; i++)
+	for (i = 0; i < 1000; i++) {
 		feed_from(&X, I_P, &fr);
-	ck_assert_uint_eq(X.pc.drop[PCORE_DROP_HELLO_MAC], 1000);
-	ck_assert_uint_eq(X.n_log, PCORE_LOG_BURST);
-	ck_assert_ptr_nonnull(strstr(X.last_log, "HELLO interface MAC"));
+		if (i == PCORE_LOG_BURST)
+			ck_assert_ptr_nonnull(strstr(X.last_log,
+			    "HELLO interface MAC"));
+	}
+	/* The source's frame burst (200) passes, the rest is over its rate. */
+	ck_assert_uint_eq(X.pc.drop[PCORE_DROP_HELLO_MAC], 200);
+	ck_assert_uint_eq(X.pc.drop[PCORE_DROP_RATE], 800);
+	/* The debug burst, and one notice about the source over its rate. */
+	ck_assert_uint_eq(X.n_log, PCORE_LOG_BURST + 1);
+	ck_assert_ptr_nonnull(strstr(X.last_log, "over the frame rate"));
 	/* Time refills the bucket, and the line says what was not logged. */
 	pcore_frame(&X.pc, IFX, macs[I_P], mac_bcast, fr.buf, fr.len,
 	    T0 + 10000);
-	ck_assert_uint_eq(X.n_log, PCORE_LOG_BURST + 1);
+	ck_assert_uint_eq(X.n_log, PCORE_LOG_BURST + 2);
 	ck_assert_ptr_nonnull(strstr(X.last_log, "990"));
 	node_down(&X);
 }
@@ -2115,6 +2763,21 @@ pcore_suite(void)
 	tcase_add_test(tc, test_table_cap);
 	tcase_add_test(tc, test_stranger_share);
 	tcase_add_test(tc, test_tt_gw);
+	tcase_add_test(tc, test_claims);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("limits");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_neigh_stranger_share);
+	tcase_add_test(tc, test_intro_quota);
+	tcase_add_test(tc, test_evict);
+	tcase_add_test(tc, test_epoch_memory);
+	tcase_add_test(tc, test_verify_budget);
+	tcase_add_test(tc, test_hello_old_epoch);
+	tcase_add_test(tc, test_sigcache_chain);
+	tcase_add_test(tc, test_sig_bad_cached);
+	tcase_add_test(tc, test_src_accounting);
+	tcase_add_test(tc, test_frame_rate);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("removal");

@@ -908,6 +908,24 @@ static const struct cert_case cert_cases[] = {
 	  BS_PR_CERT_INVALID, BS_CERT_EEXPIRED, 0 },
 	{ "mode ca\nanchor @C", CV_GOOD, T0 - 100000, BS_CLASS_REFUSED,
 	  BS_PR_CERT_INVALID, BS_CERT_ENOTYET, 0 },
+	/* The validity window [T0 - 1h, T0 + 1h] with BS_CERT_SKEW (300 s)
+	 * of tolerance either way, to the second. */
+	{ "mode ca\nanchor @C", CV_GOOD, T0 + 3600 + 300, BS_CLASS_CERTIFIED,
+	  BS_PR_CERT_OK, 0, 0 },
+	{ "mode ca\nanchor @C", CV_GOOD, T0 + 3600 + 301, BS_CLASS_REFUSED,
+	  BS_PR_CERT_INVALID, BS_CERT_EEXPIRED, 0 },
+	{ "mode ca\nanchor @C", CV_GOOD, T0 - 3600 - 300, BS_CLASS_CERTIFIED,
+	  BS_PR_CERT_OK, 0, 0 },
+	{ "mode ca\nanchor @C", CV_GOOD, T0 - 3600 - 301, BS_CLASS_REFUSED,
+	  BS_PR_CERT_INVALID, BS_CERT_ENOTYET, 0 },
+	/* No clock (0): the window is not checked, the rest still is. */
+	{ "mode ca\nanchor @C", CV_BAD_SIG, 0, BS_CLASS_REFUSED,
+	  BS_PR_CERT_INVALID, BS_CERT_ESIG, 0 },
+	{ "mode ca\nanchor @C", CV_OTHER_CA, 0, BS_CLASS_REFUSED,
+	  BS_PR_CERT_NO_ANCHOR, 0, 0 },
+	/* An expired certificate leaves a key in mode open a stranger. */
+	{ "mode open\nanchor @C", CV_GOOD_GW, T0 + 100000, BS_CLASS_STRANGER,
+	  BS_PR_CERT_INVALID, BS_CERT_EEXPIRED, 0 },
 	{ "mode ca\nanchor @C", CV_BAD_SIG, T0, BS_CLASS_REFUSED,
 	  BS_PR_CERT_INVALID, BS_CERT_ESIG, 0 },
 	{ "mode ca\nanchor @C", CV_OTHER_KEY, T0, BS_CLASS_REFUSED,
@@ -1089,6 +1107,55 @@ START_TEST(test_mutators)
 	ck_assert_int_eq(bs_policy_validate(pol, NULL, 0), 0);
 	bs_policy_free(before);
 	bs_policy_free(pol);
+}
+END_TEST
+
+/*
+ * What batsecd does for `batsec-ctl trust add` on a file with comments,
+ * an include directory and limits: edit a copy, write its canonical text
+ * atomically over the file, read the file back.  The result equals the
+ * edited policy, keeps the include directive (its keys are not copied)
+ * and the limits, and loses only the comments.
+ */
+START_TEST(test_edit_write_cycle)
+{
+	struct bs_policy *pol = NULL, *back = NULL;
+	uint8_t n[BS_PK_LEN];
+	char path[512], *text;
+	size_t len, cap;
+
+	make_tmpdir();
+	put_dir("peers.d");
+	put_file("peers.d/a.pub", "@A name anna\n");
+	put_file("mesh.policy", "# the mesh\nmode open\ninclude peers.d\n"
+	    "limit stranger-share 10\ntrust @B gateway # core\nblock @C\n");
+	ck_assert_int_eq(parse_tmp("mesh.policy", &pol), 0);
+	pkof(n, 'N');
+	ck_assert_int_eq(bs_policy_trust_add(pol, n, "new", 0, errbuf,
+	    sizeof(errbuf)), 0);
+	cap = bs_policy_format_len(pol) + 1;
+	text = malloc(cap);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_int_eq(bs_policy_format(pol, text, cap, &len), 0);
+	ck_assert_ptr_null(strstr(text, "# the mesh"));
+	ck_assert_ptr_nonnull(strstr(text, "include peers.d\n"));
+	ck_assert_ptr_null(strstr(text, "anna"));
+	snprintf(path, sizeof(path), "%s/mesh.policy", tmpdir);
+	ck_assert_int_eq(bs_file_write_atomic(path, text, len, 0640, errbuf,
+	    sizeof(errbuf)), 0);
+	ck_assert_int_eq(parse_tmp("mesh.policy", &back), 0);
+	ck_assert(bs_policy_equal(pol, back));
+	ck_assert_uint_eq(back->limits.stranger_share, 10);
+	ck_assert_int_eq(bs_policy_classify(back, n), BS_CLASS_TRUSTED);
+	/* The included key is still there and still cannot be removed. */
+	pkof(n, 'A');
+	ck_assert_int_eq(bs_policy_classify(back, n), BS_CLASS_TRUSTED);
+	ck_assert_int_eq(bs_policy_trust_remove(back, n, errbuf,
+	    sizeof(errbuf)), -1);
+	free(text);
+	bs_policy_free(pol);
+	bs_policy_free(back);
+	rm_tmpdir();
 }
 END_TEST
 
@@ -1437,6 +1504,7 @@ static Suite *policy_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_mutators);
 	tcase_add_test(tc, test_mutator_bounds);
+	tcase_add_test(tc, test_edit_write_cycle);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 

@@ -366,6 +366,31 @@ START_TEST(test_link_gaps)
 END_TEST
 
 /*
+ * Warm-up: an echo that lags span - 1 by one HELLO (the neighbour sent
+ * before it counted our latest) is a clean link; two behind is loss.
+ */
+START_TEST(test_link_warmup_lag)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_hello_result res;
+	uint32_t s;
+
+	for (s = 1; s <= 10; s++) {
+		ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, s,
+		    (uint8_t)(s > 2 ? s - 2 : 0), T0, &res), ROUTING_OK);
+		ck_assert_uint_eq(res.link_tq, s > 2 ? 255 : 0);
+		ck_assert_int_eq(hello_full(rt, IF1, 6, EPOCH, s,
+		    (uint8_t)(s > 3 ? s - 3 : 0), T0, &res), ROUTING_OK);
+	}
+	/* 7 over 9 for neighbour 6. */
+	ck_assert_uint_eq(res.link_tq, routing_tq_combine(255,
+	    routing_tq_own(7 * 64 / 9), routing_tq_asym(64)));
+	ck_assert_uint_lt(res.link_tq, 255);
+	routing_free(rt);
+}
+END_TEST
+
+/*
  * Warm-up: until a full window has passed, rq and echo count out of the
  * HELLOs that could have arrived since the neighbour was first heard.
  */
@@ -1338,7 +1363,15 @@ START_TEST(test_purge_orig)
 	ck_assert_uint_eq(log.ev[1].route, ROUTING_ROUTE_DELETED);
 	ck_assert_mem_eq(log.ev[1].info.pk, ident(10)->pk, BS_PK_LEN);
 	assert_route(rt, 9, 6, 200, 2);
-	/* Originator 10, not heard for 400 s and without a route: removed. */
+	/*
+	 * Originator 10, not heard for 400 s and without a route: removed.
+	 * The neighbours, HELLOing every 60 s, stay (they would be lost
+	 * after 150 s of silence).
+	 */
+	for (t = T0 + 300000; t <= T0 + 360000; t += 60000) {
+		hello_next(rt, IF1, 5, 64, t);
+		hello_next(rt, IF1, 6, 64, t);
+	}
 	memset(&log, 0, sizeof(log));
 	routing_purge(rt, T0 + ROUTING_ORIG_TIMEOUT, ev_record, &log, &pr);
 	ck_assert_uint_eq(pr.orig_removed, 0);
@@ -1350,6 +1383,61 @@ START_TEST(test_purge_orig)
 	ck_assert_mem_eq(log.ev[0].info.pk, ident(10)->pk, BS_PK_LEN);
 	ck_assert_int_eq(routing_orig_get(rt, ident(10)->pk, &oi),
 	    ROUTING_ENOENT);
+	routing_free(rt);
+}
+END_TEST
+
+/*
+ * A neighbour that goes silent is removed once it missed more HELLOs in a
+ * row than its loss rate makes plausible: 2 on a clean link (2.5
+ * intervals of silence), 5 when it loses one HELLO in five (5.5).
+ */
+START_TEST(test_neigh_lost)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_hello_result hr;
+	struct routing_purge_result pr;
+	struct routing_ogm_result res;
+	struct routing_orig_info oi;
+	struct routing_ogm m;
+	uint64_t t = T0, last = 0;
+	uint32_t i;
+
+	/* One HELLO a second; neighbour 6 loses every fifth. */
+	for (i = 1; i <= 64; i++, t += 1000) {
+		hello_next(rt, IF1, 5, 64, t);
+		if (i % 5 != 0)
+			ck_assert_int_eq(hello_full(rt, IF1, 6, EPOCH, i, 64,
+			    t, &hr), ROUTING_OK);
+		last = t;
+	}
+	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	apply_ok(rt, &m, last, &res);
+	m = ogm(9, 6, 8, 1, 200, 1, 50);
+	apply_ok(rt, &m, last, &res);
+	assert_route(rt, 9, 5, 220, 2);
+	routing_purge(rt, last + 2500, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 0);
+	/* Two HELLOs missed: 5 is gone and the route moves to 6. */
+	routing_purge(rt, last + 2501, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 1);
+	ck_assert_uint_eq(pr.routes_changed, 1);
+	ck_assert_uint_eq(routing_neigh_count(rt), 1);
+	orig_of(rt, 9, &oi);
+	ck_assert_uint_eq(oi.has_route, 1);
+	ck_assert_mem_eq(oi.nexthop, ident(6)->addr, BS_ADDR_LEN);
+	routing_purge(rt, last + 5500, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 0);
+	routing_purge(rt, last + 5501, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 1);
+	ck_assert_uint_eq(pr.routes_deleted, 1);
+	ck_assert_uint_eq(routing_neigh_count(rt), 0);
+	orig_of(rt, 9, &oi);
+	ck_assert_uint_eq(oi.has_route, 0);
+	/* A neighbour heard only in bursts (no interval measured) stays. */
+	perfect(rt, IF1, 7, t);
+	routing_purge(rt, t + 100000, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 0);
 	routing_free(rt);
 }
 END_TEST
@@ -1556,6 +1644,49 @@ START_TEST(test_evict_candidate)
 	ck_assert_int_eq(routing_orig_evict_candidate(rt, 4, &oi), 1);
 	ck_assert_mem_eq(oi.pk, ident(102)->pk, BS_PK_LEN);
 	ck_assert_int_eq(routing_orig_set_class(rt, ident(99)->pk, 3),
+	    ROUTING_ENOENT);
+	routing_free(rt);
+}
+END_TEST
+
+/*
+ * routing_orig_remove (eviction): only the originator goes, its route
+ * deleted before ORIG_DEL; a neighbour with the same key stays, and the
+ * slot is reused by the next originator.
+ */
+START_TEST(test_orig_remove)
+{
+	struct routing_params p;
+	struct routing *rt;
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+	struct evlog log;
+
+	routing_params_default(&p);
+	p.orig_cap = 2;
+	rt = mk_rt(&p);
+	perfect(rt, IF1, 5, T0);
+	m = ogm(5, 5, 5, 1, 255, 0, 50);
+	apply_ok(rt, &m, T0, &res);
+	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	apply_ok(rt, &m, T0, &res);
+	m = ogm(10, 5, 8, 1, 220, 1, 50);
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EFULL);
+	memset(&log, 0, sizeof(log));
+	ck_assert_int_eq(routing_orig_remove(rt, ident(5)->pk, ev_record,
+	    &log), ROUTING_OK);
+	ck_assert_uint_eq(log.n, 2);
+	ck_assert_int_eq(log.ev[0].type, ROUTING_EV_ROUTE);
+	ck_assert_uint_eq(log.ev[0].route, ROUTING_ROUTE_DELETED);
+	ck_assert_int_eq(log.ev[1].type, ROUTING_EV_ORIG_DEL);
+	ck_assert_mem_eq(log.ev[1].info.pk, ident(5)->pk, BS_PK_LEN);
+	ck_assert_uint_eq(routing_orig_count(rt), 1);
+	ck_assert_uint_eq(routing_neigh_count(rt), 1);
+	assert_route(rt, 9, 5, 220 * 255 / 255, 2);
+	/* The room it left takes a new originator. */
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.orig_new, 1);
+	ck_assert_int_eq(routing_orig_remove(rt, ident(5)->pk, NULL, NULL),
 	    ROUTING_ENOENT);
 	routing_free(rt);
 }
@@ -1875,6 +2006,7 @@ routing_suite(void)
 	    (int)(sizeof(asym_rq) / sizeof(asym_rq[0])));
 	tcase_add_test(tc, test_link_gaps);
 	tcase_add_test(tc, test_link_warmup);
+	tcase_add_test(tc, test_link_warmup_lag);
 	tcase_add_test(tc, test_hello_bidirectional);
 	tcase_add_test(tc, test_hello_window);
 	tcase_add_test(tc, test_hello_wrap);
@@ -1909,6 +2041,7 @@ routing_suite(void)
 	tcase_add_test(tc, test_purge_neigh);
 	tcase_add_test(tc, test_purge_orig);
 	tcase_add_test(tc, test_purge_orig_route);
+	tcase_add_test(tc, test_neigh_lost);
 	tcase_add_test(tc, test_remove_key_flush);
 	suite_add_tcase(s, tc);
 
@@ -1918,6 +2051,7 @@ routing_suite(void)
 	tcase_add_test(tc, test_orig_cap);
 	tcase_add_test(tc, test_orig_cap_default);
 	tcase_add_test(tc, test_evict_candidate);
+	tcase_add_test(tc, test_orig_remove);
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_params);
 	tcase_add_test(tc, test_strerror);

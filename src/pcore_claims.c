@@ -1,0 +1,123 @@
+/*
+ * pcore_claims.c — who owns a client MAC (translation table) when
+ * several originators claim it in their signed OGMs.
+ *
+ * Rules (batsecd(8), CLIENT CLAIMS): a claim of a better policy class
+ * (trusted > certified > stranger) takes a client at once; a claim of
+ * the same class takes it from a live owner (the fresher signed claim)
+ * only when the client has not moved within the last 60 / roam-per-
+ * minute seconds (roam-per-minute 0: never); a claim of a worse class
+ * never takes it.  An owner that brought no new OGM for
+ * pcore_lim_idle_ms() has lapsed, and anyone may take the client.
+ * The table is bounded (PL_CLAIM_SLOTS); a client that finds no room is
+ * refused, and room is only taken from lapsed owners or worse classes.
+ */
+#include <string.h>
+
+#include "batsec_policy.h"
+#include "pcore.h"
+#include "pcore_int.h"
+#include "pcore_limits.h"
+
+_Static_assert(sizeof(struct pl_claim) == 24, "pl_claim size");
+
+static uint32_t
+pl_claim_secs(uint64_t now_ms)
+{
+	return (uint32_t)(now_ms / 1000);
+}
+
+static struct pl_claim *
+pl_claim_set(const struct pcore *pc, const uint8_t mac[static BS_ADDR_LEN],
+    uint16_t vid)
+{
+	uint8_t in[BS_ADDR_LEN + 2];
+
+	memcpy(in, mac, BS_ADDR_LEN);
+	memcpy(in + BS_ADDR_LEN, &vid, 2);
+	return &pc->lim.claims[(pcore_lim_hash(pc, in, sizeof(in)) %
+	    PL_CLAIM_SETS) * PL_CLAIM_WAYS];
+}
+
+static int
+pl_claim_lapsed(const struct pcore *pc, const struct pl_claim *c,
+    uint64_t now_ms)
+{
+	uint32_t now = pl_claim_secs(now_ms);
+
+	return now > c->seen_s &&
+	    (uint64_t)(now - c->seen_s) * 1000 > pcore_lim_idle_ms(pc);
+}
+
+static int
+pl_claim_free(const struct pl_claim *c)
+{
+	static const uint8_t zero[BS_ADDR_LEN];
+
+	return memcmp(c->mac, zero, BS_ADDR_LEN) == 0;
+}
+
+/* A way for a new client: free, lapsed, or a worse class. */
+static struct pl_claim *
+pl_claim_room(const struct pcore *pc, struct pl_claim *set, uint8_t cls,
+    uint64_t now_ms)
+{
+	struct pl_claim *v = NULL;
+	unsigned i;
+
+	for (i = 0; i < PL_CLAIM_WAYS; i++) {
+		if (pl_claim_free(&set[i]) ||
+		    pl_claim_lapsed(pc, &set[i], now_ms))
+			return &set[i];
+		if (set[i].cls < cls && (v == NULL || set[i].cls < v->cls))
+			v = &set[i];
+	}
+	return v;
+}
+
+/* May a claim of class cls take a client its owner still claims? */
+static int
+pl_claim_may_move(const struct pcore *pc, const struct pl_claim *c,
+    uint8_t cls, uint64_t now_ms)
+{
+	uint32_t roam = pcore_lim_limits(pc)->roam_per_minute;
+	uint32_t now = pl_claim_secs(now_ms);
+
+	if (pl_claim_lapsed(pc, c, now_ms) || cls > c->cls)
+		return 1;
+	if (cls < c->cls || roam == 0)
+		return 0;
+	return c->moved_s == 0 || now < c->moved_s ||
+	    (uint64_t)(now - c->moved_s) * roam >= 60;
+}
+
+int
+pcore_claim(struct pcore *pc, const struct routing_orig_info *oi,
+    const uint8_t mac[static BS_ADDR_LEN], uint16_t vid, uint64_t now_ms)
+{
+	struct pl_claim *set, *c = NULL;
+	unsigned i;
+
+	if (pc->lim.claims == NULL)
+		return 1;
+	set = pl_claim_set(pc, mac, vid);
+	for (i = 0; i < PL_CLAIM_WAYS && c == NULL; i++)
+		if (memcmp(set[i].mac, mac, BS_ADDR_LEN) == 0 &&
+		    set[i].vid == vid)
+			c = &set[i];
+	if (c == NULL) {
+		if ((c = pl_claim_room(pc, set, oi->cls, now_ms)) == NULL)
+			return 0;
+		memset(c, 0, sizeof(*c));
+		memcpy(c->mac, mac, BS_ADDR_LEN);
+		c->vid = vid;
+	} else if (memcmp(c->owner, oi->addr, BS_ADDR_LEN) != 0) {
+		if (!pl_claim_may_move(pc, c, oi->cls, now_ms))
+			return 0;
+		c->moved_s = pl_claim_secs(now_ms);
+	}
+	memcpy(c->owner, oi->addr, BS_ADDR_LEN);
+	c->cls = oi->cls;
+	c->seen_s = pl_claim_secs(now_ms);
+	return 1;
+}

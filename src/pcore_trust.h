@@ -1,0 +1,164 @@
+/*
+ * pcore_trust.h — what the parser's core knows about keys beyond the
+ * policy snapshot: certificates that arrived in HELLOs and OGMs (mode ca,
+ * and mode open, where a certificate lifts a stranger to CERTIFIED), the
+ * keys still waiting for theirs, TOFU pins of mesh addresses (mode open),
+ * and CA revocation records carried in OGMs.  Plain functions over
+ * memory, no system calls except reading the real-time clock.
+ *
+ * Certificates.  A certificate is taken only for the key that presents
+ * it (node key == the HELLO's or OGM entry's key), only after that
+ * HELLO's or entry's own signature verified, and only when it is issued
+ * by an anchor of the policy that is neither blocked nor revoked, is
+ * valid now (BS_CERT_SKEW seconds of clock skew tolerated either way) and
+ * its signature verifies.  A key keeps the certificate with the latest
+ * not-after; an older one presented again changes nothing.  Kept
+ * certificates are judged again against every new policy and, once a
+ * second, against the clock: an expired one, or one whose anchor went,
+ * makes its key fall back to what the policy alone says, and the key's
+ * table entries go as for any policy change.
+ *
+ * Clock.  A node whose real-time clock reads before PCORE_TRUST_CLOCK_MIN
+ * (2024-01-01) is taken to have none (routers without an RTC boot in
+ * 1970): it does not check validity windows at all until the clock is
+ * set (batsec-policy(5) CERTIFICATES).
+ *
+ * Pending.  In mode ca, an OGM entry of a key that is neither trusted
+ * nor certified and carries no certificate is refused (drop_policy), and
+ * the key is remembered in a set of at most `limit pending-certs` keys
+ * (oldest replaced first); cert_pending counts such entries.  Its
+ * certificate comes with its next HELLO (neighbours) or within `limit
+ * cert-every` of its OGMs.
+ *
+ * TOFU (mode open).  The first stranger key seen for a mesh address pins
+ * it; a different stranger key for the same address is refused from then
+ * on (drop_policy), even after the first left the tables.  Trusted and
+ * certified keys are not pinned and not refused by pins.  At most
+ * PCORE_PIN_MAX pins; beyond that no new pin is made.  Pins live as long
+ * as the parser process.
+ *
+ * Revocations.  A REVOKE container in a verified OGM entry of a trusted
+ * or certified originator (never a stranger's: each record costs one
+ * verification) whose issuer is an anchor of the policy and whose key is
+ * not revoked yet is verified once; then the key is revoked in the
+ * parser's policy at once (its table entries go), and the record goes to
+ * the forwarder (IPC_REVOKE), which stores it, spreads it and sends a new
+ * snapshot.
+ */
+#ifndef BATSEC_PCORE_TRUST_H
+#define BATSEC_PCORE_TRUST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "batsec_crypto.h"
+
+struct pcore;
+struct bs_policy;
+struct wire_ogm_entry;
+
+#define PCORE_CERT_MAX		4096	/* certificates kept */
+#define PCORE_PIN_MAX		4096	/* TOFU pins */
+#define PCORE_TRUST_CLOCK_MIN	1704067200ULL	/* 2024-01-01 00:00 UTC */
+#define PCORE_TRUST_CHECK_MS	1000	/* expiry check interval */
+
+/* A certificate checked except for its signature (pcore_trust_precheck). */
+struct pcore_cert_cand {
+	struct bs_cert c;
+	uint8_t raw[BS_CERT_LEN];
+};
+
+/* Unix seconds, or 0 for "no clock" (see above). */
+typedef uint64_t (*pcore_clock_fn)(void);
+
+/* The state; allocated on first use, freed by pcore_trust_free. */
+struct pcore_trust;
+
+void	pcore_trust_free(struct pcore *pc);
+/* Tests: the clock (NULL: the real one). */
+void	pcore_trust_set_clock(struct pcore *pc, pcore_clock_fn fn);
+/* The clock as the certificate checks use it: 0 = no clock. */
+uint64_t pcore_trust_now(const struct pcore *pc);
+
+/*
+ * The class of pk with what pcore knows: the policy's verdict, lifted to
+ * BS_CLASS_CERTIFIED by a kept certificate that is still good (modes ca
+ * and open), or lowered to BS_CLASS_REFUSED by a TOFU pin of its address
+ * to another key (a stranger, mode open).  REFUSED before the first
+ * policy.
+ */
+uint8_t	pcore_trust_class(const struct pcore *pc,
+	    const uint8_t pk[static BS_PK_LEN]);
+/* 1 when pk may announce a gateway (trust ... gateway, or a kept
+ * certificate with the gateway role). */
+int	pcore_trust_gateway_ok(const struct pcore *pc,
+	    const uint8_t pk[static BS_PK_LEN]);
+
+/*
+ * A certificate presented by pk (raw BS_CERT_LEN bytes), before the
+ * signature of what carried it was checked: 1 and *cand filled when it
+ * is for pk, well formed, from a good anchor and valid now; else 0.
+ * No signature is checked here.
+ */
+int	pcore_trust_precheck(const struct pcore *pc,
+	    const uint8_t pk[static BS_PK_LEN], const uint8_t *raw,
+	    struct pcore_cert_cand *cand);
+/*
+ * Keep a prechecked certificate once what carried it verified: checks
+ * the CA signature (unless the same bytes are kept already); 0 when kept
+ * (or already kept), -1 when refused.
+ */
+int	pcore_trust_accept(struct pcore *pc,
+	    const struct pcore_cert_cand *cand);
+/* Offer raw from pk after its carrier verified (renewals): precheck and
+ * accept, quietly. */
+void	pcore_trust_offer(struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
+	    const uint8_t *raw);
+
+/* Mode ca: pk sent an entry without a certificate; remember it. */
+void	pcore_trust_pending(struct pcore *pc,
+	    const uint8_t pk[static BS_PK_LEN]);
+/* Keys in the pending set. */
+size_t	pcore_trust_pending_count(const struct pcore *pc);
+
+/* Mode open: a stranger pk was admitted; pin its address. */
+void	pcore_trust_pin(struct pcore *pc, const uint8_t pk[static BS_PK_LEN]);
+/*
+ * Pin addr to pk (what pcore_trust_pin does with pk's own address).
+ * Tests use it to stand for a key whose address collides with another's,
+ * which cannot be made on purpose.
+ */
+void	pcore_trust_pin_addr(struct pcore *pc,
+	    const uint8_t addr[static BS_ADDR_LEN],
+	    const uint8_t pk[static BS_PK_LEN]);
+
+/* A REVOKE container (BS_REVOKE_LEN bytes) of a verified entry. */
+void	pcore_trust_revoke(struct pcore *pc, const uint8_t *raw);
+
+/*
+ * The OGM pipeline's three hooks (pcore_ogm.c).  entry_cert: the entry's
+ * key is not admitted; cand filled and returned when its CERT container
+ * would admit it, else NULL (and, mode ca, the key waits as pending).
+ * entry_verified: after the entry's signature; 0, or -1 when the new
+ * certificate's own signature fails (the entry is then refused by
+ * policy); also offers a renewed certificate of an admitted key.
+ * entry_done: after routing took the entry: pins a new stranger, and
+ * for a newer OGM reads its REVOKE container.
+ */
+struct pcore_cert_cand *pcore_trust_entry_cert(struct pcore *pc,
+	    const struct wire_ogm_entry *e, struct pcore_cert_cand *cand);
+int	pcore_trust_entry_verified(struct pcore *pc,
+	    const struct wire_ogm_entry *e, uint8_t cls,
+	    const struct pcore_cert_cand *newcert);
+void	pcore_trust_entry_done(struct pcore *pc,
+	    const struct wire_ogm_entry *e, uint8_t cls, int orig_new,
+	    int newer);
+
+/* Once a second: drop expired certificates (then re-sweep the tables). */
+void	pcore_trust_tick(struct pcore *pc, uint64_t now_ms);
+
+/* pcore.c: re-check every table entry against what pcore_trust_class
+ * says now (as after a new policy). */
+void	pcore_policy_resweep(struct pcore *pc);
+
+#endif /* BATSEC_PCORE_TRUST_H */

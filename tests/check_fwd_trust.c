@@ -1,0 +1,573 @@
+/*
+ * check_fwd_trust.c — trust management in the forwarder (fwd_trust.h)
+ * over a forwarder with a policy file, a key file and a state directory
+ * in a temp dir, and a socketpair standing in for the parser's channel.
+ *
+ * Covered: every control command (reply status, what the policy file and
+ * the running policy hold afterwards, the snapshot the parser gets),
+ * every refusal leaving file and policy as they were, a policy file that
+ * cannot be written, reload of a good and of a broken file, CA
+ * revocation records (accepted, known, from a CA that is not an anchor,
+ * bad signature, bad encoding; stored, loaded back, a bad stored line
+ * skipped; in the parser's snapshot), the node certificate (loaded,
+ * refused for another key, its cadence in OGMs), revocations in OGMs.
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <check.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "batsec_keys.h"
+#include "batsec_policy.h"
+#include "control.h"
+#include "forwarder.h"
+#include "fwd_trust.h"
+#include "ipc.h"
+#include "wire.h"
+
+#define T0	1750000000ULL
+
+static struct fwd f;
+static struct bs_identity ca, rogue, other;
+static char dir[64], path_pol[128], path_rev[128], path_cert[128];
+static int peer = -1;			/* the parser's end */
+static struct ipc peer_ipc;
+
+static void
+ident(struct bs_identity *id, uint8_t c)
+{
+	uint8_t seed[BS_SEED_LEN];
+
+	memset(seed, c, sizeof(seed));
+	ck_assert_int_eq(bs_identity_from_seed(id, seed), 0);
+}
+
+static void
+put(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(fputs(text, fp) >= 0, 1);
+	ck_assert_int_eq(fclose(fp), 0);
+}
+
+/* The whole file, NUL-terminated (static buffer). */
+static const char *
+slurp(const char *path)
+{
+	static char buf[65536];
+	FILE *fp = fopen(path, "r");
+	size_t n;
+
+	if (fp == NULL)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+static char cakey[BS_KEY_B64_LEN + 1], nodekey[BS_KEY_B64_LEN + 1];
+
+static void
+setup(void)
+{
+	int sv[2];
+	char err[256], text[256];
+
+	ck_assert_int_eq(bs_crypto_init(), 0);
+	ident(&ca, 1);
+	ident(&rogue, 2);
+	ident(&other, 4);
+	memset(&f, 0, sizeof(f));
+	ident(&f.id, 3);
+	bs_key_to_b64(cakey, ca.pk);
+	bs_key_to_b64(nodekey, other.pk);
+	snprintf(dir, sizeof(dir), "/tmp/check_fwd_trust.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path_pol, sizeof(path_pol), "%s/mesh.policy", dir);
+	snprintf(path_rev, sizeof(path_rev), "%s/revocations", dir);
+	snprintf(path_cert, sizeof(path_cert), "%s/node.key.cert", dir);
+	snprintf(f.cfg.policy, sizeof(f.cfg.policy), "%s", path_pol);
+	snprintf(f.cfg.state_dir, sizeof(f.cfg.state_dir), "%s", dir);
+	snprintf(f.cfg.key, sizeof(f.cfg.key), "%s/node.key", dir);
+	snprintf(text, sizeof(text), "# mine\nmode ca\nanchor %s name ca\n",
+	    cakey);
+	put(path_pol, text);
+	ck_assert_msg(bs_policy_parse_file(path_pol, 0, &f.policy, err,
+	    sizeof(err)) == 0, "%s", err);
+	f.policy_serial = 1;
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	ck_assert_int_eq(fwd_parser_attach(&f.parser, sv[0], 0, f.own_addr,
+	    err, sizeof(err)), 0);
+	peer = sv[1];
+	ck_assert_int_eq(ipc_init(&peer_ipc, peer, IPC_ROLE_PARSER, 0, err,
+	    sizeof(err)), 0);
+}
+
+static int
+rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+static void
+teardown(void)
+{
+	fwd_trust_stop();
+	bs_policy_free(f.policy);
+	ipc_close(&f.parser.ipc);
+	ipc_close(&peer_ipc);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Run a handler; the END status. */
+static int
+run(control_handler_fn *fn, size_t argc, const char *const argv[],
+    char *msg, uint32_t *records)
+{
+	static struct ctl_reply r;
+	struct ctlp_end e;
+	const uint8_t *m = NULL, *last = NULL;
+	size_t pos = 0, len = 0, last_len = 0;
+
+	ctl_reply_init(&r, 0, NULL, 0);
+	fn(&f, argc, argv, &r);
+	ck_assert(ctl_reply_ended(&r));
+	while (ctl_reply_next(&r, &pos, &m, &len) == 0) {
+		last = m;
+		last_len = len;
+	}
+	ck_assert_ptr_nonnull(last);
+	ck_assert_int_eq(ctlp_end_decode(last, last_len, &e, NULL, 0), 0);
+	if (msg != NULL)
+		snprintf(msg, CTLP_ERR_MAX + 1, "%s", e.msg);	/* msg: that size */
+	if (records != NULL)
+		*records = e.records;
+	ctl_reply_free(&r);
+	return e.status;
+}
+
+/* The last snapshot queued to the parser, decoded; NULL when none. */
+static struct bs_policy *
+last_snapshot(void)
+{
+	struct ipc_snap s;
+	struct ipc_msg m;
+	struct bs_policy *pol = NULL, *p;
+	char err[256];
+
+	ck_assert_int_ge(ipc_flush(&f.parser.ipc), 0);
+	ipc_snap_init(&s);
+	while (ipc_recv(&peer_ipc, &m, err, sizeof(err)) == IPC_RECV_MSG) {
+		if (ipc_snap_feed(&s, &m, err, sizeof(err)) != 1)
+			continue;
+		p = NULL;
+		ck_assert_int_eq(bs_policy_snapshot_decode(s.buf, s.total, &p,
+		    err, sizeof(err)), 0);
+		bs_policy_free(pol);
+		pol = p;
+	}
+	ipc_snap_free(&s);
+	return pol;
+}
+
+/* Lines of the running policy's canonical text. */
+static uint32_t
+text_lines(void)
+{
+	size_t cap = bs_policy_format_len(f.policy) + 1, len = 0, i;
+	char *text = malloc(cap);
+	uint32_t n = 0;
+
+	ck_assert_ptr_nonnull(text);
+	ck_assert_int_eq(bs_policy_format(f.policy, text, cap, &len), 0);
+	for (i = 0; i < len; i++)
+		n += text[i] == '\n';
+	free(text);
+	return n;
+}
+
+START_TEST(test_trust_add_writes_and_pushes)
+{
+	const char *argv[] = { nodekey, "name", "n7", "gateway", NULL };
+	struct bs_policy *snap, *back = NULL;
+	char err[256];
+
+	ck_assert_int_eq(run(fwd_trust_ctl_add, 4, argv, NULL, NULL), CTLP_OK);
+	ck_assert_uint_eq(f.policy_serial, 2);
+	ck_assert_int_eq(bs_policy_classify(f.policy, other.pk),
+	    BS_CLASS_TRUSTED);
+	ck_assert_int_eq(bs_policy_trust_find(f.policy, other.pk)->gateway, 1);
+	/* The file holds the new policy (without the old comment). */
+	ck_assert_int_eq(bs_policy_parse_file(path_pol, 0, &back, err,
+	    sizeof(err)), 0);
+	ck_assert(bs_policy_equal(back, f.policy));
+	ck_assert_ptr_null(strstr(slurp(path_pol), "# mine"));
+	/* The parser got it. */
+	snap = last_snapshot();
+	ck_assert_ptr_nonnull(snap);
+	ck_assert(bs_policy_equal(snap, f.policy));
+	bs_policy_free(snap);
+	bs_policy_free(back);
+}
+END_TEST
+
+/* Refused requests: (argv, argc, status, message part). */
+static const struct {
+	const char *a[5];
+	size_t argc;
+	int status;
+	const char *msg;
+} add_errs[] = {
+	{ { "abc" }, 1, CTLP_E_USAGE, "bad key" },
+	{ { "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAB=" }, 1, CTLP_E_USAGE,
+	  "bad key" },
+	{ { "@K", "name" }, 2, CTLP_E_USAGE, "argument 2" },
+	{ { "@K", "name", "a/b" }, 3, CTLP_E_USAGE, "argument 2" },
+	{ { "@K", "gateway", "gateway" }, 3, CTLP_E_USAGE, "argument 3" },
+	{ { "@K", "name", "a", "name", "b" }, 5, CTLP_E_USAGE, "argument 4" },
+	{ { "@K", "gw" }, 2, CTLP_E_USAGE, "argument 2" },
+	{ { "@K", "x" }, 2, CTLP_E_USAGE, "expected name NAME or gateway" },
+};
+
+START_TEST(test_trust_add_refused)
+{
+	const char *argv[6] = { NULL };
+	static char before[65536];
+	char msg[CTLP_ERR_MAX + 1];
+	size_t i;
+
+	snprintf(before, sizeof(before), "%s", slurp(path_pol));
+	for (i = 0; i < add_errs[_i].argc; i++)
+		argv[i] = strcmp(add_errs[_i].a[i], "@K") == 0 ? nodekey :
+		    add_errs[_i].a[i];
+	ck_assert_int_eq(run(fwd_trust_ctl_add, add_errs[_i].argc, argv, msg,
+	    NULL), add_errs[_i].status);
+	ck_assert_msg(strstr(msg, add_errs[_i].msg) != NULL, "got '%s'", msg);
+	ck_assert_str_eq(slurp(path_pol), before);
+	ck_assert_uint_eq(f.policy_serial, 1);
+	ck_assert_ptr_null(last_snapshot());
+}
+END_TEST
+
+START_TEST(test_edit_sequence)
+{
+	const char *k[] = { nodekey, NULL };
+	char msg[CTLP_ERR_MAX + 1];
+
+	ck_assert_int_eq(run(fwd_trust_ctl_remove, 1, k, msg, NULL),
+	    CTLP_E_FAILED);
+	ck_assert_ptr_nonnull(strstr(msg, "not trusted"));
+	ck_assert_int_eq(run(fwd_trust_ctl_add, 1, k, NULL, NULL), CTLP_OK);
+	ck_assert_int_eq(run(fwd_trust_ctl_add, 1, k, msg, NULL),
+	    CTLP_E_FAILED);
+	ck_assert_ptr_nonnull(strstr(msg, "already trusted"));
+	ck_assert_int_eq(run(fwd_trust_ctl_block, 1, k, NULL, NULL), CTLP_OK);
+	ck_assert_int_eq(bs_policy_classify(f.policy, other.pk),
+	    BS_CLASS_BLOCKED);
+	ck_assert_ptr_nonnull(strstr(slurp(path_pol), "block "));
+	ck_assert_int_eq(run(fwd_trust_ctl_block, 1, k, NULL, NULL),
+	    CTLP_E_FAILED);
+	ck_assert_int_eq(run(fwd_trust_ctl_unblock, 1, k, NULL, NULL),
+	    CTLP_OK);
+	ck_assert_int_eq(run(fwd_trust_ctl_unblock, 1, k, NULL, NULL),
+	    CTLP_E_FAILED);
+	ck_assert_int_eq(run(fwd_trust_ctl_revoke, 1, k, NULL, NULL), CTLP_OK);
+	ck_assert_ptr_nonnull(strstr(slurp(path_pol), "revoke "));
+	ck_assert_int_eq(run(fwd_trust_ctl_revoke, 1, k, NULL, NULL),
+	    CTLP_E_FAILED);
+	ck_assert_int_eq(run(fwd_trust_ctl_remove, 1, k, NULL, NULL), CTLP_OK);
+	ck_assert_int_eq(bs_policy_classify(f.policy, other.pk),
+	    BS_CLASS_BLOCKED);
+	/* Five changes (add, block, unblock, revoke, remove), five new
+	 * policies. */
+	ck_assert_uint_eq(f.policy_serial, 6);
+}
+END_TEST
+
+START_TEST(test_unwritable_policy)
+{
+	const char *k[] = { nodekey, NULL };
+	char msg[CTLP_ERR_MAX + 1];
+
+	snprintf(f.cfg.policy, sizeof(f.cfg.policy), "%s/no/such/dir/p",
+	    dir);
+	ck_assert_int_eq(run(fwd_trust_ctl_add, 1, k, msg, NULL),
+	    CTLP_E_FAILED);
+	ck_assert_ptr_nonnull(strstr(msg, "the policy is unchanged"));
+	ck_assert_int_eq(bs_policy_classify(f.policy, other.pk),
+	    BS_CLASS_REFUSED);
+	ck_assert_uint_eq(f.policy_serial, 1);
+}
+END_TEST
+
+START_TEST(test_reload)
+{
+	char msg[CTLP_ERR_MAX + 1], text[256];
+
+	snprintf(text, sizeof(text), "mode ca\nanchor %s\ntrust %s\n", cakey,
+	    nodekey);
+	put(path_pol, text);
+	ck_assert_int_eq(run(fwd_trust_ctl_reload, 0, NULL, NULL, NULL),
+	    CTLP_OK);
+	ck_assert_int_eq(bs_policy_classify(f.policy, other.pk),
+	    BS_CLASS_TRUSTED);
+	ck_assert_uint_eq(f.policy_serial, 2);
+	put(path_pol, "mode ca\nmode open\n");
+	ck_assert_int_eq(run(fwd_trust_ctl_reload, 0, NULL, msg, NULL),
+	    CTLP_E_FAILED);
+	ck_assert_msg(strstr(msg, "mesh.policy:2: mode: given twice") !=
+	    NULL, "got '%s'", msg);
+	ck_assert_ptr_nonnull(strstr(msg, "the running policy stays"));
+	ck_assert_int_eq(bs_policy_classify(f.policy, other.pk),
+	    BS_CLASS_TRUSTED);
+	ck_assert_uint_eq(f.policy_serial, 2);
+}
+END_TEST
+
+START_TEST(test_listings)
+{
+	const char *k[] = { nodekey, "name", "seven", NULL };
+	uint32_t n;
+
+	ck_assert_int_eq(run(fwd_trust_ctl_list, 0, NULL, NULL, &n), CTLP_OK);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(run(fwd_trust_ctl_add, 3, k, NULL, NULL), CTLP_OK);
+	ck_assert_int_eq(run(fwd_trust_ctl_list, 0, NULL, NULL, &n), CTLP_OK);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(run(fwd_trust_ctl_anchors, 0, NULL, NULL, &n),
+	    CTLP_OK);
+	ck_assert_uint_eq(n, 1);
+	/* One record per line of the canonical text. */
+	ck_assert_int_eq(run(fwd_trust_ctl_policy_show, 0, NULL, NULL, &n),
+	    CTLP_OK);
+	ck_assert_uint_eq(n, text_lines());
+}
+END_TEST
+
+/* A revocation record for pk by issuer, as batsec-ctl sends it. */
+static void
+rev_b64(char out[static FWD_TRUST_REVOKE_B64_LEN + 1],
+    const struct bs_identity *issuer, const uint8_t pk[static BS_PK_LEN],
+    int flip)
+{
+	uint8_t raw[BS_REVOKE_LEN];
+	struct bs_revoke r;
+
+	ck_assert_int_eq(bs_revoke_issue(&r, issuer, pk, T0), 0);
+	bs_revoke_encode(raw, &r);
+	if (flip)
+		raw[BS_REVOKE_SIGNED_LEN + 2] ^= 1;
+	ck_assert_int_eq(bs_b64_encode(out, FWD_TRUST_REVOKE_B64_LEN + 1, raw,
+	    sizeof(raw)), FWD_TRUST_REVOKE_B64_LEN);
+}
+
+START_TEST(test_revoke_record)
+{
+	char b64[FWD_TRUST_REVOKE_B64_LEN + 1], msg[CTLP_ERR_MAX + 1];
+	const char *argv[] = { b64, NULL };
+	struct bs_policy *snap, *owned;
+	uint32_t n;
+
+	rev_b64(b64, &ca, other.pk, 0);
+	ck_assert_int_eq(run(fwd_trust_ctl_revoke_record, 1, argv, NULL,
+	    NULL), CTLP_OK);
+	ck_assert_ptr_nonnull(slurp(path_rev));
+	ck_assert_uint_eq(strlen(slurp(path_rev)), FWD_TRUST_REVOKE_B64_LEN +
+	    1);
+	/* The file policy is untouched; the parser's has the revocation. */
+	ck_assert_int_eq(bs_policy_is_revoked(f.policy, other.pk), 0);
+	snap = last_snapshot();
+	ck_assert_ptr_nonnull(snap);
+	ck_assert_int_eq(bs_policy_is_revoked(snap, other.pk), 1);
+	bs_policy_free(snap);
+	ck_assert_int_eq(run(fwd_trust_ctl_revoke_record, 1, argv, msg, NULL),
+	    CTLP_E_FAILED);
+	ck_assert_ptr_nonnull(strstr(msg, "already stored"));
+	ck_assert_int_eq(run(fwd_trust_ctl_anchors, 0, NULL, NULL, &n),
+	    CTLP_OK);
+	/* policy show: the canonical text and one comment line. */
+	ck_assert_int_eq(run(fwd_trust_ctl_policy_show, 0, NULL, NULL, &n),
+	    CTLP_OK);
+	ck_assert_uint_eq(n, text_lines() + 1);
+	/* Loaded back after a restart. */
+	fwd_trust_stop();
+	ck_assert_int_eq(fwd_trust_start(&f, msg, sizeof(msg)), 0);
+	ck_assert_ptr_nonnull(fwd_trust_effective(&f, &owned));
+	ck_assert_ptr_nonnull(owned);
+	ck_assert_int_eq(bs_policy_is_revoked(owned, other.pk), 1);
+	bs_policy_free(owned);
+	/* Without the anchor the record is not in force. */
+	bs_policy_free(f.policy);
+	f.policy = bs_policy_new();
+	ck_assert_ptr_eq(fwd_trust_effective(&f, &owned), f.policy);
+	ck_assert_ptr_null(owned);
+}
+END_TEST
+
+enum { RV_ROGUE, RV_BAD_SIG, RV_SHORT, RV_NOT_B64, RV_COUNT };
+
+START_TEST(test_revoke_record_refused)
+{
+	char b64[FWD_TRUST_REVOKE_B64_LEN + 1], msg[CTLP_ERR_MAX + 1];
+	const char *argv[] = { b64, NULL };
+	static const int want[RV_COUNT] = { CTLP_E_FAILED, CTLP_E_FAILED,
+	    CTLP_E_USAGE, CTLP_E_USAGE };
+
+	rev_b64(b64, _i == RV_ROGUE ? &rogue : &ca, other.pk, _i == RV_BAD_SIG);
+	if (_i == RV_SHORT)
+		b64[100] = '\0';
+	if (_i == RV_NOT_B64)
+		b64[10] = '*';
+	ck_assert_int_eq(run(fwd_trust_ctl_revoke_record, 1, argv, msg, NULL),
+	    want[_i]);
+	if (_i == RV_ROGUE)
+		ck_assert_ptr_nonnull(strstr(msg, "not an anchor"));
+	if (_i == RV_BAD_SIG)
+		ck_assert_ptr_nonnull(strstr(msg, "does not verify"));
+	ck_assert_ptr_null(slurp(path_rev));
+	ck_assert_ptr_null(last_snapshot());
+}
+END_TEST
+
+START_TEST(test_revocation_store_bad_line)
+{
+	char b64[FWD_TRUST_REVOKE_B64_LEN + 1], text[1024], err[256];
+	struct bs_policy *owned;
+
+	rev_b64(b64, &ca, other.pk, 0);
+	snprintf(text, sizeof(text), "garbage\n%s\n%.*s\n", b64, 100, b64);
+	put(path_rev, text);
+	ck_assert_int_eq(fwd_trust_start(&f, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(fwd_trust_effective(&f, &owned));
+	ck_assert_int_eq(bs_policy_is_revoked(owned, other.pk), 1);
+	bs_policy_free(owned);
+}
+END_TEST
+
+/* Which of the next n OGMs carry the certificate / a revocation. */
+static void
+ogm_run(unsigned n, char *cert_map, char *rev_map)
+{
+	uint8_t tv[WIRE_TVLV_MAX];
+	struct wire_tvlvs t;
+	size_t len;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		len = fwd_trust_ogm_tvlvs(&f, tv, sizeof(tv));
+		ck_assert_int_eq(wire_tvlvs_parse(tv, len, &t), WIRE_OK);
+		cert_map[i] = (t.present & (1u << WIRE_TVLV_CERT)) ? 'c' : '.';
+		rev_map[i] = '.';
+		if (t.present & (1u << WIRE_TVLV_REVOKE))
+			rev_map[i] = memcmp(t.revoke + 4, other.pk,
+			    BS_PK_LEN) == 0 ? 'o' : 'r';
+	}
+	cert_map[n] = rev_map[n] = '\0';
+}
+
+START_TEST(test_own_cert_cadence)
+{
+	char c[16], r[16], err[256], text[256];
+	struct bs_cert cert;
+
+	snprintf(text, sizeof(text), "mode ca\nanchor %s\nlimit cert-every 4\n",
+	    cakey);
+	put(path_pol, text);
+	ck_assert_int_eq(fwd_trust_reload(&f, err, sizeof(err)), 0);
+	ck_assert_ptr_null(fwd_trust_own_cert());
+	ck_assert_int_eq(bs_cert_issue(&cert, &ca, f.id.pk, "me", 0, T0,
+	    T0 + 86400), 0);
+	ck_assert_int_eq(bs_cert_save(path_cert, &cert, err, sizeof(err)), 0);
+	ck_assert_int_eq(fwd_trust_start(&f, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(fwd_trust_own_cert());
+	/* Three at once after loading, then every 4th OGM. */
+	ogm_run(12, c, r);
+	ck_assert_str_eq(c, "cccc...c...c");
+	ck_assert_str_eq(r, "............");
+	/* No room: nothing. */
+	ck_assert_uint_eq(fwd_trust_ogm_tvlvs(&f, (uint8_t *)text, 100), 0);
+}
+END_TEST
+
+START_TEST(test_own_cert_other_key)
+{
+	struct bs_cert cert;
+	char err[256];
+
+	ck_assert_int_eq(bs_cert_issue(&cert, &ca, other.pk, "x", 0, T0,
+	    T0 + 86400), 0);
+	ck_assert_int_eq(bs_cert_save(path_cert, &cert, err, sizeof(err)), 0);
+	ck_assert_int_eq(fwd_trust_start(&f, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "another node key"));
+	put(path_cert, "not a certificate\n");
+	ck_assert_int_eq(fwd_trust_start(&f, err, sizeof(err)), -1);
+}
+END_TEST
+
+START_TEST(test_revocations_in_turn)
+{
+	char b64[FWD_TRUST_REVOKE_B64_LEN + 1], c[16], r[16];
+	const char *argv[] = { b64, NULL };
+
+	rev_b64(b64, &ca, other.pk, 0);
+	ck_assert_int_eq(run(fwd_trust_ctl_revoke_record, 1, argv, NULL,
+	    NULL), CTLP_OK);
+	rev_b64(b64, &ca, rogue.pk, 0);
+	ck_assert_int_eq(run(fwd_trust_ctl_revoke_record, 1, argv, NULL,
+	    NULL), CTLP_OK);
+	ogm_run(6, c, r);
+	/* One record per OGM, the two alternating. */
+	ck_assert_int_eq(r[0] != r[1] && r[0] == r[2] && r[1] == r[3], 1);
+	ck_assert_ptr_null(strchr(r, '.'));
+}
+END_TEST
+
+static Suite *
+fwd_trust_suite(void)
+{
+	Suite *s = suite_create("fwd_trust");
+	TCase *tc = tcase_create("control");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_trust_add_writes_and_pushes);
+	tcase_add_loop_test(tc, test_trust_add_refused, 0,
+	    sizeof(add_errs) / sizeof(add_errs[0]));
+	tcase_add_test(tc, test_edit_sequence);
+	tcase_add_test(tc, test_unwritable_policy);
+	tcase_add_test(tc, test_reload);
+	tcase_add_test(tc, test_listings);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("revocations and certificates");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_revoke_record);
+	tcase_add_loop_test(tc, test_revoke_record_refused, 0, RV_COUNT);
+	tcase_add_test(tc, test_revocation_store_bad_line);
+	tcase_add_test(tc, test_own_cert_cadence);
+	tcase_add_test(tc, test_own_cert_other_key);
+	tcase_add_test(tc, test_revocations_in_turn);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(fwd_trust_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
