@@ -1,9 +1,10 @@
 #!/bin/sh
 # t_dissector.sh — the Wireshark dissector contrib/batsec.lua, run by
-# tshark over real frames: the seed corpus fuzz/corpus/wire/ (HELLO, OGM
-# aggregates with every TVLV type and both link-auth modes, UNICAST,
-# BCAST, all built and signed by src/wire.c's builders through
-# fuzz/gen_wire.c), wrapped in Ethernet headers by tests/pcap/mkpcap.py.
+# tshark over real frames: the output of fuzz/gen_wire.c, built here
+# (HELLO, OGM aggregates with every TVLV type and both link-auth modes,
+# UNICAST, BCAST, all built and signed by src/wire.c's builders; not
+# fuzz/corpus/wire, which afl-cmin rewrites), wrapped in Ethernet headers
+# by tests/pcap/mkpcap.py.
 #
 # (tests/pcap/live-mesh3.pcap is a capture of a 3-node mesh made by
 # t_dissector_live.sh.)  Asserts: every frame type decodes; known frames
@@ -21,7 +22,6 @@
 . "$(dirname "$0")/lib.sh"
 
 LUA=$TOP/contrib/batsec.lua
-CORPUS=$TOP/fuzz/corpus/wire
 D=$(mktmp)
 
 # ---- tools ----------------------------------------------------------------
@@ -66,6 +66,23 @@ stderr_clean() {
 }
 
 # ---- the capture files ----------------------------------------------------
+
+# The frames: fuzz/gen_wire.c against the libraries of this build.
+case $B in /*) ;; *) B=$TOP/$B ;; esac
+SANF=
+case $B in *-san) SANF="-fsanitize=address,undefined" ;; esac
+CORPUS=$D/seeds
+mkdir -p "$CORPUS"
+if ! ${CC:-cc} -std=gnu11 -D_GNU_SOURCE $SANF -I"$TOP/src" -I"$TOP/crypto" \
+    -I"$TOP/keys" -I"$TOP/policy" -o "$D/gen_wire" "$TOP/fuzz/gen_wire.c" \
+    "$B/libbatsec.a" "$B/libbatsec_policy.a" "$B/libbatsec_keys.a" \
+    "$B/libbatsec_crypto.a" $(pkg-config --libs libsodium) \
+    >"$D/gen_cc.log" 2>&1 || ! "$D/gen_wire" "$CORPUS" >"$D/gen.log" 2>&1
+then
+	fail "fuzz/gen_wire.c builds and writes the frames: $(head -n 3 \
+	    "$D/gen_cc.log" "$D/gen.log")"
+	finish
+fi
 
 if ! python3 "$TOP/tests/pcap/mkpcap.py" "$CORPUS" "$D" 2>"$D/mkpcap.err"
 then
@@ -288,9 +305,6 @@ fi
 
 # The dissector flags a frame with an expert error exactly when batsecd's
 # parser (src/wire.c, through tests/pcap/wirecheck.c) rejects it.
-case $B in /*) ;; *) B=$TOP/$B ;; esac
-SANF=
-case $B in *-san) SANF="-fsanitize=address,undefined" ;; esac
 if ! ${CC:-cc} -std=gnu11 -D_GNU_SOURCE $SANF -Wall -Wextra -Werror \
     -I"$TOP/src" -I"$TOP/crypto" -I"$TOP/keys" -I"$TOP/policy" \
     -o "$D/wirecheck" "$TOP/tests/pcap/wirecheck.c" "$B/libbatsec.a" \

@@ -1,0 +1,69 @@
+#!/bin/sh
+# t_trust_open.sh — mode open on running daemons:
+#
+#	1 - 2 - 3	nodes 1 and 2 trust each other; node 3 is listed
+#			nowhere (it trusts 1 and 2)
+#
+# Node 3 joins as a stranger without any change on nodes 1 and 2.  A
+# `block` on nodes 1 and 2 removes it within 5 OGM intervals, `unblock`
+# lets it back.  (TOFU pinning of mesh addresses cannot be shown here: it
+# takes two keys whose mesh addresses collide; check_pcore_trust stands
+# one in with pcore_trust_pin_addr.)
+. "$(dirname "$0")/lib.sh"
+MESH_ORIG_MS=${MESH_ORIG_MS:-1000}
+MESH_HELLO_MS=${MESH_HELLO_MS:-500}
+. "$(dirname "$0")/meshlib.sh"
+need_root
+mesh_init t_trust_open
+LIMIT_S=$(( 5 * MESH_ORIG_MS / 1000 ))
+
+mesh_build 3 "1-2 2-3"
+for i in 1 2; do
+	{ echo "mode open"; echo "trust $(mesh_key 1) name node1";
+	  echo "trust $(mesh_key 2) name node2"; } >"$MT/policy.$i"
+	mesh_conf "$i" "$MT/policy.$i"
+done
+mesh_policy "$MT/policy.3" 1 2 3
+mesh_conf 3 "$MT/policy.3"
+mesh_start_all || finish
+
+if mesh_wait_converged 60; then
+	pass "stranger node 3 joined an open mesh (${MESH_CONV_SECS} s)"
+else
+	fail "stranger node 3 joined an open mesh within 60 s"
+fi
+check "ping 1 -> 3 (stranger)" mesh_ping 1 3 4
+strangers2() { [ "$(mesh_stat 2 strangers)" -ge 1 ] 2>/dev/null; }
+check "node 2 counts node 3 as a stranger" wait_for 10 strangers2
+
+K3=$(mesh_key 3)
+A3=$(mesh_addr 3)
+gone() {
+	out=$(mesh_ctl "$1" -j o 2>/dev/null) || return 1
+	nb=$(mesh_ctl "$1" -j n 2>/dev/null) || return 1
+	case "$out$nb" in *"$A3"*) return 1 ;; esac
+	return 0
+}
+gone_both() { gone 1 && gone 2; }
+t0=$(mesh_now_ms)
+for i in 2 1; do
+	check "node $i: block the stranger" mesh_ctl "$i" block "$K3"
+done
+if wait_for "$LIMIT_S" gone_both; then
+	pass "block removed the stranger in $(mesh_secs_since "$t0") s" \
+	    "(limit $LIMIT_S s)"
+else
+	fail "block removed the stranger within $LIMIT_S s"
+fi
+for i in 1 2; do
+	check "node $i: unblock the stranger" mesh_ctl "$i" unblock "$K3"
+done
+if mesh_wait_converged 60; then
+	pass "the stranger is back after unblock (${MESH_CONV_SECS} s)"
+else
+	fail "the stranger is back after unblock within 60 s"
+fi
+
+check "node 1 still reaches node 2" mesh_knows 1 2
+
+finish
