@@ -1,0 +1,83 @@
+/*
+ * fuzz_state.c — the epoch file of the state directory (src/state.c):
+ * state_epoch_parse() on the file's bytes, then state_epoch_next() on
+ * what it accepted, at clock values around its edges.
+ *
+ * The file is batsecd's own (mode 0600 in a 0700 directory), but it is
+ * read back after a crash, a full disk or an admin's editor, and a wrong
+ * epoch breaks the node's routing for everyone (peers drop OGMs of an
+ * epoch older than the newest they saw), so it is parsed like any other
+ * outside input.
+ *
+ * Oracles (abort): accepted text is canonical, exactly "%u\n" of the
+ * value; a refusal is one line that names the file; the next epoch is
+ * always above the stored one (or refused for UINT32_MAX), and is the
+ * stored one + 1 or the clock, the clock only when it is plausible.
+ */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "state.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FUZZ_NAME	"/var/lib/batsec/epoch"
+
+static void
+fz_check(int cond)
+{
+	if (!cond)
+		abort();
+}
+
+static void
+fuzz_next(uint32_t old, int have_old, uint64_t now_s)
+{
+	uint64_t want = have_old ? (uint64_t)old + 1 : 1;
+	uint32_t out = 0;
+	int r;
+
+	r = state_epoch_next(old, have_old, now_s, &out);
+	if (have_old && old == UINT32_MAX) {
+		fz_check(r == -1);
+		return;
+	}
+	fz_check(r == 0);
+	fz_check(!have_old || out > old);
+	if (now_s >= STATE_CLOCK_MIN && now_s <= UINT32_MAX && now_s > want)
+		fz_check(out == now_s);
+	else
+		fz_check(out == want);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const uint64_t clocks[] = { 0, 1, STATE_CLOCK_MIN - 1,
+	    STATE_CLOCK_MIN, STATE_CLOCK_MIN + 1, UINT32_MAX - 1, UINT32_MAX,
+	    (uint64_t)UINT32_MAX + 1, UINT64_MAX };
+	char err[256], canon[16];
+	uint32_t v = 0;
+	size_t i;
+	int n;
+
+	err[0] = '\0';
+	if (state_epoch_parse((const char *)data, size, &v, FUZZ_NAME, err,
+	    sizeof(err)) != 0) {
+		fz_check(strncmp(err, FUZZ_NAME ": ", strlen(FUZZ_NAME) + 2) ==
+		    0 && strchr(err, '\n') == NULL);
+		return 0;
+	}
+	n = snprintf(canon, sizeof(canon), "%" PRIu32 "\n", v);
+	fz_check(n > 0 && (size_t)n == size && memcmp(canon, data, size) == 0);
+	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		fuzz_next(v, 1, clocks[i]);
+		fuzz_next(v, 0, clocks[i]);
+	}
+	fuzz_next(v, 1, (uint64_t)v + 1);
+	fuzz_next(v, 1, (uint64_t)v + 2);
+	return 0;
+}
