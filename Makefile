@@ -40,7 +40,7 @@ endif
 # Debian packages: libraries and headers first, tools after.
 DEB_PKGS := libsodium-dev libmnl-dev libseccomp-dev check pkg-config \
             afl++ clang mandoc iproute2 nftables tcpdump ethtool procps \
-            libcap2-bin tshark systemd
+            libcap2-bin tshark systemd python3
 PC_MODULES := libsodium libmnl libseccomp check
 
 WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
@@ -78,6 +78,7 @@ CORE_SRC   := $(filter-out $(MAIN_SRC),$(sort $(wildcard src/*.c)))
 TEST_SRC   := $(sort $(wildcard tests/check_*.c))
 TESTLIB_SRC := $(sort $(wildcard tests/lib/*.c))
 FUZZ_SRC   := $(sort $(wildcard fuzz/fuzz_*.c))
+ATTACK_SRC := $(sort $(wildcard tests/attack/*.c))
 FUZZ_TARGETS := $(patsubst fuzz/fuzz_%.c,%,$(FUZZ_SRC))
 
 obj = $(patsubst %.c,$(B)/%.o,$(1))
@@ -92,11 +93,13 @@ LIBS_ALL  := $(LIBCORE) $(LIBPOLICY) $(LIBKEYS) $(LIBCRYPTO)
 BINS  := $(B)/batsecd $(B)/batsec-ctl
 TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(TEST_SRC))
 REPLAYERS := $(patsubst %,$(B)/fuzz/replay_%,$(FUZZ_TARGETS))
+# The attack tests' hostile node: one program per tests/attack/*.c.
+ATTACKS := $(patsubst tests/attack/%.c,$(B)/tests/attack/%,$(ATTACK_SRC))
 
 MANPAGES := $(sort $(wildcard man/*.[1-8]))
 
 .PHONY: all deps deps-ok check fuzz-replayers man-lint install clean \
-        fuzz fuzz-corpus fuzz-smoke fuzz-run demo
+        fuzz fuzz-corpus fuzz-smoke fuzz-run demo bench sim
 
 all: $(BINS)
 	$(Q)[ "$(B)" = build ] && ln -sf build/batsecd batsecd && \
@@ -143,6 +146,15 @@ $(B)/tests/check_%: $(B)/tests/check_%.o $(B)/tests/lib/libtest.a $(LIBS_ALL)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(B)/tests/lib/libtest.a $(LIBS_ALL) \
 	    $(PKG_LIBS) $(CHECK_LIBS)
 
+$(B)/tests/attack/%: $(B)/tests/attack/%.o $(LIBS_ALL)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBS_ALL) $(PKG_LIBS)
+
+# In-process benchmarks: one program per bench/*.c (bench/parser_bench.c).
+$(B)/bench/%: $(B)/bench/%.o $(LIBS_ALL)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBS_ALL) $(PKG_LIBS)
+
 # Replayers: the harness plus fuzz/replay.c's main(), always ASan+UBSan.
 $(B)/fuzz/replay_%: $(B)/fuzz/fuzz_%.o $(B)/fuzz/replay.o $(LIBS_ALL)
 	@$(if $(Q),echo "  LD      $@")
@@ -153,7 +165,7 @@ $(B)/fuzz/replay_%: $(B)/fuzz/fuzz_%.o $(B)/fuzz/replay.o $(LIBS_ALL)
 # make check: unit tests in this build flavour, the fuzz replayers (always
 # under sanitizers), the man-page lint and, as root, the network-namespace
 # tests.  tests/run prints the closing 'N passed, N failed' line.
-check: $(BINS) $(TESTS) | deps-ok
+check: $(BINS) $(TESTS) $(ATTACKS) | deps-ok
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 fuzz-replayers
 	$(Q)B=$(B) tests/run
 
@@ -169,9 +181,35 @@ fuzz fuzz-corpus fuzz-smoke fuzz-run:
 
 # --- demo -----------------------------------------------------------------
 
-demo:
-	@echo "make demo: the demo mesh arrives with the mesh routing work;" \
-	    "until then run 'make check'." >&2; exit 1
+# A mesh of eight namespaces, one of them hostile, from provisioning to
+# revocation (root; about two minutes); see contrib/demo.
+demo: $(BINS) | deps-ok
+	$(Q)B=$(B) contrib/demo
+
+# --- benchmarks -----------------------------------------------------------
+
+# Not part of check: the parser's in-process receive throughput and
+# table memory (bench/parser_bench.c), then batsecd against batmand and
+# kernel forwarding in network namespaces (bench/run: root, about half an
+# hour); see bench/README.md.
+bench: $(BINS) $(B)/bench/parser_bench
+	$(Q)$(B)/bench/parser_bench
+	$(Q)B=$(B) bench/run
+
+# The scale simulator (bench/sim): N parser cores and forwarder models in
+# virtual time, one table; bench/README.md "Scale (simulator)".  The wraps
+# count (and with --memo remember) signature and hop-chain checks and
+# measure each core's heap.  SIM_ARGS replaces the preset sweep's options.
+SIM_SRC  := $(sort $(wildcard bench/sim/*.c))
+SIM_WRAP := -Wl,--wrap=bs_verify,--wrap=bs_chain_verify,--wrap=malloc \
+            -Wl,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=aligned_alloc
+$(B)/bench/sim/batsec-sim: $(call obj,$(SIM_SRC)) $(LIBS_ALL)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) $(SIM_WRAP) -o $@ $(call obj,$(SIM_SRC)) \
+	    $(LIBS_ALL) $(PKG_LIBS) -lm
+
+sim: $(B)/bench/sim/batsec-sim
+	$(Q)$(B)/bench/sim/batsec-sim --sweep $(SIM_ARGS)
 
 # --- install --------------------------------------------------------------
 
