@@ -68,18 +68,6 @@ struct control {
 	struct control_client cl[CONTROL_CLIENTS_MAX];
 };
 
-static void __attribute__((format(printf, 3, 4)))
-control_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	(void)vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* ---- the reply builder -------------------------------------------------- */
 
 void
@@ -900,7 +888,7 @@ control_check_cmds(const struct control_cmd *t, char *err, size_t errlen)
 		if (!ctlp_cmd_name_ok(t->name, strnlen(t->name,
 		    CTLP_NAME_MAX + 1)) || t->handler == NULL ||
 		    t->min_args > t->max_args || t->max_args > CTLP_ARGS_MAX) {
-			control_err(err, errlen, "control: bad command table "
+			log_errf(err, errlen, "control: bad command table "
 			    "entry '%.40s'", t->name);
 			return -1;
 		}
@@ -961,14 +949,14 @@ control_make_dir(const struct control *c, char *err, size_t errlen)
 	if (stat(dir, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
 			return 0;
-		control_err(err, errlen, "control socket %s: %s is not a "
+		log_errf(err, errlen, "control socket %s: %s is not a "
 		    "directory", c->path, dir);
 		return -1;
 	}
 	if (errno != ENOENT || mkdir(dir, CONTROL_DIR_MODE) != 0 ||
 	    lchown(dir, (uid_t)-1, c->have_group ? c->group : (gid_t)-1) ||
 	    chmod(dir, CONTROL_DIR_MODE) != 0) {
-		control_err(err, errlen, "control socket %s: cannot create "
+		log_errf(err, errlen, "control socket %s: cannot create "
 		    "directory %s: %s", c->path, dir, strerror(errno));
 		return -1;
 	}
@@ -998,18 +986,18 @@ control_clear_stale(const struct control *c, char *err, size_t errlen)
 	if (lstat(c->path, &st) != 0) {
 		if (errno == ENOENT)
 			return 0;
-		control_err(err, errlen, "control socket %s: %s", c->path,
+		log_errf(err, errlen, "control socket %s: %s", c->path,
 		    strerror(errno));
 		return -1;
 	}
 	if (!S_ISSOCK(st.st_mode)) {
-		control_err(err, errlen, "control socket %s: exists and is "
+		log_errf(err, errlen, "control socket %s: exists and is "
 		    "not a socket; not removing it", c->path);
 		return -1;
 	}
 	if ((fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK |
 	    SOCK_CLOEXEC, 0)) < 0) {
-		control_err(err, errlen, "control socket: %s", strerror(errno));
+		log_errf(err, errlen, "control socket: %s", strerror(errno));
 		return -1;
 	}
 	control_sockaddr(&sun, c->path);
@@ -1019,17 +1007,17 @@ control_clear_stale(const struct control *c, char *err, size_t errlen)
 	if (rc != 0 && e == ENOENT)
 		return 0;
 	if (rc == 0 || e == EAGAIN || e == EINPROGRESS) {
-		control_err(err, errlen, "control socket %s: another batsecd "
+		log_errf(err, errlen, "control socket %s: another batsecd "
 		    "is listening on it", c->path);
 		return -1;
 	}
 	if (e != ECONNREFUSED) {
-		control_err(err, errlen, "control socket %s: %s", c->path,
+		log_errf(err, errlen, "control socket %s: %s", c->path,
 		    strerror(e));
 		return -1;
 	}
 	if (unlink(c->path) != 0 && errno != ENOENT) {
-		control_err(err, errlen, "control socket %s: cannot remove the "
+		log_errf(err, errlen, "control socket %s: cannot remove the "
 		    "stale socket: %s", c->path, strerror(errno));
 		return -1;
 	}
@@ -1066,7 +1054,7 @@ control_bind(struct control *c, char *err, size_t errlen)
 		goto fail;
 	return 0;
 fail:
-	control_err(err, errlen, "control socket %s: %s", c->path,
+	log_errf(err, errlen, "control socket %s: %s", c->path,
 	    strerror(errno));
 	return -1;
 }
@@ -1077,14 +1065,14 @@ control_epoll(struct control *c, char *err, size_t errlen)
 	struct epoll_event ev;
 
 	if ((c->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
-		control_err(err, errlen, "control: epoll: %s", strerror(errno));
+		log_errf(err, errlen, "control: epoll: %s", strerror(errno));
 		return -1;
 	}
 	memset(&ev, 0, sizeof(ev));
 	ev.events = EPOLLIN;
 	ev.data.u64 = CONTROL_TAG_LISTEN;
 	if (epoll_ctl(c->epfd, EPOLL_CTL_ADD, c->lfd, &ev) != 0) {
-		control_err(err, errlen, "control: epoll: %s", strerror(errno));
+		log_errf(err, errlen, "control: epoll: %s", strerror(errno));
 		return -1;
 	}
 	c->listening = 1;
@@ -1126,14 +1114,14 @@ control_open(const struct control_opts *o, uint64_t now_ms, char *err,
 	size_t n = o->path != NULL ? strnlen(o->path, sizeof(c->path)) : 0;
 
 	if (n == 0 || n >= sizeof(c->path)) {
-		control_err(err, errlen, "control socket: path is empty or "
+		log_errf(err, errlen, "control socket: path is empty or "
 		    "longer than %zu bytes", sizeof(c->path) - 1);
 		return NULL;
 	}
 	if (control_check_cmds(o->cmds, err, errlen) != 0)
 		return NULL;
 	if ((c = control_new(o, now_ms)) == NULL) {
-		control_err(err, errlen, "control: out of memory");
+		log_errf(err, errlen, "control: out of memory");
 		return NULL;
 	}
 	if (control_make_dir(c, err, errlen) != 0 ||

@@ -9,22 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "log.h"
 #include "batsec_crypto.h"
 #include "ctlproto.h"
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static void __attribute__((format(printf, 3, 4)))
-ctlp_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	(void)vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static int
 ctlp_lower(char c)
@@ -164,12 +153,12 @@ ctlp_header(const uint8_t *buf, size_t len, uint8_t *type, char *err,
     size_t errlen)
 {
 	if (len < CTLP_HDR_LEN) {
-		ctlp_err(err, errlen, "message of %zu bytes is shorter than "
+		log_errf(err, errlen, "message of %zu bytes is shorter than "
 		    "its header", len);
 		return CTLP_E_PROTO;
 	}
 	if (buf[0] != CTLP_VERSION) {
-		ctlp_err(err, errlen, "unsupported control protocol version "
+		log_errf(err, errlen, "unsupported control protocol version "
 		    "%u (this side speaks %d)", buf[0], CTLP_VERSION);
 		return CTLP_E_VERSION;
 	}
@@ -186,14 +175,14 @@ ctlp_start(struct ctlp_cur *c, const uint8_t *buf, size_t len, uint8_t want,
 	int rc;
 
 	if (len > CTLP_MSG_MAX) {
-		ctlp_err(err, errlen, "%s: %zu bytes, more than %d", what, len,
+		log_errf(err, errlen, "%s: %zu bytes, more than %d", what, len,
 		    CTLP_MSG_MAX);
 		return CTLP_E_PROTO;
 	}
 	if ((rc = ctlp_header(buf, len, &type, err, errlen)) != 0)
 		return rc;
 	if (type != want) {
-		ctlp_err(err, errlen, "%s: message type %u, expected %u", what,
+		log_errf(err, errlen, "%s: message type %u, expected %u", what,
 		    type, want);
 		return CTLP_E_PROTO;
 	}
@@ -208,7 +197,7 @@ ctlp_trailing(const struct ctlp_cur *c, const char *what, char *err,
 {
 	if (c->left == 0)
 		return 0;
-	ctlp_err(err, errlen, "%s: %zu bytes of trailing data", what, c->left);
+	log_errf(err, errlen, "%s: %zu bytes of trailing data", what, c->left);
 	return CTLP_E_PROTO;
 }
 
@@ -283,11 +272,11 @@ ctlp_request_encode(uint8_t *buf, size_t buflen, const char *name,
 	const char *why;
 
 	if (!ctlp_cmd_name_ok(name, n)) {
-		ctlp_err(err, errlen, "bad command name");
+		log_errf(err, errlen, "bad command name");
 		return -1;
 	}
 	if (argc > CTLP_ARGS_MAX) {
-		ctlp_err(err, errlen, "more than %d arguments", CTLP_ARGS_MAX);
+		log_errf(err, errlen, "more than %d arguments", CTLP_ARGS_MAX);
 		return -1;
 	}
 	if (ctlp_put_hdr(&o, CTLP_T_REQUEST) || ctlp_put_u8(&o, (uint8_t)n) ||
@@ -296,7 +285,7 @@ ctlp_request_encode(uint8_t *buf, size_t buflen, const char *name,
 	for (i = 0; i < argc; i++) {
 		n = strnlen(argv[i], CTLP_ARG_MAX + 1);
 		if ((why = ctlp_arg_problem(argv[i], n)) != NULL) {
-			ctlp_err(err, errlen, "argument %zu %s", i + 1, why);
+			log_errf(err, errlen, "argument %zu %s", i + 1, why);
 			return -1;
 		}
 		if (ctlp_put_u16(&o, (uint16_t)n) || ctlp_put(&o, argv[i], n))
@@ -305,7 +294,7 @@ ctlp_request_encode(uint8_t *buf, size_t buflen, const char *name,
 	*outlen = o.len;
 	return 0;
 nospace:
-	ctlp_err(err, errlen, "request does not fit in %zu bytes", o.cap);
+	log_errf(err, errlen, "request does not fit in %zu bytes", o.cap);
 	return -1;
 }
 
@@ -317,11 +306,11 @@ ctlp_request_name(struct ctlp_cur *c, struct ctlp_request *req, char *err,
 	uint8_t n;
 
 	if (ctlp_get_u8(c, &n) != 0 || ctlp_get_bytes(c, n, &s) != 0) {
-		ctlp_err(err, errlen, "request: truncated command name");
+		log_errf(err, errlen, "request: truncated command name");
 		return CTLP_E_PROTO;
 	}
 	if (!ctlp_cmd_name_ok(s, n)) {
-		ctlp_err(err, errlen, "request: bad command name (1-%d "
+		log_errf(err, errlen, "request: bad command name (1-%d "
 		    "characters a-z, 0-9, '-', starting with a letter)",
 		    CTLP_NAME_MAX);
 		return CTLP_E_PROTO;
@@ -339,11 +328,11 @@ ctlp_request_arg(struct ctlp_cur *c, struct ctlp_request *req, size_t i,
 	uint16_t n;
 
 	if (ctlp_get_u16(c, &n) != 0 || ctlp_get_bytes(c, n, &s) != 0) {
-		ctlp_err(err, errlen, "request: argument %zu truncated", i + 1);
+		log_errf(err, errlen, "request: argument %zu truncated", i + 1);
 		return CTLP_E_PROTO;
 	}
 	if ((why = ctlp_arg_problem(s, n)) != NULL) {
-		ctlp_err(err, errlen, "request: argument %zu %s", i + 1, why);
+		log_errf(err, errlen, "request: argument %zu %s", i + 1, why);
 		return CTLP_E_PROTO;
 	}
 	memcpy(req->arg[i], s, n);
@@ -367,12 +356,12 @@ ctlp_request_decode(const uint8_t *buf, size_t len, struct ctlp_request *req,
 	    errlen)) != 0)
 		return rc;
 	if (ctlp_get_u8(&c, &argc) != 0) {
-		ctlp_err(err, errlen, "request: truncated before the argument "
+		log_errf(err, errlen, "request: truncated before the argument "
 		    "count");
 		return CTLP_E_PROTO;
 	}
 	if (argc > CTLP_ARGS_MAX) {
-		ctlp_err(err, errlen, "request: %u arguments, at most %d", argc,
+		log_errf(err, errlen, "request: %u arguments, at most %d", argc,
 		    CTLP_ARGS_MAX);
 		return CTLP_E_PROTO;
 	}
@@ -526,19 +515,19 @@ ctlp_field_decode(struct ctlp_cur *c, struct ctlp_record *rec, size_t i,
 	memset(f, 0, sizeof(*f));
 	if (ctlp_get_u8(c, &f->type) != 0 || ctlp_get_u8(c, &n) != 0 ||
 	    ctlp_get_bytes(c, n, &s) != 0 || !ctlp_field_name_ok(s, n)) {
-		ctlp_err(err, errlen, "record: field %zu: truncated or bad "
+		log_errf(err, errlen, "record: field %zu: truncated or bad "
 		    "name", i + 1);
 		return CTLP_E_PROTO;
 	}
 	memcpy(f->name, s, n);
 	f->name[n] = '\0';
 	if (ctlp_field_dup(rec, i, f->name)) {
-		ctlp_err(err, errlen, "record: field '%s' appears twice",
+		log_errf(err, errlen, "record: field '%s' appears twice",
 		    f->name);
 		return CTLP_E_PROTO;
 	}
 	if (ctlp_field_value(c, f) != 0) {
-		ctlp_err(err, errlen, "record: field '%s': bad or truncated "
+		log_errf(err, errlen, "record: field '%s': bad or truncated "
 		    "value of type %u", f->name, f->type);
 		return CTLP_E_PROTO;
 	}
@@ -559,7 +548,7 @@ ctlp_record_decode(const uint8_t *buf, size_t len, struct ctlp_record *rec,
 	    errlen)) != 0)
 		return rc;
 	if (ctlp_get_u8(&c, &n) != 0 || n == 0 || n > CTLP_FIELDS_MAX) {
-		ctlp_err(err, errlen, "record: field count missing or not in "
+		log_errf(err, errlen, "record: field count missing or not in "
 		    "1..%d", CTLP_FIELDS_MAX);
 		return CTLP_E_PROTO;
 	}
@@ -603,14 +592,14 @@ ctlp_end_encode(uint8_t *buf, size_t buflen, const struct ctlp_end *e,
 
 	if ((why = ctlp_end_problem(e->status, e->records, e->msg, n))
 	    != NULL) {
-		ctlp_err(err, errlen, "end: %s", why);
+		log_errf(err, errlen, "end: %s", why);
 		return -1;
 	}
 	bs_put32(rec, e->records);
 	if (ctlp_put_hdr(&o, CTLP_T_END) || ctlp_put_u8(&o, e->status) ||
 	    ctlp_put(&o, rec, sizeof(rec)) || ctlp_put_u8(&o, (uint8_t)n) ||
 	    ctlp_put(&o, e->msg, n)) {
-		ctlp_err(err, errlen, "end: does not fit in %zu bytes", o.cap);
+		log_errf(err, errlen, "end: does not fit in %zu bytes", o.cap);
 		return -1;
 	}
 	*outlen = o.len;
@@ -633,11 +622,11 @@ ctlp_end_decode(const uint8_t *buf, size_t len, struct ctlp_end *e,
 	if (ctlp_get_u8(&c, &e->status) != 0 ||
 	    ctlp_get_u32(&c, &e->records) != 0 || ctlp_get_u8(&c, &n) != 0 ||
 	    ctlp_get_bytes(&c, n, &s) != 0) {
-		ctlp_err(err, errlen, "end: truncated");
+		log_errf(err, errlen, "end: truncated");
 		return CTLP_E_PROTO;
 	}
 	if ((why = ctlp_end_problem(e->status, e->records, s, n)) != NULL) {
-		ctlp_err(err, errlen, "end: %s", why);
+		log_errf(err, errlen, "end: %s", why);
 		return CTLP_E_PROTO;
 	}
 	if ((rc = ctlp_trailing(&c, "end", err, errlen)) != 0)

@@ -17,6 +17,7 @@
 
 #include <sodium.h>
 
+#include "log.h"
 #include "forwarder.h"
 #include "fwd_tables.h"
 #include "fwd_trust.h"
@@ -39,23 +40,6 @@ fwd_parser_init(struct fwd_parser *fp, const struct bs_identity *id)
 	fp->note_rl = nrl;
 }
 
-static int
-fwd_fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-fwd_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err != NULL && errlen > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 int
 fwd_parser_setup(struct fwd_parser *fp, const char *user,
     const char *chroot_dir, int debug, char *err, size_t errlen)
@@ -64,13 +48,13 @@ fwd_parser_setup(struct fwd_parser *fp, const char *user,
 
 	if (strlen(user) >= sizeof(fp->user) ||
 	    strlen(chroot_dir) >= sizeof(fp->chroot_dir))
-		return fwd_fail(err, errlen, "parser user or chroot too long");
+		return log_errf(err, errlen, "parser user or chroot too long");
 	n = readlink("/proc/self/exe", fp->exe, sizeof(fp->exe));
 	if (n < 0)
-		return fwd_fail(err, errlen, "readlink /proc/self/exe: %s",
+		return log_errf(err, errlen, "readlink /proc/self/exe: %s",
 		    strerror(errno));
 	if ((size_t)n >= sizeof(fp->exe) || fp->exe[0] != '/')
-		return fwd_fail(err, errlen, "/proc/self/exe: not a usable path");
+		return log_errf(err, errlen, "/proc/self/exe: not a usable path");
 	fp->exe[n] = '\0';
 	snprintf(fp->user, sizeof(fp->user), "%s", user);
 	snprintf(fp->chroot_dir, sizeof(fp->chroot_dir), "%s", chroot_dir);
@@ -155,13 +139,13 @@ fwd_parser_spawn(struct fwd_parser *fp,
 	pid_t pid;
 
 	if (fp->pid != 0 || fp->ipc.fd >= 0)
-		return fwd_fail(err, errlen, "a parser is still running");
+		return log_errf(err, errlen, "a parser is still running");
 	if (ipc_socketpair(sv) != 0)
-		return fwd_fail(err, errlen, "socketpair: %s", strerror(errno));
+		return log_errf(err, errlen, "socketpair: %s", strerror(errno));
 	if ((pid = fork()) < 0) {
 		close(sv[0]);
 		close(sv[1]);
-		return fwd_fail(err, errlen, "fork: %s", strerror(errno));
+		return log_errf(err, errlen, "fork: %s", strerror(errno));
 	}
 	if (pid == 0)
 		fwd_child_exec(sv[1], fp->exe, fp->debug ? argv_debug : argv);
@@ -534,7 +518,7 @@ fwd_parser_handle(struct fwd_parser *fp, const struct ipc_msg *m, char *why,
 		r = FWD_CHAN_KILL;
 	}
 	if (r == FWD_CHAN_KILL)
-		fwd_fail(why, whylen, "IPC %s: payload refused",
+		log_errf(why, whylen, "IPC %s: payload refused",
 		    ipc_type_name(m->hdr.type));
 	return (enum fwd_chan_rc)r;
 }
@@ -553,7 +537,7 @@ fwd_parser_read(struct fwd_parser *fp, char *why, size_t whylen)
 		if (r == IPC_RECV_NONE)
 			return FWD_CHAN_OK;
 		if (r == IPC_RECV_EOF) {
-			fwd_fail(why, whylen, "closed the channel");
+			log_errf(why, whylen, "closed the channel");
 			return FWD_CHAN_EOF;
 		}
 		if (r != IPC_RECV_MSG)

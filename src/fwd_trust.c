@@ -15,6 +15,7 @@
 
 #include <sodium.h>
 
+#include "log.h"
 #include "batsec_keys.h"
 #include "batsec_policy.h"
 #include "control.h"
@@ -40,23 +41,6 @@ struct fwd_trust {
 };
 
 static struct fwd_trust fwd_trust_st;
-
-static int
-fwd_trust_fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-fwd_trust_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err != NULL && errlen > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* ---- the own certificate ------------------------------------------------------ */
 
@@ -85,7 +69,7 @@ fwd_trust_load_cert(struct fwd *f, char *err, size_t errlen)
 	if (bs_cert_load(path, &c, err, errlen) != 0)
 		return -1;
 	if (memcmp(c.node_pk, f->id.pk, BS_PK_LEN) != 0)
-		return fwd_trust_fail(err, errlen, "%s: certificate is for "
+		return log_errf(err, errlen, "%s: certificate is for "
 		    "another node key", path);
 	if (c.not_after < (uint64_t)time(NULL))
 		log_warnx("%s: certificate expired; other nodes in mode ca "
@@ -141,14 +125,14 @@ fwd_rev_check(const struct fwd *f, const uint8_t raw[static BS_REVOKE_LEN],
 
 	if ((why = bs_revoke_format_problem(raw, BS_REVOKE_LEN)) != NULL ||
 	    bs_revoke_decode(&out->r, raw, BS_REVOKE_LEN) != 0)
-		return fwd_trust_fail(err, errlen, "malformed revocation "
+		return log_errf(err, errlen, "malformed revocation "
 		    "record: %s", why != NULL ? why : "?");
 	if (need_anchor && bs_policy_anchor_find(f->policy,
 	    out->r.issuer_pk) == NULL)
-		return fwd_trust_fail(err, errlen, "the record's issuer is "
+		return log_errf(err, errlen, "the record's issuer is "
 		    "not an anchor of this node's policy");
 	if (bs_revoke_verify(&out->r, out->r.issuer_pk) != 0)
-		return fwd_trust_fail(err, errlen, "the record's signature "
+		return log_errf(err, errlen, "the record's signature "
 		    "does not verify");
 	memcpy(out->raw, raw, BS_REVOKE_LEN);
 	return 0;
@@ -187,7 +171,7 @@ fwd_rev_save(const struct fwd *f, char *err, size_t errlen)
 	int rc;
 
 	if ((buf = malloc(t->n_rev * line + 1)) == NULL)
-		return fwd_trust_fail(err, errlen, "out of memory");
+		return log_errf(err, errlen, "out of memory");
 	for (i = 0; i < t->n_rev; i++) {
 		bs_b64_encode(buf + i * line, line + 1, t->rev[i].raw,
 		    BS_REVOKE_LEN);
@@ -212,24 +196,24 @@ fwd_read_file(const char *path, size_t max, size_t *len, char *err,
 	int fd;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0) {
-		fwd_trust_fail(err, errlen, "%s: %s", path, strerror(errno));
+		log_errf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
 	    (size_t)st.st_size > max) {
-		fwd_trust_fail(err, errlen, "%s: not a regular file of at "
+		log_errf(err, errlen, "%s: not a regular file of at "
 		    "most %zu bytes", path, max);
 		goto out;
 	}
 	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
-		fwd_trust_fail(err, errlen, "%s: out of memory", path);
+		log_errf(err, errlen, "%s: out of memory", path);
 		goto out;
 	}
 	while (got < (size_t)st.st_size &&
 	    (n = read(fd, buf + got, (size_t)st.st_size - got)) > 0)
 		got += (size_t)n;
 	if (got != (size_t)st.st_size) {
-		fwd_trust_fail(err, errlen, "%s: short read", path);
+		log_errf(err, errlen, "%s: short read", path);
 		free(buf);
 		buf = NULL;
 		goto out;
@@ -311,7 +295,7 @@ fwd_rev_add(struct fwd *f, const uint8_t raw[static BS_REVOKE_LEN],
 	if (fwd_rev_find(v.r.revoked_pk, v.r.issuer_pk) != NULL)
 		return 1;
 	if (fwd_rev_append(&v) != 0)
-		return fwd_trust_fail(err, errlen, "the store is full (%d "
+		return log_errf(err, errlen, "the store is full (%d "
 		    "records)", FWD_TRUST_REVOKE_MAX);
 	if (fwd_rev_save(f, err, errlen) != 0) {
 		t->n_rev--;
@@ -460,14 +444,14 @@ fwd_trust_commit(struct fwd *f, struct bs_policy *pol, char *err,
 		goto out;
 	cap = bs_policy_format_len(pol) + 1;
 	if ((text = malloc(cap)) == NULL) {
-		fwd_trust_fail(err, errlen, "out of memory");
+		log_errf(err, errlen, "out of memory");
 		goto out;
 	}
 	if (bs_policy_format(pol, text, cap, &len) == 0)
 		rc = bs_file_write_atomic(f->cfg.policy, text, len,
 		    fwd_policy_mode(f->cfg.policy), err, errlen);
 	else
-		fwd_trust_fail(err, errlen, "policy text did not fit");
+		log_errf(err, errlen, "policy text did not fit");
 	free(text);
 out:
 	if (rc != 0) {

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "batsec_crypto.h"
 #include "batsec_policy.h"
 #include "ipc.h"
@@ -39,21 +40,6 @@ _Static_assert(IPC_TT_MAX == WIRE_TT_MAX, "TT entries");
 #define OGM_TVLV_LEN	88
 #define OGM_RES4	90
 #define IPC_RELAY_MIN	WIRE_OGM_ENTRY_MIN
-
-static int ipc_fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int ipc_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err != NULL && errlen > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* ---- value checks shared by the format checkers --------------------------- */
 
@@ -141,22 +127,22 @@ static int chk_config(const union ipc_payload *u, char *err, size_t errlen)
 	const struct ipc_config *c = &u->config;
 
 	if (!ipc_addr_matches_pk(c->own_addr, c->own_pk))
-		return ipc_fail(err, errlen, "own_addr is not the mesh address "
+		return log_errf(err, errlen, "own_addr is not the mesh address "
 		    "of own_pk");
 	if (c->ethertype < IPC_ETHERTYPE_MIN)
-		return ipc_fail(err, errlen, "ethertype 0x%04x is below 0x%04x",
+		return log_errf(err, errlen, "ethertype 0x%04x is below 0x%04x",
 		    c->ethertype, IPC_ETHERTYPE_MIN);
 	if (c->hello_ms < IPC_INTERVAL_MIN || c->hello_ms > IPC_INTERVAL_MAX)
-		return ipc_fail(err, errlen, "hello_ms %u out of range %u..%u",
+		return log_errf(err, errlen, "hello_ms %u out of range %u..%u",
 		    c->hello_ms, IPC_INTERVAL_MIN, IPC_INTERVAL_MAX);
 	if (c->ogm_ms < IPC_INTERVAL_MIN || c->ogm_ms > IPC_INTERVAL_MAX)
-		return ipc_fail(err, errlen, "ogm_ms %u out of range %u..%u",
+		return log_errf(err, errlen, "ogm_ms %u out of range %u..%u",
 		    c->ogm_ms, IPC_INTERVAL_MIN, IPC_INTERVAL_MAX);
 	if (!ipc_level_ok(c->log_level))
-		return ipc_fail(err, errlen, "log_level %u out of range %u..%u",
+		return log_errf(err, errlen, "log_level %u out of range %u..%u",
 		    c->log_level, IPC_LOG_ERR, IPC_LOG_DEBUG);
 	if (!ipc_zero(c->reserved, sizeof(c->reserved)))
-		return ipc_fail(err, errlen, "reserved bytes not 0");
+		return log_errf(err, errlen, "reserved bytes not 0");
 	return 0;
 }
 
@@ -164,7 +150,7 @@ static int chk_policy_mark(const union ipc_payload *u, char *err,
     size_t errlen)
 {
 	if (u->policy_mark.total > IPC_POLICY_MAX)
-		return ipc_fail(err, errlen, "total %u exceeds %u",
+		return log_errf(err, errlen, "total %u exceeds %u",
 		    u->policy_mark.total, IPC_POLICY_MAX);
 	return 0;
 }
@@ -175,10 +161,10 @@ static int chk_policy_chunk(const union ipc_payload *u, char *err,
 	const struct ipc_policy_chunk *c = &u->policy_chunk;
 
 	if (c->offset > IPC_POLICY_MAX - c->len)
-		return ipc_fail(err, errlen, "offset %u + len %u exceeds %u",
+		return log_errf(err, errlen, "offset %u + len %u exceeds %u",
 		    c->offset, c->len, IPC_POLICY_MAX);
 	if (c->reserved != 0)
-		return ipc_fail(err, errlen, "reserved field not 0");
+		return log_errf(err, errlen, "reserved field not 0");
 	return 0;
 }
 
@@ -187,10 +173,10 @@ static int chk_ifname(const char name[IFNAMSIZ], char *err, size_t errlen)
 	const char *why = ipc_str_problem(name, IFNAMSIZ);
 
 	if (why != NULL)
-		return ipc_fail(err, errlen, "name %s", why);
+		return log_errf(err, errlen, "name %s", why);
 	if (name[0] == '\0' || strcmp(name, ".") == 0 ||
 	    strcmp(name, "..") == 0 || strpbrk(name, "/: ") != NULL)
-		return ipc_fail(err, errlen, "name '%s' is not an interface "
+		return log_errf(err, errlen, "name '%s' is not an interface "
 		    "name", name);
 	return 0;
 }
@@ -200,22 +186,22 @@ static int chk_iface(const union ipc_payload *u, char *err, size_t errlen)
 	const struct ipc_iface *f = &u->iface;
 
 	if (!ipc_ifindex_ok(f->ifindex))
-		return ipc_fail(err, errlen, "ifindex %u invalid", f->ifindex);
+		return log_errf(err, errlen, "ifindex %u invalid", f->ifindex);
 	if (f->state > IPC_IFACE_REMOVED)
-		return ipc_fail(err, errlen, "state %u unknown", f->state);
+		return log_errf(err, errlen, "state %u unknown", f->state);
 	if (f->state == IPC_IFACE_REMOVED) {
 		if (f->mtu != 0 || !ipc_zero(f->mac, sizeof(f->mac)))
-			return ipc_fail(err, errlen, "mtu and mac of a removed "
+			return log_errf(err, errlen, "mtu and mac of a removed "
 			    "interface not 0");
 	} else {
 		if (f->mtu < IPC_MTU_MIN || f->mtu > IPC_MTU_MAX)
-			return ipc_fail(err, errlen, "mtu %u out of range "
+			return log_errf(err, errlen, "mtu %u out of range "
 			    "%u..%u", f->mtu, IPC_MTU_MIN, IPC_MTU_MAX);
 		if (!ipc_mac_is_unicast(f->mac))
-			return ipc_fail(err, errlen, "mac is zero or multicast");
+			return log_errf(err, errlen, "mac is zero or multicast");
 	}
 	if (f->reserved != 0)
-		return ipc_fail(err, errlen, "reserved field not 0");
+		return log_errf(err, errlen, "reserved field not 0");
 	return chk_ifname(f->name, err, errlen);
 }
 
@@ -224,11 +210,11 @@ static int chk_frame(const union ipc_payload *u, char *err, size_t errlen)
 	const struct ipc_frame *f = &u->frame;
 
 	if (!ipc_ifindex_ok(f->ifindex))
-		return ipc_fail(err, errlen, "ifindex %u invalid", f->ifindex);
+		return log_errf(err, errlen, "ifindex %u invalid", f->ifindex);
 	if (!ipc_mac_is_unicast(f->src))
-		return ipc_fail(err, errlen, "src is zero or multicast");
+		return log_errf(err, errlen, "src is zero or multicast");
 	if (f->reserved != 0)
-		return ipc_fail(err, errlen, "reserved field not 0");
+		return log_errf(err, errlen, "reserved field not 0");
 	return 0;
 }
 
@@ -237,15 +223,15 @@ static int chk_link_key(const union ipc_payload *u, char *err, size_t errlen)
 	const struct ipc_link_key *k = &u->link_key;
 
 	if (!ipc_ifindex_ok(k->ifindex))
-		return ipc_fail(err, errlen, "ifindex %u invalid", k->ifindex);
+		return log_errf(err, errlen, "ifindex %u invalid", k->ifindex);
 	if (k->status > IPC_LINK_KEY_REFUSED)
-		return ipc_fail(err, errlen, "status %u unknown", k->status);
+		return log_errf(err, errlen, "status %u unknown", k->status);
 	if (k->status == IPC_LINK_KEY_REFUSED &&
 	    (!ipc_zero(k->key, sizeof(k->key)) ||
 	    !ipc_zero(k->key_id, sizeof(k->key_id))))
-		return ipc_fail(err, errlen, "refused key not all 0");
+		return log_errf(err, errlen, "refused key not all 0");
 	if (!ipc_zero(k->reserved, sizeof(k->reserved)))
-		return ipc_fail(err, errlen, "reserved bytes not 0");
+		return log_errf(err, errlen, "reserved bytes not 0");
 	return 0;
 }
 
@@ -255,12 +241,12 @@ static int chk_log(const union ipc_payload *u, char *err, size_t errlen)
 	const char *why;
 
 	if (!ipc_level_ok(l->level))
-		return ipc_fail(err, errlen, "level %u out of range %u..%u",
+		return log_errf(err, errlen, "level %u out of range %u..%u",
 		    l->level, IPC_LOG_ERR, IPC_LOG_DEBUG);
 	if (!ipc_zero(l->reserved, sizeof(l->reserved)))
-		return ipc_fail(err, errlen, "reserved bytes not 0");
+		return log_errf(err, errlen, "reserved bytes not 0");
 	if ((why = ipc_str_problem(l->text, sizeof(l->text))) != NULL)
-		return ipc_fail(err, errlen, "text %s", why);
+		return log_errf(err, errlen, "text %s", why);
 	return 0;
 }
 
@@ -269,19 +255,19 @@ static int chk_route(const union ipc_payload *u, char *err, size_t errlen)
 	const struct ipc_route *r = &u->route;
 
 	if (!ipc_addr_matches_pk(r->orig_addr, r->orig_pk))
-		return ipc_fail(err, errlen, "orig_addr is not the mesh "
+		return log_errf(err, errlen, "orig_addr is not the mesh "
 		    "address of orig_pk");
 	if (!ipc_addr_is_mesh(r->nexthop))
-		return ipc_fail(err, errlen, "nexthop is not a mesh address");
+		return log_errf(err, errlen, "nexthop is not a mesh address");
 	if (!ipc_ifindex_ok(r->ifindex))
-		return ipc_fail(err, errlen, "ifindex %u invalid", r->ifindex);
+		return log_errf(err, errlen, "ifindex %u invalid", r->ifindex);
 	if (r->tq < 1)
-		return ipc_fail(err, errlen, "tq 0 out of range 1..255");
+		return log_errf(err, errlen, "tq 0 out of range 1..255");
 	if (r->hops < 1 || r->hops > IPC_ROUTE_MAX_HOPS)
-		return ipc_fail(err, errlen, "hops %u out of range 1..%u",
+		return log_errf(err, errlen, "hops %u out of range 1..%u",
 		    r->hops, IPC_ROUTE_MAX_HOPS);
 	if (!ipc_zero(r->reserved, sizeof(r->reserved)))
-		return ipc_fail(err, errlen, "reserved bytes not 0");
+		return log_errf(err, errlen, "reserved bytes not 0");
 	return 0;
 }
 
@@ -289,9 +275,9 @@ static int chk_route_del(const union ipc_payload *u, char *err,
     size_t errlen)
 {
 	if (!ipc_addr_is_mesh(u->route_del.orig_addr))
-		return ipc_fail(err, errlen, "orig_addr is not a mesh address");
+		return log_errf(err, errlen, "orig_addr is not a mesh address");
 	if (!ipc_zero(u->route_del.reserved, sizeof(u->route_del.reserved)))
-		return ipc_fail(err, errlen, "reserved bytes not 0");
+		return log_errf(err, errlen, "reserved bytes not 0");
 	return 0;
 }
 
@@ -300,21 +286,21 @@ static int chk_neigh(const union ipc_payload *u, char *err, size_t errlen)
 	const struct ipc_neigh *n = &u->neigh;
 
 	if (!ipc_addr_matches_pk(n->addr, n->pk))
-		return ipc_fail(err, errlen, "addr is not the mesh address of pk");
+		return log_errf(err, errlen, "addr is not the mesh address of pk");
 	if (!ipc_mac_is_unicast(n->mac))
-		return ipc_fail(err, errlen, "mac is zero or multicast");
+		return log_errf(err, errlen, "mac is zero or multicast");
 	if (!ipc_ifindex_ok(n->ifindex))
-		return ipc_fail(err, errlen, "ifindex %u invalid", n->ifindex);
+		return log_errf(err, errlen, "ifindex %u invalid", n->ifindex);
 	if (n->state > IPC_NEIGH_UP)
-		return ipc_fail(err, errlen, "state %u unknown", n->state);
+		return log_errf(err, errlen, "state %u unknown", n->state);
 	if (n->rx_count > WIRE_RX_WINDOW)
-		return ipc_fail(err, errlen, "rx_count %u exceeds %u",
+		return log_errf(err, errlen, "rx_count %u exceeds %u",
 		    n->rx_count, WIRE_RX_WINDOW);
 	if (n->state == IPC_NEIGH_DOWN && (n->tq != 0 || n->rx_count != 0))
-		return ipc_fail(err, errlen, "tq and rx_count of a down "
+		return log_errf(err, errlen, "tq and rx_count of a down "
 		    "neighbour not 0");
 	if (n->reserved != 0)
-		return ipc_fail(err, errlen, "reserved field not 0");
+		return log_errf(err, errlen, "reserved field not 0");
 	return 0;
 }
 
@@ -322,7 +308,7 @@ static int chk_link_key_req(const union ipc_payload *u, char *err,
     size_t errlen)
 {
 	if (!ipc_ifindex_ok(u->link_key_req.ifindex))
-		return ipc_fail(err, errlen, "ifindex %u invalid",
+		return log_errf(err, errlen, "ifindex %u invalid",
 		    u->link_key_req.ifindex);
 	return 0;
 }
@@ -342,19 +328,19 @@ static int chk_tt(const union ipc_payload *u, char *err, size_t errlen)
 	unsigned i, j;
 
 	if (!ipc_addr_is_mesh(t->orig_addr))
-		return ipc_fail(err, errlen, "orig_addr is not a mesh address");
+		return log_errf(err, errlen, "orig_addr is not a mesh address");
 	if (t->reserved != 0)
-		return ipc_fail(err, errlen, "reserved field not 0");
+		return log_errf(err, errlen, "reserved field not 0");
 	for (i = 0; i < t->count; i++) {
 		if (!ipc_mac_is_unicast(t->e[i].mac))
-			return ipc_fail(err, errlen, "entry %u: mac is zero or "
+			return log_errf(err, errlen, "entry %u: mac is zero or "
 			    "multicast", i);
 		if (!ipc_vid_ok(t->e[i].vid))
-			return ipc_fail(err, errlen, "entry %u: vid 0x%04x "
+			return log_errf(err, errlen, "entry %u: vid 0x%04x "
 			    "invalid", i, t->e[i].vid);
 		for (j = 0; j < i; j++)
 			if (memcmp(&t->e[i], &t->e[j], sizeof(t->e[i])) == 0)
-				return ipc_fail(err, errlen, "entry %u "
+				return log_errf(err, errlen, "entry %u "
 				    "repeats entry %u", i, j);
 	}
 	return 0;
@@ -365,15 +351,15 @@ static int chk_gw(const union ipc_payload *u, char *err, size_t errlen)
 	const struct ipc_gw *g = &u->gw;
 
 	if (!ipc_addr_is_mesh(g->orig_addr))
-		return ipc_fail(err, errlen, "orig_addr is not a mesh address");
+		return log_errf(err, errlen, "orig_addr is not a mesh address");
 	if (g->op > IPC_GW_ANNOUNCE)
-		return ipc_fail(err, errlen, "op %u unknown", g->op);
+		return log_errf(err, errlen, "op %u unknown", g->op);
 	if (g->op == IPC_GW_ANNOUNCE && (g->down == 0 || g->up == 0))
-		return ipc_fail(err, errlen, "announced bandwidth is 0");
+		return log_errf(err, errlen, "announced bandwidth is 0");
 	if (g->op == IPC_GW_WITHDRAW && (g->down != 0 || g->up != 0))
-		return ipc_fail(err, errlen, "withdrawal carries a bandwidth");
+		return log_errf(err, errlen, "withdrawal carries a bandwidth");
 	if (g->reserved != 0)
-		return ipc_fail(err, errlen, "reserved field not 0");
+		return log_errf(err, errlen, "reserved field not 0");
 	return 0;
 }
 
@@ -386,23 +372,23 @@ static int chk_ogm_entry(const uint8_t *e, size_t len, char *err,
 
 	if (tvlv_len > WIRE_TVLV_MAX || tvlv_len % 2 != 0 ||
 	    len != WIRE_OGM_ENTRY_LEN(tvlv_len))
-		return ipc_fail(err, errlen, "entry of %zu bytes has tvlv_len "
+		return log_errf(err, errlen, "entry of %zu bytes has tvlv_len "
 		    "%zu", len, tvlv_len);
 	if (e[OGM_TTL] == 0)
-		return ipc_fail(err, errlen, "entry ttl is 0");
+		return log_errf(err, errlen, "entry ttl is 0");
 	if (e[OGM_HOPS] < 1 || e[OGM_HOPS] > BS_MAXHOPS)
-		return ipc_fail(err, errlen, "entry hops %u out of range 1..%u",
+		return log_errf(err, errlen, "entry hops %u out of range 1..%u",
 		    e[OGM_HOPS], BS_MAXHOPS);
 	if (!ipc_addr_is_mesh(e + OGM_PREV))
-		return ipc_fail(err, errlen, "entry previous sender is not a "
+		return log_errf(err, errlen, "entry previous sender is not a "
 		    "mesh address");
 	if (interval < IPC_INTERVAL_MIN || interval > IPC_INTERVAL_MAX)
-		return ipc_fail(err, errlen, "entry interval %u out of range",
+		return log_errf(err, errlen, "entry interval %u out of range",
 		    interval);
 	if (e[OGM_RES1] != 0 || e[OGM_RES2] != 0 || e[OGM_RES2 + 1] != 0 ||
 	    e[OGM_FLAGS] != 0 || e[OGM_RES3] != 0 || e[OGM_RES4] != 0 ||
 	    e[OGM_RES4 + 1] != 0)
-		return ipc_fail(err, errlen, "entry reserved or flag bytes "
+		return log_errf(err, errlen, "entry reserved or flag bytes "
 		    "not 0");
 	return 0;
 }
@@ -412,9 +398,9 @@ static int chk_relay(const union ipc_payload *u, char *err, size_t errlen)
 	const struct ipc_relay *r = &u->relay;
 
 	if (r->ifindex != IPC_IFINDEX_ALL && !ipc_ifindex_ok(r->ifindex))
-		return ipc_fail(err, errlen, "ifindex %u invalid", r->ifindex);
+		return log_errf(err, errlen, "ifindex %u invalid", r->ifindex);
 	if (r->reserved != 0)
-		return ipc_fail(err, errlen, "reserved field not 0");
+		return log_errf(err, errlen, "reserved field not 0");
 	return chk_ogm_entry(r->entry, r->len, err, errlen);
 }
 
@@ -424,17 +410,17 @@ static int chk_stats(const union ipc_payload *u, char *err, size_t errlen)
 	unsigned i, j;
 
 	if (s->reserved != 0 || s->reserved2 != 0)
-		return ipc_fail(err, errlen, "reserved fields not 0");
+		return log_errf(err, errlen, "reserved fields not 0");
 	for (i = 0; i < s->count; i++) {
 		if (ipc_stat_name(s->s[i].id) == NULL)
-			return ipc_fail(err, errlen, "entry %u: counter id %u "
+			return log_errf(err, errlen, "entry %u: counter id %u "
 			    "unknown", i, s->s[i].id);
 		if (s->s[i].reserved != 0)
-			return ipc_fail(err, errlen, "entry %u: reserved field "
+			return log_errf(err, errlen, "entry %u: reserved field "
 			    "not 0", i);
 		for (j = 0; j < i; j++)
 			if (s->s[j].id == s->s[i].id)
-				return ipc_fail(err, errlen, "entry %u repeats "
+				return log_errf(err, errlen, "entry %u repeats "
 				    "counter id %u", i, s->s[i].id);
 	}
 	return 0;
@@ -447,7 +433,7 @@ static int chk_revoke(const union ipc_payload *u, char *err, size_t errlen)
 	    BS_REVOKE_LEN);
 
 	if (why != NULL)
-		return ipc_fail(err, errlen, "record: %s", why);
+		return log_errf(err, errlen, "record: %s", why);
 	return 0;
 }
 
@@ -573,7 +559,7 @@ static int ipc_want_len(const struct ipc_desc *d, const void *p,
 	}
 	count = ipc_count(d, p);
 	if (count < d->count_min || count > d->count_max)
-		return ipc_fail(err, errlen, "IPC %s: %s %zu out of range "
+		return log_errf(err, errlen, "IPC %s: %s %zu out of range "
 		    "%zu..%zu", d->name, d->count_name, count, d->count_min,
 		    d->count_max);
 	*want = d->fixed + count * d->unit;
@@ -587,12 +573,12 @@ static int ipc_payload_size_ok(const struct ipc_desc *d, const uint8_t *p,
 	size_t want;
 
 	if (len < d->fixed)
-		return ipc_fail(err, errlen, "IPC %s: payload of %zu bytes, "
+		return log_errf(err, errlen, "IPC %s: payload of %zu bytes, "
 		    "the fixed part alone is %zu", d->name, len, d->fixed);
 	if (ipc_want_len(d, p, &want, err, errlen) != 0)
 		return -1;
 	if (len != want)
-		return ipc_fail(err, errlen, "IPC %s: payload of %zu bytes, "
+		return log_errf(err, errlen, "IPC %s: payload of %zu bytes, "
 		    "expected %zu", d->name, len, want);
 	return 0;
 }
@@ -609,7 +595,7 @@ static int ipc_payload_check(const struct ipc_desc *d, const uint8_t *p,
 	memset(&u, 0, sizeof(u));
 	memcpy(&u, p, len);
 	if (d->check(&u, why, sizeof(why)) != 0)
-		return ipc_fail(err, errlen, "IPC %s: %s", d->name, why);
+		return log_errf(err, errlen, "IPC %s: %s", d->name, why);
 	return 0;
 }
 
@@ -621,22 +607,22 @@ static int ipc_datagram_check(const uint8_t *p, size_t n,
 	struct ipc_hdr h;
 
 	if (n < IPC_HDR_LEN)
-		return ipc_fail(err, errlen, "IPC: datagram of %zu bytes is "
+		return log_errf(err, errlen, "IPC: datagram of %zu bytes is "
 		    "shorter than the %d-byte header", n, IPC_HDR_LEN);
 	memcpy(&h, p, sizeof(h));
 	if (h.len > IPC_MAX_PAYLOAD)
-		return ipc_fail(err, errlen, "IPC: header len %u exceeds the "
+		return log_errf(err, errlen, "IPC: header len %u exceeds the "
 		    "maximum %d", h.len, IPC_MAX_PAYLOAD);
 	if (n - IPC_HDR_LEN != h.len)
-		return ipc_fail(err, errlen, "IPC: datagram of %zu bytes, header "
+		return log_errf(err, errlen, "IPC: datagram of %zu bytes, header "
 		    "len %u says %zu", n, h.len, (size_t)h.len + IPC_HDR_LEN);
 	if (h.reserved != 0)
-		return ipc_fail(err, errlen, "IPC: header reserved field is "
+		return log_errf(err, errlen, "IPC: header reserved field is "
 		    "0x%x, not 0", h.reserved);
 	if ((d = ipc_desc_find(h.type)) == NULL)
-		return ipc_fail(err, errlen, "IPC: unknown type 0x%04x", h.type);
+		return log_errf(err, errlen, "IPC: unknown type 0x%04x", h.type);
 	if (d->to != receiver)
-		return ipc_fail(err, errlen, "IPC %s: type not accepted in this "
+		return log_errf(err, errlen, "IPC %s: type not accepted in this "
 		    "direction", d->name);
 	return ipc_payload_check(d, p + IPC_HDR_LEN, h.len, err, errlen);
 }
@@ -654,7 +640,7 @@ int ipc_msg_check(const struct ipc_msg *msg, enum ipc_role receiver,
     char *err, size_t errlen)
 {
 	if (msg->hdr.len > IPC_MAX_PAYLOAD)
-		return ipc_fail(err, errlen, "IPC: header len %u exceeds the "
+		return log_errf(err, errlen, "IPC: header len %u exceeds the "
 		    "maximum %d", msg->hdr.len, IPC_MAX_PAYLOAD);
 	return ipc_datagram_check((const uint8_t *)msg,
 	    IPC_HDR_LEN + (size_t)msg->hdr.len, receiver, err, errlen);
@@ -682,14 +668,14 @@ int ipc_encode(void *buf, size_t cap, uint16_t type, const void *obj,
 	size_t len;
 
 	if (d == NULL)
-		return ipc_fail(err, errlen, "IPC: unknown type 0x%04x", type);
+		return log_errf(err, errlen, "IPC: unknown type 0x%04x", type);
 	if (objsize != d->size)
-		return ipc_fail(err, errlen, "IPC %s: object of %zu bytes, the "
+		return log_errf(err, errlen, "IPC %s: object of %zu bytes, the "
 		    "struct is %zu", d->name, objsize, d->size);
 	if (ipc_want_len(d, obj, &len, err, errlen) != 0)
 		return -1;
 	if (cap < IPC_HDR_LEN || cap - IPC_HDR_LEN < len)
-		return ipc_fail(err, errlen, "IPC %s: %zu-byte buffer too "
+		return log_errf(err, errlen, "IPC %s: %zu-byte buffer too "
 		    "small", d->name, cap);
 	memset(&h, 0, sizeof(h));
 	h.type = type;
@@ -725,12 +711,12 @@ int ipc_init(struct ipc *ipc, int fd, enum ipc_role role, size_t queue_max,
 	memset(ipc, 0, sizeof(*ipc));
 	ipc->fd = -1;
 	if (role != IPC_ROLE_FORWARDER && role != IPC_ROLE_PARSER)
-		return ipc_fail(err, errlen, "IPC: invalid role %d", (int)role);
+		return log_errf(err, errlen, "IPC: invalid role %d", (int)role);
 	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) != 0)
-		return ipc_fail(err, errlen, "IPC: fd %d: %s", fd,
+		return log_errf(err, errlen, "IPC: fd %d: %s", fd,
 		    strerror(errno));
 	if (type != SOCK_SEQPACKET)
-		return ipc_fail(err, errlen, "IPC: fd %d is not a SOCK_SEQPACKET "
+		return log_errf(err, errlen, "IPC: fd %d is not a SOCK_SEQPACKET "
 		    "socket", fd);
 	ipc->fd = fd;
 	ipc->role = role;
@@ -833,7 +819,7 @@ int ipc_send(struct ipc *ipc, uint16_t type, const void *obj, size_t objsize)
 	size_t len;
 
 	if (d != NULL && d->to != ipc_peer_role(ipc->role)) {
-		ipc_fail(ipc->err, sizeof(ipc->err), "IPC %s: this end may not "
+		log_errf(ipc->err, sizeof(ipc->err), "IPC %s: this end may not "
 		    "send it", d->name);
 		errno = EINVAL;
 		return -1;
@@ -915,17 +901,17 @@ int ipc_recv(struct ipc *ipc, struct ipc_msg *msg, char *err, size_t errlen)
 			return IPC_RECV_NONE;
 		if (errno == ECONNRESET)
 			return IPC_RECV_EOF;
-		ipc_fail(err, errlen, "IPC: recvmsg: %s", strerror(errno));
+		log_errf(err, errlen, "IPC: recvmsg: %s", strerror(errno));
 		return IPC_RECV_BAD;
 	}
 	if (n == 0)
 		return IPC_RECV_EOF;
 	if (mh.msg_flags & MSG_CTRUNC) {
-		ipc_fail(err, errlen, "IPC: message carried ancillary data");
+		log_errf(err, errlen, "IPC: message carried ancillary data");
 		return IPC_RECV_BAD;
 	}
 	if ((mh.msg_flags & MSG_TRUNC) || (size_t)n > sizeof(*msg)) {
-		ipc_fail(err, errlen, "IPC: datagram of %zd bytes exceeds the "
+		log_errf(err, errlen, "IPC: datagram of %zd bytes exceeds the "
 		    "maximum %d", n, IPC_MAX_MSG);
 		return IPC_RECV_BAD;
 	}
@@ -1015,9 +1001,9 @@ static int ipc_snap_begin(struct ipc_snap *s, const struct ipc_msg *msg,
 	ipc_snap_free(s);
 	if (ipc_get(msg, IPC_POLICY_BEGIN, &m, sizeof(m)) != 0 ||
 	    m.total > IPC_POLICY_MAX)
-		return ipc_fail(err, errlen, "IPC POLICY_BEGIN: malformed");
+		return log_errf(err, errlen, "IPC POLICY_BEGIN: malformed");
 	if ((s->buf = malloc(m.total != 0 ? m.total : 1)) == NULL)
-		return ipc_fail(err, errlen, "IPC POLICY_BEGIN: cannot allocate "
+		return log_errf(err, errlen, "IPC POLICY_BEGIN: cannot allocate "
 		    "%u bytes", m.total);
 	s->serial = m.serial;
 	s->total = m.total;
@@ -1031,15 +1017,15 @@ static int ipc_snap_chunk(struct ipc_snap *s, const struct ipc_msg *msg,
 	struct ipc_policy_chunk c;
 
 	if (ipc_get(msg, IPC_POLICY_CHUNK, &c, sizeof(c)) != 0)
-		return ipc_fail(err, errlen, "IPC POLICY_CHUNK: malformed");
+		return log_errf(err, errlen, "IPC POLICY_CHUNK: malformed");
 	if (c.serial != s->serial)
-		return ipc_fail(err, errlen, "IPC POLICY_CHUNK: serial %u, "
+		return log_errf(err, errlen, "IPC POLICY_CHUNK: serial %u, "
 		    "snapshot %u is in progress", c.serial, s->serial);
 	if (c.offset != s->got)
-		return ipc_fail(err, errlen, "IPC POLICY_CHUNK: offset %u, "
+		return log_errf(err, errlen, "IPC POLICY_CHUNK: offset %u, "
 		    "expected %u", c.offset, s->got);
 	if (c.len > s->total - s->got)
-		return ipc_fail(err, errlen, "IPC POLICY_CHUNK: %u bytes at %u "
+		return log_errf(err, errlen, "IPC POLICY_CHUNK: %u bytes at %u "
 		    "pass the total of %u", c.len, c.offset, s->total);
 	memcpy(s->buf + s->got, c.data, c.len);
 	s->got += c.len;
@@ -1052,13 +1038,13 @@ static int ipc_snap_end(struct ipc_snap *s, const struct ipc_msg *msg,
 	struct ipc_policy_mark m;
 
 	if (ipc_get(msg, IPC_POLICY_END, &m, sizeof(m)) != 0)
-		return ipc_fail(err, errlen, "IPC POLICY_END: malformed");
+		return log_errf(err, errlen, "IPC POLICY_END: malformed");
 	if (m.serial != s->serial || m.total != s->total)
-		return ipc_fail(err, errlen, "IPC POLICY_END: serial %u total %u "
+		return log_errf(err, errlen, "IPC POLICY_END: serial %u total %u "
 		    "does not match BEGIN (%u, %u)", m.serial, m.total,
 		    s->serial, s->total);
 	if (s->got != s->total)
-		return ipc_fail(err, errlen, "IPC POLICY_END: only %u of %u "
+		return log_errf(err, errlen, "IPC POLICY_END: only %u of %u "
 		    "bytes arrived", s->got, s->total);
 	s->active = 0;
 	return 1;
@@ -1078,7 +1064,7 @@ int ipc_snap_feed(struct ipc_snap *s, const struct ipc_msg *msg, char *err,
 	case IPC_POLICY_CHUNK:
 	case IPC_POLICY_END:
 		if (!s->active) {
-			r = ipc_fail(err, errlen, "IPC %s: no snapshot in "
+			r = log_errf(err, errlen, "IPC %s: no snapshot in "
 			    "progress", ipc_type_name(msg->hdr.type));
 			break;
 		}
@@ -1087,7 +1073,7 @@ int ipc_snap_feed(struct ipc_snap *s, const struct ipc_msg *msg, char *err,
 		    ipc_snap_end(s, msg, err, errlen);
 		break;
 	default:
-		r = ipc_fail(err, errlen, "IPC %s: not a policy message",
+		r = log_errf(err, errlen, "IPC %s: not a policy message",
 		    ipc_type_name(msg->hdr.type));
 	}
 	if (r < 0)

@@ -241,3 +241,16 @@ log_rl(struct log_rl *rl, int pri, const char *fmt, ...)
 	else
 		log_msg(pri, "%s", buf);
 }
+
+int
+log_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err != NULL && errlen > 0) {
+		va_start(ap, fmt);
+		(void)vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}

@@ -16,6 +16,7 @@
 #define BATSEC_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <syslog.h>	/* LOG_ERR .. LOG_DEBUG */
 
@@ -45,6 +46,13 @@ void	log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void	log_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void	log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void	log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Format one error line into err (errlen bytes; nothing when err is NULL
+ * or errlen 0) and return -1: the "char *err, size_t errlen" convention
+ * of the modules that report errors to their caller.
+ */
+int	log_errf(char *err, size_t errlen, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
 /* Log at LOG_ERR and exit(1). */
 void	fatal(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2), noreturn));

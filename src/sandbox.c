@@ -32,6 +32,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "sandbox.h"
 
 #ifdef __SANITIZE_ADDRESS__
@@ -43,21 +44,6 @@
 #endif
 
 static int sb_debug;
-
-static int sb_fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int sb_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err != NULL && errlen > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 void sandbox_set_debug(int on)
 {
@@ -137,7 +123,7 @@ static int sb_bounding_keep(uint64_t keep, char *err, size_t errlen)
 		    prctl(PR_CAPBSET_READ, cap, 0, 0, 0) != 1)
 			continue;
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0)
-			return sb_fail(err, errlen, "sandbox: dropping capability "
+			return log_errf(err, errlen, "sandbox: dropping capability "
 			    "%d from the bounding set: %s", cap, strerror(errno));
 	}
 	return 0;
@@ -146,7 +132,7 @@ static int sb_bounding_keep(uint64_t keep, char *err, size_t errlen)
 static int sb_ambient_clear(char *err, size_t errlen)
 {
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0)
-		return sb_fail(err, errlen, "sandbox: clearing the ambient "
+		return log_errf(err, errlen, "sandbox: clearing the ambient "
 		    "capabilities: %s", strerror(errno));
 	return 0;
 }
@@ -170,10 +156,10 @@ int sandbox_forwarder_caps(char *err, size_t errlen)
 	if (geteuid() != 0)
 		return 0;
 	if (sandbox_caps_read(&c) != 0)
-		return sb_fail(err, errlen, "sandbox: capget: %s",
+		return log_errf(err, errlen, "sandbox: capget: %s",
 		    strerror(errno));
 	if ((miss = sb_cap_missing(c.prm & c.bnd, SANDBOX_FWD_PERMITTED)) >= 0)
-		return sb_fail(err, errlen, "sandbox: capability %d is not "
+		return log_errf(err, errlen, "sandbox: capability %d is not "
 		    "permitted; batsecd needs CAP_NET_ADMIN, CAP_NET_RAW, "
 		    "CAP_SETUID, CAP_SETGID, CAP_SYS_CHROOT, CAP_SETPCAP and "
 		    "CAP_KILL", miss);
@@ -181,12 +167,12 @@ int sandbox_forwarder_caps(char *err, size_t errlen)
 	    sb_ambient_clear(err, errlen) != 0)
 		return -1;
 	if (sb_capset(SANDBOX_FWD_EFFECTIVE, SANDBOX_FWD_PERMITTED, 0) != 0)
-		return sb_fail(err, errlen, "sandbox: capset: %s",
+		return log_errf(err, errlen, "sandbox: capset: %s",
 		    strerror(errno));
 	if (sandbox_caps_read(&c) != 0 || c.eff != SANDBOX_FWD_EFFECTIVE ||
 	    c.prm != SANDBOX_FWD_PERMITTED || c.inh != 0 ||
 	    c.bnd != SANDBOX_FWD_PERMITTED || c.amb != 0)
-		return sb_fail(err, errlen, "sandbox: capability sets are not "
+		return log_errf(err, errlen, "sandbox: capability sets are not "
 		    "what was set");
 	return 0;
 }
@@ -216,17 +202,17 @@ static int sb_dir_ok(const char *path, int top, char *err, size_t errlen)
 	struct stat st;
 
 	if (lstat(path, &st) != 0)
-		return sb_fail(err, errlen, "sandbox: chroot directory %s: %s",
+		return log_errf(err, errlen, "sandbox: chroot directory %s: %s",
 		    path, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return sb_fail(err, errlen, "sandbox: chroot path %s is not a "
+		return log_errf(err, errlen, "sandbox: chroot path %s is not a "
 		    "directory", path);
 	if (st.st_uid != 0)
-		return sb_fail(err, errlen, "sandbox: chroot path %s is owned by "
+		return log_errf(err, errlen, "sandbox: chroot path %s is owned by "
 		    "uid %u, not root", path, (unsigned)st.st_uid);
 	if ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
 	    (top || !(st.st_mode & S_ISVTX)))
-		return sb_fail(err, errlen, "sandbox: chroot path %s is writable "
+		return log_errf(err, errlen, "sandbox: chroot path %s is writable "
 		    "by group or others (mode %04o)", path,
 		    (unsigned)(st.st_mode & 07777));
 	return 0;
@@ -239,14 +225,14 @@ static int sb_dir_empty(const char *path, char *err, size_t errlen)
 	int found = 0;
 
 	if ((d = opendir(path)) == NULL)
-		return sb_fail(err, errlen, "sandbox: chroot directory %s: %s",
+		return log_errf(err, errlen, "sandbox: chroot directory %s: %s",
 		    path, strerror(errno));
 	while (!found && (e = readdir(d)) != NULL)
 		found = strcmp(e->d_name, ".") != 0 &&
 		    strcmp(e->d_name, "..") != 0;
 	closedir(d);
 	if (found)
-		return sb_fail(err, errlen, "sandbox: chroot directory %s is not "
+		return log_errf(err, errlen, "sandbox: chroot directory %s is not "
 		    "empty", path);
 	return 0;
 }
@@ -259,10 +245,10 @@ static int sb_chroot_resolve(const char *dir, char real[PATH_MAX], char *err,
 	char *slash;
 
 	if (dir == NULL || dir[0] != '/')
-		return sb_fail(err, errlen, "sandbox: chroot directory '%s' is "
+		return log_errf(err, errlen, "sandbox: chroot directory '%s' is "
 		    "not an absolute path", dir != NULL ? dir : "");
 	if (realpath(dir, real) == NULL)
-		return sb_fail(err, errlen, "sandbox: chroot directory %s: %s",
+		return log_errf(err, errlen, "sandbox: chroot directory %s: %s",
 		    dir, strerror(errno));
 	if (sb_dir_ok(real, 1, err, errlen) != 0)
 		return -1;
@@ -289,10 +275,10 @@ int sandbox_chroot_prepare(const char *dir, char *err, size_t errlen)
 	if (dir != NULL && dir[0] == '/' && lstat(dir, &st) != 0 &&
 	    errno == ENOENT) {
 		if (mkdir(dir, 0755) != 0)
-			return sb_fail(err, errlen, "sandbox: creating chroot "
+			return log_errf(err, errlen, "sandbox: creating chroot "
 			    "directory %s: %s", dir, strerror(errno));
 		if (chown(dir, 0, 0) != 0 || chmod(dir, 0755) != 0)
-			return sb_fail(err, errlen, "sandbox: chroot directory "
+			return log_errf(err, errlen, "sandbox: chroot directory "
 			    "%s: %s", dir, strerror(errno));
 	}
 	return sandbox_chroot_check(dir, err, errlen);
@@ -334,14 +320,14 @@ static int sb_raise_permitted(char *err, size_t errlen)
 	int miss;
 
 	if (sb_capget(&eff, &prm, &inh) != 0)
-		return sb_fail(err, errlen, "sandbox: capget: %s",
+		return log_errf(err, errlen, "sandbox: capget: %s",
 		    strerror(errno));
 	if ((miss = sb_cap_missing(prm, SB_PARSER_NEEDS)) >= 0)
-		return sb_fail(err, errlen, "sandbox: capability %d is not "
+		return log_errf(err, errlen, "sandbox: capability %d is not "
 		    "permitted; the parser needs CAP_SETUID, CAP_SETGID, "
 		    "CAP_SYS_CHROOT and CAP_SETPCAP to drop privileges", miss);
 	if (eff != prm && sb_capset(prm, prm, inh) != 0)
-		return sb_fail(err, errlen, "sandbox: capset: %s",
+		return log_errf(err, errlen, "sandbox: capset: %s",
 		    strerror(errno));
 	return 0;
 }
@@ -360,10 +346,10 @@ static int sb_user(const char *user, uid_t *uid, gid_t *gid, int *fallback,
 		pw = getpwnam("nobody");
 	}
 	if (pw == NULL)
-		return sb_fail(err, errlen, "sandbox: neither user '%s' nor "
+		return log_errf(err, errlen, "sandbox: neither user '%s' nor "
 		    "'nobody' exists", user != NULL ? user : "");
 	if (pw->pw_uid == 0 || pw->pw_gid == 0)
-		return sb_fail(err, errlen, "sandbox: refusing to run the parser "
+		return log_errf(err, errlen, "sandbox: refusing to run the parser "
 		    "as user '%s' (uid %u, gid %u)", pw->pw_name,
 		    (unsigned)pw->pw_uid, (unsigned)pw->pw_gid);
 	*uid = pw->pw_uid;
@@ -382,7 +368,7 @@ static int sb_lock_caps(char *err, size_t errlen)
 	    sb_ambient_clear(err, errlen) != 0)
 		return -1;
 	if (prctl(PR_SET_SECUREBITS, bits, 0, 0, 0) != 0)
-		return sb_fail(err, errlen, "sandbox: PR_SET_SECUREBITS: %s",
+		return log_errf(err, errlen, "sandbox: PR_SET_SECUREBITS: %s",
 		    strerror(errno));
 	return 0;
 }
@@ -394,18 +380,18 @@ static int sb_switch_user(const char *root, uid_t uid, gid_t gid, char *err,
 	gid_t rg, eg, sg;
 
 	if (chroot(root) != 0 || chdir("/") != 0)
-		return sb_fail(err, errlen, "sandbox: chroot %s: %s", root,
+		return log_errf(err, errlen, "sandbox: chroot %s: %s", root,
 		    strerror(errno));
 	if (setgroups(1, &gid) != 0 || setresgid(gid, gid, gid) != 0 ||
 	    setresuid(uid, uid, uid) != 0)
-		return sb_fail(err, errlen, "sandbox: switching to uid %u gid %u: "
+		return log_errf(err, errlen, "sandbox: switching to uid %u gid %u: "
 		    "%s", (unsigned)uid, (unsigned)gid, strerror(errno));
 	if (setuid(0) != -1 || setgid(0) != -1)
-		return sb_fail(err, errlen, "sandbox: could switch back to root");
+		return log_errf(err, errlen, "sandbox: could switch back to root");
 	if (getresuid(&ru, &eu, &su) != 0 || getresgid(&rg, &eg, &sg) != 0 ||
 	    ru != uid || eu != uid || su != uid || rg != gid || eg != gid ||
 	    sg != gid)
-		return sb_fail(err, errlen, "sandbox: user ids are not the ones "
+		return log_errf(err, errlen, "sandbox: user ids are not the ones "
 		    "set");
 	return 0;
 }
@@ -415,11 +401,11 @@ static int sb_caps_none(char *err, size_t errlen)
 	struct sandbox_caps c;
 
 	if (sb_capset(0, 0, 0) != 0)
-		return sb_fail(err, errlen, "sandbox: capset: %s",
+		return log_errf(err, errlen, "sandbox: capset: %s",
 		    strerror(errno));
 	if (sandbox_caps_read(&c) != 0 || c.eff != 0 || c.prm != 0 ||
 	    c.inh != 0 || c.bnd != 0 || c.amb != 0)
-		return sb_fail(err, errlen, "sandbox: capabilities remain after "
+		return log_errf(err, errlen, "sandbox: capabilities remain after "
 		    "the drop");
 	return 0;
 }
@@ -430,7 +416,7 @@ static int sb_rlimit(int res, rlim_t v, const char *name, char *err,
 	struct rlimit rl = { .rlim_cur = v, .rlim_max = v };
 
 	if (setrlimit(res, &rl) != 0)
-		return sb_fail(err, errlen, "sandbox: setrlimit %s: %s", name,
+		return log_errf(err, errlen, "sandbox: setrlimit %s: %s", name,
 		    strerror(errno));
 	return 0;
 }
@@ -439,7 +425,7 @@ static int sb_parser_limits(long nofile, char *err, size_t errlen)
 {
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
 	    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
-		return sb_fail(err, errlen, "sandbox: prctl: %s",
+		return log_errf(err, errlen, "sandbox: prctl: %s",
 		    strerror(errno));
 	if (sb_rlimit(RLIMIT_NOFILE, (rlim_t)nofile, "NOFILE", err,
 	    errlen) != 0 ||
@@ -484,7 +470,7 @@ int sandbox_parser_enter(const char *user, const char *chroot_dir, char *err,
 	long nofile;
 
 	if (geteuid() != 0)
-		return sb_fail(err, errlen, "sandbox: the parser must start as "
+		return log_errf(err, errlen, "sandbox: the parser must start as "
 		    "root to drop privileges (euid %u)", (unsigned)geteuid());
 	if (sb_raise_permitted(err, errlen) != 0 ||
 	    sb_user(user, &uid, &gid, &fallback, err, errlen) != 0 ||
@@ -498,7 +484,7 @@ int sandbox_parser_enter(const char *user, const char *chroot_dir, char *err,
 	    sb_parser_limits(nofile, err, errlen) != 0)
 		return -1;
 	if (fallback) {
-		sb_fail(err, errlen, "sandbox: user '%s' does not exist; the "
+		log_errf(err, errlen, "sandbox: user '%s' does not exist; the "
 		    "parser runs as 'nobody'", user != NULL ? user : "");
 		return 1;
 	}

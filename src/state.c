@@ -9,24 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "batsec_keys.h"
 #include "state.h"
-
-static int state_fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-state_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err != NULL && errlen > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /*
  * dir must be a directory itself (lstat: a symbolic link is refused, it
@@ -40,16 +25,16 @@ state_check_dir(const char *dir, uid_t owner, const char *what, char *err,
 	struct stat st;
 
 	if (lstat(dir, &st) != 0)
-		return state_fail(err, errlen, "%s %s: %s", what, dir,
+		return log_errf(err, errlen, "%s %s: %s", what, dir,
 		    strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return state_fail(err, errlen, "%s %s: not a directory", what,
+		return log_errf(err, errlen, "%s %s: not a directory", what,
 		    dir);
 	if (st.st_uid != owner)
-		return state_fail(err, errlen, "%s %s: owned by uid %u, not %u",
+		return log_errf(err, errlen, "%s %s: owned by uid %u, not %u",
 		    what, dir, (unsigned)st.st_uid, (unsigned)owner);
 	if (st.st_mode & (S_IWGRP | S_IWOTH))
-		return state_fail(err, errlen, "%s %s: writable by group or "
+		return log_errf(err, errlen, "%s %s: writable by group or "
 		    "others (mode %04o)", what, dir,
 		    (unsigned)(st.st_mode & 07777));
 	return 0;
@@ -63,11 +48,11 @@ state_mkdir(const char *dir, mode_t mode, const char *what, char *err,
 	if (mkdir(dir, mode) != 0) {
 		if (errno == EEXIST)
 			return 0;
-		return state_fail(err, errlen, "%s %s: cannot create: %s",
+		return log_errf(err, errlen, "%s %s: cannot create: %s",
 		    what, dir, strerror(errno));
 	}
 	if (chmod(dir, mode) != 0)
-		return state_fail(err, errlen, "%s %s: chmod: %s", what, dir,
+		return log_errf(err, errlen, "%s %s: chmod: %s", what, dir,
 		    strerror(errno));
 	return 1;
 }
@@ -104,17 +89,17 @@ state_epoch_parse(const char *buf, size_t len, uint32_t *out,
 	size_t i;
 
 	if (len < 2 || buf[len - 1] != '\n')
-		return state_fail(err, errlen, "%s: expected a number and a "
+		return log_errf(err, errlen, "%s: expected a number and a "
 		    "newline", name);
 	if (buf[0] == '0' && len != 2)
-		return state_fail(err, errlen, "%s: leading zero", name);
+		return log_errf(err, errlen, "%s: leading zero", name);
 	for (i = 0; i + 1 < len; i++) {
 		if (buf[i] < '0' || buf[i] > '9')
-			return state_fail(err, errlen, "%s: byte %zu is not a "
+			return log_errf(err, errlen, "%s: byte %zu is not a "
 			    "digit", name, i);
 		v = v * 10 + (uint64_t)(buf[i] - '0');
 		if (v > UINT32_MAX)
-			return state_fail(err, errlen, "%s: epoch above %u",
+			return log_errf(err, errlen, "%s: epoch above %u",
 			    name, UINT32_MAX);
 	}
 	*out = (uint32_t)v;
@@ -132,7 +117,7 @@ state_epoch_read(const char *path, uint32_t *epoch, char *err, size_t errlen)
 	if (lstat(path, &st) != 0) {
 		if (errno == ENOENT)
 			return 0;
-		return state_fail(err, errlen, "%s: %s", path,
+		return log_errf(err, errlen, "%s: %s", path,
 		    strerror(errno));
 	}
 	n = bs_file_read_small(path, buf, sizeof(buf), 0, err, errlen);
@@ -153,11 +138,11 @@ state_epoch_bump(const char *dir, uint64_t now_s, uint32_t *epoch,
 
 	n = snprintf(path, sizeof(path), "%s/%s", dir, STATE_EPOCH_FILE);
 	if (n < 0 || (size_t)n >= sizeof(path))
-		return state_fail(err, errlen, "%s: path too long", dir);
+		return log_errf(err, errlen, "%s: path too long", dir);
 	if ((have = state_epoch_read(path, &old, err, errlen)) < 0)
 		return -1;
 	if (state_epoch_next(old, have, now_s, &next) != 0)
-		return state_fail(err, errlen, "%s: epoch %u is the last one; "
+		return log_errf(err, errlen, "%s: epoch %u is the last one; "
 		    "this node needs a new key", path, old);
 	n = snprintf(text, sizeof(text), "%u\n", next);
 	if (bs_file_write_atomic(path, text, (size_t)n, 0600, err, errlen) != 0)
