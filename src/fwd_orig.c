@@ -534,6 +534,27 @@ fwd_iface_keys(struct fwd *f, const struct fwd_iface *v,
 	    WIRE_MAX_TAGS, &f->orig.c);
 }
 
+/* Where the previous sender sits in an entry's mutable part (wire.c). */
+#define FWD_ENT_PREV_OFF	4
+
+int
+fwd_relay_back_only(struct fwd_tables *t, uint32_t ifindex,
+    const uint8_t *entry, size_t len)
+{
+	struct fwd_neigh *n, *only = NULL;
+	size_t cur = 0;
+
+	if (t == NULL || len < FWD_ENT_PREV_OFF + BS_ADDR_LEN)
+		return 0;
+	while ((n = fwd_neigh_next(t, ifindex, &cur)) != NULL) {
+		if (only != NULL)
+			return 0;
+		only = n;
+	}
+	return only != NULL && memcmp(only->addr, entry + FWD_ENT_PREV_OFF,
+	    BS_ADDR_LEN) == 0;
+}
+
 /* An interface whose MTU netlink did not tell: assume Ethernet's. */
 #define FWD_MTU_DEFAULT	1500
 
@@ -560,6 +581,11 @@ fwd_iface_ogms(struct fwd *f, struct fwd_iface *v, int own)
 		if (e->ifindex != IPC_IFINDEX_ALL &&
 		    e->ifindex != (uint32_t)v->ifindex)
 			continue;
+		if (fwd_relay_back_only(f->tables, (uint32_t)v->ifindex,
+		    e->entry, e->len)) {
+			f->orig.c.relay_not_back++;
+			continue;
+		}
 		if (fwd_agg_add(&a, e->entry, e->len) == WIRE_OK)
 			f->orig.c.relay_sent++;
 	}

@@ -89,6 +89,7 @@ int	fwd_hello_build(const struct bs_identity *id,
 	X(relay_sent,		"relay_sent") \
 	X(relay_drop_queue,	"relay_drop_queue") \
 	X(relay_drop_iface,	"relay_drop_no_iface") \
+	X(relay_not_back,	"relay_not_sent_back") \
 	X(entry_too_big,	"drop_entry_mtu") \
 	X(send_errors,		"tx_errors") \
 	X(sign_failed,		"sign_failed") \
@@ -217,6 +218,15 @@ const struct fwd_relay_ent *fwd_relayq_at(const struct fwd_relayq *q,
 /* When the queue must be flushed; 0 when empty. */
 uint64_t fwd_relayq_deadline(const struct fwd_relayq *q);
 void	fwd_relayq_clear(struct fwd_relayq *q);
+/*
+ * 1 when a relay entry would go back only to the neighbour it came from:
+ * the interface has exactly one neighbour and it is the entry's previous
+ * sender.  Such a copy could only come back to us as an echo, so it is
+ * not sent there (on a chain of point-to-point links that halves the
+ * relayed bytes).  entry is a checked OGM entry (fwd_relay_entry_ok).
+ */
+int	fwd_relay_back_only(struct fwd_tables *t, uint32_t ifindex,
+	    const uint8_t *entry, size_t len);
 
 /* ---- reading the neighbour table ---------------------------------------- */
 

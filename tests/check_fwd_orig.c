@@ -773,6 +773,58 @@ START_TEST(test_dispatch)
 }
 END_TEST
 
+/* chan_neigh_up I IF: IPC_NEIGH UP for peer I on interface IF. */
+static void
+chan_neigh_up(int i, uint32_t ifindex)
+{
+	struct ipc_neigh n;
+
+	memset(&n, 0, sizeof(n));
+	memcpy(n.pk, id_peer[i].pk, BS_PK_LEN);
+	memcpy(n.addr, addr_peer[i], 6);
+	memcpy(n.mac, (const uint8_t[]){ 0x02, 9, 9, 9, 9, (uint8_t)i }, 6);
+	n.ifindex = ifindex;
+	n.state = IPC_NEIGH_UP;
+	n.tq = 200;
+	n.rx_count = 60;
+	ck_assert_int_eq(deliver(IPC_NEIGH, &n, sizeof(n)), FWD_CHAN_OK);
+}
+
+/*
+ * A relay is not sent back over an interface whose only neighbour is the
+ * one it came from; with a second neighbour there, or from another
+ * previous sender, it is.
+ */
+START_TEST(test_relay_not_back)
+{
+	static uint8_t e[IPC_RELAY_MAX];
+	size_t len;
+
+	fw_setup();
+	len = relay_entry(e, 0, 5);
+	/* No neighbour on the interface: nothing to go back to. */
+	ck_assert_int_eq(fwd_relay_back_only(fw.tables, IF_A, e, len), 0);
+	/* The previous sender is the only neighbour: not sent there. */
+	memcpy(e + 4, addr_peer[0], 6);
+	chan_neigh_up(0, IF_A);
+	ck_assert_int_eq(fwd_relay_back_only(fw.tables, IF_A, e, len), 1);
+	/* Another previous sender: sent. */
+	memcpy(e + 4, addr_peer[1], 6);
+	ck_assert_int_eq(fwd_relay_back_only(fw.tables, IF_A, e, len), 0);
+	/* A second neighbour on the link needs the copy. */
+	memcpy(e + 4, addr_peer[0], 6);
+	ipc_ctx_iface_add(&fw.parser.ctx, IF_B);
+	chan_neigh_up(1, IF_B);
+	ck_assert_int_eq(fwd_relay_back_only(fw.tables, IF_A, e, len), 1);
+	chan_neigh_up(1, IF_A);
+	ck_assert_int_eq(fwd_relay_back_only(fw.tables, IF_A, e, len), 0);
+	/* Too short to hold a previous sender: never skipped. */
+	ck_assert_int_eq(fwd_relay_back_only(fw.tables, IF_A, e, 9), 0);
+	ipc_close(&fw.parser.ipc);
+	fwd_tables_free(fw.tables);
+}
+END_TEST
+
 /* A relay entry that is not a well-formed OGM entry: kill the parser. */
 START_TEST(test_dispatch_bad_relay)
 {
@@ -858,6 +910,7 @@ fwd_orig_suite(void)
 	tcase_add_test(tc, test_dispatch);
 	tcase_add_test(tc, test_dispatch_bad_relay);
 	tcase_add_test(tc, test_relay_no_iface);
+	tcase_add_test(tc, test_relay_not_back);
 	suite_add_tcase(s, tc);
 	return s;
 }
