@@ -144,7 +144,8 @@ struct pcore_trust;
 #define PCORE_MAX_IFACES	32	/* as IPC_CTX_MAX_IFACES */
 #define PCORE_MAX_NEIGH		IPC_MAX_NEIGH	/* as the forwarder */
 #define PCORE_STATS_MS		1000	/* STATS at most this often */
-#define PCORE_PURGE_MS		1000	/* routing_purge this often */
+/* routing_purge this often; a neighbour found lost waits at most this. */
+#define PCORE_PURGE_MS		250
 #define PCORE_KEY_RETRY_MS	5000	/* LINK_KEY_REQ again after */
 /* Debug log lines about dropped frames: burst, then per second. */
 #define PCORE_LOG_BURST		10

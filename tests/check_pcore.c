@@ -2540,7 +2540,9 @@ START_TEST(test_stats_pacing)
 	/* Nothing happened: nothing to send. */
 	next = pcore_tick(&X.pc, T0);
 	ck_assert_uint_eq(X.n_stats, 0);
-	ck_assert_uint_eq(next, T0 + PCORE_STATS_MS);
+	/* The next tick: the sooner of the purge and the stats timer. */
+	ck_assert_uint_eq(next, T0 + (PCORE_PURGE_MS < PCORE_STATS_MS ?
+	    PCORE_PURGE_MS : PCORE_STATS_MS));
 	make_hello(&fr, I_P, macs[I_P]);
 	memset(&bad_fr, 0, sizeof(bad_fr));
 	bad_fr.buf[0] = 0x07;
