@@ -1,0 +1,1176 @@
+/*
+ * sim.c — the simulator's engine: nodes (a pcore and a forwarder model
+ * each), the event queue, frame delivery with loss, the attackers, and
+ * the measurements (reachability, stretch, best-TQ agreement, rates,
+ * memory).  See sim.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+
+#include "batsec_policy.h"
+#include "sim.h"
+#include "wire.h"
+
+#define SIM_EPOCH	1
+#define SIM_HELLO_MS	1000		/* batsec.conf defaults */
+#define SIM_OGM_MS	1000
+#define SIM_HOP_PENALTY	30
+#define SIM_TICK_MS	1000
+
+enum ev_type { EV_RX, EV_HELLO, EV_OGM, EV_FLUSH, EV_TICK };
+
+struct sim_frame {
+	uint16_t len;
+	uint8_t data[];
+};
+
+struct ev {
+	uint64_t t;
+	uint64_t seq;			/* ties: first scheduled first */
+	uint32_t node;
+	uint32_t type;
+	struct sim_frame *f;		/* EV_RX */
+};
+
+/* The whole simulated mesh (one run at a time). */
+struct sim {
+	struct sim_opts o;
+	struct sim_graph g;
+	struct sim_node *nodes;
+	uint8_t *dist;			/* n x n BFS hops, 255: beyond */
+	unsigned *need;			/* see needed_counts() */
+	uint64_t now, seq, rng;
+	struct ev *heap;
+	size_t nheap, capheap;
+	/* addr -> node index, open addressing */
+	uint64_t *mkey;
+	uint32_t *mval;
+	size_t mcap;
+	uint8_t *snap;			/* the policy snapshot all load */
+	size_t snap_len;
+	struct fwd_agg agg;		/* one frame under construction */
+	struct fwd_orig syb;		/* scratch for Sybil entries */
+	uint64_t route_changes;
+	uint32_t orig_cap;
+	int fail;
+};
+
+static struct sim S;
+static const uint8_t sim_bcast[BS_ADDR_LEN] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+};
+
+/* ---- event queue (binary heap) ----------------------------------------- */
+
+static int
+ev_less(const struct ev *a, const struct ev *b)
+{
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static void
+ev_push(uint64_t t, uint32_t node, uint32_t type, struct sim_frame *f)
+{
+	struct ev e = { t, S.seq++, node, type, f }, tmp;
+	size_t i;
+
+	if (S.nheap == S.capheap) {
+		size_t cap = S.capheap ? S.capheap * 2 : 4096;
+		struct ev *p = realloc(S.heap, cap * sizeof(*p));
+
+		if (p == NULL) {
+			fprintf(stderr, "batsec-sim: out of memory (events)\n");
+			exit(1);
+		}
+		S.heap = p;
+		S.capheap = cap;
+	}
+	i = S.nheap++;
+	S.heap[i] = e;
+	while (i > 0 && ev_less(&S.heap[i], &S.heap[(i - 1) / 2])) {
+		tmp = S.heap[i];
+		S.heap[i] = S.heap[(i - 1) / 2];
+		S.heap[(i - 1) / 2] = tmp;
+		i = (i - 1) / 2;
+	}
+}
+
+static struct ev
+ev_pop(void)
+{
+	struct ev top = S.heap[0], tmp;
+	size_t i = 0, l, m;
+
+	S.heap[0] = S.heap[--S.nheap];
+	for (;;) {
+		l = 2 * i + 1;
+		m = i;
+		if (l < S.nheap && ev_less(&S.heap[l], &S.heap[m]))
+			m = l;
+		if (l + 1 < S.nheap && ev_less(&S.heap[l + 1], &S.heap[m]))
+			m = l + 1;
+		if (m == i)
+			break;
+		tmp = S.heap[i];
+		S.heap[i] = S.heap[m];
+		S.heap[m] = tmp;
+		i = m;
+	}
+	return top;
+}
+
+static uint64_t
+sim_jitter(uint32_t ms)
+{
+	/* fwd_jitter's law (+-FWD_JITTER_PCT %), from the seeded PRNG. */
+	uint32_t spread = ms * FWD_JITTER_PCT / 100;
+
+	return ms - spread + sim_rand(&S.rng) % (2 * spread + 1);
+}
+
+/* ---- address map ------------------------------------------------------- */
+
+static uint64_t
+addr_key(const uint8_t a[static BS_ADDR_LEN])
+{
+	uint64_t k = 0;
+	int i;
+
+	for (i = 0; i < BS_ADDR_LEN; i++)
+		k = k << 8 | a[i];
+	return k + 1;			/* never 0: 0 marks a free slot */
+}
+
+static int
+map_put(const uint8_t a[static BS_ADDR_LEN], uint32_t v)
+{
+	uint64_t k = addr_key(a);
+	size_t i = (size_t)(k * 0x9e3779b97f4a7c15ull) & (S.mcap - 1);
+
+	while (S.mkey[i] != 0) {
+		if (S.mkey[i] == k)
+			return -1;	/* two nodes, one address */
+		i = (i + 1) & (S.mcap - 1);
+	}
+	S.mkey[i] = k;
+	S.mval[i] = v;
+	return 0;
+}
+
+static long
+map_get(const uint8_t a[static BS_ADDR_LEN])
+{
+	uint64_t k = addr_key(a);
+	size_t i = (size_t)(k * 0x9e3779b97f4a7c15ull) & (S.mcap - 1);
+
+	while (S.mkey[i] != 0) {
+		if (S.mkey[i] == k)
+			return S.mval[i];
+		i = (i + 1) & (S.mcap - 1);
+	}
+	return -1;
+}
+
+/* ---- the forwarder model ---------------------------------------------- */
+
+static struct sim_fnb *
+fnb_find(struct sim_node *v, const uint8_t pk[static BS_PK_LEN])
+{
+	unsigned i;
+
+	for (i = 0; i < v->n_fnb; i++)
+		if (memcmp(v->fnb[i].pk, pk, BS_PK_LEN) == 0)
+			return &v->fnb[i];
+	return NULL;
+}
+
+/* IPC_NEIGH as the forwarder's table takes it; the link key at once. */
+static void
+fwd_neigh(struct sim_node *v, const struct ipc_neigh *m)
+{
+	struct sim_fnb *b = fnb_find(v, m->pk);
+
+	if (m->state == IPC_NEIGH_DOWN) {
+		if (b != NULL) {
+			sodium_memzero(b->key, sizeof(b->key));
+			*b = v->fnb[--v->n_fnb];
+		}
+		return;
+	}
+	if (b == NULL) {
+		if (v->n_fnb == v->cap_fnb) {
+			unsigned cap = v->cap_fnb ? v->cap_fnb * 2 : 8;
+			struct sim_fnb *p = realloc(v->fnb, cap * sizeof(*p));
+
+			if (p == NULL)
+				return;
+			v->fnb = p;
+			v->cap_fnb = cap;
+		}
+		b = &v->fnb[v->n_fnb++];
+		memset(b, 0, sizeof(*b));
+		memcpy(b->pk, m->pk, BS_PK_LEN);
+		memcpy(b->addr, m->addr, BS_ADDR_LEN);
+		if (bs_link_key(b->key, &v->id, b->pk) == 0) {
+			bs_link_keyid(b->key_id, b->key);
+			b->has_key = 1;
+		}
+	}
+	b->rx_count = m->rx_count;
+}
+
+/* A liar announces every relay with the best TQ its hop count allows. */
+static void
+liar_rewrite(struct ipc_relay *r)
+{
+	r->entry[1] = routing_tq_ceiling(r->entry[2], SIM_HOP_PENALTY);
+}
+
+static int
+sim_emit(void *arg, uint16_t type, const void *obj, size_t size)
+{
+	struct sim_node *v = arg;
+	int64_t *acct = sim_heap_acct;
+
+	(void)size;
+	sim_heap_acct = NULL;		/* the forwarder's memory, not pcore's */
+	switch (type) {
+	case IPC_NEIGH:
+		fwd_neigh(v, obj);
+		break;
+	case IPC_LINK_KEY_REQ:
+		if (v->n_req == v->cap_req) {
+			unsigned cap = v->cap_req ? v->cap_req * 2 : 4;
+			struct ipc_link_key_req *p = realloc(v->req,
+			    cap * sizeof(*p));
+
+			if (p == NULL)
+				break;
+			v->req = p;
+			v->cap_req = cap;
+		}
+		memcpy(&v->req[v->n_req++], obj, sizeof(*v->req));
+		break;
+	case IPC_RELAY: {
+		struct ipc_relay r;
+
+		memcpy(&r, obj, sizeof(r));
+		if (v->role == SIM_LIAR)
+			liar_rewrite(&r);
+		v->relay_lost += fwd_relayq_push(&v->orig.rq, r.ifindex,
+		    r.entry, r.len, S.now);
+		break;
+	}
+	case IPC_ROUTE_ADD:
+	case IPC_ROUTE_DEL:
+		S.route_changes++;
+		break;
+	default:
+		break;
+	}
+	sim_heap_acct = acct;
+	return 0;
+}
+
+/* The forwarder answers LINK_KEY_REQs with the key it derived. */
+static void
+answer_keys(struct sim_node *v)
+{
+	struct ipc_link_key k;
+	struct sim_fnb *b;
+	unsigned i;
+
+	for (i = 0; i < v->n_req; i++) {
+		memset(&k, 0, sizeof(k));
+		memcpy(k.peer_pk, v->req[i].peer_pk, BS_PK_LEN);
+		k.ifindex = v->req[i].ifindex;
+		b = fnb_find(v, k.peer_pk);
+		if (b == NULL || !b->has_key)
+			k.status = IPC_LINK_KEY_REFUSED;
+		else {
+			k.status = IPC_LINK_KEY_OK;
+			memcpy(k.key, b->key, BS_LINKKEY_LEN);
+			memcpy(k.key_id, b->key_id, BS_KEYID_LEN);
+		}
+		sim_heap_acct = &v->heap_tables;
+		if (pcore_link_key(&v->pc, &k, NULL, 0) != 0)
+			S.fail = 1;
+		sim_heap_acct = NULL;
+		sodium_memzero(&k, sizeof(k));
+	}
+	v->n_req = 0;
+}
+
+/* A frame leaves node u: everyone on the link hears it after the delay. */
+static int
+transmit(struct sim_node *u, const uint8_t *frame, size_t len)
+{
+	struct sim_frame *f = malloc(sizeof(*f) + len);
+
+	if (f == NULL)
+		return -1;
+	f->len = (uint16_t)len;
+	memcpy(f->data, frame, len);
+	u->tx_bytes += len + 14;	/* Ethernet header counted */
+	u->tx_frames++;
+	ev_push(S.now + SIM_LINK_DELAY_MS, (uint32_t)(u - S.nodes), EV_RX, f);
+	return 0;
+}
+
+static int
+agg_emit(void *arg, const uint8_t *frame, size_t len)
+{
+	return transmit(arg, frame, len);
+}
+
+/*
+ * A Sybil flooder's stranger OGMs: each key signs a fresh OGM; the entry
+ * goes out as if relayed once (hops 1, prev_sender the stranger, the hop
+ * chain stepped), which the hops-0 rule and the chain let through.
+ */
+static void
+sybil_entries(struct sim_node *v, struct fwd_agg *a)
+{
+	struct wire_ogm_mut m;
+	uint8_t elem[BS_CHAIN_LEN], saddr[BS_ADDR_LEN];
+	unsigned i;
+
+	v->syb_seqno++;
+	for (i = 0; i < S.o.sybil_keys; i++) {
+		S.syb.id = &v->syb[i];
+		bs_mesh_addr(S.syb.own_addr, v->syb[i].pk);
+		memcpy(saddr, S.syb.own_addr, BS_ADDR_LEN);
+		S.syb.ogm_seqno = v->syb_seqno - 1;
+		if (fwd_ogm_originate(&S.syb, NULL, 0, 0, 0) != WIRE_OK)
+			continue;
+		bs_chain_step(elem, S.syb.own + 12);
+		m.ttl = FWD_OGM_TTL - 1;
+		m.tq = routing_tq_ceiling(1, SIM_HOP_PENALTY);
+		m.hops = 1;
+		m.prev_sender = saddr;
+		m.chain = elem;
+		if (wire_ogm_mut_put(S.syb.own, WIRE_OGM_MUT_LEN, &m) ==
+		    WIRE_OK)
+			(void)fwd_agg_add(a, S.syb.own, S.syb.own_len);
+	}
+}
+
+/* Own OGM (when own), the relay queue and any flood, aggregated. */
+static void
+flush(struct sim_node *v, int own)
+{
+	struct fwd_tagkey keys[WIRE_MAX_TAGS];
+	size_t nkeys = 0, i;
+
+	for (i = 0; i < v->n_fnb; i++) {
+		if (!v->fnb[i].has_key)
+			continue;
+		if (nkeys < WIRE_MAX_TAGS) {
+			keys[nkeys].key = v->fnb[i].key;
+			keys[nkeys].key_id = v->fnb[i].key_id;
+		}
+		nkeys++;
+	}
+	fwd_agg_begin(&S.agg, &v->orig, keys, nkeys, SIM_MTU, agg_emit, v);
+	if (own && v->orig.own_len > 0)
+		(void)fwd_agg_add(&S.agg, v->orig.own, v->orig.own_len);
+	for (i = 0; i < v->orig.rq.n; i++) {
+		const struct fwd_relay_ent *e = fwd_relayq_at(&v->orig.rq, i);
+
+		if (fwd_agg_add(&S.agg, e->entry, e->len) == WIRE_OK)
+			v->orig.c.relay_sent++;
+	}
+	if (own && v->role == SIM_SYBIL)
+		sybil_entries(v, &S.agg);
+	(void)fwd_agg_end(&S.agg);
+	fwd_relayq_clear(&v->orig.rq);
+	v->flush_at = 0;
+}
+
+/* After pcore ran: relays waiting go out now (a full frame) or later. */
+static void
+relay_due(struct sim_node *v)
+{
+	if (v->orig.rq.n == 0)
+		return;
+	if (v->orig.rq.n >= WIRE_OGM_MAX_ENTRIES) {
+		flush(v, 0);
+		return;
+	}
+	if (v->flush_at == 0) {
+		v->flush_at = fwd_relayq_deadline(&v->orig.rq);
+		ev_push(v->flush_at, (uint32_t)(v - S.nodes), EV_FLUSH, NULL);
+	}
+}
+
+static void
+send_hello(struct sim_node *v)
+{
+	struct fwd_peer peers[WIRE_HELLO_MAX_NEIGH];
+	uint8_t buf[WIRE_HELLO_MAX_LEN];
+	size_t n = 0, len = 0, i;
+
+	for (i = 0; i < v->n_fnb && n < WIRE_HELLO_MAX_NEIGH; i++) {
+		peers[n].addr = v->fnb[i].addr;
+		peers[n++].rx_count = v->role == SIM_LIAR ? ROUTING_WINDOW :
+		    v->fnb[i].rx_count;
+	}
+	if (fwd_hello_build(&v->id, v->mac, SIM_HELLO_MS, SIM_EPOCH,
+	    ++v->hello_seqno, peers, n, buf, sizeof(buf), &len) == WIRE_OK)
+		(void)transmit(v, buf, len);
+}
+
+static void
+deliver(uint32_t from, struct sim_frame *f)
+{
+	const struct sim_graph *g = &S.g;
+	struct sim_node *u = &S.nodes[from], *v;
+	unsigned k;
+
+	for (k = g->off[from]; k < g->off[from + 1]; k++) {
+		if (S.o.loss > 0 && sim_unit(&S.rng) < S.o.loss)
+			continue;
+		v = &S.nodes[g->adj[k]];
+		sim_heap_acct = &v->heap_tables;
+		(void)pcore_frame(&v->pc, SIM_IFINDEX, u->mac, sim_bcast,
+		    f->data, f->len, S.now);
+		sim_heap_acct = NULL;
+		answer_keys(v);
+		relay_due(v);
+	}
+	free(f);
+}
+
+static void
+run_event(const struct ev *e)
+{
+	struct sim_node *v = &S.nodes[e->node];
+
+	S.now = e->t;
+	switch (e->type) {
+	case EV_RX:
+		deliver(e->node, e->f);
+		break;
+	case EV_HELLO:
+		send_hello(v);
+		ev_push(S.now + sim_jitter(SIM_HELLO_MS), e->node, EV_HELLO,
+		    NULL);
+		break;
+	case EV_OGM:
+		if (fwd_ogm_originate(&v->orig, NULL, 0, 0, 0) != WIRE_OK)
+			S.fail = 1;
+		flush(v, 1);
+		ev_push(S.now + sim_jitter(SIM_OGM_MS), e->node, EV_OGM, NULL);
+		break;
+	case EV_FLUSH:
+		if (v->flush_at == e->t)
+			flush(v, 0);
+		break;
+	case EV_TICK:
+		sim_heap_acct = &v->heap_tables;
+		(void)pcore_tick(&v->pc, S.now);
+		sim_heap_acct = NULL;
+		ev_push(S.now + SIM_TICK_MS, e->node, EV_TICK, NULL);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Run every event before t_end. */
+static void
+run_until(uint64_t t_end)
+{
+	struct ev e;
+
+	while (S.nheap > 0 && S.heap[0].t < t_end && !S.fail) {
+		e = ev_pop();
+		run_event(&e);
+	}
+	S.now = t_end;
+}
+
+/* ---- set-up ----------------------------------------------------------- */
+
+static int
+make_policy(void)
+{
+	struct bs_policy *pol = bs_policy_new();
+	uint32_t need;
+	unsigned i;
+	int rc = -1;
+
+	if (pol == NULL)
+		return -1;
+	/* Open only when there are strangers to admit: the flooders. */
+	pol->mode = S.o.sybils > 0 ? BS_POLICY_OPEN : BS_POLICY_ALLOWLIST;
+	need = S.o.n + S.o.n / 4;
+	if (need > pol->limits.originators) {
+		uint32_t cap = pol->limits.originators;
+
+		while (cap < need)
+			cap *= 2;
+		pol->limits.originators = cap;
+	}
+	for (i = 0; i < S.o.n_limits; i++)
+		*(uint32_t *)((char *)&pol->limits +
+		    bs_policy_limit_defs[S.o.limits[i].idx].offset) =
+		    S.o.limits[i].value;
+	S.orig_cap = pol->limits.originators;
+	for (i = 0; i < S.o.n; i++)
+		if (S.nodes[i].role != SIM_SYBIL &&
+		    bs_policy_trust_add(pol, S.nodes[i].id.pk, NULL, 0, NULL,
+		    0) != 0)
+			goto out;
+	S.snap_len = bs_policy_snapshot_len(pol);
+	if ((S.snap = malloc(S.snap_len)) == NULL ||
+	    bs_policy_snapshot_encode(pol, S.snap, S.snap_len, &S.snap_len) !=
+	    0)
+		goto out;
+	rc = 0;
+out:
+	bs_policy_free(pol);
+	return rc;
+}
+
+static int
+node_identity(struct sim_node *v, unsigned i)
+{
+	uint8_t seed[BS_SEED_LEN];
+	unsigned k;
+
+	for (k = 0; k < BS_SEED_LEN; k += 8) {
+		uint64_t r = sim_rand(&S.rng);
+
+		memcpy(seed + k, &r, 8);
+	}
+	if (bs_identity_from_seed(&v->id, seed) != 0)
+		return -1;
+	sodium_memzero(seed, sizeof(seed));
+	bs_mesh_addr(v->addr, v->id.pk);
+	v->mac[0] = 0x02;
+	v->mac[1] = 0x5e;
+	bs_put32(v->mac + 2, i + 1);
+	return 0;
+}
+
+static int
+node_start(struct sim_node *v, uint32_t idx)
+{
+	struct ipc_config c;
+	struct ipc_iface f;
+	char err[160] = "";
+	int r;
+
+	pcore_init(&v->pc, sim_emit, v);
+	memset(&c, 0, sizeof(c));
+	memcpy(c.own_pk, v->id.pk, BS_PK_LEN);
+	memcpy(c.own_addr, v->addr, BS_ADDR_LEN);
+	c.ethertype = 0x88b5;
+	c.epoch = SIM_EPOCH;
+	c.hello_ms = SIM_HELLO_MS;
+	c.ogm_ms = SIM_OGM_MS;
+	c.hop_penalty = SIM_HOP_PENALTY;
+	c.log_level = IPC_LOG_WARNING;
+	memset(&f, 0, sizeof(f));
+	f.ifindex = SIM_IFINDEX;
+	f.mtu = SIM_MTU;
+	memcpy(f.mac, v->mac, BS_ADDR_LEN);
+	f.state = IPC_IFACE_UP;
+	memcpy(f.name, "sim0", 5);
+	sim_heap_acct = &v->heap_tables;
+	r = pcore_config(&v->pc, &c, err, sizeof(err));
+	if (r == 0)
+		r = pcore_iface(&v->pc, &f, err, sizeof(err));
+	sim_heap_acct = &v->heap_policy;
+	if (r == 0)
+		r = pcore_policy(&v->pc, 1, S.snap, S.snap_len, err,
+		    sizeof(err));
+	sim_heap_acct = NULL;
+	if (r != 0) {
+		fprintf(stderr, "batsec-sim: node %u: %s\n", idx, err);
+		return -1;
+	}
+	fwd_orig_init(&v->orig, &v->id, SIM_EPOCH, SIM_OGM_MS, SIM_HELLO_MS);
+	ev_push(sim_rand(&S.rng) % SIM_HELLO_MS, idx, EV_HELLO, NULL);
+	ev_push(sim_jitter(SIM_OGM_MS), idx, EV_OGM, NULL);
+	ev_push(SIM_TICK_MS + sim_rand(&S.rng) % SIM_TICK_MS, idx, EV_TICK,
+	    NULL);
+	return 0;
+}
+
+static int
+sybil_keys(struct sim_node *v)
+{
+	unsigned i;
+
+	if (S.o.sybil_keys == 0)
+		return 0;	/* a passive stranger: the control run */
+	if ((v->syb = calloc(S.o.sybil_keys, sizeof(*v->syb))) == NULL)
+		return -1;
+	for (i = 0; i < S.o.sybil_keys; i++) {
+		uint8_t seed[BS_SEED_LEN];
+		unsigned k;
+
+		for (k = 0; k < BS_SEED_LEN; k += 8) {
+			uint64_t r = sim_rand(&S.rng);
+
+			memcpy(seed + k, &r, 8);
+		}
+		if (bs_identity_from_seed(&v->syb[i], seed) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Attackers: liars first, then flooders, at random distinct places. */
+static void
+assign_roles(void)
+{
+	unsigned want = S.o.liars + S.o.sybils, done = 0, i;
+
+	while (done < want && done < S.o.n) {
+		i = (unsigned)(sim_rand(&S.rng) % S.o.n);
+		if (S.nodes[i].role != SIM_HONEST)
+			continue;
+		S.nodes[i].role = done < S.o.liars ? SIM_LIAR : SIM_SYBIL;
+		done++;
+	}
+}
+
+static int
+dist_matrix(void)
+{
+	uint32_t *d = malloc(S.o.n * sizeof(*d));
+	unsigned s, t;
+
+	S.dist = malloc((size_t)S.o.n * S.o.n);
+	if (d == NULL || S.dist == NULL) {
+		free(d);
+		return -1;
+	}
+	for (s = 0; s < S.o.n; s++) {
+		sim_bfs(&S.g, s, d);
+		for (t = 0; t < S.o.n; t++)
+			S.dist[(size_t)s * S.o.n + t] =
+			    d[t] > 254 ? 255 : (uint8_t)d[t];
+	}
+	free(d);
+	return 0;
+}
+
+static int
+sim_setup(const struct sim_opts *o)
+{
+	unsigned i;
+
+	memset(&S, 0, sizeof(S));
+	S.o = *o;
+	S.rng = o->seed * 0x2545f4914f6cdd1dull + 1;
+	if (sim_graph_build(&S.g, o) != 0 || dist_matrix() != 0)
+		return -1;
+	S.nodes = calloc(o->n, sizeof(*S.nodes));
+	for (S.mcap = 16; S.mcap < 4 * (size_t)o->n; S.mcap *= 2)
+		;
+	S.mkey = calloc(S.mcap, sizeof(*S.mkey));
+	S.mval = calloc(S.mcap, sizeof(*S.mval));
+	if (S.nodes == NULL || S.mkey == NULL || S.mval == NULL)
+		return -1;
+	for (i = 0; i < o->n; i++)
+		if (node_identity(&S.nodes[i], i) != 0 ||
+		    map_put(S.nodes[i].addr, i) != 0)
+			return -1;
+	assign_roles();
+	if (make_policy() != 0)
+		return -1;
+	for (i = 0; i < o->n; i++) {
+		if (node_start(&S.nodes[i], i) != 0)
+			return -1;
+		if (S.nodes[i].role == SIM_SYBIL && sybil_keys(&S.nodes[i]) != 0)
+			return -1;
+	}
+	/* Scratch originator for flood entries (its id set per key). */
+	if (o->sybils > 0)
+		fwd_orig_init(&S.syb, &S.nodes[0].id, SIM_EPOCH, SIM_OGM_MS,
+		    SIM_HELLO_MS);
+	return 0;
+}
+
+static void
+sim_teardown(void)
+{
+	unsigned i;
+
+	while (S.nheap > 0) {
+		struct ev e = ev_pop();
+
+		free(e.f);
+	}
+	for (i = 0; S.nodes != NULL && i < S.o.n; i++) {
+		struct sim_node *v = &S.nodes[i];
+
+		pcore_free(&v->pc);
+		if (v->fnb != NULL)
+			sodium_memzero(v->fnb, v->cap_fnb * sizeof(*v->fnb));
+		free(v->fnb);
+		free(v->req);
+		if (v->syb != NULL)
+			sodium_memzero(v->syb, S.o.sybil_keys * sizeof(*v->syb));
+		free(v->syb);
+		bs_identity_wipe(&v->id);
+	}
+	free(S.nodes);
+	free(S.heap);
+	free(S.mkey);
+	free(S.mval);
+	free(S.snap);
+	free(S.dist);
+	free(S.need);
+	sim_graph_free(&S.g);
+	memset(&S, 0, sizeof(S));
+}
+
+/* ---- measurements ------------------------------------------------------ */
+
+static int
+honest(unsigned i)
+{
+	return S.nodes[i].role == SIM_HONEST;
+}
+
+/* Route walk outcomes per source for one destination. */
+enum { W_UNKNOWN = 0, W_BUSY, W_OK, W_FAIL };
+
+struct walk {
+	uint8_t *st;			/* W_* */
+	uint16_t *hops;			/* W_OK: hops to the destination */
+	uint8_t *clean;			/* W_OK: honest nodes only after */
+	unsigned *stack;
+};
+
+/* Next hop of s towards d as s's routing table has it; -1 when none. */
+static long
+next_hop(unsigned s, unsigned d)
+{
+	struct routing_orig_info oi;
+
+	if (S.nodes[s].pc.rt == NULL ||
+	    routing_orig_get(S.nodes[s].pc.rt, S.nodes[d].id.pk, &oi) !=
+	    ROUTING_OK || !oi.has_route)
+		return -1;
+	return map_get(oi.nexthop);
+}
+
+/*
+ * Follow next hops from s towards d, resolving every node on the way
+ * (memoised across sources: O(n) per destination).  clean[x]: every
+ * node between x and d is honest.
+ */
+static void
+walk_from(struct walk *w, unsigned s, unsigned d)
+{
+	unsigned depth = 0, x = s, nxt = UINT32_MAX, k, y;
+	int ok = 0;
+	long nh;
+
+	for (;;) {
+		if (w->st[x] == W_OK || w->st[x] == W_FAIL) {
+			ok = w->st[x] == W_OK;
+			nxt = x;
+			break;
+		}
+		if (w->st[x] == W_BUSY)
+			break;			/* a loop */
+		if (x == d) {
+			w->st[d] = W_OK;
+			w->hops[d] = 0;
+			w->clean[d] = 1;
+			ok = 1;
+			nxt = d;
+			break;
+		}
+		w->st[x] = W_BUSY;
+		w->stack[depth++] = x;
+		nh = next_hop(x, d);
+		if (nh < 0 || !sim_linked(&S.g, x, (unsigned)nh))
+			break;
+		x = (unsigned)nh;
+	}
+	for (k = depth; k-- > 0;) {
+		y = w->stack[k];
+		if (!ok) {
+			w->st[y] = W_FAIL;
+			continue;
+		}
+		w->st[y] = W_OK;
+		w->hops[y] = (uint16_t)(w->hops[nxt] + 1);
+		w->clean[y] = w->clean[nxt] && (nxt == d || honest(nxt));
+		nxt = y;
+	}
+}
+
+struct reach {
+	unsigned long routable, routed, clean, beyond;
+	double stretch_sum, stretch_max;
+	unsigned long stretch_n;
+};
+
+static int
+measure_reach(struct reach *r)
+{
+	unsigned n = S.o.n, s, d;
+	struct walk w;
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	w.st = malloc(n);
+	w.hops = malloc(n * sizeof(*w.hops));
+	w.clean = malloc(n);
+	w.stack = malloc((n + 1) * sizeof(*w.stack));
+	if (w.st == NULL || w.hops == NULL || w.clean == NULL ||
+	    w.stack == NULL)
+		goto out;
+	for (d = 0; d < n; d++) {
+		if (!honest(d))
+			continue;
+		memset(w.st, W_UNKNOWN, n);
+		for (s = 0; s < n; s++) {
+			uint8_t bd = S.dist[(size_t)s * n + d];
+
+			if (s == d || !honest(s))
+				continue;
+			if (bd > SIM_HORIZON) {
+				r->beyond++;
+				continue;
+			}
+			r->routable++;
+			walk_from(&w, s, d);
+			if (w.st[s] != W_OK)
+				continue;
+			r->routed++;
+			if (w.clean[s])
+				r->clean++;
+			{
+				double st = (double)w.hops[s] / bd;
+
+				r->stretch_sum += st;
+				r->stretch_n++;
+				if (st > r->stretch_max)
+					r->stretch_max = st;
+			}
+		}
+	}
+	rc = 0;
+out:
+	free(w.st);
+	free(w.hops);
+	free(w.clean);
+	free(w.stack);
+	return rc;
+}
+
+/*
+ * What s's link to neighbour nb does to an OGM: its link TQ (the
+ * product for tq_recv = 255, with the routing core's warm-up scaling);
+ * -1 when nb is no bidirectional neighbour of s.
+ */
+static int
+link_view(unsigned s, unsigned nb, uint8_t *ltq)
+{
+	struct routing_neigh_info ni;
+
+	if (routing_neigh_get(S.nodes[s].pc.rt, SIM_IFINDEX, S.nodes[nb].addr,
+	    &ni) != ROUTING_OK || !ni.bidirectional)
+		return -1;
+	*ltq = ni.link_tq;
+	return 0;
+}
+
+/*
+ * tq through a link of link TQ ltq.  The routing core multiplies by
+ * tq_own and tq_asym in one product; tq * ltq / 255 equals it when the
+ * link is perfect (ltq 255) and is within one unit of it otherwise.
+ */
+static uint8_t
+via_link(uint8_t tq, uint8_t ltq)
+{
+	return (uint8_t)((unsigned)tq * ltq / 255);
+}
+
+/*
+ * The best TQ every node can have towards d given the link estimates the
+ * parsers hold now (B.A.T.M.A.N. IV's arithmetic: the originator sends
+ * 255, a receiver multiplies by its link, a relay applies the hop
+ * penalty), by label-correcting search; best[d] = 255.
+ */
+static void
+best_tq(unsigned d, uint8_t *best, unsigned *queue, uint8_t *inq)
+{
+	unsigned n = S.o.n, h = 0, t = 0, k, u, s;
+	uint8_t ltq, out, val;
+
+	memset(best, 0, n);
+	memset(inq, 0, n);
+	best[d] = 255;
+	queue[t++ % n] = d;
+	inq[d] = 1;
+	while (h != t) {
+		u = queue[h++ % n];
+		inq[u] = 0;
+		out = u == d ? 255 : routing_tq_hop(best[u], SIM_HOP_PENALTY);
+		for (k = S.g.off[u]; k < S.g.off[u + 1]; k++) {
+			s = S.g.adj[k];
+			if (s == d || link_view(s, u, &ltq) != 0)
+				continue;
+			val = via_link(out, ltq);
+			if (val > best[s]) {
+				best[s] = val;
+				if (!inq[s]) {
+					inq[s] = 1;
+					queue[t++ % n] = s;
+				}
+			}
+		}
+	}
+}
+
+/*
+ * Route TQ against the best TQ the current link estimates allow: the
+ * fraction of pairs whose route has exactly the best TQ through a next
+ * hop that offers it (what --check asserts on a lossless mesh after the
+ * links warmed up), and the mean ratio route TQ / best TQ.  Destinations:
+ * all when n <= 300, else 64 sampled.
+ */
+static void
+measure_best(struct sim_result *r)
+{
+	unsigned n = S.o.n, d, s, i, ndest = n <= 300 ? n : 64;
+	uint8_t *best = malloc(n), *inq = malloc(n), ltq;
+	unsigned *queue = malloc(n * sizeof(*queue));
+	unsigned long ok = 0, all = 0;
+	double ratio = 0;
+	uint64_t st = S.o.seed + 99;
+	struct routing_orig_info oi;
+	long nh;
+
+	if (best == NULL || inq == NULL || queue == NULL)
+		goto out;
+	for (i = 0; i < ndest; i++) {
+		d = ndest == n ? i : (unsigned)(sim_rand(&st) % n);
+		if (!honest(d))
+			continue;
+		best_tq(d, best, queue, inq);
+		for (s = 0; s < n; s++) {
+			if (s == d || !honest(s) || best[s] == 0)
+				continue;
+			all++;
+			if (routing_orig_get(S.nodes[s].pc.rt, S.nodes[d].id.pk,
+			    &oi) != ROUTING_OK || !oi.has_route ||
+			    (nh = map_get(oi.nexthop)) < 0 ||
+			    link_view(s, (unsigned)nh, &ltq) != 0)
+				continue;
+			ratio += oi.tq >= best[s] ? 1.0 :
+			    (double)oi.tq / best[s];
+			if (oi.tq == best[s] && via_link((unsigned)nh == d ?
+			    255 : routing_tq_hop(best[nh], SIM_HOP_PENALTY),
+			    ltq) == best[s])
+				ok++;
+		}
+	}
+	r->tq_checked = all;
+	r->best_tq = all > 0 ? (double)ok / all : 0;
+	r->tq_ratio = all > 0 ? ratio / all : 0;
+out:
+	free(best);
+	free(inq);
+	free(queue);
+}
+
+static void
+totals(struct sim_totals *t)
+{
+	unsigned i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < S.o.n; i++) {
+		const struct sim_node *v = &S.nodes[i];
+
+		t->tx_bytes += v->tx_bytes;
+		t->tx_frames += v->tx_frames;
+		t->rx_frames += v->pc.stat[IPC_STAT_RX_FRAMES];
+		t->sig_verified += v->pc.stat[IPC_STAT_SIG_VERIFIED];
+		t->sig_cache_hit += v->pc.stat[IPC_STAT_SIG_CACHE_HIT];
+		t->ogm_accepted += v->pc.entry[PCORE_E_ACCEPT];
+		t->relay_lost += v->relay_lost;
+		t->lim_frames += v->pc.drop[PCORE_DROP_RATE] +
+		    v->pc.drop[PCORE_DROP_BUDGET];
+		t->lim_entries += v->pc.entry[PCORE_E_INTRO] +
+		    v->pc.entry[PCORE_E_BUDGET];
+	}
+	t->chain_checks = sim_chain_calls;
+	t->ed_real = sim_ed_real;
+}
+
+/* Bytes per link: what both ends send, sum over u of tx_u * deg(u) / E. */
+static double
+link_bytes(void)
+{
+	double sum = 0;
+	unsigned i;
+
+	for (i = 0; i < S.o.n; i++)
+		sum += (double)S.nodes[i].tx_bytes *
+		    (S.g.off[i + 1] - S.g.off[i]);
+	return S.g.edges > 0 ? sum / S.g.edges : 0;
+}
+
+/* Honest destinations within the horizon of each node (cached). */
+static unsigned *
+needed_counts(void)
+{
+	unsigned n = S.o.n, s, d;
+
+	if (S.need != NULL)
+		return S.need;
+	if ((S.need = calloc(n, sizeof(*S.need))) == NULL)
+		return NULL;
+	for (s = 0; s < n; s++)
+		for (d = 0; d < n; d++)
+			if (d != s && honest(d) &&
+			    S.dist[(size_t)s * n + d] <= SIM_HORIZON)
+				S.need[s]++;
+	return S.need;
+}
+
+/* Every routable honest pair routed: a cheap test first, then walks. */
+static int
+converged(void)
+{
+	unsigned *need = needed_counts();
+	struct reach rc;
+	unsigned i;
+
+	if (need == NULL)
+		return 0;
+	for (i = 0; i < S.o.n; i++)
+		if (honest(i) && routing_orig_count(S.nodes[i].pc.rt) <
+		    need[i])
+			return 0;
+	if (measure_reach(&rc) != 0)
+		return 0;
+	return rc.routed == rc.routable;
+}
+
+static void
+fill_result(struct sim_result *r, const struct sim_totals *a,
+    const struct sim_totals *b, double lb_a, double win)
+{
+	unsigned n = S.o.n, i, h = 0, diam = 0;
+	double tab = 0, pol = 0, origs = 0, nodes_s = n * win;
+	uint64_t ver, hit;
+	struct reach rc;
+	size_t k;
+
+	for (k = 0; k < (size_t)n * n; k++)
+		if (S.dist[k] != 255 && S.dist[k] > diam)
+			diam = S.dist[k];
+	for (i = 0; i < n; i++) {
+		if (!honest(i))
+			continue;
+		h++;
+		tab += (double)S.nodes[i].heap_tables;
+		pol += (double)S.nodes[i].heap_policy;
+		origs += routing_orig_count(S.nodes[i].pc.rt);
+	}
+	r->n = n;
+	r->honest = h;
+	r->edges = S.g.edges;
+	r->bridged = S.g.bridged;
+	r->degree = 2.0 * S.g.edges / n;
+	r->diameter = diam;
+	r->mem_tables = tab / h;
+	r->mem_policy = pol / h;
+	r->mem_static = (double)sizeof(struct pcore);
+	r->orig_per_node = origs / h;
+	r->window_s = win;
+	r->bytes_node_s = (double)(b->tx_bytes - a->tx_bytes) / nodes_s;
+	r->frames_node_s = (double)(b->tx_frames - a->tx_frames) / nodes_s;
+	r->bytes_link_s = (link_bytes() - lb_a) / win;
+	ver = b->sig_verified - a->sig_verified;
+	hit = b->sig_cache_hit - a->sig_cache_hit;
+	r->verif_node_s = (double)ver / nodes_s;
+	r->cache_hit = ver + hit > 0 ? (double)hit / (ver + hit) : 0;
+	r->chain_node_s = (double)(b->chain_checks - a->chain_checks) /
+	    nodes_s;
+	r->relay_lost = b->relay_lost - a->relay_lost;
+	r->relay_lost_node_s = (double)r->relay_lost / nodes_s;
+	r->lim_frames_node_s = (double)(b->lim_frames - a->lim_frames) /
+	    nodes_s;
+	r->lim_entries_node_s = (double)(b->lim_entries - a->lim_entries) /
+	    nodes_s;
+	r->orig_cap = S.orig_cap;
+	if (measure_reach(&rc) == 0) {
+		r->routable = rc.routable;
+		r->unroutable = rc.beyond;
+		r->reach = rc.routable ? (double)rc.routed / rc.routable : 0;
+		r->honest_paths = rc.routable ? (double)rc.clean / rc.routable :
+		    0;
+		r->stretch_mean = rc.stretch_n ? rc.stretch_sum / rc.stretch_n :
+		    0;
+		r->stretch_max = rc.stretch_max;
+	}
+	measure_best(r);
+}
+
+int
+sim_run(const struct sim_opts *o, struct sim_result *r)
+{
+	struct sim_totals a, b;
+	clock_t c0 = clock();
+	uint64_t t, t_conv = 0;
+	double lb_a;
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	sim_memo = o->memo;
+	sim_ed_real = sim_chain_calls = 0;
+	sim_memo_reset();
+	r->memo = o->memo;
+	if (sim_setup(o) != 0) {
+		fprintf(stderr, "batsec-sim: set-up failed\n");
+		goto out;
+	}
+	for (t = 1; t <= (o->settle_s > 0 ? o->settle_s : o->max_s) &&
+	    !S.fail; t++) {
+		run_until(t * 1000);
+		if (t_conv == 0 && t >= 2 && converged()) {
+			t_conv = t;
+			if (o->settle_s == 0)
+				break;
+		}
+		if (!o->quiet && o->n >= 300 && t % 10 == 0)
+			fprintf(stderr, "batsec-sim: n=%u t=%llus cpu=%.0fs\n",
+			    o->n, (unsigned long long)t,
+			    (double)(clock() - c0) / CLOCKS_PER_SEC);
+	}
+	r->converged = t_conv > 0;
+	r->conv_s = (double)t_conv;
+	totals(&a);
+	lb_a = link_bytes();
+	run_until(S.now + (uint64_t)o->window_s * 1000);
+	totals(&b);
+	if (S.fail) {
+		fprintf(stderr, "batsec-sim: a pcore call failed\n");
+		goto out;
+	}
+	fill_result(r, &a, &b, lb_a, o->window_s);
+	r->cpu_s = (double)(clock() - c0) / CLOCKS_PER_SEC;
+	rc = 0;
+out:
+	sim_teardown();
+	return rc;
+}
