@@ -62,6 +62,7 @@ pcore_ogm_link(struct pcore *pc, uint32_t ifindex,
 		return PCORE_DROP_REPLAY;
 	n->counter = o->tr.counter;
 	n->have_counter = 1;
+	routing_neigh_heard(pc->rt, ifindex, o->sender, now_ms);
 	pcore_lim_authentic(pc, ifindex, src, now_ms);
 	if (pcore_lim_neigh_frame(pc, n, now_ms) != 0)
 		return PCORE_DROP_RATE;

@@ -298,6 +298,14 @@ int	routing_neigh_get(const struct routing *rt, uint32_t ifindex,
 int	routing_neigh_next(const struct routing *rt, uint32_t ifindex,
 	    uint32_t *pos, struct routing_neigh_info *out);
 unsigned routing_neigh_count(const struct routing *rt);
+/*
+ * An authentic frame other than a HELLO (an OGM frame whose link tag
+ * verified and whose counter was fresh) came from this neighbour: it
+ * feeds the busy-neighbour rule of the lost-neighbour check.  Unknown
+ * neighbours are ignored.
+ */
+void	routing_neigh_heard(struct routing *rt, uint32_t ifindex,
+	    const uint8_t addr[static BS_ADDR_LEN], uint64_t now_ms);
 
 /* ---- originators (OGM) -------------------------------------------------- */
 

@@ -70,6 +70,9 @@ struct rt_neigh {
 	uint8_t iface;		/* slot in routing.ifaces */
 	uint8_t dead;		/* marked for removal by rt_reap() */
 	uint32_t gap_ms;	/* its HELLO interval as seen; 0: unknown */
+	uint64_t heard_ms;	/* its last authentic frame of any kind */
+	uint16_t frames;	/* other frames since its last HELLO */
+	uint16_t fpi_x8;	/* frames per HELLO interval, x8; 0: unknown */
 };
 
 struct rt_iface {

@@ -1442,6 +1442,58 @@ START_TEST(test_neigh_lost)
 }
 END_TEST
 
+/*
+ * A busy neighbour, heard (HELLO or OGM) at least 4m times an interval
+ * (m = 2 on a clean link), is also lost after 1.5 intervals without any
+ * frame: 5 sends 10 frames a second; 6 sends 5 (too few for the rule);
+ * 7 sends 10, and goes on sending OGMs for 1 s after its last HELLO.
+ */
+START_TEST(test_neigh_lost_busy)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_purge_result pr;
+	struct routing_neigh_info ni;
+	uint64_t t = T0, last = 0, u;
+	uint32_t i;
+
+	for (i = 1; i <= 64; i++, t += 1000) {
+		/* The frames between the previous HELLO and this one. */
+		for (u = 900; u > 0; u -= 100) {
+			routing_neigh_heard(rt, IF1, ident(5)->addr, t - u);
+			if (u % 200 == 0)
+				routing_neigh_heard(rt, IF1, ident(6)->addr,
+				    t - u);
+			routing_neigh_heard(rt, IF1, ident(7)->addr, t - u);
+		}
+		hello_next(rt, IF1, 5, 64, t);
+		hello_next(rt, IF1, 6, 64, t);
+		hello_next(rt, IF1, 7, 64, t);
+		last = t;
+	}
+	/* Then all three go silent, but 7 sends OGMs for one more second. */
+	for (u = 100; u <= 1000; u += 100)
+		routing_neigh_heard(rt, IF1, ident(7)->addr, last + u);
+	/* Unknown neighbours are ignored. */
+	routing_neigh_heard(rt, IF1, ident(8)->addr, last + 100);
+	ck_assert_int_eq(routing_neigh_get(rt, IF1, ident(8)->addr, &ni),
+	    ROUTING_ENOENT);
+	routing_purge(rt, last + 1500, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 0);
+	routing_purge(rt, last + 1501, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 1);
+	ck_assert_int_eq(routing_neigh_get(rt, IF1, ident(5)->addr, &ni),
+	    ROUTING_ENOENT);
+	/* 7 was heard at +1000: not silent for 1.5 s yet at +2500... */
+	routing_purge(rt, last + 2500, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 0);
+	/* ...but it missed two HELLOs, as 6 did: the HELLO rule. */
+	routing_purge(rt, last + 2501, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 2);
+	ck_assert_uint_eq(routing_neigh_count(rt), 0);
+	routing_free(rt);
+}
+END_TEST
+
 /* An originator with a route at its timeout: ROUTE deleted, ORIG_DEL. */
 START_TEST(test_purge_orig_route)
 {
@@ -2042,6 +2094,7 @@ routing_suite(void)
 	tcase_add_test(tc, test_purge_orig);
 	tcase_add_test(tc, test_purge_orig_route);
 	tcase_add_test(tc, test_neigh_lost);
+	tcase_add_test(tc, test_neigh_lost_busy);
 	tcase_add_test(tc, test_remove_key_flush);
 	suite_add_tcase(s, tc);
 
