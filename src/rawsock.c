@@ -246,6 +246,15 @@ static int rawsock_take(struct rawsock *rs, const uint8_t *buf, size_t n,
 		rs->stats.rx_foreign++;
 		return 0;
 	}
+	/*
+	 * Nobody else sends with our address: such a frame is one of ours
+	 * come back (a replay, a bridged loop).  Dropped here, it costs the
+	 * parser nothing, however fast it comes.
+	 */
+	if (memcmp(buf + RAWSOCK_MAC_LEN, rs->mac, RAWSOCK_MAC_LEN) == 0) {
+		rs->stats.rx_own++;
+		return 0;
+	}
 	memcpy(f->dst, buf, RAWSOCK_MAC_LEN);
 	memcpy(f->src, buf + RAWSOCK_MAC_LEN, RAWSOCK_MAC_LEN);
 	f->payload = buf + RAWSOCK_HDR_LEN;

@@ -41,6 +41,8 @@ struct rawsock_stats {
 	uint64_t	rx_trunc;	/* longer than the caller's buffer */
 	uint64_t	rx_foreign;	/* wrong ethertype or packet type, or
 					   a group (multicast) source MAC */
+	uint64_t	rx_own;		/* our own source MAC: a frame of ours
+					   sent back to us (a replay, a loop) */
 };
 
 struct rawsock {

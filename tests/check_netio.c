@@ -1075,6 +1075,28 @@ START_TEST(test_raw_other_host)
 }
 END_TEST
 
+/* A frame with the receiver's own source MAC (a replay of its frames). */
+START_TEST(test_raw_own_source)
+{
+	struct rawsock_frame f;
+	struct pair p;
+	uint8_t amac[6], buf[FRAME_BUF];
+
+	pair_open(&p);
+	memcpy(amac, p.a.mac, 6);
+	memcpy(p.a.mac, p.b.mac, 6);
+	ck_assert_int_eq(rawsock_send(&p.a, p.b.mac, "echo", 4), 0);
+	ck_assert_int_eq(rawsock_send(&p.a, bcast, "echo", 4), 0);
+	memcpy(p.a.mac, amac, 6);
+	ck_assert_int_eq(rawsock_send(&p.a, p.b.mac, "accepted", 8), 0);
+	ck_assert_int_eq(recv_next(&p.b, buf, sizeof(buf), &f), 1);
+	ck_assert_uint_eq(f.len, 8);
+	ck_assert_mem_eq(f.payload, "accepted", 8);
+	ck_assert_mem_eq(f.src, amac, 6);
+	ck_assert_uint_eq(p.b.stats.rx_own, 2);
+}
+END_TEST
+
 START_TEST(test_raw_ignore_outgoing)
 {
 	struct pair p;
@@ -1576,6 +1598,7 @@ static Suite *netio_suite(void)
 	tcase_add_test(tc, test_raw_send_recv);
 	tcase_add_test(tc, test_raw_other_ethertype);
 	tcase_add_test(tc, test_raw_other_host);
+	tcase_add_test(tc, test_raw_own_source);
 	tcase_add_test(tc, test_raw_ignore_outgoing);
 	tcase_add_test(tc, test_raw_filter_locked);
 	tcase_add_test(tc, test_raw_truncated);
