@@ -896,21 +896,32 @@ control_check_cmds(const struct control_cmd *t, char *err, size_t errlen)
 	return 0;
 }
 
-/* The control group's gid, looked up once now (before any sandbox). */
+/*
+ * The control group's gid, looked up once now (before any sandbox), in
+ * /etc/group; through NSS only when that file cannot be read (as
+ * sb_getpw() in sandbox.c, and for the same reason).
+ */
 static void
 control_find_group(struct control *c, const char *name)
 {
 	struct group gr, *res = NULL;
 	char buf[16384];
-	int rc;
+	FILE *f;
+	int rc = 0;
 
 	c->have_group = 0;
 	(void)snprintf(c->group_name, sizeof(c->group_name), "%s", name);
 	if (*name == '\0')
 		return;
-	rc = getgrnam_r(name, &gr, buf, sizeof(buf), &res);
+	if ((f = fopen("/etc/group", "re")) != NULL) {
+		while ((res = fgetgrent(f)) != NULL &&
+		    strcmp(res->gr_name, name) != 0)
+			;
+		(void)fclose(f);
+	} else
+		rc = getgrnam_r(name, &gr, buf, sizeof(buf), &res);
 	if (rc == 0 && res != NULL) {
-		c->group = gr.gr_gid;
+		c->group = res->gr_gid;
 		c->have_group = 1;
 	} else if (rc != 0) {
 		log_warnx("control: cannot look up group %s: %s; the socket "
