@@ -253,17 +253,31 @@ static int
 fwd_rev_load(const struct fwd *f, char *err, size_t errlen)
 {
 	char path[BS_CONF_PATH_MAX + sizeof(FWD_TRUST_REVOKE_FILE) + 1];
-	size_t len = 0, pos = 0, end, lineno = 0;
+	size_t len = 0;
 	struct stat st;
 	char *buf;
 
 	fwd_rev_path(f, path, sizeof(path));
 	if (lstat(path, &st) != 0 && errno == ENOENT)
 		return 0;
-	buf = fwd_read_file(path, (size_t)FWD_TRUST_REVOKE_MAX *
-	    (FWD_TRUST_REVOKE_B64_LEN + 1), &len, err, errlen);
+	buf = fwd_read_file(path, FWD_TRUST_REVOKE_FILE_MAX, &len, err,
+	    errlen);
 	if (buf == NULL)
 		return -1;
+	fwd_trust_rev_parse(f, path, buf, len);
+	free(buf);
+	if (fwd_trust_st.n_rev > 0)
+		log_info("%s: %zu revocation records", path,
+		    fwd_trust_st.n_rev);
+	return 0;
+}
+
+void
+fwd_trust_rev_parse(const struct fwd *f, const char *path, const char *buf,
+    size_t len)
+{
+	size_t pos = 0, end, lineno = 0;
+
 	while (pos < len) {
 		end = pos;
 		while (end < len && buf[end] != '\n')
@@ -271,11 +285,18 @@ fwd_rev_load(const struct fwd *f, char *err, size_t errlen)
 		fwd_rev_load_line(f, path, ++lineno, buf + pos, end - pos);
 		pos = end + 1;
 	}
-	free(buf);
-	if (fwd_trust_st.n_rev > 0)
-		log_info("%s: %zu revocation records", path,
-		    fwd_trust_st.n_rev);
-	return 0;
+}
+
+size_t
+fwd_trust_rev_count(void)
+{
+	return fwd_trust_st.n_rev;
+}
+
+const uint8_t *
+fwd_trust_rev_record(size_t i)
+{
+	return i < fwd_trust_st.n_rev ? fwd_trust_st.rev[i].raw : NULL;
 }
 
 /*

@@ -99,6 +99,24 @@ const uint8_t *fwd_trust_own_cert(void);
  */
 int	fwd_trust_on_revoke(struct fwd *f, const struct ipc_msg *m);
 
+/*
+ * The revocation store (STATE_DIR/revocations, one base64 record a line):
+ * fwd_trust_rev_parse() takes the records of the file's len bytes in buf
+ * (path only names it in warnings) that are canonical, carry a valid
+ * signature of their issuer and are not known yet, up to
+ * FWD_TRUST_REVOKE_MAX; every other line is skipped with a warning
+ * naming path:line.  fwd_trust_start() reads the file through it; the
+ * fuzz target revstore calls it directly.  The records kept so far:
+ * fwd_trust_rev_count() of them, the i-th one's BS_REVOKE_LEN bytes from
+ * fwd_trust_rev_record(i) (NULL past the end).
+ */
+#define FWD_TRUST_REVOKE_FILE_MAX \
+	((size_t)FWD_TRUST_REVOKE_MAX * (FWD_TRUST_REVOKE_B64_LEN + 1))
+void	fwd_trust_rev_parse(const struct fwd *f, const char *path,
+	    const char *buf, size_t len);
+size_t	fwd_trust_rev_count(void);
+const uint8_t *fwd_trust_rev_record(size_t i);
+
 /* forwarder.c: queue f->policy (effective) to the parser. */
 void	fwd_policy_push(struct fwd *f);
 

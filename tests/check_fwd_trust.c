@@ -455,6 +455,41 @@ START_TEST(test_revocation_store_bad_line)
 }
 END_TEST
 
+/*
+ * The store's reader on its own (fwd_trust_rev_parse, the fuzz target
+ * revstore's entry): records of two issuers kept in file order; a
+ * duplicate, a CRLF line, a record whose signature does not verify and
+ * a cut-off line skipped; the last line needs no newline.
+ */
+START_TEST(test_revocation_store_parse)
+{
+	char a[FWD_TRUST_REVOKE_B64_LEN + 1], b[FWD_TRUST_REVOKE_B64_LEN + 1];
+	char bad[FWD_TRUST_REVOKE_B64_LEN + 1], text[2048];
+	struct bs_revoke r;
+	int n;
+
+	rev_b64(a, &ca, other.pk, 0);
+	rev_b64(b, &rogue, other.pk, 0);
+	rev_b64(bad, &ca, rogue.pk, 1);
+	n = snprintf(text, sizeof(text), "%s\n%s\r\n%s\n%s\n%.20s\n%s", a, b,
+	    a, bad, b, b);
+	ck_assert_int_lt(n, (int)sizeof(text));
+	fwd_trust_rev_parse(&f, "store", text, (size_t)n);
+	ck_assert_uint_eq(fwd_trust_rev_count(), 2);
+	ck_assert_ptr_null(fwd_trust_rev_record(2));
+	ck_assert_int_eq(bs_revoke_decode(&r, fwd_trust_rev_record(0),
+	    BS_REVOKE_LEN), 0);
+	ck_assert_mem_eq(r.issuer_pk, ca.pk, BS_PK_LEN);
+	ck_assert_int_eq(bs_revoke_decode(&r, fwd_trust_rev_record(1),
+	    BS_REVOKE_LEN), 0);
+	ck_assert_mem_eq(r.issuer_pk, rogue.pk, BS_PK_LEN);
+	ck_assert_mem_eq(r.revoked_pk, other.pk, BS_PK_LEN);
+	/* The same text again adds nothing. */
+	fwd_trust_rev_parse(&f, "store", text, (size_t)n);
+	ck_assert_uint_eq(fwd_trust_rev_count(), 2);
+}
+END_TEST
+
 /* Which of the next n OGMs carry the certificate / a revocation. */
 static void
 ogm_run(unsigned n, char *cert_map, char *rev_map)
@@ -556,6 +591,7 @@ fwd_trust_suite(void)
 	tcase_add_test(tc, test_own_cert_cadence);
 	tcase_add_test(tc, test_own_cert_other_key);
 	tcase_add_test(tc, test_revocations_in_turn);
+	tcase_add_test(tc, test_revocation_store_parse);
 	suite_add_tcase(s, tc);
 	return s;
 }
