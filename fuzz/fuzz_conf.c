@@ -2,7 +2,9 @@
  * fuzz_conf.c — batsec.conf(5) parser and batsecd's command-line parser.
  *
  * Input is a configuration file, unless it starts with "\0ARGV\0": then
- * the rest is a NUL-separated argument list for config_parse_args().
+ * the rest is a NUL-separated argument list for config_parse_args(), and
+ * for parser_parse_args() (the parser's own command line, which the
+ * forwarder writes: -P [-d] -u USER -r CHROOT).
  *
  * Besides memory safety, the harness checks what callers rely on (and
  * aborts when it does not hold):
@@ -11,13 +13,16 @@
  *   - config_validate() of an accepted configuration fails only for the
  *     two whole-configuration reasons (no interface, TAP name reused);
  *   - a rejected one yields a one-line message naming the file;
- *   - accepted command-line values always apply to the defaults.
+ *   - accepted command-line values always apply to the defaults;
+ *   - the parser's command line is accepted only in its one shape, and
+ *     then USER and CHROOT are the arguments themselves.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
+#include "parser.h"
 
 #define FUZZ_NAME	"fuzz.conf"
 #define FUZZ_ERRLEN	512
@@ -90,6 +95,24 @@ fuzz_file(const uint8_t *data, size_t size)
 }
 
 static void
+fuzz_parser_args(int argc, char **argv)
+{
+	struct parser_args pa;
+	char err[FUZZ_ERRLEN];
+	int i;
+
+	if (parser_parse_args(argc, argv, &pa, err, sizeof(err)) != 0) {
+		fuzz_check_err(err, NULL);
+		return;
+	}
+	i = argc == 7 ? 3 : 2;
+	if ((argc != 6 && argc != 7) || strcmp(argv[1], "-P") != 0 ||
+	    pa.debug != (argc == 7) || pa.user != argv[i + 1] ||
+	    pa.chroot_dir != argv[i + 3])
+		abort();
+}
+
+static void
 fuzz_args(const uint8_t *data, size_t size)
 {
 	static struct bs_config cfg;
@@ -120,6 +143,7 @@ fuzz_args(const uint8_t *data, size_t size)
 			abort();
 		fuzz_roundtrip(&cfg);
 	}
+	fuzz_parser_args(argc, argv);
 	free(copy);
 }
 

@@ -103,6 +103,11 @@ static const char *const cmdline2[] = { "-k", "/k", "-p", "/p", "-s", "/s",
     "-S", "/state", "-V", NULL };
 static const char *const cmdline3[] = { "-P", NULL };
 static const char *const cmdline4[] = { "-x", "--", "operand", NULL };
+/* The parser's command line, as the forwarder writes it. */
+static const char *const cmdline5[] = { "-P", "-u", "batsec", "-r",
+    "/var/empty", NULL };
+static const char *const cmdline6[] = { "-P", "-d", "-u", "nobody", "-r",
+    "/run/batsec/empty", NULL };
 
 int
 main(int argc, char **argv)
@@ -122,5 +127,7 @@ main(int argc, char **argv)
 	gen_args(cmdline2);
 	gen_args(cmdline3);
 	gen_args(cmdline4);
+	gen_args(cmdline5);
+	gen_args(cmdline6);
 	return failures == 0 ? 0 : 1;
 }
