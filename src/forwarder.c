@@ -235,22 +235,34 @@ fwd_reap(struct fwd *f)
 
 /* ---- TAP ------------------------------------------------------------------------------ */
 
+/* A frame for the mesh, as the host would have sent it (tapoff_tx). */
+static void
+fwd_tap_emit(void *arg, const uint8_t *frame, size_t len)
+{
+	struct fwd *f = arg;
+
+	f->tap_rx_frames++;
+	fwd_data_tap_rx(f->data, frame, len, f->tap_now);
+}
+
 /*
- * Frames the host sends into the mesh.  The mesh change forwards them;
- * for now they are read (so the kernel's queue never fills) and counted.
+ * Frames the host sends into the mesh: with offloads, a read may be a TCP
+ * packet of up to 64 KiB, cut here into segments the mesh can carry
+ * (tapoff.h), at most the TAP's MTU each.
  */
 static void
 fwd_on_tap(struct fwd *f)
 {
+	uint8_t vnet[TAP_VNET_LEN];
 	ssize_t n;
 	int i;
 
 	for (i = 0; i < FWD_TAP_BURST; i++) {
-		n = tap_read(&f->tap, f->tapbuf, TAP_FRAME_MAX);
+		n = tap_read_vnet(&f->tap, vnet, f->tapbuf, TAP_PKT_MAX);
 		if (n >= 0) {
-			f->tap_rx_frames++;
-			fwd_data_tap_rx(f->data, f->tapbuf, (size_t)n,
-			    log_now_ms());
+			f->tap_now = log_now_ms();
+			(void)tapoff_tx(vnet, f->tapbuf, (size_t)n, f->tapseg,
+			    f->tap_mtu + 14 + 4, fwd_tap_emit, f, &f->tapoff);
 			continue;
 		}
 		if (errno == EAGAIN || errno == EWOULDBLOCK)
@@ -264,6 +276,35 @@ fwd_on_tap(struct fwd *f)
 	}
 	/* What the burst queued goes out in one sendmmsg per interface. */
 	fwd_data_flush(f->data);
+}
+
+/* Write one packet for the host (the write callback of f->tap_gro). */
+static int
+fwd_tap_write(void *arg, const uint8_t vnet[TAPOFF_VNET_LEN],
+    const uint8_t *pkt, size_t len)
+{
+	struct fwd *f = arg;
+
+	if (tap_write_vnet(&f->tap, vnet, pkt, len) == 0)
+		return 0;
+	if (errno != EAGAIN)
+		log_rl(&f->rx_rl, LOG_WARNING, "%s: write: %s", f->tap.name,
+		    strerror(errno));
+	return -1;
+}
+
+int
+fwd_tap_deliver(struct fwd *f, const uint8_t *frame, size_t len)
+{
+	return tapoff_gro_add(&f->tap_gro, frame, len, fwd_tap_write, f,
+	    &f->tapoff);
+}
+
+/* The end of a burst from the mesh: what waits to be joined goes out. */
+static void
+fwd_tap_flush(struct fwd *f)
+{
+	(void)tapoff_gro_flush(&f->tap_gro, fwd_tap_write, f, &f->tapoff);
 }
 
 /*
@@ -296,6 +337,10 @@ fwd_tap_open(struct fwd *f)
 			    "already", f->cfg.tap);
 		fatal("tap %s", f->cfg.tap);
 	}
+	/* Without offloads the host segments and checksums itself. */
+	f->tap_offload = tap_offload(&f->tap) == 0;
+	if (!f->tap_offload)
+		log_warn("tap %s: no TCP segmentation offload", f->tap.name);
 	fwd_tap_mac(f->id.pk, mac);
 	if (nl_link_set_mac(f->nl, f->tap.ifindex, mac) != 0)
 		fatal("tap %s: setting its MAC", f->tap.name);
@@ -547,9 +592,13 @@ fwd_open(struct fwd *f)
 	if ((f->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0)
 		fatal("epoll_create1");
 	f->rxbufs = malloc((size_t)RAWSOCK_BATCH_MAX * FWD_RXBUF_LEN);
-	f->tapbuf = malloc(TAP_FRAME_MAX);
-	if (f->rxbufs == NULL || f->tapbuf == NULL)
+	f->tapbuf = malloc(TAP_PKT_MAX);
+	f->tapseg = malloc(TAP_PKT_MAX);
+	f->grobuf = malloc(TAP_PKT_MAX);
+	if (f->rxbufs == NULL || f->tapbuf == NULL || f->tapseg == NULL ||
+	    f->grobuf == NULL)
 		fatal("receive buffers");
+	tapoff_gro_init(&f->tap_gro, f->grobuf);
 	if (fwd_data_setup(f) != 0)
 		fatal("forwarding tables");
 	fwd_signals();
@@ -617,6 +666,7 @@ fwd_dispatch(struct fwd *f, const struct epoll_event *ev)
 		/* Before anything may change the tables (fwd_data.h). */
 		if (f->data != NULL)
 			fwd_data_flush(f->data);
+		fwd_tap_flush(f);
 		break;
 	case FWD_TAG_CTL:
 		control_run(f->ctl, log_now_ms());
@@ -709,6 +759,8 @@ fwd_shutdown(struct fwd *f)
 	bs_identity_wipe(&f->id);
 	free(f->rxbufs);
 	free(f->tapbuf);
+	free(f->tapseg);
+	free(f->grobuf);
 	fwd_data_teardown(f);
 	log_info("exiting");
 }

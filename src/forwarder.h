@@ -40,6 +40,7 @@
 #include "log.h"
 #include "rawsock.h"
 #include "tap.h"
+#include "tapoff.h"
 
 struct bs_policy;
 struct nl_sock;
@@ -237,7 +238,13 @@ struct fwd {
 	int exit_code;
 
 	uint8_t *rxbufs;		/* RAWSOCK_BATCH_MAX frame buffers */
-	uint8_t *tapbuf;		/* TAP_FRAME_MAX bytes */
+	uint8_t *tapbuf;		/* TAP_PKT_MAX bytes: one read */
+	uint8_t *tapseg;		/* TAP_PKT_MAX bytes: a segment */
+	uint8_t *grobuf;		/* TAP_PKT_MAX bytes: tap_gro's */
+	int tap_offload;		/* tap_offload() succeeded */
+	struct tapoff_gro tap_gro;	/* frames for the TAP, joined */
+	struct tapoff_stats tapoff;
+	uint64_t tap_now;		/* the clock at the last TAP read */
 	uint64_t tap_rx_frames;
 	uint64_t tap_rx_errors;
 	struct log_rl rx_rl;		/* per-frame receive notes */
@@ -245,6 +252,12 @@ struct fwd {
 
 /* batsecd without -P.  Returns the exit status. */
 int	forwarder_main(const struct bs_args *args);
+/*
+ * forwarder.c: one frame from the mesh for the host, joined with the
+ * frames around it where it can be (tapoff.h); written at the latest at
+ * the end of the burst.  0, or -1 when a write to the TAP failed.
+ */
+int	fwd_tap_deliver(struct fwd *f, const uint8_t *frame, size_t len);
 
 /* fwd_ifaces.c, used by forwarder.c */
 void	fwd_ifaces_init(struct fwd *f);

@@ -296,6 +296,14 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 	ctl_reply_field_u64(r, "drop_frame_src", pc->drop_src);
 	ctl_reply_field_u64(r, "tap_rx_frames", f->tap_rx_frames);
 	ctl_reply_field_u64(r, "tap_rx_errors", f->tap_rx_errors);
+	ctl_reply_field_u64(r, "tap_tso_packets", f->tapoff.tso_in);
+	ctl_reply_field_u64(r, "tap_tso_segments", f->tapoff.tso_segs);
+	ctl_reply_field_u64(r, "tap_csum_completed", f->tapoff.csum_done);
+	ctl_reply_field_u64(r, "tap_offload_refused", f->tapoff.tx_bad);
+	ctl_reply_field_u64(r, "tap_gro_packets", f->tapoff.gro_out);
+	ctl_reply_field_u64(r, "tap_gro_segments", f->tapoff.gro_segs);
+	ctl_reply_field_u64(r, "tap_rx_bad_csum", f->tapoff.rx_bad_csum);
+	ctl_reply_field_u64(r, "tap_write_errors", f->tapoff.write_errors);
 	if (f->ctl != NULL) {
 		cc = control_counters(f->ctl);
 		ctl_reply_field_u64(r, "ctl_accepted", cc->accepted);

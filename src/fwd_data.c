@@ -549,14 +549,8 @@ fwd_data_real_send_batch(void *arg, uint32_t ifindex,
 static int
 fwd_data_real_tap(void *arg, const void *frame, size_t len)
 {
-	struct fwd *f = arg;
-
-	if (tap_write(&f->tap, frame, len) == 0)
-		return 0;
-	if (errno != EAGAIN)
-		log_rl(&f->data->err_rl, LOG_WARNING, "%s: write: %s",
-		    f->tap.name, strerror(errno));
-	return -1;
+	/* Joined with the frames around it where it can be (tapoff.h). */
+	return fwd_tap_deliver(arg, frame, len);
 }
 
 static size_t
