@@ -56,6 +56,7 @@
 #include "batsec_policy.h"
 #include "ipc.h"
 #include "pcore.h"
+#include "pcore_policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -178,52 +179,18 @@ fuzz_answer_keys(struct fuzz *f)
 }
 
 static void
-fuzz_limits(struct bs_policy_limits *l, uint8_t mode)
-{
-	if (mode & 0x02) {
-		l->intro_rate = 1;
-		l->intro_burst = 2;
-	}
-	if (mode & 0x04) {
-		l->verify_rate = 1;
-		l->verify_burst = 3;
-		l->verify_global_rate = 2;
-		l->verify_global_burst = 8;
-	}
-	if (mode & 0x08) {
-		l->frame_rate = 1;
-		l->frame_burst = 4;
-	}
-	if (mode & 0x10) {
-		l->stranger_share = 50;
-		l->neighbor_stranger_share = 34;
-	}
-	if (mode & 0x20)
-		l->roam_per_minute = 0;
-}
-
-static void
 fuzz_policy(struct fuzz *f, uint8_t mode, uint8_t trust, uint8_t gw,
     uint8_t clients, uint8_t cap)
 {
 	static uint8_t snap[4096];
 	struct bs_policy *pol = bs_policy_new();
 	size_t w;
-	int i;
 
 	if (pol == NULL)
 		abort();
-	pol->mode = (mode & 1) ? BS_POLICY_OPEN : BS_POLICY_ALLOWLIST;
-	fuzz_limits(&pol->limits, mode);
-	if (clients != 0)
-		pol->limits.clients_per_originator = clients;
-	if (cap != 0)
-		pol->limits.originators = 16u + cap;
-	for (i = 0; i < FUZZ_NIDS; i++)
-		if ((trust >> i) & 1)
-			bs_policy_trust_add(pol, fuzz_pk[i], NULL,
-			    (gw >> i) & 1, NULL, 0);
-	if (bs_policy_snapshot_encode(pol, snap, sizeof(snap), &w) != 0 ||
+	if (fz_pcore_policy_fill(pol, mode, trust, gw, clients, cap,
+	    (const uint8_t (*)[BS_PK_LEN])fuzz_pk, FUZZ_NIDS) != 0 ||
+	    bs_policy_snapshot_encode(pol, snap, sizeof(snap), &w) != 0 ||
 	    pcore_policy(&f->pc, ++f->serial, snap, w, NULL, 0) != 0)
 		abort();
 	bs_policy_free(pol);

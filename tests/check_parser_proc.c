@@ -70,6 +70,8 @@
 #include "log.h"
 #include "sandbox.h"
 
+#include "../fuzz/pcore_policy.h"
+
 #define PP_USER		"nobody"
 #define PP_ETHERTYPE	0x88b5
 #define PP_FILE_MAX	(1u << 20)	/* larger corpus files: refused */
@@ -563,39 +565,11 @@ pp_roomy_limits(struct bs_policy *pol)
 }
 
 /*
- * Bits 1..5 of a POLICY record's mode: tiny limits, as fuzz_pcore.c sets
- * them to reach the quotas, budgets and shares of pcore_limits.c.
- */
-static void
-pp_tiny_limits(struct bs_policy_limits *l, uint8_t mode)
-{
-	if (mode & 0x02) {
-		l->intro_rate = 1;
-		l->intro_burst = 2;
-	}
-	if (mode & 0x04) {
-		l->verify_rate = 1;
-		l->verify_burst = 3;
-		l->verify_global_rate = 2;
-		l->verify_global_burst = 8;
-	}
-	if (mode & 0x08) {
-		l->frame_rate = 1;
-		l->frame_burst = 4;
-	}
-	if (mode & 0x10) {
-		l->stranger_share = 50;
-		l->neighbor_stranger_share = 34;
-	}
-	if (mode & 0x20)
-		l->roam_per_minute = 0;
-}
-
-/*
  * A policy snapshot, as fuzz_pcore.c's POLICY record builds it: mode
  * open (bit 0 of mode) or allowlist, rates as above unless bits 1..5 ask
  * for tiny limits, trust and gateway bit masks over the identities pp_pk,
- * and the two limits when not 0.
+ * and the two limits when not 0: fz_pcore_policy_fill(), which
+ * fuzz_pcore.c uses too.
  */
 static void
 pp_policy(struct pp *p, uint8_t mode, uint8_t trust, uint8_t gw,
@@ -604,20 +578,11 @@ pp_policy(struct pp *p, uint8_t mode, uint8_t trust, uint8_t gw,
 	struct bs_policy *pol = bs_policy_new();
 	uint8_t *buf = NULL;
 	size_t len, n = 0;
-	int i;
 
 	ck_assert_ptr_nonnull(pol);
-	pol->mode = (mode & 1) ? BS_POLICY_OPEN : BS_POLICY_ALLOWLIST;
 	pp_roomy_limits(pol);
-	pp_tiny_limits(&pol->limits, mode);
-	if (clients != 0)
-		pol->limits.clients_per_originator = clients;
-	if (cap != 0)
-		pol->limits.originators = 16u + cap;
-	for (i = 0; i < PP_NIDS; i++)
-		if ((trust >> i) & 1)
-			ck_assert_int_eq(bs_policy_trust_add(pol, pp_pk[i],
-			    NULL, (gw >> i) & 1, NULL, 0), 0);
+	ck_assert_int_eq(fz_pcore_policy_fill(pol, mode, trust, gw, clients,
+	    cap, (const uint8_t (*)[BS_PK_LEN])pp_pk, PP_NIDS), 0);
 	len = bs_policy_snapshot_len(pol);
 	ck_assert_ptr_nonnull(buf = malloc(len));
 	ck_assert_int_eq(bs_policy_snapshot_encode(pol, buf, len, &n), 0);
