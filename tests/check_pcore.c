@@ -24,6 +24,7 @@
 #include "batsec_policy.h"
 #include "ipc.h"
 #include "pcore.h"
+#include "pcore_int.h"
 #include "routing.h"
 #include "wire.h"
 
@@ -2633,6 +2634,54 @@ emit_fail(void *arg, uint16_t type, const void *obj, size_t size)
 	return -1;
 }
 
+/*
+ * An originator changing class (pcore_lim_reclass, after a policy change
+ * or a certificate): a stranger that becomes trusted leaves the stranger
+ * count and its introducer's share, and forgets the introducer; one that
+ * becomes a stranger counts again (introduced by nobody); an introducer
+ * whose slot was reused since (other generation) is not charged.
+ */
+START_TEST(test_lim_reclass)
+{
+	uint8_t aux[ROUTING_AUX_LEN];
+	struct pcore_aux a;
+
+	memset(&X, 0, sizeof(X));
+	pcore_init(&X.pc, emit_fail, NULL);
+	X.pc.neigh[3].ifindex = IFX;
+	X.pc.neigh[3].strangers = 2;
+	X.pc.neigh_gen[3] = 7;
+	X.pc.n_strangers = 5;
+	memset(&a, 0, sizeof(a));
+	a.intro = 4;
+	a.intro_gen = 7;
+	a.tt_count = 9;
+	memcpy(aux, &a, sizeof(a));
+
+	pcore_lim_reclass(&X.pc, BS_CLASS_STRANGER, BS_CLASS_STRANGER, aux);
+	ck_assert_uint_eq(X.pc.n_strangers, 5);
+	pcore_lim_reclass(&X.pc, BS_CLASS_STRANGER, BS_CLASS_TRUSTED, aux);
+	ck_assert_uint_eq(X.pc.n_strangers, 4);
+	ck_assert_uint_eq(X.pc.neigh[3].strangers, 1);
+	memcpy(&a, aux, sizeof(a));
+	ck_assert_uint_eq(a.intro, 0);
+	ck_assert_uint_eq(a.intro_gen, 0);
+	ck_assert_uint_eq(a.tt_count, 9);	/* the rest is kept */
+	/* Trusted to stranger: counted, charged to nobody. */
+	pcore_lim_reclass(&X.pc, BS_CLASS_TRUSTED, BS_CLASS_STRANGER, aux);
+	ck_assert_uint_eq(X.pc.n_strangers, 5);
+	ck_assert_uint_eq(X.pc.neigh[3].strangers, 1);
+	/* The introducer's slot was reused: its new occupant owes nothing. */
+	a.intro = 4;
+	a.intro_gen = 6;
+	memcpy(aux, &a, sizeof(a));
+	pcore_lim_reclass(&X.pc, BS_CLASS_STRANGER, BS_CLASS_TRUSTED, aux);
+	ck_assert_uint_eq(X.pc.n_strangers, 4);
+	ck_assert_uint_eq(X.pc.neigh[3].strangers, 1);
+	pcore_free(&X.pc);
+}
+END_TEST
+
 START_TEST(test_emit_failure)
 {
 	struct ipc_config c;
@@ -2802,6 +2851,7 @@ pcore_suite(void)
 	tcase_add_test(tc, test_drop_log_limited);
 	tcase_add_test(tc, test_drop_log_detail);
 	tcase_add_test(tc, test_emit_failure);
+	tcase_add_test(tc, test_lim_reclass);
 	suite_add_tcase(s, tc);
 	return s;
 }
