@@ -338,8 +338,7 @@ fwd_tap_open(struct fwd *f)
 		fatal("tap %s", f->cfg.tap);
 	}
 	/* Without offloads the host segments and checksums itself. */
-	f->tap_offload = tap_offload(&f->tap) == 0;
-	if (!f->tap_offload)
+	if (tap_offload(&f->tap) != 0)
 		log_warn("tap %s: no TCP segmentation offload", f->tap.name);
 	fwd_tap_mac(f->id.pk, mac);
 	if (nl_link_set_mac(f->nl, f->tap.ifindex, mac) != 0)

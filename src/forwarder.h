@@ -241,7 +241,6 @@ struct fwd {
 	uint8_t *tapbuf;		/* TAP_PKT_MAX bytes: one read */
 	uint8_t *tapseg;		/* TAP_PKT_MAX bytes: a segment */
 	uint8_t *grobuf;		/* TAP_PKT_MAX bytes: tap_gro's */
-	int tap_offload;		/* tap_offload() succeeded */
 	struct tapoff_gro tap_gro;	/* frames for the TAP, joined */
 	struct tapoff_stats tapoff;
 	uint64_t tap_now;		/* the clock at the last TAP read */
