@@ -200,6 +200,7 @@ fuzz_route(struct fwd_tables *t, unsigned dst, unsigned via,
 	r.ifindex = ifindex;
 	r.tq = 100;
 	r.hops = dst == via ? 1 : 2;
+	r.epoch = 1;
 	if (fwd_route_add(t, &r, FUZZ_T0) != 0)
 		abort();
 }

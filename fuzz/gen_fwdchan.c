@@ -140,6 +140,7 @@ gen_route(struct ipc_route *r, uint32_t ifindex, uint8_t hops)
 	r->ifindex = ifindex;
 	r->tq = 198;
 	r->hops = hops;
+	r->epoch = 2;
 }
 
 /*

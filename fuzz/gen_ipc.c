@@ -118,7 +118,8 @@ static void seed_forwarder_session(const char *dir)
 {
 	static struct gen g;
 	struct ipc_neigh n;
-	struct ipc_route r = { .ifindex = FUZZ_IF_A, .tq = 198, .hops = 2 };
+	struct ipc_route r = { .ifindex = FUZZ_IF_A, .tq = 198, .hops = 2,
+	    .epoch = 2 };
 	struct ipc_route_del d;
 	struct ipc_link_key_req q = { .ifindex = FUZZ_IF_A };
 	struct ipc_tt tt;

@@ -342,6 +342,7 @@ fwd_stats_tables(struct fwd *f, struct ctl_reply *r)
 	ctl_reply_field_u64(r, "local_full", tc->local_full);
 	ctl_reply_field_u64(r, "local_aged", tc->local_aged);
 	ctl_reply_field_u64(r, "bcast_evicted", tc->bcast_evicted);
+	ctl_reply_field_u64(r, "bcast_restarts", tc->bcast_restarts);
 }
 
 /*

@@ -40,6 +40,8 @@ struct fwd_bwin {
 	uint32_t last;			/* highest seqno seen */
 	uint64_t bits;			/* bit i: last - i seen */
 	uint64_t last_ms;
+	uint32_t epoch;			/* the originator's when known, or 0 */
+	uint64_t grace_until_ms;	/* it restarted: see FWD_BCAST_GRACE_MS */
 	int32_t next;
 	uint8_t used;
 };
@@ -508,6 +510,9 @@ fwd_route_remove(struct fwd_tables *t, int32_t i)
 	t->n_route--;
 }
 
+static void	fwd_bwin_epoch(struct fwd_tables *t, const uint8_t *orig,
+	    uint32_t epoch, uint64_t now_ms);
+
 int
 fwd_route_add(struct fwd_tables *t, const struct ipc_route *r,
     uint64_t now_ms)
@@ -539,7 +544,10 @@ fwd_route_add(struct fwd_tables *t, const struct ipc_route *r,
 	e->ifindex = r->ifindex;
 	e->tq = r->tq;
 	e->hops = r->hops;
+	if (r->epoch > e->epoch)
+		e->epoch = r->epoch;
 	e->refresh_ms = now_ms;
+	fwd_bwin_epoch(t, r->orig_addr, e->epoch, now_ms);
 	return 0;
 }
 
@@ -1045,17 +1053,45 @@ fwd_bwin_restart(struct fwd_bwin *w, uint32_t seqno, uint64_t now_ms)
 	w->last_ms = now_ms;
 }
 
+/*
+ * The originator's epoch from a ROUTE_ADD.  A higher one than the window
+ * knew means it restarted, with broadcast seqnos drawn anew: for a while
+ * any seqno far from the window restarts it (fwd_bcast_check).  A window
+ * that knew no epoch yet just learns it.
+ */
+static void
+fwd_bwin_epoch(struct fwd_tables *t, const uint8_t *orig, uint32_t epoch,
+    uint64_t now_ms)
+{
+	int32_t i = fwd_bwin_slot(t, orig);
+	struct fwd_bwin *w;
+
+	if (i == FWD_NIL)
+		return;
+	w = &t->bwin[i];
+	if (epoch <= w->epoch)
+		return;
+	if (w->epoch != 0) {
+		w->grace_until_ms = now_ms + FWD_BCAST_GRACE_MS;
+		t->c.bcast_restarts++;
+	}
+	w->epoch = epoch;
+}
+
 int
 fwd_bcast_check(struct fwd_tables *t, const uint8_t orig[static BS_ADDR_LEN],
     uint32_t seqno, uint64_t now_ms)
 {
+	const struct fwd_route *r;
 	struct fwd_bwin *w;
 	int32_t i = fwd_bwin_slot(t, orig);
 	uint32_t ahead, behind;
 
 	if (i == FWD_NIL) {
-		fwd_bwin_restart(&t->bwin[fwd_bwin_alloc(t, orig)], seqno,
-		    now_ms);
+		w = &t->bwin[fwd_bwin_alloc(t, orig)];
+		r = fwd_route_find(t, orig);
+		w->epoch = r != NULL ? r->epoch : 0;
+		fwd_bwin_restart(w, seqno, now_ms);
 		return 1;
 	}
 	w = &t->bwin[i];
@@ -1075,10 +1111,12 @@ fwd_bcast_check(struct fwd_tables *t, const uint8_t orig[static BS_ADDR_LEN],
 	}
 	/*
 	 * Far behind the window: an old copy, unless the originator restarted
-	 * (its sequence numbers began anew) and has been quiet long enough
+	 * (its sequence numbers began anew): we know it did from a higher
+	 * epoch in its OGMs not long ago, or it has been quiet long enough
 	 * for us to believe it.
 	 */
-	if (fwd_age(now_ms, w->last_ms) < FWD_BCAST_RESET_MS)
+	if (now_ms >= w->grace_until_ms &&
+	    fwd_age(now_ms, w->last_ms) < FWD_BCAST_RESET_MS)
 		return 0;
 	fwd_bwin_restart(w, seqno, now_ms);
 	return 1;

@@ -45,6 +45,13 @@
 #define FWD_BCAST_WINDOW	64		/* seqnos remembered per orig */
 /* A window not touched for this long restarts at the next seqno seen. */
 #define FWD_BCAST_RESET_MS	30000
+/*
+ * After a ROUTE_ADD shows that an originator restarted (a higher epoch),
+ * this long a seqno far from its window restarts the window too: the new
+ * instance began at a random seqno, which is as likely behind the old
+ * window as ahead of it.
+ */
+#define FWD_BCAST_GRACE_MS	10000
 
 /* ---- data-plane counters (per interface, per neighbour, TAP) ------------ */
 
@@ -111,6 +118,7 @@ struct fwd_route {
 	uint32_t ifindex;
 	uint8_t tq;
 	uint8_t hops;
+	uint32_t epoch;			/* the originator's, newest seen */
 	uint64_t added_ms;		/* first ROUTE_ADD */
 	uint64_t refresh_ms;		/* last ROUTE_ADD (last seen) */
 	int32_t next_;			/* private */
@@ -157,6 +165,8 @@ struct fwd_tables_counters {
 	uint64_t local_full;		/* source MAC not learnt: full */
 	uint64_t local_aged;
 	uint64_t bcast_evicted;		/* duplicate window reused */
+	uint64_t bcast_restarts;	/* originator restarted: its window
+					   took a new start (FWD_BCAST_GRACE_MS) */
 };
 
 struct fwd_tables;	/* opaque */
@@ -293,6 +303,10 @@ unsigned fwd_local_tt(const struct fwd_tables *t, struct wire_tt_entry *out,
  * 1 when BCAST (orig, seqno) is seen for the first time (and remember it),
  * 0 when it is a duplicate or too old.  The table keeps
  * FWD_BCAST_ORIG_MAX originators and reuses the oldest slot when full.
+ * A seqno FWD_BCAST_WINDOW or more behind the newest restarts the window
+ * (and is taken) when the window was idle for FWD_BCAST_RESET_MS, or
+ * within FWD_BCAST_GRACE_MS of a ROUTE_ADD with a higher epoch for orig
+ * (fwd_route_add); otherwise it is dropped as an old copy.
  */
 int	fwd_bcast_check(struct fwd_tables *t,
 	    const uint8_t orig[static BS_ADDR_LEN], uint32_t seqno,

@@ -268,6 +268,8 @@ static int chk_route(const union ipc_payload *u, char *err, size_t errlen)
 		    r->hops, IPC_ROUTE_MAX_HOPS);
 	if (!ipc_zero(r->reserved, sizeof(r->reserved)))
 		return log_errf(err, errlen, "reserved bytes not 0");
+	if (r->epoch == 0)
+		return log_errf(err, errlen, "epoch 0 out of range");
 	return 0;
 }
 

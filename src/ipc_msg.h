@@ -205,7 +205,9 @@ struct ipc_log {
  * must be a neighbour that is up (IPC_NEIGH) on ifindex.  The parser also
  * resends an unchanged route once per new OGM seqno that arrives from the
  * best next hop (a refresh: the forwarder may expire routes that go
- * without one).
+ * without one).  epoch is the originator's, from its newest accepted OGM
+ * (signed, never lower than before): a higher one tells the forwarder the
+ * originator restarted, so its broadcast sequence numbers began anew.
  */
 struct ipc_route {
 	uint8_t orig_pk[BS_PK_LEN];
@@ -215,6 +217,7 @@ struct ipc_route {
 	uint8_t tq;			/* 1..255 */
 	uint8_t hops;			/* 1..IPC_ROUTE_MAX_HOPS */
 	uint8_t reserved[2];
+	uint32_t epoch;			/* >= 1 */
 };
 
 /* IPC_ROUTE_DEL: forget the route to an originator. */
@@ -446,7 +449,7 @@ _Static_assert(sizeof(struct ipc_iface) == 16 + IFNAMSIZ, "ipc_iface");
 _Static_assert(offsetof(struct ipc_frame, data) == 20, "ipc_frame");
 _Static_assert(sizeof(struct ipc_link_key) == 76, "ipc_link_key");
 _Static_assert(sizeof(struct ipc_log) == 4 + IPC_LOG_TEXT_MAX, "ipc_log");
-_Static_assert(sizeof(struct ipc_route) == 52, "ipc_route");
+_Static_assert(sizeof(struct ipc_route) == 56, "ipc_route");
 _Static_assert(sizeof(struct ipc_route_del) == 8, "ipc_route_del");
 _Static_assert(sizeof(struct ipc_neigh) == 52, "ipc_neigh");
 _Static_assert(sizeof(struct ipc_link_key_req) == 36, "ipc_link_key_req");

@@ -190,6 +190,7 @@ pcore_route_add(struct pcore *pc, const struct routing_orig_info *oi)
 	m.ifindex = oi->ifindex;
 	m.tq = oi->tq;
 	m.hops = oi->hops;
+	m.epoch = oi->epoch;
 	pcore_emit(pc, IPC_ROUTE_ADD, &m, sizeof(m));
 }
 

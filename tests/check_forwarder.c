@@ -194,6 +194,7 @@ route_of(struct ipc_route *r, uint32_t ifindex)
 	r->ifindex = ifindex;
 	r->tq = 100;
 	r->hops = 2;
+	r->epoch = 1;
 }
 
 static void

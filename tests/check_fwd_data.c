@@ -226,7 +226,8 @@ neigh(unsigned id, uint32_t ifindex, int state_up, uint8_t tq, uint64_t now)
 }
 
 static int
-route(unsigned dst, unsigned via, uint32_t ifindex, uint64_t now)
+route_epoch(unsigned dst, unsigned via, uint32_t ifindex, uint32_t epoch,
+    uint64_t now)
 {
 	struct ipc_route r;
 
@@ -237,7 +238,14 @@ route(unsigned dst, unsigned via, uint32_t ifindex, uint64_t now)
 	r.ifindex = ifindex;
 	r.tq = 200;
 	r.hops = dst == via ? 1 : 2;
+	r.epoch = epoch;
 	return fwd_route_add(tab, &r, now);
+}
+
+static int
+route(unsigned dst, unsigned via, uint32_t ifindex, uint64_t now)
+{
+	return route_epoch(dst, via, ifindex, 1, now);
 }
 
 /* IPC_TT for orig: clients first..first+count-1, untagged. */
@@ -866,6 +874,54 @@ START_TEST(test_bcast_window)
 	}
 	/* Another originator has its own window. */
 	ck_assert_int_eq(fwd_bcast_check(tab, node(6)->addr, 10, T0), 1);
+}
+END_TEST
+
+/*
+ * An originator that restarts draws its first BCAST seqno anew, as often
+ * behind its old window as ahead: the higher epoch of its OGMs (ROUTE_ADD)
+ * lets that through at once, for FWD_BCAST_GRACE_MS, instead of after
+ * FWD_BCAST_RESET_MS of quiet.
+ */
+START_TEST(test_bcast_restart_epoch)
+{
+	const uint8_t *o5 = node(5)->addr, *o6 = node(6)->addr;
+	uint64_t g = T0 + 2000 + FWD_BCAST_GRACE_MS;
+
+	ck_assert_int_eq(route_epoch(5, 1, IF1, 100, T0), 0);
+	ck_assert_int_eq(fwd_bcast_check(tab, o5, 5000, T0), 1);
+	ck_assert_int_eq(fwd_bcast_check(tab, o5, 3, T0 + 1000), 0);
+	/* A refresh with the same epoch, or a lower one, changes nothing. */
+	ck_assert_int_eq(route_epoch(5, 1, IF1, 100, T0 + 1500), 0);
+	ck_assert_int_eq(route_epoch(5, 1, IF1, 99, T0 + 1600), 0);
+	ck_assert_int_eq(fwd_bcast_check(tab, o5, 3, T0 + 1700), 0);
+	ck_assert_uint_eq(fwd_tables_counters(tab)->bcast_restarts, 0);
+	/* It restarted: its new seqnos are taken at once. */
+	ck_assert_int_eq(route_epoch(5, 1, IF1, 101, T0 + 2000), 0);
+	ck_assert_uint_eq(fwd_tables_counters(tab)->bcast_restarts, 1);
+	ck_assert_int_eq(fwd_bcast_check(tab, o5, 3, T0 + 2500), 1);
+	ck_assert_int_eq(fwd_bcast_check(tab, o5, 3, T0 + 2600), 0);
+	ck_assert_int_eq(fwd_bcast_check(tab, o5, 4, T0 + 2600), 1);
+	/*
+	 * A copy of the old instance (a replay) may take the window over
+	 * during the grace, but cannot lock the new one out.
+	 */
+	ck_assert_int_eq(fwd_bcast_check(tab, o5, 5001, T0 + 3000), 1);
+	ck_assert_int_eq(fwd_bcast_check(tab, o5, 5, T0 + 4000), 1);
+	ck_assert_int_eq(fwd_bcast_check(tab, o5, 5, T0 + 4001), 0);
+	/* After the grace, old copies are old again. */
+	ck_assert_int_eq(fwd_bcast_check(tab, o5, 6, g - 1), 1);
+	ck_assert_int_eq(fwd_bcast_check(tab, o5, 5002, g), 1);
+	ck_assert_int_eq(fwd_bcast_check(tab, o5, 7, g + 1), 0);
+	/* A window opened before any route learns the epoch, no grace. */
+	ck_assert_int_eq(fwd_bcast_check(tab, o6, 10, T0), 1);
+	ck_assert_int_eq(route_epoch(6, 1, IF1, 50, T0 + 1), 0);
+	ck_assert_int_eq(fwd_bcast_check(tab, o6, 10u - 100u, T0 + 2), 0);
+	ck_assert_uint_eq(fwd_tables_counters(tab)->bcast_restarts, 1);
+	/* ... and a later restart gets one. */
+	ck_assert_int_eq(route_epoch(6, 1, IF1, 51, T0 + 3), 0);
+	ck_assert_int_eq(fwd_bcast_check(tab, o6, 10u - 100u, T0 + 4), 1);
+	ck_assert_uint_eq(fwd_tables_counters(tab)->bcast_restarts, 2);
 }
 END_TEST
 
@@ -1678,6 +1734,7 @@ fwd_data_suite(void)
 	tcase_add_loop_test(tc, test_bcast_window, 0,
 	    sizeof(bc_cases) / sizeof(bc_cases[0]));
 	tcase_add_test(tc, test_bcast_evict);
+	tcase_add_test(tc, test_bcast_restart_epoch);
 	tcase_add_test(tc, test_dcount_names);
 	suite_add_tcase(s, tc);
 

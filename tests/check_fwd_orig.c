@@ -748,6 +748,7 @@ START_TEST(test_dispatch)
 	rt.ifindex = IF_A;
 	rt.tq = 200;
 	rt.hops = 2;
+	rt.epoch = 7;
 	ck_assert_int_eq(deliver(IPC_ROUTE_ADD, &rt, sizeof(rt)), FWD_CHAN_OK);
 	r = fwd_route_find(fw.tables, addr_orig);
 	ck_assert_ptr_nonnull(r);

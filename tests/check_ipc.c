@@ -150,6 +150,7 @@ static void sample(uint16_t type, union ipc_payload *u)
 		u->route.ifindex = IF_A;
 		u->route.tq = 200;
 		u->route.hops = 2;
+		u->route.epoch = 3;
 		break;
 	case IPC_ROUTE_DEL:
 		memcpy(u->route_del.orig_addr, addr_orig, 6);
@@ -628,6 +629,7 @@ static const struct fmt_case fmt_cases[] = {
 	F(IPC_ROUTE_ADD, struct ipc_route, hops, 1, IPC_ROUTE_MAX_HOPS + 1,
 	    "hops 34 out of range 1..33"),
 	F(IPC_ROUTE_ADD, struct ipc_route, reserved[0], 1, 1, "reserved"),
+	F(IPC_ROUTE_ADD, struct ipc_route, epoch, 4, 0, "epoch 0 out of range"),
 	/* ROUTE_DEL */
 	F(IPC_ROUTE_DEL, struct ipc_route_del, orig_addr[0], 1, 0x01,
 	    "not a mesh address"),

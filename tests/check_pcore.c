@@ -769,6 +769,7 @@ START_TEST(test_ogm_route)
 	ck_assert_uint_eq(r.ifindex, IFX);
 	ck_assert_uint_eq(r.tq, 255);
 	ck_assert_uint_eq(r.hops, 1);
+	ck_assert_uint_eq(r.epoch, EPOCH);
 	/* X relays it: P is its own best next hop. */
 	ck_assert_int_ge(msg_find(&X, mark, IPC_RELAY, &rl, sizeof(rl)), 0);
 	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_RELAYED], 1);
