@@ -170,7 +170,7 @@ neigh_delete(struct routing *rt, uint32_t i)
 #define NEIGH_LOST_ODDS		1000u
 #define NEIGH_GAP_MIN_MS	50
 #define NEIGH_GAP_MAX_MS	600000
-#define NEIGH_BUSY_PER_MISS	4
+#define NEIGH_BUSY_PER_MISS	2
 
 /* Is (epoch, seqno) acceptable for n?  ROUTING_OK, EOLD or EEPOCH. */
 static int
@@ -308,9 +308,11 @@ neigh_lost_misses(const struct rt_neigh *n)
  * interval, and its silence tells sooner: it is also lost after 1.5
  * intervals without any authentic frame from it, HELLO or OGM, when it
  * sends at least NEIGH_BUSY_PER_MISS * m frames an interval on average
- * (m as above: 8 on a clean link, 20 at 20 % loss), so that 1.5
- * intervals hold at least 6m of its frames and losing all of them is far
- * less likely than the m HELLO misses of the rule above.  A live
+ * (4 on a clean link, 10 at 20 % loss), so that 1.5 intervals hold at
+ * least 3m of its frames and losing all of them is far less likely than
+ * the m HELLO misses of the rule above.  (It was 4m; with relays
+ * aggregated over 100 ms the centre of the 5x5 grid sends fewer than 8
+ * frames an interval, and its silence took 2.5 intervals again.)  A live
  * neighbour is never silent for 1.5 intervals: its own HELLOs come every
  * interval +-10 %.  On the 5x5 grid this takes the detection of a
  * silent centre from 2.5 intervals to 1.5.

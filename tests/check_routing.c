@@ -1443,9 +1443,9 @@ START_TEST(test_neigh_lost)
 END_TEST
 
 /*
- * A busy neighbour, heard (HELLO or OGM) at least 4m times an interval
+ * A busy neighbour, heard (HELLO or OGM) at least 2m times an interval
  * (m = 2 on a clean link), is also lost after 1.5 intervals without any
- * frame: 5 sends 10 frames a second; 6 sends 5 (too few for the rule);
+ * frame: 5 sends 10 frames a second; 6 sends 3 (too few for the rule);
  * 7 sends 10, and goes on sending OGMs for 1 s after its last HELLO.
  */
 START_TEST(test_neigh_lost_busy)
@@ -1460,7 +1460,7 @@ START_TEST(test_neigh_lost_busy)
 		/* The frames between the previous HELLO and this one. */
 		for (u = 900; u > 0; u -= 100) {
 			routing_neigh_heard(rt, IF1, ident(5)->addr, t - u);
-			if (u % 200 == 0)
+			if (u % 400 == 0)
 				routing_neigh_heard(rt, IF1, ident(6)->addr,
 				    t - u);
 			routing_neigh_heard(rt, IF1, ident(7)->addr, t - u);
