@@ -160,6 +160,11 @@ fwd_ctl_interfaces(void *ctx, size_t argc, const char *const argv[],
 		ctl_reply_field_u64(r, "tx_ogm_frames", v->tx_ogm);
 		ctl_reply_field_u64(r, "tx_ctl_errors", v->tx_errors);
 		ctl_reply_field_u64(r, "hello_seqno", v->hello_seqno);
+		/* What the socket dropped on receipt (since it was opened). */
+		ctl_reply_field_u64(r, "rx_short", v->rs.stats.rx_short);
+		ctl_reply_field_u64(r, "rx_trunc", v->rs.stats.rx_trunc);
+		ctl_reply_field_u64(r, "rx_foreign", v->rs.stats.rx_foreign);
+		ctl_reply_field_u64(r, "rx_own", v->rs.stats.rx_own);
 		dc = f->data == NULL || v->ifindex <= 0 ? NULL :
 		    fwd_data_iface_counters(f->data, (uint32_t)v->ifindex);
 		if (dc != NULL)
