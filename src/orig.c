@@ -83,13 +83,32 @@ cand_push(struct rt_cand *c, uint8_t tq)
 	c->tq_avg = (uint8_t)(n != 0 ? sum / n : 0);
 }
 
-/* Is candidate a better next hop than b (higher average, then echo)? */
+/* How many of the originator's last ROUTING_TQ_RING seqnos c delivered. */
+static unsigned
+cand_recent(const struct rt_cand *c)
+{
+	return (unsigned)__builtin_popcountll(c->bits &
+	    ((UINT64_C(1) << ROUTING_TQ_RING) - 1));
+}
+
+/*
+ * Is candidate a a better next hop than b: higher average, then more of
+ * the last seqnos delivered, then higher echo?
+ */
 static int
 cand_better(const struct routing *rt, const struct rt_cand *a,
     const struct rt_cand *b)
 {
 	if (a->tq_avg != b->tq_avg)
 		return a->tq_avg > b->tq_avg;
+	/*
+	 * Equal averages (batman's mean leaves the zeros out, so a router
+	 * that stopped delivering keeps its average until its whole ring
+	 * is 0): the one that delivered more of the last ROUTING_TQ_RING
+	 * sequence numbers, first copy or not, is the live one.
+	 */
+	if (cand_recent(a) != cand_recent(b))
+		return cand_recent(a) > cand_recent(b);
 	return rt->neigh[a->neigh].echo > rt->neigh[b->neigh].echo;
 }
 
@@ -573,6 +592,8 @@ ogm_update(struct routing *rt, struct rt_orig *o, const struct routing_ogm *m,
 	if (ogm_should_rank(o, m, x)) {
 		if ((c = ogm_rank(o, x, now_ms)) >= 0) {
 			o->cand[c].hops = m->hops;
+			/* Counted before it competes (cand_better). */
+			o->cand[c].bits |= UINT64_C(1) << x->back;
 			res->ranked = 1;
 			ogm_switch(rt, o, c);
 		} else if (orig_router(o) == NULL)

@@ -54,8 +54,11 @@
  * a 64-bit window of the seqnos that neighbour delivered, the hop count of
  * its last copy and when it last delivered one.  The best next hop is
  * switched to the sending neighbour when its average exceeds the current
- * router's, or equals it and its echo count is higher (batman's
- * "more symmetric" rule); otherwise the router stays (hysteresis).  When
+ * router's, or equals it and it delivered more of the last 5 seqnos
+ * (first copy or not: a router whose path died keeps its average, as
+ * the mean leaves zeros out, but stops delivering), or equals it in both
+ * and its echo count is higher (batman's "more symmetric" rule);
+ * otherwise the router stays (hysteresis).  When
  * all candidates are taken, a new sender replaces the candidate with the
  * lowest average that is below the new copy's TQ and is not the router;
  * otherwise the copy is not ranked.

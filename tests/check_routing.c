@@ -1103,21 +1103,67 @@ START_TEST(test_best_switch)
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
 	assert_route(rt, 9, 5, 200, 2);
-	/* A better one takes over. */
-	m = ogm(9, 6, 8, 2, 210, 1, 50);
+	/* Still worse on average: no switch. */
+	m = ogm(9, 6, 8, 2, 200, 1, 50);
 	apply_ok(rt, &m, T0, &res);
-	ck_assert_uint_eq(router_avg(rt, 9, 6), 200);	/* (190+210)/2 */
-	ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);	/* tie: no */
+	ck_assert_uint_eq(router_avg(rt, 9, 6), 195);	/* (190+200)/2 */
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
+	/* A better one takes over. */
 	m = ogm(9, 6, 8, 3, 225, 1, 50);
 	apply_ok(rt, &m, T0, &res);
-	ck_assert_uint_eq(router_avg(rt, 9, 6), 208);
+	ck_assert_uint_eq(router_avg(rt, 9, 6), 205);
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_NEXTHOP);
 	ck_assert_uint_eq(res.relay, 1);
-	assert_route(rt, 9, 6, 208, 2);
+	assert_route(rt, 9, 6, 205, 2);
 	/* The router's own change of TQ is a metric change. */
 	m = ogm(9, 6, 8, 4, 225, 1, 50);
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_METRIC);
+	routing_free(rt);
+}
+END_TEST
+
+/*
+ * Equal averages: the candidate that delivered more of the last 5
+ * seqnos wins.  The mean leaves zeros out, so a router that stopped
+ * delivering (its path died further on) keeps its average until its whole
+ * ring is 0; an equally good live candidate takes over at the first
+ * seqno the router missed, not 5 seqnos later.
+ */
+START_TEST(test_best_tie_fresh)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+	uint32_t sq;
+
+	perfect(rt, IF1, 5, T0);
+	perfect(rt, IF1, 6, T0);
+	/* Both deliver seqnos 1..5 at 198, 5 first: 5 is the router. */
+	for (sq = 1; sq <= 5; sq++) {
+		m = ogm(9, 5, 8, sq, 198, 2, 50);
+		apply_ok(rt, &m, T0, &res);
+		m = ogm(9, 6, 8, sq, 198, 2, 50);
+		apply_ok(rt, &m, T0, &res);
+		ck_assert_uint_eq(res.dup, ROUTING_ORIG_DUP);
+		ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
+	}
+	assert_route(rt, 9, 5, 198, 3);
+	/* 5 goes quiet for 9: 6 alone delivers seqno 6, and takes over. */
+	m = ogm(9, 6, 8, 6, 198, 2, 50);
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(router_avg(rt, 9, 5), 198);	/* zeros left out */
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_NEXTHOP);
+	assert_route(rt, 9, 6, 198, 3);
+	/* Back to equal delivery: 6 stays (no flapping on a tie). */
+	for (sq = 7; sq <= 12; sq++) {
+		m = ogm(9, 6, 8, sq, 198, 2, 50);
+		apply_ok(rt, &m, T0, &res);
+		m = ogm(9, 5, 8, sq, 198, 2, 50);
+		apply_ok(rt, &m, T0, &res);
+		ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
+	}
+	assert_route(rt, 9, 6, 198, 3);
 	routing_free(rt);
 }
 END_TEST
@@ -2083,6 +2129,7 @@ routing_suite(void)
 	tc = tcase_create("best");
 	tcase_add_checked_fixture(tc, reset, NULL);
 	tcase_add_test(tc, test_best_switch);
+	tcase_add_test(tc, test_best_tie_fresh);
 	tcase_add_test(tc, test_best_tie_echo);
 	tcase_add_test(tc, test_best_ageing);
 	tcase_add_test(tc, test_best_candidates_cap);
