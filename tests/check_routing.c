@@ -1124,6 +1124,27 @@ START_TEST(test_best_switch)
 END_TEST
 
 /*
+ * Originator 9's seqnos first..last, each from neighbour a (TQ tqa) and
+ * then from b (TQ tqb), with prev_sender 8 and the given hops; *res is
+ * the outcome of the last copy.
+ */
+static void
+both_deliver(struct routing *rt, unsigned a, uint8_t tqa, unsigned b,
+    uint8_t tqb, uint8_t hops, uint32_t first, uint32_t last,
+    struct routing_ogm_result *res)
+{
+	struct routing_ogm m;
+	uint32_t sq;
+
+	for (sq = first; sq <= last; sq++) {
+		m = ogm(9, a, 8, sq, tqa, hops, 50);
+		apply_ok(rt, &m, T0, res);
+		m = ogm(9, b, 8, sq, tqb, hops, 50);
+		apply_ok(rt, &m, T0, res);
+	}
+}
+
+/*
  * Equal averages: the candidate that delivered more of the last 5
  * seqnos wins.  The mean leaves zeros out, so a router that stopped
  * delivering (its path died further on) keeps its average until its whole
@@ -1140,14 +1161,9 @@ START_TEST(test_best_tie_fresh)
 	perfect(rt, IF1, 5, T0);
 	perfect(rt, IF1, 6, T0);
 	/* Both deliver seqnos 1..5 at 198, 5 first: 5 is the router. */
-	for (sq = 1; sq <= 5; sq++) {
-		m = ogm(9, 5, 8, sq, 198, 2, 50);
-		apply_ok(rt, &m, T0, &res);
-		m = ogm(9, 6, 8, sq, 198, 2, 50);
-		apply_ok(rt, &m, T0, &res);
-		ck_assert_uint_eq(res.dup, ROUTING_ORIG_DUP);
-		ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
-	}
+	both_deliver(rt, 5, 198, 6, 198, 2, 1, 5, &res);
+	ck_assert_uint_eq(res.dup, ROUTING_ORIG_DUP);
+	ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
 	assert_route(rt, 9, 5, 198, 3);
 	/* 5 goes quiet for 9: 6 alone delivers seqno 6, and takes over. */
 	m = ogm(9, 6, 8, 6, 198, 2, 50);
@@ -1157,10 +1173,7 @@ START_TEST(test_best_tie_fresh)
 	assert_route(rt, 9, 6, 198, 3);
 	/* Back to equal delivery: 6 stays (no flapping on a tie). */
 	for (sq = 7; sq <= 12; sq++) {
-		m = ogm(9, 6, 8, sq, 198, 2, 50);
-		apply_ok(rt, &m, T0, &res);
-		m = ogm(9, 5, 8, sq, 198, 2, 50);
-		apply_ok(rt, &m, T0, &res);
+		both_deliver(rt, 6, 198, 5, 198, 2, sq, sq, &res);
 		ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
 	}
 	assert_route(rt, 9, 6, 198, 3);
@@ -1214,12 +1227,7 @@ START_TEST(test_best_ageing)
 
 	perfect(rt, IF1, 5, T0);
 	perfect(rt, IF1, 6, T0);
-	for (s = 1; s <= 5; s++) {
-		m = ogm(9, 5, 8, s, 220, 1, 50);
-		apply_ok(rt, &m, T0, &res);
-		m = ogm(9, 6, 8, s, 100, 1, 50);
-		apply_ok(rt, &m, T0, &res);
-	}
+	both_deliver(rt, 5, 220, 6, 100, 1, 1, 5, &res);
 	assert_route(rt, 9, 5, 220, 2);
 	for (s = 6; s <= 10; s++) {
 		m = ogm(9, 6, 8, s, 100, 1, 50);
