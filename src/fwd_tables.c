@@ -544,10 +544,12 @@ fwd_route_add(struct fwd_tables *t, const struct ipc_route *r,
 	e->ifindex = r->ifindex;
 	e->tq = r->tq;
 	e->hops = r->hops;
-	if (r->epoch > e->epoch)
-		e->epoch = r->epoch;
 	e->refresh_ms = now_ms;
-	fwd_bwin_epoch(t, r->orig_addr, e->epoch, now_ms);
+	/* Most ROUTE_ADDs are refreshes of the same epoch: nothing to do. */
+	if (r->epoch > e->epoch) {
+		e->epoch = r->epoch;
+		fwd_bwin_epoch(t, r->orig_addr, e->epoch, now_ms);
+	}
 	return 0;
 }
 

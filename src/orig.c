@@ -578,6 +578,15 @@ ogm_relay(const struct routing *rt, struct rt_orig *o,
 	memcpy(res->relay_prev_sender, m->sender, BS_ADDR_LEN);
 }
 
+/* Candidate c delivered this copy (its window, its last delivery). */
+static void
+cand_delivered(struct rt_orig *o, int c, const struct ogm_ctx *x,
+    uint64_t now_ms)
+{
+	o->cand[c].bits |= UINT64_C(1) << x->back;
+	o->cand[c].last_seen_ms = now_ms;
+}
+
 static void
 ogm_update(struct routing *rt, struct rt_orig *o, const struct routing_ogm *m,
     struct ogm_ctx *x, uint64_t now_ms, struct routing_ogm_result *res)
@@ -593,18 +602,15 @@ ogm_update(struct routing *rt, struct rt_orig *o, const struct routing_ogm *m,
 		if ((c = ogm_rank(o, x, now_ms)) >= 0) {
 			o->cand[c].hops = m->hops;
 			/* Counted before it competes (cand_better). */
-			o->cand[c].bits |= UINT64_C(1) << x->back;
+			cand_delivered(o, c, x, now_ms);
 			res->ranked = 1;
 			ogm_switch(rt, o, c);
 		} else if (orig_router(o) == NULL)
 			orig_elect(rt, o);
 		if (x->dup == ROUTING_NO_DUP)
 			o->last_ttl = m->ttl;
-	}
-	if (c >= 0) {
-		o->cand[c].bits |= UINT64_C(1) << x->back;
-		o->cand[c].last_seen_ms = now_ms;
-	}
+	} else if (c >= 0)
+		cand_delivered(o, c, x, now_ms);
 	o->cls = m->cls;
 	o->last_seen_ms = now_ms;
 }

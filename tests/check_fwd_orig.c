@@ -752,6 +752,7 @@ START_TEST(test_dispatch)
 	ck_assert_int_eq(deliver(IPC_ROUTE_ADD, &rt, sizeof(rt)), FWD_CHAN_OK);
 	r = fwd_route_find(fw.tables, addr_orig);
 	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->epoch, 7);
 	ck_assert_uint_eq(r->tq, 200);
 	ck_assert_mem_eq(r->nexthop, addr_peer[0], 6);
 
