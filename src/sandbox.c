@@ -549,8 +549,10 @@ static const struct sb_rule sb_parser_rules[] = {
 	/* Memory: malloc and free; nothing executable. */
 	ALLOW(brk), ALLOW_NOEXEC(mmap), ALLOW_NOEXEC(mprotect),
 	ALLOW(munmap), ALLOW(mremap), ALLOW(madvise),
-	/* Signals and exit. */
-	ALLOW(rt_sigreturn), ALLOW(exit), ALLOW(exit_group),
+	/* Signals and exit; restart_syscall resumes the poll(2) that a
+	 * SIGSTOP / SIGCONT (job control, a debugger) interrupted. */
+	ALLOW(rt_sigreturn), ALLOW(restart_syscall), ALLOW(exit),
+	ALLOW(exit_group),
 	/* What libc does by itself (stdio on stderr, error paths). */
 	ALLOW(close), ALLOW(fstat), ALLOW(newfstatat), ALLOW(getpid),
 };

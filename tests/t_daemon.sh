@@ -179,6 +179,17 @@ ip netns exec "$NB" "$INJ" inject mesh0 junk 3 >/dev/null 2>&1
 check "a: junk is counted as malformed" wait_for 20 sh -c \
     "tail -n +$((M + 1)) '$T/a.log' | grep -q 'drop_malformed [1-9]'"
 
+# ---- stopped and continued (a debugger, job control) ---------------------------
+
+# The parser sleeps in poll(2) with a timeout; after SIGSTOP and SIGCONT
+# the kernel resumes that sleep with restart_syscall(2), which the seccomp
+# filter must allow.
+kill -STOP "$P"
+sleep 0.5
+kill -CONT "$P"
+sleep 1
+check "a: the parser survives SIGSTOP and SIGCONT" running "$P"
+
 # ---- kill -9 of the parser -----------------------------------------------------
 
 new_parser() { p=$(parser_of "$FA"); [ -n "$p" ] && [ "$p" != "$P" ]; }
