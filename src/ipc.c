@@ -792,7 +792,10 @@ static int ipc_enqueue(struct ipc *ipc, const uint8_t *buf, size_t len)
 	return 0;
 }
 
-/* Send now when nothing waits (order is kept), else queue a copy. */
+/*
+ * Send now when nothing waits (order is kept) and the channel is not
+ * corked, else queue a copy.
+ */
 static int ipc_send_datagram(struct ipc *ipc, const uint8_t *buf, size_t len)
 {
 	int r;
@@ -801,11 +804,13 @@ static int ipc_send_datagram(struct ipc *ipc, const uint8_t *buf, size_t len)
 		errno = EBADF;
 		return -1;
 	}
-	if (ipc->head == NULL) {
+	if (ipc->head == NULL && !ipc->corked) {
 		r = ipc_try_send(ipc->fd, buf, len);
 		if (r != 0)
 			return r > 0 ? 0 : -1;
 	}
+	if (ipc->corked && ipc->nqueued == IPC_CORK_MAX && ipc_flush(ipc) < 0)
+		return -1;
 	return ipc_enqueue(ipc, buf, len);
 }
 
@@ -834,22 +839,59 @@ int ipc_send(struct ipc *ipc, uint16_t type, const void *obj, size_t objsize)
 	return ipc_send_datagram(ipc, buf, len);
 }
 
+/*
+ * Up to IPC_CORK_MAX queued messages per sendmmsg(2).  After a short
+ * count the loop calls again: that call says why (would block, or the
+ * error that stopped the first).
+ */
 int ipc_flush(struct ipc *ipc)
 {
+	struct mmsghdr mm[IPC_CORK_MAX];
+	struct iovec iov[IPC_CORK_MAX];
 	struct ipc_qent *q;
-	int r;
+	unsigned n;
+	int i, r;
 
-	while ((q = ipc->head) != NULL) {
-		if ((r = ipc_try_send(ipc->fd, q->buf, q->len)) <= 0)
-			return r == 0 ? 1 : -1;
-		ipc->head = q->next;
-		if (ipc->head == NULL)
-			ipc->tail = NULL;
-		ipc->queued -= IPC_QCOST(q->len);
-		ipc->nqueued--;
-		free(q);
+	while (ipc->head != NULL) {
+		memset(mm, 0, sizeof(mm));
+		for (n = 0, q = ipc->head; q != NULL && n < IPC_CORK_MAX;
+		    q = q->next, n++) {
+			iov[n].iov_base = q->buf;
+			iov[n].iov_len = q->len;
+			mm[n].msg_hdr.msg_iov = &iov[n];
+			mm[n].msg_hdr.msg_iovlen = 1;
+		}
+		do
+			r = sendmmsg(ipc->fd, mm, n, MSG_DONTWAIT | MSG_NOSIGNAL);
+		while (r < 0 && errno == EINTR);
+		if (r < 0)
+			return (errno == EAGAIN || errno == EWOULDBLOCK) ? 1 : -1;
+		for (i = 0; i < r; i++) {
+			q = ipc->head;
+			if (mm[i].msg_len != q->len) {
+				errno = EIO;	/* all or nothing on SEQPACKET */
+				return -1;
+			}
+			ipc->head = q->next;
+			if (ipc->head == NULL)
+				ipc->tail = NULL;
+			ipc->queued -= IPC_QCOST(q->len);
+			ipc->nqueued--;
+			free(q);
+		}
 	}
 	return 0;
+}
+
+void ipc_cork(struct ipc *ipc)
+{
+	ipc->corked = 1;
+}
+
+int ipc_uncork(struct ipc *ipc)
+{
+	ipc->corked = 0;
+	return ipc_flush(ipc);
 }
 
 static long ipc_now_ms(void)

@@ -75,6 +75,7 @@ struct ipc {
 	size_t queued;		/* bytes it holds now */
 	size_t nqueued;		/* messages it holds now */
 	struct ipc_qent *head, *tail;
+	int corked;		/* ipc_cork(): hold sends until ipc_uncork() */
 	char err[224];		/* why the last ipc_send said EINVAL */
 };
 
@@ -124,6 +125,16 @@ const char *ipc_error(const struct ipc *ipc);
  * socket error (errno; the peer is gone).
  */
 int ipc_flush(struct ipc *ipc);
+/*
+ * Hold what ipc_send() sends until ipc_uncork(), which flushes it: the
+ * messages one input gives rise to then leave in one sendmmsg(2) and the
+ * peer wakes once for them, not once each.  A corked queue is flushed
+ * early when it holds IPC_CORK_MAX messages.  ipc_uncork() returns what
+ * ipc_flush() returns.
+ */
+#define IPC_CORK_MAX	32
+void ipc_cork(struct ipc *ipc);
+int ipc_uncork(struct ipc *ipc);
 /* Flush, waiting with poll(2) up to timeout_ms; 0 empty, 1 timed out, -1. */
 int ipc_flush_wait(struct ipc *ipc, int timeout_ms);
 /* Non-zero while messages wait in the queue. */

@@ -197,7 +197,12 @@ parser_handle(struct parser *p, uint64_t now_ms)
 	}
 }
 
-/* Drain up to PARSER_MSGS_PER_WAKE messages; exits on EOF or error. */
+/*
+ * Drain up to PARSER_MSGS_PER_WAKE messages; exits on EOF or error.  What
+ * one message gives rise to (relays, route changes: up to a dozen
+ * messages for one OGM frame) leaves in one go, so the forwarder wakes
+ * once per frame, not once per entry.
+ */
 static void
 parser_read(struct parser *p, uint64_t now_ms)
 {
@@ -212,7 +217,10 @@ parser_read(struct parser *p, uint64_t now_ms)
 			_exit(0);
 		if (r != IPC_RECV_MSG)
 			parser_die(p, err);
+		ipc_cork(&p->ipc);
 		parser_handle(p, now_ms);
+		if (ipc_uncork(&p->ipc) < 0)
+			_exit(1);
 	}
 }
 
@@ -237,7 +245,10 @@ parser_loop(struct parser *p)
 			parser_read(p, log_now_ms());
 		if (pfd.revents & POLLNVAL)
 			_exit(1);
+		ipc_cork(&p->ipc);
 		next = pcore_tick(&p->pc, log_now_ms());
+		if (ipc_uncork(&p->ipc) < 0)
+			_exit(1);
 	}
 }
 

@@ -538,7 +538,8 @@ struct sb_rule {
 static const struct sb_rule sb_parser_rules[] = {
 	/* The channel (fd 3) and stderr. */
 	ALLOW(read), ALLOW(write), ALLOW(writev),
-	ALLOW(recvmsg), ALLOW(sendmsg), ALLOW(recvfrom), ALLOW(sendto),
+	ALLOW(recvmsg), ALLOW(sendmsg), ALLOW(sendmmsg), ALLOW(recvfrom),
+	ALLOW(sendto),
 	/* Waiting for the channel. */
 	ALLOW(poll), ALLOW(ppoll),
 	/* Clocks and sleeping (the vDSO covers most clock reads). */

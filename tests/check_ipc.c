@@ -1138,15 +1138,32 @@ static void log_n(union ipc_payload *u, unsigned n)
 	snprintf(u->log.text, sizeof(u->log.text), "message %u", n);
 }
 
+/* recv every waiting LOG line; they must be "message first.." in order. */
+static unsigned recv_in_order(struct ipc *fwd, unsigned first)
+{
+	union ipc_payload u, exp;
+	struct ipc_msg m;
+	char err[256];
+	unsigned got = 0;
+	int r;
+
+	while ((r = ipc_recv(fwd, &m, err, sizeof(err))) == IPC_RECV_MSG) {
+		ck_assert_int_eq(ipc_get(&m, IPC_LOG, &u, sizeof(u.log)), 0);
+		log_n(&exp, first + got);
+		ck_assert_msg(strcmp(u.log.text, exp.log.text) == 0,
+		    "out of order at %u: %s", first + got, u.log.text);
+		got++;
+	}
+	ck_assert_int_eq(r, IPC_RECV_NONE);
+	return got;
+}
+
 /* Parser sends LOG lines until some are queued, then the queue drains. */
 START_TEST(queue_keeps_order)
 {
 	struct ipc fwd, par;
-	union ipc_payload u, exp;
-	struct ipc_msg m;
-	char err[256];
+	union ipc_payload u;
 	unsigned sent = 0, got = 0, want_total;
-	int r;
 
 	pair(&fwd, &par, 0);
 	ck_assert_int_eq(ipc_poll_events(&par), POLLIN);
@@ -1160,20 +1177,49 @@ START_TEST(queue_keeps_order)
 	ck_assert_int_eq(ipc_poll_events(&par), POLLIN | POLLOUT);
 	ck_assert_int_eq(ipc_flush(&par), 1);	/* nobody read yet */
 	while (got < want_total) {
-		while ((r = ipc_recv(&fwd, &m, err, sizeof(err))) ==
-		    IPC_RECV_MSG) {
-			ck_assert_int_eq(ipc_get(&m, IPC_LOG, &u, sizeof(u.log)),
-			    0);
-			log_n(&exp, got);
-			ck_assert_msg(strcmp(u.log.text, exp.log.text) == 0,
-			    "out of order at %u: %s", got, u.log.text);
-			got++;
-		}
-		ck_assert_int_eq(r, IPC_RECV_NONE);
+		got += recv_in_order(&fwd, got);
 		ck_assert_int_ge(ipc_flush(&par), 0);
 	}
 	ck_assert_int_eq(ipc_pending(&par), 0);
 	ck_assert_uint_eq(par.queued, 0);
+	ipc_close(&fwd);
+	ipc_close(&par);
+}
+END_TEST
+
+/* Corked sends wait for ipc_uncork, then leave together and in order. */
+START_TEST(cork_holds_then_flushes)
+{
+	struct ipc fwd, par;
+	union ipc_payload u;
+	unsigned i;
+
+	pair(&fwd, &par, 0);
+	ipc_cork(&par);
+	for (i = 0; i < 5; i++) {
+		log_n(&u, i);
+		ck_assert_int_eq(ipc_send(&par, IPC_LOG, &u, sizeof(u.log)), 0);
+	}
+	ck_assert_uint_eq(par.nqueued, 5);
+	ck_assert_uint_eq(recv_in_order(&fwd, 0), 0);	/* nothing left yet */
+	ck_assert_int_eq(ipc_uncork(&par), 0);
+	ck_assert_int_eq(ipc_pending(&par), 0);
+	ck_assert_uint_eq(recv_in_order(&fwd, 0), 5);
+	/* Uncorked again: a send goes out at once. */
+	log_n(&u, 5);
+	ck_assert_int_eq(ipc_send(&par, IPC_LOG, &u, sizeof(u.log)), 0);
+	ck_assert_uint_eq(par.nqueued, 0);
+	ck_assert_uint_eq(recv_in_order(&fwd, 5), 1);
+	/* A long corked run is flushed every IPC_CORK_MAX messages. */
+	ipc_cork(&par);
+	for (i = 0; i < IPC_CORK_MAX + 3; i++) {
+		log_n(&u, 6 + i);
+		ck_assert_int_eq(ipc_send(&par, IPC_LOG, &u, sizeof(u.log)), 0);
+	}
+	ck_assert_uint_eq(par.nqueued, 3);
+	ck_assert_uint_eq(recv_in_order(&fwd, 6), IPC_CORK_MAX);
+	ck_assert_int_eq(ipc_uncork(&par), 0);
+	ck_assert_uint_eq(recv_in_order(&fwd, 6 + IPC_CORK_MAX), 3);
 	ipc_close(&fwd);
 	ipc_close(&par);
 }
@@ -1531,6 +1577,7 @@ static Suite *ipc_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, queue_keeps_order);
 	tcase_add_test(tc, queue_is_bounded);
+	tcase_add_test(tc, cork_holds_then_flushes);
 	tcase_add_test(tc, flush_wait_times_out_then_drains);
 	tcase_add_test(tc, send_to_closed_peer);
 	tcase_add_test(tc, send_refuses_bugs);
