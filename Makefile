@@ -40,7 +40,7 @@ endif
 # Debian packages: libraries and headers first, tools after.
 DEB_PKGS := libsodium-dev libmnl-dev libseccomp-dev check pkg-config \
             afl++ clang mandoc iproute2 nftables tcpdump ethtool procps \
-            libcap2-bin tshark systemd python3
+            libcap2-bin tshark systemd python3 busybox
 PC_MODULES := libsodium libmnl libseccomp check
 
 WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \

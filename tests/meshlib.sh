@@ -426,7 +426,8 @@ mesh_isolate() {
 # bcast_rx.py IFACE TOKEN SECS READY: count the frames received (not sent)
 # on IFACE that contain TOKEN during SECS seconds; touch READY once the
 # socket is bound; print the count.
-# bcast_tx.py ADDR PORT TOKEN: one UDP broadcast datagram.
+# bcast_tx.py ADDR PORT TOKEN: one UDP datagram out of batsec0, to a
+# broadcast or multicast ADDR (IPv4, or IPv6 link scope).
 mesh_write_helpers() {
 	cat >"$MT/ping.py" <<-'EOF'
 	import os, select, socket, struct, sys, time
@@ -511,15 +512,22 @@ mesh_write_helpers() {
 	EOF
 	cat >"$MT/bcast_tx.py" <<-'EOF'
 	import socket, sys
-	s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+	addr, port, token = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
+	fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
+	s = socket.socket(fam, socket.SOCK_DGRAM)
 	s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
-	s.sendto(sys.argv[3].encode(), (sys.argv[1], int(sys.argv[2])))
+	s.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, b"batsec0")
+	if fam == socket.AF_INET6:
+	    s.sendto(token, (addr, port, 0, socket.if_nametoindex("batsec0")))
+	else:
+	    s.sendto(token, (addr, port))
 	EOF
 }
 
-# mesh_bcast_count FROM SECS: send one UDP broadcast with a unique payload
-# from node FROM while every node counts it on batsec0 for SECS seconds;
-# the counts in $MT/bcast.I.
+# mesh_bcast_count FROM SECS [ADDR]: send one UDP datagram with a unique
+# payload from node FROM to ADDR (default the broadcast 10.99.0.255; a
+# multicast group works the same) while every node counts it on batsec0
+# for SECS seconds; the counts in $MT/bcast.I.
 mesh_bcast_count() {
 	local tok i
 	tok="batsec-bcast-$$-$(date +%s%N)"
@@ -533,8 +541,8 @@ mesh_bcast_count() {
 	for i in $(mesh_seq "$MESH_N"); do
 		wait_for 20 test -e "$MT/bcast.$i.ready" || return 1
 	done
-	ip netns exec "$(mesh_ns "$1")" python3 "$MT/bcast_tx.py" 10.99.0.255 9 \
-	    "$tok" 2>>"$MT/bcast.txt" || return 1
+	ip netns exec "$(mesh_ns "$1")" python3 "$MT/bcast_tx.py" \
+	    "${3:-10.99.0.255}" 9 "$tok" 2>>"$MT/bcast.txt" || return 1
 	for i in $(mesh_seq "$MESH_N"); do
 		wait "$(cat "$MT/bcast.$i.pid")" 2>/dev/null
 	done

@@ -2,8 +2,8 @@
 # t_mesh_chain.sh — a four-node chain 1-2-3-4 (node 1 only hears node 2,
 # and so on), end to end: every node learns every other; IPv4 and IPv6
 # pings between the two ends (three hops); ARP and NDP resolve across the
-# mesh; one broadcast reaches every
-# node exactly once; `batsec-ctl o` on node 1 routes to node 4 through
+# mesh; one broadcast and one datagram to an IPv4 and to an IPv6
+# multicast group reach every node exactly once; DHCP works across it; `batsec-ctl o` on node 1 routes to node 4 through
 # node 2, its JSON has the documented members; `batsec-ctl n` lists
 # exactly the direct neighbours.
 . "$(dirname "$0")/lib.sh"
@@ -173,21 +173,62 @@ check "if on node 2: m1 and m3, both active" sh -c \
 j = json.load(sys.stdin)
 sys.exit(sorted(r[\"name\"] for r in j if r[\"active\"]) != [\"m1\", \"m3\"])'"
 
-# One broadcast from node 1: every other node hears it exactly once, and
-# it does not come back to node 1.  Receivers run for 8 s, long after
-# the last copy could arrive.
-if mesh_bcast_count 1 8; then
-	for i in 2 3 4; do
-		c=$(cat "$MT/bcast.$i")
-		check "broadcast from 1 reached node $i exactly once (got $c)" \
-		    test "$c" = 1
-	done
-	c=$(cat "$MT/bcast.1")
-	check "broadcast from 1 did not come back to node 1 (got $c)" \
-	    test "$c" = 0
-else
-	fail "broadcast receivers started"
+# One broadcast from node 1, then one datagram to an IPv4 and one to an
+# IPv6 multicast group: every other node hears each exactly once, and it
+# does not come back to node 1.  Receivers run for 6 s, long after the
+# last copy could arrive.
+for dst in 10.99.0.255 239.7.7.7 ff02::1; do
+	if mesh_bcast_count 1 6 "$dst"; then
+		for i in 2 3 4; do
+			c=$(cat "$MT/bcast.$i")
+			check "$dst from 1 reached node $i exactly once (got $c)" \
+			    test "$c" = 1
+		done
+		c=$(cat "$MT/bcast.1")
+		check "$dst from 1 did not come back to node 1 (got $c)" \
+		    test "$c" = 0
+	else
+		fail "$dst: receivers started"
+	fi
+done
+
+# DHCP across three hops: busybox udhcpd serves on node 1's batsec0 and
+# udhcpc on node 4 gets a lease (broadcasts from 0.0.0.0 both ways);
+# node 1 then pings node 4 at the leased address.
+cat >"$MT/udhcpd.conf" <<EOF
+start 10.99.0.200
+end 10.99.0.209
+interface batsec0
+lease_file $MT/udhcpd.leases
+pidfile $MT/udhcpd.pid
+option subnet 255.255.255.0
+option lease 600
+EOF
+cat >"$MT/udhcpc.sh" <<EOF
+#!/bin/sh
+[ "\$1" = bound ] && echo "\$ip" >"$MT/dhcp.ip"
+exit 0
+EOF
+chmod +x "$MT/udhcpc.sh"
+: >"$MT/udhcpd.leases"
+ip netns exec "$(mesh_ns 1)" busybox udhcpd -f "$MT/udhcpd.conf" \
+    >"$MT/udhcpd.log" 2>&1 &
+UDHCPD=$!
+track_pid "$UDHCPD"
+# Up to 10 DISCOVERs 2 s apart: the first may leave before udhcpd listens.
+ip netns exec "$(mesh_ns 4)" busybox udhcpc -i batsec0 -f -n -q -t 10 -T 2 \
+    -s "$MT/udhcpc.sh" >"$MT/udhcpc.log" 2>&1
+LEASE=$(cat "$MT/dhcp.ip" 2>/dev/null)
+check "DHCP: node 4 got a lease from node 1's server (${LEASE:-none})" \
+    sh -c "echo '$LEASE' | grep -qx '10\.99\.0\.20[0-9]'"
+if [ -n "$LEASE" ]; then
+	ip -n "$(mesh_ns 4)" addr add "$LEASE/24" dev batsec0
+	check "ping IPv4 1 -> node 4's leased address" \
+	    ip netns exec "$(mesh_ns 1)" python3 "$MT/ping.py" -4 3 5 "$LEASE"
+	ip -n "$(mesh_ns 4)" addr del "$LEASE/24" dev batsec0
 fi
+kill "$UDHCPD" 2>/dev/null
+wait "$UDHCPD" 2>/dev/null
 
 # ---- the parser of a relay dies ------------------------------------------------
 
