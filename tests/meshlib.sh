@@ -319,6 +319,13 @@ r = eval(sys.argv[1])
 print(r if not isinstance(r, bool) else ("yes" if r else "no"))' "$3"
 }
 
+# mesh_tt_has I CLIENT ORIG: node I's translation table (batsec-ctl -j tt)
+# maps the MAC CLIENT to the originator address ORIG.
+mesh_tt_has() {
+	mesh_json "$1" tt "any(r['client'] == '$2' and r['originator'] == \
+'$3' for r in j)" | grep -qx yes
+}
+
 # mesh_nexthop I J: the next hop address of node I's best route to node J.
 mesh_nexthop() {
 	mesh_json "$1" o "next(r['next_hop'] for r in j if r['address'] == \

@@ -47,17 +47,13 @@ check "ping IPv4 1 -> the client behind node 3" mesh_ping 1 33 4
 check "ping IPv6 1 -> the client behind node 3" mesh_ping 1 33 6
 check "ping IPv4 node 3 -> node 1 (its address now on br0)" mesh_ping 3 1 4
 
-tt_has() {
-	mesh_json "$1" tt "any(r['client'] == '$2' and r['originator'] == \
-'$3' for r in j)" | grep -qx yes
-}
 A3=$(mesh_addr 3)
 check "tt on node 3: the client's MAC ($CM) is its own client" \
-    wait_for 30 tt_has 3 "$CM" "$A3"
+    wait_for 30 mesh_tt_has 3 "$CM" "$A3"
 check "tt on node 1: the client's MAC belongs to node 3" \
-    wait_for 30 tt_has 1 "$CM" "$A3"
+    wait_for 30 mesh_tt_has 1 "$CM" "$A3"
 check "tt on node 2: the client's MAC belongs to node 3" \
-    wait_for 30 tt_has 2 "$CM" "$A3"
+    wait_for 30 mesh_tt_has 2 "$CM" "$A3"
 
 # The client's own ping, answered by node 1's host.
 client_ping() {

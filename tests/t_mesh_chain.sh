@@ -160,14 +160,10 @@ check "NDP on node 1 resolves fd99::4 to node 4's MAC" sh -c \
 
 # The translation table: node 1 maps node 4's TAP MAC to node 4, and
 # lists its own TAP MAC as local.
-tt_has() {
-	mesh_json "$1" tt "any(r['client'] == '$2' and r['originator'] == \
-'$3' for r in j)" | grep -qx yes
-}
 check "tt on node 1: node 4's MAC belongs to node 4" \
-    wait_for 30 tt_has 1 "$M4" "$A4"
+    wait_for 30 mesh_tt_has 1 "$M4" "$A4"
 check "tt on node 1: its own MAC is its own client" \
-    tt_has 1 "$(mesh_mac 1)" "$(mesh_addr 1)"
+    mesh_tt_has 1 "$(mesh_mac 1)" "$(mesh_addr 1)"
 check "if on node 2: m1 and m3, both active" sh -c \
     "'$CTL' -s '$(mesh_sock 2)' -j if | python3 -c 'import json, sys
 j = json.load(sys.stdin)
