@@ -13,7 +13,7 @@
 -- mutable part, signed part, TVLV containers and signature, then the
 -- link-authentication trailer with MAC tags or a signature), UNICAST and
 -- BCAST (whose inner Ethernet frame goes to Wireshark's Ethernet
--- dissector).
+-- dissector), and ECHO (the mesh ping).
 --
 -- The dissector applies the structural rules batsecd applies before it
 -- looks at anything else (step 1 of RECEIVING in batsec-protocol(7)):
@@ -48,10 +48,12 @@ local INTERVAL_MIN, INTERVAL_MAX = 100, 60000
 local CERT_NAME_MAX = 32
 
 local T_HELLO, T_OGM, T_UNICAST, T_BCAST = 0x01, 0x02, 0x40, 0x41
+local T_ECHO = 0x42
 local TYPES = {
 	[T_HELLO] = "HELLO", [T_OGM] = "OGM",
-	[T_UNICAST] = "UNICAST", [T_BCAST] = "BCAST",
+	[T_UNICAST] = "UNICAST", [T_BCAST] = "BCAST", [T_ECHO] = "ECHO",
 }
+local ECHO_KINDS = { [1] = "request", [2] = "reply" }
 
 local TV_GATEWAY, TV_TT, TV_CERT, TV_REVOKE = 0x01, 0x02, 0x03, 0x04
 local TVLV_TYPES = {
@@ -212,6 +214,14 @@ local F = {
 	inner_len = ProtoField.uint16("batsec.inner_len",
 	    "Inner frame length", base.DEC),
 	inner = ProtoField.bytes("batsec.inner", "Inner Ethernet frame"),
+
+	-- echo (batsec-ctl ping)
+	echo_kind = ProtoField.uint8("batsec.echo.kind", "Kind", base.DEC,
+	    ECHO_KINDS),
+	echo_ident = ProtoField.uint16("batsec.echo.ident", "Identifier",
+	    base.HEX),
+	echo_seqno = ProtoField.uint16("batsec.echo.seqno", "Sequence number",
+	    base.DEC),
 }
 
 local field_list = {}
@@ -1021,6 +1031,21 @@ local function dissect_bcast(c, tree, root, pinfo)
 	data_tail(c, tree)
 end
 
+local function dissect_echo(c, tree, pinfo)
+	local _, ttl = add(c, tree, F.ttl, 1, "ttl")
+	local _, kr = ranged(c, tree, F.echo_kind, 1, 1, 2, E.range, "kind")
+	local _, dr = mesh_addr(c, tree, F.dst, "destination")
+	local _, sr = mesh_addr(c, tree, F.src, "source")
+	add(c, tree, F.echo_ident, 2, "ident")
+	local _, qr = add(c, tree, F.echo_seqno, 2, "seqno")
+	if kr and dr and sr and qr and ttl then
+		pinfo.cols.info:append(string.format(" %s %s -> %s seq %d ttl %d",
+		    ECHO_KINDS[kr:uint()] or "?", tostring(sr:ether()),
+		    tostring(dr:ether()), qr:uint(), ttl:uint()))
+	end
+	data_tail(c, tree)
+end
+
 -- ---- entry point ----------------------------------------------------------
 
 function batsec.dissector(tvb, pinfo, root)
@@ -1059,6 +1084,8 @@ function batsec.dissector(tvb, pinfo, root)
 		dissect_ogm(c, tree, pinfo)
 	elseif ftype == T_UNICAST then
 		dissect_unicast(c, tree, root, pinfo)
+	elseif ftype == T_ECHO then
+		dissect_echo(c, tree, pinfo)
 	else
 		dissect_bcast(c, tree, root, pinfo)
 	end

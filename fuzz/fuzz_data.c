@@ -22,9 +22,10 @@
  * FUZZ_CLIENT(6) behind 5, FUZZ_CLIENT(7) behind 6.
  *
  * Oracles (abort on failure): everything sent on an interface is a
- * well-formed UNICAST or BCAST with ttl > 0 that fits the interface MTU;
- * a BCAST goes to ff:ff:ff:ff:ff:ff, a UNICAST to an up neighbour's MAC on
- * that interface; only frames of 14..1518 bytes are written to the TAP;
+ * well-formed UNICAST, BCAST or ECHO with ttl > 0 that fits the interface
+ * MTU; a BCAST goes to ff:ff:ff:ff:ff:ff, a UNICAST or ECHO to an up
+ * neighbour's MAC on that interface; an ECHO from us is a reply to a
+ * request we received; only frames of 14..1518 bytes are written to the TAP;
  * the counters add up (every frame in is counted once).
  */
 #include <stdint.h>
@@ -126,6 +127,25 @@ fuzz_check_bcast(const uint8_t *dst, const uint8_t *p, size_t len)
 		abort();
 }
 
+static void
+fuzz_check_echo(const struct fwd_data *d, uint32_t ifindex,
+    const uint8_t *dst, const uint8_t *p, size_t len)
+{
+	struct wire_echo e;
+
+	if (wire_echo_parse(p, len, &e) != WIRE_OK || e.pad_len != 0 ||
+	    e.ttl == 0)
+		abort();
+	if (fwd_neigh_find_mac(d->t, dst, ifindex) == NULL)
+		abort();
+	/* One of ours is a fresh reply to a request we received (no ping
+	 * runs here); the rest are forwarded. */
+	if (memcmp(e.src, d->own_addr, BS_ADDR_LEN) == 0 &&
+	    (e.kind != WIRE_ECHO_REPLY || e.ttl != FWD_DATA_TTL ||
+	    d->echo.replies_sent >= d->echo.requests_received))
+		abort();
+}
+
 static int
 fuzz_send(void *arg, uint32_t ifindex, const uint8_t dst[static BS_ADDR_LEN],
     const void *payload, size_t len)
@@ -139,6 +159,8 @@ fuzz_send(void *arg, uint32_t ifindex, const uint8_t dst[static BS_ADDR_LEN],
 		fuzz_check_unicast(d, ifindex, dst, p, len);
 	else if (p[0] == WIRE_T_BCAST)
 		fuzz_check_bcast(dst, p, len);
+	else if (p[0] == WIRE_T_ECHO)
+		fuzz_check_echo(d, ifindex, dst, p, len);
 	else
 		abort();
 	fuzz_sent++;

@@ -241,6 +241,23 @@ fz_bcast(const uint8_t *data, size_t size)
 	fz_data_tail(data, size, b.len, b.pad_len, out, len);
 }
 
+static void
+fz_echo(const uint8_t *data, size_t size)
+{
+	uint8_t out[WIRE_ECHO_LEN];
+	struct wire_echo e;
+	size_t len;
+	int r;
+
+	r = wire_echo_parse(data, size, &e);
+	fz_where(r, &e.where, size);
+	if (r != WIRE_OK)
+		return;
+	fz_check(e.len == WIRE_ECHO_LEN);
+	fz_check(wire_echo_build(out, sizeof(out), &e, &len) == WIRE_OK);
+	fz_data_tail(data, size, e.len, e.pad_len, out, len);
+}
+
 /* Not a known type: every parser refuses it at the header. */
 static void
 fz_other(const uint8_t *data, size_t size)
@@ -249,6 +266,7 @@ fz_other(const uint8_t *data, size_t size)
 	struct wire_hello h;
 	struct wire_unicast u;
 	struct wire_bcast b;
+	struct wire_echo e;
 	uint8_t type;
 	int r = wire_peek(data, size, &type);
 
@@ -257,6 +275,7 @@ fz_other(const uint8_t *data, size_t size)
 	fz_check(wire_ogm_parse(data, size, &o) == r);
 	fz_check(wire_unicast_parse(data, size, &u) == r);
 	fz_check(wire_bcast_parse(data, size, &b) == r);
+	fz_check(wire_echo_parse(data, size, &e) == r);
 	fz_check(h.where.off <= 1 && o.where.off <= 1);
 }
 
@@ -281,6 +300,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case WIRE_T_BCAST:
 		fz_bcast(data, size);
+		break;
+	case WIRE_T_ECHO:
+		fz_echo(data, size);
 		break;
 	case WIRE_FUZZ_TVLV:
 		fz_tvlv_region(data + 1, size - 1);

@@ -174,6 +174,50 @@ gen_tap(void)
 	gen_flush();
 }
 
+static size_t
+gen_echo(uint8_t *buf, uint8_t ttl, uint8_t kind, unsigned dst, unsigned src)
+{
+	struct wire_echo e;
+	size_t n;
+
+	memset(&e, 0, sizeof(e));
+	e.ttl = ttl;
+	e.kind = kind;
+	e.dst = gen_addr[dst];
+	e.src = gen_addr[src];
+	e.ident = 0x5150;
+	e.seqno = 3;
+	if (wire_echo_build(buf, 2048, &e, &n) != WIRE_OK)
+		gen_fail("echo");
+	return n;
+}
+
+/* Echo requests for us (answered via node 3 on B, or no route back), a
+ * reply to no ping of ours, one to forward, and a burst of requests. */
+static void
+gen_mesh_echo(void)
+{
+	uint8_t p[2048];
+	size_t n;
+	int i;
+
+	n = gen_echo(p, 50, WIRE_ECHO_REQUEST, 0, 5);
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
+	n = gen_echo(p, 50, WIRE_ECHO_REQUEST, 0, 4);
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
+	n = gen_echo(p, 50, WIRE_ECHO_REPLY, 0, 5);
+	gen_rec(K_FROM(3) | K_IF_B | K_DST_US, 0, p, n);
+	gen_flush();
+	n = gen_echo(p, 9, WIRE_ECHO_REQUEST, 2, 1);
+	memset(p + n, 0, WIRE_ETH_MIN_PAYLOAD - n);
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, WIRE_ETH_MIN_PAYLOAD);
+	gen_flush();
+	n = gen_echo(p, 50, WIRE_ECHO_REQUEST, 0, 1);
+	for (i = 0; i < 30; i++)
+		gen_rec(K_FROM(1) | K_DST_US, i == 25 ? 2 : 0, p, n);
+	gen_flush();
+}
+
 static void
 gen_mesh_unicast(void)
 {
@@ -274,6 +318,7 @@ main(int argc, char **argv)
 	}
 	gen_tap();
 	gen_mesh_unicast();
+	gen_mesh_echo();
 	gen_mesh_bcast();
 	gen_mixed();
 	return 0;

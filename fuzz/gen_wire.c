@@ -306,6 +306,28 @@ gen_data(uint8_t type, size_t inner_len, size_t pad)
 	gen_write(buf, len + pad);
 }
 
+/* An ECHO request or reply, padded by pad zero bytes. */
+static void
+gen_echo(uint8_t kind, size_t pad)
+{
+	uint8_t a[BS_ADDR_LEN], c[BS_ADDR_LEN], buf[WIRE_ECHO_LEN + 26];
+	struct wire_echo e;
+	size_t len;
+
+	bs_mesh_addr(a, gen_id[1].pk);
+	bs_mesh_addr(c, gen_id[2].pk);
+	memset(&e, 0, sizeof(e));
+	e.ttl = 50;
+	e.kind = kind;
+	e.dst = kind == WIRE_ECHO_REQUEST ? a : c;
+	e.src = kind == WIRE_ECHO_REQUEST ? c : a;
+	e.ident = 0x1234;
+	e.seqno = 7;
+	gen_ok(wire_echo_build(buf, sizeof(buf), &e, &len), "echo");
+	memset(buf + len, 0, pad);
+	gen_write(buf, len + pad);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -341,6 +363,8 @@ main(int argc, char **argv)
 	gen_data(WIRE_T_BCAST, WIRE_INNER_MIN, 16);
 	gen_data(WIRE_T_BCAST, 342, 0);
 	gen_data(WIRE_T_BCAST, WIRE_INNER_MAX, 0);
+	gen_echo(WIRE_ECHO_REQUEST, 0);
+	gen_echo(WIRE_ECHO_REPLY, 26);
 	gen_region(TV_ALL);
 	gen_region(TV_GW_TT);
 	gen_region(TV_UNKNOWN);

@@ -152,13 +152,13 @@ static const char ctl_global_usage[] =
     "  -h, --help  this help; '" CTL_PROG " COMMAND --help' for one "
     "command\n";
 
-static ctl_run_fn ctl_daemon_run, ctl_daemon_cmd, ctl_revoke;
+static ctl_run_fn ctl_daemon_run, ctl_ping, ctl_revoke;
 
 /* 1 for a command that talks to batsecd. */
 static int
 ctl_is_daemon(const struct ctl_cmd *cmd)
 {
-	return cmd->run == ctl_daemon_run || cmd->run == ctl_daemon_cmd ||
+	return cmd->run == ctl_daemon_run || cmd->run == ctl_ping ||
 	    cmd->run == ctl_revoke;
 }
 
@@ -1962,21 +1962,250 @@ ctl_version(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 	return ctl_flush_stdout();
 }
 
+/* ---- ping: the mesh ping ------------------------------------------------- */
+
+#define CTL_PING_COUNT_MAX	100000
+#define CTL_PING_FRAME_LEN	20	/* an ECHO frame (batsec-protocol(7)) */
+
+struct ctl_ping_opts {
+	long count;			/* -c */
+	double interval;		/* -i, seconds */
+	double wait;			/* -W, seconds per reply */
+};
+
+static double
+ctl_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+ctl_sleep_s(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* A whole decimal number in [lo, hi] into *out: 0, or -1. */
+static int
+ctl_num(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	if (*s == '\0' || *s == '+' || *s == '-' || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || *end != '\0' || !(v >= lo && v <= hi))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+ctl_ping_opts(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
+    char **argv, struct ctl_ping_opts *o)
+{
+	static const struct option opts[] = {
+		{ "count", required_argument, NULL, 'c' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "wait", required_argument, NULL, 'W' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	double v;
+	int ch;
+
+	o->count = 5;
+	o->interval = 1;
+	o->wait = 1;
+	ctl_opt_reset();
+	while ((ch = getopt_long(argc, argv, ":c:i:W:jh", opts, NULL)) != -1) {
+		if (ch == 'c') {
+			if (ctl_num(optarg, 1, CTL_PING_COUNT_MAX, &v) != 0 ||
+			    v != (double)(long)v)
+				return ctl_usage_err(cmd, "-c: a count of 1 to "
+				    "%d", CTL_PING_COUNT_MAX);
+			o->count = (long)v;
+		} else if (ch == 'i') {
+			if (ctl_num(optarg, 0.01, 60, &o->interval) != 0)
+				return ctl_usage_err(cmd, "-i: 0.01 to 60 "
+				    "seconds");
+		} else if (ch == 'W') {
+			if (ctl_num(optarg, 0.01, 60, &o->wait) != 0)
+				return ctl_usage_err(cmd, "-W: 0.01 to 60 "
+				    "seconds");
+		} else if (ch == 'j')
+			ctl->json = 1;
+		else if (ch == 'h')
+			return ctl_help(cmd) == 0 ? CTL_HELP_SHOWN :
+			    CTL_EXIT_FAIL;
+		else
+			return ctl_bad_option(cmd, ch, argv);
+	}
+	if (argc - optind != 1)
+		return ctl_usage_err(cmd, "takes one address");
+	return 0;
+}
+
+/* Field name of the first record of in: 0 and *f, or -1 after reporting. */
+static int
+ctl_first_field(const struct ctl *ctl, const struct ctl_in *in,
+    const char *name, int type, struct ctlp_field *out)
+{
+	struct ctlp_record rec;
+	const struct ctlp_field *f;
+	size_t pos = 0;
+
+	if (ctl_in_next(in, &pos, &rec) != 0 ||
+	    (f = ctl_field(&rec, name)) == NULL || f->type != type) {
+		ctl_warnx("%s: malformed reply: no %s", ctl->sock, name);
+		return -1;
+	}
+	*out = *f;
+	return 0;
+}
+
 /*
- * Placeholder for a daemon command that batsecd cannot serve yet: ping
- * (a mesh ping of an originator, as `batctl ping`) needs the data plane.
+ * Wait up to wait seconds for the reply to request seqno: 1 with *rtt_us,
+ * 0 none came, -1 the exchange failed (reported).
  */
 static int
-ctl_daemon_cmd(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
-    char **argv)
+ctl_ping_wait(struct ctl *ctl, int fd, uint64_t seqno, double wait,
+    uint64_t *rtt_us)
 {
-	(void)ctl;
-	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "--help") == 0))
-		return ctl_help(cmd);
-	ctl_warnx("%s: needs the batsecd control socket and mesh ping "
-	    "support, which this version does not have", cmd->path);
-	return CTL_EXIT_FAIL;
+	char arg[24];
+	const char *args[1] = { arg };
+	double end = ctl_now_s() + wait, pause = 0.001;
+	struct ctl_in in = { NULL, 0, 0, 0 };
+	struct ctlp_field st, rtt;
+	int r = 0;
+
+	(void)snprintf(arg, sizeof(arg), "%" PRIu64, seqno);
+	for (;;) {
+		in.len = in.records = 0;
+		if (ctl_exchange(ctl, fd, CTLP_CMD_PING_RESULT, 1, args,
+		    &in) != 0 || ctl_first_field(ctl, &in, "state",
+		    CTLP_F_STR, &st) != 0 || ctl_first_field(ctl, &in,
+		    "rtt_us", CTLP_F_U64, &rtt) != 0) {
+			r = -1;
+			break;
+		}
+		if (st.str_len == 7 && memcmp(st.str, "replied", 7) == 0) {
+			*rtt_us = rtt.u64;
+			r = 1;
+			break;
+		}
+		if (ctl_now_s() >= end)
+			break;
+		ctl_sleep_s(pause);
+		if (pause < 0.01)
+			pause *= 2;
+	}
+	free(in.buf);
+	return r;
+}
+
+/*
+ * ping ADDRESS: echo requests through the mesh, one every interval; the
+ * round trip is timed by batsecd, from the request leaving to the reply
+ * arriving.
+ */
+static int
+ctl_ping(struct ctl *ctl, const struct ctl_cmd *cmd, int argc, char **argv)
+{
+	struct ctl_ping_opts o;
+	struct ctl_in in = { NULL, 0, 0, 0 };
+	struct ctlp_field seq, addr;
+	const char *args[1];
+	char orig[CTLP_STR_MAX + 1] = "";
+	uint64_t rtt, sum = 0, lo = 0, hi = 0;
+	long k, sent = 0, got = 0;
+	double t0;
+	int fd, rc, r, first = 1;
+
+	if ((rc = ctl_ping_opts(ctl, cmd, argc, argv, &o)) != 0)
+		return rc == CTL_HELP_SHOWN ? CTL_EXIT_OK : rc;
+	args[0] = argv[optind];
+	if ((fd = ctl_connect(ctl, cmd)) < 0)
+		return CTL_EXIT_FAIL;
+	if (ctl->json)
+		(void)printf("{\"replies\":[");
+	for (k = 1; k <= o.count; k++) {
+		t0 = ctl_now_s();
+		in.len = in.records = 0;
+		if (ctl_exchange(ctl, fd, CTLP_CMD_PING, 1, args, &in) != 0 ||
+		    ctl_first_field(ctl, &in, "seqno", CTLP_F_U64, &seq) != 0 ||
+		    ctl_first_field(ctl, &in, "address", CTLP_F_STR,
+		    &addr) != 0) {
+			rc = CTL_EXIT_FAIL;
+			break;
+		}
+		(void)snprintf(orig, sizeof(orig), "%.*s", (int)addr.str_len,
+		    addr.str);
+		if (sent++ == 0 && !ctl->json)
+			(void)printf("PING %s (%s): %d bytes\n", args[0], orig,
+			    CTL_PING_FRAME_LEN);
+		if ((r = ctl_ping_wait(ctl, fd, seq.u64, o.wait, &rtt)) < 0) {
+			rc = CTL_EXIT_FAIL;
+			break;
+		}
+		if (r == 1) {
+			got++;
+			sum += rtt;
+			lo = got == 1 || rtt < lo ? rtt : lo;
+			hi = rtt > hi ? rtt : hi;
+		}
+		if (ctl->json) {
+			(void)printf("%s{\"seq\":%ld,\"rtt_us\":", first ? "" :
+			    ",", k);
+			if (r == 1)
+				(void)printf("%" PRIu64 "}", rtt);
+			else
+				(void)printf("null}");
+			first = 0;
+		} else if (r == 1)
+			(void)printf("%d bytes from %s: seq=%ld time=%" PRIu64
+			    ".%03" PRIu64 " ms\n", CTL_PING_FRAME_LEN, orig, k,
+			    rtt / 1000, rtt % 1000);
+		else
+			(void)printf("no reply from %s: seq=%ld\n", orig, k);
+		(void)fflush(stdout);
+		if (k < o.count)
+			ctl_sleep_s(t0 + o.interval - ctl_now_s());
+	}
+	(void)close(fd);
+	free(in.buf);
+	if (ctl->json) {
+		(void)printf("],\"address\":");
+		ctl_json_str(orig);
+		(void)printf(",\"transmitted\":%ld,\"received\":%ld}\n", sent,
+		    got);
+	} else if (sent > 0) {
+		(void)printf("--- %s ping statistics ---\n"
+		    "%ld transmitted, %ld received, %ld%% loss\n", args[0],
+		    sent, got, (sent - got) * 100 / sent);
+		if (got > 0)
+			(void)printf("rtt min/avg/max = %" PRIu64 ".%03" PRIu64
+			    "/%" PRIu64 ".%03" PRIu64 "/%" PRIu64 ".%03" PRIu64
+			    " ms\n", lo / 1000, lo % 1000,
+			    sum / (uint64_t)got / 1000,
+			    sum / (uint64_t)got % 1000, hi / 1000, hi % 1000);
+	}
+	if (ctl_flush_stdout() != 0)
+		return CTL_EXIT_FAIL;
+	return rc == 0 && got > 0 ? CTL_EXIT_OK : CTL_EXIT_FAIL;
 }
 
 static int ctl_help_cmd(struct ctl *, const struct ctl_cmd *, int, char **);
@@ -2089,7 +2318,14 @@ static const struct ctl_cmd ctl_cmds[] = {
 	  "  reload\n"
 	  "      Read the policy file again; on an error the running\n"
 	  "      policy stays.\n"),
-	{ "ping", "p", "ping", ctl_daemon_cmd, NULL, NULL },
+	{ "ping", "p", "ping", ctl_ping, NULL,
+	  "  ping [-c COUNT] [-i SECONDS] [-W SECONDS] ADDRESS\n"
+	  "      Echo requests through the mesh to an originator (or the\n"
+	  "      one that announces client MAC ADDRESS); round trips as\n"
+	  "      batsecd timed them.  Exit 0 when a reply came.\n"
+	  "      -c, --count COUNT  requests (default 5)\n"
+	  "      -i, --interval S   seconds between requests (default 1)\n"
+	  "      -W, --wait S       seconds to wait for each reply (1)\n" },
 	{ NULL, NULL, NULL, NULL, NULL, NULL }
 };
 

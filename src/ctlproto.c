@@ -29,6 +29,33 @@ ctlp_digit(char c)
 
 /* A name of 1..CTLP_NAME_MAX bytes: a letter, then letters, digits, sep. */
 static int
+ctlp_hexval(char c)
+{
+	if (ctlp_digit(c))
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+int
+ctlp_mac_parse(const char *s, uint8_t mac[6])
+{
+	int i, hi, lo;
+
+	if (s == NULL || strlen(s) != 17)
+		return -1;
+	for (i = 0; i < 6; i++) {
+		hi = ctlp_hexval(s[3 * i]);
+		lo = ctlp_hexval(s[3 * i + 1]);
+		if (hi < 0 || lo < 0 || (i < 5 && s[3 * i + 2] != ':'))
+			return -1;
+		mac[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+static int
 ctlp_name_ok(const char *s, size_t len, char sep)
 {
 	size_t i;

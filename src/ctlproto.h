@@ -109,6 +109,11 @@ enum ctlp_status {
  *	trust-remove	KEY		no records
  *	block, unblock, revoke  KEY	no records
  *	reload		-		no records
+ *	ping		ADDRESS		seqno address: an echo request left
+ *					for that originator (or the one that
+ *					announces that client MAC)
+ *	ping-result	SEQNO		seqno state ("sent" or "replied")
+ *					rtt_us
  *
  * KEY is the 44-character base64 public key (batsec-ctl reads key files
  * itself).  Addresses are "xx:xx:xx:xx:xx:xx".
@@ -128,6 +133,11 @@ enum ctlp_status {
 #define CTLP_CMD_UNBLOCK	"unblock"
 #define CTLP_CMD_REVOKE		"revoke"
 #define CTLP_CMD_RELOAD		"reload"
+#define CTLP_CMD_PING		"ping"
+#define CTLP_CMD_PING_RESULT	"ping-result"
+
+/* "xx:xx:xx:xx:xx:xx" (hex digits of either case) into mac: 0 or -1. */
+int ctlp_mac_parse(const char *s, uint8_t mac[6]);
 
 /* A decoded request: NUL-terminated copies, already validated. */
 struct ctlp_request {

@@ -9,7 +9,9 @@
  * forwarder's own counters that share a name with one of the parser's
  * carry a prefix there ("data_rx_frames" beside the parser's "rx_frames").
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "forwarder.h"
@@ -274,6 +276,84 @@ fwd_ctl_gateways(void *ctx, size_t argc, const char *const argv[],
 	ctl_reply_ok(r);
 }
 
+/* ---- ping --------------------------------------------------------------------------- */
+
+/*
+ * ping ADDRESS: an echo request to that originator, or to the one whose
+ * translation table has ADDRESS as a client (untagged).  The reply names
+ * the request's seqno, for ping-result.
+ */
+static void
+fwd_ctl_ping(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	struct fwd *f = ctx;
+	const struct fwd_client *cl;
+	const uint8_t *orig;
+	uint8_t mac[BS_ADDR_LEN];
+	uint16_t seqno;
+
+	(void)argc;
+	if (ctlp_mac_parse(argv[0], mac) != 0) {
+		ctl_reply_error(r, CTLP_E_USAGE, "not an address "
+		    "(xx:xx:xx:xx:xx:xx): %s", argv[0]);
+		return;
+	}
+	if (f->data == NULL || f->tables == NULL) {
+		ctl_reply_error(r, CTLP_E_FAILED, "the data plane is not up");
+		return;
+	}
+	orig = mac;
+	if (memcmp(mac, f->data->own_addr, BS_ADDR_LEN) == 0) {
+		ctl_reply_error(r, CTLP_E_FAILED, "%s is this node", argv[0]);
+		return;
+	}
+	if (fwd_route_find(f->tables, mac) == NULL &&
+	    (cl = fwd_client_find(f->tables, mac, 0)) != NULL)
+		orig = cl->orig_addr;
+	if (fwd_data_ping(f->data, orig, &seqno) != 0) {
+		ctl_reply_error(r, CTLP_E_FAILED, "no route to %s", argv[0]);
+		return;
+	}
+	ctl_reply_record_begin(r);
+	ctl_reply_field_u64(r, "seqno", seqno);
+	ctl_reply_field_addr(r, "address", orig);
+	ctl_reply_ok(r);
+}
+
+/* ping-result SEQNO: "sent", or "replied" with the round trip in µs. */
+static void
+fwd_ctl_ping_result(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	struct fwd *f = ctx;
+	unsigned long v;
+	uint64_t rtt = 0;
+	char *end;
+	int st;
+
+	(void)argc;
+	errno = 0;
+	v = strtoul(argv[0], &end, 10);
+	if (errno != 0 || end == argv[0] || *end != '\0' || v > 0xffff ||
+	    argv[0][0] == '-' || argv[0][0] == '+') {
+		ctl_reply_error(r, CTLP_E_USAGE, "not a seqno (0-65535): %s",
+		    argv[0]);
+		return;
+	}
+	if (f->data == NULL ||
+	    (st = fwd_data_ping_result(f->data, (uint16_t)v, &rtt)) < 0) {
+		ctl_reply_error(r, CTLP_E_FAILED, "no ping with seqno %lu", v);
+		return;
+	}
+	ctl_reply_record_begin(r);
+	ctl_reply_field_u64(r, "seqno", v);
+	ctl_reply_field_str(r, "state", st == FWD_PING_REPLIED ? "replied" :
+	    "sent");
+	ctl_reply_field_u64(r, "rtt_us", rtt);
+	ctl_reply_ok(r);
+}
+
 /* ---- stats ------------------------------------------------------------------------ */
 
 /* Origination, the parser channel, the TAP and the control socket. */
@@ -309,6 +389,21 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 	ctl_reply_field_u64(r, "tap_gro_segments", f->tapoff.gro_segs);
 	ctl_reply_field_u64(r, "tap_rx_bad_csum", f->tapoff.rx_bad_csum);
 	ctl_reply_field_u64(r, "tap_write_errors", f->tapoff.write_errors);
+	if (f->data != NULL) {
+		ctl_reply_field_u64(r, "echo_requests_sent",
+		    f->data->echo.requests_sent);
+		ctl_reply_field_u64(r, "echo_replies_received",
+		    f->data->echo.replies_received);
+		ctl_reply_field_u64(r, "echo_requests_received",
+		    f->data->echo.requests_received);
+		ctl_reply_field_u64(r, "echo_replies_sent",
+		    f->data->echo.replies_sent);
+		ctl_reply_field_u64(r, "echo_drop_rate", f->data->echo.drop_rate);
+		ctl_reply_field_u64(r, "echo_drop_unmatched",
+		    f->data->echo.drop_unmatched);
+		ctl_reply_field_u64(r, "echo_drop_no_route",
+		    f->data->echo.drop_no_route);
+	}
 	if (f->ctl != NULL) {
 		cc = control_counters(f->ctl);
 		ctl_reply_field_u64(r, "ctl_accepted", cc->accepted);
@@ -436,6 +531,8 @@ const struct control_cmd fwd_control_cmds[] = {
 	{ CTLP_CMD_CLIENTS, 0, 0, fwd_ctl_clients },
 	{ CTLP_CMD_GATEWAYS, 0, 0, fwd_ctl_gateways },
 	{ CTLP_CMD_STATS, 0, 0, fwd_ctl_stats },
+	{ CTLP_CMD_PING, 1, 1, fwd_ctl_ping },
+	{ CTLP_CMD_PING_RESULT, 1, 1, fwd_ctl_ping_result },
 	/* Trust management (fwd_trust.c): each handler checks its
 	 * arguments' form itself; the counts are checked here. */
 	{ CTLP_CMD_TRUST_LIST, 0, 0, fwd_trust_ctl_list },

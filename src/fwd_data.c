@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sodium.h>
 
@@ -144,13 +145,16 @@ fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
 	d->err_rl = rl;
 	memcpy(d->own_addr, own_addr, BS_ADDR_LEN);
 	d->bcast_seqno = randombytes_random();
+	d->ping_ident = (uint16_t)randombytes_random();
+	d->ping_seqno = (uint16_t)randombytes_random();
+	d->echo_tokens = FWD_ECHO_BURST;
 }
 
 int
 fwd_data_is_data(const uint8_t *payload, size_t len)
 {
 	return len > 0 && (payload[0] == WIRE_T_UNICAST ||
-	    payload[0] == WIRE_T_BCAST);
+	    payload[0] == WIRE_T_BCAST || payload[0] == WIRE_T_ECHO);
 }
 
 /* ---- sending ------------------------------------------------------------------ */
@@ -403,12 +407,35 @@ fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
 	(n)->c.field++;				\
 } while (0)
 
+/*
+ * A UNICAST or ECHO of flen bytes (p, padding left out) for another
+ * originator to: ttl - 1 along the route.
+ */
+static void
+fwd_data_forward(struct fwd_data *d, struct fwd_dcount *c,
+    struct fwd_neigh *n, const uint8_t *p, size_t flen, uint8_t ttl,
+    const uint8_t *to)
+{
+	struct fwd_data_if ifp;
+	struct fwd_neigh *nh;
+
+	if (ttl <= 1) {
+		FWD_DROP(c, n, drop_ttl);
+		return;
+	}
+	if (fwd_data_next_hop(d, to, &nh, &ifp) != 0) {
+		FWD_DROP(c, n, drop_no_route);
+		return;
+	}
+	memcpy(d->buf, p, flen);
+	(void)wire_data_set_ttl(d->buf, flen, (uint8_t)(ttl - 1));
+	fwd_data_send(d, &ifp, nh->mac, d->buf, flen, nh);
+}
+
 static void
 fwd_data_rx_unicast(struct fwd_data *d, struct fwd_dcount *c,
     struct fwd_neigh *n, const uint8_t *dst, const uint8_t *p, size_t len)
 {
-	struct fwd_data_if ifp;
-	struct fwd_neigh *nh;
 	struct wire_unicast u;
 
 	/* A UNICAST is addressed to one interface, never to a group. */
@@ -420,18 +447,7 @@ fwd_data_rx_unicast(struct fwd_data *d, struct fwd_dcount *c,
 		fwd_data_to_tap(d, c, n, u.inner, u.inner_len);
 		return;
 	}
-	if (u.ttl <= 1) {
-		FWD_DROP(c, n, drop_ttl);
-		return;
-	}
-	if (fwd_data_next_hop(d, u.dst, &nh, &ifp) != 0) {
-		FWD_DROP(c, n, drop_no_route);
-		return;
-	}
-	/* u.len <= len: the header and inner frame, without padding. */
-	memcpy(d->buf, p, u.len);
-	(void)wire_data_set_ttl(d->buf, u.len, (uint8_t)(u.ttl - 1));
-	fwd_data_send(d, &ifp, nh->mac, d->buf, u.len, nh);
+	fwd_data_forward(d, c, n, p, u.len, u.ttl, u.dst);
 }
 
 static void
@@ -461,6 +477,152 @@ fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
 	fwd_data_flood(d, b.len);
 }
 
+/* ---- the mesh ping --------------------------------------------------------------- */
+
+static uint64_t
+fwd_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* Build e into d->buf and send it towards e->dst; 0, or -1 (no route). */
+static int
+fwd_echo_send(struct fwd_data *d, const struct wire_echo *e)
+{
+	struct fwd_data_if ifp;
+	struct fwd_neigh *nh;
+	size_t n;
+
+	if (fwd_data_next_hop(d, e->dst, &nh, &ifp) != 0)
+		return -1;
+	if (wire_echo_build(d->buf, sizeof(d->buf), e, &n) != WIRE_OK)
+		return -1;
+	fwd_data_send(d, &ifp, nh->mac, d->buf, n, nh);
+	return 0;
+}
+
+int
+fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
+    uint16_t *seqno)
+{
+	struct fwd_ping *pg;
+	struct wire_echo e;
+
+	memset(&e, 0, sizeof(e));
+	e.ttl = FWD_DATA_TTL;
+	e.kind = WIRE_ECHO_REQUEST;
+	e.dst = dst;
+	e.src = d->own_addr;
+	e.ident = d->ping_ident;
+	e.seqno = (uint16_t)(d->ping_seqno + 1);
+	pg = &d->ping[e.seqno % FWD_PING_SLOTS];
+	pg->state = FWD_PING_NONE;
+	if (fwd_echo_send(d, &e) != 0)
+		return -1;
+	fwd_data_flush(d);
+	d->ping_seqno = e.seqno;
+	memcpy(pg->dst, dst, BS_ADDR_LEN);
+	pg->seqno = e.seqno;
+	pg->state = FWD_PING_SENT;
+	pg->sent_us = fwd_now_us();
+	pg->rtt_us = 0;
+	d->echo.requests_sent++;
+	*seqno = e.seqno;
+	return 0;
+}
+
+int
+fwd_data_ping_result(const struct fwd_data *d, uint16_t seqno,
+    uint64_t *rtt_us)
+{
+	const struct fwd_ping *pg = &d->ping[seqno % FWD_PING_SLOTS];
+
+	if (pg->state == FWD_PING_NONE || pg->seqno != seqno)
+		return -1;
+	*rtt_us = pg->rtt_us;
+	return pg->state;
+}
+
+/* One reply token: FWD_ECHO_RATE a second, at most FWD_ECHO_BURST. */
+static int
+fwd_echo_token(struct fwd_data *d, uint64_t now_ms)
+{
+	uint64_t add;
+
+	if (now_ms < d->echo_refill_ms)
+		d->echo_refill_ms = now_ms;	/* the clock went back */
+	add = (now_ms - d->echo_refill_ms) * FWD_ECHO_RATE / 1000;
+	if (add > 0) {
+		d->echo_tokens = add >= FWD_ECHO_BURST - d->echo_tokens ?
+		    FWD_ECHO_BURST : d->echo_tokens + (uint32_t)add;
+		d->echo_refill_ms += add * 1000 / FWD_ECHO_RATE;
+	}
+	if (d->echo_tokens == 0)
+		return 0;
+	d->echo_tokens--;
+	return 1;
+}
+
+/* An ECHO for us: answer a request, or complete one of our pings. */
+static void
+fwd_echo_for_us(struct fwd_data *d, const struct wire_echo *in,
+    uint64_t now_ms)
+{
+	struct fwd_ping *pg;
+	struct wire_echo e;
+
+	if (in->kind == WIRE_ECHO_REQUEST) {
+		d->echo.requests_received++;
+		if (!fwd_echo_token(d, now_ms)) {
+			d->echo.drop_rate++;
+			return;
+		}
+		memset(&e, 0, sizeof(e));
+		e.ttl = FWD_DATA_TTL;
+		e.kind = WIRE_ECHO_REPLY;
+		e.dst = in->src;
+		e.src = d->own_addr;
+		e.ident = in->ident;
+		e.seqno = in->seqno;
+		if (fwd_echo_send(d, &e) == 0)
+			d->echo.replies_sent++;
+		else
+			d->echo.drop_no_route++;
+		return;
+	}
+	pg = &d->ping[in->seqno % FWD_PING_SLOTS];
+	if (in->ident != d->ping_ident || pg->state != FWD_PING_SENT ||
+	    pg->seqno != in->seqno ||
+	    memcmp(pg->dst, in->src, BS_ADDR_LEN) != 0) {
+		d->echo.drop_unmatched++;
+		return;
+	}
+	pg->rtt_us = fwd_now_us() - pg->sent_us;
+	pg->state = FWD_PING_REPLIED;
+	d->echo.replies_received++;
+}
+
+static void
+fwd_data_rx_echo(struct fwd_data *d, struct fwd_dcount *c,
+    struct fwd_neigh *n, const uint8_t *dst, const uint8_t *p, size_t len,
+    uint64_t now_ms)
+{
+	struct wire_echo e;
+
+	/* Routed like a UNICAST: to one interface, never to a group. */
+	if (wire_echo_parse(p, len, &e) != WIRE_OK || (dst[0] & 0x01)) {
+		FWD_DROP(c, n, drop_malformed);
+		return;
+	}
+	if (memcmp(e.dst, d->own_addr, BS_ADDR_LEN) == 0)
+		fwd_echo_for_us(d, &e, now_ms);
+	else
+		fwd_data_forward(d, c, n, p, e.len, e.ttl, e.dst);
+}
+
 void
 fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
     const uint8_t src[static BS_ADDR_LEN],
@@ -480,6 +642,8 @@ fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
 		fwd_data_rx_unicast(d, c, n, dst, payload, len);
 	else if (len > 0 && payload[0] == WIRE_T_BCAST)
 		fwd_data_rx_bcast(d, c, n, dst, payload, len, now_ms);
+	else if (len > 0 && payload[0] == WIRE_T_ECHO)
+		fwd_data_rx_echo(d, c, n, dst, payload, len, now_ms);
 	else
 		FWD_DROP(c, n, drop_malformed);
 }

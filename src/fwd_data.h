@@ -8,15 +8,17 @@
  *   unicast -> BCAST {ttl 50, seqno++, orig = us} to ff:ff:ff:ff:ff:ff on
  *   every up mesh interface.  Source MACs are learnt into the local TT.
  *
- * From a mesh interface (frames whose type byte is UNICAST or BCAST; they
- * never go to the parser):
+ * From a mesh interface (frames whose type byte is UNICAST, BCAST or
+ * ECHO; they never go to the parser):
  *   the Ethernet source must be the MAC of a neighbour that is up on that
  *   interface, then the fixed header is parsed (wire_*_parse).
  *   UNICAST for us -> inner frame to the TAP; for another originator ->
  *   ttl - 1 along the route (dropped when the ttl would reach 0 or there
  *   is no route).  BCAST: our own -> dropped; a duplicate (64-seqno window
  *   per originator) -> dropped; else the inner frame to the TAP and,
- *   when ttl - 1 > 0, rebroadcast on every up interface.
+ *   when ttl - 1 > 0, rebroadcast on every up interface.  ECHO for us: a
+ *   request is answered (rate-limited), a reply completes our ping; for
+ *   another originator it is forwarded as a UNICAST is.
  *
  * Sending in batches: when ops.send_batch is set, frames for the mesh
  * are queued (up to FWD_TXQ_MAX, copied) and go out with one call per
@@ -104,6 +106,41 @@ struct fwd_data_ifc {
 	struct fwd_dcount c;
 };
 
+/*
+ * The mesh ping (batsec-ctl ping; batsec-protocol(7), ECHO).  A node
+ * remembers its last FWD_PING_SLOTS requests, and answers requests for
+ * it with at most FWD_ECHO_RATE replies a second (bursts of
+ * FWD_ECHO_BURST): ECHO frames are not authenticated, so a forged
+ * request must not make it send without bound.
+ */
+#define FWD_PING_SLOTS		16
+#define FWD_ECHO_RATE		10
+#define FWD_ECHO_BURST		20
+
+enum fwd_ping_state {
+	FWD_PING_NONE = 0,
+	FWD_PING_SENT,
+	FWD_PING_REPLIED,
+};
+
+struct fwd_ping {
+	uint8_t dst[BS_ADDR_LEN];	/* the originator asked */
+	uint16_t seqno;
+	uint8_t state;			/* enum fwd_ping_state */
+	uint64_t sent_us;		/* CLOCK_MONOTONIC */
+	uint64_t rtt_us;		/* when replied */
+};
+
+struct fwd_echo_counters {
+	uint64_t requests_sent;		/* our pings */
+	uint64_t replies_received;	/* ... answered */
+	uint64_t requests_received;	/* for us */
+	uint64_t replies_sent;
+	uint64_t drop_rate;		/* requests over FWD_ECHO_RATE */
+	uint64_t drop_unmatched;	/* replies to no ping of ours */
+	uint64_t drop_no_route;		/* requests we cannot answer */
+};
+
 struct fwd_data {
 	struct fwd_tables *t;
 	struct fwd_data_ops ops;
@@ -116,6 +153,12 @@ struct fwd_data {
 	size_t txn;			/* frames queued */
 	struct fwd_data_txe txe[FWD_TXQ_MAX];
 	uint8_t *txbuf;			/* FWD_TXQ_MAX slots; on first use */
+	uint16_t ping_ident;		/* random, per start */
+	uint16_t ping_seqno;		/* of the last request */
+	struct fwd_ping ping[FWD_PING_SLOTS];
+	uint32_t echo_tokens;		/* replies we may send now */
+	uint64_t echo_refill_ms;
+	struct fwd_echo_counters echo;
 };
 
 /*
@@ -133,12 +176,25 @@ void	fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
 /*
  * One frame from mesh interface ifindex: Ethernet source and destination
  * and the payload after the Ethernet header (padding included), whose
- * first byte is WIRE_T_UNICAST or WIRE_T_BCAST.
+ * first byte is WIRE_T_UNICAST, WIRE_T_BCAST or WIRE_T_ECHO.
  */
 void	fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
 	    const uint8_t src[static BS_ADDR_LEN],
 	    const uint8_t dst[static BS_ADDR_LEN], const uint8_t *payload,
 	    size_t len, uint64_t now_ms);
+/*
+ * Send an echo request to originator dst and flush it out; *seqno is
+ * the ticket for fwd_data_ping_result.  0, or -1 when there is no route.
+ */
+int	fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
+	    uint16_t *seqno);
+/*
+ * The request seqno: FWD_PING_SENT, or FWD_PING_REPLIED with *rtt_us
+ * (between the request leaving and the reply arriving); -1 when it is
+ * not among the last FWD_PING_SLOTS.
+ */
+int	fwd_data_ping_result(const struct fwd_data *d, uint16_t seqno,
+	    uint64_t *rtt_us);
 /* 1 when a mesh payload is a data frame (goes to fwd_data_mesh_rx). */
 int	fwd_data_is_data(const uint8_t *payload, size_t len);
 /*

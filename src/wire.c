@@ -358,6 +358,7 @@ wire_peek(const uint8_t *p, size_t len, uint8_t *type)
 	case WIRE_T_OGM:
 	case WIRE_T_UNICAST:
 	case WIRE_T_BCAST:
+	case WIRE_T_ECHO:
 		*type = p[0];
 		return WIRE_OK;
 	}
@@ -1431,10 +1432,59 @@ wire_data_set_ttl(uint8_t *frame, size_t len, uint8_t ttl)
 
 	if ((r = wire_peek(frame, len, &type)) != WIRE_OK)
 		return r;
-	if (type != WIRE_T_UNICAST && type != WIRE_T_BCAST)
+	if (type != WIRE_T_UNICAST && type != WIRE_T_BCAST &&
+	    type != WIRE_T_ECHO)
 		return WIRE_ETYPE;
 	if (len < 3)
 		return WIRE_ETRUNC;
 	frame[2] = ttl;
 	return WIRE_OK;
+}
+
+/* ---- echo ------------------------------------------------------------------------ */
+
+int
+wire_echo_parse(const uint8_t *p, size_t len, struct wire_echo *e)
+{
+	struct rcur c;
+
+	memset(e, 0, sizeof(*e));
+	rc_init(&c, p, len);
+	rc_hdr(&c, WIRE_T_ECHO);
+	e->ttl = rc_u8(&c, "ttl");
+	e->kind = (uint8_t)rc_u8_in(&c, "kind", WIRE_ECHO_REQUEST,
+	    WIRE_ECHO_REPLY, WIRE_ERANGE);
+	e->dst = rc_mesh_addr(&c, "destination");
+	e->src = rc_mesh_addr(&c, "source");
+	e->ident = (uint16_t)rc_u16_in(&c, "ident", 0, 0xffff, WIRE_ERANGE);
+	e->seqno = (uint16_t)rc_u16_in(&c, "seqno", 0, 0xffff, WIRE_ERANGE);
+	e->len = c.off;
+	e->pad_len = rc_padding(&c, len);
+	return rc_done(&c, &e->where);
+}
+
+int
+wire_echo_build(uint8_t *buf, size_t cap, const struct wire_echo *e,
+    size_t *len)
+{
+	struct wcur w;
+
+	if (e->dst == NULL || e->src == NULL || !wire_addr_is_mesh(e->dst) ||
+	    !wire_addr_is_mesh(e->src) || (e->kind != WIRE_ECHO_REQUEST &&
+	    e->kind != WIRE_ECHO_REPLY))
+		return WIRE_EINVAL;
+	if (buf == NULL || cap < WIRE_ECHO_LEN)
+		return WIRE_ESPACE;
+	wc_init(&w, buf, WIRE_ECHO_LEN);
+	wc_u8(&w, WIRE_T_ECHO);
+	wc_u8(&w, WIRE_VERSION);
+	wc_u8(&w, e->ttl);
+	wc_u8(&w, e->kind);
+	wc_bytes(&w, e->dst, BS_ADDR_LEN);
+	wc_bytes(&w, e->src, BS_ADDR_LEN);
+	wc_u16(&w, e->ident);
+	wc_u16(&w, e->seqno);
+	if (w.err == WIRE_OK)
+		*len = WIRE_ECHO_LEN;
+	return w.err;
 }

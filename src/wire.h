@@ -42,6 +42,7 @@ enum wire_type {
 	WIRE_T_OGM = 0x02,
 	WIRE_T_UNICAST = 0x40,
 	WIRE_T_BCAST = 0x41,
+	WIRE_T_ECHO = 0x42,
 };
 
 enum wire_err {
@@ -415,7 +416,34 @@ int wire_unicast_build(uint8_t *buf, size_t cap, const struct wire_unicast *u,
     size_t *len);
 int wire_bcast_build(uint8_t *buf, size_t cap, const struct wire_bcast *b,
     size_t *len);
-/* Set the TTL of a UNICAST or BCAST frame in place (forwarding). */
+/* Set the TTL of a UNICAST, BCAST or ECHO frame in place (forwarding). */
 int wire_data_set_ttl(uint8_t *frame, size_t len, uint8_t ttl);
+
+/*
+ * ECHO: the mesh-layer ping (batsec-ctl ping), a request or a reply
+ * routed like a UNICAST from src to dst.  Fixed length; padding as for
+ * data frames.  The reply repeats ident and seqno.
+ */
+#define WIRE_ECHO_LEN		20
+#define WIRE_ECHO_REQUEST	1
+#define WIRE_ECHO_REPLY		2
+
+/* As builder input: len, pad_len and where are ignored. */
+struct wire_echo {
+	uint8_t ttl;
+	uint8_t kind;			/* WIRE_ECHO_REQUEST or _REPLY */
+	const uint8_t *dst;		/* destination originator */
+	const uint8_t *src;		/* source originator */
+	uint16_t ident;			/* the sender's, per daemon start */
+	uint16_t seqno;
+	size_t len;			/* WIRE_ECHO_LEN */
+	size_t pad_len;
+	struct wire_where where;
+};
+
+int wire_echo_parse(const uint8_t *p, size_t len, struct wire_echo *e);
+/* The WIRE_ECHO_LEN bytes of e into buf. */
+int wire_echo_build(uint8_t *buf, size_t cap, const struct wire_echo *e,
+    size_t *len);
 
 #endif /* BATSEC_WIRE_H */

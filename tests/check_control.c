@@ -824,6 +824,29 @@ START_TEST(end_decode_refused)
 }
 END_TEST
 
+/* The address form of ping's argument. */
+START_TEST(mac_parse)
+{
+	static const uint8_t want[6] = { 0x02, 0xab, 0xcd, 0xef, 0x00, 0x9f };
+	static const char *const bad[] = { "", "02:ab:cd:ef:00",
+	    "02:ab:cd:ef:00:9", "02:ab:cd:ef:00:9f:", "02-ab-cd-ef-00-9f",
+	    "02:ab:cd:ef:00:9g", " 2:ab:cd:ef:00:9f", "02:ab:cd:ef:00:9f0",
+	    "0x:ab:cd:ef:00:9f" };
+	uint8_t mac[6];
+	size_t i;
+
+	ck_assert_int_eq(ctlp_mac_parse("02:ab:cd:ef:00:9f", mac), 0);
+	ck_assert_mem_eq(mac, want, 6);
+	memset(mac, 0, sizeof(mac));
+	ck_assert_int_eq(ctlp_mac_parse("02:AB:Cd:eF:00:9F", mac), 0);
+	ck_assert_mem_eq(mac, want, 6);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(ctlp_mac_parse(bad[i], mac) == -1, "took '%s'",
+		    bad[i]);
+	ck_assert_int_eq(ctlp_mac_parse(NULL, mac), -1);
+}
+END_TEST
+
 START_TEST(header_and_names)
 {
 	uint8_t type = 0;
@@ -2257,6 +2280,7 @@ control_suite(void)
 	tcase_add_loop_test(tc, request_decode_refused, 0, N_RAW_BAD);
 	tcase_add_test(tc, request_decode_oversize);
 	tcase_add_test(tc, header_and_names);
+	tcase_add_test(tc, mac_parse);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("record");

@@ -1413,6 +1413,169 @@ START_TEST(test_mesh_unicast_ttl_noroute)
 }
 END_TEST
 
+/* ---- the mesh ping ------------------------------------------------------------------- */
+
+static size_t
+mk_echo(uint8_t *buf, uint8_t ttl, uint8_t kind, const uint8_t *dst,
+    const uint8_t *src, uint16_t ident, uint16_t seqno)
+{
+	struct wire_echo e;
+	size_t n;
+
+	memset(&e, 0, sizeof(e));
+	e.ttl = ttl;
+	e.kind = kind;
+	e.dst = dst;
+	e.src = src;
+	e.ident = ident;
+	e.seqno = seqno;
+	ck_assert_int_eq(wire_echo_build(buf, FRAME_MAX, &e, &n), WIRE_OK);
+	return n;
+}
+
+/* Our ping to node 5 (through node 2), its reply, and the result. */
+START_TEST(test_echo_ping_and_reply)
+{
+	uint8_t p[FRAME_MAX];
+	struct wire_echo e;
+	uint64_t rtt = 99;
+	uint16_t seq, seq2;
+	size_t len;
+
+	neigh(2, IF2, 1, 200, T0);
+	/* No route yet: refused, nothing sent, no slot taken. */
+	ck_assert_int_eq(fwd_data_ping(&dp, node(5)->addr, &seq), -1);
+	ck_assert_uint_eq(n_sends, 0);
+	route(5, 2, IF2, T0);
+	ck_assert_int_eq(fwd_data_ping(&dp, node(5)->addr, &seq), 0);
+	ck_assert_uint_eq(n_sends, 1);
+	ck_assert_uint_eq(sends[0].ifindex, IF2);
+	ck_assert_mem_eq(sends[0].dst, node(2)->mac, BS_ADDR_LEN);
+	ck_assert_int_eq(wire_echo_parse(sends[0].buf, sends[0].len, &e),
+	    WIRE_OK);
+	ck_assert_uint_eq(e.kind, WIRE_ECHO_REQUEST);
+	ck_assert_uint_eq(e.ttl, FWD_DATA_TTL);
+	ck_assert_mem_eq(e.dst, node(5)->addr, BS_ADDR_LEN);
+	ck_assert_mem_eq(e.src, node(US)->addr, BS_ADDR_LEN);
+	ck_assert_uint_eq(e.seqno, seq);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt), FWD_PING_SENT);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, (uint16_t)(seq + 1), &rtt),
+	    -1);
+	/* A reply from another originator, or with another ident: no. */
+	len = mk_echo(p, 9, WIRE_ECHO_REPLY, node(US)->addr, node(6)->addr,
+	    e.ident, seq);
+	rx_from(2, IF2, node(US)->mac, p, len, T0);
+	len = mk_echo(p, 9, WIRE_ECHO_REPLY, node(US)->addr, node(5)->addr,
+	    (uint16_t)(e.ident + 1), seq);
+	rx_from(2, IF2, node(US)->mac, p, len, T0);
+	ck_assert_uint_eq(dp.echo.drop_unmatched, 2);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt), FWD_PING_SENT);
+	/* The reply. */
+	len = mk_echo(p, 9, WIRE_ECHO_REPLY, node(US)->addr, node(5)->addr,
+	    e.ident, seq);
+	rx_from(2, IF2, node(US)->mac, p, len, T0);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt),
+	    FWD_PING_REPLIED);
+	ck_assert_uint_lt(rtt, 60000000);
+	ck_assert_uint_eq(dp.echo.requests_sent, 1);
+	ck_assert_uint_eq(dp.echo.replies_received, 1);
+	/* Twice is once: the second copy is unmatched. */
+	rx_from(2, IF2, node(US)->mac, p, len, T0);
+	ck_assert_uint_eq(dp.echo.replies_received, 1);
+	ck_assert_uint_eq(dp.echo.drop_unmatched, 3);
+	ck_assert_uint_eq(n_taps, 0);
+	/* FWD_PING_SLOTS later requests push this one out. */
+	for (len = 0; len < FWD_PING_SLOTS; len++)
+		ck_assert_int_eq(fwd_data_ping(&dp, node(5)->addr, &seq2), 0);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt), -1);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq2, &rtt), FWD_PING_SENT);
+}
+END_TEST
+
+/* A request for us is answered along the route, at most FWD_ECHO_RATE a s. */
+START_TEST(test_echo_request_answered)
+{
+	uint8_t p[FRAME_MAX];
+	struct wire_echo e;
+	size_t len, i;
+
+	neigh(1, IF1, 1, 200, T0);
+	neigh(2, IF2, 1, 200, T0);
+	route(5, 2, IF2, T0);
+	/* No route back to node 6: counted, nothing sent. */
+	len = mk_echo(p, 3, WIRE_ECHO_REQUEST, node(US)->addr, node(6)->addr,
+	    7, 8);
+	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	ck_assert_uint_eq(dp.echo.drop_no_route, 1);
+	ck_assert_uint_eq(n_sends, 0);
+	/* From node 5, arriving through node 1: answered through node 2. */
+	len = mk_echo(p, 1, WIRE_ECHO_REQUEST, node(US)->addr, node(5)->addr,
+	    0xbeef, 42);
+	memset(p + len, 0, WIRE_ETH_MIN_PAYLOAD - len);
+	rx_from(1, IF1, node(US)->mac, p, WIRE_ETH_MIN_PAYLOAD, T0);
+	ck_assert_uint_eq(n_sends, 1);
+	ck_assert_uint_eq(sends[0].ifindex, IF2);
+	ck_assert_mem_eq(sends[0].dst, node(2)->mac, BS_ADDR_LEN);
+	ck_assert_uint_eq(sends[0].len, WIRE_ECHO_LEN);
+	ck_assert_int_eq(wire_echo_parse(sends[0].buf, sends[0].len, &e),
+	    WIRE_OK);
+	ck_assert_uint_eq(e.kind, WIRE_ECHO_REPLY);
+	ck_assert_uint_eq(e.ttl, FWD_DATA_TTL);
+	ck_assert_mem_eq(e.dst, node(5)->addr, BS_ADDR_LEN);
+	ck_assert_mem_eq(e.src, node(US)->addr, BS_ADDR_LEN);
+	ck_assert_uint_eq(e.ident, 0xbeef);
+	ck_assert_uint_eq(e.seqno, 42);
+	ck_assert_uint_eq(n_taps, 0);
+	/* A flood in one instant: the rest of the burst, then nothing. */
+	for (i = 0; i < 3 * FWD_ECHO_BURST; i++)
+		rx_from(1, IF1, node(US)->mac, p, len, T0);
+	ck_assert_uint_eq(dp.echo.replies_sent, FWD_ECHO_BURST - 1);
+	ck_assert_uint_eq(dp.echo.drop_rate, 2 * FWD_ECHO_BURST + 2);
+	/* A second later, FWD_ECHO_RATE more. */
+	for (i = 0; i < 3 * FWD_ECHO_BURST; i++)
+		rx_from(1, IF1, node(US)->mac, p, len, T0 + 1000);
+	ck_assert_uint_eq(dp.echo.replies_sent,
+	    FWD_ECHO_BURST - 1 + FWD_ECHO_RATE);
+	ck_assert_uint_eq(dp.echo.requests_received, 6 * FWD_ECHO_BURST + 2);
+}
+END_TEST
+
+/* An ECHO for someone else is forwarded as a UNICAST is. */
+START_TEST(test_echo_forwarded)
+{
+	uint8_t p[FRAME_MAX];
+	struct wire_echo e;
+	size_t len;
+
+	neigh(1, IF1, 1, 200, T0);
+	neigh(2, IF2, 1, 200, T0);
+	route(5, 2, IF2, T0);
+	len = mk_echo(p, 4, WIRE_ECHO_REQUEST, node(5)->addr, node(9)->addr,
+	    1, 2);
+	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	ck_assert_uint_eq(n_sends, 1);
+	ck_assert_uint_eq(sends[0].ifindex, IF2);
+	ck_assert_int_eq(wire_echo_parse(sends[0].buf, sends[0].len, &e),
+	    WIRE_OK);
+	ck_assert_uint_eq(e.ttl, 3);
+	ck_assert_mem_eq(sends[0].buf + 3, p + 3, len - 3);
+	ck_assert_uint_eq(dp.echo.requests_received, 0);
+	/* TTL 1: dropped; no route: dropped; to a group MAC: malformed. */
+	len = mk_echo(p, 1, WIRE_ECHO_REQUEST, node(5)->addr, node(9)->addr,
+	    1, 3);
+	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	len = mk_echo(p, 9, WIRE_ECHO_REPLY, node(6)->addr, node(9)->addr,
+	    1, 4);
+	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	rx_from(1, IF1, bcast_mac, p, len, T0);
+	ck_assert_uint_eq(ifc(IF1)->drop_ttl, 1);
+	ck_assert_uint_eq(ifc(IF1)->drop_no_route, 1);
+	ck_assert_uint_eq(ifc(IF1)->drop_malformed, 1);
+	ck_assert_uint_eq(n_sends, 1);
+	ck_assert_int_ne(fwd_data_is_data(p, len), 0);
+}
+END_TEST
+
 /* Sources that are not up neighbours on that interface. */
 START_TEST(test_mesh_not_neighbour)
 {
@@ -1764,6 +1927,9 @@ fwd_data_suite(void)
 	tcase_add_test(tc, test_mesh_unicast_forward);
 	tcase_add_test(tc, test_mesh_unicast_ttl_noroute);
 	tcase_add_test(tc, test_mesh_not_neighbour);
+	tcase_add_test(tc, test_echo_ping_and_reply);
+	tcase_add_test(tc, test_echo_request_answered);
+	tcase_add_test(tc, test_echo_forwarded);
 	tcase_add_loop_test(tc, test_mesh_malformed, 0, MF_END);
 	tcase_add_test(tc, test_mesh_bcast);
 	tcase_add_test(tc, test_mesh_bcast_own_ttl);

@@ -1761,8 +1761,10 @@ START_TEST(test_peek_ttl_strerror)
 	p[1] = WIRE_VERSION;
 	p[0] = 0x03;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_ETYPE);
-	p[0] = 0x42;
+	p[0] = 0x43;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_ETYPE);
+	p[0] = WIRE_T_ECHO;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
 
 	make(R_BC_MID, &f);
 	ck_assert_int_eq(wire_data_set_ttl(f.buf, f.len, 7), WIRE_OK);
@@ -1781,6 +1783,93 @@ START_TEST(test_peek_ttl_strerror)
 			ck_assert_str_ne(s[-e], s[j]);
 	}
 	ck_assert_str_eq(wire_strerror(-100), wire_strerror(1));
+}
+END_TEST
+
+/* ECHO: round trip, every cut, each bad field, padding, the builder. */
+START_TEST(test_echo)
+{
+	uint8_t a[BS_ADDR_LEN], b[BS_ADDR_LEN], buf[80], out[WIRE_ECHO_LEN];
+	struct wire_unicast uc;
+	struct wire_echo e, g;
+	size_t len, n, i;
+
+	bs_mesh_addr(a, ids[1].pk);
+	bs_mesh_addr(b, ids[2].pk);
+	memset(&e, 0, sizeof(e));
+	e.ttl = 50;
+	e.kind = WIRE_ECHO_REQUEST;
+	e.dst = a;
+	e.src = b;
+	e.ident = 0xa1b2;
+	e.seqno = 0xc3d4;
+	ck_assert_int_eq(wire_echo_build(buf, sizeof(buf), &e, &len), WIRE_OK);
+	ck_assert_uint_eq(len, WIRE_ECHO_LEN);
+	ck_assert_uint_eq(buf[0], WIRE_T_ECHO);
+	ck_assert_uint_eq(buf[16], 0xa1);
+	ck_assert_uint_eq(buf[19], 0xd4);
+	ck_assert_int_eq(wire_echo_parse(buf, len, &g), WIRE_OK);
+	ck_assert_uint_eq(g.ttl, 50);
+	ck_assert_uint_eq(g.kind, WIRE_ECHO_REQUEST);
+	ck_assert_mem_eq(g.dst, a, BS_ADDR_LEN);
+	ck_assert_mem_eq(g.src, b, BS_ADDR_LEN);
+	ck_assert_uint_eq(g.ident, 0xa1b2);
+	ck_assert_uint_eq(g.seqno, 0xc3d4);
+	ck_assert_uint_eq(g.len, WIRE_ECHO_LEN);
+	ck_assert_uint_eq(g.pad_len, 0);
+	for (n = 0; n < len; n++)
+		ck_assert_int_ne(wire_echo_parse(buf, n, &g), WIRE_OK);
+	ck_assert_int_eq(wire_echo_parse(buf, 10, &g), WIRE_ETRUNC);
+	/* Zero padding up to the Ethernet minimum, nothing else after. */
+	memset(buf + len, 0, sizeof(buf) - len);
+	ck_assert_int_eq(wire_echo_parse(buf, WIRE_ETH_MIN_PAYLOAD, &g),
+	    WIRE_OK);
+	ck_assert_uint_eq(g.pad_len, WIRE_ETH_MIN_PAYLOAD - WIRE_ECHO_LEN);
+	ck_assert_int_eq(wire_echo_parse(buf, WIRE_ETH_MIN_PAYLOAD + 1, &g),
+	    WIRE_ETRAILING);
+	buf[30] = 1;
+	ck_assert_int_eq(wire_echo_parse(buf, WIRE_ETH_MIN_PAYLOAD, &g),
+	    WIRE_EPADDING);
+	buf[30] = 0;
+	/* The kind is 1 or 2; addresses are mesh addresses. */
+	for (i = 0; i < 256; i++) {
+		buf[3] = (uint8_t)i;
+		ck_assert_int_eq(wire_echo_parse(buf, len, &g),
+		    i == 1 || i == 2 ? WIRE_OK : WIRE_ERANGE);
+	}
+	buf[3] = WIRE_ECHO_REPLY;
+	buf[4] |= 0x01;
+	ck_assert_int_eq(wire_echo_parse(buf, len, &g), WIRE_EADDR);
+	ck_assert_str_eq(g.where.field, "destination");
+	buf[4] &= 0xfe;
+	buf[10] &= 0xfc;
+	ck_assert_int_eq(wire_echo_parse(buf, len, &g), WIRE_EADDR);
+	ck_assert_str_eq(g.where.field, "source");
+	buf[10] |= 0x02;
+	buf[1] = 2;
+	ck_assert_int_eq(wire_echo_parse(buf, len, &g), WIRE_EVERSION);
+	buf[1] = WIRE_VERSION;
+	ck_assert_int_eq(wire_echo_parse(buf, len, &g), WIRE_OK);
+	/* Not another type's parser's; forwarding sets its TTL. */
+	ck_assert_int_eq(wire_unicast_parse(buf, len, &uc), WIRE_ETYPE);
+	ck_assert_int_eq(wire_data_set_ttl(buf, len, 9), WIRE_OK);
+	ck_assert_uint_eq(buf[2], 9);
+	/* The builder: bad kind or address, short buffer. */
+	ck_assert_int_eq(wire_echo_build(out, sizeof(out), &e, &n), WIRE_OK);
+	ck_assert_int_eq(wire_echo_build(out, WIRE_ECHO_LEN - 1, &e, &n),
+	    WIRE_ESPACE);
+	ck_assert_int_eq(wire_echo_build(NULL, 100, &e, &n), WIRE_ESPACE);
+	e.kind = 3;
+	ck_assert_int_eq(wire_echo_build(out, sizeof(out), &e, &n),
+	    WIRE_EINVAL);
+	e.kind = WIRE_ECHO_REPLY;
+	e.dst = NULL;
+	ck_assert_int_eq(wire_echo_build(out, sizeof(out), &e, &n),
+	    WIRE_EINVAL);
+	e.dst = a;
+	a[0] |= 0x01;
+	ck_assert_int_eq(wire_echo_build(out, sizeof(out), &e, &n),
+	    WIRE_EINVAL);
 }
 END_TEST
 
@@ -1853,6 +1942,7 @@ wire_suite(void)
 	tcase_add_test(tc, test_relay_builder);
 	tcase_add_test(tc, test_peek_ttl_strerror);
 	tcase_add_test(tc, test_addr_forms);
+	tcase_add_test(tc, test_echo);
 	suite_add_tcase(s, tc);
 	return s;
 }

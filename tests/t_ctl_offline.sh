@@ -131,10 +131,19 @@ err "unknown key subcommand" 2 "key: unknown command 'frob'" \
 err "unknown cert subcommand" 2 "cert: unknown command 'frob'" \
     "$CTL" cert frob
 for c in originators o neighbors n interfaces if gateways gw clients tt \
-    stats s trust block unblock revoke reload ping p; do
+    stats s trust block unblock revoke reload; do
 	err "daemon command '$c' reports it is unavailable" 1 \
 	    "needs the batsecd control socket" "$CTL" $c
 done
+for c in ping p; do
+	err "daemon command '$c ADDRESS' reports it is unavailable" 1 \
+	    "needs the batsecd control socket" "$CTL" $c 02:00:00:00:00:01
+done
+err "ping without an address" 2 "ping: takes one address" "$CTL" ping
+err "ping -c 0" 2 "ping: -c: a count of 1 to 100000" \
+    "$CTL" ping -c 0 02:00:00:00:00:01
+err "ping -i 0" 2 "ping: -i: 0.01 to 60 seconds" \
+    "$CTL" ping -i 0 02:00:00:00:00:01
 ok "daemon command help" "$CTL" originators --help
 check "daemon command help says it needs batsecd" \
     grep -q 'needs a running batsecd' "$OUT"

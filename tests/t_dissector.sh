@@ -2,7 +2,7 @@
 # t_dissector.sh — the Wireshark dissector contrib/batsec.lua, run by
 # tshark over real frames: the output of fuzz/gen_wire.c, built here
 # (HELLO, OGM aggregates with every TVLV type and both link-auth modes,
-# UNICAST, BCAST, all built and signed by src/wire.c's builders; not
+# UNICAST, BCAST, ECHO, all built and signed by src/wire.c's builders; not
 # fuzz/corpus/wire, which afl-cmin rewrites), wrapped in Ethernet headers
 # by tests/pcap/mkpcap.py.
 #
@@ -109,7 +109,7 @@ else
 	    head -n 3)"
 fi
 
-for t in HELLO OGM UNICAST BCAST; do
+for t in HELLO OGM UNICAST BCAST ECHO; do
 	want=$(awk -F'\t' -v t=$t '$2 == t' "$D/valid.list" | wc -l)
 	got=$(grep -c "^batsec mesh protocol, $t\$" "$D/valid.txt")
 	if [ "$want" -gt 0 ] && [ "$got" -eq "$want" ]; then
@@ -152,7 +152,8 @@ batsec.ogm.seqno batsec.ogm.epoch batsec.ogm.hops batsec.ogm.tq
 batsec.ogm.interval batsec.tvlv.gw.down batsec.tvlv.gw.up batsec.tvlv.tt.mac
 batsec.revoke.issued_at batsec.trailer.auth batsec.trailer.num_tags
 batsec.trailer.counter batsec.trailer.keyid batsec.inner_len
-batsec.bcast.seqno batsec.ttl batsec.padding"
+batsec.bcast.seqno batsec.ttl batsec.padding batsec.echo.kind
+batsec.echo.seqno"
 set --
 for f in $FIELDS; do set -- "$@" -e "$f"; done
 TSV=$D/valid.tsv
@@ -257,7 +258,11 @@ eq "data frames whose inner frame went to the Ethernet dissector" \
     "$inner" 7
 pads=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
     $h["batsec.padding"] != ""' "$TSV" | wc -l)
-eq "data frames with Ethernet padding shown" "$pads" 2
+# (a UNICAST and a BCAST, and an ECHO reply padded to 46 bytes)
+eq "data frames with Ethernet padding shown" "$pads" 3
+eq "ECHO request: seqno" "$(get batsec.echo.kind 1 batsec.echo.seqno)" 7
+eq "ECHO request: TTL" "$(get batsec.echo.kind 1 batsec.ttl)" 50
+eq "ECHO reply: seqno" "$(get batsec.echo.kind 2 batsec.echo.seqno)" 7
 
 # ---- one defect per frame -------------------------------------------------
 

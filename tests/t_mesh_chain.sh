@@ -164,6 +164,35 @@ check "tt on node 1: node 4's MAC belongs to node 4" \
     wait_for 30 mesh_tt_has 1 "$M4" "$A4"
 check "tt on node 1: its own MAC is its own client" \
     mesh_tt_has 1 "$(mesh_mac 1)" "$(mesh_addr 1)"
+# The mesh ping: three hops to node 4 and back, by originator address
+# and by node 4's client MAC; JSON; an address nobody announces.
+ping_ok() {
+	mesh_ctl 1 ping -c 3 -i 0.2 "$1" >"$MT/ping.out" 2>&1 &&
+	    grep -q '^3 transmitted, 3 received, 0% loss$' "$MT/ping.out" &&
+	    [ "$(grep -c "^20 bytes from $A4: seq=[123] time=" \
+	    "$MT/ping.out")" = 3 ]
+}
+check "batsec-ctl ping: node 1 -> node 4, 3 of 3 replies" ping_ok "$A4"
+check "batsec-ctl ping: node 4's client MAC reaches node 4" ping_ok "$M4"
+check "batsec-ctl -j ping: 2 replies with their round trips" sh -c \
+    "'$CTL' -s '$(mesh_sock 1)' -j ping -c 2 -i 0.2 '$A4' | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+sys.exit(not (j[\"address\"] == \"$A4\" and j[\"received\"] == 2 and
+    [r[\"seq\"] for r in j[\"replies\"]] == [1, 2] and
+    all(r[\"rtt_us\"] > 0 for r in j[\"replies\"])))'"
+answered_all() {
+	[ "$(mesh_stat 4 echo_replies_sent)" -ge 8 ] &&
+	    [ "$(mesh_stat 4 echo_replies_sent)" = \
+	    "$(mesh_stat 4 echo_requests_received)" ]
+}
+check "batsec-ctl ping: node 4 answered every request" answered_all
+noroute() {
+	! mesh_ctl 1 ping -c 1 02:00:00:00:00:01 >"$MT/ping.out" 2>&1 &&
+	    grep -q 'no route to 02:00:00:00:00:01' "$MT/ping.out"
+}
+check "batsec-ctl ping: an unknown address fails with 'no route'" noroute
+
 check "if on node 2: m1 and m3, both active" sh -c \
     "'$CTL' -s '$(mesh_sock 2)' -j if | python3 -c 'import json, sys
 j = json.load(sys.stdin)

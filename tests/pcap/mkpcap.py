@@ -34,14 +34,15 @@ BCAST = bytes([0xFF] * 6)
 SRC = bytes([0x00, 0x16, 0x3E, 0x01, 0x02, 0x03])   # gen_wire's HELLO ifmac
 NEXT_HOP = bytes([0x00, 0x16, 0x3E, 0x04, 0x05, 0x06])
 OTHER_SRC = bytes([0x00, 0x16, 0x3E, 0x0A, 0x0B, 0x0C])
-KNOWN = {0x01: "HELLO", 0x02: "OGM", 0x40: "UNICAST", 0x41: "BCAST"}
+KNOWN = {0x01: "HELLO", 0x02: "OGM", 0x40: "UNICAST", 0x41: "BCAST",
+         0x42: "ECHO"}
 
 OGM_HDR, ENTRY_FIXED, SIG = 12, 156, 64
 HELLO_FIXED, NEIGH = 52, 8
 
 
 def eth(payload, src=SRC):
-    dst = NEXT_HOP if payload[:1] == b"\x40" else BCAST
+    dst = NEXT_HOP if payload[:1] in (b"\x40", b"\x42") else BCAST
     return dst + src + struct.pack(">H", ETHERTYPE) + payload
 
 
@@ -122,6 +123,8 @@ def bad_frames(frames):
                   lambda d: d[0] == 0x40 and len(d) == 34)
     bc_mid = pick(frames, "BCAST of a middle size",
                   lambda d: d[0] == 0x41 and 46 < len(d) < 1000)
+    echo = pick(frames, "ECHO request", lambda d: d[0] == 0x42 and
+                d[3] == 1 and len(d) == 20)
 
     _, tr1 = ogm_entries(ogm1)
     ents3, tr3 = ogm_entries(ogm3)
@@ -187,6 +190,9 @@ def bad_frames(frames):
         (eth(setb(uc_min, 3, 0x10)), e, "reserved is not zero"),
         (eth(bc_mid + b"\x00"), e, "1 bytes after the inner frame"),
         (eth(bc_mid[:30]), e, "inner frame: needs"),
+        (eth(setb(echo, 3, 3)), e, "kind 3 is outside 1..2"),
+        (eth(setb(echo, 10, 0x03)), e, "source is not a mesh address"),
+        (eth(echo[:19]), e, "seqno: needs"),
     ]
 
 
@@ -195,8 +201,8 @@ def truncated(frames):
             for n in range(len(d))]
 
 
-INTERESTING = (0x00, 0x01, 0x02, 0x03, 0x10, 0x20, 0x21, 0x40, 0x41, 0x7F,
-               0x80, 0xFE, 0xFF)
+INTERESTING = (0x00, 0x01, 0x02, 0x03, 0x10, 0x20, 0x21, 0x40, 0x41, 0x42,
+               0x7F, 0x80, 0xFE, 0xFF)
 
 
 def mutate(rng, d):

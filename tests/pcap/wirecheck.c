@@ -42,6 +42,7 @@ wc_parse(const uint8_t *p, size_t len, struct wire_where *where)
 	static struct wire_hello h;
 	static struct wire_unicast u;
 	static struct wire_bcast b;
+	static struct wire_echo e;
 	uint8_t type;
 	int r;
 
@@ -61,6 +62,10 @@ wc_parse(const uint8_t *p, size_t len, struct wire_where *where)
 	case WIRE_T_UNICAST:
 		r = wire_unicast_parse(p, len, &u);
 		*where = u.where;
+		break;
+	case WIRE_T_ECHO:
+		r = wire_echo_parse(p, len, &e);
+		*where = e.where;
 		break;
 	default:
 		r = wire_bcast_parse(p, len, &b);
