@@ -2118,6 +2118,35 @@ ctl_ping_wait(struct ctl *ctl, int fd, uint64_t seqno, double wait,
 }
 
 /*
+ * One echo: a connection of its own (batsecd drops a client idle for 10
+ * s, and -i may be longer), the request, then the wait for its reply.
+ * 1 with *rtt_us, 0 no reply within wait, -1 failed (reported); orig
+ * gets the originator batsecd sent the request to.
+ */
+static int
+ctl_ping_one(struct ctl *ctl, const struct ctl_cmd *cmd, const char *target,
+    double wait, char *orig, size_t origlen, uint64_t *rtt_us)
+{
+	struct ctl_in in = { NULL, 0, 0, 0 };
+	struct ctlp_field seq, addr;
+	const char *args[1] = { target };
+	int fd, r = -1;
+
+	if ((fd = ctl_connect(ctl, cmd)) < 0)
+		return -1;
+	if (ctl_exchange(ctl, fd, CTLP_CMD_PING, 1, args, &in) == 0 &&
+	    ctl_first_field(ctl, &in, "seqno", CTLP_F_U64, &seq) == 0 &&
+	    ctl_first_field(ctl, &in, "address", CTLP_F_STR, &addr) == 0) {
+		(void)snprintf(orig, origlen, "%.*s", (int)addr.str_len,
+		    addr.str);
+		r = ctl_ping_wait(ctl, fd, seq.u64, wait, rtt_us);
+	}
+	(void)close(fd);
+	free(in.buf);
+	return r;
+}
+
+/*
  * ping ADDRESS: echo requests through the mesh, one every interval; the
  * round trip is timed by batsecd, from the request leaving to the reply
  * arriving.
@@ -2126,41 +2155,28 @@ static int
 ctl_ping(struct ctl *ctl, const struct ctl_cmd *cmd, int argc, char **argv)
 {
 	struct ctl_ping_opts o;
-	struct ctl_in in = { NULL, 0, 0, 0 };
-	struct ctlp_field seq, addr;
-	const char *args[1];
+	const char *target;
 	char orig[CTLP_STR_MAX + 1] = "";
-	uint64_t rtt, sum = 0, lo = 0, hi = 0;
+	uint64_t rtt = 0, sum = 0, lo = 0, hi = 0;
 	long k, sent = 0, got = 0;
 	double t0;
-	int fd, rc, r, first = 1;
+	int rc, r;
 
 	if ((rc = ctl_ping_opts(ctl, cmd, argc, argv, &o)) != 0)
 		return rc == CTL_HELP_SHOWN ? CTL_EXIT_OK : rc;
-	args[0] = argv[optind];
-	if ((fd = ctl_connect(ctl, cmd)) < 0)
-		return CTL_EXIT_FAIL;
+	target = argv[optind];
 	if (ctl->json)
 		(void)printf("{\"replies\":[");
 	for (k = 1; k <= o.count; k++) {
 		t0 = ctl_now_s();
-		in.len = in.records = 0;
-		if (ctl_exchange(ctl, fd, CTLP_CMD_PING, 1, args, &in) != 0 ||
-		    ctl_first_field(ctl, &in, "seqno", CTLP_F_U64, &seq) != 0 ||
-		    ctl_first_field(ctl, &in, "address", CTLP_F_STR,
-		    &addr) != 0) {
+		if ((r = ctl_ping_one(ctl, cmd, target, o.wait, orig,
+		    sizeof(orig), &rtt)) < 0) {
 			rc = CTL_EXIT_FAIL;
 			break;
 		}
-		(void)snprintf(orig, sizeof(orig), "%.*s", (int)addr.str_len,
-		    addr.str);
 		if (sent++ == 0 && !ctl->json)
-			(void)printf("PING %s (%s): %d bytes\n", args[0], orig,
+			(void)printf("PING %s (%s): %d bytes\n", target, orig,
 			    CTL_PING_FRAME_LEN);
-		if ((r = ctl_ping_wait(ctl, fd, seq.u64, o.wait, &rtt)) < 0) {
-			rc = CTL_EXIT_FAIL;
-			break;
-		}
 		if (r == 1) {
 			got++;
 			sum += rtt;
@@ -2168,13 +2184,12 @@ ctl_ping(struct ctl *ctl, const struct ctl_cmd *cmd, int argc, char **argv)
 			hi = rtt > hi ? rtt : hi;
 		}
 		if (ctl->json) {
-			(void)printf("%s{\"seq\":%ld,\"rtt_us\":", first ? "" :
+			(void)printf("%s{\"seq\":%ld,\"rtt_us\":", k == 1 ? "" :
 			    ",", k);
 			if (r == 1)
 				(void)printf("%" PRIu64 "}", rtt);
 			else
 				(void)printf("null}");
-			first = 0;
 		} else if (r == 1)
 			(void)printf("%d bytes from %s: seq=%ld time=%" PRIu64
 			    ".%03" PRIu64 " ms\n", CTL_PING_FRAME_LEN, orig, k,
@@ -2185,8 +2200,6 @@ ctl_ping(struct ctl *ctl, const struct ctl_cmd *cmd, int argc, char **argv)
 		if (k < o.count)
 			ctl_sleep_s(t0 + o.interval - ctl_now_s());
 	}
-	(void)close(fd);
-	free(in.buf);
 	if (ctl->json) {
 		(void)printf("],\"address\":");
 		ctl_json_str(orig);
@@ -2194,7 +2207,7 @@ ctl_ping(struct ctl *ctl, const struct ctl_cmd *cmd, int argc, char **argv)
 		    got);
 	} else if (sent > 0) {
 		(void)printf("--- %s ping statistics ---\n"
-		    "%ld transmitted, %ld received, %ld%% loss\n", args[0],
+		    "%ld transmitted, %ld received, %ld%% loss\n", target,
 		    sent, got, (sent - got) * 100 / sent);
 		if (got > 0)
 			(void)printf("rtt min/avg/max = %" PRIu64 ".%03" PRIu64
