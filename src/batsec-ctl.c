@@ -17,6 +17,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1982,6 +1983,16 @@ ctl_now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Set by SIGINT during a ping: stop and print the statistics. */
+static volatile sig_atomic_t ctl_ping_stop;
+
+static void
+ctl_ping_sigint(int sig)
+{
+	(void)sig;
+	ctl_ping_stop = 1;
+}
+
 static void
 ctl_sleep_s(double s)
 {
@@ -1991,7 +2002,7 @@ ctl_sleep_s(double s)
 		return;
 	ts.tv_sec = (time_t)s;
 	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !ctl_ping_stop)
 		;
 }
 
@@ -2107,7 +2118,7 @@ ctl_ping_wait(struct ctl *ctl, int fd, uint64_t seqno, double wait,
 			r = 1;
 			break;
 		}
-		if (ctl_now_s() >= end)
+		if (ctl_now_s() >= end || ctl_ping_stop)
 			break;
 		ctl_sleep_s(pause);
 		if (pause < 0.01)
@@ -2155,6 +2166,7 @@ static int
 ctl_ping(struct ctl *ctl, const struct ctl_cmd *cmd, int argc, char **argv)
 {
 	struct ctl_ping_opts o;
+	struct sigaction sa;
 	const char *target;
 	char orig[CTLP_STR_MAX + 1] = "";
 	uint64_t rtt = 0, sum = 0, lo = 0, hi = 0;
@@ -2165,9 +2177,14 @@ ctl_ping(struct ctl *ctl, const struct ctl_cmd *cmd, int argc, char **argv)
 	if ((rc = ctl_ping_opts(ctl, cmd, argc, argv, &o)) != 0)
 		return rc == CTL_HELP_SHOWN ? CTL_EXIT_OK : rc;
 	target = argv[optind];
+	/* Interrupted (Ctrl-C), ping stops and still prints its summary. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = ctl_ping_sigint;
+	(void)sigemptyset(&sa.sa_mask);
+	(void)sigaction(SIGINT, &sa, NULL);
 	if (ctl->json)
 		(void)printf("{\"replies\":[");
-	for (k = 1; k <= o.count; k++) {
+	for (k = 1; k <= o.count && !ctl_ping_stop; k++) {
 		t0 = ctl_now_s();
 		if ((r = ctl_ping_one(ctl, cmd, target, o.wait, orig,
 		    sizeof(orig), &rtt)) < 0) {
@@ -2197,7 +2214,7 @@ ctl_ping(struct ctl *ctl, const struct ctl_cmd *cmd, int argc, char **argv)
 		else
 			(void)printf("no reply from %s: seq=%ld\n", orig, k);
 		(void)fflush(stdout);
-		if (k < o.count)
+		if (k < o.count && !ctl_ping_stop)
 			ctl_sleep_s(t0 + o.interval - ctl_now_s());
 	}
 	if (ctl->json) {
@@ -2335,7 +2352,8 @@ static const struct ctl_cmd ctl_cmds[] = {
 	  "  ping [-c COUNT] [-i SECONDS] [-W SECONDS] ADDRESS\n"
 	  "      Echo requests through the mesh to an originator (or the\n"
 	  "      one that announces client MAC ADDRESS); round trips as\n"
-	  "      batsecd timed them.  Exit 0 when a reply came.\n"
+	  "      batsecd timed them.  Exit 0 when a reply came; Ctrl-C\n"
+	  "      stops it with the summary.\n"
 	  "      -c, --count COUNT  requests (default 5)\n"
 	  "      -i, --interval S   seconds between requests (default 1)\n"
 	  "      -W, --wait S       seconds to wait for each reply (1)\n" },

@@ -197,6 +197,20 @@ flood_limited() {
 	    [ "$(mesh_stat 4 echo_drop_rate)" -gt 0 ]
 }
 check "batsec-ctl ping: node 4 limits its replies to a flood" flood_limited
+# Interrupted (SIGINT, as Ctrl-C sends), ping stops and prints its summary.
+interrupted() {
+	# Not through mesh_ctl: $! must be batsec-ctl itself.
+	"$CTL" -s "$(mesh_sock 1)" ping -c 1000 -i 0.2 "$A4" \
+	    >"$MT/ping.out" 2>&1 &
+	p=$!
+	track_pid "$p"
+	sleep 1.5
+	kill -INT "$p"
+	wait "$p" &&
+	    grep -q '^[0-9]* transmitted, [1-9][0-9]* received, ' \
+	    "$MT/ping.out" && ! grep -q '^1000 transmitted' "$MT/ping.out"
+}
+check "batsec-ctl ping: SIGINT stops it with its statistics" interrupted
 noroute() {
 	! mesh_ctl 1 ping -c 1 02:00:00:00:00:01 >"$MT/ping.out" 2>&1 &&
 	    grep -q 'no route to 02:00:00:00:00:01' "$MT/ping.out"
