@@ -335,8 +335,8 @@ fwd_ctl_ping_result(void *ctx, size_t argc, const char *const argv[],
 	(void)argc;
 	errno = 0;
 	v = strtoul(argv[0], &end, 10);
-	if (errno != 0 || end == argv[0] || *end != '\0' || v > 0xffff ||
-	    argv[0][0] == '-' || argv[0][0] == '+') {
+	if (argv[0][0] < '0' || argv[0][0] > '9' || errno != 0 ||
+	    *end != '\0' || v > 0xffff) {
 		ctl_reply_error(r, CTLP_E_USAGE, "not a seqno (0-65535): %s",
 		    argv[0]);
 		return;
