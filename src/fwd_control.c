@@ -403,6 +403,7 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 		    f->data->echo.drop_unmatched);
 		ctl_reply_field_u64(r, "echo_drop_no_route",
 		    f->data->echo.drop_no_route);
+		ctl_reply_field_u64(r, "echo_drop_own", f->data->echo.drop_own);
 	}
 	if (f->ctl != NULL) {
 		cc = control_counters(f->ctl);

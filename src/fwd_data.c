@@ -617,6 +617,12 @@ fwd_data_rx_echo(struct fwd_data *d, struct fwd_dcount *c,
 		FWD_DROP(c, n, drop_malformed);
 		return;
 	}
+	/* Ours, back from the mesh: a loop or a forgery that would make
+	 * us seem to ping someone.  Never forwarded nor answered. */
+	if (memcmp(e.src, d->own_addr, BS_ADDR_LEN) == 0) {
+		d->echo.drop_own++;
+		return;
+	}
 	if (memcmp(e.dst, d->own_addr, BS_ADDR_LEN) == 0)
 		fwd_echo_for_us(d, &e, now_ms);
 	else

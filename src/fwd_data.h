@@ -139,6 +139,7 @@ struct fwd_echo_counters {
 	uint64_t drop_rate;		/* requests over FWD_ECHO_RATE */
 	uint64_t drop_unmatched;	/* replies to no ping of ours */
 	uint64_t drop_no_route;		/* requests we cannot answer */
+	uint64_t drop_own;		/* from the mesh with our source */
 };
 
 struct fwd_data {

@@ -1572,6 +1572,17 @@ START_TEST(test_echo_forwarded)
 	ck_assert_uint_eq(ifc(IF1)->drop_no_route, 1);
 	ck_assert_uint_eq(ifc(IF1)->drop_malformed, 1);
 	ck_assert_uint_eq(n_sends, 1);
+	/* Claiming our own address as source: neither forwarded nor, when
+	 * it is for us, answered. */
+	len = mk_echo(p, 9, WIRE_ECHO_REQUEST, node(5)->addr, node(US)->addr,
+	    1, 5);
+	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	len = mk_echo(p, 9, WIRE_ECHO_REQUEST, node(US)->addr,
+	    node(US)->addr, 1, 6);
+	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	ck_assert_uint_eq(dp.echo.drop_own, 2);
+	ck_assert_uint_eq(dp.echo.requests_received, 0);
+	ck_assert_uint_eq(n_sends, 1);
 	ck_assert_int_ne(fwd_data_is_data(p, len), 0);
 }
 END_TEST
