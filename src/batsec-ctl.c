@@ -2035,7 +2035,7 @@ ctl_ping_opts(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	double v;
+	uint64_t count;
 	int ch;
 
 	o->count = 5;
@@ -2044,11 +2044,11 @@ ctl_ping_opts(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 	ctl_opt_reset();
 	while ((ch = getopt_long(argc, argv, ":c:i:W:jh", opts, NULL)) != -1) {
 		if (ch == 'c') {
-			if (ctl_num(optarg, 1, CTL_PING_COUNT_MAX, &v) != 0 ||
-			    v != (double)(long)v)
+			if (ctl_parse_u64(optarg, CTL_PING_COUNT_MAX,
+			    &count) != 0 || count == 0)
 				return ctl_usage_err(cmd, "-c: a count of 1 to "
 				    "%d", CTL_PING_COUNT_MAX);
-			o->count = (long)v;
+			o->count = (long)count;
 		} else if (ch == 'i') {
 			if (ctl_num(optarg, 0.01, 60, &o->interval) != 0)
 				return ctl_usage_err(cmd, "-i: 0.01 to 60 "
