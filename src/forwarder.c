@@ -714,8 +714,10 @@ fwd_timers(struct fwd *f)
 	    !ipc_pending(&f->parser.ipc))
 		fwd_policy_push(f);
 	fwd_orig_run(f, now);
-	if (f->tables != NULL && now >= f->purge_at_ms) {
-		(void)fwd_tables_purge(f->tables, now);
+	if (now >= f->purge_at_ms) {
+		if (f->tables != NULL)
+			(void)fwd_tables_purge(f->tables, now);
+		fwd_ifaces_collect_drops(f, now);
 		f->purge_at_ms = now + FWD_PURGE_MS;
 	}
 	/* Idle clients, and accepting again after a pause (EMFILE). */

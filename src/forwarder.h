@@ -191,6 +191,8 @@ struct fwd_iface {
 	uint64_t tx_hello;
 	uint64_t tx_ogm;		/* OGM frames */
 	uint64_t tx_errors;		/* control frames the socket refused */
+	uint64_t drops_unlogged;	/* rs.stats.rx_queue_drops not yet
+					   in the log */
 };
 
 struct fwd_ifaces {
@@ -199,6 +201,8 @@ struct fwd_ifaces {
 	int mtu_dirty;			/* re-run the MTU policy */
 	int resyncing;			/* a dump after lost events */
 	struct log_rl err_rl;		/* socket errors */
+	uint64_t drop_log_ms;		/* receive-queue drops are logged
+					   again from this time on */
 };
 
 /* Receive buffer per frame: Ethernet header + the largest FRAME. */
@@ -271,6 +275,12 @@ void	fwd_ifaces_link_cb(const struct nl_link *link, void *arg);
 void	fwd_ifaces_events(struct fwd *f);
 /* Frames waiting on mesh interface i. */
 void	fwd_ifaces_rx(struct fwd *f, size_t i);
+/*
+ * Read what the kernel dropped on every mesh socket because its receive
+ * queue was full (once a second, and before the counters are shown);
+ * log it at most once a minute.
+ */
+void	fwd_ifaces_collect_drops(struct fwd *f, uint64_t now);
 /* Re-apply the MTU policy over the present interfaces. */
 void	fwd_ifaces_mtu(struct fwd *f);
 /* Send IFACE for every present interface (to a new parser). */

@@ -142,6 +142,7 @@ fwd_ctl_interfaces(void *ctx, size_t argc, const char *const argv[],
 
 	(void)argc;
 	(void)argv;
+	fwd_ifaces_collect_drops(f, log_now_ms());
 	for (i = 0; i < f->ifs.n; i++) {
 		v = &f->ifs.v[i];
 		ctl_reply_record_begin(r);
@@ -167,6 +168,8 @@ fwd_ctl_interfaces(void *ctx, size_t argc, const char *const argv[],
 		ctl_reply_field_u64(r, "rx_trunc", v->rs.stats.rx_trunc);
 		ctl_reply_field_u64(r, "rx_foreign", v->rs.stats.rx_foreign);
 		ctl_reply_field_u64(r, "rx_own", v->rs.stats.rx_own);
+		ctl_reply_field_u64(r, "rx_queue_drops",
+		    v->rs.stats.rx_queue_drops);
 		dc = f->data == NULL || v->ifindex <= 0 ? NULL :
 		    fwd_data_iface_counters(f->data, (uint32_t)v->ifindex);
 		if (dc != NULL)
@@ -362,6 +365,7 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 {
 	const struct fwd_parser_counters *pc = &f->parser.c;
 	const struct control_counters *cc;
+	uint64_t drops;
 	size_t i;
 
 	ctl_reply_record_begin(r);
@@ -389,6 +393,10 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 	ctl_reply_field_u64(r, "tap_gro_segments", f->tapoff.gro_segs);
 	ctl_reply_field_u64(r, "tap_rx_bad_csum", f->tapoff.rx_bad_csum);
 	ctl_reply_field_u64(r, "tap_write_errors", f->tapoff.write_errors);
+	fwd_ifaces_collect_drops(f, log_now_ms());
+	for (i = 0, drops = 0; i < f->ifs.n; i++)
+		drops += f->ifs.v[i].rs.stats.rx_queue_drops;
+	ctl_reply_field_u64(r, "rx_queue_drops", drops);
 	if (f->data != NULL) {
 		ctl_reply_field_u64(r, "echo_requests_sent",
 		    f->data->echo.requests_sent);

@@ -359,6 +359,38 @@ fwd_ifaces_rx(struct fwd *f, size_t i)
 	}
 }
 
+/* Receive-queue drops are logged at most this often. */
+#define FWD_DROP_LOG_MS	60000
+
+void
+fwd_ifaces_collect_drops(struct fwd *f, uint64_t now)
+{
+	struct fwd_iface *v;
+	size_t i;
+	long n;
+	int any = 0;
+
+	for (i = 0; i < f->ifs.n; i++) {
+		v = fwd_if(f, i);
+		if ((n = rawsock_collect_drops(&v->rs)) > 0)
+			v->drops_unlogged += (uint64_t)n;
+		any |= v->drops_unlogged != 0;
+	}
+	if (!any || now < f->ifs.drop_log_ms)
+		return;
+	for (i = 0; i < f->ifs.n; i++) {
+		v = fwd_if(f, i);
+		if (v->drops_unlogged == 0)
+			continue;
+		log_warnx("mesh interface %s: the kernel dropped %llu received "
+		    "frames, the socket's receive queue was full (the "
+		    "forwarder is not keeping up with the traffic)", v->name,
+		    (unsigned long long)v->drops_unlogged);
+		v->drops_unlogged = 0;
+	}
+	f->ifs.drop_log_ms = now + FWD_DROP_LOG_MS;
+}
+
 void
 fwd_ifaces_close(struct fwd *f)
 {

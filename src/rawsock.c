@@ -114,6 +114,20 @@ fail:
 	return -1;
 }
 
+long rawsock_collect_drops(struct rawsock *rs)
+{
+	struct tpacket_stats st;
+	socklen_t len = sizeof(st);
+
+	if (rs->fd < 0)
+		return 0;
+	memset(&st, 0, sizeof(st));
+	if (getsockopt(rs->fd, SOL_PACKET, PACKET_STATISTICS, &st, &len) != 0)
+		return -1;
+	rs->stats.rx_queue_drops += st.tp_drops;
+	return (long)st.tp_drops;
+}
+
 void rawsock_close(struct rawsock *rs)
 {
 	if (rs->fd >= 0)

@@ -34,7 +34,7 @@
 #define RAWSOCK_RCVBUF		(1 << 20)
 #define RAWSOCK_BATCH_MAX	64	/* frames per rawsock_recv_batch() */
 
-/* Receive counters (frames dropped here, not by the kernel). */
+/* Receive counters: frames dropped here, and by the kernel. */
 struct rawsock_stats {
 	uint64_t	rx_frames;	/* handed to the caller */
 	uint64_t	rx_short;	/* shorter than an Ethernet header */
@@ -43,6 +43,9 @@ struct rawsock_stats {
 					   a group (multicast) source MAC */
 	uint64_t	rx_own;		/* our own source MAC: a frame of ours
 					   sent back to us (a replay, a loop) */
+	uint64_t	rx_queue_drops;	/* dropped by the kernel because the
+					   socket's receive queue was full
+					   (rawsock_collect_drops) */
 };
 
 struct rawsock {
@@ -71,6 +74,15 @@ struct rawsock_frame {
  * On failure rs->fd is -1.
  */
 int	rawsock_open(struct rawsock *rs, int ifindex, uint16_t ethertype);
+
+/*
+ * Adds to rs->stats.rx_queue_drops what the kernel dropped since the last
+ * call because the receive queue was full (PACKET_STATISTICS, which reads
+ * and resets the kernel's 32-bit counter: call it at least once a second
+ * or so, and before rawsock_close).  Returns how many were added, 0 when
+ * the socket is closed, or -1 with errno from getsockopt(2).
+ */
+long	rawsock_collect_drops(struct rawsock *rs);
 
 /* Closes the socket; safe to call twice. */
 void	rawsock_close(struct rawsock *rs);
