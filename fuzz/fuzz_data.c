@@ -25,7 +25,7 @@
  * well-formed UNICAST, BCAST or ECHO with ttl > 0 that fits the interface
  * MTU; a BCAST goes to ff:ff:ff:ff:ff:ff, a UNICAST or ECHO to an up
  * neighbour's MAC on that interface; an ECHO from us is a reply to a
- * request we received; only frames of 14..1518 bytes are written to the TAP;
+ * request we received, a UNICAST from us one of the TAP's (full TTL); only frames of 14..1518 bytes are written to the TAP;
  * the counters add up (every frame in is counted once).
  */
 #include <stdint.h>
@@ -111,6 +111,10 @@ fuzz_check_unicast(const struct fwd_data *d, uint32_t ifindex,
 	    u.ttl == 0)
 		abort();
 	if (fwd_neigh_find_mac(d->t, dst, ifindex) == NULL)
+		abort();
+	/* One with our source came from the TAP, never from the mesh. */
+	if (memcmp(u.src, d->own_addr, BS_ADDR_LEN) == 0 &&
+	    u.ttl != FWD_DATA_TTL)
 		abort();
 }
 

@@ -443,6 +443,13 @@ fwd_data_rx_unicast(struct fwd_data *d, struct fwd_dcount *c,
 		FWD_DROP(c, n, drop_malformed);
 		return;
 	}
+	/* Ours, back from the mesh: a routing loop or a forgery.  Sending
+	 * it on would only go round again; delivering it would hand the
+	 * host a frame it sent itself. */
+	if (memcmp(u.src, d->own_addr, BS_ADDR_LEN) == 0) {
+		FWD_DROP(c, n, drop_own_unicast);
+		return;
+	}
 	if (memcmp(u.dst, d->own_addr, BS_ADDR_LEN) == 0) {
 		fwd_data_to_tap(d, c, n, u.inner, u.inner_len);
 		return;

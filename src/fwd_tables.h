@@ -70,6 +70,7 @@
 	X(drop_malformed,	"drop_malformed") \
 	X(drop_dup_bcast,	"drop_dup_bcast") \
 	X(drop_own_bcast,	"drop_own_bcast") \
+	X(drop_own_unicast,	"drop_own_unicast") \
 	X(drop_tap_write,	"drop_tap_write") \
 	X(drop_send,		"drop_send") \
 	X(drop_too_big,		"drop_too_big")

@@ -1346,6 +1346,36 @@ START_TEST(test_mesh_unicast_for_us)
 }
 END_TEST
 
+/* A UNICAST with our own source from the mesh: neither delivered nor sent
+ * on, whether it names us or another node as its destination. */
+START_TEST(test_mesh_unicast_own_src)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6], c2[6];
+	size_t il, len;
+
+	neigh(1, IF1, 1, 200, T0);
+	neigh(2, IF2, 1, 200, T0);
+	route(5, 2, IF2, T0);
+	client_mac(1, c1);
+	client_mac(2, c2);
+	il = eth(inner, c1, c2, 60);
+	len = mk_unicast(p, 7, node(5)->addr, node(US)->addr, inner, il);
+	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	len = mk_unicast(p, 7, node(US)->addr, node(US)->addr, inner, il);
+	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	ck_assert_uint_eq(n_sends, 0);
+	ck_assert_uint_eq(n_taps, 0);
+	ck_assert_uint_eq(ifc(IF1)->drop_own_unicast, 2);
+	ck_assert_uint_eq(ncount(1, IF1)->drop_own_unicast, 2);
+	ck_assert_uint_eq(ifc(IF1)->rx_frames, 2);
+	/* Another source is forwarded as before. */
+	len = mk_unicast(p, 7, node(5)->addr, node(9)->addr, inner, il);
+	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	ck_assert_uint_eq(n_sends, 1);
+	ck_assert_uint_eq(sends[0].ifindex, IF2);
+}
+END_TEST
+
 START_TEST(test_mesh_unicast_forward)
 {
 	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6], c2[6];
@@ -1936,6 +1966,7 @@ fwd_data_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_mesh_unicast_for_us);
 	tcase_add_test(tc, test_mesh_unicast_forward);
+	tcase_add_test(tc, test_mesh_unicast_own_src);
 	tcase_add_test(tc, test_mesh_unicast_ttl_noroute);
 	tcase_add_test(tc, test_mesh_not_neighbour);
 	tcase_add_test(tc, test_echo_ping_and_reply);
