@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <sodium.h>
 
@@ -486,15 +485,6 @@ fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
 
 /* ---- the mesh ping --------------------------------------------------------------- */
 
-static uint64_t
-fwd_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 /* Build e into d->buf and send it towards e->dst; 0, or -1 (no route). */
 static int
 fwd_echo_send(struct fwd_data *d, const struct wire_echo *e)
@@ -534,7 +524,7 @@ fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
 	memcpy(pg->dst, dst, BS_ADDR_LEN);
 	pg->seqno = e.seqno;
 	pg->state = FWD_PING_SENT;
-	pg->sent_us = fwd_now_us();
+	pg->sent_us = log_now_us();
 	pg->rtt_us = 0;
 	d->echo.requests_sent++;
 	*seqno = e.seqno;
@@ -607,7 +597,7 @@ fwd_echo_for_us(struct fwd_data *d, const struct wire_echo *in,
 		d->echo.drop_unmatched++;
 		return;
 	}
-	pg->rtt_us = fwd_now_us() - pg->sent_us;
+	pg->rtt_us = log_now_us() - pg->sent_us;
 	pg->state = FWD_PING_REPLIED;
 	d->echo.replies_received++;
 }

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -894,25 +893,17 @@ int ipc_uncork(struct ipc *ipc)
 	return ipc_flush(ipc);
 }
 
-static long ipc_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int ipc_flush_wait(struct ipc *ipc, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = ipc->fd, .events = POLLOUT };
-	long end = ipc_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
-	long left;
+	uint64_t end = log_now_ms() + (uint64_t)(timeout_ms > 0 ?
+	    timeout_ms : 0), now;
 	int r;
 
 	while ((r = ipc_flush(ipc)) == 1) {
-		if ((left = end - ipc_now_ms()) <= 0)
+		if ((now = log_now_ms()) >= end)
 			return 1;
-		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR)
+		if (poll(&pfd, 1, (int)(end - now)) < 0 && errno != EINTR)
 			return -1;
 	}
 	return r;

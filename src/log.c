@@ -174,12 +174,18 @@ fatalx(const char *fmt, ...)
 /* ---- rate limiting -------------------------------------------------------- */
 
 uint64_t
-log_now_ms(void)
+log_now_us(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+uint64_t
+log_now_ms(void)
+{
+	return log_now_us() / 1000;
 }
 
 static void

@@ -84,7 +84,8 @@ int	log_rl_allow(struct log_rl *rl, uint64_t now_ms, uint64_t *suppressed);
 /* log_msg through the bucket rl, on the monotonic clock. */
 void	log_rl(struct log_rl *rl, int pri, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
-/* Milliseconds of CLOCK_MONOTONIC. */
+/* Milliseconds and microseconds of CLOCK_MONOTONIC. */
 uint64_t log_now_ms(void);
+uint64_t log_now_us(void);
 
 #endif /* BATSEC_LOG_H */
