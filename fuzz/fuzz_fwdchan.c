@@ -3,8 +3,10 @@
  * once they passed the checks: fwd_parser_handle() with a forwarder
  * behind it (fp->owner), so a compromised parser drives the neighbour,
  * route, client and gateway tables (fwd_tables.c), the LINK_KEY answers
- * and the key cache, the relay queue (fwd_orig.c) and the revocation
- * path (fwd_trust.c).  fuzz_ipc.c stops at ipc_check(); this goes on.
+ * and the key cache, the relay queue (fwd_orig.c), the revocation path
+ * (fwd_trust.c) and the TOFU pins (fwd_pins.c; kept in memory, never
+ * written here: no timer runs).  fuzz_ipc.c stops at ipc_check(); this
+ * goes on.
  *
  * Input: the forwarder-role format of fuzz_ipc.c, so its seeds work here
  * too: one byte (ignored), then datagrams, each preceded by a 2-byte
@@ -33,7 +35,8 @@
  * client set or gateway is about our own address; every route has a TQ
  * of 1..255 and 1..IPC_ROUTE_MAX_HOPS hops; a queued relay entry is
  * accepted by the aggregator and every aggregated frame parses with the
- * wire codec, with as many entries as were added.
+ * wire codec, with as many entries as were added; at most FWD_PINS_MAX
+ * pins are kept, one per mesh address, none all zero.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,6 +48,7 @@
 #include "batsec_policy.h"
 #include "forwarder.h"
 #include "fwd_orig.h"
+#include "fwd_pins.h"
 #include "fwd_tables.h"
 #include "ipc.h"
 #include "log.h"
@@ -165,6 +169,23 @@ fuzz_tables_ok(void)
 		fz_check(memcmp(g->orig_addr, F.own_addr, BS_ADDR_LEN) != 0);
 }
 
+static void
+fuzz_pins_ok(void)
+{
+	uint8_t a[BS_ADDR_LEN], b[BS_ADDR_LEN];
+	size_t n = fwd_pins_count(), i, j;
+
+	fz_check(n <= FWD_PINS_MAX && fwd_pins_key(n) == NULL);
+	for (i = 0; i < n; i++) {
+		fz_check(!sodium_is_zero(fwd_pins_key(i), BS_PK_LEN));
+		bs_mesh_addr(a, fwd_pins_key(i));
+		for (j = 0; j < i; j++) {
+			bs_mesh_addr(b, fwd_pins_key(j));
+			fz_check(memcmp(a, b, BS_ADDR_LEN) != 0);
+		}
+	}
+}
+
 /* One datagram from the parser, as fwd_parser_read takes it. */
 static void
 fuzz_datagram(const uint8_t *p, size_t len)
@@ -244,7 +265,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		off += len;
 	}
 	fuzz_tables_ok();
+	fuzz_pins_ok();
 	fuzz_relays_out();
+	fwd_pins_forget();
 	fwd_tables_free(F.tables);
 	F.tables = NULL;
 	return 0;

@@ -195,6 +195,7 @@ seed_session(const char *dir)
 	struct ipc_stats st;
 	struct ipc_log l;
 	struct ipc_revoke rv;
+	struct ipc_pin pin;
 	struct bs_revoke rec;
 
 	gen_start(&g);
@@ -237,6 +238,11 @@ seed_session(const char *dir)
 	fz_check(bs_revoke_issue(&rec, &gen_ca, gen_orig.pk, 1750000000) == 0);
 	bs_revoke_encode(rv.rec, &rec);
 	gen_add(&g, IPC_REVOKE, &rv);
+	memcpy(pin.pk, gen_orig.pk, BS_PK_LEN);
+	gen_add(&g, IPC_PIN, &pin);
+	memcpy(pin.pk, gen_n1.pk, BS_PK_LEN);
+	gen_add(&g, IPC_PIN, &pin);
+	gen_add(&g, IPC_PIN, &pin);		/* again: kept once */
 	gen_tick(&g);
 	gw.op = IPC_GW_WITHDRAW;
 	gw.down = gw.up = 0;

@@ -127,6 +127,7 @@ static void seed_forwarder_session(const char *dir)
 	struct ipc_stats st;
 	struct ipc_log l = { .level = IPC_LOG_INFO };
 	struct ipc_relay rl;
+	struct ipc_pin pin;
 
 	gen_start(&g, IPC_ROLE_FORWARDER);
 	mk_neigh(&n, IPC_NEIGH_UP);
@@ -157,6 +158,8 @@ static void seed_forwarder_session(const char *dir)
 	gen_add(&g, IPC_STATS, &st);
 	snprintf(l.text, sizeof(l.text), "originator up");
 	gen_add(&g, IPC_LOG, &l);
+	memcpy(pin.pk, gen_orig.pk, BS_PK_LEN);
+	gen_add(&g, IPC_PIN, &pin);
 	memcpy(d.orig_addr, gen_orig_addr, BS_ADDR_LEN);
 	memset(d.reserved, 0, sizeof(d.reserved));
 	gen_add(&g, IPC_ROUTE_DEL, &d);
@@ -192,6 +195,7 @@ static void seed_parser_session(const char *dir)
 	struct ipc_link_key k = { .ifindex = FUZZ_IF_A };
 	struct ipc_policy_mark mark = { .serial = 1, .total = sizeof(snap) };
 	static struct ipc_policy_chunk ch;
+	static struct ipc_pins pins;
 	struct bs_identity own;
 	uint8_t seed[BS_SEED_LEN];
 	size_t i, off;
@@ -229,6 +233,12 @@ static void seed_parser_session(const char *dir)
 		gen_add(&g, IPC_POLICY_CHUNK, &ch);
 	}
 	gen_add(&g, IPC_POLICY_END, &mark);
+	memset(&pins, 0, sizeof(pins));
+	pins.count = 2;
+	memcpy(pins.pk[0], gen_n1.pk, BS_PK_LEN);
+	memcpy(pins.pk[1], k.peer_pk, BS_PK_LEN);
+	pins.pk[1][0] ^= 0x01;
+	gen_add(&g, IPC_PINS, &pins);
 	f.state = IPC_IFACE_REMOVED;
 	f.mtu = 0;
 	memset(f.mac, 0, BS_ADDR_LEN);

@@ -33,6 +33,7 @@
 #include "batsec_policy.h"
 #include "forwarder.h"
 #include "fwd_data.h"
+#include "fwd_pins.h"
 #include "fwd_tables.h"
 #include "fwd_trust.h"
 #include "netlink.h"
@@ -197,6 +198,7 @@ fwd_parser_start(struct fwd *f)
 	}
 	fwd_send_config(f);
 	fwd_policy_push(f);
+	fwd_pins_push(f);
 	fwd_ifaces_announce(f);
 }
 
@@ -563,6 +565,7 @@ fwd_load(struct fwd *f)
 	f->policy_serial = 1;
 	if (state_dir_open(f->cfg.state_dir, err, sizeof(err)) != 0 ||
 	    fwd_trust_start(f, err, sizeof(err)) != 0 ||
+	    fwd_pins_start(f, err, sizeof(err)) != 0 ||
 	    sandbox_chroot_prepare(f->cfg.chroot_dir, err, sizeof(err)) != 0)
 		fatalx("%s", err);
 	fwd_parser_init(&f->parser, &f->id);
@@ -695,6 +698,7 @@ fwd_timeout(const struct fwd *f)
 		at = fwd_earlier(at, now + 1000);
 	at = fwd_earlier(at, fwd_orig_deadline(f));
 	at = fwd_earlier(at, f->purge_at_ms);
+	at = fwd_earlier(at, fwd_pins_due());
 	if (f->ctl != NULL && (ct = control_timeout(f->ctl, now)) >= 0)
 		at = fwd_earlier(at, now + (uint64_t)ct);
 	if (at == 0)
@@ -714,6 +718,7 @@ fwd_timers(struct fwd *f)
 	    !ipc_pending(&f->parser.ipc))
 		fwd_policy_push(f);
 	fwd_orig_run(f, now);
+	fwd_pins_tick(f, now);
 	if (now >= f->purge_at_ms) {
 		if (f->tables != NULL)
 			(void)fwd_tables_purge(f->tables, now);
@@ -757,6 +762,7 @@ fwd_shutdown(struct fwd *f)
 	nl_close(f->nl);
 	bs_policy_free(f->policy);
 	fwd_trust_stop();
+	fwd_pins_stop(f);
 	bs_identity_wipe(&f->id);
 	free(f->rxbufs);
 	free(f->tapbuf);

@@ -16,6 +16,7 @@
 
 #include "forwarder.h"
 #include "fwd_data.h"
+#include "fwd_pins.h"
 #include "fwd_tables.h"
 #include "fwd_trust.h"
 #include "ipc.h"
@@ -397,6 +398,7 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 	for (i = 0, drops = 0; i < f->ifs.n; i++)
 		drops += f->ifs.v[i].rs.stats.rx_queue_drops;
 	ctl_reply_field_u64(r, "rx_queue_drops", drops);
+	ctl_reply_field_u64(r, "tofu_pins_kept", fwd_pins_count());
 	if (f->data != NULL) {
 		ctl_reply_field_u64(r, "echo_requests_sent",
 		    f->data->echo.requests_sent);

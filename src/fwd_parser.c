@@ -19,6 +19,7 @@
 
 #include "log.h"
 #include "forwarder.h"
+#include "fwd_pins.h"
 #include "fwd_tables.h"
 #include "fwd_trust.h"
 #include "sandbox.h"
@@ -512,6 +513,10 @@ fwd_parser_handle(struct fwd_parser *fp, const struct ipc_msg *m, char *why,
 	case IPC_REVOKE:
 		r = fp->owner == NULL || fwd_trust_on_revoke(fp->owner, m) ==
 		    0 ? FWD_CHAN_OK : FWD_CHAN_KILL;
+		break;
+	case IPC_PIN:
+		r = fp->owner == NULL || fwd_pins_on_pin(fp->owner, m) == 0 ?
+		    FWD_CHAN_OK : FWD_CHAN_KILL;
 		break;
 	default:
 		/* ipc_check knows every type that travels this way. */

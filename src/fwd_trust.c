@@ -184,8 +184,7 @@ fwd_rev_save(const struct fwd *f, char *err, size_t errlen)
 	return rc;
 }
 
-/* Read a regular file of at most max bytes into a new buffer. */
-static char *
+char *
 fwd_read_file(const char *path, size_t max, size_t *len, char *err,
     size_t errlen)
 {
@@ -224,11 +223,44 @@ out:
 	return buf;
 }
 
+void
+fwd_store_lines(const char *path, const char *buf, size_t len,
+    fwd_line_fn *fn, const void *arg)
+{
+	size_t pos = 0, end, lineno = 0;
+
+	while (pos < len) {
+		end = pos;
+		while (end < len && buf[end] != '\n')
+			end++;
+		fn(arg, path, ++lineno, buf + pos, end - pos);
+		pos = end + 1;
+	}
+}
+
+int
+fwd_store_read(const char *path, size_t max, fwd_line_fn *fn,
+    const void *arg, char *err, size_t errlen)
+{
+	size_t len = 0;
+	struct stat st;
+	char *buf;
+
+	if (lstat(path, &st) != 0 && errno == ENOENT)
+		return 0;
+	if ((buf = fwd_read_file(path, max, &len, err, errlen)) == NULL)
+		return -1;
+	fwd_store_lines(path, buf, len, fn, arg);
+	free(buf);
+	return 1;
+}
+
 /* One line of the store: a record, or a warning naming file:line. */
 static void
-fwd_rev_load_line(const struct fwd *f, const char *path, size_t lineno,
+fwd_rev_load_line(const void *arg, const char *path, size_t lineno,
     const char *s, size_t len)
 {
+	const struct fwd *f = arg;
 	uint8_t raw[BS_REVOKE_LEN];
 	struct fwd_rev v;
 	char err[256];
@@ -253,19 +285,11 @@ static int
 fwd_rev_load(const struct fwd *f, char *err, size_t errlen)
 {
 	char path[BS_CONF_PATH_MAX + sizeof(FWD_TRUST_REVOKE_FILE) + 1];
-	size_t len = 0;
-	struct stat st;
-	char *buf;
 
 	fwd_rev_path(f, path, sizeof(path));
-	if (lstat(path, &st) != 0 && errno == ENOENT)
-		return 0;
-	buf = fwd_read_file(path, FWD_TRUST_REVOKE_FILE_MAX, &len, err,
-	    errlen);
-	if (buf == NULL)
+	if (fwd_store_read(path, FWD_TRUST_REVOKE_FILE_MAX, fwd_rev_load_line,
+	    f, err, errlen) < 0)
 		return -1;
-	fwd_trust_rev_parse(f, path, buf, len);
-	free(buf);
 	if (fwd_trust_st.n_rev > 0)
 		log_info("%s: %zu revocation records", path,
 		    fwd_trust_st.n_rev);
@@ -276,15 +300,7 @@ void
 fwd_trust_rev_parse(const struct fwd *f, const char *path, const char *buf,
     size_t len)
 {
-	size_t pos = 0, end, lineno = 0;
-
-	while (pos < len) {
-		end = pos;
-		while (end < len && buf[end] != '\n')
-			end++;
-		fwd_rev_load_line(f, path, ++lineno, buf + pos, end - pos);
-		pos = end + 1;
-	}
+	fwd_store_lines(path, buf, len, fwd_rev_load_line, f);
 }
 
 size_t

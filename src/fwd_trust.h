@@ -117,6 +117,27 @@ void	fwd_trust_rev_parse(const struct fwd *f, const char *path,
 size_t	fwd_trust_rev_count(void);
 const uint8_t *fwd_trust_rev_record(size_t i);
 
+/*
+ * Read a regular file (not a symlink) of at most max bytes into a new
+ * buffer (free it), *len its size.  NULL with err.
+ */
+char	*fwd_read_file(const char *path, size_t max, size_t *len, char *err,
+	    size_t errlen);
+/*
+ * The stores of the state directory (revocations, pins) are files of
+ * lines.  fwd_store_lines calls fn for each line of buf's len bytes
+ * (without its newline; the last one needs none), numbered from 1;
+ * fwd_store_read does so for the file at path (at most max bytes) and
+ * returns 1, or 0 when there is no file, or -1 with err when it cannot
+ * be read.
+ */
+typedef void fwd_line_fn(const void *arg, const char *path, size_t lineno,
+	    const char *s, size_t len);
+void	fwd_store_lines(const char *path, const char *buf, size_t len,
+	    fwd_line_fn *fn, const void *arg);
+int	fwd_store_read(const char *path, size_t max, fwd_line_fn *fn,
+	    const void *arg, char *err, size_t errlen);
+
 /* forwarder.c: queue f->policy (effective) to the parser. */
 void	fwd_policy_push(struct fwd *f);
 

@@ -438,6 +438,31 @@ static int chk_revoke(const union ipc_payload *u, char *err, size_t errlen)
 	return 0;
 }
 
+static int chk_pin(const union ipc_payload *u, char *err, size_t errlen)
+{
+	if (ipc_zero(u->pin.pk, BS_PK_LEN))
+		return log_errf(err, errlen, "pk is all zero");
+	return 0;
+}
+
+static int chk_pins(const union ipc_payload *u, char *err, size_t errlen)
+{
+	const struct ipc_pins *p = &u->pins;
+	unsigned i, j;
+
+	if (!ipc_zero(p->reserved, sizeof(p->reserved)))
+		return log_errf(err, errlen, "reserved field not 0");
+	for (i = 0; i < p->count; i++) {
+		if (ipc_zero(p->pk[i], BS_PK_LEN))
+			return log_errf(err, errlen, "key %u is all zero", i);
+		for (j = 0; j < i; j++)
+			if (memcmp(p->pk[i], p->pk[j], BS_PK_LEN) == 0)
+				return log_errf(err, errlen, "key %u repeats "
+				    "key %u", i, j);
+	}
+	return 0;
+}
+
 /* ---- the type table ------------------------------------------------------ */
 
 struct ipc_desc {
@@ -475,6 +500,8 @@ static const struct ipc_desc ipc_descs[] = {
 	    1, 1, IPC_FRAME_MAX, chk_frame),
 	FIXED(IPC_LINK_KEY, IPC_ROLE_PARSER, "LINK_KEY", struct ipc_link_key,
 	    chk_link_key),
+	VAR(IPC_PINS, IPC_ROLE_PARSER, "PINS", struct ipc_pins, pk, count,
+	    BS_PK_LEN, 1, IPC_PINS_MAX, chk_pins),
 	FIXED(IPC_LOG, IPC_ROLE_FORWARDER, "LOG", struct ipc_log, chk_log),
 	FIXED(IPC_ROUTE_ADD, IPC_ROLE_FORWARDER, "ROUTE_ADD", struct ipc_route,
 	    chk_route),
@@ -493,6 +520,7 @@ static const struct ipc_desc ipc_descs[] = {
 	    sizeof(struct ipc_stat), 1, IPC_STATS_MAX, chk_stats),
 	FIXED(IPC_REVOKE, IPC_ROLE_FORWARDER, "REVOKE", struct ipc_revoke,
 	    chk_revoke),
+	FIXED(IPC_PIN, IPC_ROLE_FORWARDER, "PIN", struct ipc_pin, chk_pin),
 };
 
 #undef FIXED

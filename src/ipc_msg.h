@@ -13,7 +13,7 @@
  * must be 0: the receiver refuses a message whose reserved bytes are not.
  *
  * Fixed-size types: the payload is exactly sizeof(struct).
- * Variable-size types (FRAME, POLICY_CHUNK, TT, RELAY, STATS): the struct
+ * Variable-size types (FRAME, POLICY_CHUNK, PINS, TT, RELAY, STATS): the struct
  * ends in an array sized for the maximum; the payload is the fixed part
  * (everything before the array) followed by count elements, where count is
  * the struct's own count or length field.  Nothing after them is allowed.
@@ -60,6 +60,7 @@ enum ipc_type {
 	IPC_IFACE		= 0x05,
 	IPC_FRAME		= 0x06,
 	IPC_LINK_KEY		= 0x07,
+	IPC_PINS		= 0x08,
 	/* parser -> forwarder */
 	IPC_LOG			= 0x41,
 	IPC_ROUTE_ADD		= 0x42,
@@ -71,6 +72,7 @@ enum ipc_type {
 	IPC_RELAY		= 0x48,
 	IPC_STATS		= 0x49,
 	IPC_REVOKE		= 0x4a,
+	IPC_PIN			= 0x4b,
 };
 
 /* ---- limits shared by both ends ----------------------------------------- */
@@ -88,6 +90,7 @@ enum ipc_type {
 #define IPC_LOG_TEXT_MAX	256	/* field size: up to 255 chars + NUL */
 #define IPC_TT_MAX		64	/* client MACs per TT message */
 #define IPC_STATS_MAX		96	/* counters per STATS message */
+#define IPC_PINS_MAX		100	/* keys per PINS message */
 /*
  * Policy snapshots (bs_policy_snapshot_encode output) travel in chunks:
  * POLICY_BEGIN{serial, total}, POLICY_CHUNK{serial, offset, data}...,
@@ -314,10 +317,31 @@ struct ipc_revoke {
 };
 
 /*
+ * IPC_PIN: the parser pinned a stranger key's mesh address (TOFU, first
+ * use, batsec-policy(5)).  The forwarder keeps the pins in
+ * STATE_DIR/pins, so that they outlive the parser and the daemon.
+ */
+struct ipc_pin {
+	uint8_t pk[BS_PK_LEN];		/* not all zero */
+};
+
+/*
+ * IPC_PINS (forwarder -> parser): the pins the forwarder keeps, sent to
+ * every new parser right after its policy; each key owns its mesh address
+ * as if the parser had seen it first.  count keys, none twice, none all
+ * zero.
+ */
+struct ipc_pins {
+	uint16_t count;			/* 1..IPC_PINS_MAX */
+	uint8_t reserved[6];
+	uint8_t pk[IPC_PINS_MAX][BS_PK_LEN];
+};
+
+/*
  * Counter ids of IPC_STATS, append-only: (id, name shown by batsec-ctl).
  * ipc_stat_name(id) gives the name.  pcore.h says what the parser counts
- * under each; originators, neighbours, strangers and under_load are
- * current values, not counters.  src1..src4 are the four sources (an
+ * under each; originators, neighbours, strangers, under_load and
+ * tofu_pins are current values, not counters.  src1..src4 are the four sources (an
  * interface and Ethernet source MAC) with the most drops, most first:
  * srcK_mac packs ifindex << 48 | MAC (0: no such source), the others
  * count that source's drops by reason (pcore_limits.h).
@@ -393,7 +417,8 @@ struct ipc_revoke {
 	X(IPC_STAT_CERT_ACCEPTED,	68, "cert_accepted") \
 	X(IPC_STAT_CERT_REFUSED,	69, "cert_refused") \
 	X(IPC_STAT_CERT_MISSING,	70, "cert_missing") \
-	X(IPC_STAT_REVOKE_LEARNT,	71, "revoke_learnt")
+	X(IPC_STAT_REVOKE_LEARNT,	71, "revoke_learnt") \
+	X(IPC_STAT_TOFU_PINS,		72, "tofu_pins")
 
 /* Per source: IPC_STAT_SRC_FIELDS ids from IPC_STAT_SRC1_MAC on. */
 #define IPC_STAT_SRC_FIELDS	8
@@ -438,6 +463,8 @@ union ipc_payload {
 	struct ipc_relay relay;
 	struct ipc_stats stats;
 	struct ipc_revoke revoke;
+	struct ipc_pin pin;
+	struct ipc_pins pins;
 };
 
 /* No compiler padding anywhere in what travels (sizes = sum of fields). */
@@ -460,12 +487,15 @@ _Static_assert(offsetof(struct ipc_relay, entry) == 8, "ipc_relay");
 _Static_assert(sizeof(struct ipc_stat) == 16, "ipc_stat");
 _Static_assert(offsetof(struct ipc_stats, s) == 8, "ipc_stats");
 _Static_assert(sizeof(struct ipc_revoke) == BS_REVOKE_LEN, "ipc_revoke");
+_Static_assert(sizeof(struct ipc_pin) == BS_PK_LEN, "ipc_pin");
+_Static_assert(offsetof(struct ipc_pins, pk) == 8, "ipc_pins");
 /* The largest payload of every variable type fits. */
 _Static_assert(20 + IPC_FRAME_MAX <= IPC_MAX_PAYLOAD, "frame fits");
 _Static_assert(12 + IPC_POLICY_CHUNK_MAX <= IPC_MAX_PAYLOAD, "chunk fits");
 _Static_assert(8 + IPC_RELAY_MAX <= IPC_MAX_PAYLOAD, "relay fits");
 _Static_assert(sizeof(struct ipc_tt) <= IPC_MAX_PAYLOAD, "tt fits");
 _Static_assert(sizeof(struct ipc_stats) <= IPC_MAX_PAYLOAD, "stats fits");
+_Static_assert(sizeof(struct ipc_pins) <= IPC_MAX_PAYLOAD, "pins fits");
 _Static_assert(IPC_MAX_PAYLOAD <= UINT16_MAX, "len is 16 bits");
 
 #endif /* BATSEC_IPC_MSG_H */

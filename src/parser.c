@@ -192,6 +192,11 @@ parser_handle(struct parser *p, uint64_t now_ms)
 	case IPC_LINK_KEY:
 		parser_on_link_key(p);
 		break;
+	case IPC_PINS:
+		if (ipc_get(&p->msg, type, &u.pins, sizeof(u.pins)) != 0)
+			parser_die(p, "PINS: malformed");
+		(void)pcore_pins(&p->pc, &u.pins);
+		break;
 	default:
 		parser_die(p, "unexpected message type");
 	}

@@ -458,6 +458,8 @@ pcore_stats(const struct pcore *pc, struct ipc_stats *out)
 			v = pc->rt != NULL ? routing_orig_count(pc->rt) : 0;
 		else if (id == IPC_STAT_NEIGHBOURS)
 			v = pc->rt != NULL ? routing_neigh_count(pc->rt) : 0;
+		else if (id == IPC_STAT_TOFU_PINS)
+			v = pcore_trust_pin_count(pc);
 		out->s[n].id = id;
 		out->s[n].value = v;
 		n++;

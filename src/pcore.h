@@ -120,8 +120,8 @@
  * strangers the current count; drop_gateway GATEWAY TVLVs of keys
  * without the gateway right; drop_remembered entries and HELLOs of keys
  * that left the tables, refused by the epoch memory (also counted as
- * drop_old_seqno or drop_replay); src1..src4 the sources with most
- * drops.  Every drop is also counted against its (interface, source
+ * drop_old_seqno or drop_replay); tofu_pins the mesh addresses pinned
+ * (pcore_trust.h); src1..src4 the sources with most drops.  Every drop is also counted against its (interface, source
  * MAC) in the per-source table.
  */
 #ifndef BATSEC_PCORE_H
@@ -322,6 +322,14 @@ int	pcore_iface(struct pcore *pc, const struct ipc_iface *ifc, char *err,
 	    size_t errlen);
 const struct pcore_iface *pcore_iface_find(const struct pcore *pc,
 	    uint32_t ifindex);
+
+/*
+ * IPC_PINS: the TOFU pins the forwarder kept (pcore_trust.h), made here
+ * as if each key had been seen first; none is sent back as IPC_PIN.
+ * Always 0 (a key whose address is pinned already, or beyond
+ * PCORE_PIN_MAX, is skipped).
+ */
+int	pcore_pins(struct pcore *pc, const struct ipc_pins *m);
 
 /*
  * IPC_LINK_KEY, the answer to a LINK_KEY_REQ.  Stored with the neighbour

@@ -190,12 +190,16 @@ void
 pcore_trust_pin(struct pcore *pc, const uint8_t pk[static BS_PK_LEN])
 {
 	uint8_t addr[BS_ADDR_LEN];
+	struct ipc_pin m;
 
 	bs_mesh_addr(addr, pk);
-	pcore_trust_pin_addr(pc, addr, pk);
+	if (pcore_trust_pin_addr(pc, addr, pk) != 1)
+		return;
+	memcpy(m.pk, pk, BS_PK_LEN);
+	(void)pcore_emit(pc, IPC_PIN, &m, sizeof(m));
 }
 
-void
+int
 pcore_trust_pin_addr(struct pcore *pc, const uint8_t addr[static BS_ADDR_LEN],
     const uint8_t pk[static BS_PK_LEN])
 {
@@ -205,14 +209,14 @@ pcore_trust_pin_addr(struct pcore *pc, const uint8_t addr[static BS_ADDR_LEN],
 	int found;
 
 	if (t == NULL)
-		return;
+		return 0;
 	i = pt_pin_index(t, addr, &found);
 	if (found || t->n_pins >= PCORE_PIN_MAX)
-		return;
+		return 0;
 	if (t->n_pins == t->cap_pins) {
 		cap = t->cap_pins == 0 ? 64 : t->cap_pins * 2;
 		if ((p = realloc(t->pins, cap * sizeof(*p))) == NULL)
-			return;
+			return 0;
 		t->pins = p;
 		t->cap_pins = cap;
 	}
@@ -221,6 +225,27 @@ pcore_trust_pin_addr(struct pcore *pc, const uint8_t addr[static BS_ADDR_LEN],
 	memcpy(t->pins[i].addr, addr, BS_ADDR_LEN);
 	memcpy(t->pins[i].pk, pk, BS_PK_LEN);
 	t->n_pins++;
+	return 1;
+}
+
+size_t
+pcore_trust_pin_count(const struct pcore *pc)
+{
+	return pc->trust != NULL ? pc->trust->n_pins : 0;
+}
+
+int
+pcore_pins(struct pcore *pc, const struct ipc_pins *m)
+{
+	uint8_t addr[BS_ADDR_LEN];
+	unsigned i;
+
+	for (i = 0; i < m->count && i < IPC_PINS_MAX; i++) {
+		bs_mesh_addr(addr, m->pk[i]);
+		if (pcore_trust_pin_addr(pc, addr, m->pk[i]) == 1)
+			pc->stats_dirty = 1;	/* tofu_pins changed */
+	}
+	return 0;
 }
 
 /* ---- classes ---------------------------------------------------------------------- */

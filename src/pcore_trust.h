@@ -34,8 +34,10 @@
  * it; a different stranger key for the same address is refused from then
  * on (drop_policy), even after the first left the tables.  Trusted and
  * certified keys are not pinned and not refused by pins.  At most
- * PCORE_PIN_MAX pins; beyond that no new pin is made.  Pins live as long
- * as the parser process.
+ * PCORE_PIN_MAX pins; beyond that no new pin is made.  Each new pin goes
+ * to the forwarder (IPC_PIN), which keeps it in the state directory and
+ * gives every new parser the pins kept so far (IPC_PINS, pcore_pins), so
+ * a pin outlives the parser and the daemon.
  *
  * Revocations.  A REVOKE container in a verified OGM entry of a trusted
  * or certified originator (never a stranger's: each record costs one
@@ -121,16 +123,20 @@ void	pcore_trust_pending(struct pcore *pc,
 /* Keys in the pending set. */
 size_t	pcore_trust_pending_count(const struct pcore *pc);
 
-/* Mode open: a stranger pk was admitted; pin its address. */
+/* Mode open: a stranger pk was admitted; pin its address (IPC_PIN). */
 void	pcore_trust_pin(struct pcore *pc, const uint8_t pk[static BS_PK_LEN]);
 /*
- * Pin addr to pk (what pcore_trust_pin does with pk's own address).
- * Tests use it to stand for a key whose address collides with another's,
- * which cannot be made on purpose.
+ * Pin addr to pk (what pcore_trust_pin does with pk's own address),
+ * without telling the forwarder.  1 when a new pin was made, 0 when addr
+ * was pinned already or the pins are full (or out of memory).  Tests use
+ * it to stand for a key whose address collides with another's, which
+ * cannot be made on purpose.
  */
-void	pcore_trust_pin_addr(struct pcore *pc,
+int	pcore_trust_pin_addr(struct pcore *pc,
 	    const uint8_t addr[static BS_ADDR_LEN],
 	    const uint8_t pk[static BS_PK_LEN]);
+/* Pins made so far. */
+size_t	pcore_trust_pin_count(const struct pcore *pc);
 
 /* A REVOKE container (BS_REVOKE_LEN bytes) of a verified entry. */
 void	pcore_trust_revoke(struct pcore *pc, const uint8_t *raw);

@@ -26,6 +26,7 @@
 #include "batsec_policy.h"
 #include "control.h"
 #include "forwarder.h"
+#include "fwd_pins.h"
 #include "fwd_trust.h"
 #include "ipc.h"
 #include "wire.h"
@@ -35,6 +36,7 @@
 static struct fwd f;
 static struct bs_identity ca, rogue, other;
 static char dir[64], path_pol[128], path_rev[128], path_cert[128];
+static char path_pins[128];
 static int peer = -1;			/* the parser's end */
 static struct ipc peer_ipc;
 
@@ -94,6 +96,7 @@ setup(void)
 	snprintf(path_pol, sizeof(path_pol), "%s/mesh.policy", dir);
 	snprintf(path_rev, sizeof(path_rev), "%s/revocations", dir);
 	snprintf(path_cert, sizeof(path_cert), "%s/node.key.cert", dir);
+	snprintf(path_pins, sizeof(path_pins), "%s/pins", dir);
 	snprintf(f.cfg.policy, sizeof(f.cfg.policy), "%s", path_pol);
 	snprintf(f.cfg.state_dir, sizeof(f.cfg.state_dir), "%s", dir);
 	snprintf(f.cfg.key, sizeof(f.cfg.key), "%s/node.key", dir);
@@ -124,6 +127,7 @@ static void
 teardown(void)
 {
 	fwd_trust_stop();
+	fwd_pins_stop(&f);
 	bs_policy_free(f.policy);
 	ipc_close(&f.parser.ipc);
 	ipc_close(&peer_ipc);
@@ -568,6 +572,178 @@ START_TEST(test_revocations_in_turn)
 }
 END_TEST
 
+/* ---- TOFU pins (fwd_pins.c) ------------------------------------------------ */
+
+/* The parser sends IPC_PIN for pk; the forwarder handles it. */
+static void
+pin_from_parser(const uint8_t pk[static BS_PK_LEN])
+{
+	struct ipc_pin p;
+	struct ipc_msg m;
+	char err[256];
+
+	memcpy(p.pk, pk, BS_PK_LEN);
+	ck_assert_int_eq(ipc_send(&peer_ipc, IPC_PIN, &p, sizeof(p)), 0);
+	ck_assert_int_eq(ipc_recv(&f.parser.ipc, &m, err, sizeof(err)),
+	    IPC_RECV_MSG);
+	ck_assert_int_eq(fwd_pins_on_pin(&f, &m), 0);
+}
+
+/* IPC_PINS messages queued to the parser: their keys into keys[], the
+ * number of messages returned. */
+static int
+pins_pushed(uint8_t (*keys)[BS_PK_LEN], size_t max, size_t *n)
+{
+	union ipc_payload u;
+	struct ipc_msg m;
+	char err[256];
+	int msgs = 0;
+	uint16_t i;
+
+	*n = 0;
+	ck_assert_int_ge(ipc_flush(&f.parser.ipc), 0);
+	while (ipc_recv(&peer_ipc, &m, err, sizeof(err)) == IPC_RECV_MSG) {
+		ck_assert_uint_eq(m.hdr.type, IPC_PINS);
+		ck_assert_int_eq(ipc_get(&m, IPC_PINS, &u.pins,
+		    sizeof(u.pins)), 0);
+		for (i = 0; i < u.pins.count && *n < max; i++)
+			memcpy(keys[(*n)++], u.pins.pk[i], BS_PK_LEN);
+		msgs++;
+	}
+	return msgs;
+}
+
+static int
+has_key(uint8_t (*keys)[BS_PK_LEN], size_t n, const uint8_t *pk)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (memcmp(keys[i], pk, BS_PK_LEN) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Pins from the parser are kept once per address, written a few seconds
+ * after the first change (one base64 key a line), read back after a
+ * restart and handed to a new parser.
+ */
+START_TEST(test_pins_keep_save_push)
+{
+	char err[256], k1[BS_KEY_B64_LEN + 1], k2[BS_KEY_B64_LEN + 1];
+	uint8_t keys[4][BS_PK_LEN];
+	const char *text;
+	uint64_t due;
+	size_t n;
+
+	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
+	ck_assert_uint_eq(fwd_pins_count(), 0);
+	ck_assert_uint_eq(fwd_pins_due(), 0);
+	pin_from_parser(other.pk);
+	due = fwd_pins_due();
+	ck_assert_uint_ne(due, 0);
+	pin_from_parser(other.pk);
+	pin_from_parser(rogue.pk);
+	ck_assert_uint_eq(fwd_pins_count(), 2);
+	ck_assert_uint_eq(fwd_pins_due(), due);
+	fwd_pins_tick(&f, due - 1);
+	ck_assert_ptr_null(slurp(path_pins));
+	fwd_pins_tick(&f, due);
+	ck_assert_uint_eq(fwd_pins_due(), 0);
+	text = slurp(path_pins);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_uint_eq(strlen(text), 2 * (BS_KEY_B64_LEN + 1));
+	bs_key_to_b64(k1, other.pk);
+	bs_key_to_b64(k2, rogue.pk);
+	ck_assert_ptr_nonnull(strstr(text, k1));
+	ck_assert_ptr_nonnull(strstr(text, k2));
+	/* A new parser gets both. */
+	fwd_pins_push(&f);
+	ck_assert_int_eq(pins_pushed(keys, 4, &n), 1);
+	ck_assert_uint_eq(n, 2);
+	ck_assert(has_key(keys, n, other.pk) && has_key(keys, n, rogue.pk));
+	/* After a restart. */
+	fwd_pins_stop(&f);
+	ck_assert_uint_eq(fwd_pins_count(), 0);
+	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
+	ck_assert_uint_eq(fwd_pins_count(), 2);
+	fwd_pins_push(&f);
+	ck_assert_int_eq(pins_pushed(keys, 4, &n), 1);
+	ck_assert(has_key(keys, n, other.pk) && has_key(keys, n, rogue.pk));
+	/* Nothing changed, nothing to write at the stop. */
+	ck_assert_int_eq(unlink(path_pins), 0);
+	fwd_pins_stop(&f);
+	ck_assert_ptr_null(slurp(path_pins));
+}
+END_TEST
+
+/* A change not written yet is written when the daemon stops. */
+START_TEST(test_pins_written_at_stop)
+{
+	char err[256];
+
+	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
+	pin_from_parser(other.pk);
+	ck_assert_ptr_null(slurp(path_pins));
+	fwd_pins_stop(&f);
+	ck_assert_ptr_nonnull(slurp(path_pins));
+	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
+	ck_assert_uint_eq(fwd_pins_count(), 1);
+	ck_assert_mem_eq(fwd_pins_key(0), other.pk, BS_PK_LEN);
+	ck_assert_ptr_null(fwd_pins_key(1));
+}
+END_TEST
+
+/* More keys than one message holds go in several, none lost. */
+START_TEST(test_pins_push_many)
+{
+	struct bs_identity id;
+	uint8_t keys[260][BS_PK_LEN];
+	char err[256];
+	size_t n, i;
+
+	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
+	for (i = 0; i < 250; i++) {
+		ident(&id, (uint8_t)(10 + i));
+		pin_from_parser(id.pk);
+	}
+	ck_assert_uint_eq(fwd_pins_count(), 250);
+	fwd_pins_push(&f);
+	ck_assert_int_eq(pins_pushed(keys, 260, &n), 3);
+	ck_assert_uint_eq(n, 250);
+	for (i = 0; i < 250; i++)
+		ck_assert(has_key(keys, n, fwd_pins_key(i)));
+}
+END_TEST
+
+/*
+ * The file's reader: a line that is not a key (garbage, CRLF, cut, all
+ * zero) or repeats one is skipped, the rest kept; the last line needs no
+ * newline.  A file that is not a regular file stops the start.
+ */
+START_TEST(test_pins_file_lines)
+{
+	char k1[BS_KEY_B64_LEN + 1], k2[BS_KEY_B64_LEN + 1], text[512];
+	char err[256];
+
+	bs_key_to_b64(k1, other.pk);
+	bs_key_to_b64(k2, rogue.pk);
+	snprintf(text, sizeof(text), "garbage\n%s\n%s\r\n%.*s\n"
+	    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n\n%s\n%s", k1, k2,
+	    20, k2, k1, k2);
+	put(path_pins, text);
+	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
+	ck_assert_uint_eq(fwd_pins_count(), 2);
+	fwd_pins_stop(&f);
+	ck_assert_int_eq(unlink(path_pins), 0);
+	ck_assert_int_eq(mkdir(path_pins, 0700), 0);
+	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, path_pins));
+	ck_assert_int_eq(rmdir(path_pins), 0);
+}
+END_TEST
+
 static Suite *
 fwd_trust_suite(void)
 {
@@ -592,6 +768,13 @@ fwd_trust_suite(void)
 	tcase_add_test(tc, test_own_cert_other_key);
 	tcase_add_test(tc, test_revocations_in_turn);
 	tcase_add_test(tc, test_revocation_store_parse);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("pins");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_pins_keep_save_push);
+	tcase_add_test(tc, test_pins_written_at_stop);
+	tcase_add_test(tc, test_pins_push_many);
+	tcase_add_test(tc, test_pins_file_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }

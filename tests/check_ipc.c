@@ -29,7 +29,7 @@ static const uint16_t all_types[] = {
 	IPC_CONFIG, IPC_POLICY_BEGIN, IPC_POLICY_CHUNK, IPC_POLICY_END,
 	IPC_IFACE, IPC_FRAME, IPC_LINK_KEY, IPC_LOG, IPC_ROUTE_ADD,
 	IPC_ROUTE_DEL, IPC_NEIGH, IPC_LINK_KEY_REQ, IPC_TT, IPC_GW, IPC_RELAY,
-	IPC_STATS,
+	IPC_STATS, IPC_PINS, IPC_PIN,
 };
 #define N_TYPES	((int)(sizeof(all_types) / sizeof(all_types[0])))
 
@@ -195,6 +195,15 @@ static void sample(uint16_t type, union ipc_payload *u)
 		u->stats.s[2].id = IPC_STAT_NEIGHBOURS;
 		u->stats.s[2].value = UINT64_MAX;
 		break;
+	case IPC_PINS:
+		u->pins.count = 3;
+		memcpy(u->pins.pk[0], id_n1.pk, BS_PK_LEN);
+		memcpy(u->pins.pk[1], id_n2.pk, BS_PK_LEN);
+		memcpy(u->pins.pk[2], id_orig.pk, BS_PK_LEN);
+		break;
+	case IPC_PIN:
+		memcpy(u->pin.pk, id_orig.pk, BS_PK_LEN);
+		break;
 	default:
 		ck_abort_msg("no sample for type %u", type);
 	}
@@ -217,6 +226,8 @@ static size_t raw_len(uint16_t type, const union ipc_payload *u)
 		return 8 + (size_t)u->relay.len;
 	case IPC_STATS:
 		return 8 + 16 * (size_t)u->stats.count;
+	case IPC_PINS:
+		return 8 + 32 * (size_t)u->pins.count;
 	default:
 		return ipc_obj_size(type);
 	}
@@ -534,6 +545,8 @@ struct fmt_case {
 #define FX(t, st, f, v, want) \
 	{ t, offsetof(st, f), 1, v, NULL, 0, want, 1 }
 
+static const char zero32[BS_PK_LEN];
+
 static const struct fmt_case fmt_cases[] = {
 	/* CONFIG */
 	FX(IPC_CONFIG, struct ipc_config, own_addr[5], 0x10,
@@ -702,6 +715,16 @@ static const struct fmt_case fmt_cases[] = {
 	F(IPC_STATS, struct ipc_stats, s[0].reserved, 4, 1, "entry 0: "
 	    "reserved"),
 	F(IPC_STATS, struct ipc_stats, reserved2, 4, 1, "reserved"),
+	/* PINS and PIN */
+	F(IPC_PINS, struct ipc_pins, count, 2, 0, "count 0 out of range"),
+	F(IPC_PINS, struct ipc_pins, count, 2, IPC_PINS_MAX + 1,
+	    "out of range"),
+	F(IPC_PINS, struct ipc_pins, reserved[5], 1, 1, "reserved"),
+	FB(IPC_PINS, struct ipc_pins, pk[1], BS_PK_LEN, zero32,
+	    "key 1 is all zero"),
+	FB(IPC_PINS, struct ipc_pins, pk[2], BS_PK_LEN, (const char *)id_n1.pk,
+	    "key 2 repeats key 0"),
+	FB(IPC_PIN, struct ipc_pin, pk, BS_PK_LEN, zero32, "pk is all zero"),
 	/* Counts that disagree with the payload size. */
 	{ IPC_TT, offsetof(struct ipc_tt, count), 1, 3, NULL, -8,
 	  "payload of 24 bytes, expected 32", 0 },
@@ -709,6 +732,8 @@ static const struct fmt_case fmt_cases[] = {
 	  "payload of 32 bytes, expected 24", 0 },
 	{ IPC_STATS, offsetof(struct ipc_stats, count), 2, 3, NULL, -16,
 	  "expected", 0 },
+	{ IPC_PINS, offsetof(struct ipc_pins, count), 2, 3, NULL, 32,
+	  "payload of 136 bytes, expected 104", 0 },
 	{ IPC_FRAME, offsetof(struct ipc_frame, len), 2, 60, NULL, 1,
 	  "payload of 81 bytes, expected 80", 0 },
 	{ IPC_RELAY, offsetof(struct ipc_relay, len), 2, 168, NULL, -1,
@@ -1366,7 +1391,11 @@ START_TEST(names)
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_RX_FRAMES), "rx_frames");
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_UNDER_LOAD), "under_load");
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_EMIT_FAILED), "emit_failed");
-	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "revoke_learnt");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_REVOKE_LEARNT),
+	    "revoke_learnt");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "tofu_pins");
+	ck_assert_str_eq(ipc_type_name(IPC_PINS), "PINS");
+	ck_assert_str_eq(ipc_type_name(IPC_PIN), "PIN");
 	ck_assert_ptr_null(ipc_stat_name(0));
 	ck_assert_ptr_null(ipc_stat_name(IPC_STAT_ID_END));
 	ck_assert_int_eq(ipc_str_field_ok("ab\0\0", 4, 0), 1);

@@ -26,7 +26,8 @@
 static struct pcore pc;
 static uint64_t fake_now;
 static struct bs_identity ca, rogue, node, other;
-static unsigned n_revoke_msgs;
+static unsigned n_revoke_msgs, n_pin_msgs;
+static uint8_t last_pin[BS_PK_LEN];
 
 static uint64_t
 fake_clock(void)
@@ -38,10 +39,13 @@ static int
 emit(void *arg, uint16_t type, const void *obj, size_t n)
 {
 	(void)arg;
-	(void)obj;
-	(void)n;
 	if (type == IPC_REVOKE)
 		n_revoke_msgs++;
+	if (type == IPC_PIN) {
+		ck_assert_uint_eq(n, sizeof(struct ipc_pin));
+		memcpy(last_pin, obj, BS_PK_LEN);
+		n_pin_msgs++;
+	}
 	return 0;
 }
 
@@ -359,6 +363,44 @@ START_TEST(test_pin_same_key)
 END_TEST
 
 /*
+ * A new pin goes to the forwarder once (IPC_PIN); pins the forwarder
+ * hands a new parser (IPC_PINS) are made without going back up, and the
+ * statistics count them all.
+ */
+START_TEST(test_pin_emitted_and_restored)
+{
+	struct ipc_pins m;
+	struct ipc_stats st;
+	uint16_t i;
+	int seen = 0;
+
+	use_policy("mode open\n");
+	n_pin_msgs = 0;
+	pcore_trust_pin(&pc, node.pk);
+	pcore_trust_pin(&pc, node.pk);
+	ck_assert_uint_eq(n_pin_msgs, 1);
+	ck_assert_mem_eq(last_pin, node.pk, BS_PK_LEN);
+	ck_assert_uint_eq(pcore_trust_pin_count(&pc), 1);
+	memset(&m, 0, sizeof(m));
+	m.count = 2;
+	memcpy(m.pk[0], other.pk, BS_PK_LEN);
+	memcpy(m.pk[1], node.pk, BS_PK_LEN);
+	ck_assert_int_eq(pcore_pins(&pc, &m), 0);
+	ck_assert_uint_eq(n_pin_msgs, 1);
+	ck_assert_uint_eq(pcore_trust_pin_count(&pc), 2);
+	pcore_trust_pin(&pc, other.pk);
+	ck_assert_uint_eq(n_pin_msgs, 1);
+	ck_assert_int_gt(pcore_stats(&pc, &st), 0);
+	for (i = 0; i < st.count; i++)
+		if (st.s[i].id == IPC_STAT_TOFU_PINS) {
+			ck_assert_uint_eq(st.s[i].value, 2);
+			seen = 1;
+		}
+	ck_assert_int_eq(seen, 1);
+}
+END_TEST
+
+/*
  * TOFU: node's address pinned to another key (as if that key's address
  * collided with node's and it came first): node is refused as a
  * stranger, but a trust entry or a certificate still admits it.
@@ -524,6 +566,7 @@ trust_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_pending);
 	tcase_add_test(tc, test_pin_same_key);
+	tcase_add_test(tc, test_pin_emitted_and_restored);
 	tcase_add_test(tc, test_pin_conflict);
 	tcase_add_test(tc, test_revoke_from_anchor);
 	tcase_add_loop_test(tc, test_revoke_ignored, 0, V_COUNT);

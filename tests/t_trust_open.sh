@@ -6,9 +6,13 @@
 #
 # Node 3 joins as a stranger without any change on nodes 1 and 2.  A
 # `block` on nodes 1 and 2 removes it within 5 OGM intervals, `unblock`
-# lets it back.  (TOFU pinning of mesh addresses cannot be shown here: it
-# takes two keys whose mesh addresses collide; check_pcore_trust stands
-# one in with pcore_trust_pin_addr.)
+# lets it back.  Node 3's key is pinned (TOFU) on nodes 1 and 2 and kept
+# in their state directories (STATE_DIR/pins); on node 2 a new parser
+# (the old one killed) and a restarted daemon get the pin back while
+# node 3 is blocked, so it can only come from the kept pins.  (A pin
+# refusing a colliding key cannot be shown here: it takes two keys whose
+# mesh addresses collide; check_pcore_trust stands one in with
+# pcore_trust_pin_addr.)
 . "$(dirname "$0")/lib.sh"
 MESH_ORIG_MS=${MESH_ORIG_MS:-1000}
 MESH_HELLO_MS=${MESH_HELLO_MS:-500}
@@ -55,6 +59,36 @@ if wait_for "$LIMIT_S" gone_both; then
 else
 	fail "block removed the stranger within $LIMIT_S s"
 fi
+
+# TOFU pins: node 3's key (and no trusted one) in node 2's state dir.
+pinned() { grep -qx "$K3" "$MT/n2.state/pins" 2>/dev/null; }
+check "node 2 keeps node 3's pin in its state directory" wait_for 15 pinned
+check "... and only that one (trusted keys are not pinned)" \
+    [ "$(wc -l <"$MT/n2.state/pins")" = 1 ]
+check "node 2: stats tofu_pins_kept 1" [ "$(mesh_stat 2 tofu_pins_kept)" = 1 ]
+check "node 3 pinned nobody (mode allowlist)" [ ! -e "$MT/n3.state/pins" ]
+# A new parser on node 2 (the old one killed): node 3 is blocked there,
+# so its pin can only come from the forwarder.
+parser_of() { pgrep -P "$(cat "$MT/n$1.pid")" | head -n 1; }
+spawns0=$(mesh_stat 2 parser_spawns)
+kill -KILL "$(parser_of 2)"
+respawned_with_pin() {
+	[ "$(mesh_stat 2 parser_spawns)" -gt "$spawns0" ] &&
+	    [ "$(mesh_stat 2 tofu_pins)" = 1 ]
+}
+check "node 2: a new parser has the pin back" wait_for 20 respawned_with_pin
+# And a restarted daemon.
+check "node 2: batsecd stops on SIGTERM" mesh_stop 2
+check "node 2: batsecd starts again" mesh_start 2
+pin_loaded() { grep -q "pins: 1 TOFU pins" "$MT/n2.log"; }
+check "node 2: the log says the pin was read back" wait_for 10 pin_loaded
+restarted_with_pin() {
+	[ "$(mesh_stat 2 tofu_pins_kept)" = 1 ] &&
+	    [ "$(mesh_stat 2 tofu_pins)" = 1 ]
+}
+check "node 2: the restarted parser has the pin" \
+    wait_for 20 restarted_with_pin
+
 for i in 1 2; do
 	check "node $i: unblock the stranger" mesh_ctl "$i" unblock "$K3"
 done

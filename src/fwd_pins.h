@@ -1,0 +1,70 @@
+/*
+ * fwd_pins.h — the forwarder's copy of the parser's TOFU pins (mode open,
+ * batsec-policy(5)), kept in the state directory so that they outlive
+ * the parser and the daemon.
+ *
+ * The parser decides: the first stranger key seen for a mesh address pins
+ * it (pcore_trust.h) and it sends the key up (IPC_PIN).  The forwarder
+ * stores the key (at most FWD_PINS_MAX, first come first kept, one per
+ * address), writes STATE_DIR/pins (one base64 key a line, atomically) a
+ * few seconds after a change and when it stops, and hands every new
+ * parser the keys kept so far (IPC_PINS) right after its policy.  Without
+ * this a crashed, killed or restarted parser would forget its pins, and a
+ * key colliding with a pinned address could take it over.
+ *
+ * The module's state lives here, not in struct fwd: there is one
+ * forwarder per process.
+ */
+#ifndef BATSEC_FWD_PINS_H
+#define BATSEC_FWD_PINS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "batsec_crypto.h"
+#include "batsec_keys.h"
+
+struct fwd;
+struct ipc_msg;
+
+#define FWD_PINS_MAX		4096	/* as PCORE_PIN_MAX */
+#define FWD_PINS_FILE		"pins"
+#define FWD_PINS_FILE_MAX	((size_t)FWD_PINS_MAX * (BS_KEY_B64_LEN + 1))
+/* A change is written this long after it (pins come in bursts). */
+#define FWD_PINS_SAVE_MS	5000
+/* After a failed write, the next try. */
+#define FWD_PINS_RETRY_MS	60000
+
+/* Read STATE_DIR/pins (missing: no pins).  0, or -1 with err. */
+int	fwd_pins_start(const struct fwd *f, char *err, size_t errlen);
+/* Write what changed, then forget everything (fwd_pins_forget). */
+void	fwd_pins_stop(const struct fwd *f);
+/* Forget every key and any write due, writing nothing. */
+void	fwd_pins_forget(void);
+
+/*
+ * The keys of a pins file's len bytes in buf (path names it in warnings):
+ * every line must be a base64 key (44 characters); any other line is
+ * skipped with a warning naming path:line, as is a key whose address is
+ * pinned already, and everything beyond FWD_PINS_MAX.  fwd_pins_start()
+ * reads the file through it; the fuzz target pinstore calls it directly.
+ */
+void	fwd_pins_parse(const char *path, const char *buf, size_t len);
+/* Keys kept, and the i-th one's BS_PK_LEN bytes (NULL past the end). */
+size_t	fwd_pins_count(void);
+const uint8_t *fwd_pins_key(size_t i);
+
+/*
+ * IPC_PIN from the parser: keep the key (a key whose address is pinned
+ * already, or one beyond FWD_PINS_MAX, is ignored) and schedule a write.
+ * 0, or -1 when the payload is malformed (the parser is then killed).
+ */
+int	fwd_pins_on_pin(struct fwd *f, const struct ipc_msg *m);
+/* Queue every kept key to a new parser (IPC_PINS). */
+void	fwd_pins_push(struct fwd *f);
+/* Write the file when a change is due (forwarder timers). */
+void	fwd_pins_tick(const struct fwd *f, uint64_t now_ms);
+/* When fwd_pins_tick next has work, or 0. */
+uint64_t fwd_pins_due(void);
+
+#endif /* BATSEC_FWD_PINS_H */
