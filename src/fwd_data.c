@@ -507,6 +507,7 @@ fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
 {
 	struct fwd_ping *pg;
 	struct wire_echo e;
+	uint64_t sent_us;
 
 	memset(&e, 0, sizeof(e));
 	e.ttl = FWD_DATA_TTL;
@@ -517,6 +518,10 @@ fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
 	e.seqno = (uint16_t)(d->ping_seqno + 1);
 	pg = &d->ping[e.seqno % FWD_PING_SLOTS];
 	pg->state = FWD_PING_NONE;
+	/* The clock starts before the send: on a veth the send itself runs
+	 * the next hops' receive path, and the reply may be on its way
+	 * before sendmmsg returns. */
+	sent_us = log_now_us();
 	if (fwd_echo_send(d, &e) != 0)
 		return -1;
 	fwd_data_flush(d);
@@ -524,7 +529,7 @@ fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
 	memcpy(pg->dst, dst, BS_ADDR_LEN);
 	pg->seqno = e.seqno;
 	pg->state = FWD_PING_SENT;
-	pg->sent_us = log_now_us();
+	pg->sent_us = sent_us;
 	pg->rtt_us = 0;
 	d->echo.requests_sent++;
 	*seqno = e.seqno;
