@@ -589,7 +589,8 @@ local function dissect_hello(c, tree, pinfo)
 		end
 	end
 	interval(c, ht, F.hello_interval, "hello interval")
-	local _, er = add(c, ht, F.hello_epoch, 4, "epoch")
+	local _, er = ranged(c, ht, F.hello_epoch, 4, 1, 0xffffffff, E.range,
+	    "epoch")
 	local _, sr = add(c, ht, F.hello_seqno, 4, "seqno")
 	local n = nr and nr:uint() or 0
 	local seen = {}
@@ -835,7 +836,8 @@ end
 local function dissect_signed(c, tree)
 	local st, start = c:subtree(tree, F.sgn)
 	add(c, st, F.orig_pk, PK_LEN, "originator key")
-	local _, er = add(c, st, F.ogm_epoch, 4, "epoch")
+	local _, er = ranged(c, st, F.ogm_epoch, 4, 1, 0xffffffff, E.range,
+	    "epoch")
 	local _, sr = add(c, st, F.ogm_seqno, 4, "seqno")
 	flags(c, st, F.ogm_flags, 0x00, "entry flags")
 	reserved(c, st, 1, "entry reserved")

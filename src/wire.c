@@ -127,6 +127,18 @@ rc_u16_in(struct rcur *c, const char *field, unsigned lo, unsigned hi,
 	return v;
 }
 
+/* An epoch: 1 or more (a node's first epoch is 1, state_epoch_next). */
+static uint32_t
+rc_epoch(struct rcur *c, const char *field)
+{
+	size_t at = c->off;
+	uint32_t v = rc_u32(c, field);
+
+	if (c->err == 0 && v == 0)
+		rc_fail(c, WIRE_ERANGE, field, at);
+	return v;
+}
+
 /* n reserved bytes, all zero. */
 static void
 rc_zero(struct rcur *c, size_t n, const char *field)
@@ -446,7 +458,7 @@ wire_hello_parse(const uint8_t *p, size_t len, struct wire_hello *h)
 	h->ifmac = rc_unicast_mac(&c, "interface MAC");
 	h->interval_ms = (uint16_t)rc_u16_in(&c, "hello interval",
 	    WIRE_INTERVAL_MIN, WIRE_INTERVAL_MAX, WIRE_ERANGE);
-	h->epoch = rc_u32(&c, "epoch");
+	h->epoch = rc_epoch(&c, "epoch");
 	h->seqno = rc_u32(&c, "seqno");
 	for (i = 0; c.err == 0 && i < h->num_neigh; i++)
 		hello_neigh(&c, h, i);
@@ -922,7 +934,7 @@ ogm_block(struct rcur *c, struct wire_ogm_entry *e)
 
 	e->block = e->signed_ptr = c->p;
 	s->pk = rc_take(c, BS_PK_LEN, "originator key");
-	s->epoch = rc_u32(c, "epoch");
+	s->epoch = rc_epoch(c, "epoch");
 	s->seqno = rc_u32(c, "seqno");
 	s->flags = rc_flags(c, "entry flags", WIRE_OGM_FLAGS_MASK);
 	rc_zero(c, 1, "entry reserved");

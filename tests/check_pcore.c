@@ -1577,6 +1577,37 @@ START_TEST(test_epoch_memory)
 END_TEST
 
 /*
+ * Epoch 0 is no node's (the first is 1): an entry with it is malformed,
+ * dropped before any signature work, and never becomes a route (whose
+ * ROUTE_ADD the forwarder would refuse, killing the parser: found by
+ * fuzz_pcore, where signatures are bypassed).  The builder refuses to
+ * make one, so the epoch is zeroed in the finished frame.
+ */
+START_TEST(test_epoch_zero)
+{
+	struct auth au = { WIRE_AUTH_MAC, I_P, I_X, 0, 0 };
+	struct frame fr;
+	struct agg a;
+	struct ent e;
+
+	pair_up(1);
+	ent_init(&e, I_O, 10, 1);
+	a.n = 0;
+	agg_add(&a, &e);
+	frame_of(&fr, I_P, &a, &au, ((uint64_t)EPOCH << 32) | ++P.counter);
+	memset(fr.buf + WIRE_OGM_HDR_LEN + WIRE_OGM_MUT_LEN + BS_PK_LEN, 0, 4);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_MALFORMED);
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 0);
+	ck_assert_uint_eq(X.invalid, 0);
+	ent_init(&e, I_O, 10, 1);
+	ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	ck_assert_uint_eq(routing_orig_count(X.pc.rt), 1);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/*
  * The verification budget: per neighbour, then globally with the under
  * load mode in which only known originators are verified.
  */
@@ -2824,6 +2855,7 @@ pcore_suite(void)
 	tcase_add_test(tc, test_intro_quota);
 	tcase_add_test(tc, test_evict);
 	tcase_add_test(tc, test_epoch_memory);
+	tcase_add_test(tc, test_epoch_zero);
 	tcase_add_test(tc, test_verify_budget);
 	tcase_add_test(tc, test_hello_old_epoch);
 	tcase_add_test(tc, test_sigcache_chain);

@@ -820,6 +820,9 @@ static const struct bad bad[] = {
 	{ R_HELLO3, M_START, 42, 2, 0, 0, WIRE_ERANGE, 0 },
 	{ R_HELLO3, M_START, 42, 2, 100, 0, WIRE_OK, 0 },
 	{ R_HELLO3, M_START, 42, 2, 60000, 0, WIRE_OK, 0 },
+	{ R_HELLO3, M_START, 44, 4, 0, 0, WIRE_ERANGE, 0 },	/* epoch */
+	{ R_HELLO3, M_START, 44, 4, 1, 0, WIRE_OK, 0 },
+	{ R_HELLO3, M_START, 44, 4, 0xffffffff, 0, WIRE_OK, 0 },
 	{ R_HELLO3, M_NEIGH0, 0, 1, 0x03, 0, WIRE_EADDR, 0 },
 	{ R_HELLO3, M_NEIGH0, 0, 1, 0x00, 0, WIRE_EADDR, 0 },
 	{ R_HELLO3, M_NEIGH0, 6, 1, 65, 0, WIRE_ERANGE, 0 },
@@ -855,6 +858,8 @@ static const struct bad bad[] = {
 	{ R_OGM3, M_E0S, 41, 1, 1, 0, WIRE_ERESERVED, 0 },
 	{ R_OGM3, M_E0S, 42, 2, 99, 0, WIRE_ERANGE, 0 },
 	{ R_OGM3, M_E0S, 42, 2, 60001, 0, WIRE_ERANGE, 0 },
+	{ R_OGM3, M_E0S, 32, 4, 0, 0, WIRE_ERANGE, 0 },	/* epoch */
+	{ R_OGM3, M_E0S, 32, 4, 1, 0, WIRE_OK, 0 },
 	{ R_OGM3, M_E0S, 60, 2, 63, 0, WIRE_ELEN, 0 },
 	{ R_OGM3, M_E0S, 60, 2, WIRE_TVLV_MAX + 2, 0, WIRE_ELEN, 0 },
 	{ R_OGM3, M_E0S, 60, 2, 0xffff, 0, WIRE_ELEN, 0 },

@@ -144,6 +144,8 @@ def bad_frames(frames):
         (eth(bytes([0x03, 0x01]) + hello0[2:]), e, "type 0x03"),
         (eth(put(hello0, 42, struct.pack(">H", 99))), e,
          "hello interval 99 is outside 100..60000"),
+        (eth(put(hello0, 44, b"\x00\x00\x00\x00")), e,
+         "epoch 0 is outside 1..4294967295"),
         (eth(put(hello3, HELLO_FIXED + NEIGH, hello3[HELLO_FIXED:
                                                       HELLO_FIXED + 6])),
          e, "neighbour address listed twice"),
@@ -158,6 +160,8 @@ def bad_frames(frames):
         (eth(setb(ogm1, 3, 1)), e, "header reserved is not zero"),
         (eth(setb(ogm1, 4, 0x01)), e, "sender is not a mesh address"),
         (eth(setb(ogm1, OGM_HDR + 2, 33)), e, "hops 33 is outside 0..32"),
+        (eth(put(ogm1, OGM_HDR + 60, b"\x00\x00\x00\x00")), e,
+         "epoch 0 is outside 1..4294967295"),
         (eth(setb(ogm1, OGM_HDR + 68, 0x80)), e,
          "entry flags: undefined flag bits 0x80"),
         (eth(put(ogm1, OGM_HDR + 88, struct.pack(">H", 3))), e,
