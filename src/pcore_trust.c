@@ -192,6 +192,11 @@ pcore_trust_pin(struct pcore *pc, const uint8_t pk[static BS_PK_LEN])
 	uint8_t addr[BS_ADDR_LEN];
 	struct ipc_pin m;
 
+	/* An all-zero key never verifies (libsodium refuses small-order
+	 * keys); only a fuzz build's signature bypass gets one here, and
+	 * IPC_PIN refuses it. */
+	if (sodium_is_zero(pk, BS_PK_LEN))
+		return;
 	bs_mesh_addr(addr, pk);
 	if (pcore_trust_pin_addr(pc, addr, pk) != 1)
 		return;
