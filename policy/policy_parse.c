@@ -510,17 +510,28 @@ static int parse_lines(struct pctx *c, const char *buf, size_t len,
 /*
  * Read all of fd (at most max bytes) into a new NUL-terminated buffer.
  * 0 on success, -1 with errno on a read error, -2 when larger than max.
+ * The buffer grows as the file does: a 4 MiB buffer for a policy of a few
+ * lines would, once freed, also have raised malloc's mmap threshold for
+ * the rest of the daemon's life.
  */
 static int read_all(int fd, size_t max, char **out, size_t *outlen)
 {
-	size_t len = 0;
+	size_t len = 0, cap = 4096;
 	ssize_t r;
-	char *buf;
+	char *buf, *nb;
 
-	if ((buf = malloc(max + 2)) == NULL)
+	if ((buf = malloc(cap)) == NULL)
 		return -1;
 	for (;;) {
-		r = read(fd, buf + len, max + 1 - len);
+		if (cap - len < 2) {	/* room for one more byte and a NUL */
+			cap = cap > (max + 2) / 2 ? max + 2 : cap * 2;
+			if ((nb = realloc(buf, cap)) == NULL) {
+				free(buf);
+				return -1;
+			}
+			buf = nb;
+		}
+		r = read(fd, buf + len, cap - 1 - len);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
