@@ -24,6 +24,7 @@ static struct {
 	struct fwd_pin *v;		/* sorted by addr, one per addr */
 	size_t n, cap;
 	uint64_t save_at_ms;		/* 0: nothing to write */
+	int full_logged;		/* "full" said once */
 } fwd_pins_st;
 
 /* Index of addr, or where it would go; *found when it is there. */
@@ -198,11 +199,19 @@ fwd_pins_on_pin(struct fwd *f, const struct ipc_msg *m)
 {
 	struct ipc_pin p;
 
-	(void)f;
+	int r;
+
 	if (ipc_get(m, IPC_PIN, &p, sizeof(p)) != 0)
 		return -1;
-	if (fwd_pins_add(p.pk) == 1 && fwd_pins_st.save_at_ms == 0)
+	if ((r = fwd_pins_add(p.pk)) == 1 && fwd_pins_st.save_at_ms == 0)
 		fwd_pins_st.save_at_ms = log_now_ms() + FWD_PINS_SAVE_MS;
+	if (r < 0 && !fwd_pins_st.full_logged) {
+		log_warnx("TOFU pins: %zu kept, no room for more: new mesh "
+		    "addresses are no longer pinned (stop batsecd and remove "
+		    "%s/" FWD_PINS_FILE " to start afresh)", fwd_pins_st.n,
+		    f->cfg.state_dir);
+		fwd_pins_st.full_logged = 1;
+	}
 	return 0;
 }
 

@@ -56,7 +56,8 @@ const uint8_t *fwd_pins_key(size_t i);
 
 /*
  * IPC_PIN from the parser: keep the key (a key whose address is pinned
- * already, or one beyond FWD_PINS_MAX, is ignored) and schedule a write.
+ * already, or one beyond FWD_PINS_MAX, is ignored; the first time the
+ * pins are full, a warning says so) and schedule a write.
  * 0, or -1 when the payload is malformed (the parser is then killed).
  */
 int	fwd_pins_on_pin(struct fwd *f, const struct ipc_msg *m);

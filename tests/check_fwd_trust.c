@@ -717,6 +717,33 @@ START_TEST(test_pins_push_many)
 }
 END_TEST
 
+/* FWD_PINS_MAX pins and no more; the next key is ignored, the channel
+ * stays up, and what is kept is written and read back whole. */
+START_TEST(test_pins_full)
+{
+	struct bs_identity id;
+	uint8_t seed[BS_SEED_LEN];
+	char err[256];
+	size_t i;
+
+	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
+	memset(seed, 0x5a, sizeof(seed));
+	for (i = 0; i <= FWD_PINS_MAX; i++) {
+		seed[0] = (uint8_t)i;
+		seed[1] = (uint8_t)(i >> 8);
+		ck_assert_int_eq(bs_identity_from_seed(&id, seed), 0);
+		pin_from_parser(id.pk);
+	}
+	ck_assert_uint_eq(fwd_pins_count(), FWD_PINS_MAX);
+	/* The last key was the one left out. */
+	for (i = 0; i < FWD_PINS_MAX; i++)
+		ck_assert_mem_ne(fwd_pins_key(i), id.pk, BS_PK_LEN);
+	fwd_pins_stop(&f);
+	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
+	ck_assert_uint_eq(fwd_pins_count(), FWD_PINS_MAX);
+}
+END_TEST
+
 /*
  * The file's reader: a line that is not a key (garbage, CRLF, cut, all
  * zero) or repeats one is skipped, the rest kept; the last line needs no
@@ -774,6 +801,7 @@ fwd_trust_suite(void)
 	tcase_add_test(tc, test_pins_keep_save_push);
 	tcase_add_test(tc, test_pins_written_at_stop);
 	tcase_add_test(tc, test_pins_push_many);
+	tcase_add_test(tc, test_pins_full);
 	tcase_add_test(tc, test_pins_file_lines);
 	suite_add_tcase(s, tc);
 	return s;
