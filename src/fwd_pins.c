@@ -14,77 +14,34 @@
 #include "fwd_pins.h"
 #include "fwd_trust.h"
 #include "ipc.h"
-
-struct fwd_pin {
-	uint8_t addr[BS_ADDR_LEN];
-	uint8_t pk[BS_PK_LEN];
-};
+#include "pinset.h"
 
 static struct {
-	struct fwd_pin *v;		/* sorted by addr, one per addr */
-	size_t n, cap;
+	struct pinset set;
 	uint64_t save_at_ms;		/* 0: nothing to write */
 	int full_logged;		/* "full" said once */
 } fwd_pins_st;
-
-/* Index of addr, or where it would go; *found when it is there. */
-static size_t
-fwd_pins_index(const uint8_t addr[static BS_ADDR_LEN], int *found)
-{
-	size_t lo = 0, hi = fwd_pins_st.n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (memcmp(fwd_pins_st.v[mid].addr, addr, BS_ADDR_LEN) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = lo < fwd_pins_st.n &&
-	    memcmp(fwd_pins_st.v[lo].addr, addr, BS_ADDR_LEN) == 0;
-	return lo;
-}
 
 /* 1 added, 0 its address is pinned already, -1 full or out of memory. */
 static int
 fwd_pins_add(const uint8_t pk[static BS_PK_LEN])
 {
 	uint8_t addr[BS_ADDR_LEN];
-	struct fwd_pin *v;
-	size_t i, cap;
-	int found;
 
 	bs_mesh_addr(addr, pk);
-	i = fwd_pins_index(addr, &found);
-	if (found)
-		return 0;
-	if (fwd_pins_st.n >= FWD_PINS_MAX)
-		return -1;
-	if (fwd_pins_st.n == fwd_pins_st.cap) {
-		cap = fwd_pins_st.cap == 0 ? 64 : fwd_pins_st.cap * 2;
-		if ((v = realloc(fwd_pins_st.v, cap * sizeof(*v))) == NULL)
-			return -1;
-		fwd_pins_st.v = v;
-		fwd_pins_st.cap = cap;
-	}
-	memmove(&fwd_pins_st.v[i + 1], &fwd_pins_st.v[i],
-	    (fwd_pins_st.n - i) * sizeof(*fwd_pins_st.v));
-	memcpy(fwd_pins_st.v[i].addr, addr, BS_ADDR_LEN);
-	memcpy(fwd_pins_st.v[i].pk, pk, BS_PK_LEN);
-	fwd_pins_st.n++;
-	return 1;
+	return pinset_add(&fwd_pins_st.set, addr, pk, FWD_PINS_MAX);
 }
 
 size_t
 fwd_pins_count(void)
 {
-	return fwd_pins_st.n;
+	return fwd_pins_st.set.n;
 }
 
 const uint8_t *
 fwd_pins_key(size_t i)
 {
-	return i < fwd_pins_st.n ? fwd_pins_st.v[i].pk : NULL;
+	return i < fwd_pins_st.set.n ? fwd_pins_st.set.v[i].pk : NULL;
 }
 
 /* ---- the file ------------------------------------------------------------------ */
@@ -132,7 +89,7 @@ fwd_pins_start(const struct fwd *f, char *err, size_t errlen)
 	fwd_pins_path(f, path, sizeof(path));
 	if ((r = fwd_store_read(path, FWD_PINS_FILE_MAX, fwd_pins_line, NULL,
 	    err, errlen)) > 0)
-		log_info("%s: %zu TOFU pins", path, fwd_pins_st.n);
+		log_info("%s: %zu TOFU pins", path, fwd_pins_st.set.n);
 	return r < 0 ? -1 : 0;
 }
 
@@ -146,16 +103,16 @@ fwd_pins_save(const struct fwd *f)
 	size_t i;
 	int rc;
 
-	if ((buf = malloc(fwd_pins_st.n * line + 1)) == NULL) {
+	if ((buf = malloc(fwd_pins_st.set.n * line + 1)) == NULL) {
 		log_warnx("writing the TOFU pins: out of memory");
 		return -1;
 	}
-	for (i = 0; i < fwd_pins_st.n; i++) {
-		bs_key_to_b64(buf + i * line, fwd_pins_st.v[i].pk);
+	for (i = 0; i < fwd_pins_st.set.n; i++) {
+		bs_key_to_b64(buf + i * line, fwd_pins_st.set.v[i].pk);
 		buf[i * line + line - 1] = '\n';
 	}
 	fwd_pins_path(f, path, sizeof(path));
-	if ((rc = bs_file_write_atomic(path, buf, fwd_pins_st.n * line, 0644,
+	if ((rc = bs_file_write_atomic(path, buf, fwd_pins_st.set.n * line, 0644,
 	    err, sizeof(err))) != 0)
 		log_warnx("writing the TOFU pins: %s", err);
 	free(buf);
@@ -188,7 +145,7 @@ fwd_pins_stop(const struct fwd *f)
 void
 fwd_pins_forget(void)
 {
-	free(fwd_pins_st.v);
+	pinset_free(&fwd_pins_st.set);
 	memset(&fwd_pins_st, 0, sizeof(fwd_pins_st));
 }
 
@@ -208,7 +165,7 @@ fwd_pins_on_pin(struct fwd *f, const struct ipc_msg *m)
 	if (r < 0 && !fwd_pins_st.full_logged) {
 		log_warnx("TOFU pins: %zu kept, no room for more: new mesh "
 		    "addresses are no longer pinned (stop batsecd and remove "
-		    "%s/" FWD_PINS_FILE " to start afresh)", fwd_pins_st.n,
+		    "%s/" FWD_PINS_FILE " to start afresh)", fwd_pins_st.set.n,
 		    f->cfg.state_dir);
 		fwd_pins_st.full_logged = 1;
 	}
@@ -221,10 +178,10 @@ fwd_pins_push(struct fwd *f)
 	struct ipc_pins m;
 	size_t i = 0, k;
 
-	while (i < fwd_pins_st.n) {
+	while (i < fwd_pins_st.set.n) {
 		memset(&m, 0, sizeof(m));
-		for (k = 0; k < IPC_PINS_MAX && i < fwd_pins_st.n; k++, i++)
-			memcpy(m.pk[k], fwd_pins_st.v[i].pk, BS_PK_LEN);
+		for (k = 0; k < IPC_PINS_MAX && i < fwd_pins_st.set.n; k++, i++)
+			memcpy(m.pk[k], fwd_pins_st.set.v[i].pk, BS_PK_LEN);
 		m.count = (uint16_t)k;
 		if (ipc_send(&f->parser.ipc, IPC_PINS, &m, sizeof(m)) != 0) {
 			log_warn("sending the TOFU pins to the parser");

@@ -195,7 +195,7 @@ parser_handle(struct parser *p, uint64_t now_ms)
 	case IPC_PINS:
 		if (ipc_get(&p->msg, type, &u.pins, sizeof(u.pins)) != 0)
 			parser_die(p, "PINS: malformed");
-		(void)pcore_pins(&p->pc, &u.pins);
+		pcore_pins(&p->pc, &u.pins);
 		break;
 	default:
 		parser_die(p, "unexpected message type");

@@ -325,11 +325,11 @@ const struct pcore_iface *pcore_iface_find(const struct pcore *pc,
 
 /*
  * IPC_PINS: the TOFU pins the forwarder kept (pcore_trust.h), made here
- * as if each key had been seen first; none is sent back as IPC_PIN.
- * Always 0 (a key whose address is pinned already, or beyond
- * PCORE_PIN_MAX, is skipped).
+ * as if each key had been seen first; none is sent back as IPC_PIN.  A
+ * key whose address is pinned already, or one beyond PCORE_PIN_MAX, is
+ * skipped.
  */
-int	pcore_pins(struct pcore *pc, const struct ipc_pins *m);
+void	pcore_pins(struct pcore *pc, const struct ipc_pins *m);
 
 /*
  * IPC_LINK_KEY, the answer to a LINK_KEY_REQ.  Stored with the neighbour

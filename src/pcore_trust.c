@@ -12,20 +12,15 @@
 #include "pcore.h"
 #include "pcore_int.h"
 #include "pcore_trust.h"
+#include "pinset.h"
 #include "wire.h"
-
-struct pcore_pin {
-	uint8_t addr[BS_ADDR_LEN];	/* the sort key */
-	uint8_t pk[BS_PK_LEN];
-};
 
 #define PCORE_REVOKE_BAD	8	/* refused records remembered */
 
 struct pcore_trust {
 	struct bs_cert *certs;		/* sorted by node_pk, unique */
 	size_t n_certs, cap_certs;
-	struct pcore_pin *pins;		/* sorted by addr, unique */
-	size_t n_pins, cap_pins;
+	struct pinset pins;
 	uint8_t (*pending)[BS_PK_LEN];	/* a ring of keys */
 	size_t n_pending, pending_next;
 	uint8_t bad_rev[PCORE_REVOKE_BAD][16];	/* hashes, a ring */
@@ -50,7 +45,7 @@ pcore_trust_free(struct pcore *pc)
 	if (t == NULL)
 		return;
 	free(t->certs);
-	free(t->pins);
+	pinset_free(&t->pins);
 	free(t->pending);
 	free(t);
 	pc->trust = NULL;
@@ -152,38 +147,19 @@ pt_good_cert(const struct pcore *pc, const uint8_t pk[static BS_PK_LEN])
 
 /* ---- pins ------------------------------------------------------------------------ */
 
-static size_t
-pt_pin_index(const struct pcore_trust *t, const uint8_t addr[static BS_ADDR_LEN],
-    int *found)
-{
-	size_t lo = 0, hi = t->n_pins, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (memcmp(t->pins[mid].addr, addr, BS_ADDR_LEN) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = lo < t->n_pins &&
-	    memcmp(t->pins[lo].addr, addr, BS_ADDR_LEN) == 0;
-	return lo;
-}
-
 /* 1 when pk's address is pinned to another key. */
 static int
 pt_pin_conflict(const struct pcore_trust *t,
     const uint8_t pk[static BS_PK_LEN])
 {
 	uint8_t addr[BS_ADDR_LEN];
-	size_t i;
-	int found;
+	const uint8_t *owner;
 
-	if (t == NULL || t->n_pins == 0)
+	if (t == NULL || t->pins.n == 0)
 		return 0;
 	bs_mesh_addr(addr, pk);
-	i = pt_pin_index(t, addr, &found);
-	return found && memcmp(t->pins[i].pk, pk, BS_PK_LEN) != 0;
+	owner = pinset_find(&t->pins, addr);
+	return owner != NULL && memcmp(owner, pk, BS_PK_LEN) != 0;
 }
 
 void
@@ -209,37 +185,17 @@ pcore_trust_pin_addr(struct pcore *pc, const uint8_t addr[static BS_ADDR_LEN],
     const uint8_t pk[static BS_PK_LEN])
 {
 	struct pcore_trust *t = pt_get(pc);
-	struct pcore_pin *p;
-	size_t i, cap;
-	int found;
 
-	if (t == NULL)
-		return 0;
-	i = pt_pin_index(t, addr, &found);
-	if (found || t->n_pins >= PCORE_PIN_MAX)
-		return 0;
-	if (t->n_pins == t->cap_pins) {
-		cap = t->cap_pins == 0 ? 64 : t->cap_pins * 2;
-		if ((p = realloc(t->pins, cap * sizeof(*p))) == NULL)
-			return 0;
-		t->pins = p;
-		t->cap_pins = cap;
-	}
-	memmove(&t->pins[i + 1], &t->pins[i], (t->n_pins - i) *
-	    sizeof(*t->pins));
-	memcpy(t->pins[i].addr, addr, BS_ADDR_LEN);
-	memcpy(t->pins[i].pk, pk, BS_PK_LEN);
-	t->n_pins++;
-	return 1;
+	return t != NULL && pinset_add(&t->pins, addr, pk, PCORE_PIN_MAX) == 1;
 }
 
 size_t
 pcore_trust_pin_count(const struct pcore *pc)
 {
-	return pc->trust != NULL ? pc->trust->n_pins : 0;
+	return pc->trust != NULL ? pc->trust->pins.n : 0;
 }
 
-int
+void
 pcore_pins(struct pcore *pc, const struct ipc_pins *m)
 {
 	uint8_t addr[BS_ADDR_LEN];
@@ -250,7 +206,6 @@ pcore_pins(struct pcore *pc, const struct ipc_pins *m)
 		if (pcore_trust_pin_addr(pc, addr, m->pk[i]) == 1)
 			pc->stats_dirty = 1;	/* tofu_pins changed */
 	}
-	return 0;
 }
 
 /* ---- classes ---------------------------------------------------------------------- */

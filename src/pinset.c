@@ -1,0 +1,71 @@
+/*
+ * pinset.c — a sorted set of TOFU pins (pinset.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pinset.h"
+
+/* Index of addr, or where it would go; *found when it is there. */
+static size_t
+pinset_index(const struct pinset *s, const uint8_t addr[static BS_ADDR_LEN],
+    int *found)
+{
+	size_t lo = 0, hi = s->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (memcmp(s->v[mid].addr, addr, BS_ADDR_LEN) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = lo < s->n && memcmp(s->v[lo].addr, addr, BS_ADDR_LEN) == 0;
+	return lo;
+}
+
+const uint8_t *
+pinset_find(const struct pinset *s, const uint8_t addr[static BS_ADDR_LEN])
+{
+	size_t i;
+	int found;
+
+	if (s->n == 0)
+		return NULL;
+	i = pinset_index(s, addr, &found);
+	return found ? s->v[i].pk : NULL;
+}
+
+int
+pinset_add(struct pinset *s, const uint8_t addr[static BS_ADDR_LEN],
+    const uint8_t pk[static BS_PK_LEN], size_t max)
+{
+	struct pinset_entry *v;
+	size_t i, cap;
+	int found;
+
+	i = pinset_index(s, addr, &found);
+	if (found)
+		return 0;
+	if (s->n >= max)
+		return -1;
+	if (s->n == s->cap) {
+		cap = s->cap == 0 ? 64 : s->cap * 2;
+		if ((v = realloc(s->v, cap * sizeof(*v))) == NULL)
+			return -1;
+		s->v = v;
+		s->cap = cap;
+	}
+	memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof(*s->v));
+	memcpy(s->v[i].addr, addr, BS_ADDR_LEN);
+	memcpy(s->v[i].pk, pk, BS_PK_LEN);
+	s->n++;
+	return 1;
+}
+
+void
+pinset_free(struct pinset *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
