@@ -11,6 +11,7 @@
 #error "batsecd must not be built with FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION"
 #endif
 
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +25,15 @@ main(int argc, char **argv)
 {
 	struct bs_args args;
 	char err[512];
+
+	/*
+	 * A fixed mmap threshold (glibc's default size).  Left dynamic,
+	 * glibc raises it to the size of every large block freed (a policy
+	 * read, a resized signature cache), and the tables allocated after
+	 * that come from the brk heap, where freeing them seldom gives the
+	 * memory back.  Both roles start here; the parser is exec'ed.
+	 */
+	(void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 
 	/* The parser role has its own, stricter command line (parser.h). */
 	if (argc >= 2 && argv[1] != NULL && strcmp(argv[1], "-P") == 0)

@@ -7,10 +7,13 @@
 
 #include "sigcache.h"
 
-_Static_assert((SIGCACHE_SLOTS & (SIGCACHE_SLOTS - 1)) == 0,
-    "SIGCACHE_SLOTS is a power of two");
+_Static_assert((SIGCACHE_SLOTS_MIN & (SIGCACHE_SLOTS_MIN - 1)) == 0 &&
+    (SIGCACHE_SLOTS_MAX & (SIGCACHE_SLOTS_MAX - 1)) == 0 &&
+    SIGCACHE_SLOTS_MIN <= SIGCACHE_SLOTS_MAX,
+    "SIGCACHE_SLOTS_MIN and _MAX are powers of two");
 _Static_assert((SIGCACHE_WAYS & (SIGCACHE_WAYS - 1)) == 0 &&
-    SIGCACHE_WAYS <= SIGCACHE_SLOTS, "SIGCACHE_WAYS is a power of two");
+    SIGCACHE_WAYS <= SIGCACHE_SLOTS_MIN && SIGCACHE_SLOTS_MIN >= 8,
+    "SIGCACHE_WAYS is a power of two");
 _Static_assert(SIGCACHE_KEY_LEN >= crypto_generichash_KEYBYTES_MIN &&
     SIGCACHE_KEY_LEN <= crypto_generichash_KEYBYTES_MAX, "cache key length");
 _Static_assert(SIGCACHE_DIGEST_LEN >= crypto_generichash_BYTES_MIN,
@@ -19,16 +22,32 @@ _Static_assert(SIGCACHE_DIGEST_LEN >= crypto_generichash_BYTES_MIN,
 /* The hop chain's hash key (batsec-protocol(7), crypto/chain.c). */
 static const char sigcache_chain_key[] = "batsec-chain-v1";
 
+/* The three slot arrays of n slots (a power of two, >= 8): 0 or -1. */
+static int
+sigcache_arrays(struct sigcache *t, uint32_t n)
+{
+	t->slot = calloc(n, sizeof(*t->slot));
+	t->chain = calloc(n, sizeof(*t->chain));
+	t->used = calloc(n / 8, 1);
+	t->nslots = n;
+	if (t->slot == NULL || t->chain == NULL || t->used == NULL) {
+		free(t->slot);
+		free(t->chain);
+		free(t->used);
+		return -1;
+	}
+	return 0;
+}
+
 int
 sigcache_init(struct sigcache *c, const uint8_t key[static SIGCACHE_KEY_LEN])
 {
 	memset(c, 0, sizeof(*c));
-	c->slot = calloc(SIGCACHE_SLOTS, sizeof(*c->slot));
-	c->chain = calloc(SIGCACHE_SLOTS, sizeof(*c->chain));
-	c->used = calloc(SIGCACHE_SLOTS / 8, 1);
-	c->st = aligned_alloc(64, 2 * sizeof(*c->st));
-	if (c->slot == NULL || c->chain == NULL || c->used == NULL ||
-	    c->st == NULL) {
+	if (sigcache_arrays(c, SIGCACHE_SLOTS_MIN) != 0) {
+		memset(c, 0, sizeof(*c));
+		return -1;
+	}
+	if ((c->st = aligned_alloc(64, 2 * sizeof(*c->st))) == NULL) {
 		sigcache_free(c);
 		return -1;
 	}
@@ -97,7 +116,7 @@ sigcache_chain_verify(struct sigcache *c, int slot,
 
 	if (hops > BS_MAXHOPS)
 		return -1;
-	m = slot >= 0 && slot < SIGCACHE_SLOTS && c->chain != NULL ?
+	m = slot >= 0 && (uint32_t)slot < c->nslots && c->chain != NULL ?
 	    &c->chain[slot] : NULL;
 	if (m == NULL || m->hops > BS_MAXHOPS) {
 		memcpy(x, elem, BS_CHAIN_LEN);
@@ -117,13 +136,6 @@ sigcache_chain_verify(struct sigcache *c, int slot,
 	memcpy(m->elem, elem, BS_CHAIN_LEN);
 	m->hops = (uint8_t)hops;
 	return 0;
-}
-
-void
-sigcache_clear(struct sigcache *c)
-{
-	if (c->used != NULL)
-		memset(c->used, 0, SIGCACHE_SLOTS / 8);
 }
 
 void
@@ -149,12 +161,13 @@ sigcache_digest_bad(const uint8_t d[static SIGCACHE_DIGEST_LEN],
 
 /* The first slot of a digest's set: its first bytes, already keyed. */
 static uint32_t
-sigcache_index(const uint8_t d[static SIGCACHE_DIGEST_LEN])
+sigcache_index(const struct sigcache *c,
+    const uint8_t d[static SIGCACHE_DIGEST_LEN])
 {
 	uint32_t v;
 
 	memcpy(&v, d, sizeof(v));
-	return v & (SIGCACHE_SLOTS - 1) & ~(uint32_t)(SIGCACHE_WAYS - 1);
+	return v & (c->nslots - 1) & ~(uint32_t)(SIGCACHE_WAYS - 1);
 }
 
 static int
@@ -163,12 +176,67 @@ sigcache_used(const struct sigcache *c, uint32_t i)
 	return (c->used[i / 8] >> (i % 8)) & 1;
 }
 
+/*
+ * The slot for digest d: the way of its set that holds it or is free,
+ * else the way a digest byte (keyed) picks.
+ */
+static uint32_t
+sigcache_place(const struct sigcache *c,
+    const uint8_t d[static SIGCACHE_DIGEST_LEN])
+{
+	uint32_t i = sigcache_index(c, d), w;
+
+	for (w = 0; w < SIGCACHE_WAYS; w++)
+		if (!sigcache_used(c, i + w) ||
+		    memcmp(c->slot[i + w], d, SIGCACHE_DIGEST_LEN) == 0)
+			return i + w;
+	return i + (d[4] & (SIGCACHE_WAYS - 1));
+}
+
+int
+sigcache_fit(struct sigcache *c, uint32_t n_orig)
+{
+	struct sigcache t;
+	uint32_t want = SIGCACHE_SLOTS_MIN, i, j;
+
+	while (want < SIGCACHE_SLOTS_MAX &&
+	    want < (uint64_t)n_orig * SIGCACHE_PER_ORIG)
+		want *= 2;
+	if (c->slot == NULL || want == c->nslots ||
+	    (want < c->nslots && want > c->nslots / 4))
+		return c->slot == NULL ? -1 : 0;
+	if (sigcache_arrays(&t, want) != 0)
+		return -1;
+	/* Shrinking may fill a set: the later entry stays, as on insert. */
+	for (i = 0; i < c->nslots; i++) {
+		if (!sigcache_used(c, i))
+			continue;
+		j = sigcache_place(&t, c->slot[i]);
+		memcpy(t.slot[j], c->slot[i], SIGCACHE_DIGEST_LEN);
+		t.chain[j] = c->chain[i];
+		t.used[j / 8] |= (uint8_t)(1u << (j % 8));
+	}
+	free(c->slot);
+	free(c->chain);
+	free(c->used);
+	c->slot = t.slot;
+	c->chain = t.chain;
+	c->used = t.used;
+	c->nslots = t.nslots;
+	return 0;
+}
+
 int
 sigcache_find(struct sigcache *c, const uint8_t d[static SIGCACHE_DIGEST_LEN])
 {
-	uint32_t i = sigcache_index(d), w;
+	uint32_t i, w;
 
-	for (w = 0; c->slot != NULL && w < SIGCACHE_WAYS; w++)
+	if (c->slot == NULL) {
+		c->misses++;
+		return -1;
+	}
+	i = sigcache_index(c, d);
+	for (w = 0; w < SIGCACHE_WAYS; w++)
 		if (sigcache_used(c, i + w) &&
 		    memcmp(c->slot[i + w], d, SIGCACHE_DIGEST_LEN) == 0) {
 			c->hits++;
@@ -195,18 +263,11 @@ sigcache_insert_chain(struct sigcache *c,
     const uint8_t d[static SIGCACHE_DIGEST_LEN], const uint8_t *elem,
     unsigned hops)
 {
-	uint32_t i = sigcache_index(d), w;
+	uint32_t i;
 
 	if (c->slot == NULL)
 		return;
-	for (w = 0; w < SIGCACHE_WAYS; w++)
-		if (!sigcache_used(c, i + w) ||
-		    memcmp(c->slot[i + w], d, SIGCACHE_DIGEST_LEN) == 0)
-			break;
-	/* A full set: the way a digest byte (keyed) picks. */
-	if (w == SIGCACHE_WAYS)
-		w = d[4] & (SIGCACHE_WAYS - 1);
-	i += w;
+	i = sigcache_place(c, d);
 	if (sigcache_used(c, i))
 		c->replaced++;
 	memcpy(c->slot[i], d, SIGCACHE_DIGEST_LEN);

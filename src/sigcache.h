@@ -17,10 +17,17 @@
  * set, a new digest takes a free way of it or replaces the way another
  * digest byte picks.  Set and way come from the keyed digest, so a
  * sender cannot aim entries at one set.  A lost entry only costs one
- * more verification.  With 16384 slots the cache holds every OGM of a
- * full 4096-originator table for several intervals.  No system calls;
- * the memory (SIGCACHE_SLOTS * 16 bytes plus a bitmap: 258 KiB) is
- * allocated by sigcache_init().
+ * more verification.
+ *
+ * The table is sized to the mesh: sigcache_fit() (the parser calls it
+ * once a second) gives it SIGCACHE_PER_ORIG slots per originator in the
+ * routing table, a power of two between SIGCACHE_SLOTS_MIN and
+ * SIGCACHE_SLOTS_MAX, and moves the entries over.  So a small mesh
+ * touches 33 KiB, not the 528 KiB that hold every OGM of a full
+ * 4096-originator table for four intervals, and the cap is the same as
+ * when the size was fixed.  A slot number from sigcache_find() is
+ * valid until the next sigcache_fit().  No system calls besides the
+ * allocator's.
  */
 #ifndef BATSEC_SIGCACHE_H
 #define BATSEC_SIGCACHE_H
@@ -32,7 +39,9 @@
 
 #include "batsec_crypto.h"
 
-#define SIGCACHE_SLOTS		16384	/* a power of two */
+#define SIGCACHE_SLOTS_MIN	1024	/* powers of two */
+#define SIGCACHE_SLOTS_MAX	16384
+#define SIGCACHE_PER_ORIG	8	/* four intervals at half the slots */
 #define SIGCACHE_WAYS		4	/* a power of two */
 #define SIGCACHE_DIGEST_LEN	16
 #define SIGCACHE_KEY_LEN	32
@@ -49,9 +58,10 @@ struct sigcache_chain {
 };
 
 struct sigcache {
-	uint8_t (*slot)[SIGCACHE_DIGEST_LEN];	/* SIGCACHE_SLOTS of them */
-	struct sigcache_chain *chain;		/* SIGCACHE_SLOTS of them */
+	uint8_t (*slot)[SIGCACHE_DIGEST_LEN];	/* nslots of them */
+	struct sigcache_chain *chain;		/* nslots of them */
 	uint8_t *used;				/* bitmap: filled slots */
+	uint32_t nslots;			/* a power of two */
 	uint8_t key[SIGCACHE_KEY_LEN];
 	uint64_t hits, misses, inserts, replaced;
 	/*
@@ -64,16 +74,21 @@ struct sigcache {
 };
 
 /*
- * Allocate an empty cache keyed with key (random bytes; the key only
- * spreads the slots).  0, or -1 when out of memory (c is then empty and
- * sigcache_free() is still safe).
+ * Allocate an empty cache of SIGCACHE_SLOTS_MIN slots keyed with key
+ * (random bytes; the key only spreads the slots).  0, or -1 when out of
+ * memory (c is then empty and sigcache_free() is still safe).
  */
 int	sigcache_init(struct sigcache *c,
 	    const uint8_t key[static SIGCACHE_KEY_LEN]);
+/*
+ * Size the cache for n_orig originators: grow to SIGCACHE_PER_ORIG
+ * slots each (a power of two within the bounds), or shrink once that
+ * is a quarter of the present size or less; the entries move with it.
+ * 0, or -1 when out of memory (the cache is then as it was).
+ */
+int	sigcache_fit(struct sigcache *c, uint32_t n_orig);
 /* Free it; a zeroed or freed cache is fine. */
 void	sigcache_free(struct sigcache *c);
-/* Forget every entry (keeps the memory). */
-void	sigcache_clear(struct sigcache *c);
 
 /* The digest of signed[0..len) || sig under the cache's key. */
 void	sigcache_digest(const struct sigcache *c,

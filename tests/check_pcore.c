@@ -1764,6 +1764,56 @@ START_TEST(test_sigcache_chain)
 }
 END_TEST
 
+/*
+ * The signature cache grows with the originator table and shrinks when
+ * that falls to a quarter, within its bounds, and keeps its entries
+ * (with their hop-chain elements) across both.
+ */
+START_TEST(test_sigcache_fit)
+{
+	struct sigcache c;
+	uint8_t key[SIGCACHE_KEY_LEN] = { 5 }, d[200][SIGCACHE_DIGEST_LEN];
+	uint8_t elem[BS_CHAIN_LEN];
+	uint32_t i, found;
+	int slot;
+
+	ck_assert_int_eq(sigcache_init(&c, key), 0);
+	ck_assert_uint_eq(c.nslots, SIGCACHE_SLOTS_MIN);
+	for (i = 0; i < 200; i++) {
+		crypto_generichash(d[i], SIGCACHE_DIGEST_LEN,
+		    (const unsigned char *)&i, sizeof(i), NULL, 0);
+		memset(elem, (int)i, sizeof(elem));
+		sigcache_insert_chain(&c, d[i], elem, i % BS_MAXHOPS);
+	}
+	ck_assert_int_eq(sigcache_fit(&c, 0), 0);
+	ck_assert_uint_eq(c.nslots, SIGCACHE_SLOTS_MIN);
+	ck_assert_int_eq(sigcache_fit(&c, 1000), 0);	/* 8000 slots */
+	ck_assert_uint_eq(c.nslots, 8192);
+	for (i = 0; i < 200; i++) {
+		ck_assert_int_ge(slot = sigcache_find(&c, d[i]), 0);
+		ck_assert_uint_lt((uint32_t)slot, c.nslots);
+		ck_assert_uint_eq(c.chain[slot].hops, i % BS_MAXHOPS);
+		ck_assert_uint_eq(c.chain[slot].elem[0], i & 0xff);
+	}
+	ck_assert_int_eq(sigcache_fit(&c, 1000000), 0);
+	ck_assert_uint_eq(c.nslots, SIGCACHE_SLOTS_MAX);
+	/* 4800 slots wanted: more than a quarter, so no shrink. */
+	ck_assert_int_eq(sigcache_fit(&c, 600), 0);
+	ck_assert_uint_eq(c.nslots, SIGCACHE_SLOTS_MAX);
+	ck_assert_int_eq(sigcache_fit(&c, 3), 0);
+	ck_assert_uint_eq(c.nslots, SIGCACHE_SLOTS_MIN);
+	/* 200 entries in 256 sets of 4: a full set may lose one. */
+	for (i = found = 0; i < 200; i++)
+		if ((slot = sigcache_find(&c, d[i])) >= 0) {
+			found++;
+			ck_assert_uint_eq(c.chain[slot].hops, i % BS_MAXHOPS);
+		}
+	ck_assert_uint_ge(found, 195);
+	sigcache_free(&c);
+	ck_assert_int_eq(sigcache_fit(&c, 1000), -1);
+}
+END_TEST
+
 /* A bad signature is checked once, however often it comes. */
 START_TEST(test_sig_bad_cached)
 {
@@ -2859,6 +2909,7 @@ pcore_suite(void)
 	tcase_add_test(tc, test_verify_budget);
 	tcase_add_test(tc, test_hello_old_epoch);
 	tcase_add_test(tc, test_sigcache_chain);
+	tcase_add_test(tc, test_sigcache_fit);
 	tcase_add_test(tc, test_sig_bad_cached);
 	tcase_add_test(tc, test_src_accounting);
 	tcase_add_test(tc, test_frame_rate);
