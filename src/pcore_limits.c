@@ -12,6 +12,7 @@
 #include "pcore.h"
 #include "pcore_int.h"
 #include "pcore_limits.h"
+#include "zmem.h"
 
 _Static_assert(sizeof(struct pl_mem) == 32, "pl_mem size");
 _Static_assert(PCORE_MAX_NEIGH < UINT16_MAX, "aux intro slot");
@@ -83,9 +84,10 @@ pcore_lim_setup(struct pcore *pc)
 	crypto_generichash(l->key, sizeof(l->key), (const uint8_t *)ctx,
 	    sizeof(ctx) - 1, pc->rt_key, sizeof(pc->rt_key));
 	l->note_rl = rl;
-	l->src = calloc(PL_SRC_SLOTS, sizeof(*l->src));
-	l->mem = calloc(PL_MEM_SLOTS, sizeof(*l->mem));
-	l->claims = calloc(PL_CLAIM_SLOTS, sizeof(*l->claims));
+	/* Sparse hash sets: only the pages used become resident. */
+	l->src = zmem_alloc(PL_SRC_SLOTS, sizeof(*l->src));
+	l->mem = zmem_alloc(PL_MEM_SLOTS, sizeof(*l->mem));
+	l->claims = zmem_alloc(PL_CLAIM_SLOTS, sizeof(*l->claims));
 	if (l->src == NULL || l->mem == NULL || l->claims == NULL) {
 		pcore_lim_free(pc);
 		return -1;
@@ -96,9 +98,9 @@ pcore_lim_setup(struct pcore *pc)
 void
 pcore_lim_free(struct pcore *pc)
 {
-	free(pc->lim.src);
-	free(pc->lim.mem);
-	free(pc->lim.claims);
+	zmem_free(pc->lim.src, PL_SRC_SLOTS, sizeof(*pc->lim.src));
+	zmem_free(pc->lim.mem, PL_MEM_SLOTS, sizeof(*pc->lim.mem));
+	zmem_free(pc->lim.claims, PL_CLAIM_SLOTS, sizeof(*pc->lim.claims));
 	pc->lim.src = NULL;
 	pc->lim.mem = NULL;
 	pc->lim.claims = NULL;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sigcache.h"
+#include "zmem.h"
 
 _Static_assert((SIGCACHE_SLOTS_MIN & (SIGCACHE_SLOTS_MIN - 1)) == 0 &&
     (SIGCACHE_SLOTS_MAX & (SIGCACHE_SLOTS_MAX - 1)) == 0 &&
@@ -22,18 +23,27 @@ _Static_assert(SIGCACHE_DIGEST_LEN >= crypto_generichash_BYTES_MIN,
 /* The hop chain's hash key (batsec-protocol(7), crypto/chain.c). */
 static const char sigcache_chain_key[] = "batsec-chain-v1";
 
+static void
+sigcache_arrays_free(struct sigcache *t)
+{
+	zmem_free(t->slot, t->nslots, sizeof(*t->slot));
+	zmem_free(t->chain, t->nslots, sizeof(*t->chain));
+	free(t->used);
+	t->slot = NULL;
+	t->chain = NULL;
+	t->used = NULL;
+}
+
 /* The three slot arrays of n slots (a power of two, >= 8): 0 or -1. */
 static int
 sigcache_arrays(struct sigcache *t, uint32_t n)
 {
-	t->slot = calloc(n, sizeof(*t->slot));
-	t->chain = calloc(n, sizeof(*t->chain));
+	t->slot = zmem_alloc(n, sizeof(*t->slot));
+	t->chain = zmem_alloc(n, sizeof(*t->chain));
 	t->used = calloc(n / 8, 1);
 	t->nslots = n;
 	if (t->slot == NULL || t->chain == NULL || t->used == NULL) {
-		free(t->slot);
-		free(t->chain);
-		free(t->used);
+		sigcache_arrays_free(t);
 		return -1;
 	}
 	return 0;
@@ -63,9 +73,7 @@ sigcache_init(struct sigcache *c, const uint8_t key[static SIGCACHE_KEY_LEN])
 void
 sigcache_free(struct sigcache *c)
 {
-	free(c->slot);
-	free(c->chain);
-	free(c->used);
+	sigcache_arrays_free(c);
 	free(c->st);
 	sodium_memzero(c, sizeof(*c));
 }
@@ -216,9 +224,7 @@ sigcache_fit(struct sigcache *c, uint32_t n_orig)
 		t.chain[j] = c->chain[i];
 		t.used[j / 8] |= (uint8_t)(1u << (j % 8));
 	}
-	free(c->slot);
-	free(c->chain);
-	free(c->used);
+	sigcache_arrays_free(c);
 	c->slot = t.slot;
 	c->chain = t.chain;
 	c->used = t.used;
