@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,15 @@
 #define FWD_EVENTS_MAX	32
 #define FWD_TAP_BURST	64	/* TAP frames read per wake-up */
 #define FWD_PURGE_MS	1000	/* table expiry runs this often */
+/*
+ * Free heap goes back to the kernel this often (and this long after the
+ * start).  What start-up, a policy reload or a long control answer
+ * allocated and freed stays resident otherwise: glibc only gives back
+ * the top of the heap, and only above 128 KiB (measured: 96 KiB of the
+ * forwarder's 280 KiB heap on an idle 50-node chain).
+ */
+#define FWD_TRIM_MS	60000
+#define FWD_TRIM_FIRST_MS 10000
 
 /* ---- epoll ------------------------------------------------------------------------- */
 
@@ -725,6 +735,10 @@ fwd_timers(struct fwd *f)
 		fwd_ifaces_collect_drops(f, now);
 		f->purge_at_ms = now + FWD_PURGE_MS;
 	}
+	if (now >= f->trim_at_ms) {
+		(void)malloc_trim(0);
+		f->trim_at_ms = now + FWD_TRIM_MS;
+	}
 	/* Idle clients, and accepting again after a pause (EMFILE). */
 	if (f->ctl != NULL && control_timeout(f->ctl, now) == 0)
 		control_run(f->ctl, now);
@@ -789,6 +803,7 @@ forwarder_main(const struct bs_args *args)
 	    BATSEC_VERSION, f.epoch, f.ifs.n);
 	f.started_ms = log_now_ms();
 	f.purge_at_ms = f.started_ms + FWD_PURGE_MS;
+	f.trim_at_ms = f.started_ms + FWD_TRIM_FIRST_MS;
 	fwd_orig_setup(&f, f.started_ms);
 	fwd_parser_start(&f);
 	fwd_loop(&f);

@@ -232,6 +232,7 @@ struct fwd {
 	struct control *ctl;		/* the control socket */
 	uint64_t started_ms;
 	uint64_t purge_at_ms;		/* next fwd_tables_purge */
+	uint64_t trim_at_ms;		/* next malloc_trim */
 
 	int epfd;
 	int sigfd;
