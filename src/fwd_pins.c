@@ -155,7 +155,6 @@ int
 fwd_pins_on_pin(struct fwd *f, const struct ipc_msg *m)
 {
 	struct ipc_pin p;
-
 	int r;
 
 	if (ipc_get(m, IPC_PIN, &p, sizeof(p)) != 0)

@@ -27,6 +27,13 @@ struct pcore_trust {
 	size_t bad_next;
 	pcore_clock_fn clock;
 	uint64_t checked_ms;
+	/*
+	 * An IPC_PIN could not be sent (the channel's queue was full): every
+	 * pin goes up again at the next tick that finds room, so none is
+	 * missing from the forwarder's file (it ignores the ones it has).
+	 */
+	uint8_t pins_unsent;
+	uint64_t resent_ms;
 };
 
 static struct pcore_trust *
@@ -177,7 +184,27 @@ pcore_trust_pin(struct pcore *pc, const uint8_t pk[static BS_PK_LEN])
 	if (pcore_trust_pin_addr(pc, addr, pk) != 1)
 		return;
 	memcpy(m.pk, pk, BS_PK_LEN);
-	(void)pcore_emit(pc, IPC_PIN, &m, sizeof(m));
+	if (pcore_emit(pc, IPC_PIN, &m, sizeof(m)) != 0)
+		pc->trust->pins_unsent = 1;
+}
+
+/* Send every pin up again (pins_unsent), at most once a second. */
+static void
+pt_pins_resend(struct pcore *pc, uint64_t now_ms)
+{
+	struct pcore_trust *t = pc->trust;
+	struct ipc_pin m;
+	size_t i;
+
+	if (now_ms - t->resent_ms < PCORE_TRUST_CHECK_MS)
+		return;
+	t->resent_ms = now_ms;
+	for (i = 0; i < t->pins.n; i++) {
+		memcpy(m.pk, t->pins.v[i].pk, BS_PK_LEN);
+		if (pcore_emit(pc, IPC_PIN, &m, sizeof(m)) != 0)
+			return;
+	}
+	t->pins_unsent = 0;
 }
 
 int
@@ -461,6 +488,8 @@ pcore_trust_tick(struct pcore *pc, uint64_t now_ms)
 	uint64_t now;
 	size_t i = 0, gone = 0;
 
+	if (t != NULL && t->pins_unsent)
+		pt_pins_resend(pc, now_ms);
 	if (t == NULL || t->n_certs == 0 ||
 	    now_ms - t->checked_ms < PCORE_TRUST_CHECK_MS)
 		return;

@@ -26,7 +26,7 @@
 static struct pcore pc;
 static uint64_t fake_now;
 static struct bs_identity ca, rogue, node, other;
-static unsigned n_revoke_msgs, n_pin_msgs;
+static unsigned n_revoke_msgs, n_pin_msgs, fail_pins;
 static uint8_t last_pin[BS_PK_LEN];
 
 static uint64_t
@@ -41,6 +41,10 @@ emit(void *arg, uint16_t type, const void *obj, size_t n)
 	(void)arg;
 	if (type == IPC_REVOKE)
 		n_revoke_msgs++;
+	if (type == IPC_PIN && fail_pins > 0) {
+		fail_pins--;
+		return -1;	/* as when the channel's queue is full */
+	}
 	if (type == IPC_PIN) {
 		ck_assert_uint_eq(n, sizeof(struct ipc_pin));
 		memcpy(last_pin, obj, BS_PK_LEN);
@@ -401,6 +405,39 @@ START_TEST(test_pin_emitted_and_restored)
 END_TEST
 
 /*
+ * A pin whose IPC_PIN could not be sent is not lost: the next tick
+ * sends every pin again (the forwarder ignores those it has), once a
+ * second until one pass gets them all out.
+ */
+START_TEST(test_pin_resent_after_emit_failure)
+{
+	use_policy("mode open\n");
+	n_pin_msgs = 0;
+	fail_pins = 1;
+	pcore_trust_pin(&pc, node.pk);
+	ck_assert_uint_eq(n_pin_msgs, 0);
+	ck_assert_uint_eq(pcore_trust_pin_count(&pc), 1);
+	pcore_trust_tick(&pc, 10000);
+	ck_assert_uint_eq(n_pin_msgs, 1);
+	ck_assert_mem_eq(last_pin, node.pk, BS_PK_LEN);
+	pcore_trust_tick(&pc, 12000);
+	ck_assert_uint_eq(n_pin_msgs, 1);
+	/* A second failure, and the resend fails too: tried again later. */
+	fail_pins = 2;
+	pcore_trust_pin(&pc, other.pk);
+	pcore_trust_tick(&pc, 14000);
+	ck_assert_uint_eq(n_pin_msgs, 1);
+	pcore_trust_tick(&pc, 14500);
+	ck_assert_uint_eq(n_pin_msgs, 1);
+	pcore_trust_tick(&pc, 15000);
+	ck_assert_uint_eq(n_pin_msgs, 3);
+	pcore_trust_tick(&pc, 17000);
+	ck_assert_uint_eq(n_pin_msgs, 3);
+	fail_pins = 0;
+}
+END_TEST
+
+/*
  * TOFU: node's address pinned to another key (as if that key's address
  * collided with node's and it came first): node is refused as a
  * stranger, but a trust entry or a certificate still admits it.
@@ -567,6 +604,7 @@ trust_suite(void)
 	tcase_add_test(tc, test_pending);
 	tcase_add_test(tc, test_pin_same_key);
 	tcase_add_test(tc, test_pin_emitted_and_restored);
+	tcase_add_test(tc, test_pin_resent_after_emit_failure);
 	tcase_add_test(tc, test_pin_conflict);
 	tcase_add_test(tc, test_revoke_from_anchor);
 	tcase_add_loop_test(tc, test_revoke_ignored, 0, V_COUNT);
