@@ -27,7 +27,7 @@ ctlp_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* A name of 1..CTLP_NAME_MAX bytes: a letter, then letters, digits, sep. */
+/* A hexadecimal digit's value, or -1. */
 static int
 ctlp_hexval(char c)
 {
@@ -55,6 +55,7 @@ ctlp_mac_parse(const char *s, uint8_t mac[6])
 	return 0;
 }
 
+/* A name of 1..CTLP_NAME_MAX bytes: a letter, then letters, digits, sep. */
 static int
 ctlp_name_ok(const char *s, size_t len, char sep)
 {
