@@ -332,6 +332,7 @@ fwd_ifaces_rx(struct fwd *f, size_t i)
 {
 	struct rawsock_frame fr[RAWSOCK_BATCH_MAX];
 	struct fwd_iface *v = fwd_if(f, i);
+	uint64_t now;
 	int n, k;
 
 	if (v->rs.fd < 0)
@@ -344,6 +345,7 @@ fwd_ifaces_rx(struct fwd *f, size_t i)
 			    "receive: %s", v->name, strerror(errno));
 		return;
 	}
+	now = log_now_ms();	/* one burst: one time */
 	for (k = 0; k < n; k++) {
 		v->rx_frames++;
 		/* Data frames are the forwarder's own business (fwd_data.c). */
@@ -351,7 +353,7 @@ fwd_ifaces_rx(struct fwd *f, size_t i)
 		    fr[k].len)) {
 			fwd_data_mesh_rx(f->data, (uint32_t)v->ifindex,
 			    fr[k].src, fr[k].dst, fr[k].payload, fr[k].len,
-			    log_now_ms());
+			    now);
 			continue;
 		}
 		fwd_parser_send_frame(&f->parser, (uint32_t)v->ifindex,
