@@ -312,8 +312,7 @@ fwd_tap_deliver(struct fwd *f, const uint8_t *frame, size_t len)
 	    &f->tapoff);
 }
 
-/* The end of a burst from the mesh: what waits to be joined goes out. */
-static void
+void
 fwd_tap_flush(struct fwd *f)
 {
 	(void)tapoff_gro_flush(&f->tap_gro, fwd_tap_write, f, &f->tapoff);
@@ -674,7 +673,7 @@ fwd_dispatch(struct fwd *f, const struct epoll_event *ev)
 		break;
 	case FWD_TAG_RAW:
 		if (i < f->ifs.n)
-			fwd_ifaces_rx(f, i);
+			(void)fwd_ifaces_rx(f, i);
 		/* Before anything may change the tables (fwd_data.h). */
 		if (f->data != NULL)
 			fwd_data_flush(f->data);
@@ -733,6 +732,7 @@ fwd_timers(struct fwd *f)
 		if (f->tables != NULL)
 			(void)fwd_tables_purge(f->tables, now);
 		fwd_ifaces_collect_drops(f, now);
+		fwd_ifaces_ring_tick(f, now);
 		f->purge_at_ms = now + FWD_PURGE_MS;
 	}
 	if (now >= f->trim_at_ms) {

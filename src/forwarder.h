@@ -193,6 +193,10 @@ struct fwd_iface {
 	uint64_t tx_errors;		/* control frames the socket refused */
 	uint64_t drops_unlogged;	/* rs.stats.rx_queue_drops not yet
 					   in the log */
+	/* The receive ring while busy (fwd_ifaces_ring_tick). */
+	uint64_t ring_frames;		/* rx_frames at the last look */
+	uint64_t ring_ms;		/* its time; 0: not yet */
+	uint32_t ring_quiet;		/* quiet seconds in a row */
 };
 
 struct fwd_ifaces {
@@ -274,14 +278,21 @@ void	fwd_ifaces_reconfigure(struct fwd *f, const struct bs_config *cfg);
 void	fwd_ifaces_link_cb(const struct nl_link *link, void *arg);
 /* Read the event socket; resync after ENOBUFS / EBADMSG. */
 void	fwd_ifaces_events(struct fwd *f);
-/* Frames waiting on mesh interface i. */
-void	fwd_ifaces_rx(struct fwd *f, size_t i);
+/*
+ * Frames waiting on mesh interface i: one burst.  0 when one was read,
+ * -1 with errno when none (EAGAIN: the socket is empty).
+ */
+int	fwd_ifaces_rx(struct fwd *f, size_t i);
+/* The end of a burst from the mesh: what waits to be joined goes out. */
+void	fwd_tap_flush(struct fwd *f);
 /*
  * Read what the kernel dropped on every mesh socket because its receive
  * queue was full (once a second, and before the counters are shown);
  * log it at most once a minute.
  */
 void	fwd_ifaces_collect_drops(struct fwd *f, uint64_t now);
+/* Once a second: a receive ring for busy mesh sockets (fwd_ifaces.c). */
+void	fwd_ifaces_ring_tick(struct fwd *f, uint64_t now);
 /* Re-apply the MTU policy over the present interfaces. */
 void	fwd_ifaces_mtu(struct fwd *f);
 /* Send IFACE for every present interface (to a new parser). */

@@ -327,7 +327,7 @@ fwd_ifaces_events(struct fwd *f)
 		fwd_ifaces_mtu(f);
 }
 
-void
+int
 fwd_ifaces_rx(struct fwd *f, size_t i)
 {
 	struct rawsock_frame fr[RAWSOCK_BATCH_MAX];
@@ -335,15 +335,17 @@ fwd_ifaces_rx(struct fwd *f, size_t i)
 	uint64_t now;
 	int n, k;
 
-	if (v->rs.fd < 0)
-		return;
+	if (v->rs.fd < 0) {
+		errno = EBADF;
+		return -1;
+	}
 	n = rawsock_recv_batch(&v->rs, f->rxbufs, FWD_RXBUF_LEN,
 	    RAWSOCK_BATCH_MAX, fr);
 	if (n < 0) {
 		if (errno != EAGAIN && errno != EINTR && errno != ENETDOWN)
 			log_rl(&f->ifs.err_rl, LOG_WARNING, "mesh interface %s: "
 			    "receive: %s", v->name, strerror(errno));
-		return;
+		return -1;
 	}
 	now = log_now_ms();	/* one burst: one time */
 	for (k = 0; k < n; k++) {
@@ -359,6 +361,7 @@ fwd_ifaces_rx(struct fwd *f, size_t i)
 		fwd_parser_send_frame(&f->parser, (uint32_t)v->ifindex,
 		    fr[k].src, fr[k].dst, fr[k].payload, fr[k].len);
 	}
+	return 0;
 }
 
 /* Receive-queue drops are logged at most this often. */
@@ -391,6 +394,77 @@ fwd_ifaces_collect_drops(struct fwd *f, uint64_t now)
 		v->drops_unlogged = 0;
 	}
 	f->ifs.drop_log_ms = now + FWD_DROP_LOG_MS;
+}
+
+/*
+ * A mesh socket receives through a ring (rawsock.h) while its interface
+ * brings FWD_RING_ON_FPS frames a second or more, and goes back to the
+ * socket queue after FWD_RING_QUIET_S seconds below FWD_RING_OFF_FPS.
+ * The ring saves a system call and a wake-up per frame, but its 1 MiB
+ * is resident for as long as it exists, where an idle queue costs
+ * nothing; so only busy interfaces have one.
+ */
+#define FWD_RING_ON_FPS		20000
+#define FWD_RING_OFF_FPS	2000
+#define FWD_RING_QUIET_S	10
+#define FWD_RING_DRAIN_MAX	8	/* bursts read before the switch */
+
+void
+fwd_ifaces_ring_tick(struct fwd *f, uint64_t now)
+{
+	struct fwd_iface *v;
+	uint64_t frames, ms;
+	size_t i;
+	int k;
+
+	for (i = 0; i < f->ifs.n; i++) {
+		v = fwd_if(f, i);
+		frames = v->rx_frames - v->ring_frames;
+		ms = now - v->ring_ms;
+		v->ring_frames = v->rx_frames;
+		if (v->ring_ms == 0 || ms == 0 || now < v->ring_ms ||
+		    v->rs.fd < 0) {
+			v->ring_ms = now;
+			continue;
+		}
+		v->ring_ms = now;
+		frames = frames * 1000 / ms;
+		if (v->rs.ring.map == NULL) {
+			v->ring_quiet = 0;
+			if (frames < FWD_RING_ON_FPS)
+				continue;
+			/*
+			 * Setting up the ring drops what is queued: read what
+			 * a few bursts hold first.  A forwarder this busy
+			 * seldom sees its socket empty, so what came in
+			 * meanwhile is lost, once, as on a queue overflow.
+			 */
+			for (k = 0; k < FWD_RING_DRAIN_MAX; k++)
+				if (fwd_ifaces_rx(f, i) != 0)
+					break;
+			if (f->data != NULL)
+				fwd_data_flush(f->data);
+			fwd_tap_flush(f);
+			if (rawsock_ring_on(&v->rs) != 0) {
+				log_rl(&f->ifs.err_rl, LOG_WARNING, "mesh "
+				    "interface %s: no receive ring: %s",
+				    v->name, strerror(errno));
+				continue;
+			}
+			log_info("mesh interface %s: %llu frames/s, receiving "
+			    "through a ring", v->name,
+			    (unsigned long long)frames);
+		} else if (frames >= FWD_RING_OFF_FPS) {
+			v->ring_quiet = 0;
+		} else if (++v->ring_quiet >= FWD_RING_QUIET_S &&
+		    !rawsock_ring_busy(&v->rs)) {
+			rawsock_ring_off(&v->rs);
+			v->ring_quiet = 0;
+			log_info("mesh interface %s: quiet, receive ring %s",
+			    v->name, v->rs.ring.map == NULL ? "gone" :
+			    "kept (the kernel would not free it)");
+		}
+	}
 }
 
 void

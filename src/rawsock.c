@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -18,6 +19,8 @@
 #include "rawsock.h"
 
 #define RAWSOCK_ETHERTYPE_MIN	0x0600	/* below: an 802.3 length field */
+#define RAWSOCK_RING_LEN	((size_t)RAWSOCK_RING_BLOCK * RAWSOCK_RING_BLOCKS)
+#define RAWSOCK_RING_FRAME	2048	/* the kernel's bookkeeping unit */
 #define RAWSOCK_FILTER_ACCEPT	0x40000	/* "keep the whole frame" */
 
 #ifndef SO_LOCK_FILTER
@@ -130,6 +133,9 @@ long rawsock_collect_drops(struct rawsock *rs)
 
 void rawsock_close(struct rawsock *rs)
 {
+	if (rs->ring.map != NULL)
+		(void)munmap(rs->ring.map, RAWSOCK_RING_LEN);
+	memset(&rs->ring, 0, sizeof(rs->ring));
 	if (rs->fd >= 0)
 		(void)close(rs->fd);
 	rs->fd = -1;
@@ -244,7 +250,7 @@ int rawsock_send_batch(const struct rawsock *rs,
 
 /* Checks a received frame of n bytes and fills *f: 1 kept, 0 dropped. */
 static int rawsock_take(struct rawsock *rs, const uint8_t *buf, size_t n,
-    const struct sockaddr_ll *sll, struct rawsock_frame *f)
+    uint8_t pkttype, struct rawsock_frame *f)
 {
 	if (n < RAWSOCK_HDR_LEN) {
 		rs->stats.rx_short++;
@@ -255,7 +261,7 @@ static int rawsock_take(struct rawsock *rs, const uint8_t *buf, size_t n,
 	 * A group (multicast) source address is never a real sender.
 	 */
 	if ((uint16_t)(buf[12] << 8 | buf[13]) != rs->ethertype ||
-	    sll->sll_pkttype > PACKET_MULTICAST ||
+	    pkttype > PACKET_MULTICAST ||
 	    (buf[RAWSOCK_MAC_LEN] & 0x01) != 0) {
 		rs->stats.rx_foreign++;
 		return 0;
@@ -273,7 +279,7 @@ static int rawsock_take(struct rawsock *rs, const uint8_t *buf, size_t n,
 	memcpy(f->src, buf + RAWSOCK_MAC_LEN, RAWSOCK_MAC_LEN);
 	f->payload = buf + RAWSOCK_HDR_LEN;
 	f->len = n - RAWSOCK_HDR_LEN;
-	f->pkttype = sll->sll_pkttype;
+	f->pkttype = pkttype;
 	rs->stats.rx_frames++;
 	return 1;
 }
@@ -301,7 +307,206 @@ int rawsock_recv(struct rawsock *rs, uint8_t *buf, size_t buflen,
 		errno = EMSGSIZE;
 		return -1;
 	}
-	return rawsock_take(rs, buf, (size_t)n, &sll, f);
+	return rawsock_take(rs, buf, (size_t)n, sll.sll_pkttype, f);
+}
+
+/* ---- the receive ring ------------------------------------------------------ */
+
+_Static_assert(RAWSOCK_RING_BLOCK % RAWSOCK_RING_FRAME == 0,
+    "whole frames per block");
+
+int rawsock_ring_on(struct rawsock *rs)
+{
+	struct tpacket_req3 req;
+	int v = TPACKET_V3, saved;
+	void *m;
+
+	if (rs->fd < 0) {
+		errno = EBADF;
+		return -1;
+	}
+	if (rs->ring.map != NULL)
+		return 0;
+	memset(&req, 0, sizeof(req));
+	req.tp_block_size = RAWSOCK_RING_BLOCK;
+	req.tp_block_nr = RAWSOCK_RING_BLOCKS;
+	req.tp_frame_size = RAWSOCK_RING_FRAME;
+	req.tp_frame_nr = RAWSOCK_RING_LEN / RAWSOCK_RING_FRAME;
+	req.tp_retire_blk_tov = RAWSOCK_RING_TOV_MS;
+	if (setsockopt(rs->fd, SOL_PACKET, PACKET_VERSION, &v,
+	    sizeof(v)) != 0 ||
+	    setsockopt(rs->fd, SOL_PACKET, PACKET_RX_RING, &req,
+	    sizeof(req)) != 0)
+		return -1;
+	m = mmap(NULL, RAWSOCK_RING_LEN, PROT_READ | PROT_WRITE, MAP_SHARED,
+	    rs->fd, 0);
+	if (m == MAP_FAILED) {
+		saved = errno;
+		memset(&req, 0, sizeof(req));
+		(void)setsockopt(rs->fd, SOL_PACKET, PACKET_RX_RING, &req,
+		    sizeof(req));
+		errno = saved;
+		return -1;
+	}
+	memset(&rs->ring, 0, sizeof(rs->ring));
+	rs->ring.map = m;
+	return 0;
+}
+
+void rawsock_ring_off(struct rawsock *rs)
+{
+	struct tpacket_req3 req;
+	void *m;
+
+	if (rs->ring.map == NULL)
+		return;
+	(void)munmap(rs->ring.map, RAWSOCK_RING_LEN);
+	memset(&req, 0, sizeof(req));
+	if (setsockopt(rs->fd, SOL_PACKET, PACKET_RX_RING, &req,
+	    sizeof(req)) == 0) {
+		memset(&rs->ring, 0, sizeof(rs->ring));
+		return;
+	}
+	/* The kernel kept the ring: map it again rather than go deaf. */
+	m = mmap(NULL, RAWSOCK_RING_LEN, PROT_READ | PROT_WRITE, MAP_SHARED,
+	    rs->fd, 0);
+	rs->ring.map = m == MAP_FAILED ? NULL : m;
+}
+
+static struct tpacket_block_desc *rawsock_ring_block(const struct rawsock *rs)
+{
+	return (struct tpacket_block_desc *)(void *)(rs->ring.map +
+	    (size_t)rs->ring.cur * RAWSOCK_RING_BLOCK);
+}
+
+static int rawsock_ring_user(const struct tpacket_block_desc *bd)
+{
+	return (__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) &
+	    TP_STATUS_USER) != 0;
+}
+
+int rawsock_ring_busy(const struct rawsock *rs)
+{
+	return rs->ring.map != NULL && (rs->ring.left > 0 ||
+	    rawsock_ring_user(rawsock_ring_block(rs)));
+}
+
+int rawsock_block_open(const uint8_t *blk, size_t size, size_t *blk_len,
+    size_t *off, uint32_t *left)
+{
+	struct tpacket_block_desc bd;
+
+	*left = 0;
+	if (size < sizeof(bd))
+		return -1;
+	memcpy(&bd, blk, sizeof(bd));
+	if (bd.hdr.bh1.blk_len > size ||
+	    bd.hdr.bh1.offset_to_first_pkt < sizeof(bd) ||
+	    bd.hdr.bh1.offset_to_first_pkt > bd.hdr.bh1.blk_len) {
+		*left = bd.hdr.bh1.num_pkts;
+		return -1;
+	}
+	*blk_len = bd.hdr.bh1.blk_len;
+	*off = bd.hdr.bh1.offset_to_first_pkt;
+	*left = bd.hdr.bh1.num_pkts;
+	return 0;
+}
+
+int rawsock_block_next(const uint8_t *blk, size_t blk_len, size_t *off,
+    uint32_t *left, const uint8_t **frame, size_t *len, uint8_t *pkttype)
+{
+	struct tpacket3_hdr h;
+	struct sockaddr_ll sll;
+	const size_t sll_off = TPACKET_ALIGN(sizeof(h));
+	size_t o = *off;
+
+	if (*left == 0)
+		return 0;
+	if (o > blk_len || blk_len - o < sll_off + sizeof(sll))
+		return -1;
+	memcpy(&h, blk + o, sizeof(h));
+	memcpy(&sll, blk + o + sll_off, sizeof(sll));
+	if (h.tp_mac < sll_off + sizeof(sll) || h.tp_mac > blk_len - o ||
+	    h.tp_snaplen > blk_len - o - h.tp_mac)
+		return -1;
+	if (--*left > 0) {
+		if (h.tp_next_offset < (uint64_t)h.tp_mac + h.tp_snaplen ||
+		    h.tp_next_offset > blk_len - o)
+			return -1;
+		*off = o + h.tp_next_offset;
+	}
+	*frame = blk + o + h.tp_mac;
+	*len = h.tp_snaplen;
+	*pkttype = sll.sll_pkttype;
+	/* Cut short (longer than a block holds): not a whole frame. */
+	return h.tp_snaplen == h.tp_len ? 1 : 2;
+}
+
+/* Hand the block back to the kernel; the next one is read next. */
+static void rawsock_ring_release(struct rawsock *rs,
+    struct tpacket_block_desc *bd)
+{
+	__atomic_store_n(&bd->hdr.bh1.block_status, TP_STATUS_KERNEL,
+	    __ATOMIC_RELEASE);
+	rs->ring.left = 0;
+	rs->ring.cur = (rs->ring.cur + 1) % RAWSOCK_RING_BLOCKS;
+}
+
+/*
+ * rawsock_recv_batch() from the ring: up to n frames, copied out so that
+ * each block goes back to the kernel as soon as it is read.  Bounded: a
+ * call looks at no more than RAWSOCK_RING_BLOCKS blocks.
+ */
+static int rawsock_ring_recv(struct rawsock *rs, uint8_t *bufs,
+    size_t bufsize, size_t n, struct rawsock_frame *frames)
+{
+	struct rawsock_ring *r = &rs->ring;
+	struct tpacket_block_desc *bd;
+	const uint8_t *fr;
+	size_t got = 0, seen = 0, len;
+	unsigned opened = 0;
+	uint8_t pt;
+	int x, k = 0;
+
+	while (got < n) {
+		bd = rawsock_ring_block(rs);
+		if (r->left == 0) {
+			if (opened++ == RAWSOCK_RING_BLOCKS || !rawsock_ring_user(bd))
+				break;
+			if (rawsock_block_open((const uint8_t *)bd,
+			    RAWSOCK_RING_BLOCK, &r->blen, &r->off,
+			    &r->left) != 0 || r->left == 0) {
+				if (r->left != 0)
+					rs->stats.rx_short++;
+				rawsock_ring_release(rs, bd);
+				continue;
+			}
+		}
+		x = rawsock_block_next((const uint8_t *)bd, r->blen, &r->off,
+		    &r->left, &fr, &len, &pt);
+		seen++;
+		if (x < 0) {
+			/* The kernel wrote it; still, never read past it. */
+			rs->stats.rx_short++;
+			rawsock_ring_release(rs, bd);
+			continue;
+		}
+		if (x == 2 || len > bufsize)
+			rs->stats.rx_trunc++;
+		else {
+			memcpy(bufs + got * bufsize, fr, len);
+			k += rawsock_take(rs, bufs + got * bufsize, len, pt,
+			    &frames[k]);
+			got++;
+		}
+		if (r->left == 0)
+			rawsock_ring_release(rs, bd);
+	}
+	if (seen == 0) {
+		errno = EAGAIN;
+		return -1;
+	}
+	return k;
 }
 
 int rawsock_recv_batch(struct rawsock *rs, uint8_t *bufs, size_t bufsize,
@@ -318,6 +523,8 @@ int rawsock_recv_batch(struct rawsock *rs, uint8_t *bufs, size_t bufsize,
 		errno = EINVAL;
 		return -1;
 	}
+	if (rs->ring.map != NULL)
+		return rawsock_ring_recv(rs, bufs, bufsize, n, frames);
 	memset(mm, 0, sizeof(mm));
 	memset(sll, 0, sizeof(sll));
 	for (i = 0; i < n; i++) {
@@ -338,8 +545,8 @@ int rawsock_recv_batch(struct rawsock *rs, uint8_t *bufs, size_t bufsize,
 			rs->stats.rx_trunc++;
 			continue;
 		}
-		k += rawsock_take(rs, bufs + i * bufsize, len, &sll[i],
-		    &frames[k]);
+		k += rawsock_take(rs, bufs + i * bufsize, len,
+		    sll[i].sll_pkttype, &frames[k]);
 	}
 	return k;
 }

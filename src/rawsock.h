@@ -48,12 +48,32 @@ struct rawsock_stats {
 					   (rawsock_collect_drops) */
 };
 
+/*
+ * A TPACKET_V3 receive ring (rawsock_ring_on): the kernel writes frames
+ * into blocks of the mapped ring and hands a block over when it is full
+ * or RAWSOCK_RING_TOV_MS old, so a busy socket costs one wake-up and no
+ * system call per block instead of per frame.  Its pages are resident
+ * as long as it exists, so it is for busy interfaces only.
+ */
+#define RAWSOCK_RING_BLOCK	(1u << 16)
+#define RAWSOCK_RING_BLOCKS	16	/* 1 MiB, as RAWSOCK_RCVBUF */
+#define RAWSOCK_RING_TOV_MS	1
+
+struct rawsock_ring {
+	uint8_t		*map;		/* NULL: no ring */
+	uint32_t	cur;		/* block read next */
+	uint32_t	left;		/* frames left in it; 0: not opened */
+	size_t		off;		/* the next frame's offset in it */
+	size_t		blen;		/* its length as the kernel says */
+};
+
 struct rawsock {
 	int			fd;		/* -1 when closed */
 	int			ifindex;
 	uint16_t		ethertype;
 	uint8_t			mac[RAWSOCK_MAC_LEN];	/* source of sends */
 	struct rawsock_stats	stats;
+	struct rawsock_ring	ring;
 };
 
 /* One received frame; payload points into the caller's buffer. */
@@ -132,8 +152,38 @@ int	rawsock_recv(struct rawsock *rs, uint8_t *buf, size_t buflen,
 	    struct rawsock_frame *f);
 
 /*
- * Receives up to n (<= RAWSOCK_BATCH_MAX) frames with one recvmmsg(2):
- * frame i is read into bufs + i * bufsize.  Frames that are short, cut
+ * Receive through a ring from now on (rawsock_recv_batch reads it): 0,
+ * or -1 with errno (the socket then stays as it was).  The kernel drops
+ * what is queued on the socket when the ring is set up, so read the
+ * socket empty right before.  rawsock_ring_off() goes back to the queue; frames
+ * in blocks not yet handed over are lost, so call it when the interface
+ * is quiet and rawsock_ring_busy() says no block is waiting.
+ */
+int	rawsock_ring_on(struct rawsock *rs);
+void	rawsock_ring_off(struct rawsock *rs);
+int	rawsock_ring_busy(const struct rawsock *rs);
+
+/*
+ * The header of a ring block of size bytes (as the kernel filled it;
+ * checked as if hostile): its used length, the first frame's offset and
+ * the number of frames.  0, or -1 when the header is inconsistent.
+ */
+int	rawsock_block_open(const uint8_t *blk, size_t size, size_t *blk_len,
+	    size_t *off, uint32_t *left);
+/*
+ * One frame of a ring block of blk_len bytes (as the kernel filled it;
+ * checked as if hostile): at *off, with *left frames still in the
+ * block.  1 with *frame, *len and *pkttype set and *off, *left moved
+ * on; 0 when the block is done; -1 when it is malformed.
+ */
+int	rawsock_block_next(const uint8_t *blk, size_t blk_len, size_t *off,
+	    uint32_t *left, const uint8_t **frame, size_t *len,
+	    uint8_t *pkttype);
+
+/*
+ * Receives up to n (<= RAWSOCK_BATCH_MAX) frames with one recvmmsg(2),
+ * or from the ring when there is one: frame i is read (copied) into
+ * bufs + i * bufsize.  Frames that are short, cut
  * or not ours are dropped and counted in rs->stats; the good ones fill
  * frames[0..r-1].  Returns r >= 0 (0: all received frames were dropped),
  * or -1 with errno: EAGAIN (nothing queued), EINVAL, or a recvmmsg(2)

@@ -1318,6 +1318,196 @@ START_TEST(test_raw_batch)
 }
 END_TEST
 
+/* ---- the receive ring ---------------------------------------------------------- */
+
+/*
+ * A ring block as the kernel fills one (TPACKET_V3): n frames of lens[i]
+ * bytes, frame i all 'a' + i, packet type pt; returns its used length.
+ */
+static size_t ring_block(uint8_t *blk, size_t size, const size_t *lens,
+    size_t n, uint8_t pt)
+{
+	struct tpacket_block_desc bd;
+	struct tpacket3_hdr h;
+	struct sockaddr_ll sll;
+	size_t first = TPACKET_ALIGN(sizeof(bd)), off = first, i, next;
+	size_t mac = TPACKET_ALIGN(TPACKET_ALIGN(sizeof(h)) + sizeof(sll));
+
+	memset(blk, 0, size);
+	for (i = 0; i < n; i++) {
+		next = TPACKET_ALIGN(mac + lens[i]);
+		ck_assert_uint_le(off + next, size);
+		memset(&h, 0, sizeof(h));
+		h.tp_mac = (uint16_t)mac;
+		h.tp_snaplen = h.tp_len = (uint32_t)lens[i];
+		h.tp_next_offset = i + 1 < n ? (uint32_t)next : 0;
+		memcpy(blk + off, &h, sizeof(h));
+		memset(&sll, 0, sizeof(sll));
+		sll.sll_pkttype = pt;
+		memcpy(blk + off + TPACKET_ALIGN(sizeof(h)), &sll, sizeof(sll));
+		memset(blk + off + mac, 'a' + (int)i, lens[i]);
+		off += next;
+	}
+	memset(&bd, 0, sizeof(bd));
+	bd.hdr.bh1.num_pkts = (uint32_t)n;
+	bd.hdr.bh1.offset_to_first_pkt = (uint32_t)first;
+	bd.hdr.bh1.blk_len = (uint32_t)off;
+	memcpy(blk, &bd, sizeof(bd));
+	return off;
+}
+
+/* The first frame's header in a block made by ring_block. */
+static struct tpacket3_hdr *ring_first(uint8_t *blk)
+{
+	return (struct tpacket3_hdr *)(void *)(blk +
+	    TPACKET_ALIGN(sizeof(struct tpacket_block_desc)));
+}
+
+/*
+ * The ring block walker takes what the kernel wrote as hostile: frames
+ * come out whole and in order, and a header that points outside the
+ * block, or a next frame that overlaps this one, ends the block.
+ */
+START_TEST(test_ring_block_parse)
+{
+	static _Alignas(8) uint8_t blk[8192];
+	static const size_t lens[3] = { 60, 1500, 14 };
+	const uint8_t *fr;
+	size_t blen, off, len, used;
+	uint32_t left;
+	uint8_t pt;
+	int i;
+
+	used = ring_block(blk, sizeof(blk), lens, 3, PACKET_HOST);
+	ck_assert_int_eq(rawsock_block_open(blk, sizeof(blk), &blen, &off,
+	    &left), 0);
+	ck_assert_uint_eq(blen, used);
+	ck_assert_uint_eq(left, 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(rawsock_block_next(blk, blen, &off, &left, &fr,
+		    &len, &pt), 1);
+		ck_assert_uint_eq(len, lens[i]);
+		ck_assert_int_eq(fr[0], 'a' + i);
+		ck_assert_int_eq(fr[len - 1], 'a' + i);
+		ck_assert(fr >= blk && fr + len <= blk + blen);
+		ck_assert_uint_eq(pt, PACKET_HOST);
+	}
+	ck_assert_int_eq(rawsock_block_next(blk, blen, &off, &left, &fr, &len,
+	    &pt), 0);
+	/* Block headers: longer than the block, first frame in the header. */
+	ck_assert_int_eq(rawsock_block_open(blk, used - 1, &blen, &off,
+	    &left), -1);
+	ck_assert_int_eq(rawsock_block_open(blk, 8, &blen, &off, &left), -1);
+	((struct tpacket_block_desc *)(void *)blk)->hdr.bh1.offset_to_first_pkt
+	    = 4;
+	ck_assert_int_eq(rawsock_block_open(blk, sizeof(blk), &blen, &off,
+	    &left), -1);
+	/* A frame cut short: skipped, the next one still read. */
+	ring_block(blk, sizeof(blk), lens, 3, PACKET_HOST);
+	ring_first(blk)->tp_len = 9000;
+	ck_assert_int_eq(rawsock_block_open(blk, sizeof(blk), &blen, &off,
+	    &left), 0);
+	ck_assert_int_eq(rawsock_block_next(blk, blen, &off, &left, &fr, &len,
+	    &pt), 2);
+	ck_assert_int_eq(rawsock_block_next(blk, blen, &off, &left, &fr, &len,
+	    &pt), 1);
+	ck_assert_uint_eq(len, 1500);
+	/* Data past the block's end. */
+	ring_block(blk, sizeof(blk), lens, 3, PACKET_HOST);
+	ring_first(blk)->tp_snaplen = 9000;
+	ck_assert_int_eq(rawsock_block_open(blk, sizeof(blk), &blen, &off,
+	    &left), 0);
+	ck_assert_int_eq(rawsock_block_next(blk, blen, &off, &left, &fr, &len,
+	    &pt), -1);
+	ring_block(blk, sizeof(blk), lens, 3, PACKET_HOST);
+	ring_first(blk)->tp_mac = 60000;
+	ck_assert_int_eq(rawsock_block_next(blk, blen, &off, &left, &fr, &len,
+	    &pt), -1);
+	/* The next frame inside this one, or past the end. */
+	ring_block(blk, sizeof(blk), lens, 3, PACKET_HOST);
+	ring_first(blk)->tp_next_offset = 32;
+	ck_assert_int_eq(rawsock_block_open(blk, sizeof(blk), &blen, &off,
+	    &left), 0);
+	ck_assert_int_eq(rawsock_block_next(blk, blen, &off, &left, &fr, &len,
+	    &pt), -1);
+	ring_block(blk, sizeof(blk), lens, 3, PACKET_HOST);
+	ring_first(blk)->tp_next_offset = 7000;
+	ck_assert_int_eq(rawsock_block_open(blk, sizeof(blk), &blen, &off,
+	    &left), 0);
+	ck_assert_int_eq(rawsock_block_next(blk, blen, &off, &left, &fr, &len,
+	    &pt), -1);
+}
+END_TEST
+
+/*
+ * Through a ring: every frame, in order; a frame too long for its slot
+ * is counted; after rawsock_ring_off() the queue carries again.
+ */
+START_TEST(test_raw_ring)
+{
+	static uint8_t bufs[RAWSOCK_BATCH_MAX * FRAME_BUF];
+	struct rawsock_frame f[RAWSOCK_BATCH_MAX];
+	char msg[32];
+	struct pair p;
+	int64_t end;
+	int i, rc, got = 0;
+
+	pair_open(&p);
+	ck_assert_int_eq(rawsock_ring_on(&p.b), 0);
+	ck_assert_ptr_nonnull(p.b.ring.map);
+	ck_assert_int_eq(rawsock_ring_on(&p.b), 0);	/* already on */
+	for (i = 0; i < 400; i++) {
+		snprintf(msg, sizeof(msg), "frame %04d", i);
+		memset(bufs, 'x', 1000);
+		memcpy(bufs, msg, 10);
+		ck_assert_int_eq(rawsock_send(&p.a, p.b.mac, bufs,
+		    i % 2 ? 1000 : 10), 0);
+	}
+	end = now_ms() + DEADLINE_MS;
+	while (got < 400 && now_ms() < end) {
+		if (!readable(p.b.fd, 200))
+			continue;
+		rc = rawsock_recv_batch(&p.b, bufs, FRAME_BUF, RAWSOCK_BATCH_MAX,
+		    f);
+		if (rc < 0 && errno == EAGAIN)
+			continue;
+		ck_assert_int_ge(rc, 0);
+		for (i = 0; i < rc; i++) {
+			if (is_probe(&f[i]))
+				continue;
+			snprintf(msg, sizeof(msg), "frame %04d", got);
+			ck_assert_uint_eq(f[i].len, (got % 2) ? 1000 : 10);
+			ck_assert_mem_eq(f[i].payload, msg, 10);
+			ck_assert_mem_eq(f[i].src, p.a.mac, 6);
+			got++;
+		}
+	}
+	ck_assert_int_eq(got, 400);
+	ck_assert_int_eq(rawsock_recv_batch(&p.b, bufs, FRAME_BUF, 8, f), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	/* Too long for a 64-byte slot: dropped and counted, ring or not. */
+	ck_assert_int_eq(rawsock_send(&p.a, p.b.mac, bufs, 500), 0);
+	end = now_ms() + DEADLINE_MS;
+	while (p.b.stats.rx_trunc == 0 && now_ms() < end)
+		if (readable(p.b.fd, 200))
+			(void)rawsock_recv_batch(&p.b, bufs, 64, 8, f);
+	ck_assert_uint_eq(p.b.stats.rx_trunc, 1);
+	ck_assert_int_eq(rawsock_ring_busy(&p.b), 0);
+	rawsock_ring_off(&p.b);
+	ck_assert_ptr_null(p.b.ring.map);
+	ck_assert_int_eq(rawsock_send(&p.a, p.b.mac, "after", 5), 0);
+	end = now_ms() + DEADLINE_MS;
+	rc = 0;
+	while (rc <= 0 && now_ms() < end)
+		if (readable(p.b.fd, 200))
+			rc = rawsock_recv_batch(&p.b, bufs, FRAME_BUF, 8, f);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_mem_eq(f[0].payload, "after", 5);
+	rawsock_close(&p.b);
+	ck_assert_ptr_null(p.b.ring.map);
+}
+END_TEST
+
 START_TEST(test_raw_mac_change)
 {
 	static const uint8_t mac[6] = { 0x02, 0xba, 0x75, 0xec, 0, 0x42 };
@@ -1606,6 +1796,8 @@ static Suite *netio_suite(void)
 	tcase_add_test(tc, test_raw_send_batch);
 	tcase_add_test(tc, test_raw_open_errors);
 	tcase_add_test(tc, test_raw_batch);
+	tcase_add_test(tc, test_ring_block_parse);
+	tcase_add_test(tc, test_raw_ring);
 	tcase_add_test(tc, test_raw_mac_change);
 	tcase_add_test(tc, test_raw_link_down_up_delete);
 
