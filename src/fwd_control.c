@@ -171,6 +171,7 @@ fwd_ctl_interfaces(void *ctx, size_t argc, const char *const argv[],
 		ctl_reply_field_u64(r, "rx_own", v->rs.stats.rx_own);
 		ctl_reply_field_u64(r, "rx_queue_drops",
 		    v->rs.stats.rx_queue_drops);
+		ctl_reply_field_bool(r, "rx_ring", v->rs.ring.map != NULL);
 		dc = f->data == NULL || v->ifindex <= 0 ? NULL :
 		    fwd_data_iface_counters(f->data, (uint32_t)v->ifindex);
 		if (dc != NULL)

@@ -1,10 +1,11 @@
 #!/bin/sh
 # t_mesh_ring.sh — a busy mesh socket receives through a ring and goes
-# back to its queue when quiet (batsecd(8), RECEIVE RING).  A TCP stream
-# from node 1 to node 3 of a chain brings node 2's and node 3's sockets
-# far over 20 000 frames a second: the log says each switched to a ring,
-# the stream arrives whole, pings pass while the ring is on, and ten
-# quiet seconds later the ring is gone and pings still pass.
+# back to its queue when quiet (batsecd(8), "Mesh interfaces and MTU").
+# A TCP stream from node 1 to node 3 of a chain brings node 2's and
+# node 3's sockets far over 20 000 frames a second: the log says each
+# switched to a ring and batsec-ctl if shows it, the stream arrives
+# whole, pings pass while the ring is on, and ten quiet seconds later
+# the ring is gone and pings still pass.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/meshlib.sh"
 need_root
@@ -61,6 +62,12 @@ read -r RXN RXH RXS <"$MT/rx.out"
 check "the stream arrived whole ($RXN bytes)" \
     [ -n "$TXH" ] && [ "$TXN" = "$RXN" ] && [ "$TXH" = "$RXH" ]
 
+# rings_are M1 M3: node 2's rx_ring on m1 and on m3 (yes or no).
+ring_of() {
+	mesh_json 2 if "[r['rx_ring'] for r in j if r['name'] == '$1'][0]"
+}
+rings_are() { [ "$(ring_of m1)" = "$1" ] && [ "$(ring_of m3)" = "$2" ]; }
+
 # Frames a second at node 3: MSS-sized segments over the receive time.
 FPS=$(python3 -c "print(int(${RXN:-0} / 1448 / max(float(${RXS:-1}), 0.001)))")
 if [ "$FPS" -lt 30000 ]; then
@@ -73,6 +80,8 @@ else
 	check "node 3 receives from node 2 through a ring" \
 	    grep -q "mesh interface m2: .* frames/s, receiving through a ring" \
 	    "$MT/n3.log"
+	check "node 2: batsec-ctl if shows m1's ring, and no ring on m3" \
+	    rings_are yes no
 	check "node 1 pings node 3 while the rings are on" mesh_ping 1 3
 	check "node 3 pings node 1 (IPv6) while the rings are on" \
 	    mesh_ping 3 1 6
@@ -80,6 +89,7 @@ else
 	    "mesh interface m1: quiet, receive ring gone" "$MT/n2.log"
 	check "node 3's ring goes when quiet" wait_for 20 grep -q \
 	    "mesh interface m2: quiet, receive ring gone" "$MT/n3.log"
+	check "node 2: batsec-ctl if shows no ring any more" rings_are no no
 	check "node 1 pings node 3 after the rings are gone" mesh_ping 1 3
 fi
 check_not "no daemon logged an error" \
