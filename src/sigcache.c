@@ -210,9 +210,10 @@ sigcache_fit(struct sigcache *c, uint32_t n_orig)
 	while (want < SIGCACHE_SLOTS_MAX &&
 	    want < (uint64_t)n_orig * SIGCACHE_PER_ORIG)
 		want *= 2;
-	if (c->slot == NULL || want == c->nslots ||
-	    (want < c->nslots && want > c->nslots / 4))
-		return c->slot == NULL ? -1 : 0;
+	if (c->slot == NULL)
+		return -1;
+	if (want == c->nslots || (want < c->nslots && want > c->nslots / 4))
+		return 0;
 	if (sigcache_arrays(&t, want) != 0)
 		return -1;
 	/* Shrinking may fill a set: the later entry stays, as on insert. */

@@ -1363,6 +1363,41 @@ static struct tpacket3_hdr *ring_first(uint8_t *blk)
 	    TPACKET_ALIGN(sizeof(struct tpacket_block_desc)));
 }
 
+/* A field of the first frame's header, for ring_first_walk. */
+enum ring_field { RING_LEN, RING_SNAPLEN, RING_MAC, RING_NEXT };
+
+/*
+ * The three-frame block of test_ring_block_parse with one field of the
+ * first frame's header set to v, opened afresh: what rawsock_block_next
+ * says of the first frame, and in *second (and *len2) of the next one
+ * when there is one (else 0).
+ */
+static int ring_first_walk(uint8_t *blk, size_t size, enum ring_field which,
+    uint32_t v, int *second, size_t *len2)
+{
+	static const size_t lens[3] = { 60, 1500, 14 };
+	struct tpacket3_hdr *h;
+	const uint8_t *fr;
+	size_t blen, off;
+	uint32_t left;
+	uint8_t pt;
+	int r;
+
+	ring_block(blk, size, lens, 3, PACKET_HOST);
+	h = ring_first(blk);
+	switch (which) {
+	case RING_LEN:		h->tp_len = v; break;
+	case RING_SNAPLEN:	h->tp_snaplen = v; break;
+	case RING_MAC:		h->tp_mac = (uint16_t)v; break;
+	case RING_NEXT:		h->tp_next_offset = v; break;
+	}
+	ck_assert_int_eq(rawsock_block_open(blk, size, &blen, &off, &left), 0);
+	r = rawsock_block_next(blk, blen, &off, &left, &fr, len2, &pt);
+	*second = r > 0 ? rawsock_block_next(blk, blen, &off, &left, &fr,
+	    len2, &pt) : 0;
+	return r;
+}
+
 /*
  * The ring block walker takes what the kernel wrote as hostile: frames
  * come out whole and in order, and a header that points outside the
@@ -1376,7 +1411,7 @@ START_TEST(test_ring_block_parse)
 	size_t blen, off, len, used;
 	uint32_t left;
 	uint8_t pt;
-	int i;
+	int i, x;
 
 	used = ring_block(blk, sizeof(blk), lens, 3, PACKET_HOST);
 	ck_assert_int_eq(rawsock_block_open(blk, sizeof(blk), &blen, &off,
@@ -1403,39 +1438,20 @@ START_TEST(test_ring_block_parse)
 	ck_assert_int_eq(rawsock_block_open(blk, sizeof(blk), &blen, &off,
 	    &left), -1);
 	/* A frame cut short: skipped, the next one still read. */
-	ring_block(blk, sizeof(blk), lens, 3, PACKET_HOST);
-	ring_first(blk)->tp_len = 9000;
-	ck_assert_int_eq(rawsock_block_open(blk, sizeof(blk), &blen, &off,
-	    &left), 0);
-	ck_assert_int_eq(rawsock_block_next(blk, blen, &off, &left, &fr, &len,
-	    &pt), 2);
-	ck_assert_int_eq(rawsock_block_next(blk, blen, &off, &left, &fr, &len,
-	    &pt), 1);
+	ck_assert_int_eq(ring_first_walk(blk, sizeof(blk), RING_LEN, 9000,
+	    &x, &len), 2);
+	ck_assert_int_eq(x, 1);
 	ck_assert_uint_eq(len, 1500);
 	/* Data past the block's end. */
-	ring_block(blk, sizeof(blk), lens, 3, PACKET_HOST);
-	ring_first(blk)->tp_snaplen = 9000;
-	ck_assert_int_eq(rawsock_block_open(blk, sizeof(blk), &blen, &off,
-	    &left), 0);
-	ck_assert_int_eq(rawsock_block_next(blk, blen, &off, &left, &fr, &len,
-	    &pt), -1);
-	ring_block(blk, sizeof(blk), lens, 3, PACKET_HOST);
-	ring_first(blk)->tp_mac = 60000;
-	ck_assert_int_eq(rawsock_block_next(blk, blen, &off, &left, &fr, &len,
-	    &pt), -1);
+	ck_assert_int_eq(ring_first_walk(blk, sizeof(blk), RING_SNAPLEN, 9000,
+	    &x, &len), -1);
+	ck_assert_int_eq(ring_first_walk(blk, sizeof(blk), RING_MAC, 60000,
+	    &x, &len), -1);
 	/* The next frame inside this one, or past the end. */
-	ring_block(blk, sizeof(blk), lens, 3, PACKET_HOST);
-	ring_first(blk)->tp_next_offset = 32;
-	ck_assert_int_eq(rawsock_block_open(blk, sizeof(blk), &blen, &off,
-	    &left), 0);
-	ck_assert_int_eq(rawsock_block_next(blk, blen, &off, &left, &fr, &len,
-	    &pt), -1);
-	ring_block(blk, sizeof(blk), lens, 3, PACKET_HOST);
-	ring_first(blk)->tp_next_offset = 7000;
-	ck_assert_int_eq(rawsock_block_open(blk, sizeof(blk), &blen, &off,
-	    &left), 0);
-	ck_assert_int_eq(rawsock_block_next(blk, blen, &off, &left, &fr, &len,
-	    &pt), -1);
+	ck_assert_int_eq(ring_first_walk(blk, sizeof(blk), RING_NEXT, 32,
+	    &x, &len), -1);
+	ck_assert_int_eq(ring_first_walk(blk, sizeof(blk), RING_NEXT, 7000,
+	    &x, &len), -1);
 }
 END_TEST
 
