@@ -1,0 +1,90 @@
+/*
+ * gen_fastpath.c — writes the seed corpus of fuzz_fastpath into the
+ * directory named by argv[1]: frames as a mesh interface receives them,
+ * over the tables of fastpath_model.h — UNICASTs the program relays
+ * (inner frames of 14 to 1518 bytes, TTL 2), and one of each kind it
+ * hands to user space (TTL 1, for us, from us, padded, a broadcast, a
+ * newer version, another ethertype or host, a stranger, no route).  Each
+ * file is named by (the first 20 bytes of) its SHA-256.  Deterministic.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "fastpath_model.h"
+
+static const char *gen_dir;
+
+static void
+gen_write(const uint8_t *buf, size_t len)
+{
+	uint8_t h[crypto_hash_sha256_BYTES];
+	char hex[41], path[4096];
+	FILE *f;
+
+	crypto_hash_sha256(h, buf, len);
+	sodium_bin2hex(hex, sizeof(hex), h, 20);
+	if (snprintf(path, sizeof(path), "%s/%s", gen_dir, hex) >=
+	    (int)sizeof(path) || (f = fopen(path, "wb")) == NULL ||
+	    fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
+		fprintf(stderr, "gen_fastpath: %s: %s\n", path,
+		    strerror(errno));
+		exit(1);
+	}
+}
+
+/* A UNICAST of inner bytes with byte at set to val (at 0: unchanged). */
+static void
+gen_one(size_t inner, size_t at, uint8_t val)
+{
+	static uint8_t f[FPM_FRAME_MAX];
+	size_t len = fpm_frame(f, inner);
+
+	if (at != 0)
+		f[at] = val;
+	gen_write(f, len);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const size_t inner[] = { 14, 26, 100, 1400, 1514, 1518 };
+	static uint8_t f[FPM_FRAME_MAX];
+	size_t i, len;
+
+	if (argc != 2 || sodium_init() < 0) {
+		fprintf(stderr, "usage: gen_fastpath DIR\n");
+		return 2;
+	}
+	gen_dir = argv[1];
+	for (i = 0; i < sizeof(inner) / sizeof(inner[0]); i++)
+		gen_one(inner[i], 0, 0);
+	gen_one(100, 16, 2);			/* TTL 2: relayed with 1 */
+	gen_one(100, 16, 1);			/* TTL 1 */
+	gen_one(100, 14, WIRE_T_BCAST);
+	gen_one(100, 15, 2);			/* version 2 */
+	gen_one(100, 13, 0xb6);			/* another ethertype */
+	gen_one(100, 5, 0x01);			/* another host */
+	gen_one(100, 1, 0xff);			/* another host's MAC */
+	gen_one(100, 11, 0x09);			/* not a neighbour */
+	gen_one(100, 23, 0x00);			/* no route */
+	gen_one(100, 33, 0x01);			/* reserved byte */
+	/* For us, and from us. */
+	len = fpm_frame(f, 100);
+	memcpy(f + 18, fpm_own, 6);
+	gen_write(f, len);
+	len = fpm_frame(f, 100);
+	memcpy(f + 24, fpm_own, 6);
+	gen_write(f, len);
+	/* Padded to the Ethernet minimum, and one byte too many. */
+	len = fpm_frame(f, 14);
+	memset(f + len, 0, 60 - len);
+	gen_write(f, 60);
+	len = fpm_frame(f, 100);
+	f[len] = 0;
+	gen_write(f, len + 1);
+	return 0;
+}

@@ -1,0 +1,364 @@
+/*
+ * check_fastpath.c — the in-kernel UNICAST relay (src/fastpath.c): the
+ * program the kernel verified, run over frames with BPF_PROG_TEST_RUN in
+ * a private network namespace (as if received on its loopback device,
+ * ifindex 1, whose MAC is all zero), and its maps.
+ *
+ * What a user relies on: a frame the relay forwards is forwarded exactly
+ * as batsecd's own relay would (fwd_data_forward: MACs to the next hop,
+ * TTL - 1, nothing else changed), and every frame it is not sure about
+ * reaches user space untouched.  The differential test holds the program
+ * against wire_unicast_parse() and the user-space rules over many
+ * mutated frames (fpm_judge(), fuzz/fastpath_model.h, which fuzz_fastpath
+ * uses too).  Needs root (CAP_BPF, CAP_NET_ADMIN).
+ */
+#include <check.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fastpath.h"
+#include "../fuzz/fastpath_model.h"
+
+#define IN_IF		FPM_IN_IF
+#define OUT_IF		FPM_OUT_IF
+#define INNER		100
+#define MTU		FPM_MTU
+
+static struct fastpath fp;
+
+/* ---- fixture and helpers ------------------------------------------------ */
+
+static void
+fp_setup(void)
+{
+	char err[256];
+
+	ck_assert_msg(unshare(CLONE_NEWNET) == 0,
+	    "unshare(CLONE_NEWNET): %s (these tests run as root)",
+	    strerror(errno));
+	ck_assert_msg(fpm_open(&fp, err, sizeof(err)) == 0, "%s", err);
+}
+
+static void
+fp_teardown(void)
+{
+	fastpath_close(&fp);
+}
+
+static int
+run(const uint8_t *f, size_t len, uint8_t *out)
+{
+	int verdict = 0;
+
+	memset(out, 0xee, 2048);
+	ck_assert_msg(fastpath_test_run(&fp, f, len, out, 2048, &verdict) == 0,
+	    "BPF_PROG_TEST_RUN: %s", strerror(errno));
+	return verdict;
+}
+
+static void
+take_neigh(uint32_t ifindex, const uint8_t *mac, struct fastpath_count *c)
+{
+	ck_assert_int_eq(fastpath_neigh_take(&fp, ifindex, mac, c), 0);
+	ck_assert_int_eq(fastpath_neigh_add(&fp, ifindex, mac), 0);
+}
+
+static void
+take_iface(uint32_t ifindex, const uint8_t *mac, struct fastpath_count *c)
+{
+	ck_assert_int_eq(fastpath_iface_take(&fp, ifindex, c), 0);
+	ck_assert_int_eq(fastpath_iface_add(&fp, ifindex, mac, MTU), 0);
+}
+
+static uint64_t
+total_counts(void)
+{
+	struct fastpath_count c;
+	uint64_t t = 0;
+
+	take_neigh(IN_IF, fpm_in_mac, &c);
+	t += c.rx_frames + c.rx_bytes + c.tx_frames + c.tx_bytes;
+	take_neigh(OUT_IF, fpm_nh_mac, &c);
+	t += c.rx_frames + c.rx_bytes + c.tx_frames + c.tx_bytes;
+	take_iface(IN_IF, fpm_lo_mac, &c);
+	t += c.rx_frames + c.rx_bytes + c.tx_frames + c.tx_bytes;
+	take_iface(OUT_IF, fpm_out_mac, &c);
+	t += c.rx_frames + c.rx_bytes + c.tx_frames + c.tx_bytes;
+	return t;
+}
+
+/* ---- relayed ------------------------------------------------------------- */
+
+START_TEST(test_relay)
+{
+	uint8_t f[2048], out[2048];
+	struct fastpath_count c;
+	size_t len = fpm_frame(f, INNER);
+
+	ck_assert_int_eq(run(f, len, out), FASTPATH_REDIRECT);
+	ck_assert_mem_eq(out, fpm_nh_mac, 6);
+	ck_assert_mem_eq(out + 6, fpm_out_mac, 6);
+	ck_assert_int_eq(out[16], 4);
+	/* Nothing else changed. */
+	ck_assert_mem_eq(out + 12, f + 12, 4);
+	ck_assert_mem_eq(out + 17, f + 17, len - 17);
+	/* Counted once on each side, without the Ethernet header. */
+	take_neigh(IN_IF, fpm_in_mac, &c);
+	ck_assert_uint_eq(c.rx_frames, 1);
+	ck_assert_uint_eq(c.rx_bytes, len - 14);
+	ck_assert_uint_eq(c.tx_frames, 0);
+	take_neigh(OUT_IF, fpm_nh_mac, &c);
+	ck_assert_uint_eq(c.tx_frames, 1);
+	ck_assert_uint_eq(c.tx_bytes, len - 14);
+	ck_assert_uint_eq(c.rx_frames, 0);
+	take_iface(IN_IF, fpm_lo_mac, &c);
+	ck_assert_uint_eq(c.rx_frames, 1);
+	ck_assert_uint_eq(c.rx_bytes, len - 14);
+	take_iface(OUT_IF, fpm_out_mac, &c);
+	ck_assert_uint_eq(c.tx_frames, 1);
+	ck_assert_uint_eq(c.tx_bytes, len - 14);
+}
+END_TEST
+
+/* The largest inner frame, and a payload exactly the MTU. */
+START_TEST(test_relay_limits)
+{
+	uint8_t f[2048], out[2048];
+	size_t len = fpm_frame(f, WIRE_INNER_MAX);
+
+	/* 20 + 1518 bytes after the Ethernet header: more than MTU. */
+	ck_assert_int_eq(run(f, len, out), FASTPATH_PASS);
+	ck_assert_int_eq(fastpath_iface_add(&fp, OUT_IF, fpm_out_mac,
+	    (uint32_t)(len - 14)), 0);
+	ck_assert_int_eq(run(f, len, out), FASTPATH_REDIRECT);
+	ck_assert_int_eq(fastpath_iface_add(&fp, OUT_IF, fpm_out_mac,
+	    (uint32_t)(len - 15)), 0);
+	ck_assert_int_eq(run(f, len, out), FASTPATH_PASS);
+	len = fpm_frame(f, WIRE_INNER_MIN);
+	ck_assert_int_eq(run(f, len, out), FASTPATH_REDIRECT);
+	f[16] = 2;
+	ck_assert_int_eq(run(f, len, out), FASTPATH_REDIRECT);
+	ck_assert_int_eq(out[16], 1);
+}
+END_TEST
+
+/* ---- handed to user space ---------------------------------------------------- */
+
+enum pass_case {
+	P_OTHER_HOST, P_MULTICAST, P_ETHERTYPE, P_TYPE_BCAST, P_TYPE_OGM,
+	P_VERSION, P_RSV1, P_RSV2, P_TTL1, P_TTL0, P_DST_FORM, P_DST_GROUP,
+	P_SRC_FORM, P_SRC_OWN, P_INNER_SHORT, P_INNER_LONG, P_TRAILING,
+	P_TRUNCATED, P_HEADER_ONLY, P_NOT_NEIGH, P_NEIGH_OTHER_IF, P_NO_ROUTE,
+	P_FOR_US, P_NH_GONE, P_OUT_IF_GONE, P_IN_IF_GONE, P_MTU,
+	N_PASS_CASES
+};
+
+START_TEST(test_pass)
+{
+	uint8_t f[2048], out[2048];
+	size_t len = fpm_frame(f, INNER);
+
+	switch ((enum pass_case)_i) {
+	case P_OTHER_HOST: f[5] = 1; break;
+	case P_MULTICAST: f[0] = 0x01; break;
+	case P_ETHERTYPE: f[13] ^= 1; break;
+	case P_TYPE_BCAST: f[14] = WIRE_T_BCAST; break;
+	case P_TYPE_OGM: f[14] = 0x02; break;
+	case P_VERSION: f[15] = 2; break;
+	case P_RSV1: f[17] = 1; break;
+	case P_RSV2: f[33] = 1; break;
+	case P_TTL1: f[16] = 1; break;
+	case P_TTL0: f[16] = 0; break;
+	case P_DST_FORM: f[18] = 0x04; break;
+	case P_DST_GROUP: f[18] = 0x03; break;
+	case P_SRC_FORM: f[24] = 0x00; break;
+	case P_SRC_OWN: memcpy(f + 24, fpm_own, 6); break;
+	case P_INNER_SHORT: len = fpm_frame(f, 13); break;
+	case P_INNER_LONG: len = fpm_frame(f, WIRE_INNER_MAX + 1); break;
+	case P_TRAILING: f[len++] = 0; break;
+	case P_TRUNCATED: len--; break;
+	case P_HEADER_ONLY: len = 33; break;
+	case P_NOT_NEIGH: f[11] ^= 0x10; break;
+	case P_NEIGH_OTHER_IF:
+		ck_assert_int_eq(fastpath_neigh_add(&fp, OUT_IF, fpm_in_mac), 0);
+		ck_assert_int_eq(fastpath_neigh_take(&fp, IN_IF, fpm_in_mac,
+		    &(struct fastpath_count){ 0 }), 0);
+		break;
+	case P_NO_ROUTE: f[23] ^= 0x01; break;
+	case P_FOR_US: memcpy(f + 18, fpm_own, 6); break;
+	case P_NH_GONE:
+		ck_assert_int_eq(fastpath_neigh_take(&fp, OUT_IF, fpm_nh_mac,
+		    &(struct fastpath_count){ 0 }), 0);
+		break;
+	case P_OUT_IF_GONE:
+		ck_assert_int_eq(fastpath_iface_take(&fp, OUT_IF,
+		    &(struct fastpath_count){ 0 }), 0);
+		break;
+	case P_IN_IF_GONE:
+		ck_assert_int_eq(fastpath_iface_take(&fp, IN_IF,
+		    &(struct fastpath_count){ 0 }), 0);
+		break;
+	case P_MTU:
+		ck_assert_int_eq(fastpath_iface_add(&fp, OUT_IF, fpm_out_mac,
+		    (uint32_t)(len - 15)), 0);
+		break;
+	case N_PASS_CASES:
+		break;
+	}
+	ck_assert_msg(run(f, len, out) == FASTPATH_PASS, "case %d relayed",
+	    _i);
+	ck_assert_msg(memcmp(out, f, len) == 0, "case %d: frame changed", _i);
+	/* Nothing was counted: user space counts what it is handed. */
+	if (_i != P_NEIGH_OTHER_IF && _i != P_NH_GONE && _i != P_OUT_IF_GONE &&
+	    _i != P_IN_IF_GONE)
+		ck_assert_uint_eq(total_counts(), 0);
+}
+END_TEST
+
+/* ---- differential: the program against the user-space rules ------------------ */
+
+/* fpm_judge() (fuzz/fastpath_model.h) over mutated frames. */
+static uint32_t rng = 0x9e3779b9u;
+
+static uint32_t
+rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return rng;
+}
+
+START_TEST(test_differential)
+{
+	uint8_t f[2048], out[2048];
+	size_t len, k, nflip, relayed = 0, passed = 0;
+	const char *why;
+	int v;
+
+	for (k = 0; k < 20000; k++) {
+		len = fpm_frame(f, rnd() % 3 == 0 ? 14 + rnd() % 40 : INNER);
+		/* Flip bytes in the headers (and sometimes the length). */
+		for (nflip = rnd() % 3; nflip > 0; nflip--)
+			f[rnd() % 36] ^= (uint8_t)(1u << (rnd() % 8));
+		if (rnd() % 8 == 0)
+			len += rnd() % 5;	/* stale bytes: zero or not */
+		if (rnd() % 8 == 0 && len > 14)
+			len -= rnd() % 5;
+		v = run(f, len, out);
+		why = fpm_judge(f, len, v, out);
+		ck_assert_msg(why == NULL, "frame %zu: %s", k, why);
+		if (v == FASTPATH_REDIRECT)
+			relayed++;
+		else
+			passed++;
+	}
+	/* Both outcomes were exercised. */
+	ck_assert_uint_gt(relayed, 1000);
+	ck_assert_uint_gt(passed, 1000);
+}
+END_TEST
+
+/* ---- the maps ---------------------------------------------------------------- */
+
+START_TEST(test_maps)
+{
+	uint8_t keys[8 * 6], mac[6];
+	struct fastpath_neigh_key nk[8];
+	struct fastpath_count c;
+	uint32_t ifs[8], ifindex;
+	uint8_t f[2048], out[2048];
+	size_t len = fpm_frame(f, INNER);
+
+	ck_assert_uint_eq(fastpath_route_keys(&fp, keys, 8), 1);
+	ck_assert_mem_eq(keys, fpm_dst, 6);
+	ck_assert_int_eq(fastpath_route_get(&fp, fpm_dst, &ifindex, mac), 0);
+	ck_assert_uint_eq(ifindex, OUT_IF);
+	ck_assert_mem_eq(mac, fpm_nh_mac, 6);
+	ck_assert_uint_eq(fastpath_neigh_keys(&fp, nk, 8), 2);
+	ck_assert_uint_eq(fastpath_iface_keys(&fp, ifs, 8), 2);
+	/* Adding a neighbour again keeps what it counted. */
+	ck_assert_int_eq(run(f, len, out), FASTPATH_REDIRECT);
+	ck_assert_int_eq(fastpath_neigh_add(&fp, IN_IF, fpm_in_mac), 0);
+	ck_assert_int_eq(fastpath_neigh_take(&fp, IN_IF, fpm_in_mac, &c), 0);
+	ck_assert_uint_eq(c.rx_frames, 1);
+	ck_assert_int_eq(fastpath_neigh_take(&fp, IN_IF, fpm_in_mac, &c), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	/* A deleted route is gone for the program too. */
+	ck_assert_int_eq(fastpath_neigh_add(&fp, IN_IF, fpm_in_mac), 0);
+	ck_assert_int_eq(fastpath_route_del(&fp, fpm_dst), 0);
+	ck_assert_uint_eq(fastpath_route_keys(&fp, keys, 8), 0);
+	ck_assert_int_eq(fastpath_route_get(&fp, fpm_dst, &ifindex, mac), -1);
+	ck_assert_int_eq(run(f, len, out), FASTPATH_PASS);
+	/* Replaced in place. */
+	ck_assert_int_eq(fastpath_route_set(&fp, fpm_dst, OUT_IF, fpm_in_mac), 0);
+	ck_assert_int_eq(fastpath_route_set(&fp, fpm_dst, OUT_IF, fpm_nh_mac), 0);
+	ck_assert_uint_eq(fastpath_route_keys(&fp, keys, 8), 1);
+	ck_assert_int_eq(run(f, len, out), FASTPATH_REDIRECT);
+	/* No attach to nothing. */
+	ck_assert_int_eq(fastpath_attach(&fp, 0), -1);
+}
+END_TEST
+
+/* A link at a real interface's ingress, and gone with its fd. */
+START_TEST(test_attach)
+{
+	int link = fastpath_attach(&fp, IN_IF);
+
+	ck_assert_msg(link >= 0, "attach at lo: %s", strerror(errno));
+	/* One program per interface and link. */
+	ck_assert_int_eq(close(link), 0);
+	link = fastpath_attach(&fp, IN_IF);
+	ck_assert_msg(link >= 0, "attach again: %s", strerror(errno));
+	ck_assert_int_eq(close(link), 0);
+	ck_assert_int_eq(fastpath_attach(&fp, 999999), -1);
+}
+END_TEST
+
+START_TEST(test_open_errors)
+{
+	struct fastpath closed;
+
+	fastpath_init(&closed);
+	ck_assert_int_eq(fastpath_loaded(&closed), 0);
+	ck_assert_int_eq(fastpath_attach(&closed, IN_IF), -1);
+	ck_assert_int_eq(errno, EBADF);
+	ck_assert_int_eq(fastpath_loaded(&fp), 1);
+	fastpath_close(&closed);
+}
+END_TEST
+
+static Suite *
+fastpath_suite(void)
+{
+	Suite *s = suite_create("fastpath");
+	TCase *tc = tcase_create("relay");
+
+	tcase_add_checked_fixture(tc, fp_setup, fp_teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_relay);
+	tcase_add_test(tc, test_relay_limits);
+	tcase_add_loop_test(tc, test_pass, 0, N_PASS_CASES);
+	tcase_add_test(tc, test_differential);
+	tcase_add_test(tc, test_maps);
+	tcase_add_test(tc, test_attach);
+	tcase_add_test(tc, test_open_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(fastpath_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
