@@ -584,6 +584,7 @@ config_defaults(struct bs_config *cfg)
 	cfg->hop_penalty = BS_CONF_DEF_HOP_PENALTY;
 	cfg->gw_mode = BS_GW_OFF;
 	cfg->log_level = BS_LOG_INFO;
+	cfg->fast_path = true;
 }
 
 /* ---- the file ---------------------------------------------------------- */
@@ -766,6 +767,21 @@ conf_d_log_level(struct conf_parser *p, char **av, size_t ac)
 	return -1;
 }
 
+static int
+conf_d_fast_path(struct conf_parser *p, char **av, size_t ac)
+{
+	struct conf_quoted q;
+
+	(void)ac;
+	if (strcmp(av[0], "on") == 0 || strcmp(av[0], "off") == 0) {
+		p->cfg.fast_path = strcmp(av[0], "on") == 0;
+		return 0;
+	}
+	conf_err(p->err, p->errlen, p->where, "'%s' is not on or off",
+	    conf_quote(&q, av[0]));
+	return -1;
+}
+
 static const struct conf_directive conf_directives[] = {
 	{ "interface", conf_d_interface, 1, 1, true },
 	{ "tap", conf_d_tap, 1, 1, false },
@@ -781,6 +797,7 @@ static const struct conf_directive conf_directives[] = {
 	{ "hop-penalty", conf_d_hop_penalty, 1, 1, false },
 	{ "gateway", conf_d_gateway, 1, 2, false },
 	{ "log-level", conf_d_log_level, 1, 1, false },
+	{ "fast-path", conf_d_fast_path, 1, 1, false },
 };
 #define CONF_N_DIRECTIVES \
 	(sizeof(conf_directives) / sizeof(conf_directives[0]))
@@ -1379,6 +1396,7 @@ config_dump(const struct bs_config *cfg, char *buf, size_t len)
 	else
 		conf_put(&o, "gateway off\n");
 	conf_put(&o, "log-level %s\n", config_log_level_name(cfg->log_level));
+	conf_put(&o, "fast-path %s\n", cfg->fast_path ? "on" : "off");
 	return o.overflow ? -1 : (int)o.pos;
 }
 
@@ -1405,5 +1423,5 @@ config_equal(const struct bs_config *a, const struct bs_config *b)
 	    a->hello_interval_ms == b->hello_interval_ms &&
 	    a->hop_penalty == b->hop_penalty && a->gw_mode == b->gw_mode &&
 	    a->gw_down == b->gw_down && a->gw_up == b->gw_up &&
-	    a->log_level == b->log_level;
+	    a->log_level == b->log_level && a->fast_path == b->fast_path;
 }

@@ -85,6 +85,7 @@ struct bs_config {
 	uint32_t	gw_down;	/* units of 100 kbit/s, as on the wire; */
 	uint32_t	gw_up;		/* both 0 when gw_mode is BS_GW_OFF */
 	enum bs_log_level log_level;
+	bool		fast_path;	/* relay UNICAST in the kernel (fastpath.h) */
 };
 
 enum bs_role {

@@ -197,8 +197,10 @@ fwd_parser_start(struct fwd *f)
 	 * tables stay in step with what ipc_check will allow.  Until now
 	 * the last vetted tables kept the data plane going.
 	 */
-	if (f->tables != NULL && f->parser.c.spawns > 0)
+	if (f->tables != NULL && f->parser.c.spawns > 0) {
 		fwd_tables_parser_reset(f->tables);
+		f->fast_dirty = 1;
+	}
 
 	if (fwd_parser_spawn(&f->parser, f->own_addr, log_now_ms(), err,
 	    sizeof(err)) != 0) {
@@ -408,6 +410,7 @@ fwd_reload_fixed(const struct bs_config *o, const struct bs_config *n)
 	fwd_note_fixed("hello-interval",
 	    o->hello_interval_ms != n->hello_interval_ms);
 	fwd_note_fixed("hop-penalty", o->hop_penalty != n->hop_penalty);
+	fwd_note_fixed("fast-path", o->fast_path != n->fast_path);
 	fwd_note_fixed("gateway", o->gw_mode != n->gw_mode ||
 	    o->gw_down != n->gw_down || o->gw_up != n->gw_up);
 }
@@ -614,6 +617,7 @@ fwd_open(struct fwd *f)
 		fatal("forwarding tables");
 	fwd_signals();
 	fwd_tap_open(f);
+	fwd_fast_start(f);
 	fwd_ifaces_init(f);
 	fwd_ifaces_start(f);
 	fwd_tap_up(f);
@@ -729,8 +733,9 @@ fwd_timers(struct fwd *f)
 	fwd_orig_run(f, now);
 	fwd_pins_tick(f, now);
 	if (now >= f->purge_at_ms) {
-		if (f->tables != NULL)
-			(void)fwd_tables_purge(f->tables, now);
+		if (f->tables != NULL && fwd_tables_purge(f->tables, now) > 0)
+			f->fast_dirty = 1;
+		fwd_fast_fold(f);
 		fwd_ifaces_collect_drops(f, now);
 		fwd_ifaces_ring_tick(f, now);
 		f->purge_at_ms = now + FWD_PURGE_MS;
@@ -761,6 +766,7 @@ fwd_loop(struct fwd *f)
 		for (k = 0; k < n && !f->quit; k++)
 			fwd_dispatch(f, &ev[k]);
 		fwd_timers(f);
+		fwd_fast_sync(f);
 	}
 }
 
@@ -770,6 +776,7 @@ fwd_shutdown(struct fwd *f)
 	control_close(f->ctl);
 	f->ctl = NULL;
 	fwd_parser_stop(&f->parser);
+	fwd_fast_stop(f);
 	fwd_ifaces_close(f);
 	fwd_tap_close(f);
 	nl_close(f->nlev);

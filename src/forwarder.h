@@ -35,6 +35,7 @@
 #include "batsec_crypto.h"
 #include "config.h"
 #include "control.h"
+#include "fastpath.h"
 #include "fwd_orig.h"
 #include "ipc.h"
 #include "log.h"
@@ -197,6 +198,8 @@ struct fwd_iface {
 	uint64_t ring_frames;		/* rx_frames at the last look */
 	uint64_t ring_ms;		/* its time; 0: not yet */
 	uint32_t ring_quiet;		/* quiet seconds in a row */
+	int fast_link;			/* the in-kernel relay's tcx link,
+					   -1: not attached (fwd_fast.c) */
 };
 
 struct fwd_ifaces {
@@ -256,6 +259,10 @@ struct fwd {
 	uint64_t tap_rx_frames;
 	uint64_t tap_rx_errors;
 	struct log_rl rx_rl;		/* per-frame receive notes */
+	/* The in-kernel UNICAST relay (fwd_fast.c, fastpath.h). */
+	struct fastpath fast;
+	int fast_dirty;			/* its maps are to be brought up to date */
+	uint64_t fast_frames;		/* frames it relayed */
 };
 
 /* batsecd without -P.  Returns the exit status. */
@@ -266,6 +273,23 @@ int	forwarder_main(const struct bs_args *args);
  * the end of the burst.  0, or -1 when a write to the TAP failed.
  */
 int	fwd_tap_deliver(struct fwd *f, const uint8_t *frame, size_t len);
+
+/*
+ * fwd_fast.c: the in-kernel UNICAST relay.  Loaded by fwd_fast_start()
+ * (before the capabilities go), attached per open mesh interface, its
+ * maps synced at the end of a loop round when f->fast_dirty is set, its
+ * counters taken by fwd_fast_fold() once a second and before they are
+ * shown.
+ */
+void	fwd_fast_start(struct fwd *f);
+void	fwd_fast_stop(struct fwd *f);
+void	fwd_fast_if_up(struct fwd *f, struct fwd_iface *v);
+void	fwd_fast_if_down(struct fwd *f, struct fwd_iface *v);
+void	fwd_fast_fold(struct fwd *f);
+void	fwd_fast_sync(struct fwd *f);
+/* 1 when a ROUTE_ADD for orig would add it or move it elsewhere. */
+int	fwd_fast_route_moved(const struct fwd *f, const uint8_t *orig,
+	    const uint8_t *nexthop, uint32_t ifindex);
 
 /* fwd_ifaces.c, used by forwarder.c */
 void	fwd_ifaces_init(struct fwd *f);

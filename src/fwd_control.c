@@ -113,6 +113,7 @@ fwd_ctl_neighbors(void *ctx, size_t argc, const char *const argv[],
 	(void)argv;
 	if (fwd_ctl_no_tables(f, r))
 		return;
+	fwd_fast_fold(f);
 	while ((nb = fwd_neigh_next(f->tables, 0, &cur)) != NULL) {
 		ctl_reply_record_begin(r);
 		ctl_reply_field_addr(r, "address", nb->addr);
@@ -143,6 +144,7 @@ fwd_ctl_interfaces(void *ctx, size_t argc, const char *const argv[],
 
 	(void)argc;
 	(void)argv;
+	fwd_fast_fold(f);
 	fwd_ifaces_collect_drops(f, log_now_ms());
 	for (i = 0; i < f->ifs.n; i++) {
 		v = &f->ifs.v[i];
@@ -172,6 +174,7 @@ fwd_ctl_interfaces(void *ctx, size_t argc, const char *const argv[],
 		ctl_reply_field_u64(r, "rx_queue_drops",
 		    v->rs.stats.rx_queue_drops);
 		ctl_reply_field_bool(r, "rx_ring", v->rs.ring.map != NULL);
+		ctl_reply_field_bool(r, "fast_path", v->fast_link >= 0);
 		dc = f->data == NULL || v->ifindex <= 0 ? NULL :
 		    fwd_data_iface_counters(f->data, (uint32_t)v->ifindex);
 		if (dc != NULL)
@@ -399,6 +402,7 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 	for (i = 0, drops = 0; i < f->ifs.n; i++)
 		drops += f->ifs.v[i].rs.stats.rx_queue_drops;
 	ctl_reply_field_u64(r, "rx_queue_drops", drops);
+	ctl_reply_field_u64(r, "fast_path_frames", f->fast_frames);
 	ctl_reply_field_u64(r, "tofu_pins_kept", fwd_pins_count());
 	if (f->data != NULL) {
 		ctl_reply_field_u64(r, "echo_requests_sent",
@@ -512,6 +516,7 @@ fwd_ctl_stats(void *ctx, size_t argc, const char *const argv[],
 
 	(void)argc;
 	(void)argv;
+	fwd_fast_fold(f);
 	fwd_stats_forwarder(f, r);
 	fwd_stats_tables(f, r);
 	fwd_stats_parser(f, r);

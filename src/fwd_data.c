@@ -105,6 +105,25 @@ fwd_data_iface_counters(const struct fwd_data *d, uint32_t ifindex)
 	return NULL;
 }
 
+void
+fwd_data_count_relayed(struct fwd_data *d, uint32_t ifindex,
+    struct fwd_neigh *n, uint64_t rx_frames, uint64_t rx_bytes,
+    uint64_t tx_frames, uint64_t tx_bytes)
+{
+	struct fwd_dcount *c[2] = { ifindex != 0 ? fwd_data_ifc(d, ifindex) :
+	    NULL, n != NULL ? &n->c : NULL };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		if (c[i] == NULL)
+			continue;
+		c[i]->rx_frames += rx_frames;
+		c[i]->rx_bytes += rx_bytes;
+		c[i]->tx_frames += tx_frames;
+		c[i]->tx_bytes += tx_bytes;
+	}
+}
+
 static void
 fwd_dcount_add(struct fwd_dcount *out, const struct fwd_dcount *c)
 {

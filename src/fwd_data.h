@@ -216,6 +216,13 @@ const struct fwd_dcount *fwd_data_iface_counters(const struct fwd_data *d,
  * except drop_send and drop_too_big, counted where it was to go out).
  */
 void	fwd_data_totals(const struct fwd_data *d, struct fwd_dcount *out);
+/*
+ * Frames the in-kernel relay (fastpath.h) counted, added to interface
+ * ifindex's counters (0: none) and to neighbour n's (NULL: none).
+ */
+void	fwd_data_count_relayed(struct fwd_data *d, uint32_t ifindex,
+	    struct fwd_neigh *n, uint64_t rx_frames, uint64_t rx_bytes,
+	    uint64_t tx_frames, uint64_t tx_bytes);
 
 /*
  * The daemon: allocate f->tables and f->data with the real I/O (raw

@@ -28,6 +28,7 @@ fwd_if_reset(struct fwd_iface *v, const char *name)
 	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s", name);
 	v->rs.fd = -1;
+	v->fast_link = -1;
 }
 
 void
@@ -124,7 +125,9 @@ fwd_if_open(struct fwd *f, size_t i)
 	if (fwd_watch_raw(f, i) != 0) {
 		log_warn("mesh interface %s: epoll", v->name);
 		rawsock_close(&v->rs);
+		return;
 	}
+	fwd_fast_if_up(f, v);
 }
 
 static void
@@ -136,6 +139,7 @@ fwd_if_gone(struct fwd *f, size_t i, const char *why)
 		return;
 	log_info("mesh interface %s (ifindex %d) %s", v->name, v->ifindex,
 	    why);
+	fwd_fast_if_down(f, v);
 	if (v->rs.fd >= 0)
 		fwd_unwatch_fd(f, v->rs.fd);
 	rawsock_close(&v->rs);
@@ -193,8 +197,10 @@ fwd_if_update(struct fwd *f, size_t i, const struct nl_link *link)
 	if (v->rs.fd < 0 && v->running && !old.running)
 		fwd_if_open(f, i);	/* a retry after a failed open */
 	if (v->running != old.running || v->mtu != old.mtu ||
-	    memcmp(v->mac, old.mac, BS_ADDR_LEN) != 0)
+	    memcmp(v->mac, old.mac, BS_ADDR_LEN) != 0) {
 		fwd_if_tell_state(f, i);
+		f->fast_dirty = 1;
+	}
 }
 
 /* The TAP itself was deleted under us: nothing left to serve. */
@@ -473,6 +479,7 @@ fwd_ifaces_close(struct fwd *f)
 	size_t i;
 
 	for (i = 0; i < f->ifs.n; i++) {
+		fwd_fast_if_down(f, fwd_if(f, i));
 		if (fwd_if(f, i)->rs.fd >= 0)
 			fwd_unwatch_fd(f, fwd_if(f, i)->rs.fd);
 		rawsock_close(&fwd_if(f, i)->rs);

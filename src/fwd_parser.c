@@ -392,10 +392,19 @@ fwd_on_neigh(struct fwd_parser *fp, const struct ipc_msg *m)
 		return FWD_CHAN_KILL;
 	if (fp->owner == NULL || fp->owner->tables == NULL)
 		return FWD_CHAN_OK;
-	if (fwd_neigh_update(fp->owner->tables, &n, log_now_ms()) ==
-	    FWD_NEIGH_FULL)
+	switch (fwd_neigh_update(fp->owner->tables, &n, log_now_ms())) {
+	case FWD_NEIGH_FULL:
 		log_rl(&fp->note_rl, LOG_WARNING, "neighbour table full: "
 		    "NEIGH UP ignored");
+		break;
+	case FWD_NEIGH_NEW:
+	case FWD_NEIGH_CHANGED:
+	case FWD_NEIGH_GONE:
+		fp->owner->fast_dirty = 1;
+		break;
+	default:
+		break;
+	}
 	return FWD_CHAN_OK;
 }
 
@@ -406,8 +415,12 @@ fwd_on_route_add(struct fwd_parser *fp, const struct ipc_msg *m)
 
 	if (ipc_get(m, IPC_ROUTE_ADD, &rt, sizeof(rt)) != 0)
 		return FWD_CHAN_KILL;
-	if (fp->owner != NULL && fp->owner->tables != NULL &&
-	    fwd_route_add(fp->owner->tables, &rt, log_now_ms()) != 0)
+	if (fp->owner == NULL || fp->owner->tables == NULL)
+		return FWD_CHAN_OK;
+	if (fwd_fast_route_moved(fp->owner, rt.orig_addr, rt.nexthop,
+	    rt.ifindex))
+		fp->owner->fast_dirty = 1;
+	if (fwd_route_add(fp->owner->tables, &rt, log_now_ms()) != 0)
 		log_rl(&fp->note_rl, LOG_WARNING, "route table full: "
 		    "ROUTE_ADD ignored");
 	return FWD_CHAN_OK;
@@ -420,8 +433,9 @@ fwd_on_route_del(struct fwd_parser *fp, const struct ipc_msg *m)
 
 	if (ipc_get(m, IPC_ROUTE_DEL, &rd, sizeof(rd)) != 0)
 		return FWD_CHAN_KILL;
-	if (fp->owner != NULL && fp->owner->tables != NULL)
-		(void)fwd_route_del(fp->owner->tables, rd.orig_addr);
+	if (fp->owner != NULL && fp->owner->tables != NULL &&
+	    fwd_route_del(fp->owner->tables, rd.orig_addr) != 0)
+		fp->owner->fast_dirty = 1;
 	return FWD_CHAN_OK;
 }
 

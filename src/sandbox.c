@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <linux/bpf.h>
 #include <linux/if_tun.h>
 #include <linux/securebits.h>
 #include <pwd.h>
@@ -589,6 +590,14 @@ static const struct sb_rule sb_forwarder_rules[] = {
 	ALLOW(getsockopt), ALLOW(setsockopt), ALLOW(shutdown),
 	ALLOW(sendto), ALLOW(sendmsg), ALLOW(sendmmsg),
 	ALLOW(recvfrom), ALLOW(recvmsg), ALLOW(recvmmsg),
+	/* The in-kernel relay (fastpath.h): loaded before the filter;
+	 * afterwards only its maps are read and written and links made. */
+	ALLOW_EQ(bpf, 0, BPF_MAP_LOOKUP_ELEM),
+	ALLOW_EQ(bpf, 0, BPF_MAP_UPDATE_ELEM),
+	ALLOW_EQ(bpf, 0, BPF_MAP_DELETE_ELEM),
+	ALLOW_EQ(bpf, 0, BPF_MAP_GET_NEXT_KEY),
+	ALLOW_EQ(bpf, 0, BPF_MAP_LOOKUP_AND_DELETE_ELEM),
+	ALLOW_EQ(bpf, 0, BPF_LINK_CREATE),
 	/* ioctl: TAP, interface queries, and what libc asks of a tty. */
 	ALLOW_EQ(ioctl, 1, TUNSETIFF), ALLOW_EQ(ioctl, 1, TUNGETIFF),
 	ALLOW_EQ(ioctl, 1, TUNSETPERSIST), ALLOW_EQ(ioctl, 1, TUNSETOFFLOAD),

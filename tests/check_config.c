@@ -138,6 +138,9 @@ static const struct {
 	{ "log-level warning", "\nlog-level warning\n" },
 	{ "log-level info", "\nlog-level info\n" },
 	{ "log-level debug", "\nlog-level debug\n" },
+	{ "fast-path off", "\nfast-path off\n" },
+	{ "fast-path on", "\nfast-path on\n" },
+	{ "# only a comment\n\n \t \n", "\nfast-path on\n" },
 	{ "# only a comment\n\n \t \n", "\ntap batsec0\n" },
 	{ "interface eth0\n\n# end, no newline\nhop-penalty 1",
 	    "\nhop-penalty 1\n" },
@@ -430,6 +433,10 @@ static const struct {
 	    "of error, warning, info, debug" },
 	{ "log-level DEBUG", 0, "t.conf:1: log-level: 'DEBUG' is not one of "
 	    "error, warning, info, debug" },
+	/* fast-path */
+	{ "fast-path yes", 0, "t.conf:1: fast-path: 'yes' is not on or off" },
+	{ "fast-path on\nfast-path off", 0, "t.conf:2: fast-path: "
+	    "given twice (first on line 1)" },
 };
 
 START_TEST(test_invalid)
@@ -860,7 +867,7 @@ START_TEST(test_man_page)
 	static const char *const directives[] = { "interface", "tap", "key",
 	    "policy", "socket", "state-dir", "user", "chroot", "ethertype",
 	    "orig-interval", "hello-interval", "hop-penalty", "gateway",
-	    "log-level" };
+	    "log-level", "fast-path" };
 	struct bs_config cfg;
 	char path[PATH_MAX + 64], dump[BS_CONF_DUMP_MAX], want[64];
 	static char man[65536];
