@@ -577,15 +577,30 @@ fastpath_neigh_add(const struct fastpath *fp, uint32_t ifindex,
 	return -1;
 }
 
-int
-fastpath_neigh_take(const struct fastpath *fp, uint32_t ifindex,
+static int
+fp_neigh_read(const struct fastpath *fp, int cmd, uint32_t ifindex,
     const uint8_t mac[static FASTPATH_ADDR_LEN], struct fastpath_count *c)
 {
 	struct fastpath_neigh_key k;
 
 	fp_neigh_key(&k, ifindex, mac);
 	memset(c, 0, sizeof(*c));
-	return fp_elem(BPF_MAP_LOOKUP_AND_DELETE_ELEM, fp->neigh_fd, &k, c, 0);
+	return fp_elem(cmd, fp->neigh_fd, &k, c, 0);
+}
+
+int
+fastpath_neigh_get(const struct fastpath *fp, uint32_t ifindex,
+    const uint8_t mac[static FASTPATH_ADDR_LEN], struct fastpath_count *c)
+{
+	return fp_neigh_read(fp, BPF_MAP_LOOKUP_ELEM, ifindex, mac, c);
+}
+
+int
+fastpath_neigh_take(const struct fastpath *fp, uint32_t ifindex,
+    const uint8_t mac[static FASTPATH_ADDR_LEN], struct fastpath_count *c)
+{
+	return fp_neigh_read(fp, BPF_MAP_LOOKUP_AND_DELETE_ELEM, ifindex, mac,
+	    c);
 }
 
 size_t
@@ -608,18 +623,31 @@ fastpath_iface_add(const struct fastpath *fp, uint32_t ifindex,
 	    BPF_ANY);
 }
 
-int
-fastpath_iface_take(const struct fastpath *fp, uint32_t ifindex,
+static int
+fp_iface_read(const struct fastpath *fp, int cmd, uint32_t ifindex,
     struct fastpath_count *c)
 {
 	struct fp_iface_val v;
 
 	memset(c, 0, sizeof(*c));
-	if (fp_elem(BPF_MAP_LOOKUP_AND_DELETE_ELEM, fp->iface_fd, &ifindex,
-	    &v, 0) != 0)
+	if (fp_elem(cmd, fp->iface_fd, &ifindex, &v, 0) != 0)
 		return -1;
 	*c = v.c;
 	return 0;
+}
+
+int
+fastpath_iface_get(const struct fastpath *fp, uint32_t ifindex,
+    struct fastpath_count *c)
+{
+	return fp_iface_read(fp, BPF_MAP_LOOKUP_ELEM, ifindex, c);
+}
+
+int
+fastpath_iface_take(const struct fastpath *fp, uint32_t ifindex,
+    struct fastpath_count *c)
+{
+	return fp_iface_read(fp, BPF_MAP_LOOKUP_AND_DELETE_ELEM, ifindex, c);
 }
 
 size_t

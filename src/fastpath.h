@@ -92,6 +92,10 @@ size_t	fastpath_route_keys(const struct fastpath *fp, uint8_t *out,
 /* Neighbours: add with zero counters (kept when present), take. */
 int	fastpath_neigh_add(const struct fastpath *fp, uint32_t ifindex,
 	    const uint8_t mac[static FASTPATH_ADDR_LEN]);
+/* The entry's counters into *c: 0, or -1 (ENOENT: none). */
+int	fastpath_neigh_get(const struct fastpath *fp, uint32_t ifindex,
+	    const uint8_t mac[static FASTPATH_ADDR_LEN],
+	    struct fastpath_count *c);
 /* Remove the entry, its counters into *c: 0, or -1 (ENOENT: none). */
 int	fastpath_neigh_take(const struct fastpath *fp, uint32_t ifindex,
 	    const uint8_t mac[static FASTPATH_ADDR_LEN],
@@ -107,6 +111,8 @@ size_t	fastpath_neigh_keys(const struct fastpath *fp,
 /* Interfaces: set MAC and MTU with zero counters, take. */
 int	fastpath_iface_add(const struct fastpath *fp, uint32_t ifindex,
 	    const uint8_t mac[static FASTPATH_ADDR_LEN], uint32_t mtu);
+int	fastpath_iface_get(const struct fastpath *fp, uint32_t ifindex,
+	    struct fastpath_count *c);
 int	fastpath_iface_take(const struct fastpath *fp, uint32_t ifindex,
 	    struct fastpath_count *c);
 size_t	fastpath_iface_keys(const struct fastpath *fp, uint32_t *out,

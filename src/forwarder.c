@@ -735,7 +735,7 @@ fwd_timers(struct fwd *f)
 	if (now >= f->purge_at_ms) {
 		if (f->tables != NULL && fwd_tables_purge(f->tables, now) > 0)
 			f->fast_dirty = 1;
-		fwd_fast_fold(f);
+		fwd_fast_tick(f);
 		fwd_ifaces_collect_drops(f, now);
 		fwd_ifaces_ring_tick(f, now);
 		f->purge_at_ms = now + FWD_PURGE_MS;

@@ -200,6 +200,9 @@ struct fwd_iface {
 	uint32_t ring_quiet;		/* quiet seconds in a row */
 	int fast_link;			/* the in-kernel relay's tcx link,
 					   -1: not attached (fwd_fast.c) */
+	int fast_refused;		/* attaching failed: not again */
+	uint64_t fast_rx_mark;		/* transit UNICASTs + 1 at the
+					   last look, 0: not looked yet */
 };
 
 struct fwd_ifaces {
@@ -276,20 +279,26 @@ int	fwd_tap_deliver(struct fwd *f, const uint8_t *frame, size_t len);
 
 /*
  * fwd_fast.c: the in-kernel UNICAST relay.  Loaded by fwd_fast_start()
- * (before the capabilities go), attached per open mesh interface, its
- * maps synced at the end of a loop round when f->fast_dirty is set, its
- * counters taken by fwd_fast_fold() once a second and before they are
- * shown.
+ * (before the capabilities go), attached to a mesh interface once it is
+ * busy; a
+ * route change goes to its map at once, anything else it mirrors sets
+ * f->fast_dirty and is synced at the end of the loop round; its counters
+ * are taken by fwd_fast_fold() once a second and before they are shown.
  */
 void	fwd_fast_start(struct fwd *f);
 void	fwd_fast_stop(struct fwd *f);
-void	fwd_fast_if_up(struct fwd *f, struct fwd_iface *v);
+/* Attach where UNICASTs pass through (FWD_FAST_ATTACH_FPS a second),
+ * take the counts: once a second. */
+#define FWD_FAST_ATTACH_FPS	100
+void	fwd_fast_tick(struct fwd *f);
 void	fwd_fast_if_down(struct fwd *f, struct fwd_iface *v);
 void	fwd_fast_fold(struct fwd *f);
 void	fwd_fast_sync(struct fwd *f);
 /* 1 when a ROUTE_ADD for orig would add it or move it elsewhere. */
 int	fwd_fast_route_moved(const struct fwd *f, const uint8_t *orig,
 	    const uint8_t *nexthop, uint32_t ifindex);
+/* The route to orig was added, moved or deleted: into the map now. */
+void	fwd_fast_route_changed(struct fwd *f, const uint8_t *orig);
 
 /* fwd_ifaces.c, used by forwarder.c */
 void	fwd_ifaces_init(struct fwd *f);

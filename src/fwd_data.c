@@ -76,14 +76,14 @@ fwd_data_ifc_reclaim(struct fwd_data *d)
  * taken, one of an interface that is no longer up is reused; there are
  * more slots than configurable interfaces, so one always is.
  */
-static struct fwd_dcount *
-fwd_data_ifc(struct fwd_data *d, uint32_t ifindex)
+static struct fwd_data_ifc *
+fwd_data_ifc_slot(struct fwd_data *d, uint32_t ifindex)
 {
 	int i, free_i = -1;
 
 	for (i = 0; i < FWD_DATA_IFC_MAX; i++) {
 		if (d->ifc[i].ifindex == ifindex)
-			return &d->ifc[i].c;
+			return &d->ifc[i];
 		if (d->ifc[i].ifindex == 0 && free_i < 0)
 			free_i = i;
 	}
@@ -91,18 +91,40 @@ fwd_data_ifc(struct fwd_data *d, uint32_t ifindex)
 		free_i = FWD_DATA_IFC_MAX - 1;
 	memset(&d->ifc[free_i], 0, sizeof(d->ifc[free_i]));
 	d->ifc[free_i].ifindex = ifindex;
-	return &d->ifc[free_i].c;
+	return &d->ifc[free_i];
 }
 
-const struct fwd_dcount *
-fwd_data_iface_counters(const struct fwd_data *d, uint32_t ifindex)
+static struct fwd_dcount *
+fwd_data_ifc(struct fwd_data *d, uint32_t ifindex)
+{
+	return &fwd_data_ifc_slot(d, ifindex)->c;
+}
+
+static const struct fwd_data_ifc *
+fwd_data_ifc_find(const struct fwd_data *d, uint32_t ifindex)
 {
 	size_t i;
 
 	for (i = 0; i < FWD_DATA_IFC_MAX; i++)
 		if (ifindex != 0 && d->ifc[i].ifindex == ifindex)
-			return &d->ifc[i].c;
+			return &d->ifc[i];
 	return NULL;
+}
+
+const struct fwd_dcount *
+fwd_data_iface_counters(const struct fwd_data *d, uint32_t ifindex)
+{
+	const struct fwd_data_ifc *s = fwd_data_ifc_find(d, ifindex);
+
+	return s != NULL ? &s->c : NULL;
+}
+
+uint64_t
+fwd_data_iface_transit(const struct fwd_data *d, uint32_t ifindex)
+{
+	const struct fwd_data_ifc *s = fwd_data_ifc_find(d, ifindex);
+
+	return s != NULL ? s->transit : 0;
 }
 
 void
@@ -451,9 +473,10 @@ fwd_data_forward(struct fwd_data *d, struct fwd_dcount *c,
 }
 
 static void
-fwd_data_rx_unicast(struct fwd_data *d, struct fwd_dcount *c,
+fwd_data_rx_unicast(struct fwd_data *d, struct fwd_data_ifc *s,
     struct fwd_neigh *n, const uint8_t *dst, const uint8_t *p, size_t len)
 {
+	struct fwd_dcount *c = &s->c;
 	struct wire_unicast u;
 
 	/* A UNICAST is addressed to one interface, never to a group. */
@@ -472,6 +495,7 @@ fwd_data_rx_unicast(struct fwd_data *d, struct fwd_dcount *c,
 		fwd_data_to_tap(d, c, n, u.inner, u.inner_len);
 		return;
 	}
+	s->transit++;
 	fwd_data_forward(d, c, n, p, u.len, u.ttl, u.dst);
 }
 
@@ -656,7 +680,8 @@ fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
     const uint8_t dst[static BS_ADDR_LEN], const uint8_t *payload,
     size_t len, uint64_t now_ms)
 {
-	struct fwd_dcount *c = fwd_data_ifc(d, ifindex);
+	struct fwd_data_ifc *s = fwd_data_ifc_slot(d, ifindex);
+	struct fwd_dcount *c = &s->c;
 	struct fwd_neigh *n;
 
 	fwd_count_rx(c, len);
@@ -666,7 +691,7 @@ fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
 	}
 	fwd_count_rx(&n->c, len);
 	if (len > 0 && payload[0] == WIRE_T_UNICAST)
-		fwd_data_rx_unicast(d, c, n, dst, payload, len);
+		fwd_data_rx_unicast(d, s, n, dst, payload, len);
 	else if (len > 0 && payload[0] == WIRE_T_BCAST)
 		fwd_data_rx_bcast(d, c, n, dst, payload, len, now_ms);
 	else if (len > 0 && payload[0] == WIRE_T_ECHO)

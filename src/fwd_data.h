@@ -104,6 +104,9 @@ struct fwd_data_ops {
 struct fwd_data_ifc {
 	uint32_t ifindex;		/* 0: free */
 	struct fwd_dcount c;
+	uint64_t transit;		/* UNICASTs for other originators
+					   received here (the in-kernel
+					   relay's cue, fwd_fast.c) */
 };
 
 /*
@@ -216,6 +219,8 @@ const struct fwd_dcount *fwd_data_iface_counters(const struct fwd_data *d,
  * except drop_send and drop_too_big, counted where it was to go out).
  */
 void	fwd_data_totals(const struct fwd_data *d, struct fwd_dcount *out);
+/* UNICASTs for other originators that came up from interface ifindex. */
+uint64_t fwd_data_iface_transit(const struct fwd_data *d, uint32_t ifindex);
 /*
  * Frames the in-kernel relay (fastpath.h) counted, added to interface
  * ifindex's counters (0: none) and to neighbour n's (NULL: none).

@@ -1,15 +1,17 @@
 /*
  * fwd_fast.c — the forwarder's side of the in-kernel UNICAST relay
- * (fastpath.h): load it at the start, attach it to every open mesh
- * interface, keep its maps equal to what the user-space relay would use
+ * (fastpath.h): load it at the start, attach it to a mesh interface once
+ * UNICASTs for other originators pass through it (fwd_fast_tick), keep
+ * its maps equal to what the user-space relay would use
  * (fwd_data_next_hop(): a route whose next hop is a neighbour on an up
  * interface), and take its counters into the forwarder's own.
  *
- * The maps are brought up to date when something they mirror changed
- * (f->fast_dirty: a new or moved route, a route gone, a neighbour come,
- * changed or gone, an interface event), at the end of the loop round
- * that changed it, and the counters are taken once a second and before
- * the control socket shows them.
+ * While it is attached anywhere, a new, moved or deleted route is written to the map at once
+ * (fwd_fast_route_changed).  Everything else the maps mirror (a
+ * neighbour come, gone or with a new MAC, an interface event, routes
+ * expired, a parser restart) sets f->fast_dirty, and the maps are
+ * brought up to date at the end of that loop round.  The counters are
+ * taken once a second and before the control socket shows them.
  */
 #include <errno.h>
 #include <string.h>
@@ -54,21 +56,40 @@ fwd_fast_stop(struct fwd *f)
 	fastpath_close(&f->fast);
 }
 
-void
+/* 1 while the program is attached somewhere: the maps matter. */
+static int
+fwd_fast_active(const struct fwd *f)
+{
+	size_t i;
+
+	if (!fastpath_loaded(&f->fast) || f->tables == NULL)
+		return 0;
+	for (i = 0; i < f->ifs.n; i++)
+		if (f->ifs.v[i].fast_link >= 0)
+			return 1;
+	return 0;
+}
+
+static void
 fwd_fast_if_up(struct fwd *f, struct fwd_iface *v)
 {
-	if (!fastpath_loaded(&f->fast) || v->fast_link >= 0)
-		return;
-	if ((v->fast_link = fastpath_attach(&f->fast, v->ifindex)) < 0)
+	if ((v->fast_link = fastpath_attach(&f->fast, v->ifindex)) < 0) {
 		log_warn("mesh interface %s: attaching the in-kernel relay: "
 		    "%s; its frames are relayed in batsecd", v->name,
 		    strerror(errno));
+		v->fast_refused = 1;
+		return;
+	}
+	log_info("mesh interface %s: busy, relaying through the kernel",
+	    v->name);
 	f->fast_dirty = 1;
 }
 
 void
 fwd_fast_if_down(struct fwd *f, struct fwd_iface *v)
 {
+	v->fast_refused = 0;
+	v->fast_rx_mark = 0;
 	if (v->fast_link < 0)
 		return;
 	(void)close(v->fast_link);
@@ -76,7 +97,40 @@ fwd_fast_if_down(struct fwd *f, struct fwd_iface *v)
 	f->fast_dirty = 1;
 }
 
-/* The interface the relay may use to send on ifindex, or NULL. */
+/*
+ * Once a second: attach the program to an open interface that brought
+ * FWD_FAST_ATTACH_FPS UNICASTs for other originators or more since the
+ * last look (broadcasts, frames for us and control frames do not
+ * count: the program would not take them off the forwarder).  Lazily,
+ * because a tcx attach waits for an RCU grace period (10 to 30 ms here,
+ * much more on a loaded machine) and so delays a start; the program
+ * stays attached until the interface goes.
+ */
+void
+fwd_fast_tick(struct fwd *f)
+{
+	struct fwd_iface *v;
+	uint64_t rx;
+	size_t i;
+
+	if (!fastpath_loaded(&f->fast) || f->data == NULL)
+		return;
+	for (i = 0; i < f->ifs.n; i++) {
+		v = &f->ifs.v[i];
+		if (v->fast_link >= 0 || v->fast_refused || v->ifindex <= 0 ||
+		    !v->running || v->rs.fd < 0)
+			continue;
+		/* The mark is the count + 1: 0 is "not looked yet". */
+		rx = fwd_data_iface_transit(f->data, (uint32_t)v->ifindex) + 1;
+		if (v->fast_rx_mark != 0 && rx >= v->fast_rx_mark &&
+		    rx - v->fast_rx_mark >= FWD_FAST_ATTACH_FPS)
+			fwd_fast_if_up(f, v);
+		v->fast_rx_mark = rx;
+	}
+	fwd_fast_fold(f);
+}
+
+/* The interface the relay may receive on or send on, or NULL. */
 static const struct fwd_iface *
 fwd_fast_iface(const struct fwd *f, uint32_t ifindex)
 {
@@ -86,15 +140,90 @@ fwd_fast_iface(const struct fwd *f, uint32_t ifindex)
 	for (i = 0; i < f->ifs.n; i++) {
 		v = &f->ifs.v[i];
 		if (v->ifindex > 0 && (uint32_t)v->ifindex == ifindex &&
-		    v->running && v->rs.fd >= 0 && v->fast_link >= 0)
+		    v->running && v->rs.fd >= 0)
 			return v;
 	}
 	return NULL;
 }
 
-/* Interfaces: counters taken, entries written afresh for those in use. */
+static int
+fwd_fast_nonzero(const struct fastpath_count *c)
+{
+	return (c->rx_frames | c->tx_frames) != 0;
+}
+
+/* What an interface entry counted, into the forwarder's counters. */
 static void
-fwd_fast_fold_ifaces(struct fwd *f)
+fwd_fast_count_iface(struct fwd *f, uint32_t ifindex,
+    const struct fastpath_count *c)
+{
+	f->fast_frames += c->rx_frames;
+	if (f->data != NULL)
+		fwd_data_count_relayed(f->data, ifindex, NULL, c->rx_frames,
+		    c->rx_bytes, c->tx_frames, c->tx_bytes);
+}
+
+static void
+fwd_fast_count_neigh(struct fwd *f, uint32_t ifindex, const uint8_t *mac,
+    const struct fastpath_count *c)
+{
+	struct fwd_neigh *n = fwd_neigh_find_mac(f->tables, mac, ifindex);
+
+	if (n != NULL && f->data != NULL)
+		fwd_data_count_relayed(f->data, 0, n, c->rx_frames,
+		    c->rx_bytes, c->tx_frames, c->tx_bytes);
+}
+
+/* Interface v's entry written afresh (MAC, MTU), its counts taken. */
+static void
+fwd_fast_iface_renew(struct fwd *f, const struct fwd_iface *v)
+{
+	struct fastpath_count c;
+
+	if (fastpath_iface_take(&f->fast, (uint32_t)v->ifindex, &c) == 0)
+		fwd_fast_count_iface(f, (uint32_t)v->ifindex, &c);
+	if (fastpath_iface_add(&f->fast, (uint32_t)v->ifindex, v->mac,
+	    v->mtu) != 0)
+		log_rl(&f->ifs.err_rl, LOG_WARNING, "in-kernel relay: "
+		    "interface %s: %s", v->name, strerror(errno));
+}
+
+/*
+ * The counts: once a second and before they are shown.  One lookup per
+ * interface and neighbour in use; an entry is taken and written afresh
+ * only when it counted something (a lookup and delete, then an insert:
+ * frames in between go up to the forwarder, which counts them itself).
+ */
+void
+fwd_fast_fold(struct fwd *f)
+{
+	struct fastpath_count c;
+	const struct fwd_iface *v;
+	struct fwd_neigh *n;
+	size_t i, cursor = 0;
+
+	if (!fwd_fast_active(f))
+		return;
+	for (i = 0; i < f->ifs.n; i++) {
+		v = &f->ifs.v[i];
+		if (fwd_fast_iface(f, (uint32_t)v->ifindex) == v &&
+		    fastpath_iface_get(&f->fast, (uint32_t)v->ifindex,
+		    &c) == 0 && fwd_fast_nonzero(&c))
+			fwd_fast_iface_renew(f, v);
+	}
+	while ((n = fwd_neigh_next(f->tables, 0, &cursor)) != NULL) {
+		if (fastpath_neigh_get(&f->fast, n->ifindex, n->mac, &c) != 0 ||
+		    !fwd_fast_nonzero(&c) ||
+		    fastpath_neigh_take(&f->fast, n->ifindex, n->mac, &c) != 0)
+			continue;
+		fwd_fast_count_neigh(f, n->ifindex, n->mac, &c);
+		(void)fastpath_neigh_add(&f->fast, n->ifindex, n->mac);
+	}
+}
+
+/* Interfaces: entries for those in use (written afresh), none for others. */
+static void
+fwd_fast_sync_ifaces(struct fwd *f)
 {
 	uint32_t keys[FASTPATH_IFACES_MAX];
 	struct fastpath_count c;
@@ -102,27 +231,20 @@ fwd_fast_fold_ifaces(struct fwd *f)
 	size_t n, i;
 
 	n = fastpath_iface_keys(&f->fast, keys, FASTPATH_IFACES_MAX);
-	for (i = 0; i < n; i++) {
-		if (fastpath_iface_take(&f->fast, keys[i], &c) != 0)
-			continue;
-		f->fast_frames += c.rx_frames;
-		if (f->data != NULL)
-			fwd_data_count_relayed(f->data, keys[i], NULL,
-			    c.rx_frames, c.rx_bytes, c.tx_frames, c.tx_bytes);
-	}
+	for (i = 0; i < n; i++)
+		if (fwd_fast_iface(f, keys[i]) == NULL &&
+		    fastpath_iface_take(&f->fast, keys[i], &c) == 0)
+			fwd_fast_count_iface(f, keys[i], &c);
 	for (i = 0; i < f->ifs.n; i++) {
 		v = &f->ifs.v[i];
-		if (fwd_fast_iface(f, (uint32_t)v->ifindex) == v &&
-		    fastpath_iface_add(&f->fast, (uint32_t)v->ifindex, v->mac,
-		    v->mtu) != 0)
-			log_rl(&f->ifs.err_rl, LOG_WARNING, "in-kernel relay: "
-			    "interface %s: %s", v->name, strerror(errno));
+		if (fwd_fast_iface(f, (uint32_t)v->ifindex) == v)
+			fwd_fast_iface_renew(f, v);
 	}
 }
 
-/* Neighbours: the same. */
+/* Neighbours: an entry for each one on an interface in use, no other. */
 static void
-fwd_fast_fold_neigh(struct fwd *f)
+fwd_fast_sync_neigh(struct fwd *f)
 {
 	static struct fastpath_neigh_key keys[FASTPATH_NEIGH_MAX];
 	struct fastpath_count c;
@@ -131,29 +253,19 @@ fwd_fast_fold_neigh(struct fwd *f)
 
 	k = fastpath_neigh_keys(&f->fast, keys, FASTPATH_NEIGH_MAX);
 	for (i = 0; i < k; i++) {
-		if (fastpath_neigh_take(&f->fast, keys[i].ifindex, keys[i].mac,
-		    &c) != 0)
+		n = fwd_neigh_find_mac(f->tables, keys[i].mac, keys[i].ifindex);
+		if (n != NULL && fwd_fast_iface(f, n->ifindex) != NULL)
 			continue;
-		n = fwd_neigh_find_mac(f->tables, keys[i].mac,
-		    keys[i].ifindex);
-		if (n != NULL && f->data != NULL)
-			fwd_data_count_relayed(f->data, 0, n, c.rx_frames,
-			    c.rx_bytes, c.tx_frames, c.tx_bytes);
+		if (fastpath_neigh_take(&f->fast, keys[i].ifindex, keys[i].mac,
+		    &c) == 0)
+			fwd_fast_count_neigh(f, keys[i].ifindex, keys[i].mac,
+			    &c);
 	}
 	while ((n = fwd_neigh_next(f->tables, 0, &cursor)) != NULL)
 		if (fwd_fast_iface(f, n->ifindex) != NULL &&
 		    fastpath_neigh_add(&f->fast, n->ifindex, n->mac) != 0)
 			log_rl(&f->ifs.err_rl, LOG_WARNING, "in-kernel relay: "
 			    "neighbour: %s", strerror(errno));
-}
-
-void
-fwd_fast_fold(struct fwd *f)
-{
-	if (!fastpath_loaded(&f->fast) || f->tables == NULL)
-		return;
-	fwd_fast_fold_ifaces(f);
-	fwd_fast_fold_neigh(f);
 }
 
 /*
@@ -176,12 +288,31 @@ fwd_fast_route_want(struct fwd *f, const uint8_t *orig, uint32_t *ifindex,
 	return 1;
 }
 
+/* Route orig in the map as fwd_fast_route_want() says. */
+static void
+fwd_fast_route_put(struct fwd *f, const uint8_t *orig)
+{
+	uint8_t mac[BS_ADDR_LEN], cur_mac[BS_ADDR_LEN];
+	uint32_t ifindex, cur_if;
+
+	if (!fwd_fast_route_want(f, orig, &ifindex, mac)) {
+		(void)fastpath_route_del(&f->fast, orig);
+		return;
+	}
+	if (fastpath_route_get(&f->fast, orig, &cur_if, cur_mac) == 0 &&
+	    cur_if == ifindex && memcmp(cur_mac, mac, BS_ADDR_LEN) == 0)
+		return;
+	if (fastpath_route_set(&f->fast, orig, ifindex, mac) != 0)
+		log_rl(&f->ifs.err_rl, LOG_WARNING, "in-kernel relay: route: "
+		    "%s", strerror(errno));
+}
+
 static void
 fwd_fast_sync_routes(struct fwd *f)
 {
 	static uint8_t keys[FASTPATH_ROUTES_MAX][BS_ADDR_LEN];
-	uint8_t mac[BS_ADDR_LEN], cur_mac[BS_ADDR_LEN];
-	uint32_t ifindex, cur_if;
+	uint8_t mac[BS_ADDR_LEN];
+	uint32_t ifindex;
 	const struct fwd_route *r;
 	size_t n, i, cursor = 0;
 
@@ -189,18 +320,8 @@ fwd_fast_sync_routes(struct fwd *f)
 	for (i = 0; i < n; i++)
 		if (!fwd_fast_route_want(f, keys[i], &ifindex, mac))
 			(void)fastpath_route_del(&f->fast, keys[i]);
-	while ((r = fwd_route_next(f->tables, &cursor)) != NULL) {
-		if (!fwd_fast_route_want(f, r->orig_addr, &ifindex, mac))
-			continue;
-		if (fastpath_route_get(&f->fast, r->orig_addr, &cur_if,
-		    cur_mac) == 0 && cur_if == ifindex &&
-		    memcmp(cur_mac, mac, BS_ADDR_LEN) == 0)
-			continue;
-		if (fastpath_route_set(&f->fast, r->orig_addr, ifindex,
-		    mac) != 0)
-			log_rl(&f->ifs.err_rl, LOG_WARNING, "in-kernel relay: "
-			    "route: %s", strerror(errno));
-	}
+	while ((r = fwd_route_next(f->tables, &cursor)) != NULL)
+		fwd_fast_route_put(f, r->orig_addr);
 }
 
 void
@@ -209,10 +330,18 @@ fwd_fast_sync(struct fwd *f)
 	if (!f->fast_dirty)
 		return;
 	f->fast_dirty = 0;
-	if (!fastpath_loaded(&f->fast) || f->tables == NULL)
+	if (!fwd_fast_active(f))
 		return;
-	fwd_fast_fold(f);
+	fwd_fast_sync_ifaces(f);
+	fwd_fast_sync_neigh(f);
 	fwd_fast_sync_routes(f);
+}
+
+void
+fwd_fast_route_changed(struct fwd *f, const uint8_t *orig)
+{
+	if (!f->fast_dirty && fwd_fast_active(f))
+		fwd_fast_route_put(f, orig);
 }
 
 int

@@ -125,9 +125,7 @@ fwd_if_open(struct fwd *f, size_t i)
 	if (fwd_watch_raw(f, i) != 0) {
 		log_warn("mesh interface %s: epoll", v->name);
 		rawsock_close(&v->rs);
-		return;
 	}
-	fwd_fast_if_up(f, v);
 }
 
 static void

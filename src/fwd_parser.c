@@ -387,20 +387,31 @@ static enum fwd_chan_rc
 fwd_on_neigh(struct fwd_parser *fp, const struct ipc_msg *m)
 {
 	struct ipc_neigh n;
+	const struct fwd_neigh *old;
+	uint8_t old_mac[BS_ADDR_LEN] = { 0 };
 
 	if (ipc_get(m, IPC_NEIGH, &n, sizeof(n)) != 0)
 		return FWD_CHAN_KILL;
 	if (fp->owner == NULL || fp->owner->tables == NULL)
 		return FWD_CHAN_OK;
+	/* The in-kernel relay cares for a neighbour's coming, going and
+	 * MAC, not for its link quality. */
+	if ((old = fwd_neigh_find_pk(fp->owner->tables, n.pk,
+	    n.ifindex)) != NULL)
+		memcpy(old_mac, old->mac, BS_ADDR_LEN);
 	switch (fwd_neigh_update(fp->owner->tables, &n, log_now_ms())) {
 	case FWD_NEIGH_FULL:
 		log_rl(&fp->note_rl, LOG_WARNING, "neighbour table full: "
 		    "NEIGH UP ignored");
 		break;
 	case FWD_NEIGH_NEW:
-	case FWD_NEIGH_CHANGED:
 	case FWD_NEIGH_GONE:
 		fp->owner->fast_dirty = 1;
+		break;
+	case FWD_NEIGH_CHANGED:
+		old = fwd_neigh_find_pk(fp->owner->tables, n.pk, n.ifindex);
+		if (old != NULL && memcmp(old->mac, old_mac, BS_ADDR_LEN) != 0)
+			fp->owner->fast_dirty = 1;
 		break;
 	default:
 		break;
@@ -412,17 +423,19 @@ static enum fwd_chan_rc
 fwd_on_route_add(struct fwd_parser *fp, const struct ipc_msg *m)
 {
 	struct ipc_route rt;
+	int moved;
 
 	if (ipc_get(m, IPC_ROUTE_ADD, &rt, sizeof(rt)) != 0)
 		return FWD_CHAN_KILL;
 	if (fp->owner == NULL || fp->owner->tables == NULL)
 		return FWD_CHAN_OK;
-	if (fwd_fast_route_moved(fp->owner, rt.orig_addr, rt.nexthop,
-	    rt.ifindex))
-		fp->owner->fast_dirty = 1;
+	moved = fwd_fast_route_moved(fp->owner, rt.orig_addr, rt.nexthop,
+	    rt.ifindex);
 	if (fwd_route_add(fp->owner->tables, &rt, log_now_ms()) != 0)
 		log_rl(&fp->note_rl, LOG_WARNING, "route table full: "
 		    "ROUTE_ADD ignored");
+	else if (moved)
+		fwd_fast_route_changed(fp->owner, rt.orig_addr);
 	return FWD_CHAN_OK;
 }
 
@@ -435,7 +448,7 @@ fwd_on_route_del(struct fwd_parser *fp, const struct ipc_msg *m)
 		return FWD_CHAN_KILL;
 	if (fp->owner != NULL && fp->owner->tables != NULL &&
 	    fwd_route_del(fp->owner->tables, rd.orig_addr) != 0)
-		fp->owner->fast_dirty = 1;
+		fwd_fast_route_changed(fp->owner, rd.orig_addr);
 	return FWD_CHAN_OK;
 }
 

@@ -25,7 +25,9 @@
 #
 # Settings (environment): MESH_ORIG_MS, MESH_HELLO_MS (1000),
 # MESH_LOG_LEVEL (info), MESH_DAEMON_FLAGS ("-f -d"), MESH_PING=ping to
-# use ping(8) instead of the python3 stand-in, MESH_PING_COUNT (3).
+# use ping(8) instead of the python3 stand-in, MESH_PING_COUNT (3),
+# MESH_CONF_EXTRA (lines added to every node's configuration, such as
+# "fast-path off").
 #
 # -d is passed to batsecd because without it the daemon logs only to
 # syslog(3), and a test machine has no /dev/log: with -d the log goes to
@@ -172,6 +174,9 @@ mesh_conf() {
 		echo "orig-interval $MESH_ORIG_MS"
 		echo "hello-interval $MESH_HELLO_MS"
 		echo "log-level $MESH_LOG_LEVEL"
+		if [ -n "${MESH_CONF_EXTRA:-}" ]; then
+			printf '%s\n' "$MESH_CONF_EXTRA"
+		fi
 	} >"$MT/n$1.conf"
 	chmod 644 "$MT/n$1.conf"
 }

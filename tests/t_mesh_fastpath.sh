@@ -1,8 +1,9 @@
 #!/bin/sh
 # t_mesh_fastpath.sh — the in-kernel relay (batsecd(8), "In-kernel
-# relay"; fast-path in batsec.conf(5)) on a chain 1-2-3.  Node 2's
-# program is attached to both its interfaces and relays the stream from
-# node 1 to node 3 without its forwarder reading one frame of it; every
+# relay"; fast-path in batsec.conf(5)) on a chain 1-2-3.  Node 2 attaches
+# its program to m1 once node 1's stream makes m1 busy (not before, and
+# not to the quiet m3); then it relays the stream from node 1 to node 3
+# without its forwarder reading one frame of it; every
 # datagram arrives intact; node 2's counters (interfaces, neighbours,
 # stats) include what the kernel relayed.  When node 2's daemon stops,
 # nothing relays any more.  Restarted with fast-path off, node 2 relays
@@ -24,8 +25,8 @@ fi
 fast_on() {
 	[ "$(mesh_json "$1" if "[r['fast_path'] for r in j if r['name'] == '$2'][0]")" = yes ]
 }
-check "node 2's relay is attached to m1" fast_on 2 m1
-check "node 2's relay is attached to m3" fast_on 2 m3
+check_not "node 2's relay is not attached while the mesh is idle" \
+    fast_on 2 m1
 check "node 1 pings node 3 (IPv4)" mesh_ping 1 3 4
 check "node 1 pings node 3 (IPv6)" mesh_ping 1 3 6
 
@@ -79,6 +80,15 @@ n2_counts() {
 	    "$(mesh_json 2 n "[r['tx_frames'] for r in j if r['address'] == '$a3'][0]")"
 }
 
+# A first stream makes m1 busy: over 100 UNICASTs for node 3 a second.
+GOT=$(stream)
+check "the first $N datagrams arrived intact ($GOT)" [ "${GOT:-0}" -eq "$N" ]
+check "node 2 attaches the relay to m1 once it is busy" \
+    wait_for 10 fast_on 2 m1
+check "node 2 logs it" grep -q "mesh interface m1: busy, relaying through the kernel" \
+    "$MT/n2.log"
+check_not "node 2 leaves the quiet m3 alone" fast_on 2 m3
+
 set -- $(n2_counts)
 F0=$1 S0=$2 R0=$3 T0=$4
 GOT=$(stream)
@@ -107,11 +117,11 @@ else
 fi
 check "node 2 logs that the relay is off" \
     grep -q "in-kernel relay off (fast-path off)" "$MT/n2.log"
-check_not "node 2's relay is not attached" fast_on 2 m1
 check "node 1 pings node 3 through the forwarder" mesh_ping 1 3 4
 set -- $(n2_counts)
 S0=$2
 GOT=$(stream)
+check_not "node 2 attached no relay" fast_on 2 m1
 set -- $(n2_counts)
 check "all $N datagrams arrived intact through the forwarder ($GOT)" \
     [ "${GOT:-0}" -eq "$N" ]
