@@ -49,7 +49,8 @@ fpm_open(struct fastpath *fp, char *err, size_t errlen)
 	    fastpath_iface_add(fp, FPM_OUT_IF, fpm_out_mac, FPM_MTU) != 0 ||
 	    fastpath_neigh_add(fp, FPM_IN_IF, fpm_in_mac) != 0 ||
 	    fastpath_neigh_add(fp, FPM_OUT_IF, fpm_nh_mac) != 0 ||
-	    fastpath_route_set(fp, fpm_dst, FPM_OUT_IF, fpm_nh_mac) != 0) {
+	    fastpath_route_set(fp, fpm_dst, FPM_OUT_IF, fpm_nh_mac) != 0 ||
+	    fastpath_alive(fp, UINT64_MAX) != 0) {
 		(void)snprintf(err, errlen, "filling the maps failed");
 		fastpath_close(fp);
 		return -1;

@@ -584,7 +584,7 @@ config_defaults(struct bs_config *cfg)
 	cfg->hop_penalty = BS_CONF_DEF_HOP_PENALTY;
 	cfg->gw_mode = BS_GW_OFF;
 	cfg->log_level = BS_LOG_INFO;
-	cfg->fast_path = true;
+	cfg->fast_path = BS_FAST_ON;
 }
 
 /* ---- the file ---------------------------------------------------------- */
@@ -767,17 +767,24 @@ conf_d_log_level(struct conf_parser *p, char **av, size_t ac)
 	return -1;
 }
 
+static const char *const conf_fast_path_names[] = {
+	[BS_FAST_OFF] = "off", [BS_FAST_ON] = "on", [BS_FAST_TC] = "tc",
+};
+
 static int
 conf_d_fast_path(struct conf_parser *p, char **av, size_t ac)
 {
 	struct conf_quoted q;
+	size_t i;
 
 	(void)ac;
-	if (strcmp(av[0], "on") == 0 || strcmp(av[0], "off") == 0) {
-		p->cfg.fast_path = strcmp(av[0], "on") == 0;
-		return 0;
-	}
-	conf_err(p->err, p->errlen, p->where, "'%s' is not on or off",
+	for (i = 0; i < sizeof(conf_fast_path_names) /
+	    sizeof(conf_fast_path_names[0]); i++)
+		if (strcmp(av[0], conf_fast_path_names[i]) == 0) {
+			p->cfg.fast_path = (enum bs_fast_path)i;
+			return 0;
+		}
+	conf_err(p->err, p->errlen, p->where, "'%s' is not on, off or tc",
 	    conf_quote(&q, av[0]));
 	return -1;
 }
@@ -1396,7 +1403,7 @@ config_dump(const struct bs_config *cfg, char *buf, size_t len)
 	else
 		conf_put(&o, "gateway off\n");
 	conf_put(&o, "log-level %s\n", config_log_level_name(cfg->log_level));
-	conf_put(&o, "fast-path %s\n", cfg->fast_path ? "on" : "off");
+	conf_put(&o, "fast-path %s\n", conf_fast_path_names[cfg->fast_path]);
 	return o.overflow ? -1 : (int)o.pos;
 }
 

@@ -67,6 +67,13 @@ enum bs_log_level {
 	BS_LOG_DEBUG = 7,	/* LOG_DEBUG */
 };
 
+/* fast-path: where transit UNICASTs are relayed (fwd_fast.c). */
+enum bs_fast_path {
+	BS_FAST_OFF = 0,	/* in the forwarder */
+	BS_FAST_ON,		/* in the kernel: tcx, else a tc filter */
+	BS_FAST_TC,		/* in the kernel, always as a tc filter */
+};
+
 struct bs_config {
 	char		ifaces[BS_CONF_MAX_IFACES][IFNAMSIZ];
 	size_t		n_ifaces;
@@ -85,7 +92,8 @@ struct bs_config {
 	uint32_t	gw_down;	/* units of 100 kbit/s, as on the wire; */
 	uint32_t	gw_up;		/* both 0 when gw_mode is BS_GW_OFF */
 	enum bs_log_level log_level;
-	bool		fast_path;	/* relay UNICAST in the kernel (fastpath.h) */
+	enum bs_fast_path fast_path;	/* relay UNICAST in the kernel
+					   (fastpath.h) */
 };
 
 enum bs_role {

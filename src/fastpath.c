@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/bpf.h>
@@ -70,8 +71,9 @@ _Static_assert(sizeof(struct fastpath_neigh_key) == 12, "neigh key");
 #define FP_FP_ONEIGH	(-32)	/* spilled: the next hop's counters */
 #define FP_FP_INIF	(-40)	/* the receiving ifindex */
 #define FP_FP_OIFACE	(-48)	/* spilled: the out interface's entry */
+#define FP_FP_AKEY	(-56)	/* the alive map's key: 0 */
 
-#define FP_INSNS_MAX	128
+#define FP_INSNS_MAX	160
 #define FP_TO_PASS	0x7fff	/* jump offset placeholder */
 
 struct fp_asm {
@@ -208,6 +210,12 @@ fp_asm_checks(struct fp_asm *a, uint16_t ethertype,
 static void
 fp_asm_lookups(struct fp_asm *a, const struct fastpath *fp)
 {
+	/* Only while the forwarder keeps the maps: its deadline not past. */
+	ST(BPF_W, R10, FP_FP_AKEY, 0);
+	fp_lookup(a, fp->alive_fd, FP_FP_AKEY);
+	LDX(BPF_DW, R8, R0, 0);
+	CALL(BPF_FUNC_ktime_get_ns);
+	PASS_IF_REG(BPF_JGT, R0, R8);
 	/* The sender must be a neighbour on the receiving interface. */
 	LDX(BPF_W, R0, R6, FP_SKB_IFINDEX);
 	STX(BPF_W, R10, R0, FP_FP_INIF);
@@ -309,17 +317,19 @@ fp_bpf(int cmd, union bpf_attr *attr)
 	return syscall(SYS_bpf, cmd, attr, sizeof(*attr));
 }
 
+/* A hash map (max entries allocated on demand), or with max 0 an array
+ * of one element. */
 static int
 fp_map_create(const char *name, uint32_t key, uint32_t val, uint32_t max)
 {
 	union bpf_attr at;
 
 	memset(&at, 0, sizeof(at));
-	at.map_type = BPF_MAP_TYPE_HASH;
+	at.map_type = max == 0 ? BPF_MAP_TYPE_ARRAY : BPF_MAP_TYPE_HASH;
 	at.key_size = key;
 	at.value_size = val;
-	at.max_entries = max;
-	at.map_flags = BPF_F_NO_PREALLOC;
+	at.max_entries = max == 0 ? 1 : max;
+	at.map_flags = max == 0 ? 0 : BPF_F_NO_PREALLOC;
 	(void)snprintf(at.map_name, sizeof(at.map_name), "%s", name);
 	return (int)fp_bpf(BPF_MAP_CREATE, &at);
 }
@@ -369,6 +379,7 @@ void
 fastpath_init(struct fastpath *fp)
 {
 	fp->prog_fd = fp->route_fd = fp->neigh_fd = fp->iface_fd = -1;
+	fp->alive_fd = -1;
 }
 
 void
@@ -378,6 +389,7 @@ fastpath_close(struct fastpath *fp)
 	fp_close_fd(&fp->route_fd);
 	fp_close_fd(&fp->neigh_fd);
 	fp_close_fd(&fp->iface_fd);
+	fp_close_fd(&fp->alive_fd);
 }
 
 int
@@ -450,7 +462,9 @@ fastpath_open(struct fastpath *fp, uint16_t ethertype,
 	    FASTPATH_NEIGH_MAX);
 	fp->iface_fd = fp_map_create("batsec_iface", 4,
 	    sizeof(struct fp_iface_val), FASTPATH_IFACES_MAX);
-	if (fp->route_fd < 0 || fp->neigh_fd < 0 || fp->iface_fd < 0) {
+	fp->alive_fd = fp_map_create("batsec_alive", 4, 8, 0);
+	if (fp->route_fd < 0 || fp->neigh_fd < 0 || fp->iface_fd < 0 ||
+	    fp->alive_fd < 0) {
 		saved = errno;
 		(void)snprintf(err, errlen, "creating the relay's maps: %s",
 		    strerror(saved));
@@ -490,6 +504,24 @@ fastpath_attach(const struct fastpath *fp, int ifindex)
 }
 
 /* ---- the maps --------------------------------------------------------------- */
+
+uint64_t
+fastpath_now_ns(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int
+fastpath_alive(const struct fastpath *fp, uint64_t until_ns)
+{
+	uint32_t key = 0;
+
+	return fp_elem(BPF_MAP_UPDATE_ELEM, fp->alive_fd, &key, &until_ns,
+	    BPF_ANY);
+}
 
 static void
 fp_route_key(uint8_t key[static 8], const uint8_t orig[static FASTPATH_ADDR_LEN])

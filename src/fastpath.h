@@ -5,8 +5,8 @@
  * the frame, look the destination up, rewrite two MAC addresses, TTL - 1,
  * send), but done in user space it costs two copies, two system calls'
  * share and a wake-up per frame.  The forwarder therefore loads a small
- * eBPF program (tc, attached with tcx at the ingress of every mesh
- * interface) that does exactly the user-space relay's work for the
+ * eBPF program (tc, attached at the ingress of a busy mesh interface)
+ * that does exactly the user-space relay's work for the
  * frames it is sure about and hands everything else on unchanged to the
  * AF_PACKET socket, where the full checks run and count.  The program is
  * assembled here, without libbpf; the kernel's verifier proves it safe
@@ -27,13 +27,16 @@
  *	route	originator address -> { out ifindex, next hop MAC }
  *	neigh	{ ifindex, MAC } -> counters (rx from it, tx to it)
  *	iface	ifindex -> counters, the interface's MAC and MTU
+ *	alive	one deadline (CLOCK_MONOTONIC, ns): after it, or before
+ *		the first fastpath_alive(), every frame goes to user space
  * The program adds to the counters; the forwarder takes them (lookup
  * and delete, then insert afresh) into its own once a second and before
  * it shows them.
  *
- * Needs Linux 6.6 or newer (tcx links) and CAP_BPF when loading; the
- * forwarder loads the program before it drops its capabilities and
- * attaches it with CAP_NET_ADMIN.
+ * Needs CAP_BPF when loading, and Linux 6.6 or newer for a tcx link
+ * (older kernels take the program as a tc filter); the forwarder loads
+ * the program before it drops its capabilities and attaches it with
+ * CAP_NET_ADMIN.
  */
 #ifndef BATSEC_FASTPATH_H
 #define BATSEC_FASTPATH_H
@@ -51,6 +54,7 @@ struct fastpath {
 	int route_fd;
 	int neigh_fd;
 	int iface_fd;
+	int alive_fd;
 };
 
 struct fastpath_count {
@@ -73,7 +77,19 @@ int	fastpath_open(struct fastpath *fp, uint16_t ethertype,
 void	fastpath_close(struct fastpath *fp);
 int	fastpath_loaded(const struct fastpath *fp);
 
-/* Attach at ifindex's ingress: the link's fd (closing it detaches), or -1. */
+/*
+ * The program relays only until until_ns (CLOCK_MONOTONIC, as
+ * fastpath_now_ns() reads it): the forwarder renews it while it keeps the
+ * maps, so a program left attached by a process that died relays nothing.
+ */
+uint64_t fastpath_now_ns(void);
+int	fastpath_alive(const struct fastpath *fp, uint64_t until_ns);
+
+/*
+ * Attach at ifindex's ingress with a tcx link: the link's fd (closing it
+ * detaches), or -1 (EINVAL: a kernel without tcx; see nl_tc_bpf_attach()
+ * for the tc filter that serves instead).
+ */
 int	fastpath_attach(const struct fastpath *fp, int ifindex);
 
 /* Routes: set (insert or replace), delete, and walk the keys. */

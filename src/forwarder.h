@@ -199,8 +199,10 @@ struct fwd_iface {
 	uint64_t ring_ms;		/* its time; 0: not yet */
 	uint32_t ring_quiet;		/* quiet seconds in a row */
 	int fast_link;			/* the in-kernel relay's tcx link,
-					   -1: not attached (fwd_fast.c) */
+					   -1: none (fwd_fast.c) */
+	int fast_tc;			/* attached as a tc filter instead */
 	int fast_refused;		/* attaching failed: not again */
+	int fast_swept;			/* a stale filter was looked for */
 	uint64_t fast_rx_mark;		/* transit UNICASTs + 1 at the
 					   last look, 0: not looked yet */
 };
@@ -265,6 +267,7 @@ struct fwd {
 	/* The in-kernel UNICAST relay (fwd_fast.c, fastpath.h). */
 	struct fastpath fast;
 	int fast_dirty;			/* its maps are to be brought up to date */
+	int fast_tc;			/* attach as tc filters (no tcx) */
 	uint64_t fast_frames;		/* frames it relayed */
 };
 
@@ -288,10 +291,18 @@ int	fwd_tap_deliver(struct fwd *f, const uint8_t *frame, size_t len);
 void	fwd_fast_start(struct fwd *f);
 void	fwd_fast_stop(struct fwd *f);
 /* Attach where UNICASTs pass through (FWD_FAST_ATTACH_FPS a second),
- * take the counts: once a second. */
+ * take the counts, keep the program alive: once a second. */
 #define FWD_FAST_ATTACH_FPS	100
+/* The program relays only until FWD_FAST_ALIVE_MS after the last tick
+ * (fastpath_alive): a tc filter outlives a killed or stuck forwarder. */
+#define FWD_FAST_ALIVE_MS	3000
+/* The tc filter's preference and name (batsecd(8), "In-kernel relay"). */
+#define FWD_FAST_TC_PRIO	0xb5ec
+#define FWD_FAST_TC_NAME	"batsec_relay"
 void	fwd_fast_tick(struct fwd *f);
 void	fwd_fast_if_down(struct fwd *f, struct fwd_iface *v);
+/* 1 when the program is attached there (a tcx link or a tc filter). */
+int	fwd_fast_attached(const struct fwd_iface *v);
 void	fwd_fast_fold(struct fwd *f);
 void	fwd_fast_sync(struct fwd *f);
 /* 1 when a ROUTE_ADD for orig would add it or move it elsewhere. */

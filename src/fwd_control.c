@@ -174,7 +174,7 @@ fwd_ctl_interfaces(void *ctx, size_t argc, const char *const argv[],
 		ctl_reply_field_u64(r, "rx_queue_drops",
 		    v->rs.stats.rx_queue_drops);
 		ctl_reply_field_bool(r, "rx_ring", v->rs.ring.map != NULL);
-		ctl_reply_field_bool(r, "fast_path", v->fast_link >= 0);
+		ctl_reply_field_bool(r, "fast_path", fwd_fast_attached(v));
 		dc = f->data == NULL || v->ifindex <= 0 ? NULL :
 		    fwd_data_iface_counters(f->data, (uint32_t)v->ifindex);
 		if (dc != NULL)

@@ -6,6 +6,14 @@
  * (fwd_data_next_hop(): a route whose next hop is a neighbour on an up
  * interface), and take its counters into the forwarder's own.
  *
+ * It is attached with a tcx link where the kernel has them (Linux 6.6 and
+ * newer) and as a tc filter (clsact, cls_bpf in direct-action mode,
+ * netlink.h) where it does not, or always with fast-path tc.  A link goes
+ * with the process; a filter stays, so it is removed when the interface
+ * goes or the daemon stops, one left by a killed batsecd is removed when
+ * the interface is first seen, and the program relays nothing unless the
+ * forwarder renewed its deadline in the last FWD_FAST_ALIVE_MS.
+ *
  * While it is attached anywhere, a new, moved or deleted route is written to the map at once
  * (fwd_fast_route_changed).  Everything else the maps mirror (a
  * neighbour come, gone or with a new MAC, an interface event, routes
@@ -21,6 +29,7 @@
 #include "fwd_data.h"
 #include "fwd_tables.h"
 #include "log.h"
+#include "netlink.h"
 
 _Static_assert(FASTPATH_NEIGH_MAX >= FWD_NEIGH_MAX, "every neighbour");
 _Static_assert(FASTPATH_ROUTES_MAX >= FWD_ROUTE_MAX, "every route");
@@ -33,10 +42,11 @@ fwd_fast_start(struct fwd *f)
 	char err[256];
 
 	fastpath_init(&f->fast);
-	if (!f->cfg.fast_path) {
+	if (f->cfg.fast_path == BS_FAST_OFF) {
 		log_info("in-kernel relay off (fast-path off)");
 		return;
 	}
+	f->fast_tc = f->cfg.fast_path == BS_FAST_TC;
 	if (fastpath_open(&f->fast, f->cfg.ethertype, f->own_addr, err,
 	    sizeof(err)) != 0) {
 		log_warn("in-kernel relay unavailable, relaying in batsecd: "
@@ -56,6 +66,12 @@ fwd_fast_stop(struct fwd *f)
 	fastpath_close(&f->fast);
 }
 
+int
+fwd_fast_attached(const struct fwd_iface *v)
+{
+	return v->fast_link >= 0 || v->fast_tc;
+}
+
 /* 1 while the program is attached somewhere: the maps matter. */
 static int
 fwd_fast_active(const struct fwd *f)
@@ -65,23 +81,73 @@ fwd_fast_active(const struct fwd *f)
 	if (!fastpath_loaded(&f->fast) || f->tables == NULL)
 		return 0;
 	for (i = 0; i < f->ifs.n; i++)
-		if (f->ifs.v[i].fast_link >= 0)
+		if (fwd_fast_attached(&f->ifs.v[i]))
 			return 1;
+	return 0;
+}
+
+/* The program may relay for FWD_FAST_ALIVE_MS from now. */
+static int
+fwd_fast_keep_alive(struct fwd *f)
+{
+	if (fastpath_alive(&f->fast, fastpath_now_ns() +
+	    (uint64_t)FWD_FAST_ALIVE_MS * 1000000u) == 0)
+		return 0;
+	log_rl(&f->ifs.err_rl, LOG_WARNING, "in-kernel relay: renewing its "
+	    "deadline: %s", strerror(errno));
+	return -1;
+}
+
+/* As a tc filter: 0, or -1 with errno (logged by the caller). */
+static int
+fwd_fast_attach_tc(struct fwd *f, struct fwd_iface *v)
+{
+	if (nl_tc_bpf_attach(f->nl, v->ifindex, f->fast.prog_fd,
+	    FWD_FAST_TC_NAME, FWD_FAST_TC_PRIO, f->cfg.ethertype) != 0)
+		return -1;
+	v->fast_tc = 1;
 	return 0;
 }
 
 static void
 fwd_fast_if_up(struct fwd *f, struct fwd_iface *v)
 {
-	if ((v->fast_link = fastpath_attach(&f->fast, v->ifindex)) < 0) {
+	const char *how = "a tcx link";
+	int saved;
+
+	if (fwd_fast_keep_alive(f) != 0) {
+		v->fast_refused = 1;
+		return;
+	}
+	if (!f->fast_tc &&
+	    (v->fast_link = fastpath_attach(&f->fast, v->ifindex)) < 0 &&
+	    errno == EINVAL && f->cfg.fast_path == BS_FAST_ON) {
+		/* Linux before 6.6 knows no tcx attach type. */
+		log_info("no tcx links in this kernel: the in-kernel relay "
+		    "is attached as tc filters");
+		f->fast_tc = 1;
+	}
+	if (f->fast_tc) {
+		how = "a tc filter";
+		if (fwd_fast_attach_tc(f, v) != 0) {
+			saved = errno;
+			log_warn("mesh interface %s: attaching the in-kernel "
+			    "relay as a tc filter: %s%s%s; its frames are "
+			    "relayed in batsecd", v->name, strerror(saved),
+			    nl_errmsg(f->nl)[0] != '\0' ? ": " : "",
+			    nl_errmsg(f->nl));
+			v->fast_refused = 1;
+			return;
+		}
+	} else if (v->fast_link < 0) {
 		log_warn("mesh interface %s: attaching the in-kernel relay: "
 		    "%s; its frames are relayed in batsecd", v->name,
 		    strerror(errno));
 		v->fast_refused = 1;
 		return;
 	}
-	log_info("mesh interface %s: busy, relaying through the kernel",
-	    v->name);
+	log_info("mesh interface %s: busy, relaying through the kernel (%s)",
+	    v->name, how);
 	f->fast_dirty = 1;
 }
 
@@ -90,11 +156,36 @@ fwd_fast_if_down(struct fwd *f, struct fwd_iface *v)
 {
 	v->fast_refused = 0;
 	v->fast_rx_mark = 0;
+	if (v->fast_tc) {
+		/* Gone with the interface, or to be removed. */
+		if (nl_tc_bpf_detach(f->nl, v->ifindex, FWD_FAST_TC_PRIO) != 0 &&
+		    errno != ENODEV && errno != ENOENT)
+			log_warn("mesh interface %s: removing the in-kernel "
+			    "relay's tc filter: %s", v->name, strerror(errno));
+		v->fast_tc = 0;
+		f->fast_dirty = 1;
+	}
 	if (v->fast_link < 0)
 		return;
 	(void)close(v->fast_link);
 	v->fast_link = -1;
 	f->fast_dirty = 1;
+}
+
+/*
+ * A filter of ours on an interface we have not attached to was left by a
+ * batsecd that did not stop (killed, crashed): its deadline has passed,
+ * so it relays nothing, but it is removed, whatever fast-path says now.
+ */
+static void
+fwd_fast_sweep(struct fwd *f, struct fwd_iface *v)
+{
+	v->fast_swept = 1;
+	if (fwd_fast_attached(v) ||
+	    nl_tc_bpf_detach(f->nl, v->ifindex, FWD_FAST_TC_PRIO) != 0)
+		return;
+	log_info("mesh interface %s: removed the in-kernel relay's tc filter "
+	    "an earlier batsecd left", v->name);
 }
 
 /*
@@ -113,11 +204,18 @@ fwd_fast_tick(struct fwd *f)
 	uint64_t rx;
 	size_t i;
 
-	if (!fastpath_loaded(&f->fast) || f->data == NULL)
-		return;
 	for (i = 0; i < f->ifs.n; i++) {
 		v = &f->ifs.v[i];
-		if (v->fast_link >= 0 || v->fast_refused || v->ifindex <= 0 ||
+		if (!v->fast_swept && v->ifindex > 0 && v->rs.fd >= 0)
+			fwd_fast_sweep(f, v);
+	}
+	if (!fastpath_loaded(&f->fast) || f->data == NULL)
+		return;
+	if (fwd_fast_active(f))
+		(void)fwd_fast_keep_alive(f);
+	for (i = 0; i < f->ifs.n; i++) {
+		v = &f->ifs.v[i];
+		if (fwd_fast_attached(v) || v->fast_refused || v->ifindex <= 0 ||
 		    !v->running || v->rs.fd < 0)
 			continue;
 		/* The mark is the count + 1: 0 is "not looked yet". */

@@ -3,6 +3,7 @@
  * NLM_F_ACK, answers matched by sequence number and port id), the link
  * message parser, the RTMGRP_LINK event socket and the MTU policy.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,10 @@
 #include <net/if.h>
 #include <net/if_arp.h>
 #include <libmnl/libmnl.h>
+#include <linux/if_ether.h>
 #include <linux/netlink.h>
+#include <linux/pkt_cls.h>
+#include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
 
@@ -772,6 +776,77 @@ int nl_link_delete(struct nl_sock *ns, int ifindex)
 		return -1;
 	}
 	return nl_simple(ns, nl_link_req(buf, RTM_DELLINK, 0, ifindex));
+}
+
+/* ---- tc ----------------------------------------------------------------- */
+
+/* Starts an RTM_*QDISC / RTM_*TFILTER request on ifindex's clsact. */
+static struct nlmsghdr *nl_tc_req(uint8_t *buf, uint16_t type,
+    uint16_t flags, int ifindex, uint32_t parent, uint32_t info)
+{
+	struct nlmsghdr *nlh;
+	struct tcmsg *tcm;
+
+	memset(buf, 0, NL_REQ_SIZE);
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = flags;
+	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
+	tcm->tcm_family = AF_UNSPEC;
+	tcm->tcm_ifindex = ifindex;
+	tcm->tcm_parent = parent;
+	tcm->tcm_info = info;
+	return nlh;
+}
+
+int nl_tc_bpf_attach(struct nl_sock *ns, int ifindex, int prog_fd,
+    const char *name, uint16_t prio, uint16_t ethertype)
+{
+	_Alignas(NLMSG_ALIGNTO) uint8_t buf[NL_REQ_SIZE];
+	struct nlmsghdr *nlh;
+	struct nlattr *opt;
+
+	if (ifindex <= 0 || prog_fd < 0 || prio == 0 || name == NULL ||
+	    strlen(name) >= 64) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* The clsact qdisc: ours, or one that was there (kept as it is). */
+	nlh = nl_tc_req(buf, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_EXCL,
+	    ifindex, TC_H_CLSACT, 0);
+	((struct tcmsg *)mnl_nlmsg_get_payload(nlh))->tcm_handle =
+	    TC_H_MAKE(TC_H_CLSACT, 0);
+	mnl_attr_put_strz(nlh, TCA_KIND, "clsact");
+	if (nl_simple(ns, nlh) != 0 && errno != EEXIST)
+		return -1;
+	/* The filter at its preference, replacing one left there. */
+	nlh = nl_tc_req(buf, RTM_NEWTFILTER, NLM_F_CREATE | NLM_F_REPLACE,
+	    ifindex, TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS),
+	    TC_H_MAKE((uint32_t)prio << 16, htons(ethertype)));
+	((struct tcmsg *)mnl_nlmsg_get_payload(nlh))->tcm_handle = 1;
+	mnl_attr_put_strz(nlh, TCA_KIND, "bpf");
+	opt = mnl_attr_nest_start(nlh, TCA_OPTIONS);
+	mnl_attr_put_u32(nlh, TCA_BPF_FD, (uint32_t)prog_fd);
+	mnl_attr_put_strz(nlh, TCA_BPF_NAME, name);
+	mnl_attr_put_u32(nlh, TCA_BPF_FLAGS, TCA_BPF_FLAG_ACT_DIRECT);
+	mnl_attr_nest_end(nlh, opt);
+	return nl_simple(ns, nlh);
+}
+
+int nl_tc_bpf_detach(struct nl_sock *ns, int ifindex, uint16_t prio)
+{
+	_Alignas(NLMSG_ALIGNTO) uint8_t buf[NL_REQ_SIZE];
+	struct nlmsghdr *nlh;
+
+	/* Preference 0 would mean every filter there. */
+	if (ifindex <= 0 || prio == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	nlh = nl_tc_req(buf, RTM_DELTFILTER, 0, ifindex,
+	    TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS), (uint32_t)prio << 16);
+	mnl_attr_put_strz(nlh, TCA_KIND, "bpf");
+	return nl_simple(ns, nlh);
 }
 
 /* ---- events ------------------------------------------------------------ */

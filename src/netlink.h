@@ -144,6 +144,23 @@ int	nl_veth_create(struct nl_sock *ns, const char *name, const char *peer);
 /* Deletes an interface (for a veth, both ends go). */
 int	nl_link_delete(struct nl_sock *ns, int ifindex);
 
+/* ---- tc (the in-kernel relay where tcx links are missing) ------------ */
+
+/*
+ * Attaches the SCHED_CLS program prog_fd at ifindex's ingress as a tc
+ * filter: a clsact qdisc is added unless one is there, then a bpf filter
+ * in direct-action mode, named name, at preference prio (non-zero),
+ * handle 1, for frames of this ethertype only; a filter already at that
+ * preference is replaced.  Unlike a tcx link it outlives the process:
+ * nl_tc_bpf_detach() removes it.
+ */
+int	nl_tc_bpf_attach(struct nl_sock *ns, int ifindex, int prog_fd,
+	    const char *name, uint16_t prio, uint16_t ethertype);
+
+/* Removes the bpf filter at preference prio of ifindex's ingress
+ * (ENOENT: none there; EINVAL: another kind of filter or no clsact). */
+int	nl_tc_bpf_detach(struct nl_sock *ns, int ifindex, uint16_t prio);
+
 /* ---- events ----------------------------------------------------------- */
 
 /*

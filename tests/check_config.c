@@ -140,6 +140,7 @@ static const struct {
 	{ "log-level debug", "\nlog-level debug\n" },
 	{ "fast-path off", "\nfast-path off\n" },
 	{ "fast-path on", "\nfast-path on\n" },
+	{ "fast-path tc", "\nfast-path tc\n" },
 	{ "# only a comment\n\n \t \n", "\nfast-path on\n" },
 	{ "# only a comment\n\n \t \n", "\ntap batsec0\n" },
 	{ "interface eth0\n\n# end, no newline\nhop-penalty 1",
@@ -434,7 +435,10 @@ static const struct {
 	{ "log-level DEBUG", 0, "t.conf:1: log-level: 'DEBUG' is not one of "
 	    "error, warning, info, debug" },
 	/* fast-path */
-	{ "fast-path yes", 0, "t.conf:1: fast-path: 'yes' is not on or off" },
+	{ "fast-path yes", 0, "t.conf:1: fast-path: 'yes' is not on, off or "
+	    "tc" },
+	{ "fast-path TC", 0, "t.conf:1: fast-path: 'TC' is not on, off or "
+	    "tc" },
 	{ "fast-path on\nfast-path off", 0, "t.conf:2: fast-path: "
 	    "given twice (first on line 1)" },
 };

@@ -18,9 +18,15 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+#include <linux/if_packet.h>
+
 #include "fastpath.h"
+#include "netlink.h"
 #include "../fuzz/fastpath_model.h"
 
 #define IN_IF		FPM_IN_IF
@@ -319,6 +325,196 @@ START_TEST(test_attach)
 }
 END_TEST
 
+/* ---- the deadline ------------------------------------------------------------ */
+
+/* Past its deadline, or before one was set, the program relays nothing. */
+START_TEST(test_alive)
+{
+	uint8_t f[2048], out[2048];
+	size_t len = fpm_frame(f, INNER);
+	struct fastpath fresh;
+	char err[256];
+	int verdict = 0;
+
+	ck_assert_int_eq(fastpath_alive(&fp, fastpath_now_ns() - 1), 0);
+	ck_assert_int_eq(run(f, len, out), FASTPATH_PASS);
+	ck_assert_mem_eq(out, f, len);
+	ck_assert_uint_eq(total_counts(), 0);
+	ck_assert_int_eq(fastpath_alive(&fp, fastpath_now_ns() +
+	    10000000000u), 0);
+	ck_assert_int_eq(run(f, len, out), FASTPATH_REDIRECT);
+	/* A program just loaded has no deadline yet. */
+	ck_assert_msg(fastpath_open(&fresh, FPM_ET, fpm_own, err,
+	    sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(fastpath_iface_add(&fresh, IN_IF, fpm_lo_mac, MTU), 0);
+	ck_assert_int_eq(fastpath_iface_add(&fresh, OUT_IF, fpm_out_mac, MTU),
+	    0);
+	ck_assert_int_eq(fastpath_neigh_add(&fresh, IN_IF, fpm_in_mac), 0);
+	ck_assert_int_eq(fastpath_neigh_add(&fresh, OUT_IF, fpm_nh_mac), 0);
+	ck_assert_int_eq(fastpath_route_set(&fresh, fpm_dst, OUT_IF,
+	    fpm_nh_mac), 0);
+	ck_assert_int_eq(fastpath_test_run(&fresh, f, len, out, sizeof(out),
+	    &verdict), 0);
+	ck_assert_int_eq(verdict, FASTPATH_PASS);
+	ck_assert_int_eq(fastpath_alive(&fresh, UINT64_MAX), 0);
+	ck_assert_int_eq(fastpath_test_run(&fresh, f, len, out, sizeof(out),
+	    &verdict), 0);
+	ck_assert_int_eq(verdict, FASTPATH_REDIRECT);
+	fastpath_close(&fresh);
+}
+END_TEST
+
+/* ---- attached to real interfaces --------------------------------------------- */
+
+/*
+ * Two veth pairs, va-vb and wa-wb: a frame sent on va arrives at vb,
+ * where the program is attached; it relays to the "next hop" wb through
+ * wa.  The maps describe exactly that.
+ */
+struct wire2 {
+	struct nl_sock *nl;
+	struct nl_link va, vb, wa, wb;
+	int tx, rx;			/* AF_PACKET on va and on wb */
+};
+
+static void
+link_up(struct wire2 *w, const char *name, struct nl_link *l)
+{
+	ck_assert_int_eq(nl_link_get_by_name(w->nl, name, l), 0);
+	ck_assert_int_eq(nl_link_set_up(w->nl, l->ifindex, true), 0);
+}
+
+static int
+packet_socket(int ifindex)
+{
+	struct sockaddr_ll sll;
+	struct timeval tv = { .tv_sec = 0, .tv_usec = 300000 };
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(FPM_ET));
+
+	ck_assert_int_ge(fd, 0);
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = htons(FPM_ET);
+	sll.sll_ifindex = ifindex;
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sll, sizeof(sll)), 0);
+	ck_assert_int_eq(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv,
+	    sizeof(tv)), 0);
+	return fd;
+}
+
+static void
+wire2_setup(struct wire2 *w)
+{
+	memset(w, 0, sizeof(*w));
+	ck_assert_ptr_nonnull(w->nl = nl_open());
+	ck_assert_int_eq(nl_veth_create(w->nl, "va", "vb"), 0);
+	ck_assert_int_eq(nl_veth_create(w->nl, "wa", "wb"), 0);
+	link_up(w, "va", &w->va);
+	link_up(w, "vb", &w->vb);
+	link_up(w, "wa", &w->wa);
+	link_up(w, "wb", &w->wb);
+	ck_assert_int_eq(fastpath_iface_add(&fp, (uint32_t)w->vb.ifindex,
+	    w->vb.mac, MTU), 0);
+	ck_assert_int_eq(fastpath_iface_add(&fp, (uint32_t)w->wa.ifindex,
+	    w->wa.mac, MTU), 0);
+	ck_assert_int_eq(fastpath_neigh_add(&fp, (uint32_t)w->vb.ifindex,
+	    w->va.mac), 0);
+	ck_assert_int_eq(fastpath_neigh_add(&fp, (uint32_t)w->wa.ifindex,
+	    w->wb.mac), 0);
+	ck_assert_int_eq(fastpath_route_set(&fp, fpm_dst,
+	    (uint32_t)w->wa.ifindex, w->wb.mac), 0);
+	w->tx = packet_socket(w->va.ifindex);
+	w->rx = packet_socket(w->wb.ifindex);
+}
+
+static void
+wire2_teardown(struct wire2 *w)
+{
+	(void)close(w->tx);
+	(void)close(w->rx);
+	(void)nl_link_delete(w->nl, w->va.ifindex);
+	(void)nl_link_delete(w->nl, w->wa.ifindex);
+	nl_close(w->nl);
+}
+
+/* Sends a relayable frame on va: 1 when wb got it relayed (the next hop
+ * as destination, wa as source, TTL - 1, the rest as sent), else 0. */
+static int
+wire2_relays(struct wire2 *w, uint8_t tag)
+{
+	uint8_t f[2048], in[2048];
+	size_t len = fpm_frame(f, INNER);
+	ssize_t n;
+
+	memcpy(f, w->vb.mac, 6);
+	memcpy(f + 6, w->va.mac, 6);
+	f[34] = tag;
+	ck_assert_int_eq(send(w->tx, f, len, 0), (ssize_t)len);
+	while ((n = recv(w->rx, in, sizeof(in), 0)) >= 0) {
+		if ((size_t)n != len || in[34] != tag)
+			continue;
+		ck_assert_mem_eq(in, w->wb.mac, 6);
+		ck_assert_mem_eq(in + 6, w->wa.mac, 6);
+		ck_assert_int_eq(in[16], f[16] - 1);
+		ck_assert_mem_eq(in + 17, f + 17, len - 17);
+		return 1;
+	}
+	return 0;
+}
+
+/* A tcx link: relays while its fd is open. */
+START_TEST(test_attach_tcx_relays)
+{
+	struct wire2 w;
+	int link;
+
+	wire2_setup(&w);
+	ck_assert_int_eq(wire2_relays(&w, 1), 0);
+	link = fastpath_attach(&fp, w.vb.ifindex);
+	ck_assert_msg(link >= 0, "tcx attach: %s", strerror(errno));
+	ck_assert_int_eq(wire2_relays(&w, 2), 1);
+	ck_assert_int_eq(close(link), 0);
+	ck_assert_int_eq(wire2_relays(&w, 3), 0);
+	wire2_teardown(&w);
+}
+END_TEST
+
+/*
+ * A tc filter (kernels without tcx, fast-path tc): relays once attached,
+ * and not past its deadline, though still attached; replaced in place
+ * when attached again; relays nothing once removed.
+ */
+START_TEST(test_attach_tc_relays)
+{
+	struct wire2 w;
+
+	wire2_setup(&w);
+	ck_assert_int_eq(wire2_relays(&w, 1), 0);
+	ck_assert_msg(nl_tc_bpf_attach(w.nl, w.vb.ifindex, fp.prog_fd,
+	    "batsec_relay", 0xb5ec, FPM_ET) == 0, "tc attach: %s: %s",
+	    strerror(errno), nl_errmsg(w.nl));
+	ck_assert_int_eq(wire2_relays(&w, 2), 1);
+	ck_assert_int_eq(fastpath_alive(&fp, fastpath_now_ns() - 1), 0);
+	ck_assert_int_eq(wire2_relays(&w, 3), 0);
+	ck_assert_int_eq(fastpath_alive(&fp, UINT64_MAX), 0);
+	ck_assert_int_eq(wire2_relays(&w, 4), 1);
+	ck_assert_int_eq(nl_tc_bpf_attach(w.nl, w.vb.ifindex, fp.prog_fd,
+	    "batsec_relay", 0xb5ec, FPM_ET), 0);
+	ck_assert_int_eq(wire2_relays(&w, 5), 1);
+	ck_assert_int_eq(nl_tc_bpf_detach(w.nl, w.vb.ifindex, 0xb5ec), 0);
+	ck_assert_int_eq(wire2_relays(&w, 6), 0);
+	ck_assert_int_eq(nl_tc_bpf_detach(w.nl, w.vb.ifindex, 0xb5ec), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	/* Preference 0 would be every filter: refused. */
+	ck_assert_int_eq(nl_tc_bpf_detach(w.nl, w.vb.ifindex, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(nl_tc_bpf_attach(w.nl, w.vb.ifindex, fp.prog_fd,
+	    "batsec_relay", 0, FPM_ET), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	wire2_teardown(&w);
+}
+END_TEST
+
 START_TEST(test_open_errors)
 {
 	struct fastpath closed;
@@ -346,6 +542,9 @@ fastpath_suite(void)
 	tcase_add_test(tc, test_differential);
 	tcase_add_test(tc, test_maps);
 	tcase_add_test(tc, test_attach);
+	tcase_add_test(tc, test_alive);
+	tcase_add_test(tc, test_attach_tcx_relays);
+	tcase_add_test(tc, test_attach_tc_relays);
 	tcase_add_test(tc, test_open_errors);
 	suite_add_tcase(s, tc);
 	return s;

@@ -6,8 +6,12 @@
 # without its forwarder reading one frame of it; every
 # datagram arrives intact; node 2's counters (interfaces, neighbours,
 # stats) include what the kernel relayed.  When node 2's daemon stops,
-# nothing relays any more.  Restarted with fast-path off, node 2 relays
-# in the forwarder again and the kernel relays nothing.
+# nothing relays any more.  With fast-path tc (what a kernel without tcx
+# links gets) the program is a tc filter: the same relay, the filter
+# removed when the daemon stops; one left by a killed daemon relays
+# nothing once its deadline passed.  Restarted with fast-path off, node
+# 2 removes that filter and relays in the forwarder again, and the kernel
+# relays nothing.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/meshlib.sh"
 need_root
@@ -107,7 +111,107 @@ check "node 2's neighbour counters include them (rx from 1: +$(($3 - R0)), tx to
 mesh_stop 2
 check "node 2 stopped: nothing relays node 1's pings" mesh_noreply 1 3 4 3 2
 
-# Relaying in the forwarder again.
+# ---- as a tc filter -----------------------------------------------------------
+# tc_filter I IFACE: node I has the relay's tc filter at IFACE's ingress.
+tc_filter() {
+	ip netns exec "$(mesh_ns "$1")" tc filter show dev "$2" ingress |
+	    grep -q "batsec_relay"
+}
+echo "fast-path tc" >>"$MT/n2.conf"
+# n2_busy: node 2 started and converged, a stream made m1 busy.
+n2_busy() {
+	mesh_start 2 || finish
+	if mesh_wait_converged 60; then
+		pass "node 2 back with fast-path tc (${MESH_CONV_SECS} s)"
+	else
+		fail "node 2 back with fast-path tc within 60 s"
+	fi
+	GOT=$(stream)
+	check "node 2 attaches the relay to m1 once it is busy" \
+	    wait_for 10 fast_on 2 m1
+}
+n2_busy
+check "node 2 logs it as a tc filter" grep -q \
+    "mesh interface m1: busy, relaying through the kernel (a tc filter)" \
+    "$MT/n2.log"
+check "tc lists node 2's filter at m1's ingress" tc_filter 2 m1
+check_not "node 2 has no filter at the quiet m3" tc_filter 2 m3
+set -- $(n2_counts)
+F0=$1 S0=$2
+GOT=$(stream)
+set -- $(n2_counts)
+check "all $N datagrams arrived intact through the tc filter ($GOT)" \
+    [ "${GOT:-0}" -eq "$N" ]
+check "node 2's kernel relay counted them (fast_path_frames $F0 -> $1)" \
+    [ $(($1 - F0)) -ge "$N" ]
+check "node 2's forwarder read none of them from m1 ($(($2 - S0)) frames)" \
+    [ $(($2 - S0)) -lt "$N" ]
+mesh_stop 2
+check_not "node 2 removed its filter when it stopped" tc_filter 2 m1
+
+# Killed, node 2 leaves its filter behind.  Node 1 drops node 2 as a
+# neighbour a few HELLO intervals later, so the UNICASTs for node 3 are
+# written by hand on node 1's m2, as node 1's forwarder sends them (to
+# node 2's m1, from node 1 to node 3): the filter relays them while the
+# daemon runs, and none once its deadline (3 s, FWD_FAST_ALIVE_MS) has
+# passed.  Node 3's m2 counts what arrives.
+cat >"$MT/uc.py" <<'EOF'
+import socket, sys, time
+ET = 0x88b5
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ET))
+s.bind((sys.argv[2], ET))
+if sys.argv[1] == "count":
+    # 3 s in all: HELLOs and OGMs keep arriving too.
+    end = time.monotonic() + 3
+    n = 0
+    while time.monotonic() < end:
+        s.settimeout(max(end - time.monotonic(), 0.01))
+        try:
+            if b"fastpath-test" in s.recv(2048):
+                n += 1
+        except socket.timeout:
+            break
+    print(n)
+    sys.exit(0)
+mac = lambda a: bytes.fromhex(a.replace(":", ""))
+inner = b"\xff" * 6 + mac(sys.argv[4]) + b"\x88\xb6" + b"fastpath-test" + bytes(50)
+hdr = bytes([0x40, 1, 5, 0]) + mac(sys.argv[5]) + mac(sys.argv[4]) + \
+    len(inner).to_bytes(2, "big") + bytes(2)
+me = s.getsockname()[4]
+for i in range(int(sys.argv[6])):
+    s.send(mac(sys.argv[3]) + me + ET.to_bytes(2, "big") + hdr + inner)
+    time.sleep(0.002)
+EOF
+M=50
+N2M1=$(ip -n "$(mesh_ns 2)" -o link show m1 |
+    sed -n 's|.*link/ether \([0-9a-f:]*\) .*|\1|p')
+# by_hand: M UNICASTs from node 1 to node 3 through node 2's m1; how many
+# arrived at node 3.
+by_hand() {
+	local rx
+	ip netns exec "$(mesh_ns 3)" python3 "$MT/uc.py" count m2 \
+	    >"$MT/uc.out" 2>&1 &
+	rx=$!
+	track_pid "$rx"
+	sleep 0.5
+	ip netns exec "$(mesh_ns 1)" python3 "$MT/uc.py" send m2 "$N2M1" \
+	    "$(mesh_addr 1)" "$(mesh_addr 3)" "$M"
+	wait "$rx"
+	cat "$MT/uc.out"
+}
+n2_busy
+GOT=$(by_hand)
+check "node 2 relays $M UNICASTs written by hand ($GOT)" [ "${GOT:-0}" -eq "$M" ]
+P=$(cat "$MT/n2.pid")
+kill -9 "$P"
+wait "$P" 2>/dev/null
+check "node 2 killed: its filter is still at m1" tc_filter 2 m1
+sleep 4
+GOT=$(by_hand)
+check "the filter it left relayed none of them ($GOT)" [ "${GOT:-1}" -eq 0 ]
+
+# ---- in the forwarder -----------------------------------------------------------
+sed -i '/^fast-path /d' "$MT/n2.conf"
 echo "fast-path off" >>"$MT/n2.conf"
 mesh_start 2 || finish
 if mesh_wait_converged 60; then
@@ -117,6 +221,11 @@ else
 fi
 check "node 2 logs that the relay is off" \
     grep -q "in-kernel relay off (fast-path off)" "$MT/n2.log"
+check "node 2 removed the filter the killed daemon left" \
+    wait_for 5 sh -c "! ip netns exec $(mesh_ns 2) tc filter show dev m1 ingress | grep -q batsec_relay"
+check "node 2 logs it" grep -q \
+    "mesh interface m1: removed the in-kernel relay's tc filter an earlier batsecd left" \
+    "$MT/n2.log"
 check "node 1 pings node 3 through the forwarder" mesh_ping 1 3 4
 set -- $(n2_counts)
 S0=$2
