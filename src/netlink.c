@@ -15,7 +15,6 @@
 #include <net/if.h>
 #include <net/if_arp.h>
 #include <libmnl/libmnl.h>
-#include <linux/if_ether.h>
 #include <linux/netlink.h>
 #include <linux/pkt_cls.h>
 #include <linux/pkt_sched.h>
@@ -782,7 +781,8 @@ int nl_link_delete(struct nl_sock *ns, int ifindex)
 
 /* Starts an RTM_*QDISC / RTM_*TFILTER request on ifindex's clsact. */
 static struct nlmsghdr *nl_tc_req(uint8_t *buf, uint16_t type,
-    uint16_t flags, int ifindex, uint32_t parent, uint32_t info)
+    uint16_t flags, int ifindex, uint32_t parent, uint32_t handle,
+    uint32_t info)
 {
 	struct nlmsghdr *nlh;
 	struct tcmsg *tcm;
@@ -795,6 +795,7 @@ static struct nlmsghdr *nl_tc_req(uint8_t *buf, uint16_t type,
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = ifindex;
 	tcm->tcm_parent = parent;
+	tcm->tcm_handle = handle;
 	tcm->tcm_info = info;
 	return nlh;
 }
@@ -813,17 +814,14 @@ int nl_tc_bpf_attach(struct nl_sock *ns, int ifindex, int prog_fd,
 	}
 	/* The clsact qdisc: ours, or one that was there (kept as it is). */
 	nlh = nl_tc_req(buf, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_EXCL,
-	    ifindex, TC_H_CLSACT, 0);
-	((struct tcmsg *)mnl_nlmsg_get_payload(nlh))->tcm_handle =
-	    TC_H_MAKE(TC_H_CLSACT, 0);
+	    ifindex, TC_H_CLSACT, TC_H_MAKE(TC_H_CLSACT, 0), 0);
 	mnl_attr_put_strz(nlh, TCA_KIND, "clsact");
 	if (nl_simple(ns, nlh) != 0 && errno != EEXIST)
 		return -1;
 	/* The filter at its preference, replacing one left there. */
 	nlh = nl_tc_req(buf, RTM_NEWTFILTER, NLM_F_CREATE | NLM_F_REPLACE,
-	    ifindex, TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS),
+	    ifindex, TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS), 1,
 	    TC_H_MAKE((uint32_t)prio << 16, htons(ethertype)));
-	((struct tcmsg *)mnl_nlmsg_get_payload(nlh))->tcm_handle = 1;
 	mnl_attr_put_strz(nlh, TCA_KIND, "bpf");
 	opt = mnl_attr_nest_start(nlh, TCA_OPTIONS);
 	mnl_attr_put_u32(nlh, TCA_BPF_FD, (uint32_t)prog_fd);
@@ -844,7 +842,7 @@ int nl_tc_bpf_detach(struct nl_sock *ns, int ifindex, uint16_t prio)
 		return -1;
 	}
 	nlh = nl_tc_req(buf, RTM_DELTFILTER, 0, ifindex,
-	    TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS), (uint32_t)prio << 16);
+	    TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS), 0, (uint32_t)prio << 16);
 	mnl_attr_put_strz(nlh, TCA_KIND, "bpf");
 	return nl_simple(ns, nlh);
 }
