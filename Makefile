@@ -9,9 +9,10 @@
 #   make V=1 ...         show full commands
 #
 # Sources are discovered by directory: crypto/*.c, keys/*.c and policy/*.c
-# become one static library each; src/*.c except the two programs' mains
-# become libbatsec.a; tests/check_*.c are Check programs; fuzz/fuzz_*.c are
-# harnesses.  Adding a file needs no edit here.
+# become one static library each; the daemon's wings (src/WING/*.c, see
+# ARCHITECTURE.md) become libbatsec.a; src/batsecd.c is the daemon's main and
+# src/ctl/*.c make batsec-ctl; tests/check_*.c are Check programs;
+# fuzz/fuzz_*.c are harnesses.  Adding a file needs no edit here.
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
@@ -73,8 +74,10 @@ LDFLAGS_ALL  = $(HARDEN_LD) $(SANF) $(LDFLAGS)
 CRYPTO_SRC := $(sort $(wildcard crypto/*.c))
 KEYS_SRC   := $(sort $(wildcard keys/*.c))
 POLICY_SRC := $(sort $(wildcard policy/*.c))
-MAIN_SRC   := src/batsecd.c src/batsec-ctl.c
-CORE_SRC   := $(filter-out $(MAIN_SRC),$(sort $(wildcard src/*.c)))
+# The daemon's wings, bottom up (ARCHITECTURE.md); src/ctl is batsec-ctl's.
+WINGS      := common proto netio routing parser forwarder
+CORE_SRC   := $(sort $(foreach w,$(WINGS),$(wildcard src/$(w)/*.c)))
+CTL_SRC    := $(sort $(wildcard src/ctl/*.c))
 TEST_SRC   := $(sort $(wildcard tests/check_*.c))
 TESTLIB_SRC := $(sort $(wildcard tests/lib/*.c))
 FUZZ_SRC   := $(sort $(wildcard fuzz/fuzz_*.c))
@@ -135,9 +138,9 @@ $(B)/batsecd: $(B)/src/batsecd.o $(LIBS_ALL)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBS_ALL) $(PKG_LIBS)
 
-$(B)/batsec-ctl: $(B)/src/batsec-ctl.o $(LIBS_ALL)
+$(B)/batsec-ctl: $(call obj,$(CTL_SRC)) $(LIBS_ALL)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBS_ALL) $(PKG_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(call obj,$(CTL_SRC)) $(LIBS_ALL) $(PKG_LIBS)
 
 $(B)/tests/lib/libtest.a: $(call obj,$(TESTLIB_SRC))
 

@@ -31,10 +31,10 @@
 
 #include "batsec_crypto.h"
 #include "batsec_policy.h"
-#include "ipc_msg.h"
-#include "pcore.h"
-#include "routing.h"
-#include "wire.h"
+#include "proto/ipc_msg.h"
+#include "parser/pcore.h"
+#include "routing/routing.h"
+#include "proto/wire.h"
 
 #define IFX	7
 #define EPOCH	9

@@ -230,7 +230,7 @@ batsec.fields = field_list
 
 -- ---- expert infos ---------------------------------------------------------
 -- The errors: one per class of batsecd's parse errors (enum wire_err in
--- src/wire.h); each makes batsecd drop the whole frame.  Then two notes
+-- src/proto/wire.h); each makes batsecd drop the whole frame.  Then two notes
 -- and two warnings for what is not a structural error.
 
 local function err_info(abbr, text, group)

@@ -22,8 +22,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fastpath.h"
-#include "wire.h"
+#include "netio/fastpath.h"
+#include "proto/wire.h"
 
 #define FPM_IN_IF	1	/* the namespace's loopback */
 #define FPM_OUT_IF	7

@@ -16,7 +16,7 @@
 #   make fuzz-run     the continuous campaign (fuzz/run; FUZZ_RUN_ARGS are
 #                     passed to it)
 #
-# The library sources (crypto, keys, policy, src without the two mains)
+# The library sources (crypto, keys, policy and the daemon's wings in src/)
 # are compiled once per flavour into fuzz/build/obj/FLAVOUR/ and archived,
 # so a harness links only the objects it needs: a module that does not
 # link on its own yet cannot break the other targets.
@@ -28,7 +28,8 @@
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
 TARGETS  := $(patsubst fuzz/fuzz_%.c,%,$(FUZZ_SRC))
 LIB_SRC  := $(sort $(wildcard crypto/*.c keys/*.c policy/*.c)) \
-            $(filter-out src/batsecd.c src/batsec-ctl.c,$(sort $(wildcard src/*.c)))
+            $(sort $(foreach w,common proto netio routing parser forwarder,\
+                $(wildcard src/$(w)/*.c)))
 FB       := fuzz/build
 FO       := $(FB)/obj
 FUZZ_SECONDS ?= 60

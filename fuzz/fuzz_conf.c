@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "parser.h"
+#include "common/config.h"
+#include "parser/parser.h"
 
 #define FUZZ_NAME	"fuzz.conf"
 #define FUZZ_ERRLEN	512

@@ -33,10 +33,10 @@
 #include <string.h>
 
 #include "batsec_policy.h"
-#include "control.h"
-#include "ctlproto.h"
-#include "forwarder.h"
-#include "fwd_trust.h"
+#include "forwarder/control.h"
+#include "proto/ctlproto.h"
+#include "forwarder/forwarder.h"
+#include "forwarder/fwd_trust.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

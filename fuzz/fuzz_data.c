@@ -1,5 +1,5 @@
 /*
- * fuzz_data.c — the forwarder's data plane (src/fwd_data.c) as the mesh
+ * fuzz_data.c — the forwarder's data plane (src/forwarder/fwd_data.c) as the mesh
  * and the hosts on batsec0 drive it.
  *
  * Input: a sequence of records, each
@@ -33,9 +33,9 @@
 #include <string.h>
 
 #include "batsec_crypto.h"
-#include "fwd_data.h"
-#include "fwd_tables.h"
-#include "wire.h"
+#include "forwarder/fwd_data.h"
+#include "forwarder/fwd_tables.h"
+#include "proto/wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

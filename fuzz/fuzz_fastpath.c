@@ -1,5 +1,5 @@
 /*
- * fuzz_fastpath.c — the in-kernel relay's eBPF program (src/fastpath.c):
+ * fuzz_fastpath.c — the in-kernel relay's eBPF program (src/netio/fastpath.c):
  * the input is one Ethernet frame as a mesh interface receives it, run
  * through the program the kernel verified with BPF_PROG_TEST_RUN, over
  * the tables of fuzz/fastpath_model.h.  Needs root (CAP_BPF); the first
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fastpath.h"
+#include "netio/fastpath.h"
 #include "fastpath_model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

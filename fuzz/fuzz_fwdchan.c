@@ -46,13 +46,13 @@
 
 #include "batsec_crypto.h"
 #include "batsec_policy.h"
-#include "forwarder.h"
-#include "fwd_orig.h"
-#include "fwd_pins.h"
-#include "fwd_tables.h"
-#include "ipc.h"
-#include "log.h"
-#include "wire.h"
+#include "forwarder/forwarder.h"
+#include "forwarder/fwd_orig.h"
+#include "forwarder/fwd_pins.h"
+#include "forwarder/fwd_tables.h"
+#include "proto/ipc.h"
+#include "common/log.h"
+#include "proto/wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -23,7 +23,8 @@
 #include <string.h>
 
 #include "batsec_crypto.h"
-#include "ipc.h"
+#include "forwarder/ipc_check.h"
+#include "proto/ipc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

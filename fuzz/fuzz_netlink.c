@@ -13,7 +13,7 @@
 #include <net/if.h>
 #include <net/if_arp.h>
 
-#include "netlink.h"
+#include "netio/netlink.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -54,8 +54,9 @@
 
 #include "batsec_crypto.h"
 #include "batsec_policy.h"
-#include "ipc.h"
-#include "pcore.h"
+#include "forwarder/ipc_check.h"
+#include "proto/ipc.h"
+#include "parser/pcore.h"
 #include "pcore_policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,6 +1,6 @@
 /*
  * fuzz_pinstore.c — the TOFU pin store of the state directory
- * (STATE_DIR/pins, src/fwd_pins.c): the input is the file's bytes, read
+ * (STATE_DIR/pins, src/forwarder/fwd_pins.c): the input is the file's bytes, read
  * with fwd_pins_parse() as fwd_pins_start() reads them.
  *
  * batsecd writes the file itself (one base64 key a line), but reads it
@@ -21,9 +21,9 @@
 
 #include "batsec_crypto.h"
 #include "batsec_keys.h"
-#include "fwd_pins.h"
-#include "ipc.h"
-#include "log.h"
+#include "forwarder/fwd_pins.h"
+#include "proto/ipc.h"
+#include "common/log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

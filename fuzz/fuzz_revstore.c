@@ -1,6 +1,6 @@
 /*
  * fuzz_revstore.c — the revocation store of the state directory
- * (STATE_DIR/revocations, src/fwd_trust.c): the input is the file's bytes,
+ * (STATE_DIR/revocations, src/forwarder/fwd_trust.c): the input is the file's bytes,
  * read with fwd_trust_rev_parse() as fwd_trust_start() reads them.
  *
  * batsecd writes the file itself (one base64 record a line, appended when
@@ -22,9 +22,9 @@
 
 #include "batsec_crypto.h"
 #include "batsec_keys.h"
-#include "forwarder.h"
-#include "fwd_trust.h"
-#include "log.h"
+#include "forwarder/forwarder.h"
+#include "forwarder/fwd_trust.h"
+#include "common/log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -42,18 +42,18 @@ static int
 fuzz_in_input(const uint8_t raw[static BS_REVOKE_LEN], const char *in,
     size_t len)
 {
-	char b64[FWD_TRUST_REVOKE_B64_LEN + 1];
+	char b64[CTLP_REVOKE_B64_LEN + 1];
 	size_t pos = 0, end;
 
 	if (bs_b64_encode(b64, sizeof(b64), raw, BS_REVOKE_LEN) !=
-	    FWD_TRUST_REVOKE_B64_LEN)
+	    CTLP_REVOKE_B64_LEN)
 		return 0;
 	while (pos < len) {
 		end = pos;
 		while (end < len && in[end] != '\n')
 			end++;
-		if (end - pos == FWD_TRUST_REVOKE_B64_LEN &&
-		    memcmp(in + pos, b64, FWD_TRUST_REVOKE_B64_LEN) == 0)
+		if (end - pos == CTLP_REVOKE_B64_LEN &&
+		    memcmp(in + pos, b64, CTLP_REVOKE_B64_LEN) == 0)
 			return 1;
 		pos = end + 1;
 	}

@@ -1,5 +1,5 @@
 /*
- * fuzz_ring.c — the receive ring's block walker (src/rawsock.c): the
+ * fuzz_ring.c — the receive ring's block walker (src/netio/rawsock.c): the
  * input is one TPACKET_V3 block as the kernel fills it, read with
  * rawsock_block_open() and rawsock_block_next() as rawsock_recv_batch()
  * reads a ring block.
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rawsock.h"
+#include "netio/rawsock.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /*
- * fuzz_state.c — the epoch file of the state directory (src/state.c):
+ * fuzz_state.c — the epoch file of the state directory (src/forwarder/state.c):
  * state_epoch_parse() on the file's bytes, then state_epoch_next() on
  * what it accepted, at clock values around its edges.
  *
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "state.h"
+#include "forwarder/state.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

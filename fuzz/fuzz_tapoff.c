@@ -1,5 +1,5 @@
 /*
- * fuzz_tapoff.c — the TAP offloads (src/tapoff.c): TSO and checksum
+ * fuzz_tapoff.c — the TAP offloads (src/netio/tapoff.c): TSO and checksum
  * completion of what the host sends, joining of what the mesh delivers.
  *
  * Input: a mode byte m, then
@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tapoff.h"
+#include "netio/tapoff.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /*
- * fuzz_wire.c — every parser of the wire codec (src/wire.c), with a
+ * fuzz_wire.c — every parser of the wire codec (src/proto/wire.c), with a
  * round-trip oracle.
  *
  * The first byte of the input is the frame type and picks the parser, so
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wire.h"
+#include "proto/wire.h"
 
 #define WIRE_FUZZ_TVLV	0xf0
 

@@ -13,7 +13,7 @@
 
 #include <sodium.h>
 
-#include "config.h"
+#include "common/config.h"
 
 static const char *outdir;
 static int failures;

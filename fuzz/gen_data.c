@@ -18,7 +18,7 @@
 #include <sodium.h>
 
 #include "batsec_crypto.h"
-#include "wire.h"
+#include "proto/wire.h"
 
 /* As in fuzz_data.c. */
 #define GEN_NODES	8

@@ -19,7 +19,7 @@
 #include <linux/rtnetlink.h>
 #include <sodium.h>
 
-#include "netlink.h"
+#include "netio/netlink.h"
 
 #define GEN_BUF	4096
 

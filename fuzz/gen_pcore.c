@@ -21,7 +21,7 @@
 #include <sodium.h>
 
 #include "batsec_crypto.h"
-#include "wire.h"
+#include "proto/wire.h"
 
 #define G_EPOCH		9	/* the peers' epoch */
 

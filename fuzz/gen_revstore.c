@@ -14,9 +14,9 @@
 
 #include "batsec_crypto.h"
 #include "batsec_keys.h"
-#include "fwd_trust.h"
+#include "forwarder/fwd_trust.h"
 
-#define GEN_LINE	(FWD_TRUST_REVOKE_B64_LEN + 1)
+#define GEN_LINE	(CTLP_REVOKE_B64_LEN + 1)
 #define GEN_FILE_MAX	(8 * GEN_LINE + 64)
 
 static const char *gen_dir;
@@ -60,15 +60,15 @@ gen_record(struct gen_file *g, const struct bs_identity *ca,
 {
 	struct bs_revoke r;
 	uint8_t enc[BS_REVOKE_LEN];
-	char b64[FWD_TRUST_REVOKE_B64_LEN + 1];
+	char b64[CTLP_REVOKE_B64_LEN + 1];
 
 	if (bs_revoke_issue(&r, ca, pk, at) != 0)
 		exit(1);
 	bs_revoke_encode(enc, &r);
 	if (bs_b64_encode(b64, sizeof(b64), enc, sizeof(enc)) !=
-	    FWD_TRUST_REVOKE_B64_LEN)
+	    CTLP_REVOKE_B64_LEN)
 		exit(1);
-	gen_add(g, b64, FWD_TRUST_REVOKE_B64_LEN);
+	gen_add(g, b64, CTLP_REVOKE_B64_LEN);
 	gen_add(g, eol, strlen(eol));
 }
 

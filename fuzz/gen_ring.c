@@ -14,7 +14,7 @@
 
 #include <linux/if_packet.h>
 
-#include "rawsock.h"
+#include "netio/rawsock.h"
 
 static const char *gen_dir;
 static _Alignas(16) uint8_t gen_blk[RAWSOCK_RING_BLOCK];

@@ -12,7 +12,7 @@
 
 #include <sodium.h>
 
-#include "tapoff.h"
+#include "netio/tapoff.h"
 
 #define GEN_MAX		(TAPOFF_PKT_MAX + 64)
 #define GEN_RX_MAX	(1u << 18)

@@ -17,7 +17,7 @@
 #include <sodium.h>
 
 #include "batsec_crypto.h"
-#include "wire.h"
+#include "proto/wire.h"
 
 /* fuzz_wire's selector: the rest of the input is a TVLV region. */
 #define GEN_TVLV_SEED	0xf0

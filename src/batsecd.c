@@ -15,10 +15,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
-#include "forwarder.h"
-#include "parser.h"
-#include "version.h"
+#include "common/config.h"
+#include "forwarder/forwarder.h"
+#include "parser/parser.h"
+#include "common/version.h"
 
 int
 main(int argc, char **argv)

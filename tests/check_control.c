@@ -24,9 +24,9 @@
 
 #include "batsec_crypto.h"
 #include "batsec_keys.h"
-#include "control.h"
-#include "ctlproto.h"
-#include "version.h"
+#include "forwarder/control.h"
+#include "proto/ctlproto.h"
+#include "common/version.h"
 
 #define NOBODY		65534	/* uid nobody, gid nogroup (Debian) */
 #define BIG_TABLE	4096

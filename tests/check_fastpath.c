@@ -1,5 +1,5 @@
 /*
- * check_fastpath.c — the in-kernel UNICAST relay (src/fastpath.c): the
+ * check_fastpath.c — the in-kernel UNICAST relay (src/netio/fastpath.c): the
  * program the kernel verified, run over frames with BPF_PROG_TEST_RUN in
  * a private network namespace (as if received on its loopback device,
  * ifindex 1, whose MAC is all zero), and its maps.
@@ -25,8 +25,8 @@
 #include <arpa/inet.h>
 #include <linux/if_packet.h>
 
-#include "fastpath.h"
-#include "netlink.h"
+#include "netio/fastpath.h"
+#include "netio/netlink.h"
 #include "../fuzz/fastpath_model.h"
 
 #define IN_IF		FPM_IN_IF

@@ -40,12 +40,12 @@
 #include <sodium.h>
 
 #include "batsec_crypto.h"
-#include "forwarder.h"
-#include "ipc.h"
-#include "log.h"
-#include "rawsock.h"
-#include "state.h"
-#include "wire.h"
+#include "forwarder/forwarder.h"
+#include "proto/ipc.h"
+#include "common/log.h"
+#include "netio/rawsock.h"
+#include "forwarder/state.h"
+#include "proto/wire.h"
 
 extern char **environ;
 

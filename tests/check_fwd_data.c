@@ -1,6 +1,6 @@
 /*
- * check_fwd_data.c — unit tests of the forwarder's tables (src/fwd_tables.c)
- * and data plane (src/fwd_data.c).
+ * check_fwd_data.c — unit tests of the forwarder's tables (src/forwarder/fwd_tables.c)
+ * and data plane (src/forwarder/fwd_data.c).
  *
  * No network: the data plane's I/O callbacks record what would have been
  * sent on a mesh interface or written to the TAP, and the list of up
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fwd_data.h"
-#include "fwd_tables.h"
-#include "wire.h"
+#include "forwarder/fwd_data.h"
+#include "forwarder/fwd_tables.h"
+#include "proto/wire.h"
 
 #define US		0
 #define IF1		11

@@ -32,11 +32,11 @@
 #include <sodium.h>
 
 #include "batsec_crypto.h"
-#include "forwarder.h"
-#include "fwd_orig.h"
-#include "fwd_tables.h"
-#include "ipc.h"
-#include "wire.h"
+#include "forwarder/forwarder.h"
+#include "forwarder/fwd_orig.h"
+#include "forwarder/fwd_tables.h"
+#include "proto/ipc.h"
+#include "proto/wire.h"
 
 #define EPOCH	7u
 #define IF_A	2

@@ -24,12 +24,12 @@
 
 #include "batsec_keys.h"
 #include "batsec_policy.h"
-#include "control.h"
-#include "forwarder.h"
-#include "fwd_pins.h"
-#include "fwd_trust.h"
-#include "ipc.h"
-#include "wire.h"
+#include "forwarder/control.h"
+#include "forwarder/forwarder.h"
+#include "forwarder/fwd_pins.h"
+#include "forwarder/fwd_trust.h"
+#include "proto/ipc.h"
+#include "proto/wire.h"
 
 #define T0	1750000000ULL
 
@@ -361,7 +361,7 @@ END_TEST
 
 /* A revocation record for pk by issuer, as batsec-ctl sends it. */
 static void
-rev_b64(char out[static FWD_TRUST_REVOKE_B64_LEN + 1],
+rev_b64(char out[static CTLP_REVOKE_B64_LEN + 1],
     const struct bs_identity *issuer, const uint8_t pk[static BS_PK_LEN],
     int flip)
 {
@@ -372,13 +372,13 @@ rev_b64(char out[static FWD_TRUST_REVOKE_B64_LEN + 1],
 	bs_revoke_encode(raw, &r);
 	if (flip)
 		raw[BS_REVOKE_SIGNED_LEN + 2] ^= 1;
-	ck_assert_int_eq(bs_b64_encode(out, FWD_TRUST_REVOKE_B64_LEN + 1, raw,
-	    sizeof(raw)), FWD_TRUST_REVOKE_B64_LEN);
+	ck_assert_int_eq(bs_b64_encode(out, CTLP_REVOKE_B64_LEN + 1, raw,
+	    sizeof(raw)), CTLP_REVOKE_B64_LEN);
 }
 
 START_TEST(test_revoke_record)
 {
-	char b64[FWD_TRUST_REVOKE_B64_LEN + 1], msg[CTLP_ERR_MAX + 1];
+	char b64[CTLP_REVOKE_B64_LEN + 1], msg[CTLP_ERR_MAX + 1];
 	const char *argv[] = { b64, NULL };
 	struct bs_policy *snap, *owned;
 	uint32_t n;
@@ -387,7 +387,7 @@ START_TEST(test_revoke_record)
 	ck_assert_int_eq(run(fwd_trust_ctl_revoke_record, 1, argv, NULL,
 	    NULL), CTLP_OK);
 	ck_assert_ptr_nonnull(slurp(path_rev));
-	ck_assert_uint_eq(strlen(slurp(path_rev)), FWD_TRUST_REVOKE_B64_LEN +
+	ck_assert_uint_eq(strlen(slurp(path_rev)), CTLP_REVOKE_B64_LEN +
 	    1);
 	/* The file policy is untouched; the parser's has the revocation. */
 	ck_assert_int_eq(bs_policy_is_revoked(f.policy, other.pk), 0);
@@ -423,7 +423,7 @@ enum { RV_ROGUE, RV_BAD_SIG, RV_SHORT, RV_NOT_B64, RV_COUNT };
 
 START_TEST(test_revoke_record_refused)
 {
-	char b64[FWD_TRUST_REVOKE_B64_LEN + 1], msg[CTLP_ERR_MAX + 1];
+	char b64[CTLP_REVOKE_B64_LEN + 1], msg[CTLP_ERR_MAX + 1];
 	const char *argv[] = { b64, NULL };
 	static const int want[RV_COUNT] = { CTLP_E_FAILED, CTLP_E_FAILED,
 	    CTLP_E_USAGE, CTLP_E_USAGE };
@@ -446,7 +446,7 @@ END_TEST
 
 START_TEST(test_revocation_store_bad_line)
 {
-	char b64[FWD_TRUST_REVOKE_B64_LEN + 1], text[1024], err[256];
+	char b64[CTLP_REVOKE_B64_LEN + 1], text[1024], err[256];
 	struct bs_policy *owned;
 
 	rev_b64(b64, &ca, other.pk, 0);
@@ -467,8 +467,8 @@ END_TEST
  */
 START_TEST(test_revocation_store_parse)
 {
-	char a[FWD_TRUST_REVOKE_B64_LEN + 1], b[FWD_TRUST_REVOKE_B64_LEN + 1];
-	char bad[FWD_TRUST_REVOKE_B64_LEN + 1], text[2048];
+	char a[CTLP_REVOKE_B64_LEN + 1], b[CTLP_REVOKE_B64_LEN + 1];
+	char bad[CTLP_REVOKE_B64_LEN + 1], text[2048];
 	struct bs_revoke r;
 	int n;
 
@@ -556,7 +556,7 @@ END_TEST
 
 START_TEST(test_revocations_in_turn)
 {
-	char b64[FWD_TRUST_REVOKE_B64_LEN + 1], c[16], r[16];
+	char b64[CTLP_REVOKE_B64_LEN + 1], c[16], r[16];
 	const char *argv[] = { b64, NULL };
 
 	rev_b64(b64, &ca, other.pk, 0);

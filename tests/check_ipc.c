@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 #include "batsec_crypto.h"
-#include "ipc.h"
+#include "forwarder/ipc_check.h"
+#include "proto/ipc.h"
 
 static struct bs_identity id_own, id_n1, id_n2, id_orig;
 static uint8_t addr_own[6], addr_n1[6], addr_n2[6], addr_orig[6];

@@ -28,9 +28,9 @@
 #include <linux/if_packet.h>
 #include <linux/rtnetlink.h>
 
-#include "netlink.h"
-#include "rawsock.h"
-#include "tap.h"
+#include "netio/netlink.h"
+#include "netio/rawsock.h"
+#include "netio/tap.h"
 
 #define DEADLINE_MS	15000	/* generous: slow 2-core machines */
 #define FRAME_BUF	2048

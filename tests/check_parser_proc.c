@@ -65,10 +65,11 @@
 #include "batsec_crypto.h"
 #include "batsec_keys.h"
 #include "batsec_policy.h"
-#include "forwarder.h"
-#include "ipc.h"
-#include "log.h"
-#include "sandbox.h"
+#include "forwarder/forwarder.h"
+#include "forwarder/ipc_check.h"
+#include "proto/ipc.h"
+#include "common/log.h"
+#include "common/sandbox.h"
 
 #include "../fuzz/pcore_policy.h"
 

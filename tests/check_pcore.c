@@ -22,11 +22,12 @@
 
 #include "batsec_crypto.h"
 #include "batsec_policy.h"
-#include "ipc.h"
-#include "pcore.h"
-#include "pcore_int.h"
-#include "routing.h"
-#include "wire.h"
+#include "forwarder/ipc_check.h"
+#include "proto/ipc.h"
+#include "parser/pcore.h"
+#include "parser/pcore_int.h"
+#include "routing/routing.h"
+#include "proto/wire.h"
 
 #define IFX	7	/* the test's mesh interface */
 #define T0	100000	/* a monotonic clock reading */

@@ -14,10 +14,10 @@
 #include "batsec_crypto.h"
 #include "batsec_keys.h"
 #include "batsec_policy.h"
-#include "ipc.h"
-#include "pcore.h"
-#include "pcore_trust.h"
-#include "wire.h"
+#include "proto/ipc.h"
+#include "parser/pcore.h"
+#include "parser/pcore_trust.h"
+#include "proto/wire.h"
 
 #define T0	1750000000ULL	/* 2025-06-15: "now" */
 #define HOUR	3600ULL

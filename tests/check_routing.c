@@ -1,6 +1,6 @@
 /*
- * check_routing.c — unit tests of the routing core (src/routing.c,
- * src/neigh.c, src/orig.c).
+ * check_routing.c — unit tests of the routing core (src/routing/routing.c,
+ * src/routing/neigh.c, src/routing/orig.c).
  *
  * Nodes are numbered; node n has a fake public key, mesh address and
  * interface MAC derived from n (the routing core trusts its caller for
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "routing.h"
+#include "routing/routing.h"
 
 #define US		0
 #define IF1		1

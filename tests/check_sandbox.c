@@ -44,8 +44,8 @@
 #include <unistd.h>
 
 #include "batsec_crypto.h"
-#include "ipc.h"
-#include "sandbox.h"
+#include "proto/ipc.h"
+#include "common/sandbox.h"
 
 static char root_dir[64];	/* an empty root-owned 0755 directory */
 

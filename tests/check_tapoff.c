@@ -1,5 +1,5 @@
 /*
- * check_tapoff.c — unit tests of the TAP offloads (src/tapoff.c).
+ * check_tapoff.c — unit tests of the TAP offloads (src/netio/tapoff.c).
  *
  * Packets are built here from recipes, with checksums computed by this
  * file's own small RFC 1071 code (not tapoff_sum), so a checksum bug in
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tapoff.h"
+#include "netio/tapoff.h"
 
 #define T_BUF		(TAPOFF_PKT_MAX + 64)
 #define T_CAP_N		256

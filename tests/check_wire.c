@@ -1,5 +1,5 @@
 /*
- * check_wire.c — unit tests of the wire codec (src/wire.c).
+ * check_wire.c — unit tests of the wire codec (src/proto/wire.c).
  *
  * Every frame type is built by the codec from known inputs ("recipes"),
  * signed with the crypto library, parsed back and compared field by field,
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "batsec_crypto.h"
-#include "wire.h"
+#include "proto/wire.h"
 
 #define FRAME_MAX	8192
 

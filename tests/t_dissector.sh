@@ -2,7 +2,7 @@
 # t_dissector.sh — the Wireshark dissector contrib/batsec.lua, run by
 # tshark over real frames: the output of fuzz/gen_wire.c, built here
 # (HELLO, OGM aggregates with every TVLV type and both link-auth modes,
-# UNICAST, BCAST, ECHO, all built and signed by src/wire.c's builders; not
+# UNICAST, BCAST, ECHO, all built and signed by src/proto/wire.c's builders; not
 # fuzz/corpus/wire, which afl-cmin rewrites), wrapped in Ethernet headers
 # by tests/pcap/mkpcap.py.
 #
@@ -15,7 +15,7 @@
 # truncations and random byte changes of every frame never raise a Lua
 # error or a dissector bug; and on all of these frames, and on captures
 # committed as tests/pcap/*.pcap, the dissector raises an expert error
-# exactly when batsecd's own parser (src/wire.c, driven by
+# exactly when batsecd's own parser (src/proto/wire.c, driven by
 # tests/pcap/wirecheck.c) rejects the frame.
 # Needs tshark (installed with apt-get when missing and root), python3, a
 # C compiler and the libraries in $B.
@@ -309,7 +309,7 @@ else
 fi
 
 # The dissector flags a frame with an expert error exactly when batsecd's
-# parser (src/wire.c, through tests/pcap/wirecheck.c) rejects it.
+# parser (src/proto/wire.c, through tests/pcap/wirecheck.c) rejects it.
 if ! ${CC:-cc} -std=gnu11 -D_GNU_SOURCE $SANF -Wall -Wextra -Werror \
     -I"$TOP/src" -I"$TOP/crypto" -I"$TOP/keys" -I"$TOP/policy" \
     -o "$D/wirecheck" "$TOP/tests/pcap/wirecheck.c" "$B/libbatsec.a" \

@@ -13,7 +13,7 @@
 
 #include "batsec_policy.h"
 #include "sim.h"
-#include "wire.h"
+#include "proto/wire.h"
 
 #define SIM_EPOCH	1
 #define SIM_HELLO_MS	1000		/* batsec.conf defaults */

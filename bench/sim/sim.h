@@ -25,8 +25,8 @@
 #include <stdint.h>
 
 #include "batsec_crypto.h"
-#include "fwd_orig.h"
-#include "pcore.h"
+#include "forwarder/fwd_orig.h"
+#include "parser/pcore.h"
 
 #define SIM_IFINDEX	1
 #define SIM_MTU		1500

@@ -40,7 +40,7 @@
 #include <unistd.h>
 
 #include "batsec_crypto.h"
-#include "wire.h"
+#include "proto/wire.h"
 
 #define ATK_MAX_PEERS	16
 #define ATK_POOL	64	/* random keys reused by forge */

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "wire.h"
+#include "proto/wire.h"
 
 #define WC_PCAP_HDR	24
 #define WC_REC_HDR	16

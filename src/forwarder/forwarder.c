@@ -1,0 +1,819 @@
+/*
+ * forwarder.c — batsecd's privileged process: start-up, the event loop,
+ * signals, reload and shutdown.
+ *
+ * Start-up does everything that can fail because of the configuration
+ * before it creates any interface (TAP, raw sockets), so a bad setting
+ * exits with one line and status 1 and leaves nothing behind.  The order:
+ * configuration, secret key, policy, state directory, the parser's chroot
+ * directory, the epoch (bumped and persisted before anything is sent),
+ * the control socket; then netlink, the tables, the TAP (MAC, MTU, up),
+ * the mesh interfaces; daemonise; drop to CAP_NET_ADMIN|CAP_NET_RAW and
+ * load the forwarder's seccomp filter; start the parser; loop.
+ *
+ * The loop's timed work: the parser's respawn, HELLOs, OGMs and relay
+ * flushes (fwd_orig.c), table expiry once a second, and the control
+ * socket's idle clients.
+ */
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <malloc.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "batsec_keys.h"
+#include "batsec_policy.h"
+#include "forwarder.h"
+#include "fwd_data.h"
+#include "fwd_pins.h"
+#include "fwd_tables.h"
+#include "fwd_trust.h"
+#include "netio/netlink.h"
+#include "common/sandbox.h"
+#include "state.h"
+#include "common/version.h"
+
+/* epoll tags: kind in the high 32 bits, an index in the low ones. */
+#define FWD_TAG_SIG	1ull
+#define FWD_TAG_NLEV	2ull
+#define FWD_TAG_TAP	3ull
+#define FWD_TAG_CHAN	4ull
+#define FWD_TAG_RAW	5ull
+#define FWD_TAG_CTL	6ull
+#define FWD_TAG(kind, i)	(((kind) << 32) | (uint64_t)(i))
+#define FWD_EVENTS_MAX	32
+#define FWD_TAP_BURST	64	/* TAP frames read per wake-up */
+#define FWD_PURGE_MS	1000	/* table expiry runs this often */
+/*
+ * Free heap goes back to the kernel this often (and this long after the
+ * start).  What start-up, a policy reload or a long control answer
+ * allocated and freed stays resident otherwise: glibc only gives back
+ * the top of the heap, and only above 128 KiB (measured: 96 KiB of the
+ * forwarder's 280 KiB heap on an idle 50-node chain).
+ */
+#define FWD_TRIM_MS	60000
+#define FWD_TRIM_FIRST_MS 10000
+
+/* ---- epoll ------------------------------------------------------------------------- */
+
+static int
+fwd_watch(struct fwd *f, int fd, uint32_t events, uint64_t tag)
+{
+	struct epoll_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.events = events;
+	ev.data.u64 = tag;
+	return epoll_ctl(f->epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+int
+fwd_watch_raw(struct fwd *f, size_t i)
+{
+	return fwd_watch(f, f->ifs.v[i].rs.fd, EPOLLIN, FWD_TAG(FWD_TAG_RAW, i));
+}
+
+void
+fwd_unwatch_fd(struct fwd *f, int fd)
+{
+	if (fd >= 0)
+		epoll_ctl(f->epfd, EPOLL_CTL_DEL, fd, NULL);
+}
+
+const struct fwd_iface *
+fwd_iface_by_index(const struct fwd *f, uint32_t ifindex)
+{
+	size_t i;
+
+	for (i = 0; i < f->ifs.n; i++)
+		if (ifindex > 0 && f->ifs.v[i].ifindex > 0 &&
+		    (uint32_t)f->ifs.v[i].ifindex == ifindex)
+			return &f->ifs.v[i];
+	return NULL;
+}
+
+/*
+ * Keep epoll in step with the channel: a new channel (respawn; the fd
+ * number may be the old one's) is added, and POLLOUT is watched only
+ * while messages wait in its queue.
+ */
+static void
+fwd_chan_watch(struct fwd *f)
+{
+	int fd = f->parser.ipc.fd;
+	uint32_t want = EPOLLIN | (ipc_pending(&f->parser.ipc) ? EPOLLOUT : 0);
+	struct epoll_event ev;
+
+	if (fd != f->chan_fd || f->parser.c.spawns != f->chan_gen) {
+		f->chan_fd = -1;
+		f->chan_gen = f->parser.c.spawns;
+		if (fd < 0)
+			return;
+		if (fwd_watch(f, fd, want, FWD_TAG(FWD_TAG_CHAN, 0)) != 0)
+			fatal("epoll: parser channel");
+		f->chan_fd = fd;
+		f->chan_events = want;
+		return;
+	}
+	if (fd < 0 || want == f->chan_events)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.events = want;
+	ev.data.u64 = FWD_TAG(FWD_TAG_CHAN, 0);
+	if (epoll_ctl(f->epfd, EPOLL_CTL_MOD, fd, &ev) != 0)
+		fatal("epoll: parser channel");
+	f->chan_events = want;
+}
+
+/* ---- the parser ------------------------------------------------------------------------ */
+
+static void
+fwd_send_config(struct fwd *f)
+{
+	struct ipc_config c;
+
+	memset(&c, 0, sizeof(c));
+	memcpy(c.own_pk, f->id.pk, BS_PK_LEN);
+	memcpy(c.own_addr, f->own_addr, BS_ADDR_LEN);
+	c.ethertype = f->cfg.ethertype;
+	c.epoch = f->epoch;
+	c.hello_ms = (uint16_t)f->cfg.hello_interval_ms;
+	c.ogm_ms = (uint16_t)f->cfg.orig_interval_ms;
+	c.hop_penalty = f->cfg.hop_penalty;
+	c.log_level = (uint8_t)log_get_level();
+	if (fwd_parser_send(&f->parser, IPC_CONFIG, &c, sizeof(c)) != 0)
+		log_warn("sending CONFIG to the parser");
+}
+
+/*
+ * Queue the policy as a snapshot (with the CA revocations in force,
+ * fwd_trust_effective); on ENOBUFS try again later.
+ */
+void
+fwd_policy_push(struct fwd *f)
+{
+	struct bs_policy *owned = NULL;
+	const struct bs_policy *pol;
+	size_t len, n = 0;
+	uint8_t *buf;
+
+	f->policy_pending = 1;
+	if (!fwd_parser_up(&f->parser))
+		return;
+	if ((pol = fwd_trust_effective(f, &owned)) == NULL ||
+	    (buf = malloc(len = bs_policy_snapshot_len(pol))) == NULL) {
+		log_warn("policy snapshot");
+		bs_policy_free(owned);
+		return;
+	}
+	if (bs_policy_snapshot_encode(pol, buf, len, &n) != 0)
+		log_warnx("policy snapshot: encoding failed");
+	else if (ipc_send_policy(&f->parser.ipc, f->policy_serial, buf, n) == 0)
+		f->policy_pending = 0;
+	else if (errno != ENOBUFS)
+		log_warn("sending the policy to the parser");
+	free(buf);
+	bs_policy_free(owned);
+}
+
+/* A new parser learns everything it needs, in this order. */
+static void
+fwd_parser_start(struct fwd *f)
+{
+	char err[256];
+
+	/*
+	 * A new parser knows no neighbour (its ipc_ctx starts empty) and
+	 * announces everything again: forget what the last one said, so the
+	 * tables stay in step with what ipc_check will allow.  Until now
+	 * the last vetted tables kept the data plane going.
+	 */
+	if (f->tables != NULL && f->parser.c.spawns > 0) {
+		fwd_tables_parser_reset(f->tables);
+		f->fast_dirty = 1;
+	}
+
+	if (fwd_parser_spawn(&f->parser, f->own_addr, log_now_ms(), err,
+	    sizeof(err)) != 0) {
+		log_warnx("starting the parser: %s", err);
+		f->parser.respawn_at_ms = log_now_ms() + FWD_RESPAWN_MAX_MS;
+		return;
+	}
+	fwd_send_config(f);
+	fwd_policy_push(f);
+	fwd_pins_push(f);
+	fwd_ifaces_announce(f);
+}
+
+static void
+fwd_on_chan(struct fwd *f, uint32_t events)
+{
+	char why[256] = "";
+	enum fwd_chan_rc rc;
+
+	if ((events & EPOLLOUT) && ipc_flush(&f->parser.ipc) < 0) {
+		log_warn("parser channel");
+		fwd_parser_kill(&f->parser, NULL);
+		return;
+	}
+	if (!(events & (EPOLLIN | EPOLLHUP | EPOLLERR)))
+		return;
+	rc = fwd_parser_read(&f->parser, why, sizeof(why));
+	if (rc == FWD_CHAN_KILL)
+		fwd_parser_kill(&f->parser, why);
+	else if (rc == FWD_CHAN_EOF) {
+		log_warnx("parser (pid %ld) %s", (long)f->parser.pid, why);
+		fwd_parser_kill(&f->parser, NULL);
+	}
+}
+
+static void
+fwd_reap(struct fwd *f)
+{
+	pid_t pid;
+	int status;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+		if (!fwd_parser_reaped(&f->parser, pid, status, log_now_ms()))
+			log_debug("reaped unknown child %ld", (long)pid);
+}
+
+/* ---- TAP ------------------------------------------------------------------------------ */
+
+/* A frame for the mesh, as the host would have sent it (tapoff_tx). */
+static void
+fwd_tap_emit(void *arg, const uint8_t *frame, size_t len)
+{
+	struct fwd *f = arg;
+
+	f->tap_rx_frames++;
+	fwd_data_tap_rx(f->data, frame, len, f->tap_now);
+}
+
+/*
+ * Frames the host sends into the mesh: with offloads, a read may be a TCP
+ * packet of up to 64 KiB, cut here into segments the mesh can carry
+ * (tapoff.h), at most the TAP's MTU each.
+ */
+static void
+fwd_on_tap(struct fwd *f)
+{
+	uint8_t vnet[TAP_VNET_LEN];
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < FWD_TAP_BURST; i++) {
+		n = tap_read_vnet(&f->tap, vnet, f->tapbuf, TAP_PKT_MAX);
+		if (n >= 0) {
+			f->tap_now = log_now_ms();
+			(void)tapoff_tx(vnet, f->tapbuf, (size_t)n, f->tapseg,
+			    f->tap_mtu + 14 + 4, fwd_tap_emit, f, &f->tapoff);
+			continue;
+		}
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			break;
+		f->tap_rx_errors++;
+		if (errno != EMSGSIZE && errno != EPROTO && errno != EINTR) {
+			log_rl(&f->rx_rl, LOG_WARNING, "%s: read: %s",
+			    f->tap.name, strerror(errno));
+			break;
+		}
+	}
+	/* What the burst queued goes out in one sendmmsg per interface. */
+	fwd_data_flush(f->data);
+}
+
+/* Write one packet for the host (the write callback of f->tap_gro). */
+static int
+fwd_tap_write(void *arg, const uint8_t vnet[TAPOFF_VNET_LEN],
+    const uint8_t *pkt, size_t len)
+{
+	struct fwd *f = arg;
+
+	if (tap_write_vnet(&f->tap, vnet, pkt, len) == 0)
+		return 0;
+	if (errno != EAGAIN)
+		log_rl(&f->rx_rl, LOG_WARNING, "%s: write: %s", f->tap.name,
+		    strerror(errno));
+	return -1;
+}
+
+int
+fwd_tap_deliver(struct fwd *f, const uint8_t *frame, size_t len)
+{
+	return tapoff_gro_add(&f->tap_gro, frame, len, fwd_tap_write, f,
+	    &f->tapoff);
+}
+
+void
+fwd_tap_flush(struct fwd *f)
+{
+	(void)tapoff_gro_flush(&f->tap_gro, fwd_tap_write, f, &f->tapoff);
+}
+
+/*
+ * The TAP's MAC: derived from the node key, so it stays the same across
+ * restarts (DHCP leases, IPv6 addresses, neighbour caches) yet differs
+ * from the node's mesh address: the first 6 bytes of
+ * BLAKE2b-256(key = "batsec-tap-v1", msg = pk), locally administered,
+ * unicast.
+ */
+static void
+fwd_tap_mac(const uint8_t pk[static BS_PK_LEN], uint8_t mac[static 6])
+{
+	static const char label[] = "batsec-tap-v1";
+	uint8_t h[32];
+
+	crypto_generichash(h, sizeof(h), pk, BS_PK_LEN,
+	    (const unsigned char *)label, sizeof(label) - 1);
+	memcpy(mac, h, 6);
+	mac[0] = (uint8_t)((mac[0] | 0x02) & ~0x01);
+}
+
+static void
+fwd_tap_open(struct fwd *f)
+{
+	uint8_t mac[6];
+
+	if (tap_open(&f->tap, f->cfg.tap) != 0) {
+		if (errno == EBUSY)
+			fatalx("tap %s: an interface of that name exists "
+			    "already", f->cfg.tap);
+		fatal("tap %s", f->cfg.tap);
+	}
+	/* Without offloads the host segments and checksums itself. */
+	if (tap_offload(&f->tap) != 0)
+		log_warn("tap %s: no TCP segmentation offload", f->tap.name);
+	fwd_tap_mac(f->id.pk, mac);
+	if (nl_link_set_mac(f->nl, f->tap.ifindex, mac) != 0)
+		fatal("tap %s: setting its MAC", f->tap.name);
+	/* The TAP's own MAC is a permanent client of ours (local TT). */
+	if (fwd_local_set_own(f->tables, mac, log_now_ms()) != 0)
+		fatalx("tap %s: local translation table", f->tap.name);
+}
+
+static void
+fwd_tap_up(struct fwd *f)
+{
+	if (nl_link_set_up(f->nl, f->tap.ifindex, true) != 0)
+		fatal("tap %s: bringing it up", f->tap.name);
+	log_info("%s up, mtu %u", f->tap.name, f->tap_mtu);
+}
+
+/* Closing the descriptor removes a TAP that is not persistent; check. */
+static void
+fwd_tap_close(struct fwd *f)
+{
+	struct nl_link link;
+	char name[IFNAMSIZ];
+
+	if (f->tap.fd < 0)
+		return;
+	snprintf(name, sizeof(name), "%s", f->tap.name);
+	tap_close(&f->tap);
+	if (f->nl != NULL && nl_link_get_by_name(f->nl, name, &link) == 0)
+		log_warnx("%s still exists after closing it", name);
+}
+
+/* ---- reload (SIGHUP) ---------------------------------------------------------------------- */
+
+static void
+fwd_note_fixed(const char *what, int changed)
+{
+	if (changed)
+		log_warnx("reload: %s cannot change while batsecd runs; "
+		    "restart it to apply", what);
+}
+
+/* Warn about every setting that needs a restart. */
+static void
+fwd_reload_fixed(const struct bs_config *o, const struct bs_config *n)
+{
+	fwd_note_fixed("tap", strcmp(o->tap, n->tap) != 0);
+	fwd_note_fixed("key", strcmp(o->key, n->key) != 0);
+	fwd_note_fixed("socket", strcmp(o->socket, n->socket) != 0);
+	fwd_note_fixed("state-dir", strcmp(o->state_dir, n->state_dir) != 0);
+	fwd_note_fixed("user", strcmp(o->user, n->user) != 0);
+	fwd_note_fixed("chroot", strcmp(o->chroot_dir, n->chroot_dir) != 0);
+	fwd_note_fixed("ethertype", o->ethertype != n->ethertype);
+	fwd_note_fixed("orig-interval",
+	    o->orig_interval_ms != n->orig_interval_ms);
+	fwd_note_fixed("hello-interval",
+	    o->hello_interval_ms != n->hello_interval_ms);
+	fwd_note_fixed("hop-penalty", o->hop_penalty != n->hop_penalty);
+	fwd_note_fixed("fast-path", o->fast_path != n->fast_path);
+	fwd_note_fixed("gateway", o->gw_mode != n->gw_mode ||
+	    o->gw_down != n->gw_down || o->gw_up != n->gw_up);
+}
+
+static int
+fwd_ifaces_differ(const struct bs_config *a, const struct bs_config *b)
+{
+	size_t i;
+
+	if (a->n_ifaces != b->n_ifaces)
+		return 1;
+	for (i = 0; i < a->n_ifaces; i++)
+		if (strcmp(a->ifaces[i], b->ifaces[i]) != 0)
+			return 1;
+	return 0;
+}
+
+static void
+fwd_reload_config(struct fwd *f)
+{
+	struct bs_config n;
+	char err[512];
+	int level;
+
+	if (config_load(&n, &f->args, err, sizeof(err)) != 0) {
+		log_warnx("reload: %s; keeping the running configuration", err);
+		return;
+	}
+	fwd_reload_fixed(&f->cfg, &n);
+	if (fwd_ifaces_differ(&f->cfg, &n)) {
+		memcpy(f->cfg.ifaces, n.ifaces, sizeof(n.ifaces));
+		f->cfg.n_ifaces = n.n_ifaces;
+		fwd_ifaces_reconfigure(f, &n);
+	}
+	memcpy(f->cfg.policy, n.policy, sizeof(n.policy));
+	f->cfg.log_level = n.log_level;
+	level = f->args.debug ? LOG_DEBUG : (int)n.log_level;
+	if (level != log_get_level()) {
+		log_set_level(level);
+		log_info("log level %s", config_log_level_name(
+		    (enum bs_log_level)level));
+		fwd_send_config(f);
+	}
+}
+
+static void
+fwd_reload_policy(struct fwd *f)
+{
+	char err[512];
+
+	if (fwd_trust_reload(f, err, sizeof(err)) != 0)
+		log_warnx("reload: %s; keeping the old policy", err);
+}
+
+/* ---- signals ------------------------------------------------------------------------------ */
+
+static void
+fwd_on_signal(struct fwd *f)
+{
+	struct signalfd_siginfo si;
+	ssize_t n;
+
+	while ((n = read(f->sigfd, &si, sizeof(si))) == (ssize_t)sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGTERM:
+		case SIGINT:
+			log_info("SIG%s: shutting down", sigabbrev_np(
+			    (int)si.ssi_signo));
+			f->quit = 1;
+			break;
+		case SIGHUP:
+			log_info("SIGHUP: reloading");
+			fwd_reload_config(f);
+			fwd_reload_policy(f);
+			break;
+		case SIGCHLD:
+			fwd_reap(f);
+			break;
+		}
+	}
+}
+
+/* The signals the loop handles (blocked, read from a signalfd). */
+static void
+fwd_sigset(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGCHLD);
+}
+
+static void
+fwd_signals(void)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	fwd_sigset(&set);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0)
+		fatal("sigprocmask");
+}
+
+/*
+ * After daemon(): a signalfd wakes epoll through the wait queue of the
+ * process that created it, so one made before the fork would never wake
+ * the daemon.
+ */
+static void
+fwd_signalfd(struct fwd *f)
+{
+	sigset_t set;
+
+	fwd_sigset(&set);
+	if ((f->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC)) < 0)
+		fatal("signalfd");
+	if (fwd_watch(f, f->sigfd, EPOLLIN, FWD_TAG(FWD_TAG_SIG, 0)) != 0)
+		fatal("epoll: signalfd");
+}
+
+/* ---- start-up ------------------------------------------------------------------------------ */
+
+/*
+ * The control socket, before any interface exists: a path in use by a
+ * running daemon is a configuration error like any other.
+ */
+static void
+fwd_control_open(struct fwd *f)
+{
+	struct control_opts o;
+	char err[512];
+
+	memset(&o, 0, sizeof(o));
+	o.path = f->cfg.socket;
+	o.cmds = fwd_control_cmds;
+	o.ctx = f;
+	o.status_extra = fwd_control_status;
+	if ((f->ctl = control_open(&o, log_now_ms(), err, sizeof(err))) ==
+	    NULL)
+		fatalx("%s", err);
+}
+
+/* Everything a bad setting can break, before anything is created. */
+static void
+fwd_load(struct fwd *f)
+{
+	char err[1024];
+
+	if (config_load(&f->cfg, &f->args, err, sizeof(err)) != 0)
+		fatalx("%s", err);
+	log_set_level(f->args.debug ? LOG_DEBUG : (int)f->cfg.log_level);
+	if (bs_crypto_init() != 0)
+		fatalx("libsodium initialisation failed");
+	if (bs_seckey_load(f->cfg.key, &f->id, err, sizeof(err)) != 0)
+		fatalx("%s", err);
+	bs_mesh_addr(f->own_addr, f->id.pk);
+	if (bs_policy_parse_file(f->cfg.policy, 0, &f->policy, err,
+	    sizeof(err)) != 0)
+		fatalx("%s", err);
+	f->policy_serial = 1;
+	if (state_dir_open(f->cfg.state_dir, err, sizeof(err)) != 0 ||
+	    fwd_trust_start(f, err, sizeof(err)) != 0 ||
+	    fwd_pins_start(f, err, sizeof(err)) != 0 ||
+	    sandbox_chroot_prepare(f->cfg.chroot_dir, err, sizeof(err)) != 0)
+		fatalx("%s", err);
+	fwd_parser_init(&f->parser, &f->id);
+	f->parser.owner = f;
+	if (fwd_parser_setup(&f->parser, f->cfg.user, f->cfg.chroot_dir,
+	    f->args.debug, err, sizeof(err)) != 0)
+		fatalx("%s", err);
+	if (state_epoch_bump(f->cfg.state_dir, (uint64_t)time(NULL),
+	    &f->epoch, err, sizeof(err)) != 0)
+		fatalx("%s", err);
+	fwd_control_open(f);
+}
+
+/* Netlink, epoll, signals, TAP and mesh interfaces. */
+static void
+fwd_open(struct fwd *f)
+{
+	struct log_rl rl = LOG_RL_INIT(5, 1);
+
+	f->rx_rl = rl;
+	f->chan_fd = -1;
+	if ((f->nlev = nl_events_open(0)) == NULL)
+		fatal("netlink event socket");
+	if ((f->nl = nl_open()) == NULL)
+		fatal("netlink socket");
+	if ((f->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0)
+		fatal("epoll_create1");
+	f->rxbufs = malloc((size_t)RAWSOCK_BATCH_MAX * FWD_RXBUF_LEN);
+	f->tapbuf = malloc(TAP_PKT_MAX);
+	f->tapseg = malloc(TAP_PKT_MAX);
+	f->grobuf = malloc(TAP_PKT_MAX);
+	if (f->rxbufs == NULL || f->tapbuf == NULL || f->tapseg == NULL ||
+	    f->grobuf == NULL)
+		fatal("receive buffers");
+	tapoff_gro_init(&f->tap_gro, f->grobuf);
+	if (fwd_data_setup(f) != 0)
+		fatal("forwarding tables");
+	fwd_signals();
+	fwd_tap_open(f);
+	fwd_fast_start(f);
+	fwd_ifaces_init(f);
+	fwd_ifaces_start(f);
+	fwd_tap_up(f);
+	if (fwd_watch(f, nl_fd(f->nlev), EPOLLIN,
+	    FWD_TAG(FWD_TAG_NLEV, 0)) != 0 ||
+	    fwd_watch(f, f->tap.fd, EPOLLIN, FWD_TAG(FWD_TAG_TAP, 0)) != 0 ||
+	    fwd_watch(f, control_fd(f->ctl), EPOLLIN,
+	    FWD_TAG(FWD_TAG_CTL, 0)) != 0)
+		fatal("epoll");
+}
+
+static void
+fwd_daemonise(struct fwd *f)
+{
+	if (chdir("/") != 0)
+		fatal("chdir /");
+	if (!f->args.foreground && daemon(0, 0) != 0)
+		fatal("daemon");
+	if (!f->args.debug)
+		log_init(LOG_DEST_SYSLOG, log_get_level(), "batsecd");
+	fwd_signalfd(f);
+}
+
+static void
+fwd_sandbox(struct fwd *f)
+{
+	char err[512];
+
+	sandbox_set_debug(f->args.debug);
+	if (geteuid() == 0 && sandbox_forwarder_caps(err, sizeof(err)) != 0)
+		fatalx("%s", err);
+	if (sandbox_forwarder_seccomp() != 0)
+		fatal("loading the forwarder's seccomp filter");
+}
+
+/* ---- the loop ----------------------------------------------------------------------------- */
+
+static void
+fwd_dispatch(struct fwd *f, const struct epoll_event *ev)
+{
+	uint64_t kind = ev->data.u64 >> 32;
+	size_t i = (size_t)(ev->data.u64 & 0xffffffffu);
+
+	switch (kind) {
+	case FWD_TAG_SIG:
+		fwd_on_signal(f);
+		break;
+	case FWD_TAG_NLEV:
+		fwd_ifaces_events(f);
+		break;
+	case FWD_TAG_TAP:
+		fwd_on_tap(f);
+		break;
+	case FWD_TAG_CHAN:
+		if (fwd_parser_up(&f->parser))
+			fwd_on_chan(f, ev->events);
+		break;
+	case FWD_TAG_RAW:
+		if (i < f->ifs.n)
+			(void)fwd_ifaces_rx(f, i);
+		/* Before anything may change the tables (fwd_data.h). */
+		if (f->data != NULL)
+			fwd_data_flush(f->data);
+		fwd_tap_flush(f);
+		break;
+	case FWD_TAG_CTL:
+		control_run(f->ctl, log_now_ms());
+		break;
+	}
+}
+
+/* The earlier of two deadlines; 0 is "none". */
+static uint64_t
+fwd_earlier(uint64_t a, uint64_t b)
+{
+	if (a == 0)
+		return b;
+	return b != 0 && b < a ? b : a;
+}
+
+/* Milliseconds until the next timed job, -1 for none. */
+static int
+fwd_timeout(const struct fwd *f)
+{
+	uint64_t now = log_now_ms(), at = 0, wait;
+	int ct;
+
+	if (f->parser.pid == 0 && f->parser.respawn_at_ms != 0)
+		at = f->parser.respawn_at_ms;
+	if (f->policy_pending && fwd_parser_up(&f->parser))
+		at = fwd_earlier(at, now + 1000);
+	at = fwd_earlier(at, fwd_orig_deadline(f));
+	at = fwd_earlier(at, f->purge_at_ms);
+	at = fwd_earlier(at, fwd_pins_due());
+	if (f->ctl != NULL && (ct = control_timeout(f->ctl, now)) >= 0)
+		at = fwd_earlier(at, now + (uint64_t)ct);
+	if (at == 0)
+		return -1;
+	wait = at > now ? at - now : 0;
+	return wait > 60000 ? 60000 : (int)wait;
+}
+
+static void
+fwd_timers(struct fwd *f)
+{
+	uint64_t now = log_now_ms();
+
+	if (fwd_parser_respawn_due(&f->parser, now))
+		fwd_parser_start(f);
+	else if (f->policy_pending && fwd_parser_up(&f->parser) &&
+	    !ipc_pending(&f->parser.ipc))
+		fwd_policy_push(f);
+	fwd_orig_run(f, now);
+	fwd_pins_tick(f, now);
+	if (now >= f->purge_at_ms) {
+		if (f->tables != NULL && fwd_tables_purge(f->tables, now) > 0)
+			f->fast_dirty = 1;
+		fwd_fast_tick(f);
+		fwd_ifaces_collect_drops(f, now);
+		fwd_ifaces_ring_tick(f, now);
+		f->purge_at_ms = now + FWD_PURGE_MS;
+	}
+	if (now >= f->trim_at_ms) {
+		(void)malloc_trim(0);
+		f->trim_at_ms = now + FWD_TRIM_MS;
+	}
+	/* Idle clients, and accepting again after a pause (EMFILE). */
+	if (f->ctl != NULL && control_timeout(f->ctl, now) == 0)
+		control_run(f->ctl, now);
+}
+
+static void
+fwd_loop(struct fwd *f)
+{
+	struct epoll_event ev[FWD_EVENTS_MAX];
+	int n, k;
+
+	while (!f->quit) {
+		fwd_chan_watch(f);
+		n = epoll_wait(f->epfd, ev, FWD_EVENTS_MAX, fwd_timeout(f));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			fatal("epoll_wait");
+		}
+		for (k = 0; k < n && !f->quit; k++)
+			fwd_dispatch(f, &ev[k]);
+		fwd_timers(f);
+		fwd_fast_sync(f);
+	}
+}
+
+static void
+fwd_shutdown(struct fwd *f)
+{
+	control_close(f->ctl);
+	f->ctl = NULL;
+	fwd_parser_stop(&f->parser);
+	fwd_fast_stop(f);
+	fwd_ifaces_close(f);
+	fwd_tap_close(f);
+	nl_close(f->nlev);
+	nl_close(f->nl);
+	bs_policy_free(f->policy);
+	fwd_trust_stop();
+	fwd_pins_stop(f);
+	bs_identity_wipe(&f->id);
+	free(f->rxbufs);
+	free(f->tapbuf);
+	free(f->tapseg);
+	free(f->grobuf);
+	fwd_data_teardown(f);
+	log_info("exiting");
+}
+
+int
+forwarder_main(const struct bs_args *args)
+{
+	static struct fwd f;	/* large; one per process */
+
+	f.args = *args;
+	f.tap.fd = -1;
+	log_init(LOG_DEST_STDERR, args->debug ? LOG_DEBUG : LOG_INFO,
+	    "batsecd");
+	fwd_load(&f);
+	fwd_open(&f);
+	fwd_daemonise(&f);
+	fwd_sandbox(&f);
+	log_info("batsecd %s running: epoch %u, %zu mesh interface(s)",
+	    BATSEC_VERSION, f.epoch, f.ifs.n);
+	f.started_ms = log_now_ms();
+	f.purge_at_ms = f.started_ms + FWD_PURGE_MS;
+	f.trim_at_ms = f.started_ms + FWD_TRIM_FIRST_MS;
+	fwd_orig_setup(&f, f.started_ms);
+	fwd_parser_start(&f);
+	fwd_loop(&f);
+	fwd_shutdown(&f);
+	return f.exit_code;
+}

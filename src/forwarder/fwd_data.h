@@ -1,0 +1,240 @@
+/*
+ * fwd_data.h — the forwarder's data plane (batsec-protocol(7), DATA FRAMES).
+ *
+ * From batsec0 (the TAP) into the mesh:
+ *   a unicast destination some originator announces (remote TT) with a
+ *   route to it -> UNICAST {ttl 50, dst = that originator, src = us} to
+ *   the next hop's interface MAC;  broadcast, multicast and unknown
+ *   unicast -> BCAST {ttl 50, seqno++, orig = us} to ff:ff:ff:ff:ff:ff on
+ *   every up mesh interface.  Source MACs are learnt into the local TT.
+ *
+ * From a mesh interface (frames whose type byte is UNICAST, BCAST or
+ * ECHO; they never go to the parser):
+ *   the Ethernet source must be the MAC of a neighbour that is up on that
+ *   interface, then the fixed header is parsed (wire_*_parse).
+ *   UNICAST for us -> inner frame to the TAP; for another originator ->
+ *   ttl - 1 along the route (dropped when the ttl would reach 0 or there
+ *   is no route).  BCAST: our own -> dropped; a duplicate (64-seqno window
+ *   per originator) -> dropped; else the inner frame to the TAP and,
+ *   when ttl - 1 > 0, rebroadcast on every up interface.  ECHO for us: a
+ *   request is answered (rate-limited), a reply completes our ping; for
+ *   another originator it is forwarded as a UNICAST is.
+ *
+ * Sending in batches: when ops.send_batch is set, frames for the mesh
+ * are queued (up to FWD_TXQ_MAX, copied) and go out with one call per
+ * interface at fwd_data_flush(), which the forwarder calls after each
+ * burst it read from the TAP or a mesh socket (and fwd_data_send calls
+ * when the queue is full); without a queue (no send_batch, or no memory
+ * for it) a frame goes out at once, after whatever is queued.  The tx / drop_send counters are updated at
+ * the flush, when the outcome is known; the neighbour entries queued
+ * frames count on must stay in the table until then, so the caller
+ * flushes before it lets the tables change (the forwarder: before it
+ * returns to its event loop).
+ *
+ * I/O goes through struct fwd_data_ops so tests and the fuzz harness can
+ * capture it; fwd_data_setup() wires the real rawsock_send / tap_write of
+ * a running forwarder.  Counters are kept per interface, per neighbour
+ * (struct fwd_neigh.c) and for the TAP side.
+ */
+#ifndef BATSEC_FWD_DATA_H
+#define BATSEC_FWD_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fwd_tables.h"
+#include "common/log.h"
+#include "proto/wire.h"
+
+struct fwd;
+
+#define FWD_DATA_TTL		50	/* originated UNICAST and BCAST */
+/* Interfaces with counters; more than the configuration allows, for churn. */
+#define FWD_DATA_IFC_MAX	32
+/* Largest data frame we build: UNICAST header + the largest inner frame. */
+#define FWD_DATA_FRAME_MAX	(WIRE_UNICAST_HDR_LEN + WIRE_INNER_MAX)
+
+/* Queued frames, and the bytes a queue slot holds (any data frame). */
+#define FWD_TXQ_MAX		32
+#define FWD_TXQ_SLOT		FWD_DATA_FRAME_MAX
+
+/* An up mesh interface, as the data plane needs it. */
+struct fwd_data_if {
+	uint32_t ifindex;
+	uint32_t mtu;			/* largest Ethernet payload */
+};
+
+/* One frame of a batch send: payload to dst. */
+struct fwd_data_tx {
+	const uint8_t *dst;		/* BS_ADDR_LEN */
+	const uint8_t *frame;
+	size_t len;
+};
+
+/* A queued frame (its bytes are in the slot of the same index). */
+struct fwd_data_txe {
+	uint32_t ifindex;
+	uint8_t dst[BS_ADDR_LEN];
+	size_t len;
+	struct fwd_neigh *n;		/* counted on too; may be NULL */
+};
+
+struct fwd_data_ops {
+	/*
+	 * Send payload (the batsec frame) to dst on ifindex; the callee adds
+	 * the Ethernet header.  0, or -1 (counted as drop_send).
+	 */
+	int (*send)(void *arg, uint32_t ifindex,
+	    const uint8_t dst[static BS_ADDR_LEN], const void *payload,
+	    size_t len);
+	/*
+	 * Optional: send the n (1..FWD_TXQ_MAX) frames tx[] on ifindex at
+	 * once.  Returns how many went out, counted from the first; the
+	 * rest count as drop_send.
+	 */
+	size_t (*send_batch)(void *arg, uint32_t ifindex,
+	    const struct fwd_data_tx *tx, size_t n);
+	/* Write one Ethernet frame to the TAP.  0, or -1. */
+	int (*tap_write)(void *arg, const void *frame, size_t len);
+	/* The up mesh interfaces, at most max of them, into out. */
+	size_t (*ifaces)(void *arg, struct fwd_data_if *out, size_t max);
+	void *arg;
+};
+
+struct fwd_data_ifc {
+	uint32_t ifindex;		/* 0: free */
+	struct fwd_dcount c;
+	uint64_t transit;		/* UNICASTs for other originators
+					   received here (the in-kernel
+					   relay's cue, fwd_fast.c) */
+};
+
+/*
+ * The mesh ping (batsec-ctl ping; batsec-protocol(7), ECHO).  A node
+ * remembers its last FWD_PING_SLOTS requests, and answers requests for
+ * it with at most FWD_ECHO_RATE replies a second (bursts of
+ * FWD_ECHO_BURST): ECHO frames are not authenticated, so a forged
+ * request must not make it send without bound.
+ */
+#define FWD_PING_SLOTS		16
+#define FWD_ECHO_RATE		10
+#define FWD_ECHO_BURST		20
+
+enum fwd_ping_state {
+	FWD_PING_NONE = 0,
+	FWD_PING_SENT,
+	FWD_PING_REPLIED,
+};
+
+struct fwd_ping {
+	uint8_t dst[BS_ADDR_LEN];	/* the originator asked */
+	uint16_t seqno;
+	uint8_t state;			/* enum fwd_ping_state */
+	uint64_t sent_us;		/* CLOCK_MONOTONIC */
+	uint64_t rtt_us;		/* when replied */
+};
+
+struct fwd_echo_counters {
+	uint64_t requests_sent;		/* our pings */
+	uint64_t replies_received;	/* ... answered */
+	uint64_t requests_received;	/* for us */
+	uint64_t replies_sent;
+	uint64_t drop_rate;		/* requests over FWD_ECHO_RATE */
+	uint64_t drop_unmatched;	/* replies to no ping of ours */
+	uint64_t drop_no_route;		/* requests we cannot answer */
+	uint64_t drop_own;		/* from the mesh with our source */
+};
+
+struct fwd_data {
+	struct fwd_tables *t;
+	struct fwd_data_ops ops;
+	uint8_t own_addr[BS_ADDR_LEN];
+	uint32_t bcast_seqno;		/* of the last BCAST we originated */
+	struct fwd_dcount tap;		/* rx: read from the TAP; tx: written */
+	struct fwd_data_ifc ifc[FWD_DATA_IFC_MAX];
+	struct log_rl err_rl;		/* send / TAP write errors */
+	uint8_t buf[FWD_DATA_FRAME_MAX];	/* the frame being built */
+	size_t txn;			/* frames queued */
+	struct fwd_data_txe txe[FWD_TXQ_MAX];
+	uint8_t *txbuf;			/* FWD_TXQ_MAX slots; on first use */
+	uint16_t ping_ident;		/* random, per start */
+	uint16_t ping_seqno;		/* of the last request */
+	struct fwd_ping ping[FWD_PING_SLOTS];
+	uint32_t echo_tokens;		/* replies we may send now */
+	uint64_t echo_refill_ms;
+	struct fwd_echo_counters echo;
+};
+
+/*
+ * Ready d over tables t (not owned) with our mesh address and the I/O
+ * callbacks.  The first BCAST seqno is random, so a restarted node is not
+ * mistaken for its own old copies.
+ */
+void	fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
+	    const uint8_t own_addr[static BS_ADDR_LEN],
+	    const struct fwd_data_ops *ops);
+
+/* One frame read from the TAP (a whole Ethernet frame). */
+void	fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
+	    uint64_t now_ms);
+/*
+ * One frame from mesh interface ifindex: Ethernet source and destination
+ * and the payload after the Ethernet header (padding included), whose
+ * first byte is WIRE_T_UNICAST, WIRE_T_BCAST or WIRE_T_ECHO.
+ */
+void	fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
+	    const uint8_t src[static BS_ADDR_LEN],
+	    const uint8_t dst[static BS_ADDR_LEN], const uint8_t *payload,
+	    size_t len, uint64_t now_ms);
+/*
+ * Send an echo request to originator dst and flush it out; *seqno is
+ * the ticket for fwd_data_ping_result.  0, or -1 when there is no route.
+ */
+int	fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
+	    uint16_t *seqno);
+/*
+ * The request seqno: FWD_PING_SENT, or FWD_PING_REPLIED with *rtt_us
+ * (between the request leaving and the reply arriving); -1 when it is
+ * not among the last FWD_PING_SLOTS.
+ */
+int	fwd_data_ping_result(const struct fwd_data *d, uint16_t seqno,
+	    uint64_t *rtt_us);
+/* 1 when a mesh payload is a data frame (goes to fwd_data_mesh_rx). */
+int	fwd_data_is_data(const uint8_t *payload, size_t len);
+/*
+ * Send the queued frames (ops.send_batch, one call per interface, in
+ * queue order) and count the outcome.  Nothing to do without a queue.
+ */
+void	fwd_data_flush(struct fwd_data *d);
+/* Free the queue's buffer (after a last flush). */
+void	fwd_data_fini(struct fwd_data *d);
+
+/* Counters of interface ifindex, NULL when it never had any. */
+const struct fwd_dcount *fwd_data_iface_counters(const struct fwd_data *d,
+	    uint32_t ifindex);
+/*
+ * All counters summed over the interfaces and the TAP side: rx = data
+ * frames that entered the forwarder (from the mesh or the TAP), tx = frames
+ * that left it, each drop counted once (on the side the frame came in,
+ * except drop_send and drop_too_big, counted where it was to go out).
+ */
+void	fwd_data_totals(const struct fwd_data *d, struct fwd_dcount *out);
+/* UNICASTs for other originators that came up from interface ifindex. */
+uint64_t fwd_data_iface_transit(const struct fwd_data *d, uint32_t ifindex);
+/*
+ * Frames the in-kernel relay (fastpath.h) counted, added to interface
+ * ifindex's counters (0: none) and to neighbour n's (NULL: none).
+ */
+void	fwd_data_count_relayed(struct fwd_data *d, uint32_t ifindex,
+	    struct fwd_neigh *n, uint64_t rx_frames, uint64_t rx_bytes,
+	    uint64_t tx_frames, uint64_t tx_bytes);
+
+/*
+ * The daemon: allocate f->tables and f->data with the real I/O (raw
+ * sockets of f->ifs, the TAP f->tap).  Call before the sandbox; 0 or -1.
+ */
+int	fwd_data_setup(struct fwd *f);
+/* Free f->data and f->tables (wiping link keys). */
+void	fwd_data_teardown(struct fwd *f);
+
+#endif /* BATSEC_FWD_DATA_H */

@@ -1,0 +1,806 @@
+/*
+ * fwd_orig.c — the forwarder's HELLOs and OGMs: building, signing,
+ * aggregating with relayed entries, link-authentication trailers, and the
+ * timers that send them (see fwd_orig.h).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "common/config.h"
+#include "forwarder.h"
+#include "fwd_orig.h"
+#include "fwd_tables.h"
+#include "fwd_trust.h"
+#include "common/log.h"
+#include "netio/rawsock.h"
+
+static const uint8_t fwd_bcast_mac[BS_ADDR_LEN] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+};
+
+/* ---- counters ------------------------------------------------------------------ */
+
+#define FWD_OCOUNT_NAME_(f, name)	name,
+static const char *const fwd_ocount_names[] = {
+	FWD_OCOUNT_LIST(FWD_OCOUNT_NAME_)
+};
+#undef FWD_OCOUNT_NAME_
+_Static_assert(sizeof(fwd_ocount_names) / sizeof(fwd_ocount_names[0]) ==
+    FWD_OCOUNT_N, "one name per counter");
+
+const char *
+fwd_ocount_name(size_t i)
+{
+	return i < FWD_OCOUNT_N ? fwd_ocount_names[i] : NULL;
+}
+
+uint64_t
+fwd_ocount_get(const struct fwd_ocount *c, size_t i)
+{
+	uint64_t v;
+
+	if (i >= FWD_OCOUNT_N)
+		return 0;
+	memcpy(&v, (const uint8_t *)c + i * sizeof(uint64_t), sizeof(v));
+	return v;
+}
+
+/* ---- state ---------------------------------------------------------------------- */
+
+void
+fwd_orig_init(struct fwd_orig *o, const struct bs_identity *id,
+    uint32_t epoch, uint16_t ogm_ms, uint16_t hello_ms)
+{
+	memset(o, 0, sizeof(*o));
+	o->id = id;
+	bs_mesh_addr(o->own_addr, id->pk);
+	o->epoch = epoch;
+	o->ogm_ms = ogm_ms;
+	o->hello_ms = hello_ms;
+	fwd_relayq_init(&o->rq, fwd_relay_delay(ogm_ms));
+}
+
+uint64_t
+fwd_jitter(uint32_t interval_ms)
+{
+	uint32_t spread = interval_ms * FWD_JITTER_PCT / 100;
+	uint64_t v;
+
+	v = (uint64_t)interval_ms - spread + bs_random_uniform(2 * spread + 1);
+	return v > 0 ? v : 1;
+}
+
+int
+fwd_orig_counter(struct fwd_orig *o, uint64_t *ctr)
+{
+	if (o->counter == UINT32_MAX) {
+		o->c.counter_exhausted++;
+		return -1;
+	}
+	o->counter++;
+	*ctr = (uint64_t)o->epoch << 32 | o->counter;
+	return 0;
+}
+
+/* ---- HELLO ------------------------------------------------------------------------ */
+
+int
+fwd_hello_build(const struct bs_identity *id,
+    const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
+    uint32_t epoch, uint32_t seqno, const struct fwd_peer *peers, size_t n,
+    uint8_t *buf, size_t cap, size_t *len)
+{
+	return fwd_hello_build_cert(id, ifmac, interval_ms, epoch, seqno,
+	    peers, n, NULL, buf, cap, len);
+}
+
+int
+fwd_hello_build_cert(const struct bs_identity *id,
+    const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
+    uint32_t epoch, uint32_t seqno, const struct fwd_peer *peers, size_t n,
+    const uint8_t *cert, uint8_t *buf, size_t cap, size_t *len)
+{
+	struct wire_hello h;
+	uint8_t sig[BS_SIG_LEN];
+	size_t i, l = 0;
+	int r;
+
+	if (n > WIRE_HELLO_MAX_NEIGH)
+		return WIRE_EINVAL;
+	memset(&h, 0, sizeof(h));
+	h.num_neigh = (unsigned)n;
+	h.pk = id->pk;
+	h.ifmac = ifmac;
+	h.interval_ms = interval_ms;
+	h.epoch = epoch;
+	h.seqno = seqno;
+	h.cert = cert;
+	for (i = 0; i < n; i++) {
+		h.neigh[i].addr = peers[i].addr;
+		h.neigh[i].rx_count = peers[i].rx_count;
+	}
+	if ((r = wire_hello_build(buf, cap, &h, &l)) != WIRE_OK)
+		return r;
+	if (bs_sign(sig, BS_DOM_HELLO, buf, l, id) != 0)
+		return WIRE_EINVAL;
+	if ((r = wire_sig_append(buf, cap, &l, sig)) != WIRE_OK)
+		return r;
+	*len = l;
+	return WIRE_OK;
+}
+
+/* ---- own OGM ---------------------------------------------------------------------- */
+
+/*
+ * The TT and GATEWAY containers of our own OGM, then extra (containers
+ * already encoded: certificate, revocation; fwd_trust.h).
+ */
+static int
+fwd_ogm_tvlvs(uint8_t *tv, size_t cap, size_t *len,
+    const struct wire_tt_entry *tt, unsigned ntt, uint32_t gw_down,
+    uint32_t gw_up, const uint8_t *extra, size_t extra_len)
+{
+	int r;
+
+	*len = 0;
+	if (ntt > WIRE_TT_MAX)
+		return WIRE_EINVAL;
+	if (ntt > 0 && (r = wire_tvlv_put_tt(tv, cap, len, tt, ntt)) !=
+	    WIRE_OK)
+		return r;
+	if (gw_down > 0 && gw_up > 0 &&
+	    (r = wire_tvlv_put_gateway(tv, cap, len, gw_down, gw_up)) !=
+	    WIRE_OK)
+		return r;
+	if (extra_len > cap - *len)
+		return WIRE_EINVAL;
+	if (extra_len > 0)
+		memcpy(tv + *len, extra, extra_len);
+	*len += extra_len;
+	return WIRE_OK;
+}
+
+int
+fwd_ogm_originate(struct fwd_orig *o, const struct wire_tt_entry *tt,
+    unsigned ntt, uint32_t gw_down, uint32_t gw_up)
+{
+	return fwd_ogm_originate_ext(o, tt, ntt, gw_down, gw_up, NULL, 0);
+}
+
+int
+fwd_ogm_originate_ext(struct fwd_orig *o, const struct wire_tt_entry *tt,
+    unsigned ntt, uint32_t gw_down, uint32_t gw_up, const uint8_t *extra,
+    size_t extra_len)
+{
+	uint8_t tv[WIRE_TVLV_MAX], seed[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN];
+	uint8_t sig[BS_SIG_LEN], *blk = o->own + WIRE_OGM_MUT_LEN;
+	struct wire_ogm_signed s;
+	struct wire_ogm_mut m;
+	size_t tvlen, blen;
+	int r;
+
+	o->own_len = 0;
+	if ((r = fwd_ogm_tvlvs(tv, sizeof(tv), &tvlen, tt, ntt, gw_down,
+	    gw_up, extra, extra_len)) != WIRE_OK)
+		return r;
+	bs_chain_new(seed, anchor);
+	memset(&s, 0, sizeof(s));
+	s.pk = o->id->pk;
+	s.epoch = o->epoch;
+	s.seqno = o->ogm_seqno + 1;
+	s.interval_ms = o->ogm_ms;
+	s.anchor = anchor;
+	s.tvlv = tvlen > 0 ? tv : NULL;
+	s.tvlv_len = tvlen;
+	if ((r = wire_ogm_signed_build(blk, FWD_OWN_BLOCK_MAX - BS_SIG_LEN, &s,
+	    &blen)) != WIRE_OK)
+		goto out;
+	if (bs_sign(sig, BS_DOM_OGM, blk, blen, o->id) != 0) {
+		o->c.sign_failed++;
+		r = WIRE_EINVAL;
+		goto out;
+	}
+	if ((r = wire_sig_append(blk, FWD_OWN_BLOCK_MAX, &blen, sig)) !=
+	    WIRE_OK)
+		goto out;
+	m.ttl = FWD_OGM_TTL;
+	m.tq = FWD_OGM_TQ;
+	m.hops = 0;
+	m.prev_sender = o->own_addr;
+	m.chain = seed;
+	if ((r = wire_ogm_mut_put(o->own, WIRE_OGM_MUT_LEN, &m)) != WIRE_OK)
+		goto out;
+	o->ogm_seqno++;
+	o->own_len = WIRE_OGM_MUT_LEN + blen;
+	o->c.ogm_originated++;
+out:
+	return r;
+}
+
+/* ---- aggregation and trailer ------------------------------------------------------- */
+
+void
+fwd_agg_begin(struct fwd_agg *a, struct fwd_orig *o,
+    const struct fwd_tagkey *keys, size_t nkeys, size_t mtu,
+    fwd_frame_fn emit, void *arg)
+{
+	memset(&a->b, 0, sizeof(a->b));
+	a->o = o;
+	a->keys = keys;
+	a->nkeys = nkeys;
+	a->emit = emit;
+	a->arg = arg;
+	a->frames = 0;
+	if (nkeys >= 1 && nkeys <= WIRE_MAX_TAGS) {
+		a->auth = WIRE_AUTH_MAC;
+		a->tlen = wire_trailer_len(WIRE_AUTH_MAC, (unsigned)nkeys);
+	} else {
+		a->auth = WIRE_AUTH_SIG;
+		a->tlen = wire_trailer_len(WIRE_AUTH_SIG, 0);
+	}
+	a->cap = mtu < sizeof(a->buf) ? mtu : sizeof(a->buf);
+}
+
+/* The tags (or the signature) over the covered bytes of a frame. */
+static int
+fwd_agg_auth(struct fwd_agg *a, uint64_t ctr, const uint8_t *cov,
+    size_t covlen)
+{
+	uint8_t tag[BS_TAG_LEN], sig[BS_SIG_LEN];
+	size_t i;
+
+	if (a->auth == WIRE_AUTH_SIG) {
+		if (bs_sign(sig, BS_DOM_LINK, cov, covlen, a->o->id) != 0) {
+			a->o->c.sign_failed++;
+			return -1;
+		}
+		return wire_ogm_add_sig(&a->b, sig) == WIRE_OK ? 0 : -1;
+	}
+	for (i = 0; i < a->nkeys; i++) {
+		bs_link_mac(tag, a->keys[i].key, a->o->own_addr, ctr, cov,
+		    covlen);
+		if (wire_ogm_add_tag(&a->b, a->keys[i].key_id, tag) !=
+		    WIRE_OK)
+			return -1;
+	}
+	return 0;
+}
+
+/* Trailer, authentication, and out: the open frame is closed either way. */
+static int
+fwd_agg_close(struct fwd_agg *a)
+{
+	const uint8_t *cov = NULL;
+	size_t covlen = 0, len = 0;
+	unsigned n = a->b.num_entries;
+	uint64_t ctr;
+	int rc = -1;
+
+	if (a->b.buf == NULL || n == 0) {
+		memset(&a->b, 0, sizeof(a->b));
+		return 0;
+	}
+	if (fwd_orig_counter(a->o, &ctr) == 0 &&
+	    wire_ogm_trailer(&a->b, a->auth, a->auth == WIRE_AUTH_MAC ?
+	    (unsigned)a->nkeys : 0, ctr, &cov, &covlen) == WIRE_OK &&
+	    fwd_agg_auth(a, ctr, cov, covlen) == 0 &&
+	    wire_ogm_finish(&a->b, &len) == WIRE_OK &&
+	    a->emit(a->arg, a->buf, len) == 0) {
+		a->frames++;
+		a->o->c.ogm_frames++;
+		a->o->c.ogm_entries += n;
+		if (a->auth == WIRE_AUTH_MAC)
+			a->o->c.ogm_frames_mac++;
+		else
+			a->o->c.ogm_frames_sig++;
+		rc = 0;
+	}
+	memset(&a->b, 0, sizeof(a->b));
+	return rc;
+}
+
+int
+fwd_agg_add(struct fwd_agg *a, const uint8_t *entry, size_t len)
+{
+	struct wire_ogm_mut m;
+
+	if (entry == NULL || len < WIRE_OGM_ENTRY_MIN)
+		return WIRE_EINVAL;
+	if (WIRE_OGM_HDR_LEN + a->tlen > a->cap ||
+	    len > a->cap - WIRE_OGM_HDR_LEN - a->tlen) {
+		a->o->c.entry_too_big++;
+		return WIRE_ELEN;
+	}
+	if (a->b.buf != NULL && (a->b.num_entries >= WIRE_OGM_MAX_ENTRIES ||
+	    len > a->cap - a->tlen - a->b.len))
+		(void)fwd_agg_close(a);
+	if (a->b.buf == NULL &&
+	    wire_ogm_begin(&a->b, a->buf, a->cap, a->o->own_addr) != WIRE_OK)
+		return WIRE_EINVAL;
+	m.ttl = entry[0];
+	m.tq = entry[1];
+	m.hops = entry[2];
+	m.prev_sender = entry + 4;
+	m.chain = entry + 12;
+	return wire_ogm_add(&a->b, &m, entry + WIRE_OGM_MUT_LEN,
+	    len - WIRE_OGM_MUT_LEN);
+}
+
+int
+fwd_agg_end(struct fwd_agg *a)
+{
+	return fwd_agg_close(a);
+}
+
+int
+fwd_relay_entry_ok(const uint8_t *entry, size_t len)
+{
+	static const uint8_t any[BS_ADDR_LEN] = { 0x02 };
+	struct wire_ogm_builder b;
+	struct wire_ogm_mut m;
+	uint8_t buf[WIRE_OGM_HDR_LEN + IPC_RELAY_MAX];
+
+	if (entry == NULL || len < WIRE_OGM_ENTRY_MIN || len > IPC_RELAY_MAX ||
+	    entry[3] != 0 || entry[10] != 0 || entry[11] != 0 || entry[0] == 0)
+		return -1;
+	m.ttl = entry[0];
+	m.tq = entry[1];
+	m.hops = entry[2];
+	m.prev_sender = entry + 4;
+	m.chain = entry + 12;
+	if (wire_ogm_begin(&b, buf, sizeof(buf), any) != WIRE_OK ||
+	    wire_ogm_add(&b, &m, entry + WIRE_OGM_MUT_LEN,
+	    len - WIRE_OGM_MUT_LEN) != WIRE_OK)
+		return -1;
+	return 0;
+}
+
+/* ---- relay queue ---------------------------------------------------------------- */
+
+uint32_t
+fwd_relay_delay(uint32_t ogm_ms)
+{
+	uint32_t d = ogm_ms / 10;
+
+	if (d < FWD_RELAY_DELAY_MIN_MS)
+		return FWD_RELAY_DELAY_MIN_MS;
+	return d > FWD_RELAY_DELAY_MAX_MS ? FWD_RELAY_DELAY_MAX_MS : d;
+}
+
+void
+fwd_relayq_init(struct fwd_relayq *q, uint32_t delay_ms)
+{
+	q->delay_ms = delay_ms;
+	q->head = 0;
+	q->n = 0;
+	q->bytes = 0;
+	q->first_ms = 0;
+}
+
+static void
+fwd_relayq_pop(struct fwd_relayq *q)
+{
+	q->bytes -= q->v[q->head].len;
+	q->head = (q->head + 1) % FWD_RELAY_QMAX;
+	q->n--;
+}
+
+size_t
+fwd_relayq_push(struct fwd_relayq *q, uint32_t ifindex,
+    const uint8_t *entry, size_t len, uint64_t now_ms)
+{
+	struct fwd_relay_ent *e;
+	size_t dropped = 0;
+
+	if (len == 0 || len > IPC_RELAY_MAX)
+		return 0;
+	while (q->n > 0 && (q->n >= FWD_RELAY_QMAX ||
+	    q->bytes + len > FWD_RELAY_QBYTES)) {
+		fwd_relayq_pop(q);
+		dropped++;
+	}
+	if (q->n == 0)
+		q->first_ms = now_ms;
+	e = &q->v[(q->head + q->n) % FWD_RELAY_QMAX];
+	e->ifindex = ifindex;
+	e->len = (uint16_t)len;
+	memcpy(e->entry, entry, len);
+	q->n++;
+	q->bytes += len;
+	return dropped;
+}
+
+const struct fwd_relay_ent *
+fwd_relayq_at(const struct fwd_relayq *q, size_t i)
+{
+	return &q->v[(q->head + i) % FWD_RELAY_QMAX];
+}
+
+uint64_t
+fwd_relayq_deadline(const struct fwd_relayq *q)
+{
+	return q->n > 0 ? q->first_ms + q->delay_ms : 0;
+}
+
+void
+fwd_relayq_clear(struct fwd_relayq *q)
+{
+	fwd_relayq_init(q, q->delay_ms);
+}
+
+/* ---- the neighbour table ---------------------------------------------------------- */
+
+size_t
+fwd_orig_peers(struct fwd_tables *t, uint32_t ifindex, struct fwd_peer *out,
+    size_t max)
+{
+	const struct fwd_neigh *nb;
+	size_t cur = 0, n = 0, i, low;
+
+	if (max > WIRE_HELLO_MAX_NEIGH)
+		max = WIRE_HELLO_MAX_NEIGH;
+	if (ifindex == 0 || max == 0)
+		return 0;
+	while ((nb = fwd_neigh_next(t, ifindex, &cur)) != NULL) {
+		if (n < max) {
+			out[n].addr = nb->addr;
+			out[n++].rx_count = nb->rx_count;
+			continue;
+		}
+		/* Full: replace the weakest listed one by a stronger one. */
+		for (low = 0, i = 1; i < n; i++)
+			if (out[i].rx_count < out[low].rx_count)
+				low = i;
+		if (nb->rx_count > out[low].rx_count) {
+			out[low].addr = nb->addr;
+			out[low].rx_count = nb->rx_count;
+		}
+	}
+	return n;
+}
+
+size_t
+fwd_orig_tagkeys(struct fwd_tables *t, const struct bs_identity *id,
+    uint32_t ifindex, struct fwd_tagkey *out, size_t max,
+    struct fwd_ocount *c)
+{
+	struct fwd_neigh *nb;
+	size_t cur = 0, n = 0;
+
+	if (ifindex == 0)
+		return 0;
+	while ((nb = fwd_neigh_next(t, ifindex, &cur)) != NULL) {
+		if (!nb->has_key) {
+			if (bs_link_key(nb->link_key, id, nb->pk) != 0) {
+				sodium_memzero(nb->link_key,
+				    sizeof(nb->link_key));
+				if (c != NULL)
+					c->link_key_failed++;
+				continue;
+			}
+			bs_link_keyid(nb->key_id, nb->link_key);
+			nb->has_key = 1;
+			if (c != NULL)
+				c->link_keys++;
+		}
+		if (n < max) {
+			out[n].key = nb->link_key;
+			out[n].key_id = nb->key_id;
+		}
+		n++;
+	}
+	return n;
+}
+
+/* ---- the forwarder: sending ------------------------------------------------------ */
+
+int
+fwd_iface_usable(const struct fwd_iface *v)
+{
+	return v->ifindex > 0 && v->running && v->rs.fd >= 0;
+}
+
+/* Where an aggregate's frames go: one mesh interface. */
+struct fwd_tx {
+	struct fwd *f;
+	struct fwd_iface *v;
+};
+
+/* One HELLO or OGM frame to everyone on v's link: 0, or -1 (counted). */
+static int
+fwd_send_ctl(struct fwd *f, struct fwd_iface *v, const uint8_t *frame,
+    size_t len)
+{
+	if (rawsock_send(&v->rs, fwd_bcast_mac, frame, len) == 0)
+		return 0;
+	v->tx_errors++;
+	f->orig.c.send_errors++;
+	if (errno != EAGAIN && errno != ENETDOWN && errno != ENXIO)
+		log_rl(&f->ifs.err_rl, LOG_WARNING, "mesh interface %s: "
+		    "sending a control frame: %s", v->name, strerror(errno));
+	return -1;
+}
+
+static int
+fwd_tx_frame(void *arg, const uint8_t *frame, size_t len)
+{
+	struct fwd_tx *tx = arg;
+
+	if (fwd_send_ctl(tx->f, tx->v, frame, len) != 0)
+		return -1;
+	tx->v->tx_ogm++;
+	return 0;
+}
+
+/* Keys of the neighbours a frame on v is tagged for (more: signature). */
+static size_t
+fwd_iface_keys(struct fwd *f, const struct fwd_iface *v,
+    struct fwd_tagkey *keys)
+{
+	if (f->tables == NULL)
+		return 0;
+	return fwd_orig_tagkeys(f->tables, &f->id, (uint32_t)v->ifindex, keys,
+	    WIRE_MAX_TAGS, &f->orig.c);
+}
+
+/* Where the previous sender sits in an entry's mutable part (wire.c). */
+#define FWD_ENT_PREV_OFF	4
+
+int
+fwd_relay_back_only(struct fwd_tables *t, uint32_t ifindex,
+    const uint8_t *entry, size_t len)
+{
+	struct fwd_neigh *n, *only = NULL;
+	size_t cur = 0;
+
+	if (t == NULL || len < FWD_ENT_PREV_OFF + BS_ADDR_LEN)
+		return 0;
+	while ((n = fwd_neigh_next(t, ifindex, &cur)) != NULL) {
+		if (only != NULL)
+			return 0;
+		only = n;
+	}
+	return only != NULL && memcmp(only->addr, entry + FWD_ENT_PREV_OFF,
+	    BS_ADDR_LEN) == 0;
+}
+
+/* An interface whose MTU netlink did not tell: assume Ethernet's. */
+#define FWD_MTU_DEFAULT	1500
+
+/*
+ * The OGM frames of interface v: the own entry (when own is set) and the
+ * waiting relay entries meant for it.
+ */
+static void
+fwd_iface_ogms(struct fwd *f, struct fwd_iface *v, int own)
+{
+	static struct fwd_agg a;	/* 4 KiB of frame: not on the stack */
+	struct fwd_tagkey keys[WIRE_MAX_TAGS];
+	const struct fwd_relay_ent *e;
+	struct fwd_tx tx = { f, v };
+	size_t nkeys, i;
+
+	nkeys = fwd_iface_keys(f, v, keys);
+	fwd_agg_begin(&a, &f->orig, keys, nkeys,
+	    v->mtu > 0 ? v->mtu : FWD_MTU_DEFAULT, fwd_tx_frame, &tx);
+	if (own && f->orig.own_len > 0)
+		(void)fwd_agg_add(&a, f->orig.own, f->orig.own_len);
+	for (i = 0; i < f->orig.rq.n; i++) {
+		e = fwd_relayq_at(&f->orig.rq, i);
+		if (e->ifindex != IPC_IFINDEX_ALL &&
+		    e->ifindex != (uint32_t)v->ifindex)
+			continue;
+		if (fwd_relay_back_only(f->tables, (uint32_t)v->ifindex,
+		    e->entry, e->len)) {
+			f->orig.c.relay_not_back++;
+			continue;
+		}
+		if (fwd_agg_add(&a, e->entry, e->len) == WIRE_OK)
+			f->orig.c.relay_sent++;
+	}
+	(void)fwd_agg_end(&a);
+}
+
+static int
+fwd_any_usable(const struct fwd *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->ifs.n; i++)
+		if (fwd_iface_usable(&f->ifs.v[i]))
+			return 1;
+	return 0;
+}
+
+/* Relay entries whose interface is not usable now are lost: counted. */
+static void
+fwd_relay_count_lost(struct fwd *f)
+{
+	const struct fwd_relay_ent *e;
+	const struct fwd_iface *v;
+	int any = fwd_any_usable(f);
+	size_t i;
+
+	for (i = 0; i < f->orig.rq.n; i++) {
+		e = fwd_relayq_at(&f->orig.rq, i);
+		if (e->ifindex == IPC_IFINDEX_ALL) {
+			if (!any)
+				f->orig.c.relay_drop_iface++;
+			continue;
+		}
+		v = fwd_iface_by_index(f, e->ifindex);
+		if (v == NULL || !fwd_iface_usable(v))
+			f->orig.c.relay_drop_iface++;
+	}
+}
+
+/* Send own OGM (when own) and every waiting relay entry; empty the queue. */
+static void
+fwd_ogm_flush(struct fwd *f, int own)
+{
+	size_t i;
+
+	fwd_relay_count_lost(f);
+	for (i = 0; i < f->ifs.n; i++)
+		if (fwd_iface_usable(&f->ifs.v[i]))
+			fwd_iface_ogms(f, &f->ifs.v[i], own);
+	fwd_relayq_clear(&f->orig.rq);
+}
+
+/* Our own OGM: new seqno, signed, out with the waiting relays. */
+static void
+fwd_ogm_send(struct fwd *f)
+{
+	struct wire_tt_entry tt[WIRE_TT_MAX];
+	uint8_t extra[WIRE_TVLV_MAX];
+	unsigned ntt = 0;
+	uint32_t down = 0, up = 0;
+	size_t room, elen;
+	int r;
+
+	if (!fwd_any_usable(f)) {
+		fwd_ogm_flush(f, 0);
+		return;
+	}
+	if (f->tables != NULL)
+		ntt = fwd_local_tt(f->tables, tt, WIRE_TT_MAX, NULL);
+	if (f->cfg.gw_mode == BS_GW_SERVER) {
+		down = f->cfg.gw_down;
+		up = f->cfg.gw_up;
+	}
+	/* What TT and GATEWAY leave of the TVLV room goes to fwd_trust. */
+	room = WIRE_TVLV_MAX - (ntt > 0 ? WIRE_TVLV_HDR_LEN +
+	    (size_t)ntt * WIRE_TT_ENTRY_LEN : 0) - (down > 0 && up > 0 ?
+	    WIRE_TVLV_HDR_LEN + WIRE_GW_LEN : 0);
+	elen = fwd_trust_ogm_tvlvs(f, extra, room);
+	if ((r = fwd_ogm_originate_ext(&f->orig, tt, ntt, down, up, extra,
+	    elen)) != WIRE_OK)
+		log_rl(&f->rx_rl, LOG_WARNING, "own OGM not built: %s",
+		    wire_strerror(r));
+	fwd_ogm_flush(f, 1);
+}
+
+/* The neighbours we hear on v, signed, to everyone on v's link. */
+static void
+fwd_hello_send(struct fwd *f, struct fwd_iface *v)
+{
+	struct fwd_peer peers[WIRE_HELLO_MAX_NEIGH];
+	uint8_t buf[WIRE_HELLO_MAX_LEN];
+	size_t n = 0, len = 0;
+	int r;
+
+	/* A fresh slot continues above every seqno used on any interface,
+	 * so a neighbour that heard another of our interfaces never takes
+	 * it for an old HELLO. */
+	if (v->hello_seqno == 0)
+		v->hello_seqno = f->orig.hello_seqno;
+	if (f->tables != NULL)
+		n = fwd_orig_peers(f->tables, (uint32_t)v->ifindex, peers,
+		    WIRE_HELLO_MAX_NEIGH);
+	r = fwd_hello_build_cert(&f->id, v->rs.mac, f->orig.hello_ms,
+	    f->epoch, v->hello_seqno + 1, peers, n, fwd_trust_own_cert(), buf,
+	    sizeof(buf), &len);
+	if (r != WIRE_OK) {
+		log_rl(&f->rx_rl, LOG_WARNING, "%s: HELLO not built: %s",
+		    v->name, wire_strerror(r));
+		return;
+	}
+	v->hello_seqno++;
+	if (v->hello_seqno > f->orig.hello_seqno)
+		f->orig.hello_seqno = v->hello_seqno;
+	if (fwd_send_ctl(f, v, buf, len) != 0)
+		return;
+	v->tx_hello++;
+	f->orig.c.hello_sent++;
+}
+
+/* ---- the forwarder: timers ---------------------------------------------------------- */
+
+void
+fwd_orig_setup(struct fwd *f, uint64_t now_ms)
+{
+	fwd_orig_init(&f->orig, &f->id, f->epoch,
+	    (uint16_t)f->cfg.orig_interval_ms,
+	    (uint16_t)f->cfg.hello_interval_ms);
+	/* The first OGM after the first HELLOs had a chance to be heard. */
+	f->orig.next_ogm_ms = now_ms + fwd_jitter(f->orig.ogm_ms);
+}
+
+static uint64_t
+fwd_min_at(uint64_t a, uint64_t b)
+{
+	if (a == 0)
+		return b;
+	if (b == 0)
+		return a;
+	return a < b ? a : b;
+}
+
+uint64_t
+fwd_orig_deadline(const struct fwd *f)
+{
+	uint64_t at = fwd_min_at(f->orig.next_ogm_ms,
+	    fwd_relayq_deadline(&f->orig.rq));
+	size_t i;
+
+	for (i = 0; i < f->ifs.n; i++)
+		if (fwd_iface_usable(&f->ifs.v[i]))
+			at = fwd_min_at(at, f->ifs.v[i].next_hello_ms > 0 ?
+			    f->ifs.v[i].next_hello_ms : 1);
+	return at;
+}
+
+void
+fwd_orig_run(struct fwd *f, uint64_t now_ms)
+{
+	struct fwd_iface *v;
+	size_t i;
+
+	for (i = 0; i < f->ifs.n; i++) {
+		v = &f->ifs.v[i];
+		if (!fwd_iface_usable(v) || v->next_hello_ms > now_ms)
+			continue;
+		fwd_hello_send(f, v);
+		v->next_hello_ms = now_ms + fwd_jitter(f->orig.hello_ms);
+	}
+	if (f->orig.next_ogm_ms != 0 && f->orig.next_ogm_ms <= now_ms) {
+		fwd_ogm_send(f);
+		f->orig.next_ogm_ms = now_ms + fwd_jitter(f->orig.ogm_ms);
+	} else if (f->orig.rq.n > 0 &&
+	    (fwd_relayq_deadline(&f->orig.rq) <= now_ms ||
+	    f->orig.rq.n >= WIRE_OGM_MAX_ENTRIES))
+		fwd_ogm_flush(f, 0);
+}
+
+int
+fwd_orig_relay(struct fwd *f, const struct ipc_relay *r, uint64_t now_ms)
+{
+	size_t lost;
+
+	if (fwd_relay_entry_ok(r->entry, r->len) != 0)
+		return -1;
+	lost = fwd_relayq_push(&f->orig.rq, r->ifindex, r->entry, r->len,
+	    now_ms);
+	f->orig.c.relay_queued++;
+	f->orig.c.relay_drop_queue += lost;
+	return 0;
+}
+
+void
+fwd_orig_link_key(struct fwd *f, const uint8_t pk[static BS_PK_LEN],
+    uint32_t ifindex, const uint8_t key[static BS_LINKKEY_LEN],
+    const uint8_t key_id[static BS_KEYID_LEN])
+{
+	struct fwd_neigh *nb;
+
+	if (f->tables == NULL ||
+	    (nb = fwd_neigh_find_pk(f->tables, pk, ifindex)) == NULL)
+		return;
+	if (!nb->has_key)
+		f->orig.c.link_keys++;
+	memcpy(nb->link_key, key, BS_LINKKEY_LEN);
+	memcpy(nb->key_id, key_id, BS_KEYID_LEN);
+	nb->has_key = 1;
+}

@@ -1,0 +1,785 @@
+/*
+ * fwd_trust.c — trust management in the forwarder (fwd_trust.h): live
+ * policy edits, the own certificate, CA revocation records.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "common/log.h"
+#include "batsec_keys.h"
+#include "batsec_policy.h"
+#include "control.h"
+#include "forwarder.h"
+#include "fwd_trust.h"
+#include "proto/ipc.h"
+#include "proto/wire.h"
+
+/* A stored revocation record, verified against its issuer when stored. */
+struct fwd_rev {
+	struct bs_revoke r;
+	uint8_t raw[BS_REVOKE_LEN];
+};
+
+struct fwd_trust {
+	int have_cert;
+	uint8_t cert[BS_CERT_LEN];	/* canonical bytes */
+	unsigned cert_burst;		/* OGMs that still carry it at once */
+	uint32_t ogms;			/* OGMs built so far */
+	struct fwd_rev *rev;		/* in arrival order */
+	size_t n_rev;
+	size_t rev_next;		/* the next one to send */
+};
+
+static struct fwd_trust fwd_trust_st;
+
+/* ---- the own certificate ------------------------------------------------------ */
+
+/*
+ * KEY.cert: absent is fine (no certificate), anything else must be a
+ * certificate for our key.  Its validity window is not checked here:
+ * other nodes judge it; an expired one is logged.
+ */
+static int
+fwd_trust_load_cert(struct fwd *f, char *err, size_t errlen)
+{
+	struct fwd_trust *t = &fwd_trust_st;
+	char path[BS_CONF_PATH_MAX + sizeof(FWD_TRUST_CERT_SUFFIX)];
+	uint8_t raw[BS_CERT_LEN];
+	struct bs_cert c;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s" FWD_TRUST_CERT_SUFFIX, f->cfg.key);
+	if (stat(path, &st) != 0 && errno == ENOENT) {
+		if (t->have_cert)
+			log_info("%s: gone; no certificate sent any more",
+			    path);
+		t->have_cert = 0;
+		return 0;
+	}
+	if (bs_cert_load(path, &c, err, errlen) != 0)
+		return -1;
+	if (memcmp(c.node_pk, f->id.pk, BS_PK_LEN) != 0)
+		return log_errf(err, errlen, "%s: certificate is for "
+		    "another node key", path);
+	if (c.not_after < (uint64_t)time(NULL))
+		log_warnx("%s: certificate expired; other nodes in mode ca "
+		    "will refuse this node", path);
+	bs_cert_encode(raw, &c);
+	if (!t->have_cert || memcmp(raw, t->cert, BS_CERT_LEN) != 0) {
+		memcpy(t->cert, raw, BS_CERT_LEN);
+		t->have_cert = 1;
+		t->cert_burst = FWD_TRUST_CERT_BURST;
+		log_info("%s: certificate \"%s\" loaded", path, c.name);
+	}
+	return 0;
+}
+
+const uint8_t *
+fwd_trust_own_cert(void)
+{
+	return fwd_trust_st.have_cert ? fwd_trust_st.cert : NULL;
+}
+
+/* ---- revocation records -------------------------------------------------------- */
+
+static const struct fwd_rev *
+fwd_rev_find(const uint8_t pk[static BS_PK_LEN],
+    const uint8_t issuer[static BS_PK_LEN])
+{
+	const struct fwd_trust *t = &fwd_trust_st;
+	size_t i;
+
+	for (i = 0; i < t->n_rev; i++)
+		if (memcmp(t->rev[i].r.revoked_pk, pk, BS_PK_LEN) == 0 &&
+		    memcmp(t->rev[i].r.issuer_pk, issuer, BS_PK_LEN) == 0)
+			return &t->rev[i];
+	return NULL;
+}
+
+/* 1 when the record's issuer is an anchor of pol. */
+static int
+fwd_rev_active(const struct bs_policy *pol, const struct fwd_rev *v)
+{
+	return bs_policy_anchor_find(pol, v->r.issuer_pk) != NULL;
+}
+
+/*
+ * Check raw as a record: canonical, issued by an anchor of the running
+ * policy (when need_anchor), signature valid.  0 with *out filled.
+ */
+static int
+fwd_rev_check(const struct fwd *f, const uint8_t raw[static BS_REVOKE_LEN],
+    int need_anchor, struct fwd_rev *out, char *err, size_t errlen)
+{
+	const char *why;
+
+	if ((why = bs_revoke_format_problem(raw, BS_REVOKE_LEN)) != NULL ||
+	    bs_revoke_decode(&out->r, raw, BS_REVOKE_LEN) != 0)
+		return log_errf(err, errlen, "malformed revocation "
+		    "record: %s", why != NULL ? why : "?");
+	if (need_anchor && bs_policy_anchor_find(f->policy,
+	    out->r.issuer_pk) == NULL)
+		return log_errf(err, errlen, "the record's issuer is "
+		    "not an anchor of this node's policy");
+	if (bs_revoke_verify(&out->r, out->r.issuer_pk) != 0)
+		return log_errf(err, errlen, "the record's signature "
+		    "does not verify");
+	memcpy(out->raw, raw, BS_REVOKE_LEN);
+	return 0;
+}
+
+static int
+fwd_rev_append(const struct fwd_rev *v)
+{
+	struct fwd_trust *t = &fwd_trust_st;
+	struct fwd_rev *n;
+
+	if (t->n_rev >= FWD_TRUST_REVOKE_MAX)
+		return -1;
+	if ((n = realloc(t->rev, (t->n_rev + 1) * sizeof(*n))) == NULL)
+		return -1;
+	n[t->n_rev++] = *v;
+	t->rev = n;
+	return 0;
+}
+
+static void
+fwd_rev_path(const struct fwd *f, char *path, size_t len)
+{
+	snprintf(path, len, "%s/" FWD_TRUST_REVOKE_FILE, f->cfg.state_dir);
+}
+
+/* Write every record, one base64 line each, atomically. */
+static int
+fwd_rev_save(const struct fwd *f, char *err, size_t errlen)
+{
+	const struct fwd_trust *t = &fwd_trust_st;
+	char path[BS_CONF_PATH_MAX + sizeof(FWD_TRUST_REVOKE_FILE) + 1];
+	const size_t line = CTLP_REVOKE_B64_LEN + 1;
+	char *buf;
+	size_t i;
+	int rc;
+
+	if ((buf = malloc(t->n_rev * line + 1)) == NULL)
+		return log_errf(err, errlen, "out of memory");
+	for (i = 0; i < t->n_rev; i++) {
+		bs_b64_encode(buf + i * line, line + 1, t->rev[i].raw,
+		    BS_REVOKE_LEN);
+		buf[i * line + line - 1] = '\n';
+	}
+	fwd_rev_path(f, path, sizeof(path));
+	rc = bs_file_write_atomic(path, buf, t->n_rev * line, 0644, err,
+	    errlen);
+	free(buf);
+	return rc;
+}
+
+char *
+fwd_read_file(const char *path, size_t max, size_t *len, char *err,
+    size_t errlen)
+{
+	struct stat st;
+	char *buf = NULL;
+	ssize_t n;
+	size_t got = 0;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0) {
+		log_errf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
+	    (size_t)st.st_size > max) {
+		log_errf(err, errlen, "%s: not a regular file of at "
+		    "most %zu bytes", path, max);
+		goto out;
+	}
+	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
+		log_errf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	while (got < (size_t)st.st_size &&
+	    (n = read(fd, buf + got, (size_t)st.st_size - got)) > 0)
+		got += (size_t)n;
+	if (got != (size_t)st.st_size) {
+		log_errf(err, errlen, "%s: short read", path);
+		free(buf);
+		buf = NULL;
+		goto out;
+	}
+	*len = got;
+out:
+	close(fd);
+	return buf;
+}
+
+void
+fwd_store_lines(const char *path, const char *buf, size_t len,
+    fwd_line_fn *fn, const void *arg)
+{
+	size_t pos = 0, end, lineno = 0;
+
+	while (pos < len) {
+		end = pos;
+		while (end < len && buf[end] != '\n')
+			end++;
+		fn(arg, path, ++lineno, buf + pos, end - pos);
+		pos = end + 1;
+	}
+}
+
+int
+fwd_store_read(const char *path, size_t max, fwd_line_fn *fn,
+    const void *arg, char *err, size_t errlen)
+{
+	size_t len = 0;
+	struct stat st;
+	char *buf;
+
+	if (lstat(path, &st) != 0 && errno == ENOENT)
+		return 0;
+	if ((buf = fwd_read_file(path, max, &len, err, errlen)) == NULL)
+		return -1;
+	fwd_store_lines(path, buf, len, fn, arg);
+	free(buf);
+	return 1;
+}
+
+/* One line of the store: a record, or a warning naming file:line. */
+static void
+fwd_rev_load_line(const void *arg, const char *path, size_t lineno,
+    const char *s, size_t len)
+{
+	const struct fwd *f = arg;
+	uint8_t raw[BS_REVOKE_LEN];
+	struct fwd_rev v;
+	char err[256];
+
+	if (len != CTLP_REVOKE_B64_LEN ||
+	    bs_b64_decode_exact(raw, sizeof(raw), s, len) != BS_REVOKE_LEN) {
+		log_warnx("%s:%zu: not a base64 revocation record; skipped",
+		    path, lineno);
+		return;
+	}
+	if (fwd_rev_check(f, raw, 0, &v, err, sizeof(err)) != 0) {
+		log_warnx("%s:%zu: %s; skipped", path, lineno, err);
+		return;
+	}
+	if (fwd_rev_find(v.r.revoked_pk, v.r.issuer_pk) == NULL &&
+	    fwd_rev_append(&v) != 0)
+		log_warnx("%s:%zu: more than %d records; the rest skipped",
+		    path, lineno, FWD_TRUST_REVOKE_MAX);
+}
+
+static int
+fwd_rev_load(const struct fwd *f, char *err, size_t errlen)
+{
+	char path[BS_CONF_PATH_MAX + sizeof(FWD_TRUST_REVOKE_FILE) + 1];
+
+	fwd_rev_path(f, path, sizeof(path));
+	if (fwd_store_read(path, FWD_TRUST_REVOKE_FILE_MAX, fwd_rev_load_line,
+	    f, err, errlen) < 0)
+		return -1;
+	if (fwd_trust_st.n_rev > 0)
+		log_info("%s: %zu revocation records", path,
+		    fwd_trust_st.n_rev);
+	return 0;
+}
+
+void
+fwd_trust_rev_parse(const struct fwd *f, const char *path, const char *buf,
+    size_t len)
+{
+	fwd_store_lines(path, buf, len, fwd_rev_load_line, f);
+}
+
+size_t
+fwd_trust_rev_count(void)
+{
+	return fwd_trust_st.n_rev;
+}
+
+const uint8_t *
+fwd_trust_rev_record(size_t i)
+{
+	return i < fwd_trust_st.n_rev ? fwd_trust_st.rev[i].raw : NULL;
+}
+
+/*
+ * A new record: store it, persist it, and apply it (new snapshot for the
+ * parser).  0; 1 when it was known already; -1 with err.
+ */
+static int
+fwd_rev_add(struct fwd *f, const uint8_t raw[static BS_REVOKE_LEN],
+    char *err, size_t errlen)
+{
+	struct fwd_trust *t = &fwd_trust_st;
+	struct fwd_rev v;
+	char key[BS_KEY_B64_LEN + 1];
+
+	if (fwd_rev_check(f, raw, 1, &v, err, errlen) != 0)
+		return -1;
+	if (fwd_rev_find(v.r.revoked_pk, v.r.issuer_pk) != NULL)
+		return 1;
+	if (fwd_rev_append(&v) != 0)
+		return log_errf(err, errlen, "the store is full (%d "
+		    "records)", FWD_TRUST_REVOKE_MAX);
+	if (fwd_rev_save(f, err, errlen) != 0) {
+		t->n_rev--;
+		return -1;
+	}
+	bs_key_to_b64(key, v.r.revoked_pk);
+	log_info("revocation of %s by the CA stored and applied", key);
+	f->policy_serial++;
+	fwd_policy_push(f);
+	return 0;
+}
+
+int
+fwd_trust_on_revoke(struct fwd *f, const struct ipc_msg *m)
+{
+	struct ipc_revoke rv;
+	char err[256];
+
+	if (ipc_get(m, IPC_REVOKE, &rv, sizeof(rv)) != 0)
+		return -1;
+	/* Checked again: the parser's word is not enough.  A record the
+	 * policy changed under is not a parser fault. */
+	if (fwd_rev_add(f, rv.rec, err, sizeof(err)) < 0)
+		log_warnx("revocation record from the mesh refused: %s", err);
+	return 0;
+}
+
+const struct bs_policy *
+fwd_trust_effective(struct fwd *f, struct bs_policy **owned)
+{
+	const struct fwd_trust *t = &fwd_trust_st;
+	struct bs_policy *p = NULL;
+	size_t i;
+
+	*owned = NULL;
+	for (i = 0; i < t->n_rev; i++) {
+		if (!fwd_rev_active(f->policy, &t->rev[i]) ||
+		    bs_policy_is_revoked(f->policy, t->rev[i].r.revoked_pk))
+			continue;
+		if (p == NULL && (p = bs_policy_dup(f->policy)) == NULL)
+			return NULL;
+		/* Already there (two issuers) or the list full: skip. */
+		(void)bs_policy_revoke(p, t->rev[i].r.revoked_pk, NULL, 0);
+	}
+	*owned = p;
+	return p != NULL ? p : f->policy;
+}
+
+/* ---- what our OGMs carry ---------------------------------------------------- */
+
+size_t
+fwd_trust_ogm_tvlvs(struct fwd *f, uint8_t *buf, size_t room)
+{
+	struct fwd_trust *t = &fwd_trust_st;
+	size_t len = 0, i, k;
+	uint32_t every = f->policy->limits.cert_every;
+
+	t->ogms++;
+	if (t->have_cert && (t->cert_burst > 0 || every == 0 ||
+	    t->ogms % every == 0) &&
+	    wire_tvlv_put_cert(buf, room, &len, t->cert) == WIRE_OK &&
+	    t->cert_burst > 0)
+		t->cert_burst--;
+	/* One active record in turn, when it fits. */
+	for (k = 0; k < t->n_rev; k++) {
+		i = (t->rev_next + k) % t->n_rev;
+		if (!fwd_rev_active(f->policy, &t->rev[i]))
+			continue;
+		if (wire_tvlv_put_revoke(buf, room, &len, t->rev[i].raw) ==
+		    WIRE_OK)
+			t->rev_next = (i + 1) % t->n_rev;
+		break;
+	}
+	return len;
+}
+
+/* ---- start, reload, commit --------------------------------------------------- */
+
+int
+fwd_trust_start(struct fwd *f, char *err, size_t errlen)
+{
+	if (fwd_trust_load_cert(f, err, errlen) != 0)
+		return -1;
+	return fwd_rev_load(f, err, errlen);
+}
+
+void
+fwd_trust_stop(void)
+{
+	free(fwd_trust_st.rev);
+	memset(&fwd_trust_st, 0, sizeof(fwd_trust_st));
+}
+
+/* Make pol the running policy and tell the parser. */
+static void
+fwd_trust_install(struct fwd *f, struct bs_policy *pol)
+{
+	bs_policy_free(f->policy);
+	f->policy = pol;
+	f->policy_serial++;
+	fwd_policy_push(f);
+}
+
+int
+fwd_trust_reload(struct fwd *f, char *err, size_t errlen)
+{
+	struct bs_policy *pol = NULL;
+	char cerr[512];
+
+	if (bs_policy_parse_file(f->cfg.policy, 0, &pol, err, errlen) != 0)
+		return -1;
+	fwd_trust_install(f, pol);
+	log_info("policy %s reloaded: mode %s, %zu trusted, %zu anchors, "
+	    "%zu blocked", f->cfg.policy, bs_policy_mode_name(pol->mode),
+	    pol->n_trust, pol->n_anchor, pol->n_block);
+	if (fwd_trust_load_cert(f, cerr, sizeof(cerr)) != 0)
+		log_warnx("%s; keeping the certificate sent so far", cerr);
+	return 0;
+}
+
+/* The policy file's mode, to keep it over a rewrite. */
+static unsigned
+fwd_policy_mode(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return FWD_TRUST_POLICY_MODE;
+	return (unsigned)st.st_mode & 07777;
+}
+
+/*
+ * Write pol to the policy file (canonical text, atomically: a crash
+ * leaves the old file or the new one) and make it the running policy.
+ * On failure pol is freed and nothing changed.
+ */
+static int
+fwd_trust_commit(struct fwd *f, struct bs_policy *pol, char *err,
+    size_t errlen)
+{
+	size_t len = 0, cap;
+	char *text;
+	int rc = -1;
+
+	if (bs_policy_validate(pol, err, errlen) != 0)
+		goto out;
+	cap = bs_policy_format_len(pol) + 1;
+	if ((text = malloc(cap)) == NULL) {
+		log_errf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (bs_policy_format(pol, text, cap, &len) == 0)
+		rc = bs_file_write_atomic(f->cfg.policy, text, len,
+		    fwd_policy_mode(f->cfg.policy), err, errlen);
+	else
+		log_errf(err, errlen, "policy text did not fit");
+	free(text);
+out:
+	if (rc != 0) {
+		bs_policy_free(pol);
+		return -1;
+	}
+	fwd_trust_install(f, pol);
+	return 0;
+}
+
+/* ---- control-socket handlers ---------------------------------------------- */
+
+typedef int fwd_edit_fn(struct bs_policy *pol,
+    const uint8_t pk[static BS_PK_LEN], char *err, size_t errlen);
+
+/* argv[0] as a key; 0, or an error reply and -1. */
+static int
+fwd_ctl_key(const char *arg, uint8_t pk[static BS_PK_LEN],
+    struct ctl_reply *r)
+{
+	if (bs_key_from_b64(pk, arg, strlen(arg)) != 0) {
+		ctl_reply_error(r, CTLP_E_USAGE, "bad key (expected %d "
+		    "characters of base64)", BS_KEY_B64_LEN);
+		return -1;
+	}
+	return 0;
+}
+
+/* Copy, change, write, install; the reply says how it went. */
+static void
+fwd_ctl_edit(struct fwd *f, struct ctl_reply *r, fwd_edit_fn *edit,
+    const char *what, const uint8_t pk[static BS_PK_LEN])
+{
+	struct bs_policy *pol;
+	char err[512], key[BS_KEY_B64_LEN + 1];
+
+	if ((pol = bs_policy_dup(f->policy)) == NULL) {
+		ctl_reply_error(r, CTLP_E_FAILED, "out of memory");
+		return;
+	}
+	if (edit(pol, pk, err, sizeof(err)) != 0) {
+		bs_policy_free(pol);
+		ctl_reply_error(r, CTLP_E_FAILED, "%s", err);
+		return;
+	}
+	if (fwd_trust_commit(f, pol, err, sizeof(err)) != 0) {
+		ctl_reply_error(r, CTLP_E_FAILED, "%s; the policy is "
+		    "unchanged", err);
+		return;
+	}
+	bs_key_to_b64(key, pk);
+	log_info("control: %s %s", what, key);
+	ctl_reply_ok(r);
+}
+
+/* trust-add KEY [name NAME] [gateway], checked as strictly as the client. */
+struct fwd_add_args {
+	const char *name;
+	int gateway;
+};
+
+static int
+fwd_ctl_add_args(size_t argc, const char *const argv[],
+    struct fwd_add_args *a, struct ctl_reply *r)
+{
+	size_t i;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "gateway") == 0 && !a->gateway) {
+			a->gateway = 1;
+		} else if (strcmp(argv[i], "name") == 0 && a->name == NULL &&
+		    i + 1 < argc && bs_policy_name_ok(argv[i + 1],
+		    strlen(argv[i + 1]))) {
+			a->name = argv[++i];
+		} else {
+			ctl_reply_error(r, CTLP_E_USAGE, "argument %zu: "
+			    "expected name NAME or gateway", i + 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void
+fwd_trust_ctl_add(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	struct fwd *f = ctx;
+	struct fwd_add_args a;
+	struct bs_policy *pol;
+	uint8_t pk[BS_PK_LEN];
+	char err[512];
+
+	if (fwd_ctl_key(argv[0], pk, r) != 0 ||
+	    fwd_ctl_add_args(argc, argv, &a, r) != 0)
+		return;
+	if ((pol = bs_policy_dup(f->policy)) == NULL) {
+		ctl_reply_error(r, CTLP_E_FAILED, "out of memory");
+		return;
+	}
+	if (bs_policy_trust_add(pol, pk, a.name, a.gateway, err,
+	    sizeof(err)) != 0) {
+		bs_policy_free(pol);
+		ctl_reply_error(r, CTLP_E_FAILED, "%s", err);
+		return;
+	}
+	if (fwd_trust_commit(f, pol, err, sizeof(err)) != 0) {
+		ctl_reply_error(r, CTLP_E_FAILED, "%s; the policy is "
+		    "unchanged", err);
+		return;
+	}
+	log_info("control: trust add %s%s%s", argv[0], a.name ? " name " :
+	    "", a.name ? a.name : "");
+	ctl_reply_ok(r);
+}
+
+#define FWD_CTL_KEYCMD(fn, edit, what)					\
+void									\
+fn(void *ctx, size_t argc, const char *const argv[],			\
+    struct ctl_reply *r)						\
+{									\
+	uint8_t pk[BS_PK_LEN];						\
+									\
+	(void)argc;							\
+	if (fwd_ctl_key(argv[0], pk, r) == 0)				\
+		fwd_ctl_edit(ctx, r, edit, what, pk);			\
+}
+
+FWD_CTL_KEYCMD(fwd_trust_ctl_remove, bs_policy_trust_remove, "trust remove")
+FWD_CTL_KEYCMD(fwd_trust_ctl_block, bs_policy_block, "block")
+FWD_CTL_KEYCMD(fwd_trust_ctl_unblock, bs_policy_unblock, "unblock")
+FWD_CTL_KEYCMD(fwd_trust_ctl_revoke, bs_policy_revoke, "revoke")
+
+void
+fwd_trust_ctl_revoke_record(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	struct fwd *f = ctx;
+	uint8_t raw[BS_REVOKE_LEN];
+	size_t len = strlen(argv[0]);
+	char err[256];
+	int rc;
+
+	(void)argc;
+	if (len != CTLP_REVOKE_B64_LEN ||
+	    bs_b64_decode_exact(raw, sizeof(raw), argv[0], len) !=
+	    BS_REVOKE_LEN) {
+		ctl_reply_error(r, CTLP_E_USAGE, "expected the base64 of a "
+		    "%d-byte revocation record", BS_REVOKE_LEN);
+		return;
+	}
+	if ((rc = fwd_rev_add(f, raw, err, sizeof(err))) < 0)
+		ctl_reply_error(r, CTLP_E_FAILED, "%s", err);
+	else if (rc == 1)
+		ctl_reply_error(r, CTLP_E_FAILED, "this record is already "
+		    "stored");
+	else
+		ctl_reply_ok(r);
+}
+
+void
+fwd_trust_ctl_reload(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	char err[512];
+
+	(void)argc;
+	(void)argv;
+	if (fwd_trust_reload(ctx, err, sizeof(err)) != 0) {
+		log_warnx("reload: %s; keeping the old policy", err);
+		ctl_reply_error(r, CTLP_E_FAILED, "%s; the running policy "
+		    "stays", err);
+		return;
+	}
+	ctl_reply_ok(r);
+}
+
+void
+fwd_trust_ctl_list(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	const struct fwd *f = ctx;
+	const struct bs_policy_trust *t;
+	uint8_t addr[BS_ADDR_LEN];
+	size_t i;
+
+	(void)argc;
+	(void)argv;
+	for (i = 0; i < f->policy->n_trust; i++) {
+		t = &f->policy->trust[i];
+		bs_mesh_addr(addr, t->pk);
+		ctl_reply_record_begin(r);
+		ctl_reply_field_key(r, "key", t->pk);
+		ctl_reply_field_addr(r, "address", addr);
+		ctl_reply_field_str(r, "name", t->name);
+		ctl_reply_field_bool(r, "gateway", t->gateway != 0);
+		ctl_reply_field_bool(r, "blocked",
+		    bs_policy_is_blocked(f->policy, t->pk) ||
+		    bs_policy_is_revoked(f->policy, t->pk));
+		ctl_reply_field_str(r, "include", t->include == 0 ? "" :
+		    f->policy->include[t->include - 1]);
+	}
+	ctl_reply_ok(r);
+}
+
+void
+fwd_trust_ctl_anchors(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	const struct fwd *f = ctx;
+	const struct bs_policy_anchor *a;
+	uint8_t addr[BS_ADDR_LEN];
+	size_t i, k, n;
+
+	(void)argc;
+	(void)argv;
+	for (i = 0; i < f->policy->n_anchor; i++) {
+		a = &f->policy->anchor[i];
+		for (k = 0, n = 0; k < fwd_trust_st.n_rev; k++)
+			n += memcmp(fwd_trust_st.rev[k].r.issuer_pk, a->pk,
+			    BS_PK_LEN) == 0;
+		bs_mesh_addr(addr, a->pk);
+		ctl_reply_record_begin(r);
+		ctl_reply_field_key(r, "key", a->pk);
+		ctl_reply_field_addr(r, "address", addr);
+		ctl_reply_field_str(r, "name", a->name);
+		ctl_reply_field_bool(r, "blocked",
+		    bs_policy_is_blocked(f->policy, a->pk) ||
+		    bs_policy_is_revoked(f->policy, a->pk));
+		ctl_reply_field_u64(r, "revocations", n);
+	}
+	ctl_reply_ok(r);
+}
+
+/* Each line of text as one record. */
+static void
+fwd_ctl_lines(struct ctl_reply *r, char *text, size_t len)
+{
+	size_t pos = 0, end;
+
+	while (pos < len) {
+		end = pos;
+		while (end < len && text[end] != '\n')
+			end++;
+		text[end] = '\0';
+		ctl_reply_record_begin(r);
+		ctl_reply_field_str(r, "line", text + pos);
+		pos = end + 1;
+	}
+}
+
+/* The CA revocations in force, as comments after the policy text. */
+static void
+fwd_ctl_rev_lines(const struct fwd *f, struct ctl_reply *r)
+{
+	const struct fwd_trust *t = &fwd_trust_st;
+	char line[64 + 2 * BS_KEY_B64_LEN], a[BS_KEY_B64_LEN + 1],
+	    k[BS_KEY_B64_LEN + 1];
+	size_t i;
+
+	for (i = 0; i < t->n_rev; i++) {
+		if (!fwd_rev_active(f->policy, &t->rev[i]))
+			continue;
+		bs_key_to_b64(k, t->rev[i].r.revoked_pk);
+		bs_key_to_b64(a, t->rev[i].r.issuer_pk);
+		snprintf(line, sizeof(line), "# revoked by anchor %s: %s", a,
+		    k);
+		ctl_reply_record_begin(r);
+		ctl_reply_field_str(r, "line", line);
+	}
+}
+
+void
+fwd_trust_ctl_policy_show(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	const struct fwd *f = ctx;
+	size_t cap = bs_policy_format_len(f->policy) + 1, len = 0;
+	char *text;
+
+	(void)argc;
+	(void)argv;
+	if ((text = malloc(cap)) == NULL ||
+	    bs_policy_format(f->policy, text, cap, &len) != 0) {
+		free(text);
+		ctl_reply_error(r, CTLP_E_FAILED, "out of memory");
+		return;
+	}
+	fwd_ctl_lines(r, text, len);
+	free(text);
+	fwd_ctl_rev_lines(f, r);
+	ctl_reply_ok(r);
+}

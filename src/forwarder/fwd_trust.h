@@ -1,0 +1,163 @@
+/*
+ * fwd_trust.h — trust management in the forwarder: live policy edits from
+ * the control socket (written atomically, pushed to the parser at once),
+ * the node's own certificate (sent in HELLOs and OGMs), and CA-signed
+ * revocation records (kept in the state directory, carried in our OGMs,
+ * learnt from the parser).  batsec-policy(5) and batsec-ctl(8) describe
+ * what users see.
+ *
+ * The forwarder's policy (struct fwd.policy) is always what the policy
+ * file says.  What the parser gets is that policy plus a `revoke` entry
+ * for every stored revocation record whose issuer is one of its anchors
+ * (fwd_trust_effective).
+ *
+ * The module's state lives here, not in struct fwd: there is one
+ * forwarder per process.
+ */
+#ifndef BATSEC_FWD_TRUST_H
+#define BATSEC_FWD_TRUST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "batsec_crypto.h"
+
+struct fwd;
+struct fwd_orig;
+struct fwd_peer;
+struct ctl_reply;
+struct ipc_msg;
+struct bs_policy;
+struct wire_tt_entry;
+
+
+/* Revocation records kept at most; the oldest are never dropped. */
+#define FWD_TRUST_REVOKE_MAX	1024
+/* The file in the state directory: one base64 record per line. */
+#define FWD_TRUST_REVOKE_FILE	"revocations"
+/* The node certificate: the key file's path with this appended. */
+#define FWD_TRUST_CERT_SUFFIX	".cert"
+/* After start-up or a new certificate, it rides on this many OGMs. */
+#define FWD_TRUST_CERT_BURST	3
+/* Policy file mode when the file does not exist yet. */
+#define FWD_TRUST_POLICY_MODE	0644
+
+/*
+ * Start-up, after the policy was loaded and the state directory opened:
+ * the own certificate (if KEY.cert exists; a malformed one, or one for
+ * another key, is an error) and the stored revocation records (a bad
+ * line is logged and skipped).  0, or -1 with err set.
+ */
+int	fwd_trust_start(struct fwd *f, char *err, size_t errlen);
+/* Free what fwd_trust_start allocated. */
+void	fwd_trust_stop(void);
+
+/*
+ * Read the policy file again (SIGHUP, `batsec-ctl reload`) and the own
+ * certificate.  On a parse error the running policy stays and err holds
+ * "FILE:LINE: ..."; 0 or -1.
+ */
+int	fwd_trust_reload(struct fwd *f, char *err, size_t errlen);
+
+/*
+ * The policy for the parser: f->policy itself (*owned NULL) or a copy
+ * with the anchors' revocations added (*owned is that copy, the caller
+ * frees it).  NULL when out of memory.
+ */
+const struct bs_policy *fwd_trust_effective(struct fwd *f,
+	    struct bs_policy **owned);
+
+/*
+ * Extra TVLV containers for our next OGM, at most room bytes, into buf:
+ * the certificate every limit cert-every OGMs (and on the first
+ * FWD_TRUST_CERT_BURST after a change), and one revocation record in
+ * turn.  Returns the length written.
+ */
+size_t	fwd_trust_ogm_tvlvs(struct fwd *f, uint8_t *buf, size_t room);
+/* Our certificate (BS_CERT_LEN bytes) for HELLOs, or NULL. */
+const uint8_t *fwd_trust_own_cert(void);
+
+/*
+ * IPC_REVOKE from the parser: a record it verified.  The forwarder
+ * checks it again (format, an anchor of its policy, signature); a record
+ * it already holds is ignored.  0, or -1 when the payload is malformed
+ * (the parser is then killed).
+ */
+int	fwd_trust_on_revoke(struct fwd *f, const struct ipc_msg *m);
+
+/*
+ * The revocation store (STATE_DIR/revocations, one base64 record a line):
+ * fwd_trust_rev_parse() takes the records of the file's len bytes in buf
+ * (path only names it in warnings) that are canonical, carry a valid
+ * signature of their issuer and are not known yet, up to
+ * FWD_TRUST_REVOKE_MAX; every other line is skipped with a warning
+ * naming path:line.  fwd_trust_start() reads the file through it; the
+ * fuzz target revstore calls it directly.  The records kept so far:
+ * fwd_trust_rev_count() of them, the i-th one's BS_REVOKE_LEN bytes from
+ * fwd_trust_rev_record(i) (NULL past the end).
+ */
+#define FWD_TRUST_REVOKE_FILE_MAX \
+	((size_t)FWD_TRUST_REVOKE_MAX * (CTLP_REVOKE_B64_LEN + 1))
+void	fwd_trust_rev_parse(const struct fwd *f, const char *path,
+	    const char *buf, size_t len);
+size_t	fwd_trust_rev_count(void);
+const uint8_t *fwd_trust_rev_record(size_t i);
+
+/*
+ * Read a regular file (not a symlink) of at most max bytes into a new
+ * buffer (free it), *len its size.  NULL with err.
+ */
+char	*fwd_read_file(const char *path, size_t max, size_t *len, char *err,
+	    size_t errlen);
+/*
+ * The stores of the state directory (revocations, pins) are files of
+ * lines.  fwd_store_lines calls fn for each line of buf's len bytes
+ * (without its newline; the last one needs none), numbered from 1;
+ * fwd_store_read does so for the file at path (at most max bytes) and
+ * returns 1, or 0 when there is no file, or -1 with err when it cannot
+ * be read.
+ */
+typedef void fwd_line_fn(const void *arg, const char *path, size_t lineno,
+	    const char *s, size_t len);
+void	fwd_store_lines(const char *path, const char *buf, size_t len,
+	    fwd_line_fn *fn, const void *arg);
+int	fwd_store_read(const char *path, size_t max, fwd_line_fn *fn,
+	    const void *arg, char *err, size_t errlen);
+
+/* forwarder.c: queue f->policy (effective) to the parser. */
+void	fwd_policy_push(struct fwd *f);
+
+/* fwd_orig.c: fwd_ogm_originate with extra TVLV bytes appended. */
+int	fwd_ogm_originate_ext(struct fwd_orig *o,
+	    const struct wire_tt_entry *tt, unsigned ntt, uint32_t gw_down,
+	    uint32_t gw_up, const uint8_t *extra, size_t extra_len);
+/* fwd_orig.c: fwd_hello_build carrying cert (BS_CERT_LEN) when not NULL. */
+int	fwd_hello_build_cert(const struct bs_identity *id,
+	    const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
+	    uint32_t epoch, uint32_t seqno, const struct fwd_peer *peers,
+	    size_t n, const uint8_t *cert, uint8_t *buf, size_t cap,
+	    size_t *len);
+
+/* Control-socket handlers (control.h's control_handler_fn). */
+void	fwd_trust_ctl_list(void *ctx, size_t argc, const char *const argv[],
+	    struct ctl_reply *r);
+void	fwd_trust_ctl_add(void *ctx, size_t argc, const char *const argv[],
+	    struct ctl_reply *r);
+void	fwd_trust_ctl_remove(void *ctx, size_t argc,
+	    const char *const argv[], struct ctl_reply *r);
+void	fwd_trust_ctl_block(void *ctx, size_t argc, const char *const argv[],
+	    struct ctl_reply *r);
+void	fwd_trust_ctl_unblock(void *ctx, size_t argc,
+	    const char *const argv[], struct ctl_reply *r);
+void	fwd_trust_ctl_revoke(void *ctx, size_t argc,
+	    const char *const argv[], struct ctl_reply *r);
+void	fwd_trust_ctl_revoke_record(void *ctx, size_t argc,
+	    const char *const argv[], struct ctl_reply *r);
+void	fwd_trust_ctl_reload(void *ctx, size_t argc,
+	    const char *const argv[], struct ctl_reply *r);
+void	fwd_trust_ctl_anchors(void *ctx, size_t argc,
+	    const char *const argv[], struct ctl_reply *r);
+void	fwd_trust_ctl_policy_show(void *ctx, size_t argc,
+	    const char *const argv[], struct ctl_reply *r);
+
+#endif /* BATSEC_FWD_TRUST_H */

@@ -1,0 +1,152 @@
+/*
+ * state.c — the state directory and the persisted epoch.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "batsec_keys.h"
+#include "state.h"
+
+/*
+ * dir must be a directory itself (lstat: a symbolic link is refused, it
+ * could point anywhere), owned by `owner` and not writable by group or
+ * others.
+ */
+static int
+state_check_dir(const char *dir, uid_t owner, const char *what, char *err,
+    size_t errlen)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) != 0)
+		return log_errf(err, errlen, "%s %s: %s", what, dir,
+		    strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return log_errf(err, errlen, "%s %s: not a directory", what,
+		    dir);
+	if (st.st_uid != owner)
+		return log_errf(err, errlen, "%s %s: owned by uid %u, not %u",
+		    what, dir, (unsigned)st.st_uid, (unsigned)owner);
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return log_errf(err, errlen, "%s %s: writable by group or "
+		    "others (mode %04o)", what, dir,
+		    (unsigned)(st.st_mode & 07777));
+	return 0;
+}
+
+/* mkdir with exactly mode (umask does not apply); 1 created, 0 existed. */
+static int
+state_mkdir(const char *dir, mode_t mode, const char *what, char *err,
+    size_t errlen)
+{
+	if (mkdir(dir, mode) != 0) {
+		if (errno == EEXIST)
+			return 0;
+		return log_errf(err, errlen, "%s %s: cannot create: %s",
+		    what, dir, strerror(errno));
+	}
+	if (chmod(dir, mode) != 0)
+		return log_errf(err, errlen, "%s %s: chmod: %s", what, dir,
+		    strerror(errno));
+	return 1;
+}
+
+int
+state_dir_open(const char *dir, char *err, size_t errlen)
+{
+	if (state_mkdir(dir, 0700, "state directory", err, errlen) < 0)
+		return -1;
+	return state_check_dir(dir, geteuid(), "state directory", err,
+	    errlen);
+}
+
+/* ---- epoch ---------------------------------------------------------------- */
+
+int
+state_epoch_next(uint32_t old, int have_old, uint64_t now_s, uint32_t *out)
+{
+	uint64_t next = have_old ? (uint64_t)old + 1 : 1;
+
+	if (have_old && old == UINT32_MAX)
+		return -1;
+	if (now_s >= STATE_CLOCK_MIN && now_s <= UINT32_MAX && now_s > next)
+		next = now_s;
+	*out = (uint32_t)next;
+	return 0;
+}
+
+int
+state_epoch_parse(const char *buf, size_t len, uint32_t *out,
+    const char *name, char *err, size_t errlen)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (len < 2 || buf[len - 1] != '\n')
+		return log_errf(err, errlen, "%s: expected a number and a "
+		    "newline", name);
+	if (buf[0] == '0' && len != 2)
+		return log_errf(err, errlen, "%s: leading zero", name);
+	for (i = 0; i + 1 < len; i++) {
+		if (buf[i] < '0' || buf[i] > '9')
+			return log_errf(err, errlen, "%s: byte %zu is not a "
+			    "digit", name, i);
+		v = v * 10 + (uint64_t)(buf[i] - '0');
+		if (v > UINT32_MAX)
+			return log_errf(err, errlen, "%s: epoch above %u",
+			    name, UINT32_MAX);
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Reads path: 1 with *epoch, 0 when there is no file, -1 on error. */
+static int
+state_epoch_read(const char *path, uint32_t *epoch, char *err, size_t errlen)
+{
+	char buf[STATE_EPOCH_TEXT_MAX];
+	struct stat st;
+	int n;
+
+	if (lstat(path, &st) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		return log_errf(err, errlen, "%s: %s", path,
+		    strerror(errno));
+	}
+	n = bs_file_read_small(path, buf, sizeof(buf), 0, err, errlen);
+	if (n < 0)
+		return -1;
+	if (state_epoch_parse(buf, (size_t)n, epoch, path, err, errlen) != 0)
+		return -1;
+	return 1;
+}
+
+int
+state_epoch_bump(const char *dir, uint64_t now_s, uint32_t *epoch,
+    char *err, size_t errlen)
+{
+	char path[4096], text[STATE_EPOCH_TEXT_MAX];
+	uint32_t old = 0, next;
+	int have, n;
+
+	n = snprintf(path, sizeof(path), "%s/%s", dir, STATE_EPOCH_FILE);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return log_errf(err, errlen, "%s: path too long", dir);
+	if ((have = state_epoch_read(path, &old, err, errlen)) < 0)
+		return -1;
+	if (state_epoch_next(old, have, now_s, &next) != 0)
+		return log_errf(err, errlen, "%s: epoch %u is the last one; "
+		    "this node needs a new key", path, old);
+	n = snprintf(text, sizeof(text), "%u\n", next);
+	if (bs_file_write_atomic(path, text, (size_t)n, 0600, err, errlen) != 0)
+		return -1;
+	*epoch = next;
+	return 0;
+}

@@ -1,0 +1,488 @@
+/*
+ * pcore_ogm.c — the OGM pipeline (DESIGN.md §5, steps 2-9): the frame's
+ * link authentication and replay check, then each entry through the
+ * policy, the cheap consistency checks, the routing core's pre-check,
+ * the hop chain, the signature (cache first), the routing update, and
+ * the messages the decision calls for.
+ */
+#include <string.h>
+
+#include <sodium.h>
+
+#include "batsec_policy.h"
+#include "pcore.h"
+#include "pcore_int.h"
+#include "pcore_trust.h"
+#include "proto/wire.h"
+
+/* ---- the frame ------------------------------------------------------------------- */
+
+/* The tag under our link key's id, or the link signature, verifies. */
+static int
+pcore_ogm_auth(struct pcore *pc, const struct wire_ogm *o,
+    const struct pcore_neigh *n)
+{
+	const struct wire_trailer *t = &o->tr;
+	int i;
+
+	if (t->auth == WIRE_AUTH_SIG)
+		return pcore_verify(pc, t->sig, BS_DOM_LINK, t->covered,
+		    t->covered_len, n->pk);
+	if ((i = wire_trailer_find(t, n->key_id)) < 0)
+		return -1;
+	if (PCORE_FUZZ_BYPASS(t->tags[i].tag))
+		return 0;
+	return bs_link_mac_verify(t->tags[i].tag, n->key, o->sender,
+	    t->counter, t->covered, t->covered_len);
+}
+
+/*
+ * Steps 2 and 3: an up neighbour with a known key, authentic, fresh, and
+ * within its own frame rate (counted only for authentic frames, so a
+ * forger using its MAC cannot spend it).
+ */
+static enum pcore_drop
+pcore_ogm_link(struct pcore *pc, uint32_t ifindex,
+    const uint8_t src[static BS_ADDR_LEN], const struct wire_ogm *o,
+    struct pcore_neigh **np, uint64_t now_ms)
+{
+	struct routing_neigh_info ni;
+	struct pcore_neigh *n;
+
+	n = pcore_neigh_get(pc, ifindex, o->sender);
+	if (n == NULL || !n->announced ||
+	    routing_neigh_get(pc->rt, ifindex, o->sender, &ni) != ROUTING_OK ||
+	    memcmp(ni.mac, src, BS_ADDR_LEN) != 0)
+		return PCORE_DROP_NOT_NEIGH;
+	if (n->key_state != PCORE_KEY_OK)
+		return PCORE_DROP_NO_LINK_KEY;
+	if (pcore_ogm_auth(pc, o, n) != 0)
+		return PCORE_DROP_LINK_AUTH;
+	if (n->have_counter && o->tr.counter <= n->counter)
+		return PCORE_DROP_REPLAY;
+	n->counter = o->tr.counter;
+	n->have_counter = 1;
+	routing_neigh_heard(pc->rt, ifindex, o->sender, now_ms);
+	pcore_lim_authentic(pc, ifindex, src, now_ms);
+	if (pcore_lim_neigh_frame(pc, n, now_ms) != 0)
+		return PCORE_DROP_RATE;
+	*np = n;
+	return PCORE_ACCEPT;
+}
+
+/* ---- entry outcomes ---------------------------------------------------------------- */
+
+static const enum ipc_stat_id pcore_entry_stat[PCORE_E_COUNT] = {
+	[PCORE_E_ACCEPT] = IPC_STAT_OGM_ACCEPTED,
+	[PCORE_E_OWN] = IPC_STAT_DROP_OWN,
+	[PCORE_E_POLICY] = IPC_STAT_DROP_POLICY,
+	[PCORE_E_HOPS] = IPC_STAT_DROP_HOP_CHAIN,
+	[PCORE_E_OLD] = IPC_STAT_DROP_OLD_SEQNO,
+	[PCORE_E_DUP] = IPC_STAT_DROP_DUPLICATE,
+	[PCORE_E_FULL] = IPC_STAT_DROP_TABLE_FULL,
+	[PCORE_E_ROUTING] = IPC_STAT_DROP_ROUTING,
+	/* PCORE_E_SIG: pcore_verify counted sig_failed. */
+	[PCORE_E_INTRO] = IPC_STAT_DROP_INTRO_QUOTA,
+	[PCORE_E_BUDGET] = IPC_STAT_DROP_VERIFY_BUDGET,
+};
+
+/* What a refused entry counts as against the frame's source. */
+static const int8_t pcore_entry_reason[PCORE_E_COUNT] = {
+	[PCORE_E_ACCEPT] = -1,
+	[PCORE_E_OWN] = -1,
+	[PCORE_E_POLICY] = PL_R_QUOTA,
+	[PCORE_E_HOPS] = PL_R_HOPS,
+	[PCORE_E_OLD] = PL_R_STALE,
+	[PCORE_E_DUP] = PL_R_STALE,
+	[PCORE_E_FULL] = PL_R_QUOTA,
+	[PCORE_E_ROUTING] = PL_R_STALE,
+	[PCORE_E_SIG] = PL_R_SIG,
+	[PCORE_E_INTRO] = PL_R_QUOTA,
+	[PCORE_E_BUDGET] = PL_R_QUOTA,
+};
+
+static void
+pcore_entry_done(struct pcore *pc, enum pcore_entry what, uint32_t ifindex,
+    const uint8_t src[static BS_ADDR_LEN], uint64_t now_ms)
+{
+	pc->entry[what]++;
+	if (pcore_entry_stat[what] != 0)
+		pcore_count(pc, pcore_entry_stat[what]);
+	if (pcore_entry_reason[what] >= 0)
+		pcore_lim_account(pc, ifindex, src,
+		    (enum pl_reason)pcore_entry_reason[what], now_ms);
+}
+
+static enum pcore_entry
+pcore_entry_refused(int r)
+{
+	switch (r) {
+	case ROUTING_EOLD:
+	case ROUTING_EEPOCH:
+		return PCORE_E_OLD;
+	case ROUTING_EDUP:
+	case ROUTING_EECHO:
+	case ROUTING_ELOOP:
+		return PCORE_E_DUP;
+	case ROUTING_EFULL:
+		return PCORE_E_FULL;
+	case ROUTING_EHOPS:
+		return PCORE_E_HOPS;
+	default:
+		return PCORE_E_ROUTING;
+	}
+}
+
+/* ---- entry checks -------------------------------------------------------------- */
+
+/*
+ * Only the originator sends hops 0, then with itself as previous sender,
+ * and nobody may claim more TQ than `hops` relays leave.
+ */
+static int
+pcore_entry_consistent(const struct pcore *pc, const struct wire_ogm *o,
+    const struct wire_ogm_entry *e, const uint8_t oaddr[static BS_ADDR_LEN])
+{
+	int direct = memcmp(o->sender, oaddr, BS_ADDR_LEN) == 0;
+
+	if (direct != (e->mut.hops == 0))
+		return 0;
+	if (e->mut.hops == 0 &&
+	    memcmp(e->mut.prev_sender, oaddr, BS_ADDR_LEN) != 0)
+		return 0;
+	return e->mut.tq <= routing_tq_ceiling(e->mut.hops,
+	    pc->cfg.hop_penalty);
+}
+
+/*
+ * The signature, verified at most once per exact signed bytes (a
+ * failure is remembered too), within the verification budget of the
+ * neighbour and the node when it has to be checked.
+ */
+/* What the signature cache knows of an entry (pcore_entry_cached). */
+struct pcore_sigq {
+	uint8_t d[SIGCACHE_DIGEST_LEN];
+	int slot;			/* verified before: its slot, else -1 */
+};
+
+/* Look the entry's signed bytes up in the cache (no verification). */
+static void
+pcore_entry_cached(struct pcore *pc, const struct wire_ogm_entry *e,
+    struct pcore_sigq *q)
+{
+	sigcache_digest(&pc->sigs, e->signed_ptr, e->signed_len, e->sig, q->d);
+	q->slot = sigcache_find(&pc->sigs, q->d);
+}
+
+static enum pcore_entry
+pcore_entry_sig(struct pcore *pc, const struct wire_ogm_entry *e,
+    struct pcore_neigh *n, int known, const struct pcore_sigq *q,
+    uint64_t now_ms)
+{
+	uint8_t bad[SIGCACHE_DIGEST_LEN];
+
+	if (q->slot >= 0) {
+		pcore_count(pc, IPC_STAT_SIG_CACHE_HIT);
+		return PCORE_E_ACCEPT;
+	}
+	sigcache_digest_bad(q->d, bad);
+	if (sigcache_lookup(&pc->sigs, bad)) {
+		pcore_count(pc, IPC_STAT_SIG_CACHE_HIT);
+		return PCORE_E_SIG;
+	}
+	if (pcore_lim_verify_budget(pc, n, known, now_ms) != 0)
+		return PCORE_E_BUDGET;
+	if (pcore_verify(pc, e->sig, BS_DOM_OGM, e->signed_ptr, e->signed_len,
+	    e->sgn.pk) != 0) {
+		sigcache_insert(&pc->sigs, bad);
+		return PCORE_E_SIG;
+	}
+	sigcache_insert_chain(&pc->sigs, q->d, e->mut.chain, e->mut.hops);
+	return PCORE_E_ACCEPT;
+}
+
+/* ---- what the decision calls for ------------------------------------------------ */
+
+/*
+ * The client list of the newest OGM, without the clients another
+ * originator's claim holds (pcore_claims.c), when it differs from the
+ * last one sent.
+ */
+static int
+pcore_entry_tt(struct pcore *pc, const struct wire_ogm_entry *e,
+    const struct routing_orig_info *oi, struct pcore_aux *a, uint64_t now_ms)
+{
+	uint8_t d[sizeof(a->tt_digest)];
+	struct wire_tt_entry te;
+	struct ipc_tt m;
+	unsigned i, k = 0, n = 0;
+
+	memset(d, 0, sizeof(d));
+	if (e->tv.present & (1u << WIRE_TVLV_TT))
+		n = e->tv.tt_count;
+	if (n > pc->policy->limits.clients_per_originator)
+		n = pc->policy->limits.clients_per_originator;
+	memset(&m, 0, sizeof(m));
+	memcpy(m.orig_addr, oi->addr, BS_ADDR_LEN);
+	for (i = 0; i < n && k < IPC_TT_MAX; i++) {
+		wire_tt_get(e->tv.tt, i, &te);
+		if (!pcore_claim(pc, oi, te.mac, te.vid, now_ms)) {
+			pcore_count(pc, IPC_STAT_DROP_CLAIM);
+			continue;
+		}
+		memcpy(m.e[k].mac, te.mac, BS_ADDR_LEN);
+		m.e[k].vid = te.vid;
+		k++;
+	}
+	if (k > 0)
+		crypto_generichash(d, sizeof(d), (const uint8_t *)m.e,
+		    (size_t)k * sizeof(m.e[0]), NULL, 0);
+	if (k == a->tt_count && memcmp(d, a->tt_digest, sizeof(d)) == 0)
+		return 0;
+	m.count = (uint8_t)k;
+	if (pcore_emit(pc, IPC_TT, &m, sizeof(m)) != 0)
+		return 0;
+	a->tt_count = m.count;
+	memcpy(a->tt_digest, d, sizeof(d));
+	return 1;
+}
+
+/* The gateway announcement, counted only when the policy allows it. */
+static int
+pcore_entry_gw(struct pcore *pc, const struct wire_ogm_entry *e,
+    const struct routing_orig_info *oi, struct pcore_aux *a)
+{
+	struct ipc_gw m;
+	int gw;
+
+	gw = (e->tv.present & (1u << WIRE_TVLV_GATEWAY)) != 0;
+	/* trust ... gateway, or a kept certificate's gateway role. */
+	if (gw && !pcore_trust_gateway_ok(pc, oi->pk)) {
+		pcore_count(pc, IPC_STAT_DROP_GATEWAY);
+		gw = 0;
+	}
+	memset(&m, 0, sizeof(m));
+	memcpy(m.orig_addr, oi->addr, BS_ADDR_LEN);
+	if (gw) {
+		m.op = IPC_GW_ANNOUNCE;
+		m.down = e->tv.gw_down;
+		m.up = e->tv.gw_up;
+	}
+	if (m.op == a->gw && m.down == a->gw_down && m.up == a->gw_up)
+		return 0;
+	if (pcore_emit(pc, IPC_GW, &m, sizeof(m)) != 0)
+		return 0;
+	a->gw = m.op;
+	a->gw_down = m.down;
+	a->gw_up = m.up;
+	return 1;
+}
+
+static void
+pcore_entry_tvlvs(struct pcore *pc, const struct wire_ogm_entry *e,
+    const struct routing_orig_info *oi, uint64_t now_ms)
+{
+	struct pcore_aux a;
+	int changed;
+
+	memcpy(&a, oi->aux, sizeof(a));
+	changed = pcore_entry_tt(pc, e, oi, &a, now_ms);
+	changed |= pcore_entry_gw(pc, e, oi, &a);
+	if (changed)
+		routing_orig_set_aux(pc->rt, oi->pk, (const uint8_t *)&a);
+}
+
+/* Rebroadcast: the entry with its mutable part rewritten. */
+static void
+pcore_entry_relay(struct pcore *pc, const struct wire_ogm_entry *e,
+    const struct routing_ogm_result *res)
+{
+	struct ipc_relay m;
+	struct wire_ogm_mut mut;
+	uint8_t elem[BS_CHAIN_LEN];
+
+	if (e->raw_len > IPC_RELAY_MAX)
+		return;		/* the codec's bounds rule it out */
+	memset(&m, 0, sizeof(m));
+	m.ifindex = IPC_IFINDEX_ALL;
+	m.len = (uint16_t)e->raw_len;
+	memcpy(m.entry, e->raw, e->raw_len);
+	sigcache_chain_step(&pc->sigs, elem, e->mut.chain);
+	memset(&mut, 0, sizeof(mut));
+	mut.ttl = res->relay_ttl;
+	mut.tq = res->relay_tq;
+	mut.hops = res->relay_hops;
+	mut.prev_sender = res->relay_prev_sender;
+	mut.chain = elem;
+	if (wire_ogm_mut_put(m.entry, m.len, &mut) != WIRE_OK)
+		return;
+	if (pcore_emit(pc, IPC_RELAY, &m, sizeof(m)) == 0)
+		pcore_count(pc, IPC_STAT_OGM_RELAYED);
+}
+
+/*
+ * After routing_ogm: route changes; the refresh (the first copy of the
+ * newest seqno from the best next hop, whichever neighbour's copy came
+ * first); clients and gateway of a newer OGM; the relay.
+ */
+static void
+pcore_entry_act(struct pcore *pc, const struct routing_ogm *m, int newer,
+    const struct wire_ogm_entry *e, const struct routing_ogm_result *res,
+    uint64_t now_ms)
+{
+	const struct routing_orig_info *oi = &res->info;
+	int newest = oi->epoch == m->epoch && oi->seqno == m->seqno;
+
+	if (res->orig_new && m->cls == BS_CLASS_STRANGER)
+		pc->n_strangers++;
+	if (res->route == ROUTING_ROUTE_DELETED)
+		pcore_route_del(pc, oi->addr);
+	else if (res->route != ROUTING_ROUTE_SAME || (newest &&
+	    oi->has_route && oi->ifindex == m->ifindex &&
+	    memcmp(oi->nexthop, m->sender, BS_ADDR_LEN) == 0))
+		pcore_route_add(pc, oi);
+	if (newer)
+		pcore_entry_tvlvs(pc, e, oi, now_ms);
+	if (res->relay)
+		pcore_entry_relay(pc, e, res);
+}
+
+/*
+ * Everything that costs no signature; PCORE_E_ACCEPT when it passed.
+ * A new originator also passes the epoch memory and the admission
+ * (class shares, eviction plan, introduction quota) here.
+ */
+static enum pcore_entry
+pcore_entry_cheap(struct pcore *pc, const struct wire_ogm *o,
+    const struct wire_ogm_entry *e, const struct routing_ogm *m,
+    struct pcore_neigh *n, uint64_t now_ms, int *known, int *newer,
+    struct pl_admit *adm, struct pcore_sigq *q)
+{
+	struct routing_orig_info old;
+	int r;
+
+	memset(adm, 0, sizeof(*adm));
+	if (!pcore_entry_consistent(pc, o, e, m->orig_addr))
+		return PCORE_E_HOPS;
+	r = routing_ogm_check(pc->rt, m);
+	if (r != ROUTING_OK && r != ROUTING_EFULL)
+		return pcore_entry_refused(r);
+	*known = routing_orig_get(pc->rt, m->orig_pk, &old) == ROUTING_OK;
+	if (*known && r != ROUTING_OK)
+		return pcore_entry_refused(r);
+	if (!*known &&
+	    pcore_lim_orig_stale(pc, m->orig_pk, m->epoch, m->seqno)) {
+		pcore_count(pc, IPC_STAT_DROP_REMEMBERED);
+		return PCORE_E_OLD;
+	}
+	*newer = !*known ||
+	    pcore_newer(m->epoch, m->seqno, old.epoch, old.seqno);
+	pcore_entry_cached(pc, e, q);
+	if (sigcache_chain_verify(&pc->sigs, q->slot, e->sgn.anchor,
+	    e->mut.chain, e->mut.hops) != 0)
+		return PCORE_E_HOPS;
+	if (!*known)
+		return (enum pcore_entry)pcore_lim_admit(pc, n, m,
+		    r == ROUTING_EFULL, now_ms, adm);
+	return PCORE_E_ACCEPT;
+}
+
+/*
+ * A new stranger is attributed to the neighbour that introduced it; an
+ * originator whose class changed (prev: before this entry, or NULL) is
+ * counted anew.
+ */
+static void
+pcore_entry_new(struct pcore *pc, const struct routing_ogm *m,
+    struct pcore_neigh *n, struct routing_ogm_result *res,
+    const struct routing_orig_info *prev)
+{
+	if (prev != NULL && prev->cls != m->cls) {
+		pcore_lim_reclass(pc, prev->cls, m->cls, res->info.aux);
+		routing_orig_set_aux(pc->rt, m->orig_pk, res->info.aux);
+	}
+	if (!res->orig_new || m->cls != BS_CLASS_STRANGER)
+		return;
+	pcore_lim_stranger_new(pc, n, res->info.aux);
+	routing_orig_set_aux(pc->rt, m->orig_pk, res->info.aux);
+}
+
+static enum pcore_entry
+pcore_entry(struct pcore *pc, uint32_t ifindex, const struct wire_ogm *o,
+    const struct wire_ogm_entry *e, struct pcore_neigh *n, uint64_t now_ms)
+{
+	struct routing_ogm_result res;
+	struct routing_orig_info prev;
+	struct routing_ogm m;
+	struct pl_admit adm;
+	struct pcore_sigq q;
+	struct pcore_cert_cand cand, *newcert = NULL;
+	uint8_t oaddr[BS_ADDR_LEN], cls;
+	enum pcore_entry what;
+	int r, newer = 0, known = 0, had;
+
+	if (memcmp(e->sgn.pk, pc->cfg.own_pk, BS_PK_LEN) == 0)
+		return PCORE_E_OWN;
+	/* A key the policy does not admit may carry its certificate. */
+	if (!pcore_key_admitted(pc, e->sgn.pk, &cls)) {
+		if ((newcert = pcore_trust_entry_cert(pc, e, &cand)) == NULL)
+			return PCORE_E_POLICY;
+		cls = BS_CLASS_CERTIFIED;
+	}
+	bs_mesh_addr(oaddr, e->sgn.pk);
+	memset(&m, 0, sizeof(m));
+	m.orig_pk = e->sgn.pk;
+	m.orig_addr = oaddr;
+	m.epoch = e->sgn.epoch;
+	m.seqno = e->sgn.seqno;
+	m.tq = e->mut.tq;
+	m.hops = e->mut.hops;
+	m.ttl = e->mut.ttl;
+	m.prev_sender = e->mut.prev_sender;
+	m.ifindex = ifindex;
+	m.sender = o->sender;
+	m.cls = cls;
+	if ((what = pcore_entry_cheap(pc, o, e, &m, n, now_ms, &known, &newer,
+	    &adm, &q)) != PCORE_E_ACCEPT)
+		return what;
+	if ((what = pcore_entry_sig(pc, e, n, known, &q, now_ms)) !=
+	    PCORE_E_ACCEPT)
+		return what;
+	if (pcore_trust_entry_verified(pc, e, cls, newcert) != 0)
+		return PCORE_E_POLICY;
+	pcore_lim_evict(pc, &adm);
+	had = known && routing_orig_get(pc->rt, m.orig_pk, &prev) ==
+	    ROUTING_OK;
+	if ((r = routing_ogm(pc->rt, &m, now_ms, &res)) != ROUTING_OK)
+		return pcore_entry_refused(r);
+	pcore_entry_new(pc, &m, n, &res, had ? &prev : NULL);
+	pcore_entry_act(pc, &m, newer, e, &res, now_ms);
+	pcore_trust_entry_done(pc, e, cls, res.orig_new, newer);
+	return PCORE_E_ACCEPT;
+}
+
+enum pcore_drop
+pcore_ogm(struct pcore *pc, uint32_t ifindex,
+    const uint8_t src[static BS_ADDR_LEN], const uint8_t *p, size_t len,
+    uint64_t now_ms)
+{
+	struct wire_ogm o;	/* 3.5 KB of views into p */
+	struct pcore_neigh *n = NULL;
+	enum pcore_drop why;
+	unsigned i;
+	int r;
+
+	if ((r = wire_ogm_parse(p, len, &o)) != WIRE_OK)
+		return pcore_malformed(pc, r, &o.where, ifindex, src, now_ms);
+	if (memcmp(o.sender, pc->cfg.own_addr, BS_ADDR_LEN) == 0)
+		return pcore_drop(pc, PCORE_DROP_OWN, ifindex, src, NULL, 0,
+		    now_ms);
+	if ((why = pcore_ogm_link(pc, ifindex, src, &o, &n, now_ms)) !=
+	    PCORE_ACCEPT)
+		return pcore_drop(pc, why, ifindex, src, NULL, 0, now_ms);
+	pcore_count(pc, IPC_STAT_RX_OGM);
+	for (i = 0; i < o.num_entries; i++)
+		pcore_entry_done(pc, pcore_entry(pc, ifindex, &o, &o.e[i], n,
+		    now_ms), ifindex, src, now_ms);
+	return PCORE_ACCEPT;
+}
