@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bs_bytes.h"
+
 #define BS_SEED_LEN	32	/* Ed25519 seed: the secret key file's content */
 #define BS_PK_LEN	32	/* Ed25519 public key */
 #define BS_SK_LEN	64	/* libsodium's expanded Ed25519 secret key */
@@ -243,20 +245,6 @@ int bs_revoke_verify(const struct bs_revoke *r,
     const uint8_t anchor_pk[static BS_PK_LEN]);
 
 /* ---- small helpers ----------------------------------------------------- */
-
-/* Big-endian loads and stores used by every encoder in the project. */
-static inline void bs_put16(uint8_t *p, uint16_t v)
-{ p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-static inline void bs_put32(uint8_t *p, uint32_t v)
-{ bs_put16(p, (uint16_t)(v >> 16)); bs_put16(p + 2, (uint16_t)v); }
-static inline void bs_put64(uint8_t *p, uint64_t v)
-{ bs_put32(p, (uint32_t)(v >> 32)); bs_put32(p + 4, (uint32_t)v); }
-static inline uint16_t bs_get16(const uint8_t *p)
-{ return (uint16_t)((unsigned)p[0] << 8 | p[1]); }
-static inline uint32_t bs_get32(const uint8_t *p)
-{ return (uint32_t)bs_get16(p) << 16 | bs_get16(p + 2); }
-static inline uint64_t bs_get64(const uint8_t *p)
-{ return (uint64_t)bs_get32(p) << 32 | bs_get32(p + 4); }
 
 /* Fill with random bytes (randombytes_buf). */
 void bs_random(void *buf, size_t len);

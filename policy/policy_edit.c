@@ -28,22 +28,14 @@ static int eerr(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-/* Index of the first element whose key is >= pk; *found when equal. */
+/*
+ * Index of the first element whose key is >= pk; *found when equal.  The
+ * arrays searched here (trust entries, blocked keys) start with the key.
+ */
 static size_t lower_bound(const void *base, size_t n, size_t stride,
     const uint8_t pk[static BS_PK_LEN], int *found)
 {
-	const uint8_t *p = base;
-	size_t lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (memcmp(p + mid * stride, pk, BS_PK_LEN) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = lo < n && memcmp(p + lo * stride, pk, BS_PK_LEN) == 0;
-	return lo;
+	return bs_sorted_index(base, n, stride, 0, pk, BS_PK_LEN, found);
 }
 
 /* Insert elem (stride bytes) at index i of *arr holding *n elements. */

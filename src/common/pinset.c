@@ -1,6 +1,7 @@
 /*
  * pinset.c — a sorted set of TOFU pins (pinset.h).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,17 +12,8 @@ static size_t
 pinset_index(const struct pinset *s, const uint8_t addr[static BS_ADDR_LEN],
     int *found)
 {
-	size_t lo = 0, hi = s->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (memcmp(s->v[mid].addr, addr, BS_ADDR_LEN) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = lo < s->n && memcmp(s->v[lo].addr, addr, BS_ADDR_LEN) == 0;
-	return lo;
+	return bs_sorted_index(s->v, s->n, sizeof(*s->v),
+	    offsetof(struct pinset_entry, addr), addr, BS_ADDR_LEN, found);
 }
 
 const uint8_t *

@@ -361,10 +361,10 @@ fwd_frame_vid(const uint8_t *frame, size_t len)
 {
 	uint16_t tpid, id;
 
-	tpid = (uint16_t)(frame[12] << 8 | frame[13]);
+	tpid = bs_get16(frame + 12);
 	if (tpid != FWD_ETH_P_8021Q || len < FWD_VLAN_HLEN)
 		return 0;
-	id = (uint16_t)((frame[14] << 8 | frame[15]) & WIRE_VID_MASK);
+	id = (uint16_t)(bs_get16(frame + 14) & WIRE_VID_MASK);
 	return id == 0 ? 0 : (uint16_t)(WIRE_VID_TAGGED | id);
 }
 

@@ -16,6 +16,7 @@
 #include <linux/filter.h>
 #include <linux/if_packet.h>
 
+#include "bs_bytes.h"
 #include "rawsock.h"
 
 #define RAWSOCK_ETHERTYPE_MIN	0x0600	/* below: an 802.3 length field */
@@ -260,7 +261,7 @@ static int rawsock_take(struct rawsock *rs, const uint8_t *buf, size_t n,
 	 * The filter already refused these; checking again costs nothing.
 	 * A group (multicast) source address is never a real sender.
 	 */
-	if ((uint16_t)(buf[12] << 8 | buf[13]) != rs->ethertype ||
+	if (bs_get16(buf + 12) != rs->ethertype ||
 	    pkttype > PACKET_MULTICAST ||
 	    (buf[RAWSOCK_MAC_LEN] & 0x01) != 0) {
 		rs->stats.rx_foreign++;

@@ -6,6 +6,7 @@
 
 #include <linux/virtio_net.h>
 
+#include "bs_bytes.h"
 #include "tapoff.h"
 
 #define TO_ETH_LEN	14
@@ -30,34 +31,6 @@
 #define TO_ECE		0x40
 #define TO_CWR		0x80
 
-static uint16_t
-to_get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t
-to_get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3];
-}
-
-static void
-to_put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void
-to_put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
 
 /* ---- the Internet checksum (RFC 1071) ------------------------------------------- */
 
@@ -132,8 +105,8 @@ to_pseudo(const uint8_t *ip, int v6, uint8_t proto, size_t l4len)
 static void
 to_ip4_csum(uint8_t *ip, size_t ihl)
 {
-	to_put16(ip + 10, 0);
-	to_put16(ip + 10, tapoff_fold(tapoff_sum(0, ip, ihl)));
+	bs_put16(ip + 10, 0);
+	bs_put16(ip + 10, tapoff_fold(tapoff_sum(0, ip, ihl)));
 }
 
 /* ---- parsing a TCP packet --------------------------------------------------------- */
@@ -155,11 +128,11 @@ to_parse_tcp(const uint8_t *pkt, size_t len, int vlan_ok, struct to_tcp *t)
 
 	if (len < TO_ETH_LEN)
 		return -1;
-	type = to_get16(pkt + 12);
+	type = bs_get16(pkt + 12);
 	if (type == TO_ETH_VLAN && vlan_ok) {
 		if (len < TO_ETH_LEN + TO_VLAN_LEN)
 			return -1;
-		type = to_get16(pkt + 16);
+		type = bs_get16(pkt + 16);
 		l3 += TO_VLAN_LEN;
 	}
 	if (type == TO_ETH_IP4) {
@@ -199,7 +172,7 @@ to_csum_complete(uint8_t *pkt, size_t len, size_t start, size_t off)
 	    len - start - off < 2)
 		return -1;
 	c = tapoff_fold(tapoff_sum(0, pkt + start, len - start));
-	to_put16(pkt + start + off, c != 0 ? c : 0xffff);
+	bs_put16(pkt + start + off, c != 0 ? c : 0xffff);
 	return 0;
 }
 
@@ -215,21 +188,21 @@ to_segment(const uint8_t *pkt, const struct to_tcp *t, uint8_t *seg,
 	memcpy(seg, pkt, t->hlen);
 	memcpy(seg + t->hlen, pkt + t->hlen + off, plen);
 	if (t->v6)
-		to_put16(ip + 4, (uint16_t)tcplen);
+		bs_put16(ip + 4, (uint16_t)tcplen);
 	else {
-		to_put16(ip + 2, (uint16_t)(t->l4 - t->l3 + tcplen));
-		to_put16(ip + 4, (uint16_t)(to_get16(ip + 4) + i));
+		bs_put16(ip + 2, (uint16_t)(t->l4 - t->l3 + tcplen));
+		bs_put16(ip + 4, (uint16_t)(bs_get16(ip + 4) + i));
 		to_ip4_csum(ip, t->l4 - t->l3);
 	}
-	to_put32(th + 4, to_get32(th + 4) + (uint32_t)off);
+	bs_put32(th + 4, bs_get32(th + 4) + (uint32_t)off);
 	flags = th[13];
 	if (!last)
 		flags &= (uint8_t)~(TO_FIN | TO_PSH);
 	if (i > 0)
 		flags &= (uint8_t)~TO_CWR;
 	th[13] = flags;
-	to_put16(th + TO_TCP_CSUM, 0);
-	to_put16(th + TO_TCP_CSUM, tapoff_fold(to_pseudo(ip, t->v6,
+	bs_put16(th + TO_TCP_CSUM, 0);
+	bs_put16(th + TO_TCP_CSUM, tapoff_fold(to_pseudo(ip, t->v6,
 	    TO_PROTO_TCP, tcplen) + tapoff_sum(0, th, tcplen)));
 	return t->hlen + plen;
 }
@@ -334,15 +307,15 @@ to_joinable(const uint8_t *f, size_t len, struct to_tcp *t, uint32_t *seq,
 		return 0;
 	ip = f + t->l3;
 	th = f + t->l4;
-	iplen = t->v6 ? TO_IP6_LEN + (size_t)to_get16(ip + 4) :
-	    to_get16(ip + 2);
+	iplen = t->v6 ? TO_IP6_LEN + (size_t)bs_get16(ip + 4) :
+	    bs_get16(ip + 2);
 	if (len - t->l3 != iplen || len == t->hlen ||
 	    (th[13] & (TO_FIN | TO_SYN | TO_RST | TO_URG | TO_ECE |
 	    TO_CWR | TO_ACK)) != TO_ACK)
 		return 0;
 	/* IPv4: no options, not a fragment, header checksum good. */
 	if (!t->v6 && (t->l4 - t->l3 != TO_IP4_MIN ||
-	    (to_get16(ip + 6) & 0x3fff) != 0 ||
+	    (bs_get16(ip + 6) & 0x3fff) != 0 ||
 	    tapoff_fold(tapoff_sum(0, ip, TO_IP4_MIN)) != 0))
 		return 0;
 	if (tapoff_fold(to_pseudo(ip, t->v6, TO_PROTO_TCP, len - t->l4) +
@@ -350,7 +323,7 @@ to_joinable(const uint8_t *f, size_t len, struct to_tcp *t, uint32_t *seq,
 		st->rx_bad_csum++;
 		return 0;
 	}
-	*seq = to_get32(th + 4);
+	*seq = bs_get32(th + 4);
 	*plen = len - t->hlen;
 	return 1;
 }
@@ -399,15 +372,15 @@ tapoff_gro_flush(struct tapoff_gro *g, tapoff_write_fn w, void *arg,
 		h.flags = VIRTIO_NET_HDR_F_DATA_VALID;
 	} else {
 		if (g->v6)
-			to_put16(ip + 4, (uint16_t)tcplen);
+			bs_put16(ip + 4, (uint16_t)tcplen);
 		else {
-			to_put16(ip + 2, (uint16_t)(g->len - g->l3));
+			bs_put16(ip + 2, (uint16_t)(g->len - g->l3));
 			to_ip4_csum(ip, TO_IP4_MIN);
 		}
 		if (g->psh)
 			th[13] |= TO_PSH;
 		/* NEEDS_CSUM: the field holds the pseudo-header's sum. */
-		to_put16(th + TO_TCP_CSUM, (uint16_t)~tapoff_fold(to_pseudo(ip,
+		bs_put16(th + TO_TCP_CSUM, (uint16_t)~tapoff_fold(to_pseudo(ip,
 		    g->v6, TO_PROTO_TCP, tcplen)));
 		h.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
 		h.gso_type = g->v6 ? VIRTIO_NET_HDR_GSO_TCPV6 :

@@ -2,6 +2,7 @@
  * pcore_trust.c — certificates, pending keys, TOFU pins and revocation
  * records in the parser's core (pcore_trust.h).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -93,18 +94,8 @@ static size_t
 pt_cert_index(const struct pcore_trust *t, const uint8_t pk[static BS_PK_LEN],
     int *found)
 {
-	size_t lo = 0, hi = t->n_certs, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (memcmp(t->certs[mid].node_pk, pk, BS_PK_LEN) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = lo < t->n_certs &&
-	    memcmp(t->certs[lo].node_pk, pk, BS_PK_LEN) == 0;
-	return lo;
+	return bs_sorted_index(t->certs, t->n_certs, sizeof(*t->certs),
+	    offsetof(struct bs_cert, node_pk), pk, BS_PK_LEN, found);
 }
 
 static const struct bs_cert *
