@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ipc_check.h"
+#include "proto/wire.h"
 
 static int ipc_bad(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -214,10 +215,13 @@ static int ipc_check_link_key_req(const struct ipc_ctx *ctx,
 static int ipc_check_relay(const struct ipc_ctx *ctx,
     const struct ipc_relay *r, char *err, size_t errlen)
 {
+	struct wire_ogm_head h;
 	uint8_t orig[BS_ADDR_LEN];
 
-	/* The entry's originator key follows its 28-byte mutable part. */
-	bs_mesh_addr(orig, r->entry + 28);
+	if (wire_ogm_head_get(r->entry, r->len, &h) != WIRE_OK)
+		return ipc_bad(err, errlen, "IPC RELAY: entry of %u bytes is "
+		    "too short", (unsigned)r->len);
+	bs_mesh_addr(orig, h.pk);
 	if (ipc_not_own(ctx, "RELAY", orig, err, errlen) != 0)
 		return IPC_CHECK_BAD;
 	if (r->ifindex == IPC_IFINDEX_ALL)

@@ -27,17 +27,6 @@ _Static_assert(IPC_INTERVAL_MIN == WIRE_INTERVAL_MIN &&
     IPC_INTERVAL_MAX == WIRE_INTERVAL_MAX, "interval range");
 _Static_assert(IPC_TT_MAX == WIRE_TT_MAX, "TT entries");
 
-/* Offsets inside an OGM entry (batsec-protocol(7), "OGM aggregate"). */
-#define OGM_TTL		0
-#define OGM_HOPS	2
-#define OGM_RES1	3
-#define OGM_PREV	4
-#define OGM_RES2	10
-#define OGM_FLAGS	68
-#define OGM_RES3	69
-#define OGM_INTERVAL	70
-#define OGM_TVLV_LEN	88
-#define OGM_RES4	90
 #define IPC_RELAY_MIN	WIRE_OGM_ENTRY_MIN
 
 /* ---- value checks shared by the format checkers --------------------------- */
@@ -364,31 +353,37 @@ static int chk_gw(const union ipc_payload *u, char *err, size_t errlen)
 	return 0;
 }
 
-/* The sizes and fixed fields of one OGM entry; no signature check. */
+/*
+ * The sizes and fixed fields of one OGM entry; no signature check.  The
+ * codec reads them (wire_ogm_head_get); the reasons are ours.
+ */
 static int chk_ogm_entry(const uint8_t *e, size_t len, char *err,
     size_t errlen)
 {
-	size_t tvlv_len = bs_get16(e + OGM_TVLV_LEN);
-	unsigned interval = bs_get16(e + OGM_INTERVAL);
+	struct wire_ogm_head h;
+	size_t tvlv_len;
 
+	if (wire_ogm_head_get(e, len, &h) != WIRE_OK)
+		return log_errf(err, errlen, "entry of %zu bytes is too short",
+		    len);
+	tvlv_len = h.tvlv_len;
 	if (tvlv_len > WIRE_TVLV_MAX || tvlv_len % 2 != 0 ||
 	    len != WIRE_OGM_ENTRY_LEN(tvlv_len))
 		return log_errf(err, errlen, "entry of %zu bytes has tvlv_len "
 		    "%zu", len, tvlv_len);
-	if (e[OGM_TTL] == 0)
+	if (h.mut.ttl == 0)
 		return log_errf(err, errlen, "entry ttl is 0");
-	if (e[OGM_HOPS] < 1 || e[OGM_HOPS] > BS_MAXHOPS)
+	if (h.mut.hops < 1 || h.mut.hops > BS_MAXHOPS)
 		return log_errf(err, errlen, "entry hops %u out of range 1..%u",
-		    e[OGM_HOPS], BS_MAXHOPS);
-	if (!ipc_addr_is_mesh(e + OGM_PREV))
+		    (unsigned)h.mut.hops, BS_MAXHOPS);
+	if (!ipc_addr_is_mesh(h.mut.prev_sender))
 		return log_errf(err, errlen, "entry previous sender is not a "
 		    "mesh address");
-	if (interval < IPC_INTERVAL_MIN || interval > IPC_INTERVAL_MAX)
+	if (h.interval_ms < IPC_INTERVAL_MIN ||
+	    h.interval_ms > IPC_INTERVAL_MAX)
 		return log_errf(err, errlen, "entry interval %u out of range",
-		    interval);
-	if (e[OGM_RES1] != 0 || e[OGM_RES2] != 0 || e[OGM_RES2 + 1] != 0 ||
-	    e[OGM_FLAGS] != 0 || e[OGM_RES3] != 0 || e[OGM_RES4] != 0 ||
-	    e[OGM_RES4 + 1] != 0)
+		    (unsigned)h.interval_ms);
+	if (h.mut_reserved != 0 || h.flags != 0 || h.sgn_reserved != 0)
 		return log_errf(err, errlen, "entry reserved or flag bytes "
 		    "not 0");
 	return 0;
@@ -771,6 +766,22 @@ void ipc_close(struct ipc *ipc)
 	if (ipc->fd >= 0)
 		close(ipc->fd);
 	ipc->fd = -1;
+}
+
+void ipc_clear(struct ipc *ipc)
+{
+	memset(ipc, 0, sizeof(*ipc));
+	ipc->fd = -1;
+}
+
+int ipc_fd(const struct ipc *ipc)
+{
+	return ipc->fd;
+}
+
+size_t ipc_queued(const struct ipc *ipc)
+{
+	return ipc->queued;
 }
 
 const char *ipc_error(const struct ipc *ipc)

@@ -91,8 +91,14 @@ int ipc_socketpair(int fds[2]);
  */
 int ipc_init(struct ipc *ipc, int fd, enum ipc_role role, size_t queue_max,
     char *err, size_t errlen);
-/* Free the queue and close the fd (a no-op on a zeroed or closed ipc). */
+/* Free the queue and close the fd (a no-op on a cleared or closed ipc). */
 void ipc_close(struct ipc *ipc);
+/* An end with no channel yet (fd -1): what ipc_close() leaves. */
+void ipc_clear(struct ipc *ipc);
+/* The channel's descriptor, -1 when there is none. */
+int ipc_fd(const struct ipc *ipc);
+/* Bytes the outgoing queue holds now (counted against queue_max). */
+size_t ipc_queued(const struct ipc *ipc);
 
 /*
  * Send the payload obj (objsize must be sizeof the type's struct in

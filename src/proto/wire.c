@@ -76,6 +76,14 @@ rc_u8(struct rcur *c, const char *field)
 	return q != NULL ? q[0] : 0;
 }
 
+static uint16_t
+rc_u16(struct rcur *c, const char *field)
+{
+	const uint8_t *q = rc_take(c, 2, field);
+
+	return q != NULL ? bs_get16(q) : 0;
+}
+
 static uint32_t
 rc_u32(struct rcur *c, const char *field)
 {
@@ -1066,6 +1074,69 @@ wire_ogm_entry_offset(const uint8_t *frame, size_t len, unsigned idx,
 		}
 	}
 	return c.err != 0 ? c.err : WIRE_ERANGE;
+}
+
+/* ---- OGM: one entry on its own, fields not judged ---------------------- */
+
+/* n reserved bytes read without judging them: their OR. */
+static uint8_t
+rc_or(struct rcur *c, size_t n, const char *field)
+{
+	const uint8_t *q = rc_take(c, n, field);
+	uint8_t v = 0;
+	size_t i;
+
+	for (i = 0; q != NULL && i < n; i++)
+		v |= q[i];
+	return v;
+}
+
+/* The mutable part as ogm_mut() reads it; returns its reserved bytes. */
+static uint8_t
+ogm_mut_raw(struct rcur *c, struct wire_ogm_mut *m)
+{
+	uint8_t res;
+
+	m->ttl = rc_u8(c, "ttl");
+	m->tq = rc_u8(c, "tq");
+	m->hops = rc_u8(c, "hops");
+	res = rc_or(c, 1, "entry reserved");
+	m->prev_sender = rc_take(c, BS_ADDR_LEN, "previous sender");
+	res |= rc_or(c, 2, "entry reserved");
+	m->chain = rc_take(c, BS_CHAIN_LEN, "hop-chain element");
+	return res;
+}
+
+int
+wire_ogm_mut_get(const uint8_t *src, size_t avail, struct wire_ogm_mut *m)
+{
+	struct rcur c;
+
+	rc_init(&c, src, avail);
+	(void)ogm_mut_raw(&c, m);
+	return c.err;
+}
+
+int
+wire_ogm_head_get(const uint8_t *e, size_t len, struct wire_ogm_head *h)
+{
+	struct rcur c;
+
+	memset(h, 0, sizeof(*h));
+	if (e == NULL || len < WIRE_OGM_ENTRY_MIN)
+		return WIRE_ETRUNC;
+	rc_init(&c, e, len);
+	h->mut_reserved = ogm_mut_raw(&c, &h->mut);
+	h->pk = rc_take(&c, BS_PK_LEN, "originator key");
+	(void)rc_u32(&c, "epoch");
+	(void)rc_u32(&c, "seqno");
+	h->flags = rc_u8(&c, "entry flags");
+	h->sgn_reserved = rc_or(&c, 1, "entry reserved");
+	h->interval_ms = rc_u16(&c, "OGM interval");
+	(void)rc_take(&c, BS_CHAIN_LEN, "hop-chain anchor");
+	h->tvlv_len = rc_u16(&c, "tvlv_len");
+	h->sgn_reserved |= rc_or(&c, 2, "entry reserved");
+	return c.err;
 }
 
 /* ---- OGM: building ----------------------------------------------------- */

@@ -322,6 +322,33 @@ int wire_ogm_signed_build(uint8_t *buf, size_t cap,
 /* Write the 28-byte mutable part at dst (avail bytes there), in place. */
 int wire_ogm_mut_put(uint8_t *dst, size_t avail, const struct wire_ogm_mut *m);
 /*
+ * Read the 28-byte mutable part at src (avail bytes there) as
+ * wire_ogm_mut_put() writes it, without judging its values; m's pointers
+ * point into src.  WIRE_OK, or WIRE_ETRUNC when avail is too short.
+ */
+int wire_ogm_mut_get(const uint8_t *src, size_t avail, struct wire_ogm_mut *m);
+
+/*
+ * The fixed fields of one entry held on its own (mutable part, signed
+ * part and signature, as IPC_RELAY carries it), read without judging
+ * them, for checkers that give their own reasons (ipc.c, ipc_check.c,
+ * the forwarder's relay queue).  The TVLVs and the signature are not
+ * looked at.
+ */
+struct wire_ogm_head {
+	struct wire_ogm_mut mut;
+	uint8_t mut_reserved;		/* the mutable part's reserved bytes,
+					   or'ed together */
+	const uint8_t *pk;		/* originator public key, 32 */
+	uint8_t flags;
+	uint8_t sgn_reserved;		/* the signed part's, or'ed */
+	uint16_t interval_ms;
+	uint16_t tvlv_len;		/* as written, not checked */
+};
+
+/* WIRE_OK, or WIRE_ETRUNC when len < WIRE_OGM_ENTRY_MIN. */
+int wire_ogm_head_get(const uint8_t *e, size_t len, struct wire_ogm_head *h);
+/*
  * Offset of entry idx's mutable part in a frame whose header and entries
  * are well formed (the trailer is not looked at), for rewriting it with
  * wire_ogm_mut_put(); WIRE_ERANGE when idx >= num_entries.
