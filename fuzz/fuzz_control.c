@@ -35,8 +35,9 @@
 #include "batsec_policy.h"
 #include "forwarder/control.h"
 #include "proto/ctlproto.h"
-#include "forwarder/forwarder.h"
+#include "forwarder/fwd_control.h"
 #include "forwarder/fwd_trust.h"
+#include "forwarder/fwd_types.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,7 +1,8 @@
 /*
  * fuzz_fwdchan.c — what the forwarder does with the parser's messages
  * once they passed the checks: fwd_parser_handle() with a forwarder
- * behind it (fp->owner), so a compromised parser drives the neighbour,
+ * behind it (its handlers registered by forwarder_handlers), so a
+ * compromised parser drives the neighbour,
  * route, client and gateway tables (fwd_tables.c), the LINK_KEY answers
  * and the key cache, the relay queue (fwd_orig.c), the revocation path
  * (fwd_trust.c) and the TOFU pins (fwd_pins.c; kept in memory, never
@@ -21,8 +22,8 @@
  * fwd_parser_handle.  A violation is handled as the forwarder handles it:
  * the parser is "replaced", i.e. the tables forget what it said
  * (fwd_tables_parser_reset) and the check context starts again.  At the
- * end the relay queue is aggregated into OGM frames as fwd_orig.c sends
- * them (fwd_agg_*, one interface, no link keys: signed trailer).
+ * end the relay queue is aggregated into OGM frames as fwd_announce.c
+ * sends them (fwd_agg_*, one interface, no link keys: signed trailer).
  *
  * The forwarder: our identity is the seed of 32 bytes 0x11 (as in
  * fuzz_ipc.c); interfaces FUZZ_IF_A and FUZZ_IF_B exist, FUZZ_IF_GONE was
@@ -50,6 +51,7 @@
 #include "forwarder/fwd_orig.h"
 #include "forwarder/fwd_pins.h"
 #include "forwarder/fwd_tables.h"
+#include "forwarder/fwd_types.h"
 #include "proto/ipc.h"
 #include "common/log.h"
 #include "proto/wire.h"
@@ -115,7 +117,7 @@ fuzz_start(void)
 	fz_check((F.tables = fwd_tables_new()) != NULL);
 	fwd_orig_init(&F.orig, &F.id, F.epoch, 1000, 1000);
 	fwd_parser_init(&F.parser, &F.id);
-	F.parser.owner = &F;
+	forwarder_handlers(&F);
 	fuzz_ctx_reset();
 	fuzz_clock = 0;
 }
@@ -173,14 +175,14 @@ static void
 fuzz_pins_ok(void)
 {
 	uint8_t a[BS_ADDR_LEN], b[BS_ADDR_LEN];
-	size_t n = fwd_pins_count(), i, j;
+	size_t n = fwd_pins_count(&F.pins), i, j;
 
-	fz_check(n <= FWD_PINS_MAX && fwd_pins_key(n) == NULL);
+	fz_check(n <= FWD_PINS_MAX && fwd_pins_key(&F.pins, n) == NULL);
 	for (i = 0; i < n; i++) {
-		fz_check(!sodium_is_zero(fwd_pins_key(i), BS_PK_LEN));
-		bs_mesh_addr(a, fwd_pins_key(i));
+		fz_check(!sodium_is_zero(fwd_pins_key(&F.pins, i), BS_PK_LEN));
+		bs_mesh_addr(a, fwd_pins_key(&F.pins, i));
 		for (j = 0; j < i; j++) {
-			bs_mesh_addr(b, fwd_pins_key(j));
+			bs_mesh_addr(b, fwd_pins_key(&F.pins, j));
 			fz_check(memcmp(a, b, BS_ADDR_LEN) != 0);
 		}
 	}
@@ -214,7 +216,7 @@ fuzz_emit(void *arg, const uint8_t *frame, size_t len)
 	return 0;
 }
 
-/* The relay queue goes out as fwd_orig.c sends it on one interface. */
+/* The relay queue goes out as fwd_announce.c sends it on one interface. */
 static void
 fuzz_relays_out(void)
 {
@@ -267,7 +269,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_tables_ok();
 	fuzz_pins_ok();
 	fuzz_relays_out();
-	fwd_pins_forget();
+	fwd_pins_forget(&F.pins);
 	fwd_tables_free(F.tables);
 	F.tables = NULL;
 	return 0;

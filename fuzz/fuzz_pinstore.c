@@ -22,12 +22,15 @@
 #include "batsec_crypto.h"
 #include "batsec_keys.h"
 #include "forwarder/fwd_pins.h"
+#include "forwarder/fwd_types.h"
 #include "proto/ipc.h"
 #include "common/log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define FUZZ_PATH	"/var/lib/batsec/pins"
+
+static struct fwd_pins fuzz_pins;	/* a forwarder's f->pins */
 
 static void
 fz_check(int cond)
@@ -69,7 +72,7 @@ fuzz_check_messages(size_t n)
 	while (i < n) {
 		memset(&m, 0, sizeof(m));
 		for (k = 0; k < IPC_PINS_MAX && i < n; k++, i++)
-			memcpy(m.pk[k], fwd_pins_key(i), BS_PK_LEN);
+			memcpy(m.pk[k], fwd_pins_key(&fuzz_pins, i), BS_PK_LEN);
 		m.count = (uint16_t)k;
 		fz_check(ipc_encode(buf, sizeof(buf), IPC_PINS, &m, sizeof(m),
 		    &len, NULL, 0) == 0);
@@ -82,17 +85,18 @@ static void
 fuzz_check_kept(const char *in, size_t len)
 {
 	uint8_t a[BS_ADDR_LEN], b[BS_ADDR_LEN];
-	size_t n = fwd_pins_count(), i, j;
+	size_t n = fwd_pins_count(&fuzz_pins), i, j;
 
 	fz_check(n <= FWD_PINS_MAX);
-	fz_check(fwd_pins_key(n) == NULL);
+	fz_check(fwd_pins_key(&fuzz_pins, n) == NULL);
 	for (i = 0; i < n; i++) {
-		fz_check(fwd_pins_key(i) != NULL);
-		fz_check(!sodium_is_zero(fwd_pins_key(i), BS_PK_LEN));
-		fz_check(fuzz_in_input(fwd_pins_key(i), in, len));
-		bs_mesh_addr(a, fwd_pins_key(i));
+		fz_check(fwd_pins_key(&fuzz_pins, i) != NULL);
+		fz_check(!sodium_is_zero(fwd_pins_key(&fuzz_pins, i),
+		    BS_PK_LEN));
+		fz_check(fuzz_in_input(fwd_pins_key(&fuzz_pins, i), in, len));
+		bs_mesh_addr(a, fwd_pins_key(&fuzz_pins, i));
 		for (j = 0; j < i; j++) {
-			bs_mesh_addr(b, fwd_pins_key(j));
+			bs_mesh_addr(b, fwd_pins_key(&fuzz_pins, j));
 			fz_check(memcmp(a, b, BS_ADDR_LEN) != 0);
 		}
 	}
@@ -114,13 +118,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (size > FWD_PINS_FILE_MAX)
 		return 0;	/* fwd_pins_start() refuses larger files */
-	fwd_pins_parse(FUZZ_PATH, in, size);
+	fwd_pins_parse(&fuzz_pins, FUZZ_PATH, in, size);
 	fuzz_check_kept(in, size);
-	n = fwd_pins_count();
-	fwd_pins_parse(FUZZ_PATH, in, size);
-	fz_check(fwd_pins_count() == n);
-	fz_check(fwd_pins_due() == 0);	/* reading schedules no write */
-	fwd_pins_forget();
-	fz_check(fwd_pins_count() == 0);
+	n = fwd_pins_count(&fuzz_pins);
+	fwd_pins_parse(&fuzz_pins, FUZZ_PATH, in, size);
+	fz_check(fwd_pins_count(&fuzz_pins) == n);
+	/* Reading schedules no write. */
+	fz_check(fwd_pins_due(&fuzz_pins) == 0);
+	fwd_pins_forget(&fuzz_pins);
+	fz_check(fwd_pins_count(&fuzz_pins) == 0);
 	return 0;
 }

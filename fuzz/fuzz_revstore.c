@@ -22,8 +22,8 @@
 
 #include "batsec_crypto.h"
 #include "batsec_keys.h"
-#include "forwarder/forwarder.h"
 #include "forwarder/fwd_trust.h"
+#include "forwarder/fwd_types.h"
 #include "common/log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -61,23 +61,23 @@ fuzz_in_input(const uint8_t raw[static BS_REVOKE_LEN], const char *in,
 }
 
 static void
-fuzz_check_kept(const char *in, size_t len)
+fuzz_check_kept(const struct fwd_trust *t, const char *in, size_t len)
 {
 	struct bs_revoke r, q;
 	const uint8_t *raw, *other;
-	size_t n = fwd_trust_rev_count(), i, j;
+	size_t n = fwd_trust_rev_count(t), i, j;
 
 	fz_check(n <= FWD_TRUST_REVOKE_MAX);
-	fz_check(fwd_trust_rev_record(n) == NULL);
+	fz_check(fwd_trust_rev_record(t, n) == NULL);
 	for (i = 0; i < n; i++) {
-		raw = fwd_trust_rev_record(i);
+		raw = fwd_trust_rev_record(t, i);
 		fz_check(raw != NULL);
 		fz_check(bs_revoke_format_problem(raw, BS_REVOKE_LEN) == NULL);
 		fz_check(bs_revoke_decode(&r, raw, BS_REVOKE_LEN) == 0);
 		fz_check(bs_revoke_verify(&r, r.issuer_pk) == 0);
 		fz_check(fuzz_in_input(raw, in, len));
 		for (j = 0; j < i; j++) {
-			other = fwd_trust_rev_record(j);
+			other = fwd_trust_rev_record(t, j);
 			fz_check(bs_revoke_decode(&q, other, BS_REVOKE_LEN) ==
 			    0);
 			fz_check(memcmp(q.revoked_pk, r.revoked_pk,
@@ -104,11 +104,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > FWD_TRUST_REVOKE_FILE_MAX)
 		return 0;	/* fwd_trust_start() refuses larger files */
 	fwd_trust_rev_parse(&f, FUZZ_PATH, in, size);
-	fuzz_check_kept(in, size);
-	n = fwd_trust_rev_count();
+	fuzz_check_kept(&f.trust, in, size);
+	n = fwd_trust_rev_count(&f.trust);
 	fwd_trust_rev_parse(&f, FUZZ_PATH, in, size);
-	fz_check(fwd_trust_rev_count() == n);
-	fwd_trust_stop();
-	fz_check(fwd_trust_rev_count() == 0);
+	fz_check(fwd_trust_rev_count(&f.trust) == n);
+	fwd_trust_stop(&f);
+	fz_check(fwd_trust_rev_count(&f.trust) == 0);
 	return 0;
 }

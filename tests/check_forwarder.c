@@ -40,7 +40,7 @@
 #include <sodium.h>
 
 #include "batsec_crypto.h"
-#include "forwarder/forwarder.h"
+#include "forwarder/fwd_parser.h"
 #include "proto/ipc.h"
 #include "common/log.h"
 #include "netio/rawsock.h"

@@ -1,7 +1,8 @@
 /*
- * check_fwd_orig.c — what the forwarder originates (fwd_orig.c) and how
- * it applies the parser's messages (fwd_parser.c), checked the way a
- * receiving neighbour checks it:
+ * check_fwd_orig.c — what the forwarder originates (fwd_orig.c,
+ * fwd_announce.c) and how it applies the parser's messages (fwd_parser.c
+ * and the handlers forwarder.c registers), checked the way a receiving
+ * neighbour checks it:
  *
  *  - an OGM frame with our own entry and relayed ones, parsed with the
  *    wire codec: the own entry's signature, its hop chain at hops 0, its
@@ -33,8 +34,10 @@
 
 #include "batsec_crypto.h"
 #include "forwarder/forwarder.h"
+#include "forwarder/fwd_announce.h"
 #include "forwarder/fwd_orig.h"
 #include "forwarder/fwd_tables.h"
+#include "forwarder/fwd_types.h"
 #include "proto/ipc.h"
 #include "proto/wire.h"
 
@@ -689,7 +692,7 @@ fw_setup(void)
 	ck_assert_ptr_nonnull(fw.tables);
 	fwd_orig_init(&fw.orig, &fw.id, EPOCH, 1000, 1000);
 	fwd_parser_init(&fw.parser, &fw.id);
-	fw.parser.owner = &fw;
+	forwarder_handlers(&fw);
 	ck_assert_int_eq(ipc_socketpair(sv), 0);
 	ck_assert_msg(fwd_parser_attach(&fw.parser, sv[0], 0, addr_own, err,
 	    sizeof(err)) == 0, "%s", err);
@@ -873,26 +876,26 @@ START_TEST(test_relay_no_iface)
 	fw_setup();
 	fw.ifs.n = 1;		/* configured, but not present */
 	fw.ifs.v[0].rs.fd = -1;
-	fwd_orig_setup(&fw, 10000);
+	fwd_announce_setup(&fw, 10000);
 	memset(&rl, 0, sizeof(rl));
 	rl.ifindex = IPC_IFINDEX_ALL;
 	rl.len = (uint16_t)relay_entry(rl.entry, 0, 5);
-	ck_assert_int_eq(fwd_orig_relay(&fw, &rl, 10000), 0);
-	at = fwd_orig_deadline(&fw);
+	ck_assert_int_eq(fwd_announce_relay(&fw, &rl, 10000), 0);
+	at = fwd_announce_deadline(&fw);
 	/* A tenth of the 1 s OGM interval. */
 	ck_assert_uint_eq(at, 10000 + 100);
-	fwd_orig_run(&fw, 10000 + 100 - 1);
+	fwd_announce_run(&fw, 10000 + 100 - 1);
 	ck_assert_uint_eq(fw.orig.rq.n, 1);
-	fwd_orig_run(&fw, 10000 + 100);
+	fwd_announce_run(&fw, 10000 + 100);
 	ck_assert_uint_eq(fw.orig.rq.n, 0);
 	ck_assert_uint_eq(fw.orig.c.relay_drop_iface, 1);
 	/* The next own OGM is due within the jittered interval. */
-	at = fwd_orig_deadline(&fw);
+	at = fwd_announce_deadline(&fw);
 	ck_assert_uint_ge(at, 10000 + 900);
 	ck_assert_uint_le(at, 10000 + 1100);
-	fwd_orig_run(&fw, at);
+	fwd_announce_run(&fw, at);
 	ck_assert_uint_eq(fw.orig.ogm_seqno, 0);	/* nowhere to send */
-	ck_assert_uint_gt(fwd_orig_deadline(&fw), at);
+	ck_assert_uint_gt(fwd_announce_deadline(&fw), at);
 	ipc_close(&fw.parser.ipc);
 	fwd_tables_free(fw.tables);
 }

@@ -25,9 +25,10 @@
 #include "batsec_keys.h"
 #include "batsec_policy.h"
 #include "forwarder/control.h"
-#include "forwarder/forwarder.h"
+#include "forwarder/fwd_parser.h"
 #include "forwarder/fwd_pins.h"
 #include "forwarder/fwd_trust.h"
+#include "forwarder/fwd_types.h"
 #include "proto/ipc.h"
 #include "proto/wire.h"
 
@@ -126,7 +127,7 @@ rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
 static void
 teardown(void)
 {
-	fwd_trust_stop();
+	fwd_trust_stop(&f);
 	fwd_pins_stop(&f);
 	bs_policy_free(f.policy);
 	ipc_close(&f.parser.ipc);
@@ -405,7 +406,7 @@ START_TEST(test_revoke_record)
 	    CTLP_OK);
 	ck_assert_uint_eq(n, text_lines() + 1);
 	/* Loaded back after a restart. */
-	fwd_trust_stop();
+	fwd_trust_stop(&f);
 	ck_assert_int_eq(fwd_trust_start(&f, msg, sizeof(msg)), 0);
 	ck_assert_ptr_nonnull(fwd_trust_effective(&f, &owned));
 	ck_assert_ptr_nonnull(owned);
@@ -479,18 +480,18 @@ START_TEST(test_revocation_store_parse)
 	    a, bad, b, b);
 	ck_assert_int_lt(n, (int)sizeof(text));
 	fwd_trust_rev_parse(&f, "store", text, (size_t)n);
-	ck_assert_uint_eq(fwd_trust_rev_count(), 2);
-	ck_assert_ptr_null(fwd_trust_rev_record(2));
-	ck_assert_int_eq(bs_revoke_decode(&r, fwd_trust_rev_record(0),
-	    BS_REVOKE_LEN), 0);
+	ck_assert_uint_eq(fwd_trust_rev_count(&f.trust), 2);
+	ck_assert_ptr_null(fwd_trust_rev_record(&f.trust, 2));
+	ck_assert_int_eq(bs_revoke_decode(&r,
+	    fwd_trust_rev_record(&f.trust, 0), BS_REVOKE_LEN), 0);
 	ck_assert_mem_eq(r.issuer_pk, ca.pk, BS_PK_LEN);
-	ck_assert_int_eq(bs_revoke_decode(&r, fwd_trust_rev_record(1),
-	    BS_REVOKE_LEN), 0);
+	ck_assert_int_eq(bs_revoke_decode(&r,
+	    fwd_trust_rev_record(&f.trust, 1), BS_REVOKE_LEN), 0);
 	ck_assert_mem_eq(r.issuer_pk, rogue.pk, BS_PK_LEN);
 	ck_assert_mem_eq(r.revoked_pk, other.pk, BS_PK_LEN);
 	/* The same text again adds nothing. */
 	fwd_trust_rev_parse(&f, "store", text, (size_t)n);
-	ck_assert_uint_eq(fwd_trust_rev_count(), 2);
+	ck_assert_uint_eq(fwd_trust_rev_count(&f.trust), 2);
 }
 END_TEST
 
@@ -524,12 +525,12 @@ START_TEST(test_own_cert_cadence)
 	    cakey);
 	put(path_pol, text);
 	ck_assert_int_eq(fwd_trust_reload(&f, err, sizeof(err)), 0);
-	ck_assert_ptr_null(fwd_trust_own_cert());
+	ck_assert_ptr_null(fwd_trust_own_cert(&f.trust));
 	ck_assert_int_eq(bs_cert_issue(&cert, &ca, f.id.pk, "me", 0, T0,
 	    T0 + 86400), 0);
 	ck_assert_int_eq(bs_cert_save(path_cert, &cert, err, sizeof(err)), 0);
 	ck_assert_int_eq(fwd_trust_start(&f, err, sizeof(err)), 0);
-	ck_assert_ptr_nonnull(fwd_trust_own_cert());
+	ck_assert_ptr_nonnull(fwd_trust_own_cert(&f.trust));
 	/* Three at once after loading, then every 4th OGM. */
 	ogm_run(12, c, r);
 	ck_assert_str_eq(c, "cccc...c...c");
@@ -578,6 +579,7 @@ END_TEST
 static void
 pin_from_parser(const uint8_t pk[static BS_PK_LEN])
 {
+	union ipc_payload u;
 	struct ipc_pin p;
 	struct ipc_msg m;
 	char err[256];
@@ -586,7 +588,8 @@ pin_from_parser(const uint8_t pk[static BS_PK_LEN])
 	ck_assert_int_eq(ipc_send(&peer_ipc, IPC_PIN, &p, sizeof(p)), 0);
 	ck_assert_int_eq(ipc_recv(&f.parser.ipc, &m, err, sizeof(err)),
 	    IPC_RECV_MSG);
-	ck_assert_int_eq(fwd_pins_on_pin(&f, &m), 0);
+	ck_assert_int_eq(ipc_get(&m, IPC_PIN, &u.pin, sizeof(u.pin)), 0);
+	ck_assert_int_eq(fwd_pins_on_pin(&f, &u), 0);
 }
 
 /* IPC_PINS messages queued to the parser: their keys into keys[], the
@@ -638,19 +641,19 @@ START_TEST(test_pins_keep_save_push)
 	size_t n;
 
 	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
-	ck_assert_uint_eq(fwd_pins_count(), 0);
-	ck_assert_uint_eq(fwd_pins_due(), 0);
+	ck_assert_uint_eq(fwd_pins_count(&f.pins), 0);
+	ck_assert_uint_eq(fwd_pins_due(&f.pins), 0);
 	pin_from_parser(other.pk);
-	due = fwd_pins_due();
+	due = fwd_pins_due(&f.pins);
 	ck_assert_uint_ne(due, 0);
 	pin_from_parser(other.pk);
 	pin_from_parser(rogue.pk);
-	ck_assert_uint_eq(fwd_pins_count(), 2);
-	ck_assert_uint_eq(fwd_pins_due(), due);
+	ck_assert_uint_eq(fwd_pins_count(&f.pins), 2);
+	ck_assert_uint_eq(fwd_pins_due(&f.pins), due);
 	fwd_pins_tick(&f, due - 1);
 	ck_assert_ptr_null(slurp(path_pins));
 	fwd_pins_tick(&f, due);
-	ck_assert_uint_eq(fwd_pins_due(), 0);
+	ck_assert_uint_eq(fwd_pins_due(&f.pins), 0);
 	text = slurp(path_pins);
 	ck_assert_ptr_nonnull(text);
 	ck_assert_uint_eq(strlen(text), 2 * (BS_KEY_B64_LEN + 1));
@@ -665,9 +668,9 @@ START_TEST(test_pins_keep_save_push)
 	ck_assert(has_key(keys, n, other.pk) && has_key(keys, n, rogue.pk));
 	/* After a restart. */
 	fwd_pins_stop(&f);
-	ck_assert_uint_eq(fwd_pins_count(), 0);
+	ck_assert_uint_eq(fwd_pins_count(&f.pins), 0);
 	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
-	ck_assert_uint_eq(fwd_pins_count(), 2);
+	ck_assert_uint_eq(fwd_pins_count(&f.pins), 2);
 	fwd_pins_push(&f);
 	ck_assert_int_eq(pins_pushed(keys, 4, &n), 1);
 	ck_assert(has_key(keys, n, other.pk) && has_key(keys, n, rogue.pk));
@@ -689,9 +692,9 @@ START_TEST(test_pins_written_at_stop)
 	fwd_pins_stop(&f);
 	ck_assert_ptr_nonnull(slurp(path_pins));
 	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
-	ck_assert_uint_eq(fwd_pins_count(), 1);
-	ck_assert_mem_eq(fwd_pins_key(0), other.pk, BS_PK_LEN);
-	ck_assert_ptr_null(fwd_pins_key(1));
+	ck_assert_uint_eq(fwd_pins_count(&f.pins), 1);
+	ck_assert_mem_eq(fwd_pins_key(&f.pins, 0), other.pk, BS_PK_LEN);
+	ck_assert_ptr_null(fwd_pins_key(&f.pins, 1));
 }
 END_TEST
 
@@ -708,12 +711,12 @@ START_TEST(test_pins_push_many)
 		ident(&id, (uint8_t)(10 + i));
 		pin_from_parser(id.pk);
 	}
-	ck_assert_uint_eq(fwd_pins_count(), 250);
+	ck_assert_uint_eq(fwd_pins_count(&f.pins), 250);
 	fwd_pins_push(&f);
 	ck_assert_int_eq(pins_pushed(keys, 260, &n), 3);
 	ck_assert_uint_eq(n, 250);
 	for (i = 0; i < 250; i++)
-		ck_assert(has_key(keys, n, fwd_pins_key(i)));
+		ck_assert(has_key(keys, n, fwd_pins_key(&f.pins, i)));
 }
 END_TEST
 
@@ -734,13 +737,13 @@ START_TEST(test_pins_full)
 		ck_assert_int_eq(bs_identity_from_seed(&id, seed), 0);
 		pin_from_parser(id.pk);
 	}
-	ck_assert_uint_eq(fwd_pins_count(), FWD_PINS_MAX);
+	ck_assert_uint_eq(fwd_pins_count(&f.pins), FWD_PINS_MAX);
 	/* The last key was the one left out. */
 	for (i = 0; i < FWD_PINS_MAX; i++)
-		ck_assert_mem_ne(fwd_pins_key(i), id.pk, BS_PK_LEN);
+		ck_assert_mem_ne(fwd_pins_key(&f.pins, i), id.pk, BS_PK_LEN);
 	fwd_pins_stop(&f);
 	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
-	ck_assert_uint_eq(fwd_pins_count(), FWD_PINS_MAX);
+	ck_assert_uint_eq(fwd_pins_count(&f.pins), FWD_PINS_MAX);
 }
 END_TEST
 
@@ -761,7 +764,7 @@ START_TEST(test_pins_file_lines)
 	    20, k2, k1, k2);
 	put(path_pins, text);
 	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
-	ck_assert_uint_eq(fwd_pins_count(), 2);
+	ck_assert_uint_eq(fwd_pins_count(&f.pins), 2);
 	fwd_pins_stop(&f);
 	ck_assert_int_eq(unlink(path_pins), 0);
 	ck_assert_int_eq(mkdir(path_pins, 0700), 0);

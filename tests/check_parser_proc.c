@@ -65,7 +65,7 @@
 #include "batsec_crypto.h"
 #include "batsec_keys.h"
 #include "batsec_policy.h"
-#include "forwarder/forwarder.h"
+#include "forwarder/fwd_parser.h"
 #include "forwarder/ipc_check.h"
 #include "proto/ipc.h"
 #include "common/log.h"

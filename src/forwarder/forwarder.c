@@ -12,8 +12,11 @@
  * load the forwarder's seccomp filter; start the parser; loop.
  *
  * The loop's timed work: the parser's respawn, HELLOs, OGMs and relay
- * flushes (fwd_orig.c), table expiry once a second, and the control
+ * flushes (fwd_announce.c), table expiry once a second, and the control
  * socket's idle clients.
+ *
+ * What the parser sends is applied by the modules that own the state it
+ * changes; the table below tells the channel (fwd_parser.c) which.
  */
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
@@ -28,28 +31,28 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sodium.h>
-
 #include "batsec_keys.h"
 #include "batsec_policy.h"
-#include "forwarder.h"
-#include "fwd_data.h"
-#include "fwd_pins.h"
-#include "fwd_tables.h"
-#include "fwd_trust.h"
-#include "netio/netlink.h"
 #include "common/sandbox.h"
-#include "state.h"
 #include "common/version.h"
+#include "control.h"
+#include "forwarder.h"
+#include "fwd_announce.h"
+#include "fwd_apply.h"
+#include "fwd_control.h"
+#include "fwd_data.h"
+#include "fwd_fast.h"
+#include "fwd_ifaces.h"
+#include "fwd_parser.h"
+#include "fwd_pins.h"
+#include "fwd_poll.h"
+#include "fwd_tables.h"
+#include "fwd_tap.h"
+#include "fwd_trust.h"
+#include "fwd_types.h"
+#include "netio/netlink.h"
+#include "state.h"
 
-/* epoll tags: kind in the high 32 bits, an index in the low ones. */
-#define FWD_TAG_SIG	1ull
-#define FWD_TAG_NLEV	2ull
-#define FWD_TAG_TAP	3ull
-#define FWD_TAG_CHAN	4ull
-#define FWD_TAG_RAW	5ull
-#define FWD_TAG_CTL	6ull
-#define FWD_TAG(kind, i)	(((kind) << 32) | (uint64_t)(i))
 #define FWD_EVENTS_MAX	32
 #define FWD_TAP_BURST	64	/* TAP frames read per wake-up */
 #define FWD_PURGE_MS	1000	/* table expiry runs this often */
@@ -63,42 +66,26 @@
 #define FWD_TRIM_MS	60000
 #define FWD_TRIM_FIRST_MS 10000
 
-/* ---- epoll ------------------------------------------------------------------------- */
+/* ---- the parser ------------------------------------------------------------------------ */
 
-static int
-fwd_watch(struct fwd *f, int fd, uint32_t events, uint64_t tag)
-{
-	struct epoll_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.events = events;
-	ev.data.u64 = tag;
-	return epoll_ctl(f->epfd, EPOLL_CTL_ADD, fd, &ev);
-}
-
-int
-fwd_watch_raw(struct fwd *f, size_t i)
-{
-	return fwd_watch(f, f->ifs.v[i].rs.fd, EPOLLIN, FWD_TAG(FWD_TAG_RAW, i));
-}
+/* What the parser's vetted messages change, and who owns it. */
+static const struct fwd_chan_handler fwd_chan_handlers[] = {
+	{ IPC_NEIGH, fwd_apply_neigh },
+	{ IPC_ROUTE_ADD, fwd_apply_route_add },
+	{ IPC_ROUTE_DEL, fwd_apply_route_del },
+	{ IPC_TT, fwd_apply_tt },
+	{ IPC_GW, fwd_apply_gw },
+	{ IPC_RELAY, fwd_announce_on_relay },
+	{ IPC_LINK_KEY, fwd_announce_on_link_key },
+	{ IPC_REVOKE, fwd_trust_on_revoke },
+	{ IPC_PIN, fwd_pins_on_pin },
+	{ 0, NULL }
+};
 
 void
-fwd_unwatch_fd(struct fwd *f, int fd)
+forwarder_handlers(struct fwd *f)
 {
-	if (fd >= 0)
-		epoll_ctl(f->epfd, EPOLL_CTL_DEL, fd, NULL);
-}
-
-const struct fwd_iface *
-fwd_iface_by_index(const struct fwd *f, uint32_t ifindex)
-{
-	size_t i;
-
-	for (i = 0; i < f->ifs.n; i++)
-		if (ifindex > 0 && f->ifs.v[i].ifindex > 0 &&
-		    (uint32_t)f->ifs.v[i].ifindex == ifindex)
-			return &f->ifs.v[i];
-	return NULL;
+	fwd_parser_handlers(&f->parser, fwd_chan_handlers, f);
 }
 
 /*
@@ -109,16 +96,17 @@ fwd_iface_by_index(const struct fwd *f, uint32_t ifindex)
 static void
 fwd_chan_watch(struct fwd *f)
 {
-	int fd = f->parser.ipc.fd;
-	uint32_t want = EPOLLIN | (ipc_pending(&f->parser.ipc) ? EPOLLOUT : 0);
-	struct epoll_event ev;
+	int fd = fwd_parser_fd(&f->parser);
+	uint32_t want = EPOLLIN |
+	    (fwd_parser_pending(&f->parser) ? EPOLLOUT : 0);
 
 	if (fd != f->chan_fd || f->parser.c.spawns != f->chan_gen) {
 		f->chan_fd = -1;
 		f->chan_gen = f->parser.c.spawns;
 		if (fd < 0)
 			return;
-		if (fwd_watch(f, fd, want, FWD_TAG(FWD_TAG_CHAN, 0)) != 0)
+		if (fwd_poll_add(f->epfd, fd, want,
+		    FWD_POLL_TAG(FWD_POLL_CHAN, 0)) != 0)
 			fatal("epoll: parser channel");
 		f->chan_fd = fd;
 		f->chan_events = want;
@@ -126,15 +114,11 @@ fwd_chan_watch(struct fwd *f)
 	}
 	if (fd < 0 || want == f->chan_events)
 		return;
-	memset(&ev, 0, sizeof(ev));
-	ev.events = want;
-	ev.data.u64 = FWD_TAG(FWD_TAG_CHAN, 0);
-	if (epoll_ctl(f->epfd, EPOLL_CTL_MOD, fd, &ev) != 0)
+	if (fwd_poll_mod(f->epfd, fd, want,
+	    FWD_POLL_TAG(FWD_POLL_CHAN, 0)) != 0)
 		fatal("epoll: parser channel");
 	f->chan_events = want;
 }
-
-/* ---- the parser ------------------------------------------------------------------------ */
 
 static void
 fwd_send_config(struct fwd *f)
@@ -154,40 +138,9 @@ fwd_send_config(struct fwd *f)
 		log_warn("sending CONFIG to the parser");
 }
 
-/*
- * Queue the policy as a snapshot (with the CA revocations in force,
- * fwd_trust_effective); on ENOBUFS try again later.
- */
-void
-fwd_policy_push(struct fwd *f)
-{
-	struct bs_policy *owned = NULL;
-	const struct bs_policy *pol;
-	size_t len, n = 0;
-	uint8_t *buf;
-
-	f->policy_pending = 1;
-	if (!fwd_parser_up(&f->parser))
-		return;
-	if ((pol = fwd_trust_effective(f, &owned)) == NULL ||
-	    (buf = malloc(len = bs_policy_snapshot_len(pol))) == NULL) {
-		log_warn("policy snapshot");
-		bs_policy_free(owned);
-		return;
-	}
-	if (bs_policy_snapshot_encode(pol, buf, len, &n) != 0)
-		log_warnx("policy snapshot: encoding failed");
-	else if (ipc_send_policy(&f->parser.ipc, f->policy_serial, buf, n) == 0)
-		f->policy_pending = 0;
-	else if (errno != ENOBUFS)
-		log_warn("sending the policy to the parser");
-	free(buf);
-	bs_policy_free(owned);
-}
-
 /* A new parser learns everything it needs, in this order. */
 static void
-fwd_parser_start(struct fwd *f)
+fwd_spawn_parser(struct fwd *f)
 {
 	char err[256];
 
@@ -209,7 +162,7 @@ fwd_parser_start(struct fwd *f)
 		return;
 	}
 	fwd_send_config(f);
-	fwd_policy_push(f);
+	fwd_trust_push(f);
 	fwd_pins_push(f);
 	fwd_ifaces_announce(f);
 }
@@ -220,7 +173,7 @@ fwd_on_chan(struct fwd *f, uint32_t events)
 	char why[256] = "";
 	enum fwd_chan_rc rc;
 
-	if ((events & EPOLLOUT) && ipc_flush(&f->parser.ipc) < 0) {
+	if ((events & EPOLLOUT) && fwd_parser_flush(&f->parser) < 0) {
 		log_warn("parser channel");
 		fwd_parser_kill(&f->parser, NULL);
 		return;
@@ -251,7 +204,7 @@ fwd_reap(struct fwd *f)
 
 /* A frame for the mesh, as the host would have sent it (tapoff_tx). */
 static void
-fwd_tap_emit(void *arg, const uint8_t *frame, size_t len)
+fwd_on_tap_frame(void *arg, const uint8_t *frame, size_t len)
 {
 	struct fwd *f = arg;
 
@@ -276,7 +229,8 @@ fwd_on_tap(struct fwd *f)
 		if (n >= 0) {
 			f->tap_now = log_now_ms();
 			(void)tapoff_tx(vnet, f->tapbuf, (size_t)n, f->tapseg,
-			    f->tap_mtu + 14 + 4, fwd_tap_emit, f, &f->tapoff);
+			    f->tap_mtu + 14 + 4, fwd_on_tap_frame, f,
+			    &f->tapoff);
 			continue;
 		}
 		if (errno == EAGAIN || errno == EWOULDBLOCK)
@@ -290,98 +244,6 @@ fwd_on_tap(struct fwd *f)
 	}
 	/* What the burst queued goes out in one sendmmsg per interface. */
 	fwd_data_flush(f->data);
-}
-
-/* Write one packet for the host (the write callback of f->tap_gro). */
-static int
-fwd_tap_write(void *arg, const uint8_t vnet[TAPOFF_VNET_LEN],
-    const uint8_t *pkt, size_t len)
-{
-	struct fwd *f = arg;
-
-	if (tap_write_vnet(&f->tap, vnet, pkt, len) == 0)
-		return 0;
-	if (errno != EAGAIN)
-		log_rl(&f->rx_rl, LOG_WARNING, "%s: write: %s", f->tap.name,
-		    strerror(errno));
-	return -1;
-}
-
-int
-fwd_tap_deliver(struct fwd *f, const uint8_t *frame, size_t len)
-{
-	return tapoff_gro_add(&f->tap_gro, frame, len, fwd_tap_write, f,
-	    &f->tapoff);
-}
-
-void
-fwd_tap_flush(struct fwd *f)
-{
-	(void)tapoff_gro_flush(&f->tap_gro, fwd_tap_write, f, &f->tapoff);
-}
-
-/*
- * The TAP's MAC: derived from the node key, so it stays the same across
- * restarts (DHCP leases, IPv6 addresses, neighbour caches) yet differs
- * from the node's mesh address: the first 6 bytes of
- * BLAKE2b-256(key = "batsec-tap-v1", msg = pk), locally administered,
- * unicast.
- */
-static void
-fwd_tap_mac(const uint8_t pk[static BS_PK_LEN], uint8_t mac[static 6])
-{
-	static const char label[] = "batsec-tap-v1";
-	uint8_t h[32];
-
-	crypto_generichash(h, sizeof(h), pk, BS_PK_LEN,
-	    (const unsigned char *)label, sizeof(label) - 1);
-	memcpy(mac, h, 6);
-	mac[0] = (uint8_t)((mac[0] | 0x02) & ~0x01);
-}
-
-static void
-fwd_tap_open(struct fwd *f)
-{
-	uint8_t mac[6];
-
-	if (tap_open(&f->tap, f->cfg.tap) != 0) {
-		if (errno == EBUSY)
-			fatalx("tap %s: an interface of that name exists "
-			    "already", f->cfg.tap);
-		fatal("tap %s", f->cfg.tap);
-	}
-	/* Without offloads the host segments and checksums itself. */
-	if (tap_offload(&f->tap) != 0)
-		log_warn("tap %s: no TCP segmentation offload", f->tap.name);
-	fwd_tap_mac(f->id.pk, mac);
-	if (nl_link_set_mac(f->nl, f->tap.ifindex, mac) != 0)
-		fatal("tap %s: setting its MAC", f->tap.name);
-	/* The TAP's own MAC is a permanent client of ours (local TT). */
-	if (fwd_local_set_own(f->tables, mac, log_now_ms()) != 0)
-		fatalx("tap %s: local translation table", f->tap.name);
-}
-
-static void
-fwd_tap_up(struct fwd *f)
-{
-	if (nl_link_set_up(f->nl, f->tap.ifindex, true) != 0)
-		fatal("tap %s: bringing it up", f->tap.name);
-	log_info("%s up, mtu %u", f->tap.name, f->tap_mtu);
-}
-
-/* Closing the descriptor removes a TAP that is not persistent; check. */
-static void
-fwd_tap_close(struct fwd *f)
-{
-	struct nl_link link;
-	char name[IFNAMSIZ];
-
-	if (f->tap.fd < 0)
-		return;
-	snprintf(name, sizeof(name), "%s", f->tap.name);
-	tap_close(&f->tap);
-	if (f->nl != NULL && nl_link_get_by_name(f->nl, name, &link) == 0)
-		log_warnx("%s still exists after closing it", name);
 }
 
 /* ---- reload (SIGHUP) ---------------------------------------------------------------------- */
@@ -531,31 +393,12 @@ fwd_signalfd(struct fwd *f)
 	fwd_sigset(&set);
 	if ((f->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC)) < 0)
 		fatal("signalfd");
-	if (fwd_watch(f, f->sigfd, EPOLLIN, FWD_TAG(FWD_TAG_SIG, 0)) != 0)
+	if (fwd_poll_add(f->epfd, f->sigfd, EPOLLIN,
+	    FWD_POLL_TAG(FWD_POLL_SIG, 0)) != 0)
 		fatal("epoll: signalfd");
 }
 
 /* ---- start-up ------------------------------------------------------------------------------ */
-
-/*
- * The control socket, before any interface exists: a path in use by a
- * running daemon is a configuration error like any other.
- */
-static void
-fwd_control_open(struct fwd *f)
-{
-	struct control_opts o;
-	char err[512];
-
-	memset(&o, 0, sizeof(o));
-	o.path = f->cfg.socket;
-	o.cmds = fwd_control_cmds;
-	o.ctx = f;
-	o.status_extra = fwd_control_status;
-	if ((f->ctl = control_open(&o, log_now_ms(), err, sizeof(err))) ==
-	    NULL)
-		fatalx("%s", err);
-}
 
 /* Everything a bad setting can break, before anything is created. */
 static void
@@ -581,14 +424,17 @@ fwd_load(struct fwd *f)
 	    sandbox_chroot_prepare(f->cfg.chroot_dir, err, sizeof(err)) != 0)
 		fatalx("%s", err);
 	fwd_parser_init(&f->parser, &f->id);
-	f->parser.owner = f;
+	forwarder_handlers(f);
 	if (fwd_parser_setup(&f->parser, f->cfg.user, f->cfg.chroot_dir,
 	    f->args.debug, err, sizeof(err)) != 0)
 		fatalx("%s", err);
 	if (state_epoch_bump(f->cfg.state_dir, (uint64_t)time(NULL),
 	    &f->epoch, err, sizeof(err)) != 0)
 		fatalx("%s", err);
-	fwd_control_open(f);
+	/* Before any interface exists: a path in use by a running daemon
+	 * is a configuration error like any other. */
+	if (fwd_control_open(f, err, sizeof(err)) != 0)
+		fatalx("%s", err);
 }
 
 /* Netlink, epoll, signals, TAP and mesh interfaces. */
@@ -608,11 +454,9 @@ fwd_open(struct fwd *f)
 	f->rxbufs = malloc((size_t)RAWSOCK_BATCH_MAX * FWD_RXBUF_LEN);
 	f->tapbuf = malloc(TAP_PKT_MAX);
 	f->tapseg = malloc(TAP_PKT_MAX);
-	f->grobuf = malloc(TAP_PKT_MAX);
 	if (f->rxbufs == NULL || f->tapbuf == NULL || f->tapseg == NULL ||
-	    f->grobuf == NULL)
+	    fwd_tap_init(f) != 0)
 		fatal("receive buffers");
-	tapoff_gro_init(&f->tap_gro, f->grobuf);
 	if (fwd_data_setup(f) != 0)
 		fatal("forwarding tables");
 	fwd_signals();
@@ -621,11 +465,12 @@ fwd_open(struct fwd *f)
 	fwd_ifaces_init(f);
 	fwd_ifaces_start(f);
 	fwd_tap_up(f);
-	if (fwd_watch(f, nl_fd(f->nlev), EPOLLIN,
-	    FWD_TAG(FWD_TAG_NLEV, 0)) != 0 ||
-	    fwd_watch(f, f->tap.fd, EPOLLIN, FWD_TAG(FWD_TAG_TAP, 0)) != 0 ||
-	    fwd_watch(f, control_fd(f->ctl), EPOLLIN,
-	    FWD_TAG(FWD_TAG_CTL, 0)) != 0)
+	if (fwd_poll_add(f->epfd, nl_fd(f->nlev), EPOLLIN,
+	    FWD_POLL_TAG(FWD_POLL_NLEV, 0)) != 0 ||
+	    fwd_poll_add(f->epfd, f->tap.fd, EPOLLIN,
+	    FWD_POLL_TAG(FWD_POLL_TAP, 0)) != 0 ||
+	    fwd_poll_add(f->epfd, control_fd(f->ctl), EPOLLIN,
+	    FWD_POLL_TAG(FWD_POLL_CTL, 0)) != 0)
 		fatal("epoll");
 }
 
@@ -658,24 +503,24 @@ fwd_sandbox(struct fwd *f)
 static void
 fwd_dispatch(struct fwd *f, const struct epoll_event *ev)
 {
-	uint64_t kind = ev->data.u64 >> 32;
-	size_t i = (size_t)(ev->data.u64 & 0xffffffffu);
+	uint64_t kind = FWD_POLL_KIND(ev->data.u64);
+	size_t i = FWD_POLL_INDEX(ev->data.u64);
 
 	switch (kind) {
-	case FWD_TAG_SIG:
+	case FWD_POLL_SIG:
 		fwd_on_signal(f);
 		break;
-	case FWD_TAG_NLEV:
+	case FWD_POLL_NLEV:
 		fwd_ifaces_events(f);
 		break;
-	case FWD_TAG_TAP:
+	case FWD_POLL_TAP:
 		fwd_on_tap(f);
 		break;
-	case FWD_TAG_CHAN:
+	case FWD_POLL_CHAN:
 		if (fwd_parser_up(&f->parser))
 			fwd_on_chan(f, ev->events);
 		break;
-	case FWD_TAG_RAW:
+	case FWD_POLL_RAW:
 		if (i < f->ifs.n)
 			(void)fwd_ifaces_rx(f, i);
 		/* Before anything may change the tables (fwd_data.h). */
@@ -683,7 +528,7 @@ fwd_dispatch(struct fwd *f, const struct epoll_event *ev)
 			fwd_data_flush(f->data);
 		fwd_tap_flush(f);
 		break;
-	case FWD_TAG_CTL:
+	case FWD_POLL_CTL:
 		control_run(f->ctl, log_now_ms());
 		break;
 	}
@@ -709,9 +554,9 @@ fwd_timeout(const struct fwd *f)
 		at = f->parser.respawn_at_ms;
 	if (f->policy_pending && fwd_parser_up(&f->parser))
 		at = fwd_earlier(at, now + 1000);
-	at = fwd_earlier(at, fwd_orig_deadline(f));
+	at = fwd_earlier(at, fwd_announce_deadline(f));
 	at = fwd_earlier(at, f->purge_at_ms);
-	at = fwd_earlier(at, fwd_pins_due());
+	at = fwd_earlier(at, fwd_pins_due(&f->pins));
 	if (f->ctl != NULL && (ct = control_timeout(f->ctl, now)) >= 0)
 		at = fwd_earlier(at, now + (uint64_t)ct);
 	if (at == 0)
@@ -726,11 +571,11 @@ fwd_timers(struct fwd *f)
 	uint64_t now = log_now_ms();
 
 	if (fwd_parser_respawn_due(&f->parser, now))
-		fwd_parser_start(f);
+		fwd_spawn_parser(f);
 	else if (f->policy_pending && fwd_parser_up(&f->parser) &&
-	    !ipc_pending(&f->parser.ipc))
-		fwd_policy_push(f);
-	fwd_orig_run(f, now);
+	    !fwd_parser_pending(&f->parser))
+		fwd_trust_push(f);
+	fwd_announce_run(f, now);
 	fwd_pins_tick(f, now);
 	if (now >= f->purge_at_ms) {
 		if (f->tables != NULL && fwd_tables_purge(f->tables, now) > 0)
@@ -782,13 +627,12 @@ fwd_shutdown(struct fwd *f)
 	nl_close(f->nlev);
 	nl_close(f->nl);
 	bs_policy_free(f->policy);
-	fwd_trust_stop();
+	fwd_trust_stop(f);
 	fwd_pins_stop(f);
 	bs_identity_wipe(&f->id);
 	free(f->rxbufs);
 	free(f->tapbuf);
 	free(f->tapseg);
-	free(f->grobuf);
 	fwd_data_teardown(f);
 	log_info("exiting");
 }
@@ -811,8 +655,8 @@ forwarder_main(const struct bs_args *args)
 	f.started_ms = log_now_ms();
 	f.purge_at_ms = f.started_ms + FWD_PURGE_MS;
 	f.trim_at_ms = f.started_ms + FWD_TRIM_FIRST_MS;
-	fwd_orig_setup(&f, f.started_ms);
-	fwd_parser_start(&f);
+	fwd_announce_setup(&f, f.started_ms);
+	fwd_spawn_parser(&f);
 	fwd_loop(&f);
 	fwd_shutdown(&f);
 	return f.exit_code;

@@ -14,11 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "forwarder.h"
+#include "control.h"
+#include "fwd_control.h"
 #include "fwd_data.h"
+#include "fwd_fast.h"
+#include "fwd_iface.h"
+#include "fwd_ifaces.h"
+#include "fwd_parser.h"
 #include "fwd_pins.h"
 #include "fwd_tables.h"
 #include "fwd_trust.h"
+#include "fwd_types.h"
 #include "proto/ipc.h"
 
 static uint64_t
@@ -31,7 +37,7 @@ fwd_ago(uint64_t now_ms, uint64_t then_ms)
 static void
 fwd_field_iface(struct ctl_reply *r, const struct fwd *f, uint32_t ifindex)
 {
-	const struct fwd_iface *v = fwd_iface_by_index(f, ifindex);
+	const struct fwd_iface *v = fwd_iface_by_index(&f->ifs, ifindex);
 	char num[16];
 
 	if (v != NULL) {
@@ -403,7 +409,7 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 		drops += f->ifs.v[i].rs.stats.rx_queue_drops;
 	ctl_reply_field_u64(r, "rx_queue_drops", drops);
 	ctl_reply_field_u64(r, "fast_path_frames", f->fast_frames);
-	ctl_reply_field_u64(r, "tofu_pins_kept", fwd_pins_count());
+	ctl_reply_field_u64(r, "tofu_pins_kept", fwd_pins_count(&f->pins));
 	if (f->data != NULL) {
 		ctl_reply_field_u64(r, "echo_requests_sent",
 		    f->data->echo.requests_sent);
@@ -525,7 +531,8 @@ fwd_ctl_stats(void *ctx, size_t argc, const char *const argv[],
 
 /* ---- status ---------------------------------------------------------------------------- */
 
-void
+/* Fields added to the built-in "status" record. */
+static void
 fwd_control_status(void *ctx, size_t argc, const char *const argv[],
     struct ctl_reply *r)
 {
@@ -564,3 +571,18 @@ const struct control_cmd fwd_control_cmds[] = {
 	{ CTLP_CMD_POLICY_SHOW, 0, 0, fwd_trust_ctl_policy_show },
 	{ NULL, 0, 0, NULL }
 };
+
+int
+fwd_control_open(struct fwd *f, char *err, size_t errlen)
+{
+	struct control_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.path = f->cfg.socket;
+	o.cmds = fwd_control_cmds;
+	o.ctx = f;
+	o.status_extra = fwd_control_status;
+	if ((f->ctl = control_open(&o, log_now_ms(), err, errlen)) == NULL)
+		return -1;
+	return 0;
+}

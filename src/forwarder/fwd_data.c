@@ -14,8 +14,10 @@
 
 #include <sodium.h>
 
-#include "forwarder.h"
 #include "fwd_data.h"
+#include "fwd_iface.h"
+#include "fwd_tap.h"
+#include "fwd_types.h"
 
 #define FWD_ETH_P_8021Q	0x8100
 #define FWD_ETH_HLEN	14
@@ -702,28 +704,12 @@ fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
 
 /* ---- the daemon's I/O ----------------------------------------------------------------- */
 
-/* The present, running mesh interface with this ifindex, or NULL. */
-static struct fwd_iface *
-fwd_data_iface(struct fwd *f, uint32_t ifindex)
-{
-	struct fwd_iface *v;
-	size_t i;
-
-	for (i = 0; i < f->ifs.n; i++) {
-		v = &f->ifs.v[i];
-		if (v->ifindex > 0 && (uint32_t)v->ifindex == ifindex &&
-		    v->running && v->rs.fd >= 0)
-			return v;
-	}
-	return NULL;
-}
-
 static int
 fwd_data_real_send(void *arg, uint32_t ifindex,
     const uint8_t dst[static BS_ADDR_LEN], const void *payload, size_t len)
 {
 	struct fwd *f = arg;
-	struct fwd_iface *v = fwd_data_iface(f, ifindex);
+	struct fwd_iface *v = fwd_iface_usable_by_index(&f->ifs, ifindex);
 
 	if (v == NULL)
 		return -1;
@@ -742,7 +728,7 @@ fwd_data_real_send_batch(void *arg, uint32_t ifindex,
 {
 	struct rawsock_txmsg m[FWD_TXQ_MAX];
 	struct fwd *f = arg;
-	struct fwd_iface *v = fwd_data_iface(f, ifindex);
+	struct fwd_iface *v = fwd_iface_usable_by_index(&f->ifs, ifindex);
 	size_t i, done = 0;
 	int r = 0;
 
@@ -778,7 +764,7 @@ fwd_data_real_ifaces(void *arg, struct fwd_data_if *out, size_t max)
 
 	for (i = 0; i < f->ifs.n && n < max; i++) {
 		v = &f->ifs.v[i];
-		if (v->ifindex <= 0 || !v->running || v->rs.fd < 0)
+		if (!fwd_iface_usable(v))
 			continue;
 		out[n].ifindex = (uint32_t)v->ifindex;
 		out[n].mtu = v->mtu;

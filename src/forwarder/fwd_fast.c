@@ -25,10 +25,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "forwarder.h"
-#include "fwd_data.h"
-#include "fwd_tables.h"
 #include "common/log.h"
+#include "fwd_data.h"
+#include "fwd_fast.h"
+#include "fwd_iface.h"
+#include "fwd_tables.h"
+#include "fwd_types.h"
 #include "netio/netlink.h"
 
 _Static_assert(FASTPATH_NEIGH_MAX >= FWD_NEIGH_MAX, "every neighbour");
@@ -215,8 +217,8 @@ fwd_fast_tick(struct fwd *f)
 		(void)fwd_fast_keep_alive(f);
 	for (i = 0; i < f->ifs.n; i++) {
 		v = &f->ifs.v[i];
-		if (fwd_fast_attached(v) || v->fast_refused || v->ifindex <= 0 ||
-		    !v->running || v->rs.fd < 0)
+		if (fwd_fast_attached(v) || v->fast_refused ||
+		    !fwd_iface_usable(v))
 			continue;
 		/* The mark is the count + 1: 0 is "not looked yet". */
 		rx = fwd_data_iface_transit(f->data, (uint32_t)v->ifindex) + 1;
@@ -230,18 +232,9 @@ fwd_fast_tick(struct fwd *f)
 
 /* The interface the relay may receive on or send on, or NULL. */
 static const struct fwd_iface *
-fwd_fast_iface(const struct fwd *f, uint32_t ifindex)
+fwd_fast_iface(struct fwd *f, uint32_t ifindex)
 {
-	const struct fwd_iface *v;
-	size_t i;
-
-	for (i = 0; i < f->ifs.n; i++) {
-		v = &f->ifs.v[i];
-		if (v->ifindex > 0 && (uint32_t)v->ifindex == ifindex &&
-		    v->running && v->rs.fd >= 0)
-			return v;
-	}
-	return NULL;
+	return fwd_iface_usable_by_index(&f->ifs, ifindex);
 }
 
 static int

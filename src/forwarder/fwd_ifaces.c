@@ -1,19 +1,22 @@
 /*
- * fwd_ifaces.c — the forwarder's mesh interfaces.
- *
- * An interface is configured by name.  It may not exist at start-up; it
- * may go down and up, be deleted, or be deleted and created again (with a
- * new ifindex) while batsecd runs.  Netlink link events drive all of it:
- * the raw socket is opened when the name appears, closed when it goes,
- * the parser hears of every change (IPC_IFACE), and the MTU policy runs
- * again whenever the set of interfaces or one of their MTUs changes.
+ * fwd_ifaces.c — the forwarder's mesh interfaces over their lifetime
+ * (fwd_ifaces.h).
  */
+#include <sys/epoll.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "forwarder.h"
 #include "fwd_data.h"
+#include "fwd_fast.h"
+#include "fwd_iface.h"
+#include "fwd_ifaces.h"
+#include "fwd_parser.h"
+#include "fwd_poll.h"
+#include "fwd_tables.h"
+#include "fwd_tap.h"
+#include "fwd_types.h"
 #include "netio/netlink.h"
 
 static struct fwd_iface *
@@ -56,16 +59,18 @@ fwd_if_by_name(struct fwd *f, const char *name)
 	return -1;
 }
 
-/* Index of the present interface with this ifindex, or -1. */
+/* Register raw socket i with the event loop: 0, or -1 with errno. */
 static int
-fwd_if_by_index(struct fwd *f, int ifindex)
+fwd_if_watch(struct fwd *f, size_t i)
 {
-	size_t i;
+	return fwd_poll_add(f->epfd, fwd_if(f, i)->rs.fd, EPOLLIN,
+	    FWD_POLL_TAG(FWD_POLL_RAW, i));
+}
 
-	for (i = 0; i < f->ifs.n; i++)
-		if (ifindex > 0 && fwd_if(f, i)->ifindex == ifindex)
-			return (int)i;
-	return -1;
+static void
+fwd_if_unwatch(struct fwd *f, const struct fwd_iface *v)
+{
+	fwd_poll_del(f->epfd, v->rs.fd);
 }
 
 /* ---- telling the parser --------------------------------------------------------- */
@@ -122,7 +127,7 @@ fwd_if_open(struct fwd *f, size_t i)
 		    "socket", v->name, v->ifindex);
 		return;
 	}
-	if (fwd_watch_raw(f, i) != 0) {
+	if (fwd_if_watch(f, i) != 0) {
 		log_warn("mesh interface %s: epoll", v->name);
 		rawsock_close(&v->rs);
 	}
@@ -138,8 +143,7 @@ fwd_if_gone(struct fwd *f, size_t i, const char *why)
 	log_info("mesh interface %s (ifindex %d) %s", v->name, v->ifindex,
 	    why);
 	fwd_fast_if_down(f, v);
-	if (v->rs.fd >= 0)
-		fwd_unwatch_fd(f, v->rs.fd);
+	fwd_if_unwatch(f, v);
 	rawsock_close(&v->rs);
 	fwd_if_tell(f, i, IPC_IFACE_REMOVED);
 	ipc_ctx_iface_del(&f->parser.ctx, (uint32_t)v->ifindex);
@@ -212,12 +216,14 @@ fwd_tap_event(struct fwd *f, const struct nl_link *link)
 	f->exit_code = 1;
 }
 
-void
+/* A netlink link event or dump entry. */
+static void
 fwd_ifaces_link_cb(const struct nl_link *link, void *arg)
 {
 	struct fwd *f = arg;
 	int i = fwd_if_by_name(f, link->name);
-	int j = fwd_if_by_index(f, link->ifindex);
+	int j = link->ifindex > 0 ? fwd_iface_find(&f->ifs,
+	    (uint32_t)link->ifindex) : -1;
 
 	if (f->tap.fd >= 0 && link->ifindex == f->tap.ifindex) {
 		fwd_tap_event(f, link);
@@ -478,8 +484,7 @@ fwd_ifaces_close(struct fwd *f)
 
 	for (i = 0; i < f->ifs.n; i++) {
 		fwd_fast_if_down(f, fwd_if(f, i));
-		if (fwd_if(f, i)->rs.fd >= 0)
-			fwd_unwatch_fd(f, fwd_if(f, i)->rs.fd);
+		fwd_if_unwatch(f, fwd_if(f, i));
 		rawsock_close(&fwd_if(f, i)->rs);
 		fwd_if(f, i)->ifindex = 0;
 	}
@@ -523,14 +528,13 @@ fwd_ifaces_relayout(struct fwd *f, const struct bs_config *cfg)
 	int k;
 
 	for (i = 0; i < old.n; i++)
-		if (old.v[i].rs.fd >= 0)
-			fwd_unwatch_fd(f, old.v[i].rs.fd);
+		fwd_if_unwatch(f, &old.v[i]);
 	for (i = 0; i < cfg->n_ifaces && i < BS_CONF_MAX_IFACES; i++) {
 		if ((k = fwd_find_in(&old, cfg->ifaces[i])) >= 0)
 			f->ifs.v[i] = old.v[k];
 		else
 			fwd_if_reset(fwd_if(f, i), cfg->ifaces[i]);
-		if (fwd_if(f, i)->rs.fd >= 0 && fwd_watch_raw(f, i) != 0)
+		if (fwd_if(f, i)->rs.fd >= 0 && fwd_if_watch(f, i) != 0)
 			log_warn("mesh interface %s: epoll", fwd_if(f, i)->name);
 	}
 	f->ifs.n = i;

@@ -1,24 +1,15 @@
 /*
  * fwd_orig.c — the forwarder's HELLOs and OGMs: building, signing,
- * aggregating with relayed entries, link-authentication trailers, and the
- * timers that send them (see fwd_orig.h).
+ * aggregating with relayed entries, link-authentication trailers, the
+ * relay queue, and what they read of the neighbour table (see
+ * fwd_orig.h).  No system call: fwd_announce.c sends.
  */
-#include <errno.h>
 #include <string.h>
 
 #include <sodium.h>
 
-#include "common/config.h"
-#include "forwarder.h"
 #include "fwd_orig.h"
 #include "fwd_tables.h"
-#include "fwd_trust.h"
-#include "common/log.h"
-#include "netio/rawsock.h"
-
-static const uint8_t fwd_bcast_mac[BS_ADDR_LEN] = {
-	0xff, 0xff, 0xff, 0xff, 0xff, 0xff
-};
 
 /* ---- counters ------------------------------------------------------------------ */
 
@@ -319,11 +310,7 @@ fwd_agg_add(struct fwd_agg *a, const uint8_t *entry, size_t len)
 	if (a->b.buf == NULL &&
 	    wire_ogm_begin(&a->b, a->buf, a->cap, a->o->own_addr) != WIRE_OK)
 		return WIRE_EINVAL;
-	m.ttl = entry[0];
-	m.tq = entry[1];
-	m.hops = entry[2];
-	m.prev_sender = entry + 4;
-	m.chain = entry + 12;
+	(void)wire_ogm_mut_get(entry, len, &m);
 	return wire_ogm_add(&a->b, &m, entry + WIRE_OGM_MUT_LEN,
 	    len - WIRE_OGM_MUT_LEN);
 }
@@ -339,19 +326,14 @@ fwd_relay_entry_ok(const uint8_t *entry, size_t len)
 {
 	static const uint8_t any[BS_ADDR_LEN] = { 0x02 };
 	struct wire_ogm_builder b;
-	struct wire_ogm_mut m;
+	struct wire_ogm_head h;
 	uint8_t buf[WIRE_OGM_HDR_LEN + IPC_RELAY_MAX];
 
-	if (entry == NULL || len < WIRE_OGM_ENTRY_MIN || len > IPC_RELAY_MAX ||
-	    entry[3] != 0 || entry[10] != 0 || entry[11] != 0 || entry[0] == 0)
+	if (len > IPC_RELAY_MAX || wire_ogm_head_get(entry, len, &h) !=
+	    WIRE_OK || h.mut_reserved != 0 || h.mut.ttl == 0)
 		return -1;
-	m.ttl = entry[0];
-	m.tq = entry[1];
-	m.hops = entry[2];
-	m.prev_sender = entry + 4;
-	m.chain = entry + 12;
 	if (wire_ogm_begin(&b, buf, sizeof(buf), any) != WIRE_OK ||
-	    wire_ogm_add(&b, &m, entry + WIRE_OGM_MUT_LEN,
+	    wire_ogm_add(&b, &h.mut, entry + WIRE_OGM_MUT_LEN,
 	    len - WIRE_OGM_MUT_LEN) != WIRE_OK)
 		return -1;
 	return 0;
@@ -494,313 +476,21 @@ fwd_orig_tagkeys(struct fwd_tables *t, const struct bs_identity *id,
 	return n;
 }
 
-/* ---- the forwarder: sending ------------------------------------------------------ */
-
-int
-fwd_iface_usable(const struct fwd_iface *v)
-{
-	return v->ifindex > 0 && v->running && v->rs.fd >= 0;
-}
-
-/* Where an aggregate's frames go: one mesh interface. */
-struct fwd_tx {
-	struct fwd *f;
-	struct fwd_iface *v;
-};
-
-/* One HELLO or OGM frame to everyone on v's link: 0, or -1 (counted). */
-static int
-fwd_send_ctl(struct fwd *f, struct fwd_iface *v, const uint8_t *frame,
-    size_t len)
-{
-	if (rawsock_send(&v->rs, fwd_bcast_mac, frame, len) == 0)
-		return 0;
-	v->tx_errors++;
-	f->orig.c.send_errors++;
-	if (errno != EAGAIN && errno != ENETDOWN && errno != ENXIO)
-		log_rl(&f->ifs.err_rl, LOG_WARNING, "mesh interface %s: "
-		    "sending a control frame: %s", v->name, strerror(errno));
-	return -1;
-}
-
-static int
-fwd_tx_frame(void *arg, const uint8_t *frame, size_t len)
-{
-	struct fwd_tx *tx = arg;
-
-	if (fwd_send_ctl(tx->f, tx->v, frame, len) != 0)
-		return -1;
-	tx->v->tx_ogm++;
-	return 0;
-}
-
-/* Keys of the neighbours a frame on v is tagged for (more: signature). */
-static size_t
-fwd_iface_keys(struct fwd *f, const struct fwd_iface *v,
-    struct fwd_tagkey *keys)
-{
-	if (f->tables == NULL)
-		return 0;
-	return fwd_orig_tagkeys(f->tables, &f->id, (uint32_t)v->ifindex, keys,
-	    WIRE_MAX_TAGS, &f->orig.c);
-}
-
-/* Where the previous sender sits in an entry's mutable part (wire.c). */
-#define FWD_ENT_PREV_OFF	4
-
 int
 fwd_relay_back_only(struct fwd_tables *t, uint32_t ifindex,
     const uint8_t *entry, size_t len)
 {
 	struct fwd_neigh *n, *only = NULL;
+	struct wire_ogm_mut m;
 	size_t cur = 0;
 
-	if (t == NULL || len < FWD_ENT_PREV_OFF + BS_ADDR_LEN)
+	if (t == NULL || wire_ogm_mut_get(entry, len, &m) != WIRE_OK)
 		return 0;
 	while ((n = fwd_neigh_next(t, ifindex, &cur)) != NULL) {
 		if (only != NULL)
 			return 0;
 		only = n;
 	}
-	return only != NULL && memcmp(only->addr, entry + FWD_ENT_PREV_OFF,
+	return only != NULL && memcmp(only->addr, m.prev_sender,
 	    BS_ADDR_LEN) == 0;
-}
-
-/* An interface whose MTU netlink did not tell: assume Ethernet's. */
-#define FWD_MTU_DEFAULT	1500
-
-/*
- * The OGM frames of interface v: the own entry (when own is set) and the
- * waiting relay entries meant for it.
- */
-static void
-fwd_iface_ogms(struct fwd *f, struct fwd_iface *v, int own)
-{
-	static struct fwd_agg a;	/* 4 KiB of frame: not on the stack */
-	struct fwd_tagkey keys[WIRE_MAX_TAGS];
-	const struct fwd_relay_ent *e;
-	struct fwd_tx tx = { f, v };
-	size_t nkeys, i;
-
-	nkeys = fwd_iface_keys(f, v, keys);
-	fwd_agg_begin(&a, &f->orig, keys, nkeys,
-	    v->mtu > 0 ? v->mtu : FWD_MTU_DEFAULT, fwd_tx_frame, &tx);
-	if (own && f->orig.own_len > 0)
-		(void)fwd_agg_add(&a, f->orig.own, f->orig.own_len);
-	for (i = 0; i < f->orig.rq.n; i++) {
-		e = fwd_relayq_at(&f->orig.rq, i);
-		if (e->ifindex != IPC_IFINDEX_ALL &&
-		    e->ifindex != (uint32_t)v->ifindex)
-			continue;
-		if (fwd_relay_back_only(f->tables, (uint32_t)v->ifindex,
-		    e->entry, e->len)) {
-			f->orig.c.relay_not_back++;
-			continue;
-		}
-		if (fwd_agg_add(&a, e->entry, e->len) == WIRE_OK)
-			f->orig.c.relay_sent++;
-	}
-	(void)fwd_agg_end(&a);
-}
-
-static int
-fwd_any_usable(const struct fwd *f)
-{
-	size_t i;
-
-	for (i = 0; i < f->ifs.n; i++)
-		if (fwd_iface_usable(&f->ifs.v[i]))
-			return 1;
-	return 0;
-}
-
-/* Relay entries whose interface is not usable now are lost: counted. */
-static void
-fwd_relay_count_lost(struct fwd *f)
-{
-	const struct fwd_relay_ent *e;
-	const struct fwd_iface *v;
-	int any = fwd_any_usable(f);
-	size_t i;
-
-	for (i = 0; i < f->orig.rq.n; i++) {
-		e = fwd_relayq_at(&f->orig.rq, i);
-		if (e->ifindex == IPC_IFINDEX_ALL) {
-			if (!any)
-				f->orig.c.relay_drop_iface++;
-			continue;
-		}
-		v = fwd_iface_by_index(f, e->ifindex);
-		if (v == NULL || !fwd_iface_usable(v))
-			f->orig.c.relay_drop_iface++;
-	}
-}
-
-/* Send own OGM (when own) and every waiting relay entry; empty the queue. */
-static void
-fwd_ogm_flush(struct fwd *f, int own)
-{
-	size_t i;
-
-	fwd_relay_count_lost(f);
-	for (i = 0; i < f->ifs.n; i++)
-		if (fwd_iface_usable(&f->ifs.v[i]))
-			fwd_iface_ogms(f, &f->ifs.v[i], own);
-	fwd_relayq_clear(&f->orig.rq);
-}
-
-/* Our own OGM: new seqno, signed, out with the waiting relays. */
-static void
-fwd_ogm_send(struct fwd *f)
-{
-	struct wire_tt_entry tt[WIRE_TT_MAX];
-	uint8_t extra[WIRE_TVLV_MAX];
-	unsigned ntt = 0;
-	uint32_t down = 0, up = 0;
-	size_t room, elen;
-	int r;
-
-	if (!fwd_any_usable(f)) {
-		fwd_ogm_flush(f, 0);
-		return;
-	}
-	if (f->tables != NULL)
-		ntt = fwd_local_tt(f->tables, tt, WIRE_TT_MAX, NULL);
-	if (f->cfg.gw_mode == BS_GW_SERVER) {
-		down = f->cfg.gw_down;
-		up = f->cfg.gw_up;
-	}
-	/* What TT and GATEWAY leave of the TVLV room goes to fwd_trust. */
-	room = WIRE_TVLV_MAX - (ntt > 0 ? WIRE_TVLV_HDR_LEN +
-	    (size_t)ntt * WIRE_TT_ENTRY_LEN : 0) - (down > 0 && up > 0 ?
-	    WIRE_TVLV_HDR_LEN + WIRE_GW_LEN : 0);
-	elen = fwd_trust_ogm_tvlvs(f, extra, room);
-	if ((r = fwd_ogm_originate_ext(&f->orig, tt, ntt, down, up, extra,
-	    elen)) != WIRE_OK)
-		log_rl(&f->rx_rl, LOG_WARNING, "own OGM not built: %s",
-		    wire_strerror(r));
-	fwd_ogm_flush(f, 1);
-}
-
-/* The neighbours we hear on v, signed, to everyone on v's link. */
-static void
-fwd_hello_send(struct fwd *f, struct fwd_iface *v)
-{
-	struct fwd_peer peers[WIRE_HELLO_MAX_NEIGH];
-	uint8_t buf[WIRE_HELLO_MAX_LEN];
-	size_t n = 0, len = 0;
-	int r;
-
-	/* A fresh slot continues above every seqno used on any interface,
-	 * so a neighbour that heard another of our interfaces never takes
-	 * it for an old HELLO. */
-	if (v->hello_seqno == 0)
-		v->hello_seqno = f->orig.hello_seqno;
-	if (f->tables != NULL)
-		n = fwd_orig_peers(f->tables, (uint32_t)v->ifindex, peers,
-		    WIRE_HELLO_MAX_NEIGH);
-	r = fwd_hello_build_cert(&f->id, v->rs.mac, f->orig.hello_ms,
-	    f->epoch, v->hello_seqno + 1, peers, n, fwd_trust_own_cert(), buf,
-	    sizeof(buf), &len);
-	if (r != WIRE_OK) {
-		log_rl(&f->rx_rl, LOG_WARNING, "%s: HELLO not built: %s",
-		    v->name, wire_strerror(r));
-		return;
-	}
-	v->hello_seqno++;
-	if (v->hello_seqno > f->orig.hello_seqno)
-		f->orig.hello_seqno = v->hello_seqno;
-	if (fwd_send_ctl(f, v, buf, len) != 0)
-		return;
-	v->tx_hello++;
-	f->orig.c.hello_sent++;
-}
-
-/* ---- the forwarder: timers ---------------------------------------------------------- */
-
-void
-fwd_orig_setup(struct fwd *f, uint64_t now_ms)
-{
-	fwd_orig_init(&f->orig, &f->id, f->epoch,
-	    (uint16_t)f->cfg.orig_interval_ms,
-	    (uint16_t)f->cfg.hello_interval_ms);
-	/* The first OGM after the first HELLOs had a chance to be heard. */
-	f->orig.next_ogm_ms = now_ms + fwd_jitter(f->orig.ogm_ms);
-}
-
-static uint64_t
-fwd_min_at(uint64_t a, uint64_t b)
-{
-	if (a == 0)
-		return b;
-	if (b == 0)
-		return a;
-	return a < b ? a : b;
-}
-
-uint64_t
-fwd_orig_deadline(const struct fwd *f)
-{
-	uint64_t at = fwd_min_at(f->orig.next_ogm_ms,
-	    fwd_relayq_deadline(&f->orig.rq));
-	size_t i;
-
-	for (i = 0; i < f->ifs.n; i++)
-		if (fwd_iface_usable(&f->ifs.v[i]))
-			at = fwd_min_at(at, f->ifs.v[i].next_hello_ms > 0 ?
-			    f->ifs.v[i].next_hello_ms : 1);
-	return at;
-}
-
-void
-fwd_orig_run(struct fwd *f, uint64_t now_ms)
-{
-	struct fwd_iface *v;
-	size_t i;
-
-	for (i = 0; i < f->ifs.n; i++) {
-		v = &f->ifs.v[i];
-		if (!fwd_iface_usable(v) || v->next_hello_ms > now_ms)
-			continue;
-		fwd_hello_send(f, v);
-		v->next_hello_ms = now_ms + fwd_jitter(f->orig.hello_ms);
-	}
-	if (f->orig.next_ogm_ms != 0 && f->orig.next_ogm_ms <= now_ms) {
-		fwd_ogm_send(f);
-		f->orig.next_ogm_ms = now_ms + fwd_jitter(f->orig.ogm_ms);
-	} else if (f->orig.rq.n > 0 &&
-	    (fwd_relayq_deadline(&f->orig.rq) <= now_ms ||
-	    f->orig.rq.n >= WIRE_OGM_MAX_ENTRIES))
-		fwd_ogm_flush(f, 0);
-}
-
-int
-fwd_orig_relay(struct fwd *f, const struct ipc_relay *r, uint64_t now_ms)
-{
-	size_t lost;
-
-	if (fwd_relay_entry_ok(r->entry, r->len) != 0)
-		return -1;
-	lost = fwd_relayq_push(&f->orig.rq, r->ifindex, r->entry, r->len,
-	    now_ms);
-	f->orig.c.relay_queued++;
-	f->orig.c.relay_drop_queue += lost;
-	return 0;
-}
-
-void
-fwd_orig_link_key(struct fwd *f, const uint8_t pk[static BS_PK_LEN],
-    uint32_t ifindex, const uint8_t key[static BS_LINKKEY_LEN],
-    const uint8_t key_id[static BS_KEYID_LEN])
-{
-	struct fwd_neigh *nb;
-
-	if (f->tables == NULL ||
-	    (nb = fwd_neigh_find_pk(f->tables, pk, ifindex)) == NULL)
-		return;
-	if (!nb->has_key)
-		f->orig.c.link_keys++;
-	memcpy(nb->link_key, key, BS_LINKKEY_LEN);
-	memcpy(nb->key_id, key_id, BS_KEYID_LEN);
-	nb->has_key = 1;
 }

@@ -4,17 +4,16 @@
  * relay, and the link-authentication trailer of every OGM frame.
  *
  * The forwarder is the only holder of the node key, so everything that is
- * signed or tagged with it is made here.  Two layers:
- *
- *  - builders over caller buffers (fwd_hello_build, fwd_ogm_originate,
- *    struct fwd_agg), which take the neighbour list and link keys as
- *    arguments and make no system call, so tests/check_fwd_orig.c can
- *    parse what they build with the wire codec and verify it;
- *  - the forwarder's glue (fwd_orig_*(struct fwd *)): timers in the event
- *    loop, neighbour lists and link keys read from the neighbour table
- *    (fwd_tables.h; the link key lives in the neighbour's entry, derived
- *    once with bs_link_key and wiped by the table when it goes), sending
- *    on the raw sockets, and the bounded relay queue.
+ * signed or tagged with it is made here: builders over caller buffers
+ * (fwd_hello_build, fwd_ogm_originate, struct fwd_agg) that take the
+ * neighbour list and link keys as arguments, the bounded relay queue, and
+ * the readers of the neighbour table that give those lists and keys
+ * (fwd_tables.h; the link key lives in the neighbour's entry, derived
+ * once with bs_link_key and wiped by the table when it goes).  No system
+ * call and no forwarder: tests/check_fwd_orig.c parses what they build
+ * with the wire codec and verifies it, the simulator (bench/sim) runs
+ * them, and fwd_announce.c sends what they build on the forwarder's
+ * timers and raw sockets.
  *
  * Timing (batsec-protocol(7)): a HELLO per up mesh interface every hello
  * interval and an OGM every OGM interval, each with a uniform jitter of
@@ -39,7 +38,6 @@
 #include "proto/ipc_msg.h"
 #include "proto/wire.h"
 
-struct fwd;
 struct fwd_tables;
 
 #define FWD_OGM_TTL		50	/* own OGMs leave with this TTL */
@@ -86,6 +84,12 @@ int	fwd_hello_build(const struct bs_identity *id,
 	    const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
 	    uint32_t epoch, uint32_t seqno, const struct fwd_peer *peers,
 	    size_t n, uint8_t *buf, size_t cap, size_t *len);
+/* fwd_hello_build carrying cert (BS_CERT_LEN bytes) when not NULL. */
+int	fwd_hello_build_cert(const struct bs_identity *id,
+	    const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
+	    uint32_t epoch, uint32_t seqno, const struct fwd_peer *peers,
+	    size_t n, const uint8_t *cert, uint8_t *buf, size_t cap,
+	    size_t *len);
 
 /* Counters of the origination code (the "stats" dump names them). */
 #define FWD_OCOUNT_LIST(X) \
@@ -171,6 +175,13 @@ int	fwd_orig_counter(struct fwd_orig *o, uint64_t *ctr);
  */
 int	fwd_ogm_originate(struct fwd_orig *o, const struct wire_tt_entry *tt,
 	    unsigned ntt, uint32_t gw_down, uint32_t gw_up);
+/*
+ * fwd_ogm_originate with extra_len bytes of TVLV containers, already
+ * encoded, after TT and GATEWAY (certificate, revocation: fwd_trust.h).
+ */
+int	fwd_ogm_originate_ext(struct fwd_orig *o,
+	    const struct wire_tt_entry *tt, unsigned ntt, uint32_t gw_down,
+	    uint32_t gw_up, const uint8_t *extra, size_t extra_len);
 
 /* Where finished frames go: 0 sent, -1 not (counted by the caller). */
 typedef int (*fwd_frame_fn)(void *arg, const uint8_t *frame, size_t len);
@@ -262,28 +273,5 @@ size_t	fwd_orig_peers(struct fwd_tables *t, uint32_t ifindex,
 size_t	fwd_orig_tagkeys(struct fwd_tables *t, const struct bs_identity *id,
 	    uint32_t ifindex, struct fwd_tagkey *out, size_t max,
 	    struct fwd_ocount *c);
-
-/* ---- the forwarder's glue (struct fwd in forwarder.h) -------------------- */
-
-/* Set up from f's identity, epoch and configuration; first OGM later. */
-void	fwd_orig_setup(struct fwd *f, uint64_t now_ms);
-/* The earliest time fwd_orig_run has work; 0 for none. */
-uint64_t fwd_orig_deadline(const struct fwd *f);
-/* Send what is due: HELLOs, the own OGM, the relay queue. */
-void	fwd_orig_run(struct fwd *f, uint64_t now_ms);
-/*
- * IPC_RELAY (it passed ipc_check): queue the entry.  -1 when the entry is
- * not a well-formed OGM entry (the parser broke the contract).
- */
-int	fwd_orig_relay(struct fwd *f, const struct ipc_relay *r,
-	    uint64_t now_ms);
-/*
- * The link key the forwarder just derived for the parser (LINK_KEY_REQ):
- * keep it in the neighbour's entry so our frames carry the tag the peer
- * expects.
- */
-void	fwd_orig_link_key(struct fwd *f, const uint8_t pk[static BS_PK_LEN],
-	    uint32_t ifindex, const uint8_t key[static BS_LINKKEY_LEN],
-	    const uint8_t key_id[static BS_KEYID_LEN]);
 
 #endif /* BATSEC_FWD_ORIG_H */

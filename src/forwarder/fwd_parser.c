@@ -1,7 +1,8 @@
 /*
  * fwd_parser.c — the forwarder's side of the parser: spawning it with a
  * clean slate, watching it die, respawning it with back-off, and the
- * channel, where every message from the parser is hostile.
+ * channel, where every message from the parser is hostile (see
+ * fwd_parser.h): framed, checked, then handed to the registered handlers.
  */
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -18,11 +19,8 @@
 #include <sodium.h>
 
 #include "common/log.h"
-#include "forwarder.h"
-#include "fwd_pins.h"
-#include "fwd_tables.h"
-#include "fwd_trust.h"
 #include "common/sandbox.h"
+#include "fwd_parser.h"
 
 #define FWD_CHAN_FD	3	/* the parser finds its channel here */
 
@@ -34,11 +32,19 @@ fwd_parser_init(struct fwd_parser *fp, const struct bs_identity *id)
 	struct log_rl nrl = LOG_RL_INIT(10, 1);
 
 	memset(fp, 0, sizeof(*fp));
-	fp->ipc.fd = -1;
+	ipc_clear(&fp->ipc);
 	fp->id = id;
 	fp->backoff_ms = FWD_RESPAWN_MIN_MS;
 	fp->log_rl = lrl;
 	fp->note_rl = nrl;
+}
+
+void
+fwd_parser_handlers(struct fwd_parser *fp, const struct fwd_chan_handler *h,
+    void *arg)
+{
+	fp->handlers = h;
+	fp->handlers_arg = arg;
 }
 
 int
@@ -66,7 +72,25 @@ fwd_parser_setup(struct fwd_parser *fp, const char *user,
 int
 fwd_parser_up(const struct fwd_parser *fp)
 {
-	return fp->ipc.fd >= 0;
+	return ipc_fd(&fp->ipc) >= 0;
+}
+
+int
+fwd_parser_fd(const struct fwd_parser *fp)
+{
+	return ipc_fd(&fp->ipc);
+}
+
+int
+fwd_parser_pending(const struct fwd_parser *fp)
+{
+	return ipc_pending(&fp->ipc);
+}
+
+int
+fwd_parser_flush(struct fwd_parser *fp)
+{
+	return ipc_flush(&fp->ipc);
 }
 
 int
@@ -139,7 +163,7 @@ fwd_parser_spawn(struct fwd_parser *fp,
 	int sv[2];
 	pid_t pid;
 
-	if (fp->pid != 0 || fp->ipc.fd >= 0)
+	if (fp->pid != 0 || fwd_parser_up(fp))
 		return log_errf(err, errlen, "a parser is still running");
 	if (ipc_socketpair(sv) != 0)
 		return log_errf(err, errlen, "socketpair: %s", strerror(errno));
@@ -257,7 +281,7 @@ int
 fwd_parser_send(struct fwd_parser *fp, uint16_t type, const void *obj,
     size_t objsize)
 {
-	if (fp->ipc.fd < 0) {
+	if (!fwd_parser_up(fp)) {
 		errno = ENOTCONN;
 		return -1;
 	}
@@ -269,14 +293,11 @@ fwd_parser_send(struct fwd_parser *fp, uint16_t type, const void *obj,
 	return -1;
 }
 
-/*
- * Bytes waiting in the channel's queue.  ipc.h has no accessor for it
- * (reported as an API gap); the field is read, never written.
- */
-static size_t
-fwd_ipc_queued(const struct ipc *ipc)
+int
+fwd_parser_send_policy(struct fwd_parser *fp, uint32_t serial,
+    const uint8_t *data, size_t len)
 {
-	return ipc->queued;
+	return ipc_send_policy(&fp->ipc, serial, data, len);
 }
 
 void
@@ -287,7 +308,7 @@ fwd_parser_send_frame(struct fwd_parser *fp, uint32_t ifindex,
 {
 	struct ipc_frame fr;
 
-	if (fp->ipc.fd < 0) {
+	if (!fwd_parser_up(fp)) {
 		fp->c.drop_no_parser++;
 		return;
 	}
@@ -299,7 +320,7 @@ fwd_parser_send_frame(struct fwd_parser *fp, uint32_t ifindex,
 		fp->c.drop_src++;
 		return;
 	}
-	if (fwd_ipc_queued(&fp->ipc) >= FWD_FRAME_QUEUE_MAX) {
+	if (ipc_queued(&fp->ipc) >= FWD_FRAME_QUEUE_MAX) {
 		fp->c.drop_queue++;
 		return;
 	}
@@ -317,30 +338,22 @@ fwd_parser_send_frame(struct fwd_parser *fp, uint32_t ifindex,
 
 /* ---- receiving ---------------------------------------------------------------------- */
 
-static enum fwd_chan_rc
-fwd_on_log(struct fwd_parser *fp, const struct ipc_msg *m)
+static void
+fwd_on_log(struct fwd_parser *fp, const struct ipc_log *l)
 {
-	struct ipc_log l;
-
-	if (ipc_get(m, IPC_LOG, &l, sizeof(l)) != 0)
-		return FWD_CHAN_KILL;
 	/* ipc_recv proved the text NUL-terminated and printable. */
-	log_rl(&fp->log_rl, l.level, "parser: %s", l.text);
-	return FWD_CHAN_OK;
+	log_rl(&fp->log_rl, l->level, "parser: %s", l->text);
 }
 
-static enum fwd_chan_rc
-fwd_on_stats(struct fwd_parser *fp, const struct ipc_msg *m)
+static void
+fwd_on_stats(struct fwd_parser *fp, const struct ipc_stats *st)
 {
-	struct ipc_stats st;
 	uint64_t old_rx = fp->stat[IPC_STAT_RX_FRAMES];
 	unsigned i;
 
-	if (ipc_get(m, IPC_STATS, &st, sizeof(st)) != 0)
-		return FWD_CHAN_KILL;
-	for (i = 0; i < st.count && i < IPC_STATS_MAX; i++)
-		if (st.s[i].id < IPC_STAT_ID_END)	/* ipc checked it too */
-			fp->stat[st.s[i].id] = st.s[i].value;
+	for (i = 0; i < st->count && i < IPC_STATS_MAX; i++)
+		if (st->s[i].id < IPC_STAT_ID_END)	/* ipc checked it too */
+			fp->stat[st->s[i].id] = st->s[i].value;
 	if (fp->stat[IPC_STAT_RX_FRAMES] != old_rx)
 		log_rl(&fp->note_rl, LOG_DEBUG, "parser stats: rx_frames %llu "
 		    "rx_hello %llu rx_ogm %llu drop_malformed %llu",
@@ -348,151 +361,71 @@ fwd_on_stats(struct fwd_parser *fp, const struct ipc_msg *m)
 		    (unsigned long long)fp->stat[IPC_STAT_RX_HELLO],
 		    (unsigned long long)fp->stat[IPC_STAT_RX_OGM],
 		    (unsigned long long)fp->stat[IPC_STAT_DROP_MALFORMED]);
-	return FWD_CHAN_OK;
 }
 
-/* Derive the link key the parser asked for; the secret never leaves us
- * except in this answer, and our copies are wiped. */
-static enum fwd_chan_rc
-fwd_on_link_key_req(struct fwd_parser *fp, const struct ipc_msg *m)
+/* The registered handler of type, if any: 0, or -1 (a violation). */
+static int
+fwd_chan_dispatch(struct fwd_parser *fp, uint16_t type,
+    const union ipc_payload *u)
 {
-	struct ipc_link_key_req rq;
-	struct ipc_link_key k;
+	const struct fwd_chan_handler *h;
 
-	if (ipc_get(m, IPC_LINK_KEY_REQ, &rq, sizeof(rq)) != 0)
-		return FWD_CHAN_KILL;
-	memset(&k, 0, sizeof(k));
-	memcpy(k.peer_pk, rq.peer_pk, BS_PK_LEN);
-	k.ifindex = rq.ifindex;
-	if (fp->id == NULL || bs_link_key(k.key, fp->id, rq.peer_pk) != 0) {
-		sodium_memzero(k.key, sizeof(k.key));
-		k.status = IPC_LINK_KEY_REFUSED;
-	} else
-		bs_link_keyid(k.key_id, k.key);
-	if (fwd_parser_send(fp, IPC_LINK_KEY, &k, sizeof(k)) != 0)
-		log_rl(&fp->note_rl, LOG_WARNING, "LINK_KEY answer not sent");
-	/* Our own frames to that neighbour carry tags under the same key. */
-	if (fp->owner != NULL && k.status == IPC_LINK_KEY_OK)
-		fwd_orig_link_key(fp->owner, k.peer_pk, k.ifindex, k.key,
-		    k.key_id);
-	sodium_memzero(&k, sizeof(k));
-	return FWD_CHAN_OK;
+	for (h = fp->handlers; h != NULL && h->fn != NULL; h++)
+		if (h->type == type)
+			return h->fn(fp->handlers_arg, u);
+	return 0;
 }
 
 /*
- * The vetted routing updates (they passed ipc_check): into the tables of
- * the forwarder, when there is one (a test's bare channel has none).
+ * Derive the link key the parser asked for and answer; the secret never
+ * leaves us except in this answer.  The answer goes to the handler of
+ * IPC_LINK_KEY too (our own frames to that neighbour carry tags under
+ * the same key), in u itself, which is wiped afterwards.
  */
-static enum fwd_chan_rc
-fwd_on_neigh(struct fwd_parser *fp, const struct ipc_msg *m)
+static int
+fwd_on_link_key_req(struct fwd_parser *fp, union ipc_payload *u)
 {
-	struct ipc_neigh n;
-	const struct fwd_neigh *old;
-	uint8_t old_mac[BS_ADDR_LEN] = { 0 };
+	struct ipc_link_key_req rq = u->link_key_req;
+	struct ipc_link_key *k = &u->link_key;
+	int r = 0;
 
-	if (ipc_get(m, IPC_NEIGH, &n, sizeof(n)) != 0)
-		return FWD_CHAN_KILL;
-	if (fp->owner == NULL || fp->owner->tables == NULL)
-		return FWD_CHAN_OK;
-	/* The in-kernel relay cares for a neighbour's coming, going and
-	 * MAC, not for its link quality. */
-	if ((old = fwd_neigh_find_pk(fp->owner->tables, n.pk,
-	    n.ifindex)) != NULL)
-		memcpy(old_mac, old->mac, BS_ADDR_LEN);
-	switch (fwd_neigh_update(fp->owner->tables, &n, log_now_ms())) {
-	case FWD_NEIGH_FULL:
-		log_rl(&fp->note_rl, LOG_WARNING, "neighbour table full: "
-		    "NEIGH UP ignored");
-		break;
-	case FWD_NEIGH_NEW:
-	case FWD_NEIGH_GONE:
-		fp->owner->fast_dirty = 1;
-		break;
-	case FWD_NEIGH_CHANGED:
-		old = fwd_neigh_find_pk(fp->owner->tables, n.pk, n.ifindex);
-		if (old != NULL && memcmp(old->mac, old_mac, BS_ADDR_LEN) != 0)
-			fp->owner->fast_dirty = 1;
-		break;
+	memset(k, 0, sizeof(*k));
+	memcpy(k->peer_pk, rq.peer_pk, BS_PK_LEN);
+	k->ifindex = rq.ifindex;
+	if (fp->id == NULL || bs_link_key(k->key, fp->id, rq.peer_pk) != 0) {
+		sodium_memzero(k->key, sizeof(k->key));
+		k->status = IPC_LINK_KEY_REFUSED;
+	} else
+		bs_link_keyid(k->key_id, k->key);
+	if (fwd_parser_send(fp, IPC_LINK_KEY, k, sizeof(*k)) != 0)
+		log_rl(&fp->note_rl, LOG_WARNING, "LINK_KEY answer not sent");
+	if (k->status == IPC_LINK_KEY_OK)
+		r = fwd_chan_dispatch(fp, IPC_LINK_KEY, u);
+	sodium_memzero(k, sizeof(*k));
+	return r;
+}
+
+/* A vetted message: the channel's own conversation, or a handler's. */
+static int
+fwd_chan_act(struct fwd_parser *fp, const struct ipc_msg *m)
+{
+	static union ipc_payload u;	/* up to 4 KiB: not on the stack */
+	uint16_t type = m->hdr.type;
+
+	if (ipc_get(m, type, &u, ipc_obj_size(type)) != 0)
+		return -1;
+	switch (type) {
+	case IPC_LOG:
+		fwd_on_log(fp, &u.log);
+		return 0;
+	case IPC_STATS:
+		fwd_on_stats(fp, &u.stats);
+		return 0;
+	case IPC_LINK_KEY_REQ:
+		return fwd_on_link_key_req(fp, &u);
 	default:
-		break;
+		return fwd_chan_dispatch(fp, type, &u);
 	}
-	return FWD_CHAN_OK;
-}
-
-static enum fwd_chan_rc
-fwd_on_route_add(struct fwd_parser *fp, const struct ipc_msg *m)
-{
-	struct ipc_route rt;
-	int moved;
-
-	if (ipc_get(m, IPC_ROUTE_ADD, &rt, sizeof(rt)) != 0)
-		return FWD_CHAN_KILL;
-	if (fp->owner == NULL || fp->owner->tables == NULL)
-		return FWD_CHAN_OK;
-	moved = fwd_fast_route_moved(fp->owner, rt.orig_addr, rt.nexthop,
-	    rt.ifindex);
-	if (fwd_route_add(fp->owner->tables, &rt, log_now_ms()) != 0)
-		log_rl(&fp->note_rl, LOG_WARNING, "route table full: "
-		    "ROUTE_ADD ignored");
-	else if (moved)
-		fwd_fast_route_changed(fp->owner, rt.orig_addr);
-	return FWD_CHAN_OK;
-}
-
-static enum fwd_chan_rc
-fwd_on_route_del(struct fwd_parser *fp, const struct ipc_msg *m)
-{
-	struct ipc_route_del rd;
-
-	if (ipc_get(m, IPC_ROUTE_DEL, &rd, sizeof(rd)) != 0)
-		return FWD_CHAN_KILL;
-	if (fp->owner != NULL && fp->owner->tables != NULL &&
-	    fwd_route_del(fp->owner->tables, rd.orig_addr) != 0)
-		fwd_fast_route_changed(fp->owner, rd.orig_addr);
-	return FWD_CHAN_OK;
-}
-
-static enum fwd_chan_rc
-fwd_on_tt(struct fwd_parser *fp, const struct ipc_msg *m)
-{
-	struct ipc_tt tt;
-
-	if (ipc_get(m, IPC_TT, &tt, sizeof(tt)) != 0)
-		return FWD_CHAN_KILL;
-	if (fp->owner != NULL && fp->owner->tables != NULL &&
-	    fwd_client_set(fp->owner->tables, &tt, log_now_ms()) < tt.count)
-		log_rl(&fp->note_rl, LOG_WARNING, "client table full: part "
-		    "of a TT update ignored");
-	return FWD_CHAN_OK;
-}
-
-static enum fwd_chan_rc
-fwd_on_gw(struct fwd_parser *fp, const struct ipc_msg *m)
-{
-	struct ipc_gw gw;
-
-	if (ipc_get(m, IPC_GW, &gw, sizeof(gw)) != 0)
-		return FWD_CHAN_KILL;
-	if (fp->owner != NULL && fp->owner->tables != NULL &&
-	    fwd_gw_update(fp->owner->tables, &gw, log_now_ms()) != 0)
-		log_rl(&fp->note_rl, LOG_WARNING, "gateway table full: GW "
-		    "ignored");
-	return FWD_CHAN_OK;
-}
-
-/* An entry to relay; one that is not a well-formed entry is a violation. */
-static enum fwd_chan_rc
-fwd_on_relay(struct fwd_parser *fp, const struct ipc_msg *m)
-{
-	static struct ipc_relay rl;	/* 1.2 KiB */
-
-	if (ipc_get(m, IPC_RELAY, &rl, sizeof(rl)) != 0)
-		return FWD_CHAN_KILL;
-	if (fp->owner == NULL)
-		return fwd_relay_entry_ok(rl.entry, rl.len) == 0 ?
-		    FWD_CHAN_OK : FWD_CHAN_KILL;
-	return fwd_orig_relay(fp->owner, &rl, log_now_ms()) == 0 ?
-	    FWD_CHAN_OK : FWD_CHAN_KILL;
 }
 
 enum fwd_chan_rc
@@ -509,50 +442,11 @@ fwd_parser_handle(struct fwd_parser *fp, const struct ipc_msg *m, char *why,
 	}
 	fp->c.msgs++;
 	ipc_ctx_apply(&fp->ctx, m);
-	switch (m->hdr.type) {
-	case IPC_LOG:
-		r = fwd_on_log(fp, m);
-		break;
-	case IPC_STATS:
-		r = fwd_on_stats(fp, m);
-		break;
-	case IPC_LINK_KEY_REQ:
-		r = fwd_on_link_key_req(fp, m);
-		break;
-	case IPC_NEIGH:
-		r = fwd_on_neigh(fp, m);
-		break;
-	case IPC_ROUTE_ADD:
-		r = fwd_on_route_add(fp, m);
-		break;
-	case IPC_ROUTE_DEL:
-		r = fwd_on_route_del(fp, m);
-		break;
-	case IPC_TT:
-		r = fwd_on_tt(fp, m);
-		break;
-	case IPC_GW:
-		r = fwd_on_gw(fp, m);
-		break;
-	case IPC_RELAY:
-		r = fwd_on_relay(fp, m);
-		break;
-	case IPC_REVOKE:
-		r = fp->owner == NULL || fwd_trust_on_revoke(fp->owner, m) ==
-		    0 ? FWD_CHAN_OK : FWD_CHAN_KILL;
-		break;
-	case IPC_PIN:
-		r = fp->owner == NULL || fwd_pins_on_pin(fp->owner, m) == 0 ?
-		    FWD_CHAN_OK : FWD_CHAN_KILL;
-		break;
-	default:
-		/* ipc_check knows every type that travels this way. */
-		r = FWD_CHAN_KILL;
-	}
-	if (r == FWD_CHAN_KILL)
-		log_errf(why, whylen, "IPC %s: payload refused",
-		    ipc_type_name(m->hdr.type));
-	return (enum fwd_chan_rc)r;
+	if (fwd_chan_act(fp, m) == 0)
+		return FWD_CHAN_OK;
+	log_errf(why, whylen, "IPC %s: payload refused",
+	    ipc_type_name(m->hdr.type));
+	return FWD_CHAN_KILL;
 }
 
 enum fwd_chan_rc
@@ -562,7 +456,7 @@ fwd_parser_read(struct fwd_parser *fp, char *why, size_t whylen)
 	enum fwd_chan_rc rc;
 	int i, r;
 
-	if (fp->ipc.fd < 0)
+	if (!fwd_parser_up(fp))
 		return FWD_CHAN_EOF;
 	for (i = 0; i < FWD_MSGS_PER_READ; i++) {
 		r = ipc_recv(&fp->ipc, &m, why, whylen);

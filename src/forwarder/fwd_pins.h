@@ -12,8 +12,9 @@
  * this a crashed, killed or restarted parser would forget its pins, and a
  * key colliding with a pinned address could take it over.
  *
- * The module's state lives here, not in struct fwd: there is one
- * forwarder per process.
+ * The module's state is struct fwd_pins (fwd_types.h), f->pins; what
+ * needs only the pins takes that, what needs the forwarder (the state
+ * directory, the channel) takes the forwarder.
  */
 #ifndef BATSEC_FWD_PINS_H
 #define BATSEC_FWD_PINS_H
@@ -25,7 +26,8 @@
 #include "batsec_keys.h"
 
 struct fwd;
-struct ipc_msg;
+struct fwd_pins;
+union ipc_payload;
 
 #define FWD_PINS_MAX		4096	/* as PCORE_PIN_MAX */
 #define FWD_PINS_FILE		"pins"
@@ -36,11 +38,11 @@ struct ipc_msg;
 #define FWD_PINS_RETRY_MS	60000
 
 /* Read STATE_DIR/pins (missing: no pins).  0, or -1 with err. */
-int	fwd_pins_start(const struct fwd *f, char *err, size_t errlen);
+int	fwd_pins_start(struct fwd *f, char *err, size_t errlen);
 /* Write what changed, then forget everything (fwd_pins_forget). */
-void	fwd_pins_stop(const struct fwd *f);
+void	fwd_pins_stop(struct fwd *f);
 /* Forget every key and any write due, writing nothing. */
-void	fwd_pins_forget(void);
+void	fwd_pins_forget(struct fwd_pins *p);
 
 /*
  * The keys of a pins file's len bytes in buf (path names it in warnings):
@@ -49,23 +51,24 @@ void	fwd_pins_forget(void);
  * pinned already, and everything beyond FWD_PINS_MAX.  fwd_pins_start()
  * reads the file through it; the fuzz target pinstore calls it directly.
  */
-void	fwd_pins_parse(const char *path, const char *buf, size_t len);
+void	fwd_pins_parse(struct fwd_pins *p, const char *path, const char *buf,
+	    size_t len);
 /* Keys kept, and the i-th one's BS_PK_LEN bytes (NULL past the end). */
-size_t	fwd_pins_count(void);
-const uint8_t *fwd_pins_key(size_t i);
+size_t	fwd_pins_count(const struct fwd_pins *p);
+const uint8_t *fwd_pins_key(const struct fwd_pins *p, size_t i);
 
 /*
- * IPC_PIN from the parser: keep the key (a key whose address is pinned
- * already, or one beyond FWD_PINS_MAX, is ignored; the first time the
- * pins are full, a warning says so) and schedule a write.
- * 0, or -1 when the payload is malformed (the parser is then killed).
+ * IPC_PIN from the parser (a channel handler, fwd_parser.h; arg a struct
+ * fwd): keep the key (a key whose address is pinned already, or one
+ * beyond FWD_PINS_MAX, is ignored; the first time the pins are full, a
+ * warning says so) and schedule a write.  Always 0.
  */
-int	fwd_pins_on_pin(struct fwd *f, const struct ipc_msg *m);
+int	fwd_pins_on_pin(void *arg, const union ipc_payload *u);
 /* Queue every kept key to a new parser (IPC_PINS). */
 void	fwd_pins_push(struct fwd *f);
 /* Write the file when a change is due (forwarder timers). */
-void	fwd_pins_tick(const struct fwd *f, uint64_t now_ms);
+void	fwd_pins_tick(struct fwd *f, uint64_t now_ms);
 /* When fwd_pins_tick next has work, or 0. */
-uint64_t fwd_pins_due(void);
+uint64_t fwd_pins_due(const struct fwd_pins *p);
 
 #endif /* BATSEC_FWD_PINS_H */

@@ -1,6 +1,7 @@
 /*
  * fwd_trust.c — trust management in the forwarder (fwd_trust.h): live
- * policy edits, the own certificate, CA revocation records.
+ * policy edits, the own certificate, CA revocation records, and the
+ * policy snapshot the parser gets.
  */
 #include <sys/stat.h>
 
@@ -15,32 +16,16 @@
 
 #include <sodium.h>
 
-#include "common/log.h"
 #include "batsec_keys.h"
 #include "batsec_policy.h"
+#include "common/log.h"
 #include "control.h"
-#include "forwarder.h"
+#include "fwd_parser.h"
 #include "fwd_trust.h"
+#include "fwd_types.h"
 #include "proto/ipc.h"
 #include "proto/wire.h"
-
-/* A stored revocation record, verified against its issuer when stored. */
-struct fwd_rev {
-	struct bs_revoke r;
-	uint8_t raw[BS_REVOKE_LEN];
-};
-
-struct fwd_trust {
-	int have_cert;
-	uint8_t cert[BS_CERT_LEN];	/* canonical bytes */
-	unsigned cert_burst;		/* OGMs that still carry it at once */
-	uint32_t ogms;			/* OGMs built so far */
-	struct fwd_rev *rev;		/* in arrival order */
-	size_t n_rev;
-	size_t rev_next;		/* the next one to send */
-};
-
-static struct fwd_trust fwd_trust_st;
+#include "state.h"
 
 /* ---- the own certificate ------------------------------------------------------ */
 
@@ -52,7 +37,7 @@ static struct fwd_trust fwd_trust_st;
 static int
 fwd_trust_load_cert(struct fwd *f, char *err, size_t errlen)
 {
-	struct fwd_trust *t = &fwd_trust_st;
+	struct fwd_trust *t = &f->trust;
 	char path[BS_CONF_PATH_MAX + sizeof(FWD_TRUST_CERT_SUFFIX)];
 	uint8_t raw[BS_CERT_LEN];
 	struct bs_cert c;
@@ -85,18 +70,17 @@ fwd_trust_load_cert(struct fwd *f, char *err, size_t errlen)
 }
 
 const uint8_t *
-fwd_trust_own_cert(void)
+fwd_trust_own_cert(const struct fwd_trust *t)
 {
-	return fwd_trust_st.have_cert ? fwd_trust_st.cert : NULL;
+	return t->have_cert ? t->cert : NULL;
 }
 
 /* ---- revocation records -------------------------------------------------------- */
 
 static const struct fwd_rev *
-fwd_rev_find(const uint8_t pk[static BS_PK_LEN],
+fwd_rev_find(const struct fwd_trust *t, const uint8_t pk[static BS_PK_LEN],
     const uint8_t issuer[static BS_PK_LEN])
 {
-	const struct fwd_trust *t = &fwd_trust_st;
 	size_t i;
 
 	for (i = 0; i < t->n_rev; i++)
@@ -139,9 +123,8 @@ fwd_rev_check(const struct fwd *f, const uint8_t raw[static BS_REVOKE_LEN],
 }
 
 static int
-fwd_rev_append(const struct fwd_rev *v)
+fwd_rev_append(struct fwd_trust *t, const struct fwd_rev *v)
 {
-	struct fwd_trust *t = &fwd_trust_st;
 	struct fwd_rev *n;
 
 	if (t->n_rev >= FWD_TRUST_REVOKE_MAX)
@@ -163,7 +146,7 @@ fwd_rev_path(const struct fwd *f, char *path, size_t len)
 static int
 fwd_rev_save(const struct fwd *f, char *err, size_t errlen)
 {
-	const struct fwd_trust *t = &fwd_trust_st;
+	const struct fwd_trust *t = &f->trust;
 	char path[BS_CONF_PATH_MAX + sizeof(FWD_TRUST_REVOKE_FILE) + 1];
 	const size_t line = CTLP_REVOKE_B64_LEN + 1;
 	char *buf;
@@ -184,83 +167,12 @@ fwd_rev_save(const struct fwd *f, char *err, size_t errlen)
 	return rc;
 }
 
-char *
-fwd_read_file(const char *path, size_t max, size_t *len, char *err,
-    size_t errlen)
-{
-	struct stat st;
-	char *buf = NULL;
-	ssize_t n;
-	size_t got = 0;
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0) {
-		log_errf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
-	    (size_t)st.st_size > max) {
-		log_errf(err, errlen, "%s: not a regular file of at "
-		    "most %zu bytes", path, max);
-		goto out;
-	}
-	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
-		log_errf(err, errlen, "%s: out of memory", path);
-		goto out;
-	}
-	while (got < (size_t)st.st_size &&
-	    (n = read(fd, buf + got, (size_t)st.st_size - got)) > 0)
-		got += (size_t)n;
-	if (got != (size_t)st.st_size) {
-		log_errf(err, errlen, "%s: short read", path);
-		free(buf);
-		buf = NULL;
-		goto out;
-	}
-	*len = got;
-out:
-	close(fd);
-	return buf;
-}
-
-void
-fwd_store_lines(const char *path, const char *buf, size_t len,
-    fwd_line_fn *fn, const void *arg)
-{
-	size_t pos = 0, end, lineno = 0;
-
-	while (pos < len) {
-		end = pos;
-		while (end < len && buf[end] != '\n')
-			end++;
-		fn(arg, path, ++lineno, buf + pos, end - pos);
-		pos = end + 1;
-	}
-}
-
-int
-fwd_store_read(const char *path, size_t max, fwd_line_fn *fn,
-    const void *arg, char *err, size_t errlen)
-{
-	size_t len = 0;
-	struct stat st;
-	char *buf;
-
-	if (lstat(path, &st) != 0 && errno == ENOENT)
-		return 0;
-	if ((buf = fwd_read_file(path, max, &len, err, errlen)) == NULL)
-		return -1;
-	fwd_store_lines(path, buf, len, fn, arg);
-	free(buf);
-	return 1;
-}
-
 /* One line of the store: a record, or a warning naming file:line. */
 static void
-fwd_rev_load_line(const void *arg, const char *path, size_t lineno,
-    const char *s, size_t len)
+fwd_rev_load_line(void *arg, const char *path, size_t lineno, const char *s,
+    size_t len)
 {
-	const struct fwd *f = arg;
+	struct fwd *f = arg;
 	uint8_t raw[BS_REVOKE_LEN];
 	struct fwd_rev v;
 	char err[256];
@@ -275,44 +187,43 @@ fwd_rev_load_line(const void *arg, const char *path, size_t lineno,
 		log_warnx("%s:%zu: %s; skipped", path, lineno, err);
 		return;
 	}
-	if (fwd_rev_find(v.r.revoked_pk, v.r.issuer_pk) == NULL &&
-	    fwd_rev_append(&v) != 0)
+	if (fwd_rev_find(&f->trust, v.r.revoked_pk, v.r.issuer_pk) == NULL &&
+	    fwd_rev_append(&f->trust, &v) != 0)
 		log_warnx("%s:%zu: more than %d records; the rest skipped",
 		    path, lineno, FWD_TRUST_REVOKE_MAX);
 }
 
 static int
-fwd_rev_load(const struct fwd *f, char *err, size_t errlen)
+fwd_rev_load(struct fwd *f, char *err, size_t errlen)
 {
 	char path[BS_CONF_PATH_MAX + sizeof(FWD_TRUST_REVOKE_FILE) + 1];
 
 	fwd_rev_path(f, path, sizeof(path));
-	if (fwd_store_read(path, FWD_TRUST_REVOKE_FILE_MAX, fwd_rev_load_line,
-	    f, err, errlen) < 0)
+	if (state_read_lines(path, FWD_TRUST_REVOKE_FILE_MAX,
+	    fwd_rev_load_line, f, err, errlen) < 0)
 		return -1;
-	if (fwd_trust_st.n_rev > 0)
-		log_info("%s: %zu revocation records", path,
-		    fwd_trust_st.n_rev);
+	if (f->trust.n_rev > 0)
+		log_info("%s: %zu revocation records", path, f->trust.n_rev);
 	return 0;
 }
 
 void
-fwd_trust_rev_parse(const struct fwd *f, const char *path, const char *buf,
+fwd_trust_rev_parse(struct fwd *f, const char *path, const char *buf,
     size_t len)
 {
-	fwd_store_lines(path, buf, len, fwd_rev_load_line, f);
+	state_lines(path, buf, len, fwd_rev_load_line, f);
 }
 
 size_t
-fwd_trust_rev_count(void)
+fwd_trust_rev_count(const struct fwd_trust *t)
 {
-	return fwd_trust_st.n_rev;
+	return t->n_rev;
 }
 
 const uint8_t *
-fwd_trust_rev_record(size_t i)
+fwd_trust_rev_record(const struct fwd_trust *t, size_t i)
 {
-	return i < fwd_trust_st.n_rev ? fwd_trust_st.rev[i].raw : NULL;
+	return i < t->n_rev ? t->rev[i].raw : NULL;
 }
 
 /*
@@ -323,15 +234,15 @@ static int
 fwd_rev_add(struct fwd *f, const uint8_t raw[static BS_REVOKE_LEN],
     char *err, size_t errlen)
 {
-	struct fwd_trust *t = &fwd_trust_st;
+	struct fwd_trust *t = &f->trust;
 	struct fwd_rev v;
 	char key[BS_KEY_B64_LEN + 1];
 
 	if (fwd_rev_check(f, raw, 1, &v, err, errlen) != 0)
 		return -1;
-	if (fwd_rev_find(v.r.revoked_pk, v.r.issuer_pk) != NULL)
+	if (fwd_rev_find(t, v.r.revoked_pk, v.r.issuer_pk) != NULL)
 		return 1;
-	if (fwd_rev_append(&v) != 0)
+	if (fwd_rev_append(t, &v) != 0)
 		return log_errf(err, errlen, "the store is full (%d "
 		    "records)", FWD_TRUST_REVOKE_MAX);
 	if (fwd_rev_save(f, err, errlen) != 0) {
@@ -341,21 +252,18 @@ fwd_rev_add(struct fwd *f, const uint8_t raw[static BS_REVOKE_LEN],
 	bs_key_to_b64(key, v.r.revoked_pk);
 	log_info("revocation of %s by the CA stored and applied", key);
 	f->policy_serial++;
-	fwd_policy_push(f);
+	fwd_trust_push(f);
 	return 0;
 }
 
 int
-fwd_trust_on_revoke(struct fwd *f, const struct ipc_msg *m)
+fwd_trust_on_revoke(void *arg, const union ipc_payload *u)
 {
-	struct ipc_revoke rv;
 	char err[256];
 
-	if (ipc_get(m, IPC_REVOKE, &rv, sizeof(rv)) != 0)
-		return -1;
 	/* Checked again: the parser's word is not enough.  A record the
 	 * policy changed under is not a parser fault. */
-	if (fwd_rev_add(f, rv.rec, err, sizeof(err)) < 0)
+	if (fwd_rev_add(arg, u->revoke.rec, err, sizeof(err)) < 0)
 		log_warnx("revocation record from the mesh refused: %s", err);
 	return 0;
 }
@@ -363,7 +271,7 @@ fwd_trust_on_revoke(struct fwd *f, const struct ipc_msg *m)
 const struct bs_policy *
 fwd_trust_effective(struct fwd *f, struct bs_policy **owned)
 {
-	const struct fwd_trust *t = &fwd_trust_st;
+	const struct fwd_trust *t = &f->trust;
 	struct bs_policy *p = NULL;
 	size_t i;
 
@@ -381,12 +289,44 @@ fwd_trust_effective(struct fwd *f, struct bs_policy **owned)
 	return p != NULL ? p : f->policy;
 }
 
+/*
+ * Queue the policy as a snapshot (with the CA revocations in force,
+ * fwd_trust_effective); on ENOBUFS try again later.
+ */
+void
+fwd_trust_push(struct fwd *f)
+{
+	struct bs_policy *owned = NULL;
+	const struct bs_policy *pol;
+	size_t len, n = 0;
+	uint8_t *buf;
+
+	f->policy_pending = 1;
+	if (!fwd_parser_up(&f->parser))
+		return;
+	if ((pol = fwd_trust_effective(f, &owned)) == NULL ||
+	    (buf = malloc(len = bs_policy_snapshot_len(pol))) == NULL) {
+		log_warn("policy snapshot");
+		bs_policy_free(owned);
+		return;
+	}
+	if (bs_policy_snapshot_encode(pol, buf, len, &n) != 0)
+		log_warnx("policy snapshot: encoding failed");
+	else if (fwd_parser_send_policy(&f->parser, f->policy_serial, buf,
+	    n) == 0)
+		f->policy_pending = 0;
+	else if (errno != ENOBUFS)
+		log_warn("sending the policy to the parser");
+	free(buf);
+	bs_policy_free(owned);
+}
+
 /* ---- what our OGMs carry ---------------------------------------------------- */
 
 size_t
 fwd_trust_ogm_tvlvs(struct fwd *f, uint8_t *buf, size_t room)
 {
-	struct fwd_trust *t = &fwd_trust_st;
+	struct fwd_trust *t = &f->trust;
 	size_t len = 0, i, k;
 	uint32_t every = f->policy->limits.cert_every;
 
@@ -420,10 +360,10 @@ fwd_trust_start(struct fwd *f, char *err, size_t errlen)
 }
 
 void
-fwd_trust_stop(void)
+fwd_trust_stop(struct fwd *f)
 {
-	free(fwd_trust_st.rev);
-	memset(&fwd_trust_st, 0, sizeof(fwd_trust_st));
+	free(f->trust.rev);
+	memset(&f->trust, 0, sizeof(f->trust));
 }
 
 /* Make pol the running policy and tell the parser. */
@@ -433,7 +373,7 @@ fwd_trust_install(struct fwd *f, struct bs_policy *pol)
 	bs_policy_free(f->policy);
 	f->policy = pol;
 	f->policy_serial++;
-	fwd_policy_push(f);
+	fwd_trust_push(f);
 }
 
 int
@@ -708,8 +648,8 @@ fwd_trust_ctl_anchors(void *ctx, size_t argc, const char *const argv[],
 	(void)argv;
 	for (i = 0; i < f->policy->n_anchor; i++) {
 		a = &f->policy->anchor[i];
-		for (k = 0, n = 0; k < fwd_trust_st.n_rev; k++)
-			n += memcmp(fwd_trust_st.rev[k].r.issuer_pk, a->pk,
+		for (k = 0, n = 0; k < f->trust.n_rev; k++)
+			n += memcmp(f->trust.rev[k].r.issuer_pk, a->pk,
 			    BS_PK_LEN) == 0;
 		bs_mesh_addr(addr, a->pk);
 		ctl_reply_record_begin(r);
@@ -745,7 +685,7 @@ fwd_ctl_lines(struct ctl_reply *r, char *text, size_t len)
 static void
 fwd_ctl_rev_lines(const struct fwd *f, struct ctl_reply *r)
 {
-	const struct fwd_trust *t = &fwd_trust_st;
+	const struct fwd_trust *t = &f->trust;
 	char line[64 + 2 * BS_KEY_B64_LEN], a[BS_KEY_B64_LEN + 1],
 	    k[BS_KEY_B64_LEN + 1];
 	size_t i;

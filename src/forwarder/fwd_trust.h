@@ -9,10 +9,10 @@
  * The forwarder's policy (struct fwd.policy) is always what the policy
  * file says.  What the parser gets is that policy plus a `revoke` entry
  * for every stored revocation record whose issuer is one of its anchors
- * (fwd_trust_effective).
+ * (fwd_trust_effective); fwd_trust_push() queues it to the parser after
+ * every change.
  *
- * The module's state lives here, not in struct fwd: there is one
- * forwarder per process.
+ * The module's state is struct fwd_trust (fwd_types.h), f->trust.
  */
 #ifndef BATSEC_FWD_TRUST_H
 #define BATSEC_FWD_TRUST_H
@@ -21,15 +21,13 @@
 #include <stdint.h>
 
 #include "batsec_crypto.h"
+#include "proto/ctlproto.h"
 
-struct fwd;
-struct fwd_orig;
-struct fwd_peer;
-struct ctl_reply;
-struct ipc_msg;
 struct bs_policy;
-struct wire_tt_entry;
-
+struct ctl_reply;
+struct fwd;
+struct fwd_trust;
+union ipc_payload;
 
 /* Revocation records kept at most; the oldest are never dropped. */
 #define FWD_TRUST_REVOKE_MAX	1024
@@ -50,7 +48,7 @@ struct wire_tt_entry;
  */
 int	fwd_trust_start(struct fwd *f, char *err, size_t errlen);
 /* Free what fwd_trust_start allocated. */
-void	fwd_trust_stop(void);
+void	fwd_trust_stop(struct fwd *f);
 
 /*
  * Read the policy file again (SIGHUP, `batsec-ctl reload`) and the own
@@ -66,6 +64,11 @@ int	fwd_trust_reload(struct fwd *f, char *err, size_t errlen);
  */
 const struct bs_policy *fwd_trust_effective(struct fwd *f,
 	    struct bs_policy **owned);
+/*
+ * Queue the effective policy to the parser as a snapshot, or remember
+ * (f->policy_pending) to do so when the channel is up or has room.
+ */
+void	fwd_trust_push(struct fwd *f);
 
 /*
  * Extra TVLV containers for our next OGM, at most room bytes, into buf:
@@ -75,15 +78,15 @@ const struct bs_policy *fwd_trust_effective(struct fwd *f,
  */
 size_t	fwd_trust_ogm_tvlvs(struct fwd *f, uint8_t *buf, size_t room);
 /* Our certificate (BS_CERT_LEN bytes) for HELLOs, or NULL. */
-const uint8_t *fwd_trust_own_cert(void);
+const uint8_t *fwd_trust_own_cert(const struct fwd_trust *t);
 
 /*
- * IPC_REVOKE from the parser: a record it verified.  The forwarder
- * checks it again (format, an anchor of its policy, signature); a record
- * it already holds is ignored.  0, or -1 when the payload is malformed
- * (the parser is then killed).
+ * IPC_REVOKE from the parser (a channel handler, fwd_parser.h; arg a
+ * struct fwd): a record it verified.  The forwarder checks it again
+ * (format, an anchor of its policy, signature); a record it already
+ * holds is ignored, one it refuses is logged.  Always 0.
  */
-int	fwd_trust_on_revoke(struct fwd *f, const struct ipc_msg *m);
+int	fwd_trust_on_revoke(void *arg, const union ipc_payload *u);
 
 /*
  * The revocation store (STATE_DIR/revocations, one base64 record a line):
@@ -93,50 +96,15 @@ int	fwd_trust_on_revoke(struct fwd *f, const struct ipc_msg *m);
  * FWD_TRUST_REVOKE_MAX; every other line is skipped with a warning
  * naming path:line.  fwd_trust_start() reads the file through it; the
  * fuzz target revstore calls it directly.  The records kept so far:
- * fwd_trust_rev_count() of them, the i-th one's BS_REVOKE_LEN bytes from
- * fwd_trust_rev_record(i) (NULL past the end).
+ * fwd_trust_rev_count(t) of them, the i-th one's BS_REVOKE_LEN bytes from
+ * fwd_trust_rev_record(t, i) (NULL past the end).
  */
 #define FWD_TRUST_REVOKE_FILE_MAX \
 	((size_t)FWD_TRUST_REVOKE_MAX * (CTLP_REVOKE_B64_LEN + 1))
-void	fwd_trust_rev_parse(const struct fwd *f, const char *path,
+void	fwd_trust_rev_parse(struct fwd *f, const char *path,
 	    const char *buf, size_t len);
-size_t	fwd_trust_rev_count(void);
-const uint8_t *fwd_trust_rev_record(size_t i);
-
-/*
- * Read a regular file (not a symlink) of at most max bytes into a new
- * buffer (free it), *len its size.  NULL with err.
- */
-char	*fwd_read_file(const char *path, size_t max, size_t *len, char *err,
-	    size_t errlen);
-/*
- * The stores of the state directory (revocations, pins) are files of
- * lines.  fwd_store_lines calls fn for each line of buf's len bytes
- * (without its newline; the last one needs none), numbered from 1;
- * fwd_store_read does so for the file at path (at most max bytes) and
- * returns 1, or 0 when there is no file, or -1 with err when it cannot
- * be read.
- */
-typedef void fwd_line_fn(const void *arg, const char *path, size_t lineno,
-	    const char *s, size_t len);
-void	fwd_store_lines(const char *path, const char *buf, size_t len,
-	    fwd_line_fn *fn, const void *arg);
-int	fwd_store_read(const char *path, size_t max, fwd_line_fn *fn,
-	    const void *arg, char *err, size_t errlen);
-
-/* forwarder.c: queue f->policy (effective) to the parser. */
-void	fwd_policy_push(struct fwd *f);
-
-/* fwd_orig.c: fwd_ogm_originate with extra TVLV bytes appended. */
-int	fwd_ogm_originate_ext(struct fwd_orig *o,
-	    const struct wire_tt_entry *tt, unsigned ntt, uint32_t gw_down,
-	    uint32_t gw_up, const uint8_t *extra, size_t extra_len);
-/* fwd_orig.c: fwd_hello_build carrying cert (BS_CERT_LEN) when not NULL. */
-int	fwd_hello_build_cert(const struct bs_identity *id,
-	    const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
-	    uint32_t epoch, uint32_t seqno, const struct fwd_peer *peers,
-	    size_t n, const uint8_t *cert, uint8_t *buf, size_t cap,
-	    size_t *len);
+size_t	fwd_trust_rev_count(const struct fwd_trust *t);
+const uint8_t *fwd_trust_rev_record(const struct fwd_trust *t, size_t i);
 
 /* Control-socket handlers (control.h's control_handler_fn). */
 void	fwd_trust_ctl_list(void *ctx, size_t argc, const char *const argv[],

@@ -1,11 +1,14 @@
 /*
- * state.c — the state directory and the persisted epoch.
+ * state.c — the state directory, the persisted epoch, and reading the
+ * stores of lines other modules keep there (state.h).
  */
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -149,4 +152,81 @@ state_epoch_bump(const char *dir, uint64_t now_s, uint32_t *epoch,
 		return -1;
 	*epoch = next;
 	return 0;
+}
+
+/* ---- stores of lines -------------------------------------------------------- */
+
+/*
+ * Read a regular file (not a symlink) of at most max bytes into a new
+ * buffer (free it), *len its size.  NULL with err.
+ */
+static char *
+state_read_file(const char *path, size_t max, size_t *len, char *err,
+    size_t errlen)
+{
+	struct stat st;
+	char *buf = NULL;
+	ssize_t n;
+	size_t got = 0;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0) {
+		log_errf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
+	    (size_t)st.st_size > max) {
+		log_errf(err, errlen, "%s: not a regular file of at "
+		    "most %zu bytes", path, max);
+		goto out;
+	}
+	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
+		log_errf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	while (got < (size_t)st.st_size &&
+	    (n = read(fd, buf + got, (size_t)st.st_size - got)) > 0)
+		got += (size_t)n;
+	if (got != (size_t)st.st_size) {
+		log_errf(err, errlen, "%s: short read", path);
+		free(buf);
+		buf = NULL;
+		goto out;
+	}
+	*len = got;
+out:
+	close(fd);
+	return buf;
+}
+
+void
+state_lines(const char *path, const char *buf, size_t len, state_line_fn *fn,
+    void *arg)
+{
+	size_t pos = 0, end, lineno = 0;
+
+	while (pos < len) {
+		end = pos;
+		while (end < len && buf[end] != '\n')
+			end++;
+		fn(arg, path, ++lineno, buf + pos, end - pos);
+		pos = end + 1;
+	}
+}
+
+int
+state_read_lines(const char *path, size_t max, state_line_fn *fn,
+    void *arg, char *err, size_t errlen)
+{
+	size_t len = 0;
+	struct stat st;
+	char *buf;
+
+	if (lstat(path, &st) != 0 && errno == ENOENT)
+		return 0;
+	if ((buf = state_read_file(path, max, &len, err, errlen)) == NULL)
+		return -1;
+	state_lines(path, buf, len, fn, arg);
+	free(buf);
+	return 1;
 }

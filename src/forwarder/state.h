@@ -12,6 +12,12 @@
  *		than any earlier one.  The new epoch is written (atomically,
  *		fsync'ed, see bs_file_write_atomic) before anything is sent.
  *
+ * and the stores of other modules, files of lines that they write
+ * (atomically) and read through state_read_lines():
+ *
+ *   revocations	CA revocation records (fwd_trust.h)
+ *   pins		TOFU pins (fwd_pins.h)
+ *
  * (The parser's chroot directory is sandbox_chroot_prepare's business.)
  *
  * Functions return 0, or -1 with one line in err naming the path.
@@ -59,5 +65,20 @@ int	state_epoch_parse(const char *buf, size_t len, uint32_t *out,
  */
 int	state_epoch_bump(const char *dir, uint64_t now_s, uint32_t *epoch,
 	    char *err, size_t errlen);
+
+/*
+ * A store of the state directory, line by line: state_lines() calls fn
+ * for each line of buf's len bytes (without its newline; the last one
+ * needs none), numbered from 1, with path only to name it;
+ * state_read_lines() does so for the file at path, which must be a
+ * regular file (not a symbolic link) of at most max bytes, and returns
+ * 1, or 0 when there is no file, or -1 with err when it cannot be read.
+ */
+typedef void state_line_fn(void *arg, const char *path,
+	    size_t lineno, const char *s, size_t len);
+void	state_lines(const char *path, const char *buf, size_t len,
+	    state_line_fn *fn, void *arg);
+int	state_read_lines(const char *path, size_t max, state_line_fn *fn,
+	    void *arg, char *err, size_t errlen);
 
 #endif /* BATSEC_STATE_H */

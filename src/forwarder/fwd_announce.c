@@ -1,0 +1,302 @@
+/*
+ * fwd_announce.c — what the forwarder announces on its mesh interfaces
+ * (see fwd_announce.h): HELLOs, its own OGM and the entries it relays,
+ * built by fwd_orig.c and sent here on their timers.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "common/config.h"
+#include "common/log.h"
+#include "fwd_announce.h"
+#include "fwd_iface.h"
+#include "fwd_orig.h"
+#include "fwd_tables.h"
+#include "fwd_trust.h"
+#include "fwd_types.h"
+#include "netio/rawsock.h"
+
+static const uint8_t fwd_bcast_mac[BS_ADDR_LEN] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+};
+
+/* ---- sending ------------------------------------------------------------------ */
+
+/* Where an aggregate's frames go: one mesh interface. */
+struct fwd_tx {
+	struct fwd *f;
+	struct fwd_iface *v;
+};
+
+/* One HELLO or OGM frame to everyone on v's link: 0, or -1 (counted). */
+static int
+fwd_announce_send(struct fwd *f, struct fwd_iface *v, const uint8_t *frame,
+    size_t len)
+{
+	if (rawsock_send(&v->rs, fwd_bcast_mac, frame, len) == 0)
+		return 0;
+	v->tx_errors++;
+	f->orig.c.send_errors++;
+	if (errno != EAGAIN && errno != ENETDOWN && errno != ENXIO)
+		log_rl(&f->ifs.err_rl, LOG_WARNING, "mesh interface %s: "
+		    "sending a control frame: %s", v->name, strerror(errno));
+	return -1;
+}
+
+static int
+fwd_announce_tx(void *arg, const uint8_t *frame, size_t len)
+{
+	struct fwd_tx *tx = arg;
+
+	if (fwd_announce_send(tx->f, tx->v, frame, len) != 0)
+		return -1;
+	tx->v->tx_ogm++;
+	return 0;
+}
+
+/* Keys of the neighbours a frame on v is tagged for (more: signature). */
+static size_t
+fwd_announce_keys(struct fwd *f, const struct fwd_iface *v,
+    struct fwd_tagkey *keys)
+{
+	if (f->tables == NULL)
+		return 0;
+	return fwd_orig_tagkeys(f->tables, &f->id, (uint32_t)v->ifindex, keys,
+	    WIRE_MAX_TAGS, &f->orig.c);
+}
+
+/* An interface whose MTU netlink did not tell: assume Ethernet's. */
+#define FWD_MTU_DEFAULT	1500
+
+/*
+ * The OGM frames of interface v: the own entry (when own is set) and the
+ * waiting relay entries meant for it.
+ */
+static void
+fwd_announce_ogms(struct fwd *f, struct fwd_iface *v, int own)
+{
+	static struct fwd_agg a;	/* 4 KiB of frame: not on the stack */
+	struct fwd_tagkey keys[WIRE_MAX_TAGS];
+	const struct fwd_relay_ent *e;
+	struct fwd_tx tx = { f, v };
+	size_t nkeys, i;
+
+	nkeys = fwd_announce_keys(f, v, keys);
+	fwd_agg_begin(&a, &f->orig, keys, nkeys,
+	    v->mtu > 0 ? v->mtu : FWD_MTU_DEFAULT, fwd_announce_tx, &tx);
+	if (own && f->orig.own_len > 0)
+		(void)fwd_agg_add(&a, f->orig.own, f->orig.own_len);
+	for (i = 0; i < f->orig.rq.n; i++) {
+		e = fwd_relayq_at(&f->orig.rq, i);
+		if (e->ifindex != IPC_IFINDEX_ALL &&
+		    e->ifindex != (uint32_t)v->ifindex)
+			continue;
+		if (fwd_relay_back_only(f->tables, (uint32_t)v->ifindex,
+		    e->entry, e->len)) {
+			f->orig.c.relay_not_back++;
+			continue;
+		}
+		if (fwd_agg_add(&a, e->entry, e->len) == WIRE_OK)
+			f->orig.c.relay_sent++;
+	}
+	(void)fwd_agg_end(&a);
+}
+
+/* Relay entries whose interface is not usable now are lost: counted. */
+static void
+fwd_announce_lost(struct fwd *f)
+{
+	const struct fwd_relay_ent *e;
+	int any = fwd_iface_any_usable(&f->ifs);
+	size_t i;
+
+	for (i = 0; i < f->orig.rq.n; i++) {
+		e = fwd_relayq_at(&f->orig.rq, i);
+		if (e->ifindex == IPC_IFINDEX_ALL) {
+			if (!any)
+				f->orig.c.relay_drop_iface++;
+			continue;
+		}
+		if (fwd_iface_usable_by_index(&f->ifs, e->ifindex) == NULL)
+			f->orig.c.relay_drop_iface++;
+	}
+}
+
+/* Send own OGM (when own) and every waiting relay entry; empty the queue. */
+static void
+fwd_announce_flush(struct fwd *f, int own)
+{
+	size_t i;
+
+	fwd_announce_lost(f);
+	for (i = 0; i < f->ifs.n; i++)
+		if (fwd_iface_usable(&f->ifs.v[i]))
+			fwd_announce_ogms(f, &f->ifs.v[i], own);
+	fwd_relayq_clear(&f->orig.rq);
+}
+
+/* Our own OGM: new seqno, signed, out with the waiting relays. */
+static void
+fwd_announce_ogm(struct fwd *f)
+{
+	struct wire_tt_entry tt[WIRE_TT_MAX];
+	uint8_t extra[WIRE_TVLV_MAX];
+	unsigned ntt = 0;
+	uint32_t down = 0, up = 0;
+	size_t room, elen;
+	int r;
+
+	if (!fwd_iface_any_usable(&f->ifs)) {
+		fwd_announce_flush(f, 0);
+		return;
+	}
+	if (f->tables != NULL)
+		ntt = fwd_local_tt(f->tables, tt, WIRE_TT_MAX, NULL);
+	if (f->cfg.gw_mode == BS_GW_SERVER) {
+		down = f->cfg.gw_down;
+		up = f->cfg.gw_up;
+	}
+	/* What TT and GATEWAY leave of the TVLV room goes to fwd_trust. */
+	room = WIRE_TVLV_MAX - (ntt > 0 ? WIRE_TVLV_HDR_LEN +
+	    (size_t)ntt * WIRE_TT_ENTRY_LEN : 0) - (down > 0 && up > 0 ?
+	    WIRE_TVLV_HDR_LEN + WIRE_GW_LEN : 0);
+	elen = fwd_trust_ogm_tvlvs(f, extra, room);
+	if ((r = fwd_ogm_originate_ext(&f->orig, tt, ntt, down, up, extra,
+	    elen)) != WIRE_OK)
+		log_rl(&f->rx_rl, LOG_WARNING, "own OGM not built: %s",
+		    wire_strerror(r));
+	fwd_announce_flush(f, 1);
+}
+
+/* The neighbours we hear on v, signed, to everyone on v's link. */
+static void
+fwd_announce_hello(struct fwd *f, struct fwd_iface *v)
+{
+	struct fwd_peer peers[WIRE_HELLO_MAX_NEIGH];
+	uint8_t buf[WIRE_HELLO_MAX_LEN];
+	size_t n = 0, len = 0;
+	int r;
+
+	/* A fresh slot continues above every seqno used on any interface,
+	 * so a neighbour that heard another of our interfaces never takes
+	 * it for an old HELLO. */
+	if (v->hello_seqno == 0)
+		v->hello_seqno = f->orig.hello_seqno;
+	if (f->tables != NULL)
+		n = fwd_orig_peers(f->tables, (uint32_t)v->ifindex, peers,
+		    WIRE_HELLO_MAX_NEIGH);
+	r = fwd_hello_build_cert(&f->id, v->rs.mac, f->orig.hello_ms,
+	    f->epoch, v->hello_seqno + 1, peers, n,
+	    fwd_trust_own_cert(&f->trust), buf, sizeof(buf), &len);
+	if (r != WIRE_OK) {
+		log_rl(&f->rx_rl, LOG_WARNING, "%s: HELLO not built: %s",
+		    v->name, wire_strerror(r));
+		return;
+	}
+	v->hello_seqno++;
+	if (v->hello_seqno > f->orig.hello_seqno)
+		f->orig.hello_seqno = v->hello_seqno;
+	if (fwd_announce_send(f, v, buf, len) != 0)
+		return;
+	v->tx_hello++;
+	f->orig.c.hello_sent++;
+}
+
+/* ---- timers ------------------------------------------------------------------------ */
+
+void
+fwd_announce_setup(struct fwd *f, uint64_t now_ms)
+{
+	fwd_orig_init(&f->orig, &f->id, f->epoch,
+	    (uint16_t)f->cfg.orig_interval_ms,
+	    (uint16_t)f->cfg.hello_interval_ms);
+	/* The first OGM after the first HELLOs had a chance to be heard. */
+	f->orig.next_ogm_ms = now_ms + fwd_jitter(f->orig.ogm_ms);
+}
+
+static uint64_t
+fwd_announce_min(uint64_t a, uint64_t b)
+{
+	if (a == 0)
+		return b;
+	if (b == 0)
+		return a;
+	return a < b ? a : b;
+}
+
+uint64_t
+fwd_announce_deadline(const struct fwd *f)
+{
+	uint64_t at = fwd_announce_min(f->orig.next_ogm_ms,
+	    fwd_relayq_deadline(&f->orig.rq));
+	size_t i;
+
+	for (i = 0; i < f->ifs.n; i++)
+		if (fwd_iface_usable(&f->ifs.v[i]))
+			at = fwd_announce_min(at,
+			    f->ifs.v[i].next_hello_ms > 0 ?
+			    f->ifs.v[i].next_hello_ms : 1);
+	return at;
+}
+
+void
+fwd_announce_run(struct fwd *f, uint64_t now_ms)
+{
+	struct fwd_iface *v;
+	size_t i;
+
+	for (i = 0; i < f->ifs.n; i++) {
+		v = &f->ifs.v[i];
+		if (!fwd_iface_usable(v) || v->next_hello_ms > now_ms)
+			continue;
+		fwd_announce_hello(f, v);
+		v->next_hello_ms = now_ms + fwd_jitter(f->orig.hello_ms);
+	}
+	if (f->orig.next_ogm_ms != 0 && f->orig.next_ogm_ms <= now_ms) {
+		fwd_announce_ogm(f);
+		f->orig.next_ogm_ms = now_ms + fwd_jitter(f->orig.ogm_ms);
+	} else if (f->orig.rq.n > 0 &&
+	    (fwd_relayq_deadline(&f->orig.rq) <= now_ms ||
+	    f->orig.rq.n >= WIRE_OGM_MAX_ENTRIES))
+		fwd_announce_flush(f, 0);
+}
+
+/* ---- what the parser asks ----------------------------------------------------------- */
+
+int
+fwd_announce_relay(struct fwd *f, const struct ipc_relay *r, uint64_t now_ms)
+{
+	size_t lost;
+
+	if (fwd_relay_entry_ok(r->entry, r->len) != 0)
+		return -1;
+	lost = fwd_relayq_push(&f->orig.rq, r->ifindex, r->entry, r->len,
+	    now_ms);
+	f->orig.c.relay_queued++;
+	f->orig.c.relay_drop_queue += lost;
+	return 0;
+}
+
+int
+fwd_announce_on_relay(void *arg, const union ipc_payload *u)
+{
+	return fwd_announce_relay(arg, &u->relay, log_now_ms());
+}
+
+int
+fwd_announce_on_link_key(void *arg, const union ipc_payload *u)
+{
+	const struct ipc_link_key *k = &u->link_key;
+	struct fwd *f = arg;
+	struct fwd_neigh *nb;
+
+	if (f->tables == NULL || (nb = fwd_neigh_find_pk(f->tables, k->peer_pk,
+	    k->ifindex)) == NULL)
+		return 0;
+	if (!nb->has_key)
+		f->orig.c.link_keys++;
+	memcpy(nb->link_key, k->key, BS_LINKKEY_LEN);
+	memcpy(nb->key_id, k->key_id, BS_KEYID_LEN);
+	nb->has_key = 1;
+	return 0;
+}

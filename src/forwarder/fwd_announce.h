@@ -1,0 +1,45 @@
+/*
+ * fwd_announce.h — what the forwarder announces on its mesh interfaces:
+ * a HELLO per usable interface every hello interval, its own OGM every
+ * OGM interval (each with fwd_jitter), and the entries the parser asks
+ * it to relay, aggregated with the own OGM or flushed after the relay
+ * delay (batsec-protocol(7); timing in fwd_orig.h).  fwd_orig.c builds
+ * the frames, over the neighbour list and link keys of fwd_tables.c;
+ * this module is the forwarder's glue: timers in the event loop, the
+ * raw sockets, the relay queue's intake, and the link keys it keeps in
+ * the neighbour entries so that its frames carry the tags the peers
+ * expect.
+ */
+#ifndef BATSEC_FWD_ANNOUNCE_H
+#define BATSEC_FWD_ANNOUNCE_H
+
+#include <stdint.h>
+
+struct fwd;
+struct ipc_relay;
+union ipc_payload;
+
+/* Set up from f's identity, epoch and configuration; first OGM later. */
+void	fwd_announce_setup(struct fwd *f, uint64_t now_ms);
+/* The earliest time fwd_announce_run has work; 0 for none. */
+uint64_t fwd_announce_deadline(const struct fwd *f);
+/* Send what is due: HELLOs, the own OGM, the relay queue. */
+void	fwd_announce_run(struct fwd *f, uint64_t now_ms);
+
+/*
+ * IPC_RELAY (it passed ipc_check): queue the entry.  -1 when the entry is
+ * not a well-formed OGM entry (the parser broke the contract).
+ */
+int	fwd_announce_relay(struct fwd *f, const struct ipc_relay *r,
+	    uint64_t now_ms);
+
+/* Channel handlers (fwd_parser.h's fwd_chan_fn), arg a struct fwd. */
+/* IPC_RELAY: fwd_announce_relay now. */
+int	fwd_announce_on_relay(void *arg, const union ipc_payload *u);
+/*
+ * IPC_LINK_KEY, the key the channel handed the parser: keep it in the
+ * neighbour's entry for the tags of our own frames.
+ */
+int	fwd_announce_on_link_key(void *arg, const union ipc_payload *u);
+
+#endif /* BATSEC_FWD_ANNOUNCE_H */

@@ -1,0 +1,100 @@
+/*
+ * fwd_apply.c — the parser's vetted routing updates, applied to the
+ * tables and the in-kernel relay (fwd_apply.h).  Without tables (a test's
+ * forwarder that has none) there is nothing to apply them to.
+ */
+#include <string.h>
+
+#include "common/log.h"
+#include "fwd_apply.h"
+#include "fwd_fast.h"
+#include "fwd_tables.h"
+#include "fwd_types.h"
+
+int
+fwd_apply_neigh(void *arg, const union ipc_payload *u)
+{
+	const struct ipc_neigh *n = &u->neigh;
+	struct fwd *f = arg;
+	const struct fwd_neigh *old;
+	uint8_t old_mac[BS_ADDR_LEN] = { 0 };
+
+	if (f->tables == NULL)
+		return 0;
+	/* The in-kernel relay cares for a neighbour's coming, going and
+	 * MAC, not for its link quality. */
+	if ((old = fwd_neigh_find_pk(f->tables, n->pk, n->ifindex)) != NULL)
+		memcpy(old_mac, old->mac, BS_ADDR_LEN);
+	switch (fwd_neigh_update(f->tables, n, log_now_ms())) {
+	case FWD_NEIGH_FULL:
+		log_rl(&f->parser.note_rl, LOG_WARNING, "neighbour table full: "
+		    "NEIGH UP ignored");
+		break;
+	case FWD_NEIGH_NEW:
+	case FWD_NEIGH_GONE:
+		f->fast_dirty = 1;
+		break;
+	case FWD_NEIGH_CHANGED:
+		old = fwd_neigh_find_pk(f->tables, n->pk, n->ifindex);
+		if (old != NULL && memcmp(old->mac, old_mac, BS_ADDR_LEN) != 0)
+			f->fast_dirty = 1;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int
+fwd_apply_route_add(void *arg, const union ipc_payload *u)
+{
+	const struct ipc_route *rt = &u->route;
+	struct fwd *f = arg;
+	int moved;
+
+	if (f->tables == NULL)
+		return 0;
+	moved = fwd_fast_route_moved(f, rt->orig_addr, rt->nexthop,
+	    rt->ifindex);
+	if (fwd_route_add(f->tables, rt, log_now_ms()) != 0)
+		log_rl(&f->parser.note_rl, LOG_WARNING, "route table full: "
+		    "ROUTE_ADD ignored");
+	else if (moved)
+		fwd_fast_route_changed(f, rt->orig_addr);
+	return 0;
+}
+
+int
+fwd_apply_route_del(void *arg, const union ipc_payload *u)
+{
+	struct fwd *f = arg;
+
+	if (f->tables != NULL &&
+	    fwd_route_del(f->tables, u->route_del.orig_addr) != 0)
+		fwd_fast_route_changed(f, u->route_del.orig_addr);
+	return 0;
+}
+
+int
+fwd_apply_tt(void *arg, const union ipc_payload *u)
+{
+	struct fwd *f = arg;
+
+	if (f->tables != NULL &&
+	    fwd_client_set(f->tables, &u->tt, log_now_ms()) < u->tt.count)
+		log_rl(&f->parser.note_rl, LOG_WARNING, "client table full: "
+		    "part of a TT update ignored");
+	return 0;
+}
+
+int
+fwd_apply_gw(void *arg, const union ipc_payload *u)
+{
+	struct fwd *f = arg;
+
+	if (f->tables != NULL &&
+	    fwd_gw_update(f->tables, &u->gw, log_now_ms()) != 0)
+		log_rl(&f->parser.note_rl, LOG_WARNING, "gateway table full: "
+		    "GW ignored");
+	return 0;
+}
