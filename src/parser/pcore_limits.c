@@ -9,10 +9,12 @@
 #include <sodium.h>
 
 #include "batsec_policy.h"
-#include "pcore.h"
+#include "pcore_base.h"
 #include "pcore_int.h"
 #include "pcore_limits.h"
+#include "pcore_trust.h"
 #include "common/zmem.h"
+#include "routing/routing.h"
 
 _Static_assert(sizeof(struct pl_mem) == 32, "pl_mem size");
 _Static_assert(PCORE_MAX_NEIGH < UINT16_MAX, "aux intro slot");
@@ -420,16 +422,6 @@ pcore_lim_admit(struct pcore *pc, struct pcore_neigh *n,
 }
 
 void
-pcore_lim_evict(struct pcore *pc, const struct pl_admit *a)
-{
-	if (!a->evict ||
-	    routing_orig_remove(pc->rt, a->evict_pk, pcore_event, pc) !=
-	    ROUTING_OK)
-		return;
-	pcore_count(pc, IPC_STAT_EVICTED);
-}
-
-void
 pcore_lim_stranger_new(struct pcore *pc, struct pcore_neigh *n, uint8_t aux[])
 {
 	struct pcore_aux x;
@@ -612,13 +604,10 @@ pcore_lim_orig_gone(struct pcore *pc, const struct routing_orig_info *oi)
 void
 pcore_lim_neigh_gone(struct pcore *pc, const struct routing_neigh_info *ni)
 {
-	struct pcore_neigh *n = pcore_neigh_get(pc, ni->ifindex, ni->addr);
 	struct pl_mem_id id;
 	struct pl_mem *m;
 	uint8_t cls;
 
-	if (n != NULL)
-		pc->neigh_gen[n - pc->neigh]++;
 	pcore_key_admitted(pc, ni->pk, &cls);
 	pl_mem_id(&id, ni->pk, ni->ifindex);
 	if (pc->lim.mem == NULL || (m = pl_mem_slot(pc, &id, cls)) == NULL)
