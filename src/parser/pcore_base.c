@@ -1,8 +1,7 @@
 /*
  * pcore_base.c — what every part of the parser's core uses: its only way
- * out (pcore_emit), log lines to the forwarder, counters, the Ed25519
- * check that counts its result, and the order of (epoch, seqno) pairs
- * (pcore_base.h).
+ * out (pcore_emit), log lines to the forwarder, counters, and the
+ * Ed25519 check that counts its result (pcore_base.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -69,16 +68,4 @@ pcore_verify(struct pcore *pc, const uint8_t sig[static BS_SIG_LEN],
 	}
 	pcore_count(pc, IPC_STAT_SIG_FAILED);
 	return -1;
-}
-
-/* ---- sequence numbers ---------------------------------------------------- */
-
-int
-pcore_newer(uint32_t e1, uint32_t s1, uint32_t e2, uint32_t s2)
-{
-	uint32_t d = s1 - s2;
-
-	if (e1 != e2)
-		return e1 > e2;
-	return d != 0 && d < 0x80000000u;
 }

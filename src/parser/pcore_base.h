@@ -1,8 +1,7 @@
 /*
  * pcore_base.h — what every part of the parser's core uses: the way out
- * (messages, log lines), counters, the counted signature check and the
- * (epoch, seqno) order.  The floor of the core's modules, above the
- * types (pcore_int.h) only.
+ * (messages, log lines), counters and the counted signature check.  The
+ * floor of the core's modules, above the types (pcore_int.h) only.
  */
 #ifndef BATSEC_PCORE_BASE_H
 #define BATSEC_PCORE_BASE_H
@@ -26,7 +25,5 @@ void	pcore_count(struct pcore *pc, enum ipc_stat_id id);
 int	pcore_verify(struct pcore *pc, const uint8_t sig[static BS_SIG_LEN],
 	    enum bs_domain dom, const uint8_t *msg, size_t len,
 	    const uint8_t pk[static BS_PK_LEN]);
-/* 1 when (e1, s1) is newer than (e2, s2): epoch first, serial seqno. */
-int	pcore_newer(uint32_t e1, uint32_t s1, uint32_t e2, uint32_t s2);
 
 #endif /* BATSEC_PCORE_BASE_H */

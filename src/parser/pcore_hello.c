@@ -43,7 +43,7 @@ pcore_hello_replayed(const struct pcore *pc, uint32_t ifindex,
 	if (routing_neigh_get(pc->rt, ifindex, addr, &ni) != ROUTING_OK ||
 	    memcmp(ni.pk, h->pk, BS_PK_LEN) != 0)
 		return 0;
-	return !pcore_newer(h->epoch, h->seqno, ni.epoch, ni.seqno);
+	return !routing_newer(h->epoch, h->seqno, ni.epoch, ni.seqno);
 }
 
 /*

@@ -577,7 +577,7 @@ static void
 pl_mem_put(uint32_t *e, uint32_t *s, uint8_t *have, uint8_t bit,
     uint32_t epoch, uint32_t seqno)
 {
-	if ((*have & bit) && !pcore_newer(epoch, seqno, *e, *s))
+	if ((*have & bit) && !routing_newer(epoch, seqno, *e, *s))
 		return;
 	*e = epoch;
 	*s = seqno;
@@ -626,7 +626,7 @@ pcore_lim_orig_stale(const struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
 	pl_mem_id(&id, pk, 0);
 	m = pl_mem_find(pc, &id);
 	return m != NULL && (m->have & 1) &&
-	    !pcore_newer(epoch, seqno, m->o_epoch, m->o_seqno);
+	    !routing_newer(epoch, seqno, m->o_epoch, m->o_seqno);
 }
 
 int
@@ -639,7 +639,7 @@ pcore_lim_hello_stale(const struct pcore *pc, uint32_t ifindex,
 	pl_mem_id(&id, pk, ifindex);
 	m = pl_mem_find(pc, &id);
 	return m != NULL && (m->have & 2) &&
-	    !pcore_newer(epoch, seqno, m->h_epoch, m->h_seqno);
+	    !routing_newer(epoch, seqno, m->h_epoch, m->h_seqno);
 }
 
 /* ---- counters ----------------------------------------------------------------------- */

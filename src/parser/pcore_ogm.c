@@ -342,7 +342,7 @@ pcore_entry_cheap(struct pcore *pc, const struct wire_ogm *o,
 		return PCORE_E_OLD;
 	}
 	*newer = !*known ||
-	    pcore_newer(m->epoch, m->seqno, old.epoch, old.seqno);
+	    routing_newer(m->epoch, m->seqno, old.epoch, old.seqno);
 	pcore_entry_cached(pc, e, q);
 	if (sigcache_chain_verify(&pc->sigs, q->slot, e->sgn.anchor,
 	    e->mut.chain, e->mut.hops) != 0)

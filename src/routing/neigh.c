@@ -7,6 +7,7 @@
 #include "neigh.h"
 #include "routing_int.h"
 #include "rt_base.h"
+#include "seqno.h"
 #include "tq.h"
 
 /* ---- lookup ------------------------------------------------------------- */
@@ -182,7 +183,7 @@ neigh_window_check(const struct rt_neigh *n, uint32_t epoch, uint32_t seqno)
 {
 	if (epoch < n->epoch)
 		return ROUTING_EEPOCH;
-	if (!rt_newer(epoch, seqno, n->epoch, n->seqno))
+	if (!routing_newer(epoch, seqno, n->epoch, n->seqno))
 		return ROUTING_EOLD;
 	return ROUTING_OK;
 }

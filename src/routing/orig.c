@@ -10,6 +10,7 @@
 #include "orig.h"
 #include "routing_int.h"
 #include "rt_base.h"
+#include "seqno.h"
 #include "tq.h"
 
 /* ---- lookup ------------------------------------------------------------- */
@@ -421,7 +422,7 @@ ogm_window(const struct routing *rt, const struct routing_ogm *m,
 	x->cand = orig_cand_find(o, x->sender);
 	if (m->epoch < o->epoch)
 		return ROUTING_EEPOCH;
-	if (rt_newer(m->epoch, m->seqno, o->epoch, o->seqno)) {
+	if (routing_newer(m->epoch, m->seqno, o->epoch, o->seqno)) {
 		x->newer = 1;
 		x->dup = ROUTING_NO_DUP;
 		return ROUTING_OK;
@@ -569,7 +570,7 @@ ogm_relay(const struct routing *rt, struct rt_orig *o,
 	    m->hops >= ROUTING_MAX_HOPS || tq == 0)
 		return;
 	if (o->relayed &&
-	    !rt_newer(m->epoch, m->seqno, o->relay_epoch, o->relay_seqno))
+	    !routing_newer(m->epoch, m->seqno, o->relay_epoch, o->relay_seqno))
 		return;
 	o->relayed = 1;
 	o->relay_epoch = m->epoch;

@@ -8,8 +8,10 @@
  *	routing.c	this file (routing.h: the public API)
  *	orig.c		originators and their next-hop candidates
  *	neigh.c		neighbours, HELLO windows, link TQ
- *	rt_base.c, tq.c	hashing, buckets, time, seqno order; TQ arithmetic
- *	routing_int.h, routing_types.h	types and constants, no functions
+ *	rt_base.c	hashing, buckets, elapsed time
+ *	seqno.c, tq.c	the (epoch, seqno) order; TQ arithmetic
+ *	routing_int.h	the tables' layout (types only)
+ *	routing_types.h	limits, status codes, records (types only)
  */
 #include <stdlib.h>
 #include <string.h>

@@ -144,6 +144,7 @@
 #include "batsec_crypto.h"
 #include "routing_types.h"
 /* The public API of the modules below routing.c (see their headers). */
+#include "seqno.h"
 #include "tq.h"
 #include "neigh.h"
 #include "orig.h"

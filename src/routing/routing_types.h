@@ -3,10 +3,9 @@
  * defaults, status codes, parameters, and the records that go in and
  * come out (a verified HELLO or OGM entry, what a table holds about a
  * neighbour or an originator, the events a removal causes).  Types and
- * constants only, no functions: it is the floor of src/routing, which
- * every module of the core (tq, rt_base, neigh, orig, routing) and every
- * caller (through routing.h) stands on.  The model is described in
- * routing.h.
+ * constants only, no functions: the floor of src/routing, which the
+ * modules of the core and every caller (through routing.h) stand on.
+ * The model is described in routing.h.
  */
 #ifndef BATSEC_ROUTING_TYPES_H
 #define BATSEC_ROUTING_TYPES_H

@@ -1,7 +1,6 @@
 /*
- * rt_base.c — hashing, bucket arrays, elapsed time and the (epoch,
- * seqno) order that the neighbour and originator tables share
- * (rt_base.h).
+ * rt_base.c — hashing, bucket arrays and elapsed time, which the
+ * neighbour and originator tables share (rt_base.h).
  */
 #include <sodium.h>
 #include <stdlib.h>
@@ -59,21 +58,11 @@ rt_buckets_new(uint32_t n)
 	return b;
 }
 
-/* ---- time and sequence numbers ------------------------------------------ */
+/* ---- time --------------------------------------------------------------- */
 
 /* Milliseconds from then_ms to now_ms; 0 if the clock went backwards. */
 uint64_t
 rt_elapsed(uint64_t now_ms, uint64_t then_ms)
 {
 	return now_ms >= then_ms ? now_ms - then_ms : 0;
-}
-
-int
-rt_newer(uint32_t e1, uint32_t s1, uint32_t e2, uint32_t s2)
-{
-	uint32_t d = s1 - s2;
-
-	if (e1 != e2)
-		return e1 > e2;
-	return d != 0 && d < 0x80000000u;
 }

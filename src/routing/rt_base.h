@@ -1,8 +1,8 @@
 /*
  * rt_base.h — what both tables of the routing core are built from:
- * keyed hashing into power-of-two bucket arrays, elapsed time on a clock
- * that may step back, and the order of (epoch, seqno) pairs.  For the
- * modules of src/routing only (neigh.c, orig.c, routing.c).
+ * keyed hashing into power-of-two bucket arrays and elapsed time on a
+ * clock that may step back.  For the modules of src/routing only
+ * (neigh.c, orig.c, routing.c).
  */
 #ifndef BATSEC_RT_BASE_H
 #define BATSEC_RT_BASE_H
@@ -21,7 +21,5 @@ uint32_t rt_buckets_for(uint32_t cap);
 uint32_t *rt_buckets_new(uint32_t n);
 /* Milliseconds from then_ms to now_ms; 0 if the clock went backwards. */
 uint64_t rt_elapsed(uint64_t now_ms, uint64_t then_ms);
-/* 1 when (e1, s1) is newer than (e2, s2): epoch first, serial seqno. */
-int	rt_newer(uint32_t e1, uint32_t s1, uint32_t e2, uint32_t s2);
 
 #endif /* BATSEC_RT_BASE_H */
