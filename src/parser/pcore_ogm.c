@@ -384,7 +384,6 @@ pcore_entry_evict(struct pcore *pc, const struct pl_admit *a)
 	pcore_count(pc, IPC_STAT_EVICTED);
 }
 
-
 static enum pcore_entry
 pcore_entry(struct pcore *pc, uint32_t ifindex, const struct wire_ogm *o,
     const struct wire_ogm_entry *e, struct pcore_neigh *n, uint64_t now_ms)
