@@ -33,6 +33,7 @@
 #include "batsec_policy.h"
 #include "proto/ipc_msg.h"
 #include "parser/pcore.h"
+#include "parser/pcore_limits.h"
 #include "routing/routing.h"
 #include "proto/wire.h"
 

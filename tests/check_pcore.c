@@ -25,7 +25,7 @@
 #include "forwarder/ipc_check.h"
 #include "proto/ipc.h"
 #include "parser/pcore.h"
-#include "parser/pcore_int.h"
+#include "parser/pcore_limits.h"
 #include "routing/routing.h"
 #include "proto/wire.h"
 

@@ -1,10 +1,11 @@
 /*
- * pcore.c — the parser's core: configuration, interfaces, policy,
- * counters, periodic work and the dispatch of received frames to the
- * HELLO (pcore_hello.c) and OGM (pcore_ogm.c) pipelines.  No system
- * calls: everything leaves through pc->emit.
+ * pcore.c — the parser's core, its top: life cycle, the forwarder's
+ * input (CONFIG, policy snapshots, interfaces), the dispatch of received
+ * frames to the HELLO (pcore_hello.c) and OGM (pcore_ogm.c) pipelines,
+ * and periodic work (purge, STATS).  No system calls: everything leaves
+ * through pc->emit (pcore_base.c).  The modules below are listed in
+ * pcore_int.h.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,92 +13,20 @@
 
 #include "batsec_policy.h"
 #include "pcore.h"
+#include "pcore_base.h"
+#include "pcore_drop.h"
+#include "pcore_hello.h"
 #include "pcore_int.h"
+#include "pcore_limits.h"
+#include "pcore_neigh.h"
+#include "pcore_ogm.h"
+#include "pcore_rt.h"
 #include "pcore_trust.h"
 #include "proto/wire.h"
+#include "routing/routing.h"
 
 _Static_assert(PCORE_MAX_NEIGH <= ROUTING_NEIGH_CAP_MAX, "neighbour cap");
 _Static_assert(PCORE_MAX_IFACES <= ROUTING_MAX_IFACES, "interface slots");
-
-static const char *const pcore_drop_names[PCORE_DROP_COUNT] = {
-	[PCORE_ACCEPT] = "accepted",
-	[PCORE_DROP_NOCONFIG] = "not configured yet",
-	[PCORE_DROP_IFACE] = "unknown interface",
-	[PCORE_DROP_IFACE_DOWN] = "interface down",
-	[PCORE_DROP_SRC] = "source MAC not unicast",
-	[PCORE_DROP_EMPTY] = "empty frame",
-	[PCORE_DROP_VERSION] = "unsupported protocol version",
-	[PCORE_DROP_TYPE] = "unknown frame type",
-	[PCORE_DROP_DATA] = "data frame",
-	[PCORE_DROP_MALFORMED] = "malformed",
-	[PCORE_DROP_HELLO_MAC] = "HELLO interface MAC is not the source MAC",
-	[PCORE_DROP_OWN] = "own frame",
-	[PCORE_DROP_POLICY] = "key refused by the policy",
-	[PCORE_DROP_SIG] = "bad HELLO signature",
-	[PCORE_DROP_REPLAY] = "replayed HELLO or frame counter",
-	[PCORE_DROP_NOT_NEIGH] = "sender is not a neighbour",
-	[PCORE_DROP_NO_LINK_KEY] = "no link key with the sender yet",
-	[PCORE_DROP_LINK_AUTH] = "link authentication failed",
-	[PCORE_DROP_TABLE_FULL] = "neighbour table full",
-	[PCORE_DROP_ROUTING] = "refused by the routing core",
-	[PCORE_DROP_RATE] = "over the frame rate",
-	[PCORE_DROP_BUDGET] = "over the verification budget",
-};
-
-/* The IPC counter of each frame drop; 0: counted elsewhere. */
-static const enum ipc_stat_id pcore_drop_stat[PCORE_DROP_COUNT] = {
-	[PCORE_DROP_NOCONFIG] = IPC_STAT_DROP_IFACE,
-	[PCORE_DROP_IFACE] = IPC_STAT_DROP_IFACE,
-	[PCORE_DROP_IFACE_DOWN] = IPC_STAT_DROP_IFACE,
-	[PCORE_DROP_SRC] = IPC_STAT_DROP_MALFORMED,
-	[PCORE_DROP_EMPTY] = IPC_STAT_DROP_MALFORMED,
-	[PCORE_DROP_VERSION] = IPC_STAT_DROP_MALFORMED,
-	[PCORE_DROP_TYPE] = IPC_STAT_DROP_MALFORMED,
-	[PCORE_DROP_DATA] = IPC_STAT_DROP_DATA,
-	[PCORE_DROP_MALFORMED] = IPC_STAT_DROP_MALFORMED,
-	[PCORE_DROP_HELLO_MAC] = IPC_STAT_DROP_MALFORMED,
-	[PCORE_DROP_OWN] = IPC_STAT_DROP_OWN,
-	[PCORE_DROP_POLICY] = IPC_STAT_DROP_POLICY,
-	/* PCORE_DROP_SIG: pcore_verify counted sig_failed. */
-	[PCORE_DROP_REPLAY] = IPC_STAT_DROP_REPLAY,
-	[PCORE_DROP_NOT_NEIGH] = IPC_STAT_DROP_NOT_NEIGH,
-	[PCORE_DROP_NO_LINK_KEY] = IPC_STAT_DROP_NO_LINK_KEY,
-	[PCORE_DROP_LINK_AUTH] = IPC_STAT_DROP_LINK_AUTH,
-	[PCORE_DROP_TABLE_FULL] = IPC_STAT_DROP_TABLE_FULL,
-	[PCORE_DROP_ROUTING] = IPC_STAT_DROP_ROUTING,
-	[PCORE_DROP_RATE] = IPC_STAT_DROP_FRAME_RATE,
-	[PCORE_DROP_BUDGET] = IPC_STAT_DROP_VERIFY_BUDGET,
-};
-
-static const char *const pcore_entry_names[PCORE_E_COUNT] = {
-	[PCORE_E_ACCEPT] = "accepted",
-	[PCORE_E_OWN] = "own OGM",
-	[PCORE_E_POLICY] = "originator refused by the policy",
-	[PCORE_E_HOPS] = "hop count, TQ ceiling or hop chain",
-	[PCORE_E_OLD] = "old epoch or seqno",
-	[PCORE_E_DUP] = "duplicate",
-	[PCORE_E_FULL] = "originator table full",
-	[PCORE_E_ROUTING] = "refused by the routing core",
-	[PCORE_E_SIG] = "bad OGM signature",
-	[PCORE_E_INTRO] = "over the introduction quota",
-	[PCORE_E_BUDGET] = "over the verification budget",
-};
-
-const char *
-pcore_drop_name(enum pcore_drop why)
-{
-	if ((unsigned)why >= PCORE_DROP_COUNT)
-		return "?";
-	return pcore_drop_names[why];
-}
-
-const char *
-pcore_entry_name(enum pcore_entry what)
-{
-	if ((unsigned)what >= PCORE_E_COUNT)
-		return "?";
-	return pcore_entry_names[what];
-}
 
 /* ---- life cycle ------------------------------------------------------------------- */
 
@@ -133,180 +62,12 @@ pcore_free(struct pcore *pc)
 	pc->policy = NULL;
 }
 
-/* ---- output ------------------------------------------------------------------------- */
-
-int
-pcore_emit(struct pcore *pc, uint16_t type, const void *obj, size_t size)
-{
-	if (pc->emit != NULL && pc->emit(pc->emit_arg, type, obj, size) == 0)
-		return 0;
-	pc->emit_failed++;
-	pcore_count(pc, IPC_STAT_EMIT_FAILED);
-	return -1;
-}
-
-/*
- * A LOG line to the forwarder.  Before CONFIG (which carries the level)
- * only warnings and errors are sent.
- */
-void
-pcore_logf(struct pcore *pc, int level, const char *fmt, ...)
-{
-	int max = pc->configured ? pc->cfg.log_level : IPC_LOG_WARNING;
-	struct ipc_log l;
-	va_list ap;
-	size_t i;
-
-	if (level > max)
-		return;
-	memset(&l, 0, sizeof(l));
-	l.level = (uint8_t)level;
-	va_start(ap, fmt);
-	vsnprintf(l.text, sizeof(l.text), fmt, ap);
-	va_end(ap);
-	for (i = 0; l.text[i] != '\0'; i++)
-		if (l.text[i] < 0x20 || l.text[i] > 0x7e)
-			l.text[i] = '?';
-	pcore_emit(pc, IPC_LOG, &l, sizeof(l));
-}
-
 static int
 pcore_fail(char *err, size_t errlen, const char *msg)
 {
 	if (err != NULL && errlen > 0)
 		snprintf(err, errlen, "%s", msg);
 	return -1;
-}
-
-/* ---- policy and keys ------------------------------------------------------------------ */
-
-int
-pcore_key_admitted(const struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
-    uint8_t *cls)
-{
-	/* The policy, certificates and TOFU pins (pcore_trust.h). */
-	*cls = pcore_trust_class(pc, pk);
-	return *cls == BS_CLASS_TRUSTED || *cls == BS_CLASS_CERTIFIED ||
-	    *cls == BS_CLASS_STRANGER;
-}
-
-int
-pcore_verify(struct pcore *pc, const uint8_t sig[static BS_SIG_LEN],
-    enum bs_domain dom, const uint8_t *msg, size_t len,
-    const uint8_t pk[static BS_PK_LEN])
-{
-	if (PCORE_FUZZ_BYPASS(sig) ||
-	    bs_verify(sig, dom, msg, len, pk) == 0) {
-		pcore_count(pc, IPC_STAT_SIG_VERIFIED);
-		return 0;
-	}
-	pcore_count(pc, IPC_STAT_SIG_FAILED);
-	return -1;
-}
-
-int
-pcore_newer(uint32_t e1, uint32_t s1, uint32_t e2, uint32_t s2)
-{
-	uint32_t d = s1 - s2;
-
-	if (e1 != e2)
-		return e1 > e2;
-	return d != 0 && d < 0x80000000u;
-}
-
-static void
-pcore_rt_params(const struct pcore *pc, struct routing_params *p)
-{
-	routing_params_default(p);
-	p->neigh_cap = PCORE_MAX_NEIGH;
-	p->hop_penalty = pc->cfg.hop_penalty;
-	if (pc->policy != NULL)
-		p->orig_cap = pc->policy->limits.originators;
-}
-
-/* Remove every neighbour and originator whose key is no longer admitted. */
-static void
-pcore_policy_sweep(struct pcore *pc)
-{
-	struct routing_orig_info oi;
-	struct routing_neigh_info ni;
-	uint32_t pos = 0;
-	uint8_t cls;
-
-	/* Removal frees slots in place, so the iteration goes on safely. */
-	while (routing_orig_next(pc->rt, &pos, &oi)) {
-		if (!pcore_key_admitted(pc, oi.pk, &cls))
-			routing_remove_key(pc->rt, oi.pk, pcore_event, pc,
-			    NULL);
-		else if (cls != oi.cls)
-			routing_orig_set_class(pc->rt, oi.pk, cls);
-	}
-	pos = 0;
-	while (routing_neigh_next(pc->rt, 0, &pos, &ni))
-		if (!pcore_key_admitted(pc, ni.pk, &cls))
-			routing_remove_key(pc->rt, ni.pk, pcore_event, pc,
-			    NULL);
-}
-
-/*
- * A lowered `limit originators`: remove entries until cap is met, worst
- * class first (in table order within a class).  Removing a key removes
- * its neighbour entries too; trusted entries go last.
- */
-static void
-pcore_evict(struct pcore *pc, uint32_t cap)
-{
-	static const uint8_t order[] = { BS_CLASS_BLOCKED, BS_CLASS_REFUSED,
-	    BS_CLASS_STRANGER, BS_CLASS_CERTIFIED, BS_CLASS_TRUSTED };
-	struct routing_orig_info oi;
-	uint32_t pos;
-	size_t k;
-
-	for (k = 0; k < sizeof(order); k++) {
-		pos = 0;
-		while (routing_orig_count(pc->rt) > cap &&
-		    routing_orig_next(pc->rt, &pos, &oi))
-			if (oi.cls == order[k])
-				routing_remove_key(pc->rt, oi.pk, pcore_event,
-				    pc, NULL);
-	}
-}
-
-static void
-pcore_count_strangers(struct pcore *pc)
-{
-	struct routing_orig_info oi;
-	uint32_t pos = 0;
-
-	pc->n_strangers = 0;
-	while (routing_orig_next(pc->rt, &pos, &oi))
-		if (oi.cls == BS_CLASS_STRANGER)
-			pc->n_strangers++;
-	pcore_lim_recount(pc);
-}
-
-static void
-pcore_policy_apply(struct pcore *pc)
-{
-	struct routing_params p;
-
-	if (pc->rt == NULL)
-		return;
-	pcore_policy_sweep(pc);
-	pcore_rt_params(pc, &p);
-	if (routing_set_params(pc->rt, &p) == ROUTING_EFULL) {
-		pcore_evict(pc, p.orig_cap);
-		if (routing_set_params(pc->rt, &p) != ROUTING_OK)
-			pcore_logf(pc, IPC_LOG_ERR, "policy: originator cap "
-			    "%u not applied", p.orig_cap);
-	}
-	pcore_count_strangers(pc);
-}
-
-void
-pcore_policy_resweep(struct pcore *pc)
-{
-	pcore_policy_apply(pc);
 }
 
 /* ---- forwarder input -------------------------------------------------------- */
@@ -351,7 +112,7 @@ pcore_config(struct pcore *pc, const struct ipc_config *c, char *err,
 	pc->configured = 1;
 	pcore_rt_params(pc, &p);
 	if (routing_set_params(pc->rt, &p) != ROUTING_OK)
-		pcore_policy_apply(pc);
+		pcore_rt_sweep(pc);
 	return 0;
 }
 
@@ -369,7 +130,7 @@ pcore_policy(struct pcore *pc, uint32_t serial, const uint8_t *snap,
 	pcore_logf(pc, IPC_LOG_DEBUG, "policy %u: mode %s, %zu trusted, "
 	    "%zu blocked", serial, bs_policy_mode_name(pol->mode),
 	    pol->n_trust, pol->n_block);
-	pcore_policy_apply(pc);
+	pcore_rt_sweep(pc);
 	return 0;
 }
 
@@ -434,13 +195,6 @@ pcore_iface(struct pcore *pc, const struct ipc_iface *ifc, char *err,
 }
 
 /* ---- counters, STATS, periodic work ------------------------------------------ */
-
-void
-pcore_count(struct pcore *pc, enum ipc_stat_id id)
-{
-	pc->stat[id]++;
-	pc->stats_dirty = 1;
-}
 
 int
 pcore_stats(const struct pcore *pc, struct ipc_stats *out)
@@ -518,7 +272,9 @@ pcore_tick(struct pcore *pc, uint64_t now_ms)
 {
 	uint64_t a, b;
 
-	pcore_trust_tick(pc, now_ms);
+	/* Certificates that expired: their keys' entries go. */
+	if (pcore_trust_tick(pc, now_ms))
+		pcore_rt_sweep(pc);
 	a = pcore_purge(pc, now_ms);
 	b = pcore_send_stats(pc, now_ms);
 
@@ -526,79 +282,6 @@ pcore_tick(struct pcore *pc, uint64_t now_ms)
 }
 
 /* ---- frames -------------------------------------------------------------------- */
-
-/* What a frame drop counts as against its source; -1: not its fault. */
-static int
-pcore_drop_reason(enum pcore_drop why)
-{
-	switch (why) {
-	case PCORE_DROP_SRC:
-	case PCORE_DROP_EMPTY:
-	case PCORE_DROP_VERSION:
-	case PCORE_DROP_TYPE:
-	case PCORE_DROP_MALFORMED:
-	case PCORE_DROP_HELLO_MAC:
-		return PL_R_MALFORMED;
-	case PCORE_DROP_REPLAY:
-	case PCORE_DROP_NOT_NEIGH:
-	case PCORE_DROP_NO_LINK_KEY:
-	case PCORE_DROP_LINK_AUTH:
-		return PL_R_AUTH;
-	case PCORE_DROP_SIG:
-		return PL_R_SIG;
-	case PCORE_DROP_POLICY:
-	case PCORE_DROP_TABLE_FULL:
-	case PCORE_DROP_BUDGET:
-		return PL_R_QUOTA;
-	case PCORE_DROP_RATE:
-		return PL_R_RATE;
-	case PCORE_DROP_ROUTING:
-		return PL_R_STALE;
-	default:
-		return -1;
-	}
-}
-
-enum pcore_drop
-pcore_drop(struct pcore *pc, enum pcore_drop why, uint32_t ifindex,
-    const uint8_t src[static BS_ADDR_LEN], const struct wire_where *where,
-    int werr, uint64_t now_ms)
-{
-	char detail[96] = "", more[64] = "";
-	uint64_t dropped = 0;
-	int r;
-
-	pc->drop[why]++;
-	if (pcore_drop_stat[why] != 0)
-		pcore_count(pc, pcore_drop_stat[why]);
-	if ((r = pcore_drop_reason(why)) >= 0)
-		pcore_lim_account(pc, ifindex, src, (enum pl_reason)r, now_ms);
-	if (!pc->configured || pc->cfg.log_level < IPC_LOG_DEBUG ||
-	    !log_rl_allow(&pc->drop_log, now_ms, &dropped))
-		return why;
-	if (where != NULL)
-		snprintf(detail, sizeof(detail), ": %s at offset %zu: %s",
-		    where->field != NULL ? where->field : "frame", where->off,
-		    wire_strerror(werr));
-	if (dropped > 0)
-		snprintf(more, sizeof(more), " (%llu earlier drops not logged)",
-		    (unsigned long long)dropped);
-	pcore_logf(pc, IPC_LOG_DEBUG, "drop frame on ifindex %u from "
-	    "%02x:%02x:%02x:%02x:%02x:%02x: %s%s%s", ifindex, src[0], src[1],
-	    src[2], src[3], src[4], src[5], pcore_drop_name(why), detail, more);
-	return why;
-}
-
-/* A codec error: counted by its code, then as a drop. */
-enum pcore_drop
-pcore_malformed(struct pcore *pc, int werr, const struct wire_where *where,
-    uint32_t ifindex, const uint8_t src[static BS_ADDR_LEN], uint64_t now_ms)
-{
-	if (werr < 0 && -werr < PCORE_WIRE_ERRS)
-		pc->wire_err[-werr]++;
-	return pcore_drop(pc, PCORE_DROP_MALFORMED, ifindex, src, where, werr,
-	    now_ms);
-}
 
 /* Where the frame came from: configured, known interface, sane source. */
 static enum pcore_drop

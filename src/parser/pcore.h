@@ -127,161 +127,30 @@
 #ifndef BATSEC_PCORE_H
 #define BATSEC_PCORE_H
 
-#include <net/if.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "batsec_crypto.h"
 #include "proto/ipc_msg.h"
-#include "common/log.h"
-#include "pcore_limits.h"
+#include "pcore_int.h"
+/* The tables the core keeps (pc->rt), for callers that look into them. */
 #include "routing/routing.h"
-#include "sigcache.h"
+/*
+ * The rest of the public API lives with the data it touches: IPC_LINK_KEY
+ * and the neighbour lookup (pcore_link_key, pcore_neigh_find:
+ * pcore_neigh.h), IPC_PINS (pcore_pins: pcore_trust.h), and the names of
+ * the drop reasons and entry outcomes (pcore_drop_name, pcore_entry_name:
+ * pcore_drop.h).
+ */
+#include "pcore_drop.h"
+#include "pcore_neigh.h"
+#include "pcore_trust.h"
 
-struct bs_policy;
-struct pcore_trust;
-
-#define PCORE_MAX_IFACES	32	/* as IPC_CTX_MAX_IFACES */
-#define PCORE_MAX_NEIGH		IPC_MAX_NEIGH	/* as the forwarder */
 #define PCORE_STATS_MS		1000	/* STATS at most this often */
 /* routing_purge this often; a neighbour found lost waits at most this. */
 #define PCORE_PURGE_MS		250
-#define PCORE_KEY_RETRY_MS	5000	/* LINK_KEY_REQ again after */
 /* Debug log lines about dropped frames: burst, then per second. */
 #define PCORE_LOG_BURST		10
 #define PCORE_LOG_RATE		2
-
-/* Why a frame was refused.  Append only: the values index counters. */
-enum pcore_drop {
-	PCORE_ACCEPT = 0,	/* not a drop: the frame passed */
-	PCORE_DROP_NOCONFIG,	/* before the forwarder's CONFIG */
-	PCORE_DROP_IFACE,	/* unknown interface */
-	PCORE_DROP_IFACE_DOWN,	/* interface is down */
-	PCORE_DROP_SRC,		/* Ethernet source not unicast / zero */
-	PCORE_DROP_EMPTY,	/* no payload */
-	PCORE_DROP_VERSION,	/* protocol version is not 1 */
-	PCORE_DROP_TYPE,	/* unknown frame type */
-	PCORE_DROP_DATA,	/* UNICAST/BCAST: the forwarder's business */
-	PCORE_DROP_MALFORMED,	/* the wire codec refused it */
-	PCORE_DROP_HELLO_MAC,	/* HELLO interface MAC != Ethernet source */
-	PCORE_DROP_OWN,		/* our own HELLO or OGM came back */
-	PCORE_DROP_POLICY,	/* HELLO key refused by the policy */
-	PCORE_DROP_SIG,		/* HELLO signature does not verify */
-	PCORE_DROP_REPLAY,	/* HELLO not newer, or frame counter not
-				   above the last one accepted */
-	PCORE_DROP_NOT_NEIGH,	/* OGM sender: no neighbour (or MAC) */
-	PCORE_DROP_NO_LINK_KEY,	/* the sender's link key is not known */
-	PCORE_DROP_LINK_AUTH,	/* no tag for us, bad tag or signature */
-	PCORE_DROP_TABLE_FULL,	/* HELLO: the neighbour table is full */
-	PCORE_DROP_ROUTING,	/* HELLO: address of another key there */
-	PCORE_DROP_RATE,	/* source or neighbour over its frame rate */
-	PCORE_DROP_BUDGET,	/* HELLO over the verification budget */
-	PCORE_DROP_COUNT
-};
-
-/* What became of one entry of an authenticated OGM frame. */
-enum pcore_entry {
-	PCORE_E_ACCEPT = 0,	/* routing_ogm() took it */
-	PCORE_E_OWN,		/* our own OGM */
-	PCORE_E_POLICY,		/* originator refused by the policy */
-	PCORE_E_HOPS,		/* hops-0 rule, TQ ceiling or hop chain */
-	PCORE_E_OLD,		/* older epoch / seqno out of the window */
-	PCORE_E_DUP,		/* duplicate, echo of our relay, or loop */
-	PCORE_E_FULL,		/* table (or stranger share) full */
-	PCORE_E_ROUTING,	/* another refusal of the routing core */
-	PCORE_E_SIG,		/* signature does not verify */
-	PCORE_E_INTRO,		/* new originator over the intro quota */
-	PCORE_E_BUDGET,		/* over the verification budget */
-	PCORE_E_COUNT
-};
-
-/* Wire codec errors are 0..-17 (enum wire_err); counted by -err. */
-#define PCORE_WIRE_ERRS		18
-
-/* What the parser knows about a mesh interface (from IPC_IFACE). */
-struct pcore_iface {
-	uint32_t ifindex;		/* 0: free slot */
-	uint32_t mtu;
-	uint8_t mac[BS_ADDR_LEN];
-	uint8_t up;
-	char name[IFNAMSIZ];
-};
-
-enum pcore_key_state {
-	PCORE_KEY_NONE = 0,		/* not asked for yet */
-	PCORE_KEY_REQUESTED,		/* LINK_KEY_REQ sent */
-	PCORE_KEY_OK,			/* key and key_id hold it */
-	PCORE_KEY_REFUSED,		/* the forwarder could not */
-};
-
-/*
- * The parser's side of a neighbour, next to its routing entry (same
- * identity, created and removed with it): what was told to the
- * forwarder, the link key, and the replay state of its OGM frames.
- */
-struct pcore_neigh {
-	uint32_t ifindex;		/* 0: free slot */
-	uint8_t pk[BS_PK_LEN];
-	uint8_t addr[BS_ADDR_LEN];
-	uint8_t announced;		/* NEIGH UP went out (and no DOWN) */
-	uint8_t key_state;		/* enum pcore_key_state */
-	uint8_t have_counter;
-	uint8_t key_id[BS_KEYID_LEN];
-	uint8_t key[BS_LINKKEY_LEN];	/* secret: wiped when it goes */
-	uint64_t counter;		/* last frame counter accepted */
-	uint64_t key_req_ms;		/* when LINK_KEY_REQ went out */
-	/* Attack resistance (pcore_limits.h). */
-	struct pl_bucket frames;	/* authenticated OGM frames */
-	struct pl_bucket intro;		/* new originators */
-	struct pl_bucket verify;	/* OGM entry verifications */
-	uint32_t strangers;		/* strangers it introduced */
-};
-
-/*
- * Output callback: send one message (as ipc_send takes it).  0 on
- * success; -1 when it could not be sent (pcore counts it and goes on).
- */
-typedef int (*pcore_emit_fn)(void *arg, uint16_t type, const void *obj,
-    size_t objsize);
-
-struct pcore {
-	pcore_emit_fn emit;
-	void *emit_arg;
-
-	/* CONFIG from the forwarder; configured is 0 until it arrived. */
-	int configured;
-	struct ipc_config cfg;
-
-	struct bs_policy *policy;	/* NULL until the first snapshot:
-					   every key is refused until then */
-	uint32_t policy_serial;
-
-	struct pcore_iface ifaces[PCORE_MAX_IFACES];
-
-	/* Created by the first CONFIG; caps from the policy's limits. */
-	struct routing *rt;
-	struct sigcache sigs;
-	struct pcore_neigh neigh[PCORE_MAX_NEIGH];
-	uint32_t n_strangers;		/* originators of class STRANGER */
-	struct pcore_trust *trust;	/* pcore_trust.h; NULL until used */
-	struct pcore_limits lim;	/* pcore_limits.h */
-	uint16_t neigh_gen[PCORE_MAX_NEIGH];	/* slot reuse count */
-	uint8_t rt_key[ROUTING_HASH_KEY_LEN];	/* random, pcore_init */
-	uint8_t sig_key[SIGCACHE_KEY_LEN];
-
-	/* Counters. */
-	uint64_t stat[IPC_STAT_ID_END];		/* by enum ipc_stat_id */
-	uint64_t drop[PCORE_DROP_COUNT];	/* by enum pcore_drop */
-	uint64_t entry[PCORE_E_COUNT];		/* by enum pcore_entry */
-	uint64_t wire_err[PCORE_WIRE_ERRS];	/* PCORE_DROP_MALFORMED by -err */
-	uint64_t emit_failed;			/* messages emit refused */
-
-	/* STATS, purge and log pacing (the caller's monotonic clock). */
-	uint64_t stats_sent_ms;
-	uint64_t purged_ms;
-	int stats_dirty;
-	struct log_rl drop_log;		/* debug lines about dropped frames */
-};
 
 /*
  * Empty core.  Reads random bytes (libsodium) for its hash keys, so call
@@ -324,26 +193,6 @@ const struct pcore_iface *pcore_iface_find(const struct pcore *pc,
 	    uint32_t ifindex);
 
 /*
- * IPC_PINS: the TOFU pins the forwarder kept (pcore_trust.h), made here
- * as if each key had been seen first; none is sent back as IPC_PIN.  A
- * key whose address is pinned already, or one beyond PCORE_PIN_MAX, is
- * skipped.
- */
-void	pcore_pins(struct pcore *pc, const struct ipc_pins *m);
-
-/*
- * IPC_LINK_KEY, the answer to a LINK_KEY_REQ.  Stored with the neighbour
- * (peer_pk, ifindex); an answer for a neighbour that is gone meanwhile
- * is ignored.  The caller wipes its copy of k afterwards.  0, or -1 with
- * err set when the key id is not the key's (a forwarder bug).
- */
-int	pcore_link_key(struct pcore *pc, const struct ipc_link_key *k,
-	    char *err, size_t errlen);
-/* The parser's state of neighbour (ifindex, addr), or NULL. */
-const struct pcore_neigh *pcore_neigh_find(const struct pcore *pc,
-	    uint32_t ifindex, const uint8_t addr[static BS_ADDR_LEN]);
-
-/*
  * One received frame: the Ethernet payload `bytes` (len bytes) that
  * arrived on ifindex from src to dst, at now_ms.  Returns PCORE_ACCEPT
  * or the reason it was dropped (also counted).
@@ -363,10 +212,5 @@ uint64_t pcore_tick(struct pcore *pc, uint64_t now_ms);
 
 /* Fill a STATS message with the counters that have an IPC id; count. */
 int	pcore_stats(const struct pcore *pc, struct ipc_stats *out);
-
-/* "unknown interface", ...; "?" for an unknown value. */
-const char *pcore_drop_name(enum pcore_drop why);
-/* "accepted", "own OGM", ...; "?" for an unknown value. */
-const char *pcore_entry_name(enum pcore_entry what);
 
 #endif /* BATSEC_PCORE_H */

@@ -15,9 +15,10 @@
 #include <string.h>
 
 #include "batsec_policy.h"
-#include "pcore.h"
+#include "pcore_claims.h"
 #include "pcore_int.h"
 #include "pcore_limits.h"
+#include "routing/routing.h"
 
 _Static_assert(sizeof(struct pl_claim) == 24, "pl_claim size");
 

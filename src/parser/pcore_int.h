@@ -1,14 +1,207 @@
 /*
- * pcore_int.h — internals shared by pcore.c (set-up, counters, dispatch),
- * pcore_hello.c (neighbours, link keys, routing events) and pcore_ogm.c
- * (the OGM pipeline).  Nothing outside those files includes this.
+ * pcore_int.h — the parser core's types: struct pcore and everything it
+ * holds (interfaces, the parser's side of each neighbour, the attack-
+ * resistance state), the outcomes of a frame and of an OGM entry, and
+ * what the core keeps in an originator's aux bytes.  Types and constants
+ * only, no functions: each module declares its own in its header.
+ *
+ * Every module of the core includes this; it is their floor.  Nothing
+ * outside src/parser includes it by name: callers get it through pcore.h,
+ * the public API, because they hold a struct pcore and read its counters
+ * and table sizes (tests, fuzz harnesses, the simulator).
+ *
+ * The modules, each including only what is below it (pcore.h tells the
+ * pipeline; DESIGN.md §5):
+ *	pcore.c		configuration, interfaces, dispatch, periodic work
+ *	pcore_hello.c, pcore_ogm.c	the two receive pipelines
+ *	pcore_rt.c	routing parameters; the tables follow the policy
+ *	pcore_neigh.c	the neighbour store, routing events, routes out
+ *	pcore_drop.c	what a refused frame or entry counts as
+ *	pcore_claims.c	who owns a client MAC
+ *	pcore_limits.c	buckets, per-source table, epoch memory, admission
+ *	pcore_trust.c	key classes: certificates, pins, revocations
+ *	pcore_base.c	output, log, counters, counted signature checks
+ *	sigcache.c	the signature and hop-chain cache (no pcore types)
  */
 #ifndef BATSEC_PCORE_INT_H
 #define BATSEC_PCORE_INT_H
 
-#include "pcore.h"
-#include "routing/routing.h"
-#include "proto/wire.h"
+#include <net/if.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "batsec_crypto.h"
+#include "proto/ipc_msg.h"
+#include "common/log.h"
+#include "routing/routing_types.h"
+#include "sigcache.h"
+
+struct bs_policy;
+struct pcore_trust;		/* pcore_trust.c */
+struct pl_src;			/* pcore_limits.h */
+struct pl_mem;
+struct pl_claim;
+
+#define PCORE_MAX_IFACES	32	/* as IPC_CTX_MAX_IFACES */
+#define PCORE_MAX_NEIGH		IPC_MAX_NEIGH	/* as the forwarder */
+
+/* Why a frame was refused.  Append only: the values index counters. */
+enum pcore_drop {
+	PCORE_ACCEPT = 0,	/* not a drop: the frame passed */
+	PCORE_DROP_NOCONFIG,	/* before the forwarder's CONFIG */
+	PCORE_DROP_IFACE,	/* unknown interface */
+	PCORE_DROP_IFACE_DOWN,	/* interface is down */
+	PCORE_DROP_SRC,		/* Ethernet source not unicast / zero */
+	PCORE_DROP_EMPTY,	/* no payload */
+	PCORE_DROP_VERSION,	/* protocol version is not 1 */
+	PCORE_DROP_TYPE,	/* unknown frame type */
+	PCORE_DROP_DATA,	/* UNICAST/BCAST: the forwarder's business */
+	PCORE_DROP_MALFORMED,	/* the wire codec refused it */
+	PCORE_DROP_HELLO_MAC,	/* HELLO interface MAC != Ethernet source */
+	PCORE_DROP_OWN,		/* our own HELLO or OGM came back */
+	PCORE_DROP_POLICY,	/* HELLO key refused by the policy */
+	PCORE_DROP_SIG,		/* HELLO signature does not verify */
+	PCORE_DROP_REPLAY,	/* HELLO not newer, or frame counter not
+				   above the last one accepted */
+	PCORE_DROP_NOT_NEIGH,	/* OGM sender: no neighbour (or MAC) */
+	PCORE_DROP_NO_LINK_KEY,	/* the sender's link key is not known */
+	PCORE_DROP_LINK_AUTH,	/* no tag for us, bad tag or signature */
+	PCORE_DROP_TABLE_FULL,	/* HELLO: the neighbour table is full */
+	PCORE_DROP_ROUTING,	/* HELLO: address of another key there */
+	PCORE_DROP_RATE,	/* source or neighbour over its frame rate */
+	PCORE_DROP_BUDGET,	/* HELLO over the verification budget */
+	PCORE_DROP_COUNT
+};
+
+/* What became of one entry of an authenticated OGM frame. */
+enum pcore_entry {
+	PCORE_E_ACCEPT = 0,	/* routing_ogm() took it */
+	PCORE_E_OWN,		/* our own OGM */
+	PCORE_E_POLICY,		/* originator refused by the policy */
+	PCORE_E_HOPS,		/* hops-0 rule, TQ ceiling or hop chain */
+	PCORE_E_OLD,		/* older epoch / seqno out of the window */
+	PCORE_E_DUP,		/* duplicate, echo of our relay, or loop */
+	PCORE_E_FULL,		/* table (or stranger share) full */
+	PCORE_E_ROUTING,	/* another refusal of the routing core */
+	PCORE_E_SIG,		/* signature does not verify */
+	PCORE_E_INTRO,		/* new originator over the intro quota */
+	PCORE_E_BUDGET,		/* over the verification budget */
+	PCORE_E_COUNT
+};
+
+/* Wire codec errors are 0..-17 (enum wire_err); counted by -err. */
+#define PCORE_WIRE_ERRS		18
+
+/* What the parser knows about a mesh interface (from IPC_IFACE). */
+struct pcore_iface {
+	uint32_t ifindex;		/* 0: free slot */
+	uint32_t mtu;
+	uint8_t mac[BS_ADDR_LEN];
+	uint8_t up;
+	char name[IFNAMSIZ];
+};
+
+enum pcore_key_state {
+	PCORE_KEY_NONE = 0,		/* not asked for yet */
+	PCORE_KEY_REQUESTED,		/* LINK_KEY_REQ sent */
+	PCORE_KEY_OK,			/* key and key_id hold it */
+	PCORE_KEY_REFUSED,		/* the forwarder could not */
+};
+
+/*
+ * A token bucket: burst tokens, refilled at rate per second, kept in
+ * thousandths.  A zeroed bucket is full the first time it is used.
+ */
+struct pl_bucket {
+	uint64_t milli;
+	uint64_t last_ms;
+	uint32_t started;
+	uint32_t reserved;
+};
+
+/* The attack-resistance state (pcore_limits.h). */
+struct pcore_limits {
+	uint8_t key[16];		/* hashes: derived from rt_key */
+	struct pl_src *src;		/* PL_SRC_SLOTS, NULL before CONFIG */
+	struct pl_mem *mem;		/* PL_MEM_SLOTS */
+	struct pl_claim *claims;	/* PL_CLAIM_SLOTS */
+	uint32_t mem_stamp;
+	struct pl_bucket intro;		/* intro-global-rate / -burst */
+	struct pl_bucket verify;	/* verify-global-rate / -burst */
+	struct pl_bucket spill;		/* PL_SPILL_MULT x frame limits */
+	uint8_t under_load;
+	uint64_t under_load_entered;
+	struct log_rl note_rl;		/* notices about attacks */
+};
+
+/*
+ * The parser's side of a neighbour, next to its routing entry (same
+ * identity, created and removed with it): what was told to the
+ * forwarder, the link key, and the replay state of its OGM frames.
+ */
+struct pcore_neigh {
+	uint32_t ifindex;		/* 0: free slot */
+	uint8_t pk[BS_PK_LEN];
+	uint8_t addr[BS_ADDR_LEN];
+	uint8_t announced;		/* NEIGH UP went out (and no DOWN) */
+	uint8_t key_state;		/* enum pcore_key_state */
+	uint8_t have_counter;
+	uint8_t key_id[BS_KEYID_LEN];
+	uint8_t key[BS_LINKKEY_LEN];	/* secret: wiped when it goes */
+	uint64_t counter;		/* last frame counter accepted */
+	uint64_t key_req_ms;		/* when LINK_KEY_REQ went out */
+	/* Attack resistance (pcore_limits.h). */
+	struct pl_bucket frames;	/* authenticated OGM frames */
+	struct pl_bucket intro;		/* new originators */
+	struct pl_bucket verify;	/* OGM entry verifications */
+	uint32_t strangers;		/* strangers it introduced */
+};
+
+/*
+ * Output callback: send one message (as ipc_send takes it).  0 on
+ * success; -1 when it could not be sent (pcore counts it and goes on).
+ */
+typedef int (*pcore_emit_fn)(void *arg, uint16_t type, const void *obj,
+    size_t objsize);
+
+struct pcore {
+	pcore_emit_fn emit;
+	void *emit_arg;
+
+	/* CONFIG from the forwarder; configured is 0 until it arrived. */
+	int configured;
+	struct ipc_config cfg;
+
+	struct bs_policy *policy;	/* NULL until the first snapshot:
+					   every key is refused until then */
+	uint32_t policy_serial;
+
+	struct pcore_iface ifaces[PCORE_MAX_IFACES];
+
+	/* Created by the first CONFIG; caps from the policy's limits. */
+	struct routing *rt;
+	struct sigcache sigs;
+	struct pcore_neigh neigh[PCORE_MAX_NEIGH];
+	uint32_t n_strangers;		/* originators of class STRANGER */
+	struct pcore_trust *trust;	/* pcore_trust.h; NULL until used */
+	struct pcore_limits lim;	/* pcore_limits.h */
+	uint16_t neigh_gen[PCORE_MAX_NEIGH];	/* slot reuse count */
+	uint8_t rt_key[ROUTING_HASH_KEY_LEN];	/* random, pcore_init */
+	uint8_t sig_key[SIGCACHE_KEY_LEN];
+
+	/* Counters. */
+	uint64_t stat[IPC_STAT_ID_END];		/* by enum ipc_stat_id */
+	uint64_t drop[PCORE_DROP_COUNT];	/* by enum pcore_drop */
+	uint64_t entry[PCORE_E_COUNT];		/* by enum pcore_entry */
+	uint64_t wire_err[PCORE_WIRE_ERRS];	/* PCORE_DROP_MALFORMED by -err */
+	uint64_t emit_failed;			/* messages emit refused */
+
+	/* STATS, purge and log pacing (the caller's monotonic clock). */
+	uint64_t stats_sent_ms;
+	uint64_t purged_ms;
+	int stats_dirty;
+	struct log_rl drop_log;		/* debug lines about dropped frames */
+};
 
 /*
  * Fuzzing builds only (batsecd.c refuses to compile with the macro): a
@@ -21,56 +214,6 @@
 #else
 #define PCORE_FUZZ_BYPASS(p)	0
 #endif
-
-/* pcore.c */
-/* Send one message; 0, or -1 (counted as emit_failed). */
-int	pcore_emit(struct pcore *pc, uint16_t type, const void *obj,
-	    size_t size);
-void	pcore_logf(struct pcore *pc, int level, const char *fmt, ...)
-	    __attribute__((format(printf, 3, 4)));
-void	pcore_count(struct pcore *pc, enum ipc_stat_id id);
-/* Count a refused frame (and maybe log it); returns why. */
-enum pcore_drop pcore_drop(struct pcore *pc, enum pcore_drop why,
-	    uint32_t ifindex, const uint8_t src[static BS_ADDR_LEN],
-	    const struct wire_where *where, int werr, uint64_t now_ms);
-enum pcore_drop pcore_malformed(struct pcore *pc, int werr,
-	    const struct wire_where *where, uint32_t ifindex,
-	    const uint8_t src[static BS_ADDR_LEN], uint64_t now_ms);
-/*
- * The policy class of a key (enum bs_policy_class) in *cls; 1 when the
- * policy admits it (TRUSTED, or STRANGER in mode open), 0 when not (and
- * always before the first policy snapshot).
- */
-int	pcore_key_admitted(const struct pcore *pc,
-	    const uint8_t pk[static BS_PK_LEN], uint8_t *cls);
-/* bs_verify, counted as sig_verified / sig_failed; 0 when valid. */
-int	pcore_verify(struct pcore *pc, const uint8_t sig[static BS_SIG_LEN],
-	    enum bs_domain dom, const uint8_t *msg, size_t len,
-	    const uint8_t pk[static BS_PK_LEN]);
-/* 1 when (e1, s1) is newer than (e2, s2): epoch first, serial seqno. */
-int	pcore_newer(uint32_t e1, uint32_t s1, uint32_t e2, uint32_t s2);
-
-/* pcore_hello.c */
-enum pcore_drop pcore_hello(struct pcore *pc, uint32_t ifindex,
-	    const uint8_t src[static BS_ADDR_LEN], const uint8_t *p,
-	    size_t len, uint64_t now_ms);
-struct pcore_neigh *pcore_neigh_get(struct pcore *pc, uint32_t ifindex,
-	    const uint8_t addr[static BS_ADDR_LEN]);
-/* routing_event_fn: turns table changes into messages; arg is pc. */
-void	pcore_event(void *arg, const struct routing_event *ev);
-/* ROUTE_ADD for an originator with a route via an announced neighbour. */
-void	pcore_route_add(struct pcore *pc,
-	    const struct routing_orig_info *oi);
-void	pcore_route_del(struct pcore *pc,
-	    const uint8_t addr[static BS_ADDR_LEN]);
-/* Clear what the forwarder was told about an originator's TT and GW. */
-void	pcore_orig_gone(struct pcore *pc,
-	    const struct routing_orig_info *oi);
-
-/* pcore_ogm.c */
-enum pcore_drop pcore_ogm(struct pcore *pc, uint32_t ifindex,
-	    const uint8_t src[static BS_ADDR_LEN], const uint8_t *p,
-	    size_t len, uint64_t now_ms);
 
 /*
  * What pcore keeps in routing's per-originator aux bytes: what the

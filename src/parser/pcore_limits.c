@@ -9,10 +9,12 @@
 #include <sodium.h>
 
 #include "batsec_policy.h"
-#include "pcore.h"
+#include "pcore_base.h"
 #include "pcore_int.h"
 #include "pcore_limits.h"
+#include "pcore_trust.h"
 #include "common/zmem.h"
+#include "routing/routing.h"
 
 _Static_assert(sizeof(struct pl_mem) == 32, "pl_mem size");
 _Static_assert(PCORE_MAX_NEIGH < UINT16_MAX, "aux intro slot");
@@ -420,16 +422,6 @@ pcore_lim_admit(struct pcore *pc, struct pcore_neigh *n,
 }
 
 void
-pcore_lim_evict(struct pcore *pc, const struct pl_admit *a)
-{
-	if (!a->evict ||
-	    routing_orig_remove(pc->rt, a->evict_pk, pcore_event, pc) !=
-	    ROUTING_OK)
-		return;
-	pcore_count(pc, IPC_STAT_EVICTED);
-}
-
-void
 pcore_lim_stranger_new(struct pcore *pc, struct pcore_neigh *n, uint8_t aux[])
 {
 	struct pcore_aux x;
@@ -585,7 +577,7 @@ static void
 pl_mem_put(uint32_t *e, uint32_t *s, uint8_t *have, uint8_t bit,
     uint32_t epoch, uint32_t seqno)
 {
-	if ((*have & bit) && !pcore_newer(epoch, seqno, *e, *s))
+	if ((*have & bit) && !routing_newer(epoch, seqno, *e, *s))
 		return;
 	*e = epoch;
 	*s = seqno;
@@ -612,13 +604,10 @@ pcore_lim_orig_gone(struct pcore *pc, const struct routing_orig_info *oi)
 void
 pcore_lim_neigh_gone(struct pcore *pc, const struct routing_neigh_info *ni)
 {
-	struct pcore_neigh *n = pcore_neigh_get(pc, ni->ifindex, ni->addr);
 	struct pl_mem_id id;
 	struct pl_mem *m;
 	uint8_t cls;
 
-	if (n != NULL)
-		pc->neigh_gen[n - pc->neigh]++;
 	pcore_key_admitted(pc, ni->pk, &cls);
 	pl_mem_id(&id, ni->pk, ni->ifindex);
 	if (pc->lim.mem == NULL || (m = pl_mem_slot(pc, &id, cls)) == NULL)
@@ -637,7 +626,7 @@ pcore_lim_orig_stale(const struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
 	pl_mem_id(&id, pk, 0);
 	m = pl_mem_find(pc, &id);
 	return m != NULL && (m->have & 1) &&
-	    !pcore_newer(epoch, seqno, m->o_epoch, m->o_seqno);
+	    !routing_newer(epoch, seqno, m->o_epoch, m->o_seqno);
 }
 
 int
@@ -650,7 +639,7 @@ pcore_lim_hello_stale(const struct pcore *pc, uint32_t ifindex,
 	pl_mem_id(&id, pk, ifindex);
 	m = pl_mem_find(pc, &id);
 	return m != NULL && (m->have & 2) &&
-	    !pcore_newer(epoch, seqno, m->h_epoch, m->h_seqno);
+	    !routing_newer(epoch, seqno, m->h_epoch, m->h_seqno);
 }
 
 /* ---- counters ----------------------------------------------------------------------- */

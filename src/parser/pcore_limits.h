@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 #include "batsec_crypto.h"
-#include "common/log.h"
+#include "pcore_int.h"
 
 #define PL_SRC_SETS	64	/* source table: sets of PL_SRC_WAYS */
 #define PL_SRC_WAYS	4
@@ -64,18 +64,8 @@
 #define PL_EVICT_IDLE_OGMS	10
 #define PL_EVICT_IDLE_MIN_MS	5000
 
-/*
- * A token bucket: burst tokens, refilled at rate per second, kept in
- * thousandths.  A zeroed bucket is full the first time it is used.
- */
-struct pl_bucket {
-	uint64_t milli;
-	uint64_t last_ms;
-	uint32_t started;
-	uint32_t reserved;
-};
-
-/* Refill at now_ms; the whole tokens now held. */
+/* Token buckets (struct pl_bucket, pcore_int.h).  Refill at now_ms; the
+ * whole tokens now held. */
 uint64_t pl_bucket_level(struct pl_bucket *b, uint32_t rate, uint32_t burst,
 	    uint64_t now_ms);
 /* One token: 1 when taken, 0 when the bucket is empty. */
@@ -136,22 +126,6 @@ struct pl_claim {
 	uint32_t moved_s;		/* it last moved (s), 0 never */
 };
 
-struct pcore_limits {
-	uint8_t key[16];		/* hashes: derived from rt_key */
-	struct pl_src *src;		/* PL_SRC_SLOTS, NULL before CONFIG */
-	struct pl_mem *mem;		/* PL_MEM_SLOTS */
-	struct pl_claim *claims;	/* PL_CLAIM_SLOTS */
-	uint32_t mem_stamp;
-	struct pl_bucket intro;		/* intro-global-rate / -burst */
-	struct pl_bucket verify;	/* verify-global-rate / -burst */
-	struct pl_bucket spill;		/* PL_SPILL_MULT x frame limits */
-	uint8_t under_load;
-	uint64_t under_load_entered;
-	struct log_rl note_rl;		/* notices about attacks */
-};
-
-struct pcore;
-struct pcore_neigh;
 struct routing_ogm;
 struct routing_orig_info;
 struct routing_neigh_info;
@@ -200,7 +174,10 @@ int	pcore_lim_hello_budget(struct pcore *pc, uint32_t ifindex,
 int	pcore_lim_verify_budget(struct pcore *pc, struct pcore_neigh *n,
 	    int known, uint64_t now_ms);
 
-/* What pcore_lim_admit decided for a new originator. */
+/*
+ * What pcore_lim_admit decided for a new originator; the OGM pipeline
+ * carries out the eviction once the entry's signature verified.
+ */
 struct pl_admit {
 	int evict;			/* remove evict_pk first */
 	uint8_t evict_pk[BS_PK_LEN];
@@ -216,8 +193,6 @@ struct pl_admit {
 int	pcore_lim_admit(struct pcore *pc, struct pcore_neigh *n,
 	    const struct routing_ogm *m, int table_full, uint64_t now_ms,
 	    struct pl_admit *a);
-/* Carry out the planned eviction (after the signature verified). */
-void	pcore_lim_evict(struct pcore *pc, const struct pl_admit *a);
 /* A new stranger entered through neighbour n: attribute it. */
 void	pcore_lim_stranger_new(struct pcore *pc, struct pcore_neigh *n,
 	    uint8_t aux[]);
@@ -246,16 +221,6 @@ int	pcore_lim_orig_stale(const struct pcore *pc,
 /* The same for a neighbour on our interface ifindex (its HELLOs). */
 int	pcore_lim_hello_stale(const struct pcore *pc, uint32_t ifindex,
 	    const uint8_t pk[static BS_PK_LEN], uint32_t epoch, uint32_t seqno);
-
-/*
- * pcore_claims.c: may originator oi (in its newest signed OGM) claim
- * client (mac, vid) at now_ms?  1, and oi owns it; 0 when another
- * originator's claim stands (a better class, or the same class within
- * the roaming limit); see batsecd(8), CLIENT CLAIMS.
- */
-int	pcore_claim(struct pcore *pc, const struct routing_orig_info *oi,
-	    const uint8_t mac[static BS_ADDR_LEN], uint16_t vid,
-	    uint64_t now_ms);
 
 /* Gauges and per-source counters into v[] (indexed by ipc_stat_id). */
 void	pcore_lim_stats(const struct pcore *pc, uint64_t *v, size_t n);

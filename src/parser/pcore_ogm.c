@@ -10,10 +10,17 @@
 #include <sodium.h>
 
 #include "batsec_policy.h"
-#include "pcore.h"
+#include "pcore_base.h"
+#include "pcore_claims.h"
+#include "pcore_drop.h"
 #include "pcore_int.h"
+#include "pcore_limits.h"
+#include "pcore_neigh.h"
+#include "pcore_ogm.h"
+#include "pcore_rt.h"
 #include "pcore_trust.h"
 #include "proto/wire.h"
+#include "routing/routing.h"
 
 /* ---- the frame ------------------------------------------------------------------- */
 
@@ -71,47 +78,6 @@ pcore_ogm_link(struct pcore *pc, uint32_t ifindex,
 }
 
 /* ---- entry outcomes ---------------------------------------------------------------- */
-
-static const enum ipc_stat_id pcore_entry_stat[PCORE_E_COUNT] = {
-	[PCORE_E_ACCEPT] = IPC_STAT_OGM_ACCEPTED,
-	[PCORE_E_OWN] = IPC_STAT_DROP_OWN,
-	[PCORE_E_POLICY] = IPC_STAT_DROP_POLICY,
-	[PCORE_E_HOPS] = IPC_STAT_DROP_HOP_CHAIN,
-	[PCORE_E_OLD] = IPC_STAT_DROP_OLD_SEQNO,
-	[PCORE_E_DUP] = IPC_STAT_DROP_DUPLICATE,
-	[PCORE_E_FULL] = IPC_STAT_DROP_TABLE_FULL,
-	[PCORE_E_ROUTING] = IPC_STAT_DROP_ROUTING,
-	/* PCORE_E_SIG: pcore_verify counted sig_failed. */
-	[PCORE_E_INTRO] = IPC_STAT_DROP_INTRO_QUOTA,
-	[PCORE_E_BUDGET] = IPC_STAT_DROP_VERIFY_BUDGET,
-};
-
-/* What a refused entry counts as against the frame's source. */
-static const int8_t pcore_entry_reason[PCORE_E_COUNT] = {
-	[PCORE_E_ACCEPT] = -1,
-	[PCORE_E_OWN] = -1,
-	[PCORE_E_POLICY] = PL_R_QUOTA,
-	[PCORE_E_HOPS] = PL_R_HOPS,
-	[PCORE_E_OLD] = PL_R_STALE,
-	[PCORE_E_DUP] = PL_R_STALE,
-	[PCORE_E_FULL] = PL_R_QUOTA,
-	[PCORE_E_ROUTING] = PL_R_STALE,
-	[PCORE_E_SIG] = PL_R_SIG,
-	[PCORE_E_INTRO] = PL_R_QUOTA,
-	[PCORE_E_BUDGET] = PL_R_QUOTA,
-};
-
-static void
-pcore_entry_done(struct pcore *pc, enum pcore_entry what, uint32_t ifindex,
-    const uint8_t src[static BS_ADDR_LEN], uint64_t now_ms)
-{
-	pc->entry[what]++;
-	if (pcore_entry_stat[what] != 0)
-		pcore_count(pc, pcore_entry_stat[what]);
-	if (pcore_entry_reason[what] >= 0)
-		pcore_lim_account(pc, ifindex, src,
-		    (enum pl_reason)pcore_entry_reason[what], now_ms);
-}
 
 static enum pcore_entry
 pcore_entry_refused(int r)
@@ -376,7 +342,7 @@ pcore_entry_cheap(struct pcore *pc, const struct wire_ogm *o,
 		return PCORE_E_OLD;
 	}
 	*newer = !*known ||
-	    pcore_newer(m->epoch, m->seqno, old.epoch, old.seqno);
+	    routing_newer(m->epoch, m->seqno, old.epoch, old.seqno);
 	pcore_entry_cached(pc, e, q);
 	if (sigcache_chain_verify(&pc->sigs, q->slot, e->sgn.anchor,
 	    e->mut.chain, e->mut.hops) != 0)
@@ -405,6 +371,17 @@ pcore_entry_new(struct pcore *pc, const struct routing_ogm *m,
 		return;
 	pcore_lim_stranger_new(pc, n, res->info.aux);
 	routing_orig_set_aux(pc->rt, m->orig_pk, res->info.aux);
+}
+
+/* Carry out the eviction pcore_lim_admit() planned. */
+static void
+pcore_entry_evict(struct pcore *pc, const struct pl_admit *a)
+{
+	if (!a->evict ||
+	    routing_orig_remove(pc->rt, a->evict_pk, pcore_event, pc) !=
+	    ROUTING_OK)
+		return;
+	pcore_count(pc, IPC_STAT_EVICTED);
 }
 
 static enum pcore_entry
@@ -450,14 +427,16 @@ pcore_entry(struct pcore *pc, uint32_t ifindex, const struct wire_ogm *o,
 		return what;
 	if (pcore_trust_entry_verified(pc, e, cls, newcert) != 0)
 		return PCORE_E_POLICY;
-	pcore_lim_evict(pc, &adm);
+	pcore_entry_evict(pc, &adm);
 	had = known && routing_orig_get(pc->rt, m.orig_pk, &prev) ==
 	    ROUTING_OK;
 	if ((r = routing_ogm(pc->rt, &m, now_ms, &res)) != ROUTING_OK)
 		return pcore_entry_refused(r);
 	pcore_entry_new(pc, &m, n, &res, had ? &prev : NULL);
 	pcore_entry_act(pc, &m, newer, e, &res, now_ms);
-	pcore_trust_entry_done(pc, e, cls, res.orig_new, newer);
+	/* A revocation it carried: the revoked key's entries go at once. */
+	if (pcore_trust_entry_done(pc, e, cls, res.orig_new, newer))
+		pcore_rt_sweep(pc);
 	return PCORE_E_ACCEPT;
 }
 

@@ -10,7 +10,7 @@
 #include <sodium.h>
 
 #include "batsec_policy.h"
-#include "pcore.h"
+#include "pcore_base.h"
 #include "pcore_int.h"
 #include "pcore_trust.h"
 #include "common/pinset.h"
@@ -246,6 +246,16 @@ pcore_trust_class(const struct pcore *pc, const uint8_t pk[static BS_PK_LEN])
 }
 
 int
+pcore_key_admitted(const struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
+    uint8_t *cls)
+{
+	/* The policy, certificates and TOFU pins (pcore_trust.h). */
+	*cls = pcore_trust_class(pc, pk);
+	return *cls == BS_CLASS_TRUSTED || *cls == BS_CLASS_CERTIFIED ||
+	    *cls == BS_CLASS_STRANGER;
+}
+
+int
 pcore_trust_gateway_ok(const struct pcore *pc,
     const uint8_t pk[static BS_PK_LEN])
 {
@@ -442,7 +452,7 @@ pt_rev_bad(struct pcore_trust *t, const uint8_t *raw, int add)
 	return 0;
 }
 
-void
+int
 pcore_trust_revoke(struct pcore *pc, const uint8_t *raw)
 {
 	struct pcore_trust *t;
@@ -454,25 +464,25 @@ pcore_trust_revoke(struct pcore *pc, const uint8_t *raw)
 	    bs_policy_anchor_find(pc->policy, r.issuer_pk) == NULL ||
 	    bs_policy_is_revoked(pc->policy, r.revoked_pk) ||
 	    pt_rev_bad(t, raw, 0))
-		return;
+		return 0;
 	if (!PCORE_FUZZ_BYPASS(r.sig) &&
 	    bs_revoke_verify(&r, r.issuer_pk) != 0) {
 		(void)pt_rev_bad(t, raw, 1);
-		return;
+		return 0;
 	}
 	if (bs_policy_revoke(pc->policy, r.revoked_pk, NULL, 0) != 0)
-		return;
+		return 0;
 	memcpy(m.rec, raw, BS_REVOKE_LEN);
 	(void)pcore_emit(pc, IPC_REVOKE, &m, sizeof(m));
 	pcore_count(pc, IPC_STAT_REVOKE_LEARNT);
 	pcore_logf(pc, IPC_LOG_INFO, "a CA revocation record arrived: key "
 	    "revoked");
-	pcore_policy_resweep(pc);
+	return 1;
 }
 
 /* ---- expiry ------------------------------------------------------------------------ */
 
-void
+int
 pcore_trust_tick(struct pcore *pc, uint64_t now_ms)
 {
 	struct pcore_trust *t = pc->trust;
@@ -483,10 +493,10 @@ pcore_trust_tick(struct pcore *pc, uint64_t now_ms)
 		pt_pins_resend(pc, now_ms);
 	if (t == NULL || t->n_certs == 0 ||
 	    now_ms - t->checked_ms < PCORE_TRUST_CHECK_MS)
-		return;
+		return 0;
 	t->checked_ms = now_ms;
 	if ((now = pcore_trust_now(pc)) == 0)
-		return;
+		return 0;
 	while (i < t->n_certs) {
 		if (now <= t->certs[i].not_after + BS_CERT_SKEW) {
 			i++;
@@ -497,10 +507,10 @@ pcore_trust_tick(struct pcore *pc, uint64_t now_ms)
 		t->n_certs--;
 		gone++;
 	}
-	if (gone > 0) {
-		pcore_logf(pc, IPC_LOG_INFO, "%zu certificates expired", gone);
-		pcore_policy_resweep(pc);
-	}
+	if (gone == 0)
+		return 0;
+	pcore_logf(pc, IPC_LOG_INFO, "%zu certificates expired", gone);
+	return 1;
 }
 
 /* ---- the OGM pipeline's hooks ---------------------------------------------------- */
@@ -531,7 +541,7 @@ pcore_trust_entry_verified(struct pcore *pc, const struct wire_ogm_entry *e,
 	return 0;
 }
 
-void
+int
 pcore_trust_entry_done(struct pcore *pc, const struct wire_ogm_entry *e,
     uint8_t cls, int orig_new, int newer)
 {
@@ -540,5 +550,6 @@ pcore_trust_entry_done(struct pcore *pc, const struct wire_ogm_entry *e,
 	/* Strangers do not carry revocations: each costs a verification. */
 	if (newer && cls >= BS_CLASS_CERTIFIED &&
 	    (e->tv.present & (1u << WIRE_TVLV_REVOKE)))
-		pcore_trust_revoke(pc, e->tv.revoke);
+		return pcore_trust_revoke(pc, e->tv.revoke);
+	return 0;
 }

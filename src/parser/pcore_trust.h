@@ -57,6 +57,7 @@
 
 struct pcore;
 struct bs_policy;
+struct ipc_pins;
 struct wire_ogm_entry;
 
 #define PCORE_CERT_MAX		4096	/* certificates kept */
@@ -82,6 +83,14 @@ void	pcore_trust_set_clock(struct pcore *pc, pcore_clock_fn fn);
 /* The clock as the certificate checks use it: 0 = no clock. */
 uint64_t pcore_trust_now(const struct pcore *pc);
 
+/*
+ * The policy class of a key (enum bs_policy_class), as
+ * pcore_trust_class() says, in *cls; 1 when the core admits it (TRUSTED,
+ * CERTIFIED, or STRANGER in mode open), 0 when not (and always before the
+ * first policy snapshot).
+ */
+int	pcore_key_admitted(const struct pcore *pc,
+	    const uint8_t pk[static BS_PK_LEN], uint8_t *cls);
 /*
  * The class of pk with what pcore knows: the policy's verdict, lifted to
  * BS_CLASS_CERTIFIED by a kept certificate that is still good (modes ca
@@ -137,9 +146,24 @@ int	pcore_trust_pin_addr(struct pcore *pc,
 	    const uint8_t pk[static BS_PK_LEN]);
 /* Pins made so far. */
 size_t	pcore_trust_pin_count(const struct pcore *pc);
+/*
+ * IPC_PINS: the TOFU pins the forwarder kept, made here as if each key
+ * had been seen first; none is sent back as IPC_PIN.  A key whose
+ * address is pinned already, or one beyond PCORE_PIN_MAX, is skipped.
+ * Part of the public API (pcore.h).
+ */
+void	pcore_pins(struct pcore *pc, const struct ipc_pins *m);
 
-/* A REVOKE container (BS_REVOKE_LEN bytes) of a verified entry. */
-void	pcore_trust_revoke(struct pcore *pc, const uint8_t *raw);
+/*
+ * Classes change here without a new policy snapshot: a revocation
+ * record, an expired certificate.  The functions that can change them
+ * return 1 when they did, and the caller then makes the tables follow
+ * (pcore_rt_sweep(), pcore_rt.h), as after a new policy.
+ */
+
+/* A REVOKE container (BS_REVOKE_LEN bytes) of a verified entry; 1 when
+ * it revoked a key. */
+int	pcore_trust_revoke(struct pcore *pc, const uint8_t *raw);
 
 /*
  * The OGM pipeline's three hooks (pcore_ogm.c).  entry_cert: the entry's
@@ -149,22 +173,21 @@ void	pcore_trust_revoke(struct pcore *pc, const uint8_t *raw);
  * certificate's own signature fails (the entry is then refused by
  * policy); also offers a renewed certificate of an admitted key.
  * entry_done: after routing took the entry: pins a new stranger, and
- * for a newer OGM reads its REVOKE container.
+ * for a newer OGM reads its REVOKE container; 1 when that revoked a key.
  */
 struct pcore_cert_cand *pcore_trust_entry_cert(struct pcore *pc,
 	    const struct wire_ogm_entry *e, struct pcore_cert_cand *cand);
 int	pcore_trust_entry_verified(struct pcore *pc,
 	    const struct wire_ogm_entry *e, uint8_t cls,
 	    const struct pcore_cert_cand *newcert);
-void	pcore_trust_entry_done(struct pcore *pc,
+int	pcore_trust_entry_done(struct pcore *pc,
 	    const struct wire_ogm_entry *e, uint8_t cls, int orig_new,
 	    int newer);
 
-/* Once a second: drop expired certificates (then re-sweep the tables). */
-void	pcore_trust_tick(struct pcore *pc, uint64_t now_ms);
-
-/* pcore.c: re-check every table entry against what pcore_trust_class
- * says now (as after a new policy). */
-void	pcore_policy_resweep(struct pcore *pc);
+/*
+ * Once a second: send pins that could not go up, drop expired
+ * certificates; 1 when some expired.
+ */
+int	pcore_trust_tick(struct pcore *pc, uint64_t now_ms);
 
 #endif /* BATSEC_PCORE_TRUST_H */

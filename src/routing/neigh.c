@@ -4,19 +4,24 @@
  */
 #include <string.h>
 
-#include "routing.h"
+#include "neigh.h"
 #include "routing_int.h"
+#include "rt_base.h"
+#include "seqno.h"
+#include "tq.h"
 
 /* ---- lookup ------------------------------------------------------------- */
 
 static uint32_t
-neigh_bkt_pk(const struct routing *rt, uint32_t ifindex, const uint8_t *pk)
+neigh_bucket_pk(const struct routing *rt, uint32_t ifindex,
+    const uint8_t *pk)
 {
 	return rt_hash(rt, ifindex, pk, BS_PK_LEN) & rt->neigh_mask;
 }
 
 static uint32_t
-neigh_bkt_addr(const struct routing *rt, uint32_t ifindex, const uint8_t *addr)
+neigh_bucket_addr(const struct routing *rt, uint32_t ifindex,
+    const uint8_t *addr)
 {
 	return rt_hash(rt, ifindex, addr, BS_ADDR_LEN) & rt->neigh_mask;
 }
@@ -25,7 +30,7 @@ neigh_bkt_addr(const struct routing *rt, uint32_t ifindex, const uint8_t *addr)
 static uint32_t
 neigh_lookup_pk(const struct routing *rt, uint32_t ifindex, const uint8_t *pk)
 {
-	uint32_t i = rt->neigh_bkt_pk[neigh_bkt_pk(rt, ifindex, pk)];
+	uint32_t i = rt->neigh_bkt_pk[neigh_bucket_pk(rt, ifindex, pk)];
 
 	for (; i != RT_NIL; i = rt->neigh[i].next_pk)
 		if (rt->neigh[i].ifindex == ifindex &&
@@ -38,7 +43,7 @@ uint32_t
 rt_neigh_lookup(const struct routing *rt, uint32_t ifindex,
     const uint8_t addr[static BS_ADDR_LEN])
 {
-	uint32_t i = rt->neigh_bkt_addr[neigh_bkt_addr(rt, ifindex, addr)];
+	uint32_t i = rt->neigh_bkt_addr[neigh_bucket_addr(rt, ifindex, addr)];
 
 	for (; i != RT_NIL; i = rt->neigh[i].next_addr)
 		if (rt->neigh[i].ifindex == ifindex &&
@@ -120,10 +125,10 @@ neigh_insert(struct routing *rt, const struct routing_hello *h)
 	n->iface = (uint8_t)s;
 	rt->ifaces[s].ifindex = h->ifindex;
 	rt->ifaces[s].count++;
-	b = neigh_bkt_pk(rt, h->ifindex, h->pk);
+	b = neigh_bucket_pk(rt, h->ifindex, h->pk);
 	n->next_pk = rt->neigh_bkt_pk[b];
 	rt->neigh_bkt_pk[b] = i;
-	b = neigh_bkt_addr(rt, h->ifindex, h->addr);
+	b = neigh_bucket_addr(rt, h->ifindex, h->addr);
 	n->next_addr = rt->neigh_bkt_addr[b];
 	rt->neigh_bkt_addr[b] = i;
 	rt->neigh_count++;
@@ -136,11 +141,11 @@ neigh_unlink(struct routing *rt, uint32_t i)
 	struct rt_neigh *n = &rt->neigh[i];
 	uint32_t *pp;
 
-	pp = &rt->neigh_bkt_pk[neigh_bkt_pk(rt, n->ifindex, n->pk)];
+	pp = &rt->neigh_bkt_pk[neigh_bucket_pk(rt, n->ifindex, n->pk)];
 	while (*pp != i)
 		pp = &rt->neigh[*pp].next_pk;
 	*pp = n->next_pk;
-	pp = &rt->neigh_bkt_addr[neigh_bkt_addr(rt, n->ifindex, n->addr)];
+	pp = &rt->neigh_bkt_addr[neigh_bucket_addr(rt, n->ifindex, n->addr)];
 	while (*pp != i)
 		pp = &rt->neigh[*pp].next_addr;
 	*pp = n->next_addr;
@@ -178,7 +183,7 @@ neigh_window_check(const struct rt_neigh *n, uint32_t epoch, uint32_t seqno)
 {
 	if (epoch < n->epoch)
 		return ROUTING_EEPOCH;
-	if (!rt_newer(epoch, seqno, n->epoch, n->seqno))
+	if (!routing_newer(epoch, seqno, n->epoch, n->seqno))
 		return ROUTING_EOLD;
 	return ROUTING_OK;
 }

@@ -6,19 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "routing.h"
+#include "neigh.h"
+#include "orig.h"
 #include "routing_int.h"
+#include "rt_base.h"
+#include "seqno.h"
+#include "tq.h"
 
 /* ---- lookup ------------------------------------------------------------- */
 
 static uint32_t
-orig_bkt_pk(const struct routing *rt, const uint8_t *pk)
+orig_bucket_pk(const struct routing *rt, const uint8_t *pk)
 {
 	return rt_hash(rt, 0, pk, BS_PK_LEN) & rt->orig_mask;
 }
 
 static uint32_t
-orig_bkt_addr(const struct routing *rt, const uint8_t *addr)
+orig_bucket_addr(const struct routing *rt, const uint8_t *addr)
 {
 	return rt_hash(rt, 0, addr, BS_ADDR_LEN) & rt->orig_mask;
 }
@@ -26,7 +30,7 @@ orig_bkt_addr(const struct routing *rt, const uint8_t *addr)
 static uint32_t
 orig_lookup_pk(const struct routing *rt, const uint8_t *pk)
 {
-	uint32_t i = rt->orig_bkt_pk[orig_bkt_pk(rt, pk)];
+	uint32_t i = rt->orig_bkt_pk[orig_bucket_pk(rt, pk)];
 
 	for (; i != RT_NIL; i = rt->orig[i].next_pk)
 		if (memcmp(rt->orig[i].pk, pk, BS_PK_LEN) == 0)
@@ -37,7 +41,7 @@ orig_lookup_pk(const struct routing *rt, const uint8_t *pk)
 static uint32_t
 orig_lookup_addr(const struct routing *rt, const uint8_t *addr)
 {
-	uint32_t i = rt->orig_bkt_addr[orig_bkt_addr(rt, addr)];
+	uint32_t i = rt->orig_bkt_addr[orig_bucket_addr(rt, addr)];
 
 	for (; i != RT_NIL; i = rt->orig[i].next_addr)
 		if (memcmp(rt->orig[i].addr, addr, BS_ADDR_LEN) == 0)
@@ -251,10 +255,10 @@ orig_link(struct routing *rt, uint32_t i)
 	struct rt_orig *o = &rt->orig[i];
 	uint32_t b;
 
-	b = orig_bkt_pk(rt, o->pk);
+	b = orig_bucket_pk(rt, o->pk);
 	o->next_pk = rt->orig_bkt_pk[b];
 	rt->orig_bkt_pk[b] = i;
-	b = orig_bkt_addr(rt, o->addr);
+	b = orig_bucket_addr(rt, o->addr);
 	o->next_addr = rt->orig_bkt_addr[b];
 	rt->orig_bkt_addr[b] = i;
 }
@@ -294,11 +298,11 @@ orig_delete(struct routing *rt, uint32_t i)
 	struct rt_orig *o = &rt->orig[i];
 	uint32_t *pp;
 
-	pp = &rt->orig_bkt_pk[orig_bkt_pk(rt, o->pk)];
+	pp = &rt->orig_bkt_pk[orig_bucket_pk(rt, o->pk)];
 	while (*pp != i)
 		pp = &rt->orig[*pp].next_pk;
 	*pp = o->next_pk;
-	pp = &rt->orig_bkt_addr[orig_bkt_addr(rt, o->addr)];
+	pp = &rt->orig_bkt_addr[orig_bucket_addr(rt, o->addr)];
 	while (*pp != i)
 		pp = &rt->orig[*pp].next_addr;
 	*pp = o->next_addr;
@@ -418,7 +422,7 @@ ogm_window(const struct routing *rt, const struct routing_ogm *m,
 	x->cand = orig_cand_find(o, x->sender);
 	if (m->epoch < o->epoch)
 		return ROUTING_EEPOCH;
-	if (rt_newer(m->epoch, m->seqno, o->epoch, o->seqno)) {
+	if (routing_newer(m->epoch, m->seqno, o->epoch, o->seqno)) {
 		x->newer = 1;
 		x->dup = ROUTING_NO_DUP;
 		return ROUTING_OK;
@@ -566,7 +570,7 @@ ogm_relay(const struct routing *rt, struct rt_orig *o,
 	    m->hops >= ROUTING_MAX_HOPS || tq == 0)
 		return;
 	if (o->relayed &&
-	    !rt_newer(m->epoch, m->seqno, o->relay_epoch, o->relay_seqno))
+	    !routing_newer(m->epoch, m->seqno, o->relay_epoch, o->relay_seqno))
 		return;
 	o->relayed = 1;
 	o->relay_epoch = m->epoch;

@@ -1,21 +1,31 @@
 /*
- * routing.c — the routing core: lifecycle, parameters, TQ arithmetic,
- * hashing, and the removal entry points that tie neighbours (neigh.c) and
- * originators (orig.c) together.  See routing.h for the model.
+ * routing.c — the routing core's top: status names, parameters, the
+ * tables' life cycle, and the removal entry points that tie neighbours
+ * (neigh.c) and originators (orig.c) together.  See routing.h for the
+ * model.
+ *
+ * The floors of src/routing, each including only what is below it:
+ *	routing.c	this file (routing.h: the public API)
+ *	orig.c		originators and their next-hop candidates
+ *	neigh.c		neighbours, HELLO windows, link TQ
+ *	rt_base.c	hashing, buckets, elapsed time
+ *	seqno.c, tq.c	the (epoch, seqno) order; TQ arithmetic
+ *	routing_int.h	the tables' layout (types only)
+ *	routing_types.h	limits, status codes, records (types only)
  */
-#include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "neigh.h"
+#include "orig.h"
 #include "routing.h"
 #include "routing_int.h"
+#include "rt_base.h"
 
 _Static_assert(sizeof(struct rt_cand) == 32, "rt_cand size");
 _Static_assert(sizeof(struct rt_orig) <= 1024, "rt_orig over 1 KiB");
 _Static_assert(ROUTING_NEIGH_CAP_MAX <= UINT16_MAX, "rt_cand.neigh is u16");
 _Static_assert(ROUTING_ORIG_ROUTERS < RT_NO_ROUTER, "router index");
-_Static_assert(crypto_shorthash_KEYBYTES == ROUTING_HASH_KEY_LEN,
-    "hash key length");
 
 static const char *const routing_errs[ROUTING_NERR] = {
 	"ok",
@@ -78,30 +88,6 @@ routing_params_check(const struct routing_params *p)
 }
 
 /* ---- lifecycle ---------------------------------------------------------- */
-
-uint32_t
-rt_buckets_for(uint32_t cap)
-{
-	uint32_t n = 16;
-
-	while (n < cap)
-		n <<= 1;
-	return n;
-}
-
-/* n bucket heads, all empty; NULL when out of memory. */
-uint32_t *
-rt_buckets_new(uint32_t n)
-{
-	uint32_t *b = malloc((size_t)n * sizeof(*b));
-	uint32_t i;
-
-	if (b == NULL)
-		return NULL;
-	for (i = 0; i < n; i++)
-		b[i] = RT_NIL;
-	return b;
-}
 
 struct routing *
 routing_new(const struct routing_params *p,
@@ -174,98 +160,6 @@ routing_set_params(struct routing *rt, const struct routing_params *p)
 		return r;
 	rt->p = *p;
 	return ROUTING_OK;
-}
-
-/* ---- helpers ------------------------------------------------------------ */
-
-/* SipHash-2-4 of (ifindex, key) under the table's random key. */
-uint32_t
-rt_hash(const struct routing *rt, uint32_t ifindex, const uint8_t *key,
-    size_t len)
-{
-	uint8_t buf[4 + BS_PK_LEN];
-	uint8_t out[crypto_shorthash_BYTES];
-	uint32_t h;
-
-	if (len > BS_PK_LEN)
-		len = BS_PK_LEN;
-	memcpy(buf, &ifindex, 4);
-	memcpy(buf + 4, key, len);
-	crypto_shorthash(out, buf, 4 + len, rt->hkey);
-	memcpy(&h, out, sizeof(h));
-	return h;
-}
-
-/* Milliseconds from then_ms to now_ms; 0 if the clock went backwards. */
-uint64_t
-rt_elapsed(uint64_t now_ms, uint64_t then_ms)
-{
-	return now_ms >= then_ms ? now_ms - then_ms : 0;
-}
-
-int
-rt_newer(uint32_t e1, uint32_t s1, uint32_t e2, uint32_t s2)
-{
-	uint32_t d = s1 - s2;
-
-	if (e1 != e2)
-		return e1 > e2;
-	return d != 0 && d < 0x80000000u;
-}
-
-/* ---- TQ arithmetic ------------------------------------------------------ */
-
-uint8_t
-routing_tq_asym(unsigned rq)
-{
-	uint32_t inv, cube;
-
-	if (rq > ROUTING_WINDOW)
-		rq = ROUTING_WINDOW;
-	inv = ROUTING_WINDOW - rq;
-	cube = inv * inv * inv;
-	return (uint8_t)(ROUTING_TQ_MAX - ROUTING_TQ_MAX * cube /
-	    (ROUTING_WINDOW * ROUTING_WINDOW * ROUTING_WINDOW));
-}
-
-uint8_t
-routing_tq_own(unsigned echo)
-{
-	if (echo > ROUTING_WINDOW)
-		echo = ROUTING_WINDOW;
-	return (uint8_t)(ROUTING_TQ_MAX * echo / ROUTING_WINDOW);
-}
-
-uint8_t
-routing_tq_combine(uint8_t tq, uint8_t tq_own, uint8_t tq_asym)
-{
-	uint32_t p = (uint32_t)tq * tq_own * tq_asym;
-
-	return (uint8_t)(p / (ROUTING_TQ_MAX * ROUTING_TQ_MAX));
-}
-
-uint8_t
-routing_link_tq(unsigned rq, unsigned echo)
-{
-	return routing_tq_combine(ROUTING_TQ_MAX, routing_tq_own(echo),
-	    routing_tq_asym(rq));
-}
-
-uint8_t
-routing_tq_hop(uint8_t tq, uint8_t hop_penalty)
-{
-	return (uint8_t)((uint32_t)tq * (ROUTING_TQ_MAX - hop_penalty) /
-	    ROUTING_TQ_MAX);
-}
-
-uint8_t
-routing_tq_ceiling(unsigned hops, uint8_t hop_penalty)
-{
-	uint8_t tq = ROUTING_TQ_MAX;
-
-	while (hops-- > 0 && tq != 0 && hop_penalty != 0)
-		tq = routing_tq_hop(tq, hop_penalty);
-	return tq;
 }
 
 /* ---- removal ------------------------------------------------------------ */

@@ -1,6 +1,8 @@
 /*
- * routing_int.h — internals shared by routing.c, neigh.c and orig.c.
- * Nothing outside those three files includes this.
+ * routing_int.h — the tables' layout, shared by the modules of the
+ * routing core (rt_base.c, neigh.c, orig.c, routing.c).  Types only, no
+ * functions: each module's header declares its own.  Nothing outside
+ * src/routing includes this; callers hold a struct routing by pointer.
  *
  * Entries live in arrays and refer to each other by index; RT_NIL ends a
  * hash chain or a free list.  Each table has two hash indexes (by key and
@@ -11,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "routing.h"
+#include "routing_types.h"
 
 #define RT_NIL		UINT32_MAX
 #define RT_NO_ROUTER	0xff
@@ -106,48 +108,5 @@ struct routing {
 
 	struct rt_iface ifaces[ROUTING_MAX_IFACES];
 };
-
-/* routing.c */
-uint32_t rt_hash(const struct routing *rt, uint32_t ifindex,
-	    const uint8_t *key, size_t len);
-uint32_t rt_buckets_for(uint32_t cap);
-uint32_t *rt_buckets_new(uint32_t n);
-uint64_t rt_elapsed(uint64_t now_ms, uint64_t then_ms);
-/* 1 when (e1, s1) is newer than (e2, s2): epoch first, serial seqno. */
-int	rt_newer(uint32_t e1, uint32_t s1, uint32_t e2, uint32_t s2);
-
-/* neigh.c */
-/* Index of the neighbour (ifindex, addr), or RT_NIL. */
-uint32_t rt_neigh_lookup(const struct routing *rt, uint32_t ifindex,
-	    const uint8_t addr[static BS_ADDR_LEN]);
-void	rt_neigh_info(const struct rt_neigh *n,
-	    struct routing_neigh_info *o);
-
-enum rt_mark {
-	RT_MARK_EXPIRED,	/* not heard for neigh_timeout_ms at now_ms */
-	RT_MARK_IFACE,		/* on ifindex */
-	RT_MARK_KEY,		/* with key pk, any interface */
-};
-/*
- * Mark neighbours dead; returns how many.  Dead neighbours stay in place
- * until rt_orig_sweep() has moved the routes off them and rt_neigh_reap()
- * frees them, emitting NEIGH_DOWN for each.
- */
-unsigned rt_neigh_mark(struct routing *rt, enum rt_mark how, uint64_t now_ms,
-	    uint32_t ifindex, const uint8_t *pk);
-void	rt_neigh_reap(struct routing *rt, routing_event_fn cb, void *arg,
-	    struct routing_purge_result *res);
-
-/* orig.c */
-/*
- * One pass over the originators: drop candidates through dead neighbours
- * (and, with timeouts, stale candidates and originators), re-elect routers
- * and emit ROUTE / ORIG_DEL events.
- */
-void	rt_orig_sweep(struct routing *rt, int timeouts, uint64_t now_ms,
-	    routing_event_fn cb, void *arg, struct routing_purge_result *res);
-int	rt_orig_remove_pk(struct routing *rt, const uint8_t pk[BS_PK_LEN],
-	    routing_event_fn cb, void *arg, struct routing_purge_result *res);
-int	rt_orig_rehash(struct routing *rt, uint32_t cap);
 
 #endif /* BATSEC_ROUTING_INT_H */

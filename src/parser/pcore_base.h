@@ -1,0 +1,29 @@
+/*
+ * pcore_base.h — what every part of the parser's core uses: the way out
+ * (messages, log lines), counters and the counted signature check.  The
+ * floor of the core's modules, above the types (pcore_int.h) only.
+ */
+#ifndef BATSEC_PCORE_BASE_H
+#define BATSEC_PCORE_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "batsec_crypto.h"
+#include "proto/ipc_msg.h"
+
+struct pcore;
+
+/* Send one message; 0, or -1 (counted as emit_failed). */
+int	pcore_emit(struct pcore *pc, uint16_t type, const void *obj,
+	    size_t size);
+void	pcore_logf(struct pcore *pc, int level, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+/* Count one event under an IPC_STATS id (STATS will go out). */
+void	pcore_count(struct pcore *pc, enum ipc_stat_id id);
+/* bs_verify, counted as sig_verified / sig_failed; 0 when valid. */
+int	pcore_verify(struct pcore *pc, const uint8_t sig[static BS_SIG_LEN],
+	    enum bs_domain dom, const uint8_t *msg, size_t len,
+	    const uint8_t pk[static BS_PK_LEN]);
+
+#endif /* BATSEC_PCORE_BASE_H */

@@ -1,0 +1,271 @@
+/*
+ * pcore_neigh.c — the neighbour store and what table changes tell the
+ * forwarder: the parser's side of each neighbour (what the forwarder was
+ * told, the link key, the replay state of its OGM frames), NEIGH UP and
+ * DOWN, LINK_KEY_REQ, ROUTE_ADD and ROUTE_DEL, and the handler of the
+ * routing core's removal events (pcore_neigh.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "batsec_policy.h"
+#include "pcore_base.h"
+#include "pcore_int.h"
+#include "pcore_limits.h"
+#include "pcore_neigh.h"
+#include "routing/routing.h"
+
+/* ---- the parser's neighbour slots ------------------------------------------- */
+
+/* Slot of neighbour (ifindex, addr), or -1. */
+static int
+pcore_neigh_index(const struct pcore *pc, uint32_t ifindex,
+    const uint8_t addr[static BS_ADDR_LEN])
+{
+	int i;
+
+	if (ifindex == 0)
+		return -1;
+	for (i = 0; i < PCORE_MAX_NEIGH; i++)
+		if (pc->neigh[i].ifindex == ifindex &&
+		    memcmp(pc->neigh[i].addr, addr, BS_ADDR_LEN) == 0)
+			return i;
+	return -1;
+}
+
+struct pcore_neigh *
+pcore_neigh_get(struct pcore *pc, uint32_t ifindex,
+    const uint8_t addr[static BS_ADDR_LEN])
+{
+	int i = pcore_neigh_index(pc, ifindex, addr);
+
+	return i >= 0 ? &pc->neigh[i] : NULL;
+}
+
+const struct pcore_neigh *
+pcore_neigh_find(const struct pcore *pc, uint32_t ifindex,
+    const uint8_t addr[static BS_ADDR_LEN])
+{
+	int i = pcore_neigh_index(pc, ifindex, addr);
+
+	return i >= 0 ? &pc->neigh[i] : NULL;
+}
+
+/* A slot for a neighbour routing_hello() just created; NULL when full. */
+static struct pcore_neigh *
+pcore_neigh_new(struct pcore *pc, const struct routing_neigh_info *ni)
+{
+	struct pcore_neigh *n;
+	size_t i;
+
+	for (i = 0; i < PCORE_MAX_NEIGH; i++) {
+		n = &pc->neigh[i];
+		if (n->ifindex != 0)
+			continue;
+		sodium_memzero(n, sizeof(*n));
+		n->ifindex = ni->ifindex;
+		memcpy(n->pk, ni->pk, BS_PK_LEN);
+		memcpy(n->addr, ni->addr, BS_ADDR_LEN);
+		return n;
+	}
+	return NULL;
+}
+
+/* ---- messages about neighbours ----------------------------------------------- */
+
+static int
+pcore_send_neigh(struct pcore *pc, const struct routing_neigh_info *ni,
+    uint8_t state)
+{
+	struct ipc_neigh m;
+
+	memset(&m, 0, sizeof(m));
+	memcpy(m.pk, ni->pk, BS_PK_LEN);
+	memcpy(m.addr, ni->addr, BS_ADDR_LEN);
+	memcpy(m.mac, ni->mac, BS_ADDR_LEN);
+	m.ifindex = ni->ifindex;
+	m.state = state;
+	if (state == IPC_NEIGH_UP) {
+		m.tq = ni->link_tq;
+		m.rx_count = ni->rq;
+	}
+	return pcore_emit(pc, IPC_NEIGH, &m, sizeof(m));
+}
+
+/* Ask the forwarder for the link key (it alone holds our secret key). */
+static void
+pcore_key_request(struct pcore *pc, struct pcore_neigh *n, uint64_t now_ms)
+{
+	struct ipc_link_key_req q;
+
+	memset(&q, 0, sizeof(q));
+	memcpy(q.peer_pk, n->pk, BS_PK_LEN);
+	q.ifindex = n->ifindex;
+	if (pcore_emit(pc, IPC_LINK_KEY_REQ, &q, sizeof(q)) != 0)
+		return;
+	n->key_state = PCORE_KEY_REQUESTED;
+	n->key_req_ms = now_ms;
+}
+
+static int
+pcore_key_due(const struct pcore_neigh *n, uint64_t now_ms)
+{
+	if (n->key_state == PCORE_KEY_NONE)
+		return 1;
+	return n->key_state == PCORE_KEY_REQUESTED &&
+	    (now_ms < n->key_req_ms ||
+	    now_ms - n->key_req_ms >= PCORE_KEY_RETRY_MS);
+}
+
+/*
+ * After an accepted HELLO: NEIGH UP when something the forwarder shows
+ * changed (or it never heard of the neighbour), then LINK_KEY_REQ, which
+ * the forwarder accepts only for an up neighbour.
+ */
+void
+pcore_neigh_tell(struct pcore *pc, const struct routing_hello_result *res,
+    const struct routing_neigh_info *ni, uint64_t now_ms)
+{
+	struct pcore_neigh *n = pcore_neigh_get(pc, ni->ifindex, ni->addr);
+
+	if (n == NULL && res->neigh_new)
+		n = pcore_neigh_new(pc, ni);
+	if (n == NULL) {
+		pcore_logf(pc, IPC_LOG_ERR, "neighbour slots out of step with "
+		    "the routing table");
+		return;
+	}
+	if ((res->changed || !n->announced) &&
+	    pcore_send_neigh(pc, ni, IPC_NEIGH_UP) == 0)
+		n->announced = 1;
+	if (n->announced && pcore_key_due(n, now_ms))
+		pcore_key_request(pc, n, now_ms);
+}
+
+int
+pcore_link_key(struct pcore *pc, const struct ipc_link_key *k, char *err,
+    size_t errlen)
+{
+	uint8_t addr[BS_ADDR_LEN], id[BS_KEYID_LEN];
+	struct pcore_neigh *n;
+
+	bs_mesh_addr(addr, k->peer_pk);
+	n = pcore_neigh_get(pc, k->ifindex, addr);
+	if (n == NULL || memcmp(n->pk, k->peer_pk, BS_PK_LEN) != 0)
+		return 0;	/* gone meanwhile */
+	if (k->status != IPC_LINK_KEY_OK) {
+		n->key_state = PCORE_KEY_REFUSED;
+		return 0;
+	}
+	bs_link_keyid(id, k->key);
+	if (sodium_memcmp(id, k->key_id, BS_KEYID_LEN) != 0) {
+		if (err != NULL && errlen > 0)
+			snprintf(err, errlen, "LINK_KEY: key id does not "
+			    "match the key");
+		return -1;
+	}
+	memcpy(n->key, k->key, BS_LINKKEY_LEN);
+	memcpy(n->key_id, id, BS_KEYID_LEN);
+	n->key_state = PCORE_KEY_OK;
+	return 0;
+}
+
+/* ---- routing events ---------------------------------------------------------- */
+
+void
+pcore_route_add(struct pcore *pc, const struct routing_orig_info *oi)
+{
+	const struct pcore_neigh *n;
+	struct ipc_route m;
+
+	if (!oi->has_route)
+		return;
+	/* The forwarder refuses a next hop it was not told is up. */
+	n = pcore_neigh_get(pc, oi->ifindex, oi->nexthop);
+	if (n == NULL || !n->announced)
+		return;
+	memset(&m, 0, sizeof(m));
+	memcpy(m.orig_pk, oi->pk, BS_PK_LEN);
+	memcpy(m.orig_addr, oi->addr, BS_ADDR_LEN);
+	memcpy(m.nexthop, oi->nexthop, BS_ADDR_LEN);
+	m.ifindex = oi->ifindex;
+	m.tq = oi->tq;
+	m.hops = oi->hops;
+	m.epoch = oi->epoch;
+	pcore_emit(pc, IPC_ROUTE_ADD, &m, sizeof(m));
+}
+
+void
+pcore_route_del(struct pcore *pc, const uint8_t addr[static BS_ADDR_LEN])
+{
+	struct ipc_route_del m;
+
+	memset(&m, 0, sizeof(m));
+	memcpy(m.orig_addr, addr, BS_ADDR_LEN);
+	pcore_emit(pc, IPC_ROUTE_DEL, &m, sizeof(m));
+}
+
+/* An originator left the routing table: clear its TT and GW upstairs. */
+static void
+pcore_orig_gone(struct pcore *pc, const struct routing_orig_info *oi)
+{
+	struct pcore_aux a;
+	struct ipc_tt tt;
+	struct ipc_gw gw;
+
+	memcpy(&a, oi->aux, sizeof(a));
+	if (a.tt_count > 0) {
+		memset(&tt, 0, sizeof(tt));
+		memcpy(tt.orig_addr, oi->addr, BS_ADDR_LEN);
+		pcore_emit(pc, IPC_TT, &tt, sizeof(tt));
+	}
+	if (a.gw) {
+		memset(&gw, 0, sizeof(gw));
+		memcpy(gw.orig_addr, oi->addr, BS_ADDR_LEN);
+		gw.op = IPC_GW_WITHDRAW;
+		pcore_emit(pc, IPC_GW, &gw, sizeof(gw));
+	}
+	if (oi->cls == BS_CLASS_STRANGER && pc->n_strangers > 0)
+		pc->n_strangers--;
+	pcore_lim_orig_gone(pc, oi);
+}
+
+/* A neighbour left the routing table: tell the forwarder, wipe its key. */
+static void
+pcore_neigh_gone(struct pcore *pc, const struct routing_neigh_info *ni)
+{
+	struct pcore_neigh *n = pcore_neigh_get(pc, ni->ifindex, ni->addr);
+
+	if (n != NULL && n->announced)
+		pcore_send_neigh(pc, ni, IPC_NEIGH_DOWN);
+	/* The slot's next tenant inherits none of the strangers this one
+	 * introduced (pcore_aux.intro_gen). */
+	if (n != NULL)
+		pc->neigh_gen[n - pc->neigh]++;
+	pcore_lim_neigh_gone(pc, ni);
+	if (n != NULL)
+		sodium_memzero(n, sizeof(*n));
+}
+
+void
+pcore_event(void *arg, const struct routing_event *ev)
+{
+	struct pcore *pc = arg;
+
+	switch (ev->type) {
+	case ROUTING_EV_ROUTE:
+		if (ev->route == ROUTING_ROUTE_DELETED)
+			pcore_route_del(pc, ev->info.addr);
+		else
+			pcore_route_add(pc, &ev->info);
+		break;
+	case ROUTING_EV_ORIG_DEL:
+		pcore_orig_gone(pc, &ev->info);
+		break;
+	case ROUTING_EV_NEIGH_DOWN:
+		pcore_neigh_gone(pc, &ev->neigh);
+		break;
+	}
+}

@@ -1,0 +1,62 @@
+/*
+ * pcore_neigh.h — the neighbour store and route emission: the parser's
+ * side of each neighbour, next to its routing entry (created with the
+ * first accepted HELLO, removed with it), and every message a table
+ * change sends: NEIGH UP / DOWN, LINK_KEY_REQ, ROUTE_ADD / ROUTE_DEL,
+ * and TT count 0 / GW WITHDRAW for an originator that left (pcore.h,
+ * Emitted messages).  pcore_link_key and pcore_neigh_find are part of
+ * the public API (pcore.h).
+ */
+#ifndef BATSEC_PCORE_NEIGH_H
+#define BATSEC_PCORE_NEIGH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "batsec_crypto.h"
+#include "pcore_int.h"
+
+struct ipc_link_key;
+struct routing_event;
+struct routing_hello_result;
+struct routing_neigh_info;
+struct routing_orig_info;
+
+#define PCORE_KEY_RETRY_MS	5000	/* LINK_KEY_REQ again after */
+
+/*
+ * IPC_LINK_KEY, the answer to a LINK_KEY_REQ.  Stored with the neighbour
+ * (peer_pk, ifindex); an answer for a neighbour that is gone meanwhile
+ * is ignored.  The caller wipes its copy of k afterwards.  0, or -1 with
+ * err set when the key id is not the key's (a forwarder bug).
+ */
+int	pcore_link_key(struct pcore *pc, const struct ipc_link_key *k,
+	    char *err, size_t errlen);
+/* The parser's state of neighbour (ifindex, addr), or NULL. */
+const struct pcore_neigh *pcore_neigh_find(const struct pcore *pc,
+	    uint32_t ifindex, const uint8_t addr[static BS_ADDR_LEN]);
+/* The same, to change: NULL when there is none. */
+struct pcore_neigh *pcore_neigh_get(struct pcore *pc, uint32_t ifindex,
+	    const uint8_t addr[static BS_ADDR_LEN]);
+/*
+ * After an accepted HELLO (res from routing_hello, ni the neighbour as
+ * the table has it now): a slot for a new neighbour, NEIGH UP when
+ * something the forwarder shows changed, then LINK_KEY_REQ when due.
+ */
+void	pcore_neigh_tell(struct pcore *pc,
+	    const struct routing_hello_result *res,
+	    const struct routing_neigh_info *ni, uint64_t now_ms);
+
+/* ROUTE_ADD for an originator with a route via an announced neighbour. */
+void	pcore_route_add(struct pcore *pc,
+	    const struct routing_orig_info *oi);
+void	pcore_route_del(struct pcore *pc,
+	    const uint8_t addr[static BS_ADDR_LEN]);
+/*
+ * routing_event_fn: turns what a removal did to the tables into messages
+ * and forgets the parser's side of what left; arg is pc.  Every call
+ * that removes entries from pc->rt passes it.
+ */
+void	pcore_event(void *arg, const struct routing_event *ev);
+
+#endif /* BATSEC_PCORE_NEIGH_H */
