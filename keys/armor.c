@@ -220,7 +220,7 @@ bs_revoke_load(const char *path, struct bs_revoke *r, char *err,
 }
 
 int
-bs_cert_save(const char *path, const struct bs_cert *c, char *err,
+bs_cert_write(const char *path, const struct bs_cert *c, int flags, char *err,
     size_t errlen)
 {
 	char text[BS_ARMOR_MAX];
@@ -230,12 +230,19 @@ bs_cert_save(const char *path, const struct bs_cert *c, char *err,
 		keys_errf(err, errlen, "%s: cannot encode certificate", path);
 		return -1;
 	}
-	return bs_file_write_atomic(path, text, (size_t)n, 0644, err, errlen);
+	return bs_file_write(path, text, (size_t)n, 0644, flags, err, errlen);
 }
 
 int
-bs_revoke_save(const char *path, const struct bs_revoke *r, char *err,
+bs_cert_save(const char *path, const struct bs_cert *c, char *err,
     size_t errlen)
+{
+	return bs_cert_write(path, c, 0, err, errlen);
+}
+
+int
+bs_revoke_write(const char *path, const struct bs_revoke *r, int flags,
+    char *err, size_t errlen)
 {
 	char text[BS_ARMOR_MAX];
 	int n = bs_revoke_to_armor(text, sizeof(text), r);
@@ -245,5 +252,12 @@ bs_revoke_save(const char *path, const struct bs_revoke *r, char *err,
 		    path);
 		return -1;
 	}
-	return bs_file_write_atomic(path, text, (size_t)n, 0644, err, errlen);
+	return bs_file_write(path, text, (size_t)n, 0644, flags, err, errlen);
+}
+
+int
+bs_revoke_save(const char *path, const struct bs_revoke *r, char *err,
+    size_t errlen)
+{
+	return bs_revoke_write(path, r, 0, err, errlen);
 }

@@ -54,8 +54,12 @@ int bs_seckey_load(const char *path, struct bs_identity *id, char *err,
 /* Parse secret key file content already in memory (no mode check). */
 int bs_seckey_parse(const char *buf, size_t len, uint8_t seed[static 32],
     const char *name, char *err, size_t errlen);
-/* Atomic write, mode 0600: temp file in the same dir, fsync, rename, fsync dir. */
-/* (The file holds the base64 seed and a newline.) */
+/*
+ * Atomic write (bs_file_write), mode 0600; the file holds the base64 seed
+ * and a newline.  flags: 0 or BS_FILE_NOREPLACE.  _save is _write with 0.
+ */
+int bs_seckey_write(const char *path, const struct bs_identity *id, int flags,
+    char *err, size_t errlen);
 int bs_seckey_save(const char *path, const struct bs_identity *id, char *err,
     size_t errlen);
 
@@ -75,7 +79,9 @@ int bs_cert_parse_armor(const char *buf, size_t len, struct bs_cert *c,
     const char *name, char *err, size_t errlen);
 /* Armoured text and a NUL into out; returns its length (without NUL) or -1. */
 int bs_cert_to_armor(char *out, size_t outlen, const struct bs_cert *c);
-/* Atomic write, mode 0644. */
+/* Atomic write, mode 0644, as bs_seckey_write and bs_seckey_save. */
+int bs_cert_write(const char *path, const struct bs_cert *c, int flags,
+    char *err, size_t errlen);
 int bs_cert_save(const char *path, const struct bs_cert *c, char *err,
     size_t errlen);
 
@@ -85,7 +91,9 @@ int bs_revoke_parse_armor(const char *buf, size_t len, struct bs_revoke *r,
 int bs_revoke_to_armor(char *out, size_t outlen, const struct bs_revoke *r);
 int bs_revoke_load(const char *path, struct bs_revoke *r, char *err,
     size_t errlen);
-/* Atomic write, mode 0644. */
+/* Atomic write, mode 0644, as bs_seckey_write and bs_seckey_save. */
+int bs_revoke_write(const char *path, const struct bs_revoke *r, int flags,
+    char *err, size_t errlen);
 int bs_revoke_save(const char *path, const struct bs_revoke *r, char *err,
     size_t errlen);
 
@@ -98,16 +106,33 @@ int bs_revoke_save(const char *path, const struct bs_revoke *r, char *err,
  */
 int bs_file_read_small(const char *path, char *buf, size_t buflen, int secret,
     char *err, size_t errlen);
+/* bs_file_write: refuse to replace an existing path (errno EEXIST). */
+#define BS_FILE_NOREPLACE	0x1
+
 /*
  * Write data atomically: path.tmp.XXXXXX in the same directory with exactly
  * the given mode (umask does not apply), write all, fsync, rename over path,
  * fsync the directory.  On failure before the rename the temporary file is
  * removed and path is untouched.  A symlink at path is replaced, not
- * followed.  Used for keys, certificates and (by the
- * daemon) policy and state files.  0 or -1 with err set.
+ * followed.  Used for keys, certificates and (by the daemon) policy and
+ * state files.  0 or -1 with err set.
+ *
+ * With BS_FILE_NOREPLACE the temporary file is published with link(2)
+ * instead of rename(2): an existing path (a symlink too, even a dangling
+ * one) is never replaced, however a race with another writer goes; the
+ * call fails with errno EEXIST and "PATH: already exists" in err.  A path
+ * that cannot be created is reported as "PATH: cannot create: REASON".
  */
+int bs_file_write(const char *path, const void *data, size_t len,
+    unsigned mode, int flags, char *err, size_t errlen);
+/* bs_file_write with flags 0. */
 int bs_file_write_atomic(const char *path, const void *data, size_t len,
     unsigned mode, char *err, size_t errlen);
+/*
+ * write(2) all len bytes of buf to fd, retrying on EINTR and after short
+ * writes (a secret then never sits in a stdio buffer).  0, or -1 with errno.
+ */
+int bs_fd_write_all(int fd, const void *buf, size_t len);
 
 /*
  * fsync the directory that holds path, so a rename or link there survives

@@ -1,6 +1,7 @@
 /*
  * fileio.c — reading small trusted files with permission checks, and the
- * atomic write used for keys, certificates, policy and state files.
+ * one atomic file writer: keys, certificates, policy and state files, and
+ * batsec-ctl's files that must not replace an existing one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -124,10 +125,10 @@ bs_file_read_small(const char *path, char *buf, size_t buflen, int secret,
 	return n;
 }
 
-/* write(2) all of data, retrying on EINTR and after short writes. */
-static int
-fileio_write_all(int fd, const uint8_t *data, size_t len)
+int
+bs_fd_write_all(int fd, const void *buf, size_t len)
 {
+	const uint8_t *data = buf;
 	ssize_t w;
 
 	while (len > 0) {
@@ -196,7 +197,7 @@ fileio_fill_tmp(int fd, const char *tmp, const void *data, size_t len,
 		    mode, strerror(errno));
 		return -1;
 	}
-	if (fileio_write_all(fd, data, len) != 0) {
+	if (bs_fd_write_all(fd, data, len) != 0) {
 		keys_errf(err, errlen, "%s: write failed: %s", tmp,
 		    strerror(errno));
 		return -1;
@@ -209,12 +210,46 @@ fileio_fill_tmp(int fd, const char *tmp, const void *data, size_t len,
 	return 0;
 }
 
+/*
+ * Publish the filled temporary file tmp under path: rename(2) over it, or
+ * with BS_FILE_NOREPLACE link(2), which fails with EEXIST when path exists
+ * however a race with another writer goes; the temporary name is then
+ * removed.  0, or -1 with err and errno set (tmp left in place).
+ */
+static int
+fileio_publish(const char *tmp, const char *path, int flags, char *err,
+    size_t errlen)
+{
+	int e;
+
+	if ((flags & BS_FILE_NOREPLACE) == 0) {
+		if (rename(tmp, path) == 0)
+			return 0;
+		e = errno;
+		keys_errf(err, errlen, "%s: cannot rename %s over it: %s",
+		    path, tmp, strerror(e));
+	} else {
+		if (link(tmp, path) == 0) {
+			(void)unlink(tmp);
+			return 0;
+		}
+		e = errno;
+		if (e == EEXIST)
+			keys_errf(err, errlen, "%s: already exists", path);
+		else
+			keys_errf(err, errlen, "%s: cannot create: %s", path,
+			    strerror(e));
+	}
+	errno = e;
+	return -1;
+}
+
 int
-bs_file_write_atomic(const char *path, const void *data, size_t len,
-    unsigned mode, char *err, size_t errlen)
+bs_file_write(const char *path, const void *data, size_t len, unsigned mode,
+    int flags, char *err, size_t errlen)
 {
 	char tmp[PATH_MAX];
-	int fd, n;
+	int fd, n, e;
 
 	if (path == NULL || *path == '\0' || (data == NULL && len != 0)) {
 		keys_errf(err, errlen, "(null): no file name or data");
@@ -231,8 +266,10 @@ bs_file_write_atomic(const char *path, const void *data, size_t len,
 	}
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
-		keys_errf(err, errlen, "%s: cannot create temporary file: %s",
-		    path, strerror(errno));
+		/* A file that must be new cannot be created at all. */
+		keys_errf(err, errlen, "%s: cannot create%s: %s", path,
+		    flags & BS_FILE_NOREPLACE ? "" : " temporary file",
+		    strerror(errno));
 		return -1;
 	}
 	if (fileio_fill_tmp(fd, tmp, data, len, mode, err, errlen) != 0) {
@@ -244,13 +281,19 @@ bs_file_write_atomic(const char *path, const void *data, size_t len,
 		    strerror(errno));
 		goto fail;
 	}
-	if (rename(tmp, path) != 0) {
-		keys_errf(err, errlen, "%s: cannot rename %s over it: %s",
-		    path, tmp, strerror(errno));
+	if (fileio_publish(tmp, path, flags, err, errlen) != 0)
 		goto fail;
-	}
 	return bs_file_sync_dir(path, err, errlen);
 fail:
+	e = errno;
 	(void)unlink(tmp);
+	errno = e;
 	return -1;
+}
+
+int
+bs_file_write_atomic(const char *path, const void *data, size_t len,
+    unsigned mode, char *err, size_t errlen)
+{
+	return bs_file_write(path, data, len, mode, 0, err, errlen);
 }

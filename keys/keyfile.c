@@ -88,8 +88,8 @@ out:
 }
 
 int
-bs_seckey_save(const char *path, const struct bs_identity *id, char *err,
-    size_t errlen)
+bs_seckey_write(const char *path, const struct bs_identity *id, int flags,
+    char *err, size_t errlen)
 {
 	char line[BS_KEY_B64_LEN + 2];
 	int rc;
@@ -97,10 +97,17 @@ bs_seckey_save(const char *path, const struct bs_identity *id, char *err,
 	bs_key_to_b64(line, id->seed);
 	line[BS_KEY_B64_LEN] = '\n';
 	line[BS_KEY_B64_LEN + 1] = '\0';
-	rc = bs_file_write_atomic(path, line, BS_KEY_B64_LEN + 1, 0600, err,
+	rc = bs_file_write(path, line, BS_KEY_B64_LEN + 1, 0600, flags, err,
 	    errlen);
 	sodium_memzero(line, sizeof(line));
 	return rc;
+}
+
+int
+bs_seckey_save(const char *path, const struct bs_identity *id, char *err,
+    size_t errlen)
+{
+	return bs_seckey_write(path, id, 0, err, errlen);
 }
 
 /*

@@ -649,6 +649,113 @@ START_TEST(test_write_atomic_readonly_dir)
 }
 END_TEST
 
+/* ---- writing a new file only (BS_FILE_NOREPLACE) ------------------------ */
+
+START_TEST(test_write_new_modes)
+{
+	const char *p = tpath("new");
+	char back[8];
+	size_t u;
+
+	for (u = 0; u < sizeof(umasks) / sizeof(umasks[0]); u++) {
+		umask(umasks[u]);
+		ck_assert_int_eq(bs_file_write(p, "abc", 3, write_modes[_i],
+		    BS_FILE_NOREPLACE, err, sizeof(err)), 0);
+		ck_assert_uint_eq(file_mode(p), write_modes[_i]);
+		ck_assert_uint_eq(file_read(p, back, sizeof(back)), 3);
+		ck_assert_mem_eq(back, "abc", 3);
+		ck_assert_int_eq(dir_entries(), 1);
+		ck_assert_int_eq(unlink(p), 0);
+	}
+	assert_no_tmp();
+}
+END_TEST
+
+/* An existing file, or a symlink even to nothing, is never replaced. */
+START_TEST(test_write_new_exists)
+{
+	const char *p = put_file("old", "old\n", 4, 0640);
+	const char *l = tpath("link"), *target = tpath("target");
+	char back[16];
+
+	errno = 0;
+	ck_assert_int_eq(bs_file_write(p, "new\n", 4, 0600, BS_FILE_NOREPLACE,
+	    err, sizeof(err)), -1);
+	ck_assert_int_eq(errno, EEXIST);
+	assert_err(p, "already exists");
+	ck_assert_uint_eq(file_read(p, back, sizeof(back)), 4);
+	ck_assert_mem_eq(back, "old\n", 4);
+	ck_assert_uint_eq(file_mode(p), 0640);
+	ck_assert_int_eq(symlink(target, l), 0);
+	errno = 0;
+	ck_assert_int_eq(bs_file_write(l, "new\n", 4, 0600, BS_FILE_NOREPLACE,
+	    err, sizeof(err)), -1);
+	ck_assert_int_eq(errno, EEXIST);
+	assert_err(l, "already exists");
+	ck_assert_int_eq(access(target, F_OK), -1);
+	ck_assert_int_eq(dir_entries(), 2);
+	assert_no_tmp();
+	/* Without the flag the same call replaces the file. */
+	ck_assert_int_eq(bs_file_write(p, "new\n", 4, 0600, 0, err,
+	    sizeof(err)), 0);
+	ck_assert_uint_eq(file_read(p, back, sizeof(back)), 4);
+	ck_assert_mem_eq(back, "new\n", 4);
+}
+END_TEST
+
+START_TEST(test_write_new_fails)
+{
+	const char *p = tpath("nodir/new");
+
+	ck_assert_int_eq(bs_file_write(p, "a", 1, 0600, BS_FILE_NOREPLACE,
+	    err, sizeof(err)), -1);
+	ck_assert_int_ne(errno, EEXIST);
+	assert_err(p, "cannot create: No such file or directory");
+	/* A directory in the way is an existing path too. */
+	p = tpath("adir");
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	ck_assert_int_eq(bs_file_write(p, "a", 1, 0600, BS_FILE_NOREPLACE,
+	    err, sizeof(err)), -1);
+	ck_assert_int_eq(errno, EEXIST);
+	assert_err(p, "already exists");
+	ck_assert_int_eq(dir_entries(), 1);
+	assert_no_tmp();
+}
+END_TEST
+
+/* bs_fd_write_all writes everything, across a pipe's short writes. */
+START_TEST(test_fd_write_all)
+{
+	const size_t big = 1 << 20;
+	char *data = malloc(big), *back = malloc(big);
+	size_t got = 0;
+	ssize_t r;
+	int fds[2];
+	pid_t pid;
+
+	ck_assert_ptr_nonnull(data);
+	ck_assert_ptr_nonnull(back);
+	randombytes_buf(data, big);
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(fds[0]);
+		_exit(bs_fd_write_all(fds[1], data, big) == 0 ? 0 : 1);
+	}
+	close(fds[1]);
+	while ((r = read(fds[0], back + got, big - got)) > 0)
+		got += (size_t)r;
+	close(fds[0]);
+	ck_assert_uint_eq(got, big);
+	ck_assert_int_eq(memcmp(data, back, big), 0);
+	ck_assert_int_eq(bs_fd_write_all(-1, "a", 1), -1);
+	ck_assert_int_eq(errno, EBADF);
+	free(data);
+	free(back);
+}
+END_TEST
+
 /* ---- bs_file_read_small ------------------------------------------------- */
 
 START_TEST(test_read_small)
@@ -974,6 +1081,52 @@ START_TEST(test_armor_files)
 }
 END_TEST
 
+/* The _write forms of the savers: BS_FILE_NOREPLACE keeps a file. */
+START_TEST(test_savers_no_replace)
+{
+	struct bs_identity ca, id;
+	struct bs_cert c;
+	struct bs_revoke r;
+	const char *kp = tpath("node.key"), *cp = tpath("node.crt");
+	const char *rp = tpath("node.rev");
+	char buf[BS_ARMOR_MAX];
+
+	umask(077);
+	fixtures(&ca, &c, &r);
+	ck_assert_int_eq(bs_seckey_write(kp, &ca, BS_FILE_NOREPLACE, err,
+	    sizeof(err)), 0);
+	ck_assert_uint_eq(file_mode(kp), 0600);
+	ck_assert_int_eq(bs_seckey_load(kp, &id, err, sizeof(err)), 0);
+	ck_assert_mem_eq(id.pk, ca.pk, BS_PK_LEN);
+	ck_assert_int_eq(bs_cert_write(cp, &c, BS_FILE_NOREPLACE, err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(bs_revoke_write(rp, &r, BS_FILE_NOREPLACE, err,
+	    sizeof(err)), 0);
+	ck_assert_uint_eq(file_mode(cp), 0644);
+	ck_assert_uint_eq(file_mode(rp), 0644);
+	ck_assert_uint_eq(file_read(cp, buf, sizeof(buf)), strlen(CERT_ARMOR));
+	ck_assert_mem_eq(buf, CERT_ARMOR, strlen(CERT_ARMOR));
+	/* Each refuses a second time, the first file stays. */
+	ck_assert_int_eq(bs_identity_generate(&id), 0);
+	ck_assert_int_eq(bs_seckey_write(kp, &id, BS_FILE_NOREPLACE, err,
+	    sizeof(err)), -1);
+	ck_assert_int_eq(errno, EEXIST);
+	assert_err(kp, "already exists");
+	ck_assert_int_eq(bs_seckey_load(kp, &id, err, sizeof(err)), 0);
+	ck_assert_mem_eq(id.pk, ca.pk, BS_PK_LEN);
+	ck_assert_int_eq(bs_cert_write(rp, &c, BS_FILE_NOREPLACE, err,
+	    sizeof(err)), -1);
+	assert_err(rp, "already exists");
+	ck_assert_int_eq(bs_revoke_write(cp, &r, BS_FILE_NOREPLACE, err,
+	    sizeof(err)), -1);
+	assert_err(cp, "already exists");
+	ck_assert_int_eq(bs_cert_load(cp, &c, err, sizeof(err)), 0);
+	ck_assert_int_eq(bs_revoke_load(rp, &r, err, sizeof(err)), 0);
+	ck_assert_int_eq(dir_entries(), 3);
+	assert_no_tmp();
+}
+END_TEST
+
 #define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static Suite *
@@ -1016,6 +1169,11 @@ keys_suite(void)
 	tcase_add_test(tc, test_write_atomic_bad_args);
 	tcase_add_test(tc, test_write_atomic_relative);
 	tcase_add_test(tc, test_write_atomic_readonly_dir);
+	tcase_add_loop_test(tc, test_write_new_modes, 0,
+	    NELEM(write_modes));
+	tcase_add_test(tc, test_write_new_exists);
+	tcase_add_test(tc, test_write_new_fails);
+	tcase_add_test(tc, test_fd_write_all);
 	tcase_add_test(tc, test_read_small);
 	tcase_add_test(tc, test_read_small_grown);
 	suite_add_tcase(s, tc);
@@ -1026,6 +1184,7 @@ keys_suite(void)
 	tcase_add_loop_test(tc, test_cert_parse, 0, NELEM(cert_parses));
 	tcase_add_loop_test(tc, test_revoke_parse, 0, NELEM(revoke_parses));
 	tcase_add_test(tc, test_armor_files);
+	tcase_add_test(tc, test_savers_no_replace);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,292 @@
+/*
+ * ctl_ping.c — batsec-ctl ping: echo requests through the mesh to an
+ * originator, sent and timed by batsecd; one connection per echo, then
+ * the reply polled for.  Ctrl-C stops it with the summary.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctl_client.h"
+#include "ctl_ping.h"
+#include "ctl_util.h"
+#include "proto/ctlproto.h"
+
+#define CTL_PING_COUNT_MAX	100000
+#define CTL_PING_FRAME_LEN	20	/* an ECHO frame (batsec-protocol(7)) */
+
+struct ctl_ping_opts {
+	long count;			/* -c */
+	double interval;		/* -i, seconds */
+	double wait;			/* -W, seconds per reply */
+};
+
+static double
+ctl_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Set by SIGINT during a ping: stop and print the statistics. */
+static volatile sig_atomic_t ctl_ping_stop;
+
+static void
+ctl_ping_sigint(int sig)
+{
+	(void)sig;
+	ctl_ping_stop = 1;
+}
+
+static void
+ctl_sleep_s(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !ctl_ping_stop)
+		;
+}
+
+/* A whole decimal number in [lo, hi] into *out: 0, or -1. */
+static int
+ctl_num(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	if (*s == '\0' || *s == '+' || *s == '-' || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || *end != '\0' || !(v >= lo && v <= hi))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+ctl_ping_opts(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
+    char **argv, struct ctl_ping_opts *o)
+{
+	static const struct option opts[] = {
+		{ "count", required_argument, NULL, 'c' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "wait", required_argument, NULL, 'W' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	uint64_t count;
+	int ch;
+
+	o->count = 5;
+	o->interval = 1;
+	o->wait = 1;
+	ctl_opt_reset();
+	while ((ch = getopt_long(argc, argv, ":c:i:W:jh", opts, NULL)) != -1) {
+		if (ch == 'c') {
+			if (ctl_parse_u64(optarg, CTL_PING_COUNT_MAX,
+			    &count) != 0 || count == 0)
+				return ctl_usage_err(cmd, "-c: a count of 1 to "
+				    "%d", CTL_PING_COUNT_MAX);
+			o->count = (long)count;
+		} else if (ch == 'i') {
+			if (ctl_num(optarg, 0.01, 60, &o->interval) != 0)
+				return ctl_usage_err(cmd, "-i: 0.01 to 60 "
+				    "seconds");
+		} else if (ch == 'W') {
+			if (ctl_num(optarg, 0.01, 60, &o->wait) != 0)
+				return ctl_usage_err(cmd, "-W: 0.01 to 60 "
+				    "seconds");
+		} else if (ch == 'j')
+			ctl->json = 1;
+		else if (ch == 'h')
+			return ctl_help_shown(cmd);
+		else
+			return ctl_bad_option(cmd, ch, argv);
+	}
+	if (argc - optind != 1)
+		return ctl_usage_err(cmd, "takes one address");
+	return 0;
+}
+
+/* Field name of the first record of in: 0 and *f, or -1 after reporting. */
+static int
+ctl_first_field(const struct ctl *ctl, const struct ctl_in *in,
+    const char *name, int type, struct ctlp_field *out)
+{
+	struct ctlp_record rec;
+	const struct ctlp_field *f;
+	size_t pos = 0;
+
+	if (ctl_in_next(in, &pos, &rec) != 0 ||
+	    (f = ctl_field(&rec, name)) == NULL || f->type != type) {
+		ctl_warnx("%s: malformed reply: no %s", ctl->sock, name);
+		return -1;
+	}
+	*out = *f;
+	return 0;
+}
+
+/*
+ * Wait up to wait seconds for the reply to request seqno: 1 with *rtt_us,
+ * 0 none came, -1 the exchange failed (reported).
+ */
+static int
+ctl_ping_wait(struct ctl *ctl, int fd, uint64_t seqno, double wait,
+    uint64_t *rtt_us)
+{
+	char arg[24];
+	const char *args[1] = { arg };
+	double end = ctl_now_s() + wait, pause = 0.001;
+	struct ctl_in in = { NULL, 0, 0, 0 };
+	struct ctlp_field st, rtt;
+	int r = 0;
+
+	(void)snprintf(arg, sizeof(arg), "%" PRIu64, seqno);
+	for (;;) {
+		in.len = in.records = 0;
+		if (ctl_exchange(ctl, fd, CTLP_CMD_PING_RESULT, 1, args,
+		    &in) != 0 || ctl_first_field(ctl, &in, "state",
+		    CTLP_F_STR, &st) != 0 || ctl_first_field(ctl, &in,
+		    "rtt_us", CTLP_F_U64, &rtt) != 0) {
+			r = -1;
+			break;
+		}
+		if (st.str_len == 7 && memcmp(st.str, "replied", 7) == 0) {
+			*rtt_us = rtt.u64;
+			r = 1;
+			break;
+		}
+		if (ctl_now_s() >= end || ctl_ping_stop)
+			break;
+		ctl_sleep_s(pause);
+		if (pause < 0.01)
+			pause *= 2;
+	}
+	free(in.buf);
+	return r;
+}
+
+/*
+ * One echo: a connection of its own (batsecd drops a client idle for 10
+ * s, and -i may be longer), the request, then the wait for its reply.
+ * 1 with *rtt_us, 0 no reply within wait, -1 failed (reported); orig
+ * gets the originator batsecd sent the request to.
+ */
+static int
+ctl_ping_one(struct ctl *ctl, const struct ctl_cmd *cmd, const char *target,
+    double wait, char *orig, size_t origlen, uint64_t *rtt_us)
+{
+	struct ctl_in in = { NULL, 0, 0, 0 };
+	struct ctlp_field seq, addr;
+	const char *args[1] = { target };
+	int fd, r = -1;
+
+	if ((fd = ctl_connect(ctl, cmd)) < 0)
+		return -1;
+	if (ctl_exchange(ctl, fd, CTLP_CMD_PING, 1, args, &in) == 0 &&
+	    ctl_first_field(ctl, &in, "seqno", CTLP_F_U64, &seq) == 0 &&
+	    ctl_first_field(ctl, &in, "address", CTLP_F_STR, &addr) == 0) {
+		(void)snprintf(orig, origlen, "%.*s", (int)addr.str_len,
+		    addr.str);
+		r = ctl_ping_wait(ctl, fd, seq.u64, wait, rtt_us);
+	}
+	(void)close(fd);
+	free(in.buf);
+	return r;
+}
+
+/*
+ * ping ADDRESS: echo requests through the mesh, one every interval; the
+ * round trip is timed by batsecd, from the request leaving to the reply
+ * arriving.
+ */
+int
+ctl_ping(struct ctl *ctl, const struct ctl_cmd *cmd, int argc, char **argv)
+{
+	struct ctl_ping_opts o;
+	struct sigaction sa;
+	const char *target;
+	char orig[CTLP_STR_MAX + 1] = "";
+	uint64_t rtt = 0, sum = 0, lo = 0, hi = 0;
+	long k, sent = 0, got = 0;
+	double t0;
+	int rc, r;
+
+	if ((rc = ctl_ping_opts(ctl, cmd, argc, argv, &o)) != 0)
+		return rc == CTL_HELP_SHOWN ? CTL_EXIT_OK : rc;
+	target = argv[optind];
+	/* Interrupted (Ctrl-C), ping stops and still prints its summary. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = ctl_ping_sigint;
+	(void)sigemptyset(&sa.sa_mask);
+	(void)sigaction(SIGINT, &sa, NULL);
+	if (ctl->json)
+		(void)printf("{\"replies\":[");
+	for (k = 1; k <= o.count && !ctl_ping_stop; k++) {
+		t0 = ctl_now_s();
+		if ((r = ctl_ping_one(ctl, cmd, target, o.wait, orig,
+		    sizeof(orig), &rtt)) < 0) {
+			rc = CTL_EXIT_FAIL;
+			break;
+		}
+		if (sent++ == 0 && !ctl->json)
+			(void)printf("PING %s (%s): %d bytes\n", target, orig,
+			    CTL_PING_FRAME_LEN);
+		if (r == 1) {
+			got++;
+			sum += rtt;
+			lo = got == 1 || rtt < lo ? rtt : lo;
+			hi = rtt > hi ? rtt : hi;
+		}
+		if (ctl->json) {
+			(void)printf("%s{\"seq\":%ld,\"rtt_us\":", k == 1 ? "" :
+			    ",", k);
+			if (r == 1)
+				(void)printf("%" PRIu64 "}", rtt);
+			else
+				(void)printf("null}");
+		} else if (r == 1)
+			(void)printf("%d bytes from %s: seq=%ld time=%" PRIu64
+			    ".%03" PRIu64 " ms\n", CTL_PING_FRAME_LEN, orig, k,
+			    rtt / 1000, rtt % 1000);
+		else
+			(void)printf("no reply from %s: seq=%ld\n", orig, k);
+		(void)fflush(stdout);
+		if (k < o.count && !ctl_ping_stop)
+			ctl_sleep_s(t0 + o.interval - ctl_now_s());
+	}
+	if (ctl->json) {
+		(void)printf("],\"address\":");
+		ctl_json_str(orig);
+		(void)printf(",\"transmitted\":%ld,\"received\":%ld}\n", sent,
+		    got);
+	} else if (sent > 0) {
+		(void)printf("--- %s ping statistics ---\n"
+		    "%ld transmitted, %ld received, %ld%% loss\n", target,
+		    sent, got, (sent - got) * 100 / sent);
+		if (got > 0)
+			(void)printf("rtt min/avg/max = %" PRIu64 ".%03" PRIu64
+			    "/%" PRIu64 ".%03" PRIu64 "/%" PRIu64 ".%03" PRIu64
+			    " ms\n", lo / 1000, lo % 1000,
+			    sum / (uint64_t)got / 1000,
+			    sum / (uint64_t)got % 1000, hi / 1000, hi % 1000);
+	}
+	if (ctl_flush_stdout() != 0)
+		return CTL_EXIT_FAIL;
+	return rc == 0 && got > 0 ? CTL_EXIT_OK : CTL_EXIT_FAIL;
+}
