@@ -15,6 +15,7 @@
 #include "batsec_crypto.h"
 #include "batsec_keys.h"
 #include "forwarder/fwd_trust.h"
+#include "proto/ctlproto.h"
 
 #define GEN_LINE	(CTLP_REVOKE_B64_LEN + 1)
 #define GEN_FILE_MAX	(8 * GEN_LINE + 64)
