@@ -7,34 +7,8 @@
  * newer version, another ethertype or host, a stranger, no route).  Each
  * file is named by (the first 20 bytes of) its SHA-256.  Deterministic.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <sodium.h>
-
 #include "fastpath_model.h"
-
-static const char *gen_dir;
-
-static void
-gen_write(const uint8_t *buf, size_t len)
-{
-	uint8_t h[crypto_hash_sha256_BYTES];
-	char hex[41], path[4096];
-	FILE *f;
-
-	crypto_hash_sha256(h, buf, len);
-	sodium_bin2hex(hex, sizeof(hex), h, 20);
-	if (snprintf(path, sizeof(path), "%s/%s", gen_dir, hex) >=
-	    (int)sizeof(path) || (f = fopen(path, "wb")) == NULL ||
-	    fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
-		fprintf(stderr, "gen_fastpath: %s: %s\n", path,
-		    strerror(errno));
-		exit(1);
-	}
-}
+#include "lib/t_seed.h"
 
 /* A UNICAST of inner bytes with byte at set to val (at 0: unchanged). */
 static void
@@ -45,7 +19,7 @@ gen_one(size_t inner, size_t at, uint8_t val)
 
 	if (at != 0)
 		f[at] = val;
-	gen_write(f, len);
+	t_seed_write(f, len);
 }
 
 int
@@ -55,11 +29,7 @@ main(int argc, char **argv)
 	static uint8_t f[FPM_FRAME_MAX];
 	size_t i, len;
 
-	if (argc != 2 || sodium_init() < 0) {
-		fprintf(stderr, "usage: gen_fastpath DIR\n");
-		return 2;
-	}
-	gen_dir = argv[1];
+	t_seed_main(argc, argv, "gen_fastpath", T_SEED_SHA256);
 	for (i = 0; i < sizeof(inner) / sizeof(inner[0]); i++)
 		gen_one(inner[i], 0, 0);
 	gen_one(100, 16, 2);			/* TTL 2: relayed with 1 */
@@ -75,16 +45,16 @@ main(int argc, char **argv)
 	/* For us, and from us. */
 	len = fpm_frame(f, 100);
 	memcpy(f + 18, fpm_own, 6);
-	gen_write(f, len);
+	t_seed_write(f, len);
 	len = fpm_frame(f, 100);
 	memcpy(f + 24, fpm_own, 6);
-	gen_write(f, len);
+	t_seed_write(f, len);
 	/* Padded to the Ethernet minimum, and one byte too many. */
 	len = fpm_frame(f, 14);
 	memset(f + len, 0, 60 - len);
-	gen_write(f, 60);
+	t_seed_write(f, 60);
 	len = fpm_frame(f, 100);
 	f[len] = 0;
-	gen_write(f, len + 1);
+	t_seed_write(f, len + 1);
 	return 0;
 }

@@ -13,14 +13,11 @@
  * first byte is 0: they pass only in fuzzing builds, and give the fuzzer
  * a start past authentication.  Deterministic: fixed keys and seeds.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "batsec_crypto.h"
+#include "lib/t_ident.h"
+#include "lib/t_seed.h"
 #include "proto/wire.h"
 
 #define G_EPOCH		9	/* the peers' epoch */
@@ -37,44 +34,26 @@ static const uint8_t g_macs[G_N][BS_ADDR_LEN] = {
 	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x88 },
 };
 
-static const char *g_dir;
 static struct bs_identity g_id[G_N];
 static uint8_t g_addr[G_N][BS_ADDR_LEN];
 
 /* The seed being written. */
 static uint8_t g_buf[1 << 18];
-static size_t g_len;
+static struct t_seedbuf g_seed = { g_buf, sizeof(g_buf), 0 };
 static uint32_t g_hello_seq[G_N], g_ogm_seq[G_N];
 static uint64_t g_counter[G_N];
 static int g_zero_auth;		/* first byte of signatures and tags 0 */
 
 static void
-g_fail(const char *what)
-{
-	fprintf(stderr, "gen_pcore: %s failed\n", what);
-	exit(1);
-}
-
-static void
-g_ok(int r, const char *what)
-{
-	if (r != 0)
-		g_fail(what);
-}
-
-static void
 g_put(const void *p, size_t n)
 {
-	if (n > sizeof(g_buf) - g_len)
-		g_fail("seed size");
-	memcpy(g_buf + g_len, p, n);
-	g_len += n;
+	t_seed_put(&g_seed, p, n);
 }
 
 static void
 g_begin(uint8_t flags)
 {
-	g_len = 0;
+	g_seed.len = 0;
 	memset(g_hello_seq, 0, sizeof(g_hello_seq));
 	memset(g_ogm_seq, 0, sizeof(g_ogm_seq));
 	memset(g_counter, 0, sizeof(g_counter));
@@ -85,18 +64,7 @@ g_begin(uint8_t flags)
 static void
 g_end(void)
 {
-	uint8_t h[crypto_hash_sha256_BYTES];
-	char hex[41], path[4096];
-	FILE *f;
-
-	crypto_hash_sha256(h, g_buf, g_len);
-	sodium_bin2hex(hex, sizeof(hex), h, 20);
-	if (snprintf(path, sizeof(path), "%s/%s", g_dir, hex) >=
-	    (int)sizeof(path) || (f = fopen(path, "wb")) == NULL ||
-	    fwrite(g_buf, 1, g_len, f) != g_len || fclose(f) != 0) {
-		fprintf(stderr, "gen_pcore: %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
+	t_seed_flush(&g_seed);
 }
 
 /* ---- records --------------------------------------------------------------- */
@@ -151,7 +119,7 @@ static void
 g_sig(uint8_t sig[BS_SIG_LEN], enum bs_domain dom, const uint8_t *m,
     size_t len, int who)
 {
-	g_ok(bs_sign(sig, dom, m, len, &g_id[who]), "sign");
+	t_seed_ok(bs_sign(sig, dom, m, len, &g_id[who]), "sign");
 	if (g_zero_auth)
 		sig[0] = 0;
 }
@@ -175,9 +143,9 @@ f_hello(int who, uint8_t rx, uint8_t ifsel)
 		h.neigh[0].addr = g_addr[G_OWN];
 		h.neigh[0].rx_count = rx;
 	}
-	g_ok(wire_hello_build(buf, sizeof(buf), &h, &len), "hello");
+	t_seed_ok(wire_hello_build(buf, sizeof(buf), &h, &len), "hello");
 	g_sig(sig, BS_DOM_HELLO, buf, len, who);
-	g_ok(wire_sig_append(buf, sizeof(buf), &len, sig), "hello sig");
+	t_seed_ok(wire_sig_append(buf, sizeof(buf), &len, sig), "hello sig");
 	r_frame(ifsel, (uint8_t)who, buf, len);
 }
 
@@ -206,10 +174,10 @@ g_tvlv(uint8_t *buf, size_t cap, int kind, unsigned salt)
 			e[i].mac = mac[i];
 			e[i].vid = i == 1 ? (uint16_t)(WIRE_VID_TAGGED | 5) : 0;
 		}
-		g_ok(wire_tvlv_put_tt(buf, cap, &len, e, n), "tt");
+		t_seed_ok(wire_tvlv_put_tt(buf, cap, &len, e, n), "tt");
 	}
 	if (kind == TV_TT_GW || kind == TV_GW)
-		g_ok(wire_tvlv_put_gateway(buf, cap, &len, 100 + salt, 20),
+		t_seed_ok(wire_tvlv_put_gateway(buf, cap, &len, 100 + salt, 20),
 		    "gw");
 	return len;
 }
@@ -235,8 +203,8 @@ g_entry(struct wire_ogm_builder *b, const struct g_ent *ge)
 	size_t len, i;
 
 	memset(seed, (int)(ge->seqno * 3 + (unsigned)ge->orig), sizeof(seed));
-	g_ok(bs_chain_iter(anchor, seed, BS_MAXHOPS), "anchor");
-	g_ok(bs_chain_iter(elem, seed, ge->hops), "element");
+	t_seed_ok(bs_chain_iter(anchor, seed, BS_MAXHOPS), "anchor");
+	t_seed_ok(bs_chain_iter(elem, seed, ge->hops), "element");
 	memset(&s, 0, sizeof(s));
 	s.pk = g_id[ge->orig].pk;
 	s.epoch = G_EPOCH;
@@ -245,11 +213,11 @@ g_entry(struct wire_ogm_builder *b, const struct g_ent *ge)
 	s.anchor = anchor;
 	s.tvlv = tvlv;
 	s.tvlv_len = g_tvlv(tvlv, sizeof(tvlv), ge->tv, ge->seqno);
-	g_ok(wire_ogm_signed_build(blk, sizeof(blk), &s, &len), "signed");
+	t_seed_ok(wire_ogm_signed_build(blk, sizeof(blk), &s, &len), "signed");
 	g_sig(sig, BS_DOM_OGM, blk, len, ge->orig);
 	if (ge->bad_sig)
 		sig[BS_SIG_LEN - 1] ^= 1;
-	g_ok(wire_sig_append(blk, sizeof(blk), &len, sig), "entry sig");
+	t_seed_ok(wire_sig_append(blk, sizeof(blk), &len, sig), "entry sig");
 	memset(&m, 0, sizeof(m));
 	m.ttl = (uint8_t)(50 - ge->hops);
 	m.tq = 255;
@@ -258,7 +226,7 @@ g_entry(struct wire_ogm_builder *b, const struct g_ent *ge)
 	m.hops = ge->hops;
 	m.prev_sender = g_addr[ge->via];
 	m.chain = elem;
-	g_ok(wire_ogm_add(b, &m, blk, len), "add entry");
+	t_seed_ok(wire_ogm_add(b, &m, blk, len), "add entry");
 }
 
 /*
@@ -280,23 +248,23 @@ f_ogm(int sender, const struct g_ent *e, unsigned n, uint8_t auth,
 
 	if (counter == 0)
 		counter = ((uint64_t)G_EPOCH << 32) | ++g_counter[sender];
-	g_ok(wire_ogm_begin(&b, buf, sizeof(buf), g_addr[sender]), "begin");
+	t_seed_ok(wire_ogm_begin(&b, buf, sizeof(buf), g_addr[sender]), "begin");
 	for (i = 0; i < n; i++)
 		g_entry(&b, &e[i]);
-	g_ok(wire_ogm_trailer(&b, auth, auth == WIRE_AUTH_MAC ? 1 : 0,
+	t_seed_ok(wire_ogm_trailer(&b, auth, auth == WIRE_AUTH_MAC ? 1 : 0,
 	    counter, &cov, &clen), "trailer");
 	if (auth == WIRE_AUTH_MAC) {
-		g_ok(bs_link_key(key, &g_id[sender], g_id[G_OWN].pk), "key");
+		t_seed_ok(bs_link_key(key, &g_id[sender], g_id[G_OWN].pk), "key");
 		bs_link_keyid(kid, key);
 		bs_link_mac(tag, key, g_addr[sender], counter, cov, clen);
 		if (g_zero_auth)
 			tag[0] = 0;
-		g_ok(wire_ogm_add_tag(&b, kid, tag), "tag");
+		t_seed_ok(wire_ogm_add_tag(&b, kid, tag), "tag");
 	} else {
 		g_sig(sig, BS_DOM_LINK, cov, clen, sender);
-		g_ok(wire_ogm_add_sig(&b, sig), "link sig");
+		t_seed_ok(wire_ogm_add_sig(&b, sig), "link sig");
 	}
-	g_ok(wire_ogm_finish(&b, &len), "finish");
+	t_seed_ok(wire_ogm_finish(&b, &len), "finish");
 	r_frame(0, src, buf, len);
 }
 
@@ -475,20 +443,11 @@ s_bypass(void)
 int
 main(int argc, char **argv)
 {
-	uint8_t seed[BS_SEED_LEN];
 	int i;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: gen_pcore DIR\n");
-		return 2;
-	}
-	g_dir = argv[1];
-	g_ok(bs_crypto_init(), "sodium_init");
-	for (i = 0; i < G_N; i++) {
-		memset(seed, 0x11 * (i + 1), sizeof(seed));
-		g_ok(bs_identity_from_seed(&g_id[i], seed), "identity");
-		bs_mesh_addr(g_addr[i], g_id[i].pk);
-	}
+	t_seed_main(argc, argv, "gen_pcore", T_SEED_SHA256);
+	for (i = 0; i < G_N; i++)
+		t_ident_addr(&g_id[i], g_addr[i], (uint8_t)(0x11 * (i + 1)));
 	s_basic(WIRE_AUTH_MAC);
 	s_basic(WIRE_AUTH_SIG);
 	s_two_paths();

@@ -9,59 +9,24 @@
  * and bare TVLV regions (first byte 0xf0).  Deterministic: fixed keys, and
  * Ed25519 signatures are deterministic.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "batsec_crypto.h"
+#include "lib/t_ident.h"
+#include "lib/t_seed.h"
 #include "proto/wire.h"
 
 /* fuzz_wire's selector: the rest of the input is a TVLV region. */
 #define GEN_TVLV_SEED	0xf0
 
-static const char *gen_dir;
 static struct bs_identity gen_id[4];	/* node, two originators, CA */
-
-static void
-gen_fail(const char *what)
-{
-	fprintf(stderr, "gen_wire: %s failed\n", what);
-	exit(1);
-}
-
-static void
-gen_write(const uint8_t *data, size_t len)
-{
-	uint8_t h[crypto_hash_sha256_BYTES];
-	char hex[41], path[4096];
-	FILE *f;
-
-	crypto_hash_sha256(h, data, len);
-	sodium_bin2hex(hex, sizeof(hex), h, 20);
-	if (snprintf(path, sizeof(path), "%s/%s", gen_dir, hex) >=
-	    (int)sizeof(path) || (f = fopen(path, "wb")) == NULL ||
-	    fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-		fprintf(stderr, "gen_wire: %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-}
-
-static void
-gen_ok(int r, const char *what)
-{
-	if (r != 0)
-		gen_fail(what);
-}
 
 static void
 gen_cert(uint8_t out[BS_CERT_LEN], const uint8_t *pk)
 {
 	struct bs_cert c;
 
-	gen_ok(bs_cert_issue(&c, &gen_id[3], pk, "node-1", BS_ROLE_GATEWAY,
+	t_seed_ok(bs_cert_issue(&c, &gen_id[3], pk, "node-1", BS_ROLE_GATEWAY,
 	    1700000000, 1800000000), "cert");
 	bs_cert_encode(out, &c);
 }
@@ -71,7 +36,7 @@ gen_revoke(uint8_t out[BS_REVOKE_LEN], const uint8_t *pk)
 {
 	struct bs_revoke r;
 
-	gen_ok(bs_revoke_issue(&r, &gen_id[3], pk, 1750000000), "revoke");
+	t_seed_ok(bs_revoke_issue(&r, &gen_id[3], pk, 1750000000), "revoke");
 	bs_revoke_encode(out, &r);
 }
 
@@ -104,10 +69,10 @@ gen_hello(unsigned n, int with_cert)
 		gen_cert(cert, gen_id[0].pk);
 		h.cert = cert;
 	}
-	gen_ok(wire_hello_build(buf, sizeof(buf), &h, &len), "hello");
-	gen_ok(bs_sign(sig, BS_DOM_HELLO, buf, len, &gen_id[0]), "sign");
-	gen_ok(wire_sig_append(buf, sizeof(buf), &len, sig), "hello sig");
-	gen_write(buf, len);
+	t_seed_ok(wire_hello_build(buf, sizeof(buf), &h, &len), "hello");
+	t_seed_ok(bs_sign(sig, BS_DOM_HELLO, buf, len, &gen_id[0]), "sign");
+	t_seed_ok(wire_sig_append(buf, sizeof(buf), &len, sig), "hello sig");
+	t_seed_write(buf, len);
 }
 
 /* ---- TVLV regions ------------------------------------------------------ */
@@ -132,7 +97,7 @@ gen_tt(uint8_t *buf, size_t cap, size_t len, unsigned n)
 		e[i].vid = (i % 3 == 1) ? (uint16_t)(WIRE_VID_TAGGED | (i + 1))
 		    : 0;
 	}
-	gen_ok(wire_tvlv_put_tt(buf, cap, &len, e, n), "tt");
+	t_seed_ok(wire_tvlv_put_tt(buf, cap, &len, e, n), "tt");
 	return len;
 }
 
@@ -144,23 +109,23 @@ gen_tvlv(uint8_t *buf, size_t cap, enum gen_tv kind)
 	size_t len = 0;
 
 	if (kind == TV_GW_TT || kind == TV_ALL)
-		gen_ok(wire_tvlv_put_gateway(buf, cap, &len, 500, 100), "gw");
+		t_seed_ok(wire_tvlv_put_gateway(buf, cap, &len, 500, 100), "gw");
 	if (kind == TV_GW_TT || kind == TV_ALL)
 		len = gen_tt(buf, cap, len, kind == TV_ALL ? 2 : 5);
 	if (kind == TV_CERT_REV || kind == TV_ALL) {
 		gen_cert(cert, gen_id[1].pk);
-		gen_ok(wire_tvlv_put_cert(buf, cap, &len, cert), "cert tvlv");
+		t_seed_ok(wire_tvlv_put_cert(buf, cap, &len, cert), "cert tvlv");
 	}
 	if (kind == TV_CERT_REV || kind == TV_ALL) {
 		gen_revoke(rev, gen_id[2].pk);
-		gen_ok(wire_tvlv_put_revoke(buf, cap, &len, rev), "rev tvlv");
+		t_seed_ok(wire_tvlv_put_revoke(buf, cap, &len, rev), "rev tvlv");
 	}
 	if (kind == TV_TT_MAX)
 		len = gen_tt(buf, cap, len, WIRE_TT_MAX);
 	if (kind == TV_UNKNOWN || kind == TV_ALL) {
-		gen_ok(wire_tvlv_put(buf, cap, &len, 0x7f, 1, unk, sizeof(unk)),
+		t_seed_ok(wire_tvlv_put(buf, cap, &len, 0x7f, 1, unk, sizeof(unk)),
 		    "unknown tvlv");
-		gen_ok(wire_tvlv_put(buf, cap, &len, WIRE_TVLV_GATEWAY, 2, unk,
+		t_seed_ok(wire_tvlv_put(buf, cap, &len, WIRE_TVLV_GATEWAY, 2, unk,
 		    sizeof(unk)), "v2 tvlv");
 	}
 	return len;
@@ -172,7 +137,7 @@ gen_region(enum gen_tv kind)
 	uint8_t buf[1 + WIRE_TVLV_MAX];
 
 	buf[0] = GEN_TVLV_SEED;
-	gen_write(buf, 1 + gen_tvlv(buf + 1, sizeof(buf) - 1, kind));
+	t_seed_write(buf, 1 + gen_tvlv(buf + 1, sizeof(buf) - 1, kind));
 }
 
 /* ---- OGM --------------------------------------------------------------- */
@@ -197,8 +162,8 @@ gen_entry(struct wire_ogm_builder *b, unsigned i, const struct gen_ent *ge)
 	size_t len;
 
 	memset(seed, 0x50 + (int)i, sizeof(seed));
-	gen_ok(bs_chain_iter(anchor, seed, BS_MAXHOPS), "anchor");
-	gen_ok(bs_chain_iter(elem, seed, ge->hops), "chain");
+	t_seed_ok(bs_chain_iter(anchor, seed, BS_MAXHOPS), "anchor");
+	t_seed_ok(bs_chain_iter(elem, seed, ge->hops), "chain");
 	memset(&s, 0, sizeof(s));
 	s.pk = gen_id[ge->orig].pk;
 	s.epoch = 2;
@@ -207,16 +172,16 @@ gen_entry(struct wire_ogm_builder *b, unsigned i, const struct gen_ent *ge)
 	s.anchor = anchor;
 	s.tvlv = tvlv;
 	s.tvlv_len = gen_tvlv(tvlv, sizeof(tvlv), ge->tv);
-	gen_ok(wire_ogm_signed_build(blk, sizeof(blk), &s, &len), "signed");
-	gen_ok(bs_sign(sig, BS_DOM_OGM, blk, len, &gen_id[ge->orig]), "sign");
-	gen_ok(wire_sig_append(blk, sizeof(blk), &len, sig), "ogm sig");
+	t_seed_ok(wire_ogm_signed_build(blk, sizeof(blk), &s, &len), "signed");
+	t_seed_ok(bs_sign(sig, BS_DOM_OGM, blk, len, &gen_id[ge->orig]), "sign");
+	t_seed_ok(wire_sig_append(blk, sizeof(blk), &len, sig), "ogm sig");
 	bs_mesh_addr(prev, gen_id[ge->hops == 0 ? ge->orig : 0].pk);
 	m.ttl = (uint8_t)(50 - ge->hops);
 	m.tq = (uint8_t)(255 - 30 * (ge->hops > 8 ? 8 : ge->hops));
 	m.hops = ge->hops;
 	m.prev_sender = prev;
 	m.chain = elem;
-	gen_ok(wire_ogm_add(b, &m, blk, len), "ogm add");
+	t_seed_ok(wire_ogm_add(b, &m, blk, len), "ogm add");
 }
 
 /* Link auth: real tags for the first two neighbours, then placeholders. */
@@ -229,7 +194,7 @@ gen_tags(struct wire_ogm_builder *b, unsigned n, const uint8_t *sender,
 
 	for (t = 0; t < n; t++) {
 		if (t < 2) {
-			gen_ok(bs_link_key(key, &gen_id[0], gen_id[1 + t].pk),
+			t_seed_ok(bs_link_key(key, &gen_id[0], gen_id[1 + t].pk),
 			    "link key");
 			bs_link_keyid(kid, key);
 			bs_link_mac(tag, key, sender, ctr, cov, cov_len);
@@ -237,7 +202,7 @@ gen_tags(struct wire_ogm_builder *b, unsigned n, const uint8_t *sender,
 			memset(kid, 0xc0 + (int)t, sizeof(kid));
 			memset(tag, (int)t, sizeof(tag));
 		}
-		gen_ok(wire_ogm_add_tag(b, kid, tag), "tag");
+		t_seed_ok(wire_ogm_add_tag(b, kid, tag), "tag");
 	}
 }
 
@@ -253,20 +218,20 @@ gen_ogm(const struct gen_ent *ents, unsigned n, uint8_t auth, unsigned ntags)
 	unsigned i;
 
 	bs_mesh_addr(sender, gen_id[0].pk);
-	gen_ok(wire_ogm_begin(&b, buf, sizeof(buf), sender), "ogm begin");
+	t_seed_ok(wire_ogm_begin(&b, buf, sizeof(buf), sender), "ogm begin");
 	for (i = 0; i < n; i++)
 		gen_entry(&b, i, &ents[i]);
-	gen_ok(wire_ogm_trailer(&b, auth, ntags, ctr, &cov, &cov_len),
+	t_seed_ok(wire_ogm_trailer(&b, auth, ntags, ctr, &cov, &cov_len),
 	    "trailer");
 	if (auth == WIRE_AUTH_MAC) {
 		gen_tags(&b, ntags, sender, ctr, cov, cov_len);
 	} else {
-		gen_ok(bs_sign(sig, BS_DOM_LINK, cov, cov_len, &gen_id[0]),
+		t_seed_ok(bs_sign(sig, BS_DOM_LINK, cov, cov_len, &gen_id[0]),
 		    "link sign");
-		gen_ok(wire_ogm_add_sig(&b, sig), "link sig");
+		t_seed_ok(wire_ogm_add_sig(&b, sig), "link sig");
 	}
-	gen_ok(wire_ogm_finish(&b, &len), "ogm finish");
-	gen_write(buf, len);
+	t_seed_ok(wire_ogm_finish(&b, &len), "ogm finish");
+	t_seed_write(buf, len);
 }
 
 /* ---- data frames ------------------------------------------------------- */
@@ -292,7 +257,7 @@ gen_data(uint8_t type, size_t inner_len, size_t pad)
 		u.src = c;
 		u.inner = inner;
 		u.inner_len = inner_len;
-		gen_ok(wire_unicast_build(buf, sizeof(buf), &u, &len), "uc");
+		t_seed_ok(wire_unicast_build(buf, sizeof(buf), &u, &len), "uc");
 	} else {
 		memset(&b, 0, sizeof(b));
 		b.ttl = 49;
@@ -300,10 +265,10 @@ gen_data(uint8_t type, size_t inner_len, size_t pad)
 		b.orig = c;
 		b.inner = inner;
 		b.inner_len = inner_len;
-		gen_ok(wire_bcast_build(buf, sizeof(buf), &b, &len), "bc");
+		t_seed_ok(wire_bcast_build(buf, sizeof(buf), &b, &len), "bc");
 	}
 	memset(buf + len, 0, pad);
-	gen_write(buf, len + pad);
+	t_seed_write(buf, len + pad);
 }
 
 /* An ECHO request or reply, padded by pad zero bytes. */
@@ -323,9 +288,9 @@ gen_echo(uint8_t kind, size_t pad)
 	e.src = kind == WIRE_ECHO_REQUEST ? c : a;
 	e.ident = 0x1234;
 	e.seqno = 7;
-	gen_ok(wire_echo_build(buf, sizeof(buf), &e, &len), "echo");
+	t_seed_ok(wire_echo_build(buf, sizeof(buf), &e, &len), "echo");
 	memset(buf + len, 0, pad);
-	gen_write(buf, len + pad);
+	t_seed_write(buf, len + pad);
 }
 
 int
@@ -337,19 +302,11 @@ main(int argc, char **argv)
 	static const struct gen_ent two[] = { { 2, 1, TV_ALL },
 	    { 1, 2, TV_TT_MAX } };
 	static const uint8_t other[][2] = { { 0x03, 0x01 }, { 0x01, 0x02 } };
-	uint8_t seed[BS_SEED_LEN];
 	unsigned i;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: gen_wire DIR\n");
-		return 2;
-	}
-	gen_dir = argv[1];
-	gen_ok(bs_crypto_init(), "init");
-	for (i = 0; i < 4; i++) {
-		memset(seed, 0x21 * (int)(i + 1), sizeof(seed));
-		gen_ok(bs_identity_from_seed(&gen_id[i], seed), "identity");
-	}
+	t_seed_main(argc, argv, "gen_wire", T_SEED_SHA256);
+	for (i = 0; i < 4; i++)
+		t_ident(&gen_id[i], (uint8_t)(0x21 * (i + 1)));
 	gen_hello(0, 0);
 	gen_hello(3, 1);
 	gen_hello(WIRE_HELLO_MAX_NEIGH, 1);
@@ -369,6 +326,6 @@ main(int argc, char **argv)
 	gen_region(TV_GW_TT);
 	gen_region(TV_UNKNOWN);
 	for (i = 0; i < sizeof(other) / sizeof(other[0]); i++)
-		gen_write(other[i], sizeof(other[i]));
+		t_seed_write(other[i], sizeof(other[i]));
 	return 0;
 }
