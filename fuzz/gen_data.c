@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "batsec_crypto.h"
+#include "lib/t_frames.h"
 #include "lib/t_seed.h"
 #include "proto/wire.h"
 
@@ -57,58 +58,27 @@ static size_t
 gen_eth(uint8_t *buf, const uint8_t *dst, uint16_t vid, size_t len)
 {
 	uint8_t src[BS_ADDR_LEN];
-	size_t i, h = 12;
 
 	gen_client(9, src);
-	memcpy(buf, dst, BS_ADDR_LEN);
-	memcpy(buf + 6, src, BS_ADDR_LEN);
-	if (vid != 0) {
-		buf[h++] = 0x81;
-		buf[h++] = 0x00;
-		buf[h++] = (uint8_t)(vid >> 8);
-		buf[h++] = (uint8_t)vid;
-	}
-	buf[h++] = 0x08;
-	buf[h++] = 0x00;
-	for (i = h; i < len; i++)
-		buf[i] = (uint8_t)i;
-	return len;
+	return t_eth(buf, dst, src, vid, len);
 }
 
 static size_t
 gen_unicast(uint8_t *buf, uint8_t ttl, unsigned dst, unsigned src,
     const uint8_t *inner, size_t inner_len)
 {
-	struct wire_unicast u;
-	size_t n;
-
-	memset(&u, 0, sizeof(u));
-	u.ttl = ttl;
-	u.dst = gen_addr[dst];
-	u.src = gen_addr[src];
-	u.inner = inner;
-	u.inner_len = inner_len;
-	if (wire_unicast_build(buf, 2048, &u, &n) != WIRE_OK)
-		t_seed_fail("unicast");
-	return n;
+	return t_unicast(buf, 2048, (struct wire_unicast){ .ttl = ttl,
+	    .dst = gen_addr[dst], .src = gen_addr[src], .inner = inner,
+	    .inner_len = inner_len });
 }
 
 static size_t
 gen_bcast(uint8_t *buf, uint8_t ttl, uint32_t seqno, unsigned orig,
     const uint8_t *inner, size_t inner_len)
 {
-	struct wire_bcast b;
-	size_t n;
-
-	memset(&b, 0, sizeof(b));
-	b.ttl = ttl;
-	b.seqno = seqno;
-	b.orig = gen_addr[orig];
-	b.inner = inner;
-	b.inner_len = inner_len;
-	if (wire_bcast_build(buf, 2048, &b, &n) != WIRE_OK)
-		t_seed_fail("bcast");
-	return n;
+	return t_bcast(buf, 2048, (struct wire_bcast){ .ttl = ttl,
+	    .seqno = seqno, .orig = gen_addr[orig], .inner = inner,
+	    .inner_len = inner_len });
 }
 
 static const uint8_t gen_bc[BS_ADDR_LEN] = {
@@ -145,19 +115,9 @@ gen_tap(void)
 static size_t
 gen_echo(uint8_t *buf, uint8_t ttl, uint8_t kind, unsigned dst, unsigned src)
 {
-	struct wire_echo e;
-	size_t n;
-
-	memset(&e, 0, sizeof(e));
-	e.ttl = ttl;
-	e.kind = kind;
-	e.dst = gen_addr[dst];
-	e.src = gen_addr[src];
-	e.ident = 0x5150;
-	e.seqno = 3;
-	if (wire_echo_build(buf, 2048, &e, &n) != WIRE_OK)
-		t_seed_fail("echo");
-	return n;
+	return t_echo(buf, 2048, (struct wire_echo){ .ttl = ttl, .kind = kind,
+	    .dst = gen_addr[dst], .src = gen_addr[src], .ident = 0x5150,
+	    .seqno = 3 });
 }
 
 /* Echo requests for us (answered via node 3 on B, or no route back), a

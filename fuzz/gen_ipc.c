@@ -13,6 +13,7 @@
 #include "lib/t_ident.h"
 #include "lib/t_ipc.h"
 #include "lib/t_seed.h"
+#include "proto/wire.h"
 
 #define GEN_MAX	(64 * 1024)
 
@@ -41,26 +42,31 @@ static void mk_neigh(struct ipc_neigh *n, uint8_t state)
 	    .tq = up ? 240 : 0, .rx_count = up ? 60 : 0 });
 }
 
+/*
+ * The originator's entry as n1 relays it at 2 hops, with a gateway TVLV;
+ * the anchor, hop-chain element and signature are zero (fuzz_ipc checks
+ * formats, not signatures).
+ */
 static void mk_relay(struct ipc_relay *r)
 {
-	uint8_t *e = r->entry;
+	static const uint8_t zero[BS_SIG_LEN];
+	uint8_t tvlv[WIRE_TVLV_MAX], *blk = r->entry + WIRE_OGM_MUT_LEN;
+	size_t cap = sizeof(r->entry) - WIRE_OGM_MUT_LEN, len = 0;
+	struct wire_ogm_signed s = { .pk = gen_orig.pk, .seqno = 77,
+	    .interval_ms = 1000, .anchor = zero, .tvlv = tvlv };
+	struct wire_ogm_mut m = { .ttl = 50, .tq = 200, .hops = 2,
+	    .prev_sender = gen_n1_addr, .chain = zero };
 
 	memset(r, 0, sizeof(*r));
 	r->ifindex = IPC_IFINDEX_ALL;
-	r->len = 168;
-	e[0] = 50;
-	e[1] = 200;
-	e[2] = 2;
-	memcpy(e + 4, gen_n1_addr, BS_ADDR_LEN);
-	memcpy(e + 28, gen_orig.pk, BS_PK_LEN);
-	bs_put32(e + 64, 77);
-	bs_put16(e + 70, 1000);
-	bs_put16(e + 88, 12);
-	e[92] = 1;
-	e[93] = 1;
-	bs_put16(e + 94, 8);
-	bs_put32(e + 96, 100);
-	bs_put32(e + 100, 20);
+	if (wire_tvlv_put_gateway(tvlv, sizeof(tvlv), &len, 100, 20) != 0)
+		abort();
+	s.tvlv_len = len;
+	if (wire_ogm_mut_put(r->entry, WIRE_OGM_MUT_LEN, &m) != 0 ||
+	    wire_ogm_signed_build(blk, cap, &s, &len) != 0 ||
+	    wire_sig_append(blk, cap, &len, zero) != 0)
+		abort();
+	r->len = (uint16_t)(WIRE_OGM_MUT_LEN + len);
 }
 
 /* The parser's view of a neighbour and what it learns through it. */

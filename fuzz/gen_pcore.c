@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "batsec_crypto.h"
+#include "lib/t_frames.h"
 #include "lib/t_ident.h"
 #include "lib/t_seed.h"
 #include "proto/wire.h"
@@ -128,7 +129,7 @@ g_sig(uint8_t sig[BS_SIG_LEN], enum bs_domain dom, const uint8_t *m,
 static void
 f_hello(int who, uint8_t rx, uint8_t ifsel)
 {
-	uint8_t buf[WIRE_HELLO_MAX_LEN], sig[BS_SIG_LEN];
+	uint8_t buf[WIRE_HELLO_MAX_LEN];
 	struct wire_hello h;
 	size_t len;
 
@@ -143,9 +144,9 @@ f_hello(int who, uint8_t rx, uint8_t ifsel)
 		h.neigh[0].addr = g_addr[G_OWN];
 		h.neigh[0].rx_count = rx;
 	}
-	t_seed_ok(wire_hello_build(buf, sizeof(buf), &h, &len), "hello");
-	g_sig(sig, BS_DOM_HELLO, buf, len, who);
-	t_seed_ok(wire_sig_append(buf, sizeof(buf), &len, sig), "hello sig");
+	len = t_hello(buf, sizeof(buf), &h, &g_id[who]);
+	if (g_zero_auth)
+		buf[len - BS_SIG_LEN] = 0;
 	r_frame(ifsel, (uint8_t)who, buf, len);
 }
 
@@ -196,36 +197,24 @@ static void
 g_entry(struct wire_ogm_builder *b, const struct g_ent *ge)
 {
 	uint8_t tvlv[WIRE_TVLV_MAX], blk[WIRE_OGM_FIXED_LEN + WIRE_TVLV_MAX +
-	    BS_SIG_LEN], sig[BS_SIG_LEN];
-	uint8_t seed[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN], elem[BS_CHAIN_LEN];
-	struct wire_ogm_signed s;
+	    BS_SIG_LEN], seed[BS_CHAIN_LEN], elem[BS_CHAIN_LEN];
+	struct t_ogm_entry e = { .orig = &g_id[ge->orig], .epoch = G_EPOCH,
+	    .seqno = ge->seqno, .interval_ms = 1000, .chain_seed = seed,
+	    .tvlv = tvlv, .ttl = (uint8_t)(50 - ge->hops), .tq = 255,
+	    .hops = ge->hops, .prev_sender = g_addr[ge->via] };
 	struct wire_ogm_mut m;
 	size_t len, i;
 
 	memset(seed, (int)(ge->seqno * 3 + (unsigned)ge->orig), sizeof(seed));
-	t_seed_ok(bs_chain_iter(anchor, seed, BS_MAXHOPS), "anchor");
-	t_seed_ok(bs_chain_iter(elem, seed, ge->hops), "element");
-	memset(&s, 0, sizeof(s));
-	s.pk = g_id[ge->orig].pk;
-	s.epoch = G_EPOCH;
-	s.seqno = ge->seqno;
-	s.interval_ms = 1000;
-	s.anchor = anchor;
-	s.tvlv = tvlv;
-	s.tvlv_len = g_tvlv(tvlv, sizeof(tvlv), ge->tv, ge->seqno);
-	t_seed_ok(wire_ogm_signed_build(blk, sizeof(blk), &s, &len), "signed");
-	g_sig(sig, BS_DOM_OGM, blk, len, ge->orig);
-	if (ge->bad_sig)
-		sig[BS_SIG_LEN - 1] ^= 1;
-	t_seed_ok(wire_sig_append(blk, sizeof(blk), &len, sig), "entry sig");
-	memset(&m, 0, sizeof(m));
-	m.ttl = (uint8_t)(50 - ge->hops);
-	m.tq = 255;
+	e.tvlv_len = g_tvlv(tvlv, sizeof(tvlv), ge->tv, ge->seqno);
 	for (i = 0; i < ge->hops; i++)
-		m.tq = (uint8_t)(m.tq * 225u / 255u);
-	m.hops = ge->hops;
-	m.prev_sender = g_addr[ge->via];
-	m.chain = elem;
+		e.tq = (uint8_t)(e.tq * 225u / 255u);
+	len = t_ogm_block(blk, sizeof(blk), &e);
+	if (g_zero_auth)
+		blk[len - BS_SIG_LEN] = 0;
+	if (ge->bad_sig)
+		blk[len - 1] ^= 1;
+	t_ogm_mut(&m, elem, &e);
 	t_seed_ok(wire_ogm_add(b, &m, blk, len), "add entry");
 }
 
@@ -239,8 +228,7 @@ f_ogm(int sender, const struct g_ent *e, unsigned n, uint8_t auth,
     uint64_t counter, uint8_t src)
 {
 	static uint8_t buf[WIRE_OGM_MAX_LEN];
-	uint8_t key[BS_LINKKEY_LEN], kid[BS_KEYID_LEN], tag[BS_TAG_LEN];
-	uint8_t sig[BS_SIG_LEN];
+	uint8_t kid[BS_KEYID_LEN], tag[BS_TAG_LEN], sig[BS_SIG_LEN];
 	struct wire_ogm_builder b;
 	const uint8_t *cov;
 	size_t clen, len;
@@ -254,9 +242,8 @@ f_ogm(int sender, const struct g_ent *e, unsigned n, uint8_t auth,
 	t_seed_ok(wire_ogm_trailer(&b, auth, auth == WIRE_AUTH_MAC ? 1 : 0,
 	    counter, &cov, &clen), "trailer");
 	if (auth == WIRE_AUTH_MAC) {
-		t_seed_ok(bs_link_key(key, &g_id[sender], g_id[G_OWN].pk), "key");
-		bs_link_keyid(kid, key);
-		bs_link_mac(tag, key, g_addr[sender], counter, cov, clen);
+		t_link_tag(kid, tag, &g_id[sender], g_id[G_OWN].pk,
+		    g_addr[sender], counter, cov, clen);
 		if (g_zero_auth)
 			tag[0] = 0;
 		t_seed_ok(wire_ogm_add_tag(&b, kid, tag), "tag");

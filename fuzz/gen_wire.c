@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "batsec_crypto.h"
+#include "lib/t_frames.h"
 #include "lib/t_ident.h"
 #include "lib/t_seed.h"
 #include "proto/wire.h"
@@ -47,9 +48,8 @@ gen_hello(unsigned n, int with_cert)
 {
 	static uint8_t addr[WIRE_HELLO_MAX_NEIGH][BS_ADDR_LEN];
 	static const uint8_t ifmac[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 1, 2, 3 };
-	uint8_t buf[WIRE_HELLO_MAX_LEN], cert[BS_CERT_LEN], sig[BS_SIG_LEN];
+	uint8_t buf[WIRE_HELLO_MAX_LEN], cert[BS_CERT_LEN];
 	struct wire_hello h;
-	size_t len;
 	unsigned i;
 
 	memset(&h, 0, sizeof(h));
@@ -69,10 +69,7 @@ gen_hello(unsigned n, int with_cert)
 		gen_cert(cert, gen_id[0].pk);
 		h.cert = cert;
 	}
-	t_seed_ok(wire_hello_build(buf, sizeof(buf), &h, &len), "hello");
-	t_seed_ok(bs_sign(sig, BS_DOM_HELLO, buf, len, &gen_id[0]), "sign");
-	t_seed_ok(wire_sig_append(buf, sizeof(buf), &len, sig), "hello sig");
-	t_seed_write(buf, len);
+	t_seed_write(buf, t_hello(buf, sizeof(buf), &h, &gen_id[0]));
 }
 
 /* ---- TVLV regions ------------------------------------------------------ */
@@ -153,35 +150,17 @@ struct gen_ent {
 static void
 gen_entry(struct wire_ogm_builder *b, unsigned i, const struct gen_ent *ge)
 {
-	uint8_t tvlv[WIRE_TVLV_MAX], blk[WIRE_OGM_FIXED_LEN + WIRE_TVLV_MAX +
-	    BS_SIG_LEN], sig[BS_SIG_LEN];
-	uint8_t seed[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN], elem[BS_CHAIN_LEN];
-	uint8_t prev[BS_ADDR_LEN];
-	struct wire_ogm_signed s;
-	struct wire_ogm_mut m;
-	size_t len;
+	uint8_t tvlv[WIRE_TVLV_MAX], seed[BS_CHAIN_LEN], prev[BS_ADDR_LEN];
 
 	memset(seed, 0x50 + (int)i, sizeof(seed));
-	t_seed_ok(bs_chain_iter(anchor, seed, BS_MAXHOPS), "anchor");
-	t_seed_ok(bs_chain_iter(elem, seed, ge->hops), "chain");
-	memset(&s, 0, sizeof(s));
-	s.pk = gen_id[ge->orig].pk;
-	s.epoch = 2;
-	s.seqno = 100 + i;
-	s.interval_ms = 1000;
-	s.anchor = anchor;
-	s.tvlv = tvlv;
-	s.tvlv_len = gen_tvlv(tvlv, sizeof(tvlv), ge->tv);
-	t_seed_ok(wire_ogm_signed_build(blk, sizeof(blk), &s, &len), "signed");
-	t_seed_ok(bs_sign(sig, BS_DOM_OGM, blk, len, &gen_id[ge->orig]), "sign");
-	t_seed_ok(wire_sig_append(blk, sizeof(blk), &len, sig), "ogm sig");
 	bs_mesh_addr(prev, gen_id[ge->hops == 0 ? ge->orig : 0].pk);
-	m.ttl = (uint8_t)(50 - ge->hops);
-	m.tq = (uint8_t)(255 - 30 * (ge->hops > 8 ? 8 : ge->hops));
-	m.hops = ge->hops;
-	m.prev_sender = prev;
-	m.chain = elem;
-	t_seed_ok(wire_ogm_add(b, &m, blk, len), "ogm add");
+	t_ogm_add(b, &(struct t_ogm_entry){ .orig = &gen_id[ge->orig],
+	    .epoch = 2, .seqno = 100 + i, .interval_ms = 1000,
+	    .chain_seed = seed, .tvlv = tvlv,
+	    .tvlv_len = gen_tvlv(tvlv, sizeof(tvlv), ge->tv),
+	    .ttl = (uint8_t)(50 - ge->hops),
+	    .tq = (uint8_t)(255 - 30 * (ge->hops > 8 ? 8 : ge->hops)),
+	    .hops = ge->hops, .prev_sender = prev });
 }
 
 /* Link auth: real tags for the first two neighbours, then placeholders. */
@@ -189,15 +168,13 @@ static void
 gen_tags(struct wire_ogm_builder *b, unsigned n, const uint8_t *sender,
     uint64_t ctr, const uint8_t *cov, size_t cov_len)
 {
-	uint8_t key[BS_LINKKEY_LEN], kid[BS_KEYID_LEN], tag[BS_TAG_LEN];
+	uint8_t kid[BS_KEYID_LEN], tag[BS_TAG_LEN];
 	unsigned t;
 
 	for (t = 0; t < n; t++) {
 		if (t < 2) {
-			t_seed_ok(bs_link_key(key, &gen_id[0], gen_id[1 + t].pk),
-			    "link key");
-			bs_link_keyid(kid, key);
-			bs_link_mac(tag, key, sender, ctr, cov, cov_len);
+			t_link_tag(kid, tag, &gen_id[0], gen_id[1 + t].pk,
+			    sender, ctr, cov, cov_len);
 		} else {
 			memset(kid, 0xc0 + (int)t, sizeof(kid));
 			memset(tag, (int)t, sizeof(tag));
@@ -242,31 +219,20 @@ gen_data(uint8_t type, size_t inner_len, size_t pad)
 	static uint8_t inner[WIRE_INNER_MAX], buf[WIRE_UNICAST_HDR_LEN +
 	    WIRE_INNER_MAX];
 	uint8_t a[BS_ADDR_LEN], c[BS_ADDR_LEN];
-	struct wire_unicast u;
-	struct wire_bcast b;
 	size_t i, len;
 
 	for (i = 0; i < inner_len; i++)
 		inner[i] = (uint8_t)(i < 6 ? 0xff : i);
 	bs_mesh_addr(a, gen_id[1].pk);
 	bs_mesh_addr(c, gen_id[2].pk);
-	if (type == WIRE_T_UNICAST) {
-		memset(&u, 0, sizeof(u));
-		u.ttl = 50;
-		u.dst = a;
-		u.src = c;
-		u.inner = inner;
-		u.inner_len = inner_len;
-		t_seed_ok(wire_unicast_build(buf, sizeof(buf), &u, &len), "uc");
-	} else {
-		memset(&b, 0, sizeof(b));
-		b.ttl = 49;
-		b.seqno = 4242;
-		b.orig = c;
-		b.inner = inner;
-		b.inner_len = inner_len;
-		t_seed_ok(wire_bcast_build(buf, sizeof(buf), &b, &len), "bc");
-	}
+	if (type == WIRE_T_UNICAST)
+		len = t_unicast(buf, sizeof(buf), (struct wire_unicast){
+		    .ttl = 50, .dst = a, .src = c, .inner = inner,
+		    .inner_len = inner_len });
+	else
+		len = t_bcast(buf, sizeof(buf), (struct wire_bcast){
+		    .ttl = 49, .seqno = 4242, .orig = c, .inner = inner,
+		    .inner_len = inner_len });
 	memset(buf + len, 0, pad);
 	t_seed_write(buf, len + pad);
 }
@@ -276,19 +242,14 @@ static void
 gen_echo(uint8_t kind, size_t pad)
 {
 	uint8_t a[BS_ADDR_LEN], c[BS_ADDR_LEN], buf[WIRE_ECHO_LEN + 26];
-	struct wire_echo e;
+	int req = kind == WIRE_ECHO_REQUEST;
 	size_t len;
 
 	bs_mesh_addr(a, gen_id[1].pk);
 	bs_mesh_addr(c, gen_id[2].pk);
-	memset(&e, 0, sizeof(e));
-	e.ttl = 50;
-	e.kind = kind;
-	e.dst = kind == WIRE_ECHO_REQUEST ? a : c;
-	e.src = kind == WIRE_ECHO_REQUEST ? c : a;
-	e.ident = 0x1234;
-	e.seqno = 7;
-	t_seed_ok(wire_echo_build(buf, sizeof(buf), &e, &len), "echo");
+	len = t_echo(buf, sizeof(buf), (struct wire_echo){ .ttl = 50,
+	    .kind = kind, .dst = req ? a : c, .src = req ? c : a,
+	    .ident = 0x1234, .seqno = 7 });
 	memset(buf + len, 0, pad);
 	t_seed_write(buf, len + pad);
 }

@@ -12,6 +12,7 @@
 #include <sodium.h>
 
 #include "batsec_policy.h"
+#include "lib/t_policy.h"
 #include "sim.h"
 #include "proto/wire.h"
 
@@ -526,11 +527,7 @@ make_policy(void)
 		    bs_policy_trust_add(pol, S.nodes[i].id.pk, NULL, 0, NULL,
 		    0) != 0)
 			goto out;
-	S.snap_len = bs_policy_snapshot_len(pol);
-	if ((S.snap = malloc(S.snap_len)) == NULL ||
-	    bs_policy_snapshot_encode(pol, S.snap, S.snap_len, &S.snap_len) !=
-	    0)
-		goto out;
+	S.snap = t_policy_snapshot(pol, &S.snap_len);
 	rc = 0;
 out:
 	bs_policy_free(pol);
