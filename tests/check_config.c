@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/config.h"
+#include "lib/t_check.h"
 
 #define ERRLEN	512
 
@@ -1073,8 +1074,6 @@ END_TEST
 
 /* ---- suite ------------------------------------------------------------- */
 
-#define NELEM(a)	((int)(sizeof(a) / sizeof((a)[0])))
-
 static Suite *
 config_suite(void)
 {
@@ -1083,15 +1082,15 @@ config_suite(void)
 
 	tc = tcase_create("file");
 	tcase_add_unchecked_fixture(tc, invalid_setup, NULL);
-	tcase_add_loop_test(tc, test_valid, 0, NELEM(valid_cases));
-	tcase_add_loop_test(tc, test_invalid, 0, NELEM(invalid_cases));
+	tcase_add_loop_test(tc, test_valid, 0, T_NELEM(valid_cases));
+	tcase_add_loop_test(tc, test_invalid, 0, T_NELEM(invalid_cases));
 	tcase_add_test(tc, test_values);
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_sizes);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("args");
-	tcase_add_loop_test(tc, test_args, 0, NELEM(args_cases));
+	tcase_add_loop_test(tc, test_args, 0, T_NELEM(args_cases));
 	tcase_add_test(tc, test_args_values);
 	tcase_add_test(tc, test_apply_args);
 	suite_add_tcase(s, tc);
@@ -1100,14 +1099,14 @@ config_suite(void)
 	tcase_add_unchecked_fixture(tc, tmp_setup, tmp_teardown);
 	tcase_add_test(tc, test_precedence);
 	tcase_add_test(tc, test_load_default_path);
-	tcase_add_loop_test(tc, test_load_errors, 0, NELEM(load_cases));
+	tcase_add_loop_test(tc, test_load_errors, 0, T_NELEM(load_cases));
 	tcase_add_test(tc, test_example_file);
 	tcase_add_test(tc, test_man_page);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("whole");
-	tcase_add_loop_test(tc, test_validate, 0, NELEM(validate_cases));
-	tcase_add_loop_test(tc, test_roundtrip, 0, NELEM(roundtrip_texts));
+	tcase_add_loop_test(tc, test_validate, 0, T_NELEM(validate_cases));
+	tcase_add_loop_test(tc, test_roundtrip, 0, T_NELEM(roundtrip_texts));
 	tcase_add_test(tc, test_dump_short_buffer);
 	suite_add_tcase(s, tc);
 	return s;
@@ -1116,11 +1115,5 @@ config_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(config_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(config_suite());
 }

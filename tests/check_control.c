@@ -27,6 +27,7 @@
 #include "forwarder/control.h"
 #include "proto/ctlproto.h"
 #include "common/version.h"
+#include "lib/t_check.h"
 
 #define NOBODY		65534	/* uid nobody, gid nogroup (Debian) */
 #define BIG_TABLE	4096
@@ -2347,12 +2348,5 @@ control_suite(void)
 int
 main(void)
 {
-	SRunner *sr;
-	int failed;
-
-	sr = srunner_create(control_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(control_suite());
 }

@@ -11,6 +11,7 @@
 #include <sodium.h>
 
 #include "batsec_crypto.h"
+#include "lib/t_check.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -889,8 +890,6 @@ START_TEST(test_random)
 }
 END_TEST
 
-#define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
 static Suite *
 crypto_suite(void)
 {
@@ -899,7 +898,7 @@ crypto_suite(void)
 
 	tc = tcase_create("sign");
 	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_loop_test(tc, test_rfc8032, 0, NELEM(rfc8032));
+	tcase_add_loop_test(tc, test_rfc8032, 0, T_NELEM(rfc8032));
 	tcase_add_test(tc, test_identity);
 	tcase_add_test(tc, test_mesh_addr_kat);
 	tcase_add_test(tc, test_mesh_addr_formula);
@@ -914,7 +913,7 @@ crypto_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_link_kat);
 	tcase_add_test(tc, test_link_symmetry);
-	tcase_add_loop_test(tc, test_link_bad_peer, 0, NELEM(bad_peers));
+	tcase_add_loop_test(tc, test_link_bad_peer, 0, T_NELEM(bad_peers));
 	tcase_add_test(tc, test_link_self);
 	tcase_add_test(tc, test_mac_kat);
 	tcase_add_test(tc, test_mac_tamper);
@@ -931,11 +930,11 @@ crypto_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_cert_kat);
-	tcase_add_loop_test(tc, test_cert_decode_strict, 0, NELEM(cert_bads));
+	tcase_add_loop_test(tc, test_cert_decode_strict, 0, T_NELEM(cert_bads));
 	tcase_add_test(tc, test_cert_decode_length);
 	tcase_add_test(tc, test_cert_names);
 	tcase_add_test(tc, test_cert_verify_errors);
-	tcase_add_loop_test(tc, test_cert_window, 0, NELEM(windows));
+	tcase_add_loop_test(tc, test_cert_window, 0, T_NELEM(windows));
 	tcase_add_test(tc, test_cert_window_extremes);
 	tcase_add_test(tc, test_cert_tamper);
 	tcase_add_test(tc, test_cert_strerror);
@@ -960,11 +959,5 @@ crypto_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(crypto_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(crypto_suite());
 }

@@ -28,6 +28,7 @@
 #include "netio/fastpath.h"
 #include "netio/netlink.h"
 #include "../fuzz/fastpath_model.h"
+#include "lib/t_check.h"
 
 #define IN_IF		FPM_IN_IF
 #define OUT_IF		FPM_OUT_IF
@@ -553,11 +554,5 @@ fastpath_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(fastpath_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(fastpath_suite());
 }

@@ -46,6 +46,7 @@
 #include "netio/rawsock.h"
 #include "forwarder/state.h"
 #include "proto/wire.h"
+#include "lib/t_check.h"
 
 extern char **environ;
 
@@ -1401,17 +1402,10 @@ forwarder_suite(void)
 int
 main(int argc, char **argv)
 {
-	SRunner *sr;
-	int failed;
-
 	if (argc >= 2 && strcmp(argv[1], "-P") == 0)
 		spawn_report(argc, argv);
 	if (argc == 5 && strcmp(argv[1], "inject") == 0)
 		return inject(argv[2], argv[3], atoi(argv[4]));
 	keys_init();
-	sr = srunner_create(forwarder_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(forwarder_suite());
 }

@@ -15,6 +15,7 @@
 #include "forwarder/fwd_data.h"
 #include "forwarder/fwd_tables.h"
 #include "proto/wire.h"
+#include "lib/t_check.h"
 
 #define US		0
 #define IF1		11
@@ -1987,11 +1988,5 @@ fwd_data_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(fwd_data_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(fwd_data_suite());
 }

@@ -37,6 +37,7 @@
 #include "forwarder/fwd_tables.h"
 #include "proto/ipc.h"
 #include "proto/wire.h"
+#include "lib/t_check.h"
 
 #define EPOCH	7u
 #define IF_A	2
@@ -941,13 +942,6 @@ fwd_orig_suite(void)
 int
 main(void)
 {
-	SRunner *sr;
-	int failed;
-
 	keys_init();
-	sr = srunner_create(fwd_orig_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(fwd_orig_suite());
 }

@@ -30,6 +30,7 @@
 #include "forwarder/fwd_trust.h"
 #include "proto/ipc.h"
 #include "proto/wire.h"
+#include "lib/t_check.h"
 
 #define T0	1750000000ULL
 
@@ -810,11 +811,5 @@ fwd_trust_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(fwd_trust_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(fwd_trust_suite());
 }

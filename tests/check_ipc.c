@@ -17,6 +17,7 @@
 #include "batsec_crypto.h"
 #include "forwarder/ipc_check.h"
 #include "proto/ipc.h"
+#include "lib/t_check.h"
 
 static struct bs_identity id_own, id_n1, id_n2, id_orig;
 static uint8_t addr_own[6], addr_n1[6], addr_n2[6], addr_orig[6];
@@ -1626,13 +1627,6 @@ static Suite *ipc_suite(void)
 
 int main(void)
 {
-	SRunner *sr;
-	int failed;
-
 	keys_init();
-	sr = srunner_create(ipc_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(ipc_suite());
 }

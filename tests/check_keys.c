@@ -19,6 +19,7 @@
 #include <sodium.h>
 
 #include "batsec_keys.h"
+#include "lib/t_check.h"
 
 /* RFC 8032 TEST 1 key pair as base64, and TEST 2's public key. */
 #define SEED_A_B64 "nWGxne/9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A="
@@ -974,8 +975,6 @@ START_TEST(test_armor_files)
 }
 END_TEST
 
-#define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
 static Suite *
 keys_suite(void)
 {
@@ -985,7 +984,7 @@ keys_suite(void)
 	tc = tcase_create("b64");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_b64_roundtrip);
-	tcase_add_loop_test(tc, test_b64_reject, 0, NELEM(bad_b64));
+	tcase_add_loop_test(tc, test_b64_reject, 0, T_NELEM(bad_b64));
 	tcase_add_test(tc, test_b64_nul_inside);
 	tcase_add_test(tc, test_b64_generic);
 	tcase_add_test(tc, test_addr_to_str);
@@ -993,13 +992,13 @@ keys_suite(void)
 
 	tc = tcase_create("keyfile");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_loop_test(tc, test_seckey_parse, 0, NELEM(key_parses));
+	tcase_add_loop_test(tc, test_seckey_parse, 0, T_NELEM(key_parses));
 	tcase_add_test(tc, test_parse_err_buffers);
-	tcase_add_loop_test(tc, test_seckey_load, 0, NELEM(seckey_loads));
+	tcase_add_loop_test(tc, test_seckey_load, 0, T_NELEM(seckey_loads));
 	tcase_add_test(tc, test_seckey_load_not_regular);
 	tcase_add_test(tc, test_seckey_load_unreadable);
 	tcase_add_test(tc, test_seckey_load_symlink);
-	tcase_add_loop_test(tc, test_seckey_save, 0, NELEM(umasks));
+	tcase_add_loop_test(tc, test_seckey_save, 0, T_NELEM(umasks));
 	tcase_add_test(tc, test_seckey_save_replaces);
 	tcase_add_test(tc, test_seckey_save_fails);
 	tcase_add_test(tc, test_pubkey_load);
@@ -1010,7 +1009,7 @@ keys_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_write_atomic_modes, 0,
-	    NELEM(write_modes));
+	    T_NELEM(write_modes));
 	tcase_add_test(tc, test_write_atomic_content);
 	tcase_add_test(tc, test_write_atomic_short_write);
 	tcase_add_test(tc, test_write_atomic_bad_args);
@@ -1023,8 +1022,8 @@ keys_suite(void)
 	tc = tcase_create("armor");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_armor_kat);
-	tcase_add_loop_test(tc, test_cert_parse, 0, NELEM(cert_parses));
-	tcase_add_loop_test(tc, test_revoke_parse, 0, NELEM(revoke_parses));
+	tcase_add_loop_test(tc, test_cert_parse, 0, T_NELEM(cert_parses));
+	tcase_add_loop_test(tc, test_revoke_parse, 0, T_NELEM(revoke_parses));
 	tcase_add_test(tc, test_armor_files);
 	suite_add_tcase(s, tc);
 	return s;
@@ -1033,11 +1032,5 @@ keys_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(keys_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(keys_suite());
 }

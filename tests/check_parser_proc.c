@@ -72,6 +72,7 @@
 #include "common/sandbox.h"
 
 #include "../fuzz/pcore_policy.h"
+#include "lib/t_check.h"
 
 #define PP_USER		"nobody"
 #define PP_ETHERTYPE	0x88b5
@@ -1226,8 +1227,7 @@ int
 main(void)
 {
 	struct passwd *pw;
-	SRunner *sr;
-	int failed;
+	int rc;
 
 	if (getenv("BATSEC_SECCOMP_DEBUG") != NULL)
 		pp_debug = 1;
@@ -1252,10 +1252,7 @@ main(void)
 	snprintf(root_dir, sizeof(root_dir), "/tmp/bs-chroot.XXXXXX");
 	if (mkdtemp(root_dir) == NULL || chmod(root_dir, 0755) != 0)
 		die("mkdtemp: %s", strerror(errno));
-	sr = srunner_create(parser_proc_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	rc = t_run(parser_proc_suite());
 	rmdir(root_dir);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return rc;
 }

@@ -28,6 +28,7 @@
 #include "parser/pcore_int.h"
 #include "routing/routing.h"
 #include "proto/wire.h"
+#include "lib/t_check.h"
 
 #define IFX	7	/* the test's mesh interface */
 #define T0	100000	/* a monotonic clock reading */
@@ -2944,13 +2945,6 @@ pcore_suite(void)
 int
 main(void)
 {
-	SRunner *sr;
-	int failed;
-
 	keys_init();
-	sr = srunner_create(pcore_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(pcore_suite());
 }

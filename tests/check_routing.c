@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "routing/routing.h"
+#include "lib/t_check.h"
 
 #define US		0
 #define IF1		1
@@ -2178,11 +2179,5 @@ routing_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(routing_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(routing_suite());
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "netio/tapoff.h"
+#include "lib/t_check.h"
 
 #define T_BUF		(TAPOFF_PKT_MAX + 64)
 #define T_CAP_N		256
@@ -1540,11 +1541,5 @@ tapoff_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(tapoff_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(tapoff_suite());
 }

@@ -15,6 +15,7 @@
 
 #include "batsec_crypto.h"
 #include "proto/wire.h"
+#include "lib/t_check.h"
 
 #define FRAME_MAX	8192
 
@@ -1955,11 +1956,5 @@ wire_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(wire_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(wire_suite());
 }
