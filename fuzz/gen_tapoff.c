@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bs_bytes.h"
+#include "lib/t_csum.h"
 #include "lib/t_seed.h"
 #include "netio/tapoff.h"
 
@@ -18,20 +19,6 @@
 #define G_PSH	0x08
 #define G_ACK	0x10
 #define G_CWR	0x80
-
-static uint16_t
-gen_fold(uint64_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)s;
-}
-
-static uint64_t
-gen_pseudo(const uint8_t *ip, int v6, uint8_t proto, size_t l4len)
-{
-	return tapoff_sum(0, ip + (v6 ? 8 : 12), v6 ? 32 : 8) + proto + l4len;
-}
 
 /* A packet: flow f (0..3) of IPv4/IPv6, TCP (timestamps or not) or UDP. */
 struct gen_pk {
@@ -127,8 +114,9 @@ gen_build(uint8_t *b, const struct gen_pk *k, size_t plen)
 	}
 	for (i = 0; i < plen; i++)
 		b[h + i] = (uint8_t)((k->seq + i) * 13 + k->flow);
-	bs_put16(th + (k->udp ? 6 : 16), (uint16_t)~gen_fold(gen_pseudo(b + l3,
-	    k->v6, k->udp ? 17 : 6, l4len) + tapoff_sum(0, th, l4len)));
+	bs_put16(th + (k->udp ? 6 : 16), (uint16_t)~t_csum_fold(
+	    t_csum_pseudo(b + l3, k->v6, k->udp ? 17 : 6, l4len) +
+	    tapoff_sum(0, th, l4len)));
 	return h + plen;
 }
 
@@ -155,8 +143,8 @@ gen_tx(const struct gen_pk *k, size_t plen, uint8_t vflags, uint8_t gso,
 	bs_put16(s + 11, fmax);
 	/* The host leaves the pseudo-header sum in the checksum field. */
 	if (vflags & 1)
-		bs_put16(csum, gen_fold(gen_pseudo(s + 13 + gen_l3(k), k->v6,
-		    k->udp ? 17 : 6, len - l4)));
+		bs_put16(csum, t_csum_fold(t_csum_pseudo(s + 13 + gen_l3(k),
+		    k->v6, k->udp ? 17 : 6, len - l4)));
 	t_seed_write(s, 13 + len);
 }
 

@@ -8,7 +8,6 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,25 +24,16 @@ static char tmpdir[64];
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
-}
-
 static void
 tmp_setup(void)
 {
-	strcpy(tmpdir, "/tmp/check_config.XXXXXX");
-	if (mkdtemp(tmpdir) == NULL)
-		abort();
+	t_tmpdir(tmpdir, sizeof(tmpdir), "check_config");
 }
 
 static void
 tmp_teardown(void)
 {
-	nftw(tmpdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	t_rmtree(tmpdir);
 }
 
 /* Writes text to tmpdir/name with the given mode; returns the path. */
@@ -51,15 +41,10 @@ static const char *
 write_file(const char *name, const char *text, size_t len, mode_t mode)
 {
 	static char path[PATH_MAX];
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
 	unlink(path);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
-	ck_assert_int_eq(fchmod(fd, mode), 0);
-	close(fd);
+	t_write_file(path, text, len, mode);
 	return path;
 }
 

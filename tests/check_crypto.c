@@ -16,16 +16,6 @@
 /* ---- helpers ------------------------------------------------------------ */
 
 static void
-unhex(uint8_t *out, size_t outlen, const char *hex)
-{
-	size_t got = 0;
-
-	ck_assert_int_eq(sodium_hex2bin(out, outlen, hex, strlen(hex), NULL,
-	    &got, NULL), 0);
-	ck_assert_uint_eq(got, outlen);
-}
-
-static void
 assert_hex(const uint8_t *got, size_t len, const char *want)
 {
 	char buf[2 * 512 + 1];
@@ -46,7 +36,7 @@ ident(struct bs_identity *id, const char *seed_hex)
 {
 	uint8_t seed[BS_SEED_LEN];
 
-	unhex(seed, sizeof(seed), seed_hex);
+	t_unhex(seed, sizeof(seed), seed_hex);
 	ck_assert_int_eq(bs_identity_from_seed(id, seed), 0);
 }
 
@@ -89,8 +79,8 @@ START_TEST(test_rfc8032)
 
 	ident(&id, v->seed);
 	assert_hex(id.pk, BS_PK_LEN, v->pk);
-	unhex(msg, mlen, v->msg);
-	unhex(want, sizeof(want), v->sig);
+	t_unhex(msg, mlen, v->msg);
+	t_unhex(want, sizeof(want), v->sig);
 	ck_assert_int_eq(bs_ed25519_sign_raw(sig, mlen ? msg : NULL, mlen,
 	    &id), 0);
 	ck_assert_msg(memcmp(sig, want, BS_SIG_LEN) == 0, "%s: signature",
@@ -131,10 +121,10 @@ START_TEST(test_mesh_addr_kat)
 {
 	uint8_t pk[BS_PK_LEN], addr[BS_ADDR_LEN];
 
-	unhex(pk, sizeof(pk), PK_A);
+	t_unhex(pk, sizeof(pk), PK_A);
 	bs_mesh_addr(addr, pk);
 	assert_hex(addr, sizeof(addr), "2e0334b72b7b");
-	unhex(pk, sizeof(pk), PK_B);
+	t_unhex(pk, sizeof(pk), PK_B);
 	bs_mesh_addr(addr, pk);
 	assert_hex(addr, sizeof(addr), "6ab390582bee");
 }
@@ -328,7 +318,7 @@ START_TEST(test_link_bad_peer)
 	uint8_t peer[BS_PK_LEN], k[BS_LINKKEY_LEN];
 
 	ident(&a, SEED_A);
-	unhex(peer, sizeof(peer), bad_peers[_i]);
+	t_unhex(peer, sizeof(peer), bad_peers[_i]);
 	ck_assert_int_eq(bs_link_key(k, &a, peer), -1);
 }
 END_TEST
@@ -352,8 +342,8 @@ START_TEST(test_mac_kat)
 	uint8_t tag[BS_TAG_LEN];
 	const uint8_t *frame = (const uint8_t *)MAC_FRAME;
 
-	unhex(k, sizeof(k), LINK_KAT);
-	unhex(pk, sizeof(pk), PK_A);
+	t_unhex(k, sizeof(k), LINK_KAT);
+	t_unhex(pk, sizeof(pk), PK_A);
 	bs_mesh_addr(addr, pk);
 	bs_link_mac(tag, k, addr, MAC_CTR, frame, strlen(MAC_FRAME));
 	assert_hex(tag, sizeof(tag), "81f2b92162d67ae787e6c50e48230602");
@@ -788,7 +778,7 @@ START_TEST(test_revoke_kat)
 
 	revoke_fixture(&r, &ca, enc);
 	assert_hex(enc, sizeof(enc), REVOKE_KAT);
-	unhex(pkb, sizeof(pkb), PK_B);
+	t_unhex(pkb, sizeof(pkb), PK_B);
 	ck_assert_uint_eq(enc[0], BS_REVOKE_VERSION);
 	ck_assert_uint_eq(enc[1] | enc[2] | enc[3], 0);
 	ck_assert_mem_eq(enc + 4, pkb, BS_PK_LEN);

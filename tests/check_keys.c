@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,30 +34,15 @@ static char err[512];
 static void
 setup(void)
 {
-	const char *base = getenv("TMPDIR");
-
 	ck_assert_int_eq(bs_crypto_init(), 0);
-	if (base == NULL || *base == '\0')
-		base = "/tmp";
-	ck_assert_int_lt(snprintf(tdir, sizeof(tdir), "%s/check_keys.XXXXXX",
-	    base), (int)sizeof(tdir));
-	ck_assert_ptr_nonnull(mkdtemp(tdir));
+	t_tmpdir(tdir, sizeof(tdir), "check_keys");
 	err[0] = '\0';
-}
-
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
 }
 
 static void
 teardown(void)
 {
-	(void)nftw(tdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	t_rmtree(tdir);
 }
 
 /* Path of name inside the test directory (static buffer per slot). */
@@ -77,12 +61,8 @@ static const char *
 put_file(const char *name, const void *data, size_t len, mode_t mode)
 {
 	const char *p = tpath(name);
-	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, data, len), (ssize_t)len);
-	ck_assert_int_eq(fchmod(fd, mode), 0);
-	ck_assert_int_eq(close(fd), 0);
+	t_write_file(p, data, len, mode);
 	return p;
 }
 
@@ -150,16 +130,6 @@ assert_err(const char *prefix, const char *what)
 	ck_assert_ptr_null(strchr(err, '\n'));
 }
 
-static void
-unhex(uint8_t *out, size_t outlen, const char *hex)
-{
-	size_t got = 0;
-
-	ck_assert_int_eq(sodium_hex2bin(out, outlen, hex, strlen(hex), NULL,
-	    &got, NULL), 0);
-	ck_assert_uint_eq(got, outlen);
-}
-
 /* ---- base64 ------------------------------------------------------------- */
 
 START_TEST(test_b64_roundtrip)
@@ -175,7 +145,7 @@ START_TEST(test_b64_roundtrip)
 		ck_assert_int_eq(bs_key_from_b64(back, s, strlen(s)), 0);
 		ck_assert_mem_eq(k, back, sizeof(k));
 	}
-	unhex(k, sizeof(k), PK_A_HEX);
+	t_unhex(k, sizeof(k), PK_A_HEX);
 	bs_key_to_b64(s, k);
 	ck_assert_str_eq(s, PK_A_B64);
 }
@@ -398,7 +368,7 @@ START_TEST(test_seckey_load)
 	memset(&id, 0, sizeof(id));
 	if (t->err == NULL) {
 		ck_assert_int_eq(bs_seckey_load(p, &id, err, sizeof(err)), 0);
-		unhex(pk, sizeof(pk), PK_A_HEX);
+		t_unhex(pk, sizeof(pk), PK_A_HEX);
 		ck_assert_mem_eq(id.pk, pk, sizeof(pk));
 		return;
 	}
@@ -702,7 +672,7 @@ START_TEST(test_pubkey_load)
 	uint8_t pk[32], want[32];
 	const char *p;
 
-	unhex(want, sizeof(want), PK_A_HEX);
+	t_unhex(want, sizeof(want), PK_A_HEX);
 	p = put_file("a.pub", PK_A_B64 "\n", 45, 0644);
 	ck_assert_int_eq(bs_pubkey_load(p, pk, err, sizeof(err)), 0);
 	ck_assert_mem_eq(pk, want, 32);
@@ -790,7 +760,7 @@ fixtures(struct bs_identity *ca, struct bs_cert *c, struct bs_revoke *r)
 
 	ck_assert_int_eq(bs_key_from_b64(seed, SEED_A_B64, 44), 0);
 	ck_assert_int_eq(bs_identity_from_seed(ca, seed), 0);
-	unhex(seed, sizeof(seed), SEED_B_HEX);
+	t_unhex(seed, sizeof(seed), SEED_B_HEX);
 	ck_assert_int_eq(bs_identity_from_seed(&b, seed), 0);
 	ck_assert_int_eq(bs_cert_issue(c, ca, b.pk, "node-1.example",
 	    BS_ROLE_GATEWAY, 1700000000, 1800000000), 0);

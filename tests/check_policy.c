@@ -22,6 +22,7 @@
 #include "batsec_keys.h"
 #include "batsec_policy.h"
 #include "lib/t_check.h"
+#include "lib/t_ident.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -958,14 +959,6 @@ static const struct cert_case cert_cases[] = {
 	  BS_PR_REVOKED, 0, 0 },
 };
 
-static void ca_identity(struct bs_identity *ca, char c)
-{
-	uint8_t seed[BS_SEED_LEN];
-
-	memset(seed, c, sizeof(seed));
-	ck_assert_int_eq(bs_identity_from_seed(ca, seed), 0);
-}
-
 START_TEST(test_classify_cert)
 {
 	const struct cert_case *cc = &cert_cases[_i];
@@ -976,8 +969,8 @@ START_TEST(test_classify_cert)
 	struct bs_policy *pol;
 	struct bs_policy_verdict v;
 
-	ca_identity(&ca, 1);
-	ca_identity(&other, 2);
+	t_ident(&ca, 1);
+	t_ident(&other, 2);
 	pkof(node, 'N');
 	memcpy(target, node, sizeof(target));
 	/* Substitute the real CA key for "@C" before the @X expansion. */

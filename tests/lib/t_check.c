@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "t_check.h"
 
 int
@@ -90,4 +92,14 @@ t_dup(const void *p, size_t n)
 	if (n != 0)
 		memcpy(q, p, n);
 	return q;
+}
+
+void
+t_unhex(uint8_t *out, size_t outlen, const char *hex)
+{
+	size_t got = 0;
+
+	ck_assert_int_eq(sodium_hex2bin(out, outlen, hex, strlen(hex), NULL,
+	    &got, NULL), 0);
+	ck_assert_uint_eq(got, outlen);
 }

@@ -2,7 +2,7 @@
  * t_check.h — what every Check program (tests/check_*.c) does around its
  * tests: run the suite, make and remove a scratch folder, write and read
  * files in it, copy a buffer into an exactly sized one (so ASan sees a
- * read past its end).  Failures are Check assertions, so these are for
+ * read past its end), read hex.  Failures are Check assertions, so these are for
  * tests and fixtures, not for main() before the suite runs (except
  * t_run, which is main's).
  */
@@ -36,5 +36,7 @@ char	*t_slurp(const char *path, size_t *len);
 
 /* An exactly sized heap copy of the n bytes at p. */
 uint8_t	*t_dup(const void *p, size_t n);
+/* The bytes of hex, which must be exactly outlen of them. */
+void	 t_unhex(uint8_t *out, size_t outlen, const char *hex);
 
 #endif /* BATSEC_T_CHECK_H */
