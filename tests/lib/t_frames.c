@@ -33,6 +33,8 @@ t_eth(uint8_t *buf, const uint8_t *dst, const uint8_t *src, uint16_t vid,
 {
 	size_t i, h = 12;
 
+	if (len < (vid != 0 ? 18u : 14u))
+		wire_ok(WIRE_ETRUNC, "Ethernet frame");
 	memcpy(buf, dst, BS_ADDR_LEN);
 	memcpy(buf + BS_ADDR_LEN, src, BS_ADDR_LEN);
 	if (vid != 0) {
