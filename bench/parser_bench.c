@@ -92,8 +92,6 @@ policy(struct pcore *pc, struct bs_identity *origs, int n)
 	struct bs_policy *pol = bs_policy_new();
 	struct bs_policy_limits *l;
 	char err[256];
-	uint8_t *snap;
-	size_t len;
 	int i;
 
 	if (pol == NULL)
@@ -111,10 +109,8 @@ policy(struct pcore *pc, struct bs_identity *origs, int n)
 	for (i = 0; i < n; i++)
 		bs_policy_trust_add(pol, origs[i].pk, NULL, 0, err,
 		    sizeof(err));
-	snap = t_policy_snapshot(pol, &len);
-	if (pcore_policy(pc, 1, snap, len, err, sizeof(err)) != 0)
+	if (t_pcore_policy(pc, 1, pol, err, sizeof(err)) != 0)
 		die(err);
-	free(snap);
 	bs_policy_free(pol);
 }
 

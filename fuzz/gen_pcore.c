@@ -18,22 +18,14 @@
 #include "batsec_crypto.h"
 #include "lib/t_frames.h"
 #include "lib/t_ident.h"
+#include "lib/t_pcore_in.h"
 #include "lib/t_seed.h"
 #include "proto/wire.h"
 
 #define G_EPOCH		9	/* the peers' epoch */
 
-enum { REC_FRAME, REC_TICK, REC_IFACE, REC_POLICY, REC_CONFIG, REC_KEYS };
 /* Identities as fuzz_pcore knows them; index = MAC index. */
 enum { G_OWN, G_P, G_Q, G_O, G_U, G_N };
-
-static const uint8_t g_macs[G_N][BS_ADDR_LEN] = {
-	{ 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0xee },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x66 },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x77 },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x88 },
-};
 
 static struct bs_identity g_id[G_N];
 static uint8_t g_addr[G_N][BS_ADDR_LEN];
@@ -73,7 +65,7 @@ g_end(void)
 static void
 r_frame(uint8_t ifsel, uint8_t src, const uint8_t *p, size_t len)
 {
-	uint8_t h[5] = { REC_FRAME, ifsel, src, 0, 0 };
+	uint8_t h[5] = { T_PCIN_FRAME, ifsel, src, 0, 0 };
 
 	bs_put16(h + 3, (uint16_t)len);
 	g_put(h, sizeof(h));
@@ -83,7 +75,7 @@ r_frame(uint8_t ifsel, uint8_t src, const uint8_t *p, size_t len)
 static void
 r_tick(uint16_t tenths)
 {
-	uint8_t r[3] = { REC_TICK, 0, 0 };
+	uint8_t r[3] = { T_PCIN_TICK, 0, 0 };
 
 	bs_put16(r + 1, tenths);
 	g_put(r, sizeof(r));
@@ -92,7 +84,7 @@ r_tick(uint16_t tenths)
 static void
 r_iface(uint8_t ifsel, uint8_t state)
 {
-	uint8_t r[3] = { REC_IFACE, ifsel, state };
+	uint8_t r[3] = { T_PCIN_IFACE, ifsel, state };
 
 	g_put(r, sizeof(r));
 }
@@ -101,7 +93,7 @@ static void
 r_policy(uint8_t mode, uint8_t trust, uint8_t gw, uint8_t clients,
     uint8_t cap)
 {
-	uint8_t r[6] = { REC_POLICY, mode, trust, gw, clients, cap };
+	uint8_t r[6] = { T_PCIN_POLICY, mode, trust, gw, clients, cap };
 
 	g_put(r, sizeof(r));
 }
@@ -135,7 +127,7 @@ f_hello(int who, uint8_t rx, uint8_t ifsel)
 
 	memset(&h, 0, sizeof(h));
 	h.pk = g_id[who].pk;
-	h.ifmac = g_macs[who];
+	h.ifmac = t_pcin_macs[who];
 	h.interval_ms = 1000;
 	h.epoch = G_EPOCH;
 	h.seqno = ++g_hello_seq[who];
@@ -366,7 +358,7 @@ s_policy(void)
 	f_hellos(G_P, 1);
 	f_relayed(G_Q, G_O, 4, TV_TT_GW);
 	r_policy(1, 0x07, 0x07, 0, 0);
-	r_byte(REC_CONFIG, 0);		/* hop penalty 0 */
+	r_byte(T_PCIN_CONFIG, 0);		/* hop penalty 0 */
 	f_hellos(G_P, 2);
 	f_own(G_P, TV_NONE, WIRE_AUTH_MAC);
 	g_end();
@@ -401,13 +393,13 @@ static void
 s_keys(void)
 {
 	g_begin(2);
-	r_byte(REC_KEYS, 1);
+	r_byte(T_PCIN_KEYS, 1);
 	f_hellos(G_P, 3);
 	f_own(G_P, TV_NONE, WIRE_AUTH_MAC);
-	r_byte(REC_KEYS, 2);
+	r_byte(T_PCIN_KEYS, 2);
 	f_hellos(G_Q, 3);
 	f_own(G_Q, TV_NONE, WIRE_AUTH_MAC);
-	r_byte(REC_KEYS, 3);
+	r_byte(T_PCIN_KEYS, 3);
 	r_tick(60);
 	f_hellos(G_Q, 1);
 	f_own(G_Q, TV_NONE, WIRE_AUTH_MAC);
@@ -433,8 +425,9 @@ main(int argc, char **argv)
 	int i;
 
 	t_seed_main(argc, argv, "gen_pcore", T_SEED_SHA256);
-	for (i = 0; i < G_N; i++)
-		t_ident_addr(&g_id[i], g_addr[i], (uint8_t)(0x11 * (i + 1)));
+	t_ident_addr(&g_id[G_OWN], g_addr[G_OWN], T_PCIN_OWN_SEED);
+	for (i = G_P; i < G_N; i++)
+		t_ident_addr(&g_id[i], g_addr[i], T_PCIN_PEER_SEED(i - G_P));
 	s_basic(WIRE_AUTH_MAC);
 	s_basic(WIRE_AUTH_SIG);
 	s_two_paths();

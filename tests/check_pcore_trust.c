@@ -19,6 +19,7 @@
 #include "parser/pcore_trust.h"
 #include "proto/wire.h"
 #include "lib/t_check.h"
+#include "lib/t_ident.h"
 
 #define T0	1750000000ULL	/* 2025-06-15: "now" */
 #define HOUR	3600ULL
@@ -53,15 +54,6 @@ emit(void *arg, uint16_t type, const void *obj, size_t n)
 	return 0;
 }
 
-static void
-ident(struct bs_identity *id, uint8_t c)
-{
-	uint8_t seed[BS_SEED_LEN];
-
-	memset(seed, c, sizeof(seed));
-	ck_assert_int_eq(bs_identity_from_seed(id, seed), 0);
-}
-
 /* Replace the running policy with text, "@C" standing for the CA key. */
 static void
 use_policy(const char *in)
@@ -91,10 +83,10 @@ static void
 setup(void)
 {
 	ck_assert_int_eq(bs_crypto_init(), 0);
-	ident(&ca, 1);
-	ident(&rogue, 2);
-	ident(&node, 3);
-	ident(&other, 4);
+	t_ident(&ca, 1);
+	t_ident(&rogue, 2);
+	t_ident(&node, 3);
+	t_ident(&other, 4);
 	pcore_init(&pc, emit, NULL);
 	pcore_trust_set_clock(&pc, fake_clock);
 	fake_now = T0;

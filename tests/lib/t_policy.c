@@ -19,3 +19,16 @@ t_policy_snapshot(const struct bs_policy *pol, size_t *len)
 	}
 	return snap;
 }
+
+int
+t_pcore_policy(struct pcore *pc, uint32_t serial, const struct bs_policy *pol,
+    char *err, size_t errlen)
+{
+	size_t len;
+	uint8_t *snap = t_policy_snapshot(pol, &len);
+	int r;
+
+	r = pcore_policy(pc, serial, snap, len, err, errlen);
+	free(snap);
+	return r;
+}
