@@ -143,20 +143,20 @@ $(B)/batsec-ctl: $(call obj,$(CTL_SRC)) $(LIBS_ALL)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(call obj,$(CTL_SRC)) $(LIBS_ALL) $(PKG_LIBS)
 
 # The test helpers (tests/lib: identities, frames, seed files) serve the
-# Check programs, the fuzz harnesses and generators, the benchmarks and
-# the simulator; outside tests/ they are included as "lib/t_NAME.h".
+# Check programs, the hostile node, the fuzz harnesses and generators,
+# the benchmarks and the simulator; all include them as "lib/t_NAME.h".
 LIBTEST := $(B)/tests/lib/libtest.a
 $(LIBTEST): $(call obj,$(TESTLIB_SRC))
-$(B)/fuzz/%.o $(B)/bench/%.o: CPPFLAGS_ALL += -Itests
+$(B)/fuzz/%.o $(B)/bench/%.o $(B)/tests/attack/%.o: CPPFLAGS_ALL += -Itests
 
 $(B)/tests/check_%: $(B)/tests/check_%.o $(LIBTEST) $(LIBS_ALL)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBTEST) $(LIBS_ALL) \
 	    $(PKG_LIBS) $(CHECK_LIBS)
 
-$(B)/tests/attack/%: $(B)/tests/attack/%.o $(LIBS_ALL)
+$(B)/tests/attack/%: $(B)/tests/attack/%.o $(LIBTEST) $(LIBS_ALL)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBS_ALL) $(PKG_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBTEST) $(LIBS_ALL) $(PKG_LIBS)
 
 # In-process benchmarks: one program per bench/*.c (bench/parser_bench.c).
 $(B)/bench/%: $(B)/bench/%.o $(LIBTEST) $(LIBS_ALL)
