@@ -1188,13 +1188,7 @@ START_TEST(test_batch_relay)
 	neigh(2, IF2, 1, 200, T0);
 	route(5, 2, IF2, T0);
 	eth(frame, node(9)->mac, node(8)->mac, 80);
-	memset(&u, 0, sizeof(u));
-	u.ttl = 10;
-	u.dst = node(5)->addr;
-	u.src = node(6)->addr;
-	u.inner = frame;
-	u.inner_len = 80;
-	ck_assert_int_eq(wire_unicast_build(p, sizeof(p), &u, &n), WIRE_OK);
+	n = mk_unicast(p, 10, node(5)->addr, node(6)->addr, frame, 80);
 	fwd_data_mesh_rx(&dp, IF1, node(1)->mac, node(US)->mac, p, n, T0);
 	ck_assert_uint_eq(n_sends, 0);
 	fwd_data_flush(&dp);

@@ -19,6 +19,7 @@
 
 #include "batsec_keys.h"
 #include "lib/t_check.h"
+#include "lib/t_ident.h"
 
 /* RFC 8032 TEST 1 key pair as base64, and TEST 2's public key. */
 #define SEED_A_B64 "nWGxne/9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A="
@@ -706,14 +707,13 @@ END_TEST
 START_TEST(test_pubkey_file_wins)
 {
 	struct bs_identity id;
-	uint8_t seed[32], pk[32];
+	uint8_t pk[32];
 	char name[BS_KEY_B64_LEN + 1], other[BS_KEY_B64_LEN + 2];
 	unsigned i;
 
 	/* A deterministic key whose base64 has no '/', usable as a name. */
 	for (i = 0;; i++) {
-		memset(seed, (int)i, sizeof(seed));
-		ck_assert_int_eq(bs_identity_from_seed(&id, seed), 0);
+		t_ident(&id, (uint8_t)i);
 		bs_key_to_b64(name, id.pk);
 		if (strchr(name, '/') == NULL)
 			break;
