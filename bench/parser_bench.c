@@ -33,6 +33,7 @@
 #include "batsec_policy.h"
 #include "lib/t_frames.h"
 #include "lib/t_ident.h"
+#include "lib/t_ipc.h"
 #include "lib/t_policy.h"
 #include "proto/ipc_msg.h"
 #include "parser/pcore.h"
@@ -319,20 +320,11 @@ main(int argc, char **argv)
 		t_ident(&origs[i], (uint8_t)(0x40 + i));
 
 	pcore_init(&pc, emit, NULL);
-	memset(&c, 0, sizeof(c));
-	memcpy(c.own_pk, me.pk, BS_PK_LEN);
-	memcpy(c.own_addr, me_addr, 6);
-	c.ethertype = 0x88b5;
-	c.epoch = 1;
-	c.hello_ms = c.ogm_ms = 1000;
-	c.hop_penalty = 30;
-	c.log_level = IPC_LOG_WARNING;
-	memset(&f, 0, sizeof(f));
-	f.ifindex = IFX;
-	f.mtu = 1534;
-	memcpy(f.mac, me_mac, 6);
-	f.state = IPC_IFACE_UP;
-	strcpy(f.name, "bench0");
+	c = t_ipc_config((struct t_config){ .pk = me.pk, .ethertype = 0x88b5,
+	    .epoch = 1, .hello_ms = 1000, .ogm_ms = 1000, .hop_penalty = 30,
+	    .log_level = IPC_LOG_WARNING });
+	f = t_ipc_iface((struct t_iface){ .ifindex = IFX, .mtu = 1534,
+	    .mac = me_mac, .state = IPC_IFACE_UP, .name = "bench0" });
 	if (pcore_config(&pc, &c, err, sizeof(err)) != 0 ||
 	    pcore_iface(&pc, &f, err, sizeof(err)) != 0)
 		die(err);

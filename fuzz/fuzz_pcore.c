@@ -60,6 +60,7 @@
 #include "proto/ipc.h"
 #include "parser/pcore.h"
 #include "lib/t_ident.h"
+#include "lib/t_ipc.h"
 #include "lib/t_pcore_in.h"
 #include "lib/t_policy.h"
 
@@ -178,20 +179,16 @@ fuzz_policy(struct fuzz *f, uint8_t mode, uint8_t trust, uint8_t gw,
 static void
 fuzz_iface(struct fuzz *f, uint32_t ifindex, uint8_t state)
 {
-	struct ipc_iface ifc;
+	int gone = state == IPC_IFACE_REMOVED;
+	struct ipc_iface ifc = t_ipc_iface((struct t_iface){
+	    .ifindex = ifindex, .mtu = gone ? 0 : 1534,
+	    .mac = gone ? NULL : t_pcin_macs[0], .state = state,
+	    .name = ifindex == FUZZ_IF_A ? "mesh0" : "mesh1" });
 
-	memset(&ifc, 0, sizeof(ifc));
-	ifc.ifindex = ifindex;
-	ifc.state = state;
-	memcpy(ifc.name, ifindex == FUZZ_IF_A ? "mesh0" : "mesh1", 6);
-	if (state == IPC_IFACE_REMOVED)
+	if (gone)
 		ipc_ctx_iface_del(&f->ctx, ifindex);
-	else {
-		ifc.mtu = 1534;
-		memcpy(ifc.mac, t_pcin_macs[0], BS_ADDR_LEN);
-		if (ipc_ctx_iface_add(&f->ctx, ifindex) != 0)
-			abort();
-	}
+	else if (ipc_ctx_iface_add(&f->ctx, ifindex) != 0)
+		abort();
 	if (pcore_iface(&f->pc, &ifc, NULL, 0) != 0)
 		abort();
 }
@@ -199,17 +196,11 @@ fuzz_iface(struct fuzz *f, uint32_t ifindex, uint8_t state)
 static void
 fuzz_config(struct fuzz *f, uint8_t hop_penalty, uint8_t level)
 {
-	struct ipc_config c;
+	struct ipc_config c = t_ipc_config((struct t_config){
+	    .pk = fuzz_own.pk, .ethertype = 0x88b5, .epoch = T_PCIN_EPOCH,
+	    .hello_ms = 1000, .ogm_ms = 1000, .hop_penalty = hop_penalty,
+	    .log_level = level });
 
-	memset(&c, 0, sizeof(c));
-	memcpy(c.own_pk, fuzz_own.pk, BS_PK_LEN);
-	bs_mesh_addr(c.own_addr, fuzz_own.pk);
-	c.ethertype = 0x88b5;
-	c.epoch = T_PCIN_EPOCH;
-	c.hello_ms = 1000;
-	c.ogm_ms = 1000;
-	c.hop_penalty = hop_penalty;
-	c.log_level = level;
 	if (pcore_config(&f->pc, &c, NULL, 0) != 0)
 		abort();
 }

@@ -73,6 +73,7 @@
 
 #include "lib/t_check.h"
 #include "lib/t_ident.h"
+#include "lib/t_ipc.h"
 #include "lib/t_pcore_in.h"
 #include "lib/t_policy.h"
 
@@ -503,17 +504,11 @@ pp_frame(struct pp *p, uint32_t ifindex, const uint8_t *src,
 static void
 pp_config(struct pp *p, uint8_t hop_penalty, uint8_t level)
 {
-	struct ipc_config c;
+	struct ipc_config c = t_ipc_config((struct t_config){
+	    .pk = own_id.pk, .ethertype = PP_ETHERTYPE, .epoch = T_PCIN_EPOCH,
+	    .hello_ms = 1000, .ogm_ms = 1000, .hop_penalty = hop_penalty,
+	    .log_level = level });
 
-	memset(&c, 0, sizeof(c));
-	memcpy(c.own_pk, own_id.pk, BS_PK_LEN);
-	memcpy(c.own_addr, own_addr, BS_ADDR_LEN);
-	c.ethertype = PP_ETHERTYPE;
-	c.epoch = T_PCIN_EPOCH;
-	c.hello_ms = 1000;
-	c.ogm_ms = 1000;
-	c.hop_penalty = hop_penalty;
-	c.log_level = level;
 	pp_send(p, IPC_CONFIG, &c, sizeof(c));
 }
 
@@ -597,18 +592,16 @@ pp_policy_ca(struct pp *p)
 static void
 pp_iface(struct pp *p, uint32_t ifindex, uint8_t state)
 {
+	int gone = state == IPC_IFACE_REMOVED;
 	struct ipc_iface m;
+	char name[16];
 
-	memset(&m, 0, sizeof(m));
-	m.ifindex = ifindex;
-	m.state = state;
-	snprintf(m.name, sizeof(m.name), "pp%u", (unsigned)ifindex);
-	if (state != IPC_IFACE_REMOVED) {
-		m.mtu = 1534;
-		memcpy(m.mac, t_pcin_macs[0], BS_ADDR_LEN);
-		if (ipc_ctx_iface_add(&p->fp.ctx, ifindex) != 0)
-			pp_fail(p, "ipc_ctx_iface_add %u", (unsigned)ifindex);
-	}
+	snprintf(name, sizeof(name), "pp%u", (unsigned)ifindex);
+	m = t_ipc_iface((struct t_iface){ .ifindex = ifindex,
+	    .mtu = gone ? 0 : 1534, .mac = gone ? NULL : t_pcin_macs[0],
+	    .state = state, .name = name });
+	if (!gone && ipc_ctx_iface_add(&p->fp.ctx, ifindex) != 0)
+		pp_fail(p, "ipc_ctx_iface_add %u", (unsigned)ifindex);
 	pp_send(p, IPC_IFACE, &m, sizeof(m));
 	if (state == IPC_IFACE_REMOVED)
 		ipc_ctx_iface_del(&p->fp.ctx, ifindex);

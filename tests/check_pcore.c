@@ -31,6 +31,7 @@
 #include "lib/t_check.h"
 #include "lib/t_frames.h"
 #include "lib/t_ident.h"
+#include "lib/t_ipc.h"
 #include "lib/t_policy.h"
 
 #define IFX	7	/* the test's mesh interface */
@@ -175,28 +176,21 @@ node_emit(void *arg, uint16_t type, const void *obj, size_t size)
 static void
 config_of(struct ipc_config *c, int who, uint8_t level)
 {
-	memset(c, 0, sizeof(*c));
-	memcpy(c->own_pk, ids[who].pk, BS_PK_LEN);
-	memcpy(c->own_addr, addrs[who], BS_ADDR_LEN);
-	c->ethertype = 0x88b5;
-	c->epoch = EPOCH;
-	c->hello_ms = 1000;
-	c->ogm_ms = 1000;
-	c->hop_penalty = 30;
-	c->log_level = level;
+	*c = t_ipc_config((struct t_config){ .pk = ids[who].pk,
+	    .ethertype = 0x88b5, .epoch = EPOCH, .hello_ms = 1000,
+	    .ogm_ms = 1000, .hop_penalty = 30, .log_level = level });
 }
 
 static void
 iface_of(struct ipc_iface *f, int who, uint32_t ifindex, uint8_t state)
 {
-	memset(f, 0, sizeof(*f));
-	f->ifindex = ifindex;
-	f->state = state;
-	snprintf(f->name, sizeof(f->name), "mesh%u", ifindex);
-	if (state != IPC_IFACE_REMOVED) {
-		f->mtu = 1534;
-		memcpy(f->mac, macs[who], 6);
-	}
+	int gone = state == IPC_IFACE_REMOVED;
+	char name[16];
+
+	snprintf(name, sizeof(name), "mesh%u", ifindex);
+	*f = t_ipc_iface((struct t_iface){ .ifindex = ifindex,
+	    .mtu = gone ? 0 : 1534, .mac = gone ? NULL : macs[who],
+	    .state = state, .name = name });
 }
 
 /* What a node's policy says. */

@@ -5,8 +5,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batsec_crypto.h"
 #include "proto/ipc.h"
 #include "t_ipc.h"
+
+struct ipc_config
+t_ipc_config(struct t_config f)
+{
+	struct ipc_config m;
+
+	memset(&m, 0, sizeof(m));
+	memcpy(m.own_pk, f.pk, BS_PK_LEN);
+	bs_mesh_addr(m.own_addr, f.pk);
+	m.ethertype = f.ethertype;
+	m.epoch = f.epoch;
+	m.hello_ms = f.hello_ms;
+	m.ogm_ms = f.ogm_ms;
+	m.hop_penalty = f.hop_penalty;
+	m.log_level = f.log_level;
+	return m;
+}
+
+struct ipc_iface
+t_ipc_iface(struct t_iface f)
+{
+	struct ipc_iface m;
+
+	memset(&m, 0, sizeof(m));
+	m.ifindex = f.ifindex;
+	m.mtu = f.mtu;
+	if (f.mac != NULL)
+		memcpy(m.mac, f.mac, BS_ADDR_LEN);
+	m.state = f.state;
+	(void)snprintf(m.name, sizeof(m.name), "%s", f.name);
+	return m;
+}
 
 struct ipc_neigh
 t_ipc_neigh(struct t_neigh f)

@@ -1,7 +1,8 @@
 /*
- * t_ipc.h — IPC messages for tests, harnesses and seed generators: named-
- * field builders of the messages whose fields are arrays (a neighbour, a
- * route), one message encoded as the sender puts it on the channel, and
+ * t_ipc.h — IPC messages for tests, harnesses, seed generators and the
+ * benchmarks: named-field builders of the messages whose fields are
+ * arrays (a configuration, an interface, a neighbour, a route), one
+ * message encoded as the sender puts it on the channel, and
  * the input format of fuzz_ipc.c and fuzz_fwdchan.c (a role byte, then
  * datagrams each after its 2-byte big-endian length).
  *
@@ -15,6 +16,26 @@
 
 #include "proto/ipc_msg.h"
 #include "t_seed.h"
+
+/* The fields of an IPC_CONFIG; own_addr is the mesh address of pk. */
+struct t_config {
+	const uint8_t	*pk;		/* BS_PK_LEN */
+	uint16_t	 ethertype;
+	uint32_t	 epoch;
+	uint16_t	 hello_ms;
+	uint16_t	 ogm_ms;
+	uint8_t		 hop_penalty;
+	uint8_t		 log_level;
+};
+
+/* The fields of an IPC_IFACE; mac NULL leaves it zero. */
+struct t_iface {
+	uint32_t	 ifindex;
+	uint32_t	 mtu;
+	const uint8_t	*mac;
+	uint8_t		 state;
+	const char	*name;
+};
 
 /* The fields of an IPC_NEIGH; the pointers are copied from. */
 struct t_neigh {
@@ -38,6 +59,8 @@ struct t_route {
 	uint32_t	 epoch;
 };
 
+struct ipc_config	t_ipc_config(struct t_config f);
+struct ipc_iface	t_ipc_iface(struct t_iface f);
 struct ipc_neigh	t_ipc_neigh(struct t_neigh f);
 struct ipc_route	t_ipc_route(struct t_route f);
 
