@@ -142,26 +142,33 @@ $(B)/batsec-ctl: $(call obj,$(CTL_SRC)) $(LIBS_ALL)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(call obj,$(CTL_SRC)) $(LIBS_ALL) $(PKG_LIBS)
 
-$(B)/tests/lib/libtest.a: $(call obj,$(TESTLIB_SRC))
+# The test helpers (tests/lib: identities, frames, seed files) serve the
+# Check programs, the hostile node, the fuzz harnesses and generators,
+# the benchmarks and the simulator; all include them as "lib/t_NAME.h".
+LIBTEST := $(B)/tests/lib/libtest.a
+$(LIBTEST): $(call obj,$(TESTLIB_SRC))
+$(B)/fuzz/%.o $(B)/bench/%.o $(B)/tests/attack/%.o: CPPFLAGS_ALL += -Itests
 
-$(B)/tests/check_%: $(B)/tests/check_%.o $(B)/tests/lib/libtest.a $(LIBS_ALL)
+$(B)/tests/check_%: $(B)/tests/check_%.o $(LIBTEST) $(LIBS_ALL)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(B)/tests/lib/libtest.a $(LIBS_ALL) \
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBTEST) $(LIBS_ALL) \
 	    $(PKG_LIBS) $(CHECK_LIBS)
 
-$(B)/tests/attack/%: $(B)/tests/attack/%.o $(LIBS_ALL)
+$(B)/tests/attack/%: $(B)/tests/attack/%.o $(LIBTEST) $(LIBS_ALL)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBS_ALL) $(PKG_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBTEST) $(LIBS_ALL) $(PKG_LIBS)
 
 # In-process benchmarks: one program per bench/*.c (bench/parser_bench.c).
-$(B)/bench/%: $(B)/bench/%.o $(LIBS_ALL)
+$(B)/bench/%: $(B)/bench/%.o $(LIBTEST) $(LIBS_ALL)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBS_ALL) $(PKG_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBTEST) $(LIBS_ALL) $(PKG_LIBS)
 
 # Replayers: the harness plus fuzz/replay.c's main(), always ASan+UBSan.
-$(B)/fuzz/replay_%: $(B)/fuzz/fuzz_%.o $(B)/fuzz/replay.o $(LIBS_ALL)
+$(B)/fuzz/replay_%: $(B)/fuzz/fuzz_%.o $(B)/fuzz/replay.o $(LIBTEST) \
+    $(LIBS_ALL)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(B)/fuzz/replay.o $(LIBS_ALL) $(PKG_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(B)/fuzz/replay.o $(LIBTEST) \
+	    $(LIBS_ALL) $(PKG_LIBS)
 
 # --- tests ----------------------------------------------------------------
 
@@ -206,10 +213,10 @@ bench: $(BINS) $(B)/bench/parser_bench
 SIM_SRC  := $(sort $(wildcard bench/sim/*.c))
 SIM_WRAP := -Wl,--wrap=bs_verify,--wrap=bs_chain_verify,--wrap=malloc \
             -Wl,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=aligned_alloc
-$(B)/bench/sim/batsec-sim: $(call obj,$(SIM_SRC)) $(LIBS_ALL)
+$(B)/bench/sim/batsec-sim: $(call obj,$(SIM_SRC)) $(LIBTEST) $(LIBS_ALL)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS_ALL) $(SIM_WRAP) -o $@ $(call obj,$(SIM_SRC)) \
-	    $(LIBS_ALL) $(PKG_LIBS) -lm
+	    $(LIBTEST) $(LIBS_ALL) $(PKG_LIBS) -lm
 
 sim: $(B)/bench/sim/batsec-sim
 	$(Q)$(B)/bench/sim/batsec-sim --sweep $(SIM_ARGS)

@@ -31,6 +31,10 @@
 
 #include "batsec_crypto.h"
 #include "batsec_policy.h"
+#include "lib/t_frames.h"
+#include "lib/t_ident.h"
+#include "lib/t_ipc.h"
+#include "lib/t_policy.h"
 #include "proto/ipc_msg.h"
 #include "parser/pcore.h"
 #include "parser/pcore_limits.h"
@@ -83,17 +87,6 @@ emit(void *arg, uint16_t type, const void *obj, size_t size)
 	return 0;
 }
 
-static void
-identity(struct bs_identity *id, uint8_t addr[6], uint8_t fill)
-{
-	uint8_t seed[BS_SEED_LEN];
-
-	memset(seed, fill, sizeof(seed));
-	if (bs_identity_from_seed(id, seed) != 0)
-		die("key");
-	bs_mesh_addr(addr, id->pk);
-}
-
 /* Every rate limit at its maximum, the origs trusted, a big table. */
 static void
 policy(struct pcore *pc, struct bs_identity *origs, int n)
@@ -101,8 +94,6 @@ policy(struct pcore *pc, struct bs_identity *origs, int n)
 	struct bs_policy *pol = bs_policy_new();
 	struct bs_policy_limits *l;
 	char err[256];
-	uint8_t *snap;
-	size_t len, w;
 	int i;
 
 	if (pol == NULL)
@@ -120,35 +111,20 @@ policy(struct pcore *pc, struct bs_identity *origs, int n)
 	for (i = 0; i < n; i++)
 		bs_policy_trust_add(pol, origs[i].pk, NULL, 0, err,
 		    sizeof(err));
-	len = bs_policy_snapshot_len(pol);
-	if ((snap = malloc(len)) == NULL ||
-	    bs_policy_snapshot_encode(pol, snap, len, &w) != 0 ||
-	    pcore_policy(pc, 1, snap, w, err, sizeof(err)) != 0)
+	if (t_pcore_policy(pc, 1, pol, err, sizeof(err)) != 0)
 		die(err);
-	free(snap);
 	bs_policy_free(pol);
 }
 
 static void
 hello(struct pcore *pc, int who, uint32_t seqno)
 {
-	struct wire_hello h;
+	struct wire_hello h = { .pk = nb[who].pk, .ifmac = nb_mac[who],
+	    .interval_ms = 1000, .epoch = EPOCH, .seqno = seqno,
+	    .num_neigh = 1, .neigh = { { .addr = me_addr, .rx_count = 64 } } };
 	struct frame f;
-	uint8_t sig[BS_SIG_LEN];
 
-	memset(&h, 0, sizeof(h));
-	h.pk = nb[who].pk;
-	h.ifmac = nb_mac[who];
-	h.interval_ms = 1000;
-	h.epoch = EPOCH;
-	h.seqno = seqno;
-	h.neigh[0].addr = me_addr;
-	h.neigh[0].rx_count = 64;
-	h.num_neigh = 1;
-	if (wire_hello_build(f.buf, sizeof(f.buf), &h, &f.len) != WIRE_OK ||
-	    bs_sign(sig, BS_DOM_HELLO, f.buf, f.len, &nb[who]) != 0 ||
-	    wire_sig_append(f.buf, sizeof(f.buf), &f.len, sig) != WIRE_OK)
-		die("hello");
+	f.len = t_hello(f.buf, sizeof(f.buf), &h, &nb[who]);
 	pcore_frame(pc, IFX, nb_mac[who], bcast, f.buf, f.len, now_ms);
 }
 
@@ -181,49 +157,18 @@ static void
 ogm(struct frame *f, int who, const struct bs_identity *orig,
     uint32_t seqno)
 {
-	uint8_t block[1200], seed[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN];
-	uint8_t elem[BS_CHAIN_LEN], sig[BS_SIG_LEN], key[BS_LINKKEY_LEN];
-	uint8_t kid[BS_KEYID_LEN], tag[BS_TAG_LEN], oaddr[6];
-	struct wire_ogm_signed s;
-	struct wire_ogm_builder b;
-	struct wire_ogm_mut m;
-	const uint8_t *cov;
-	size_t len, clen;
-	uint64_t ctr;
+	uint8_t seed[BS_CHAIN_LEN], oaddr[6];
+	struct t_ogm_entry e = { .orig = orig, .epoch = EPOCH,
+	    .seqno = seqno, .interval_ms = 1000, .chain_seed = seed,
+	    .ttl = 50, .tq = 225, .hops = 1, .prev_sender = oaddr };
 
 	memset(seed, (int)seqno, sizeof(seed));
 	memcpy(seed, orig->pk, 8);
-	bs_chain_iter(anchor, seed, BS_MAXHOPS);
-	bs_chain_iter(elem, seed, 1);
 	bs_mesh_addr(oaddr, orig->pk);
-	memset(&s, 0, sizeof(s));
-	s.pk = orig->pk;
-	s.epoch = EPOCH;
-	s.seqno = seqno;
-	s.interval_ms = 1000;
-	s.anchor = anchor;
-	if (wire_ogm_signed_build(block, sizeof(block), &s, &len) != WIRE_OK ||
-	    bs_sign(sig, BS_DOM_OGM, block, len, orig) != 0 ||
-	    wire_sig_append(block, sizeof(block), &len, sig) != WIRE_OK)
-		die("entry");
-	memset(&m, 0, sizeof(m));
-	m.ttl = 50;
-	m.tq = 225;
-	m.hops = 1;
-	m.prev_sender = oaddr;
-	m.chain = elem;
-	ctr = (uint64_t)EPOCH << 32 | ++counter[who];
-	if (wire_ogm_begin(&b, f->buf, sizeof(f->buf), nb_addr[who]) !=
-	    WIRE_OK || wire_ogm_add(&b, &m, block, len) != WIRE_OK ||
-	    wire_ogm_trailer(&b, WIRE_AUTH_MAC, 1, ctr, &cov, &clen) !=
-	    WIRE_OK)
-		die("frame");
-	bs_link_key(key, &nb[who], me.pk);
-	bs_link_keyid(kid, key);
-	bs_link_mac(tag, key, nb_addr[who], ctr, cov, clen);
-	if (wire_ogm_add_tag(&b, kid, tag) != WIRE_OK ||
-	    wire_ogm_finish(&b, &f->len) != WIRE_OK)
-		die("frame");
+	f->len = t_ogm_frame(f->buf, sizeof(f->buf), &(struct t_ogm_frame){
+	    .sender = nb_addr[who], .e = &e, .n = 1,
+	    .counter = (uint64_t)EPOCH << 32 | ++counter[who],
+	    .auth = WIRE_AUTH_MAC, .from = &nb[who], .to_pk = me.pk });
 	memcpy(f->src, nb_mac[who], 6);
 }
 
@@ -363,36 +308,24 @@ main(int argc, char **argv)
 	/* Each originator's seqnos must stay inside the 64-seqno window. */
 	if (n < 100 || n > 64 * 60 || bs_crypto_init() != 0)
 		die("-n must be 100..3840");
-	identity(&me, me_addr, 0x31);
-	identity(&nb[0], nb_addr[0], 0x32);
-	identity(&nb[1], nb_addr[1], 0x33);
+	t_ident_addr(&me, me_addr, 0x31);
+	t_ident_addr(&nb[0], nb_addr[0], 0x32);
+	t_ident_addr(&nb[1], nb_addr[1], 0x33);
 	origs = calloc(64, sizeof(*origs));
 	fresh = calloc(n, sizeof(*fresh));
 	known = calloc(n, sizeof(*known));
 	garbage = calloc(n, sizeof(*garbage));
 	if (origs == NULL || fresh == NULL || known == NULL || garbage == NULL)
 		die("out of memory");
-	for (i = 0; i < 64; i++) {
-		uint8_t a[6];
-
-		identity(&origs[i], a, (uint8_t)(0x40 + i));
-	}
+	for (i = 0; i < 64; i++)
+		t_ident(&origs[i], (uint8_t)(0x40 + i));
 
 	pcore_init(&pc, emit, NULL);
-	memset(&c, 0, sizeof(c));
-	memcpy(c.own_pk, me.pk, BS_PK_LEN);
-	memcpy(c.own_addr, me_addr, 6);
-	c.ethertype = 0x88b5;
-	c.epoch = 1;
-	c.hello_ms = c.ogm_ms = 1000;
-	c.hop_penalty = 30;
-	c.log_level = IPC_LOG_WARNING;
-	memset(&f, 0, sizeof(f));
-	f.ifindex = IFX;
-	f.mtu = 1534;
-	memcpy(f.mac, me_mac, 6);
-	f.state = IPC_IFACE_UP;
-	strcpy(f.name, "bench0");
+	c = t_ipc_config((struct t_config){ .pk = me.pk, .ethertype = 0x88b5,
+	    .epoch = 1, .hello_ms = 1000, .ogm_ms = 1000, .hop_penalty = 30,
+	    .log_level = IPC_LOG_WARNING });
+	f = t_ipc_iface((struct t_iface){ .ifindex = IFX, .mtu = 1534,
+	    .mac = me_mac, .state = IPC_IFACE_UP, .name = "bench0" });
 	if (pcore_config(&pc, &c, err, sizeof(err)) != 0 ||
 	    pcore_iface(&pc, &f, err, sizeof(err)) != 0)
 		die(err);

@@ -21,6 +21,10 @@
 # so a harness links only the objects it needs: a module that does not
 # link on its own yet cannot break the other targets.
 #
+# The test helpers of tests/lib (identities, frames, seed files; included
+# as "lib/t_NAME.h") are compiled per flavour too and archived apart, for
+# the harnesses and the seed generators.
+#
 # Every fuzz build defines FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION (a
 # harness may rely on it to skip a check that blocks fuzzing); the
 # daemon's and the CLI's main files are never part of a fuzz build.
@@ -30,6 +34,7 @@ TARGETS  := $(patsubst fuzz/fuzz_%.c,%,$(FUZZ_SRC))
 LIB_SRC  := $(sort $(wildcard crypto/*.c keys/*.c policy/*.c)) \
             $(sort $(foreach w,common proto netio routing parser forwarder,\
                 $(wildcard src/$(w)/*.c)))
+TLIB_SRC := $(sort $(wildcard tests/lib/*.c))
 FB       := fuzz/build
 FO       := $(FB)/obj
 FUZZ_SECONDS ?= 60
@@ -48,7 +53,7 @@ endif
 PKG_CFLAGS := $(shell pkg-config --cflags libsodium libmnl libseccomp 2>/dev/null)
 FCFLAGS  := -std=gnu11 -g -O2 -fno-omit-frame-pointer -D_GNU_SOURCE \
             -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
-            -Icrypto -Ikeys -Ipolicy -Isrc $(PKG_CFLAGS) $(FWARN)
+            -Icrypto -Ikeys -Ipolicy -Isrc -Itests $(PKG_CFLAGS) $(FWARN)
 FLIBS    := -lsodium -lmnl -lseccomp
 AFLCC    := afl-clang-fast
 LFCC     := clang
@@ -72,6 +77,7 @@ LDF_gen          :=
 
 lib_obj = $(patsubst %.c,$(FO)/$(1)/%.o,$(LIB_SRC))
 fuzz_lib = $(FO)/$(1)/libbatsec_fuzz.a
+test_lib = $(FO)/$(1)/libtest.a
 
 .PHONY: fuzz fuzz-corpus fuzz-smoke fuzz-run fuzz-tools
 .SECONDARY:
@@ -98,18 +104,23 @@ $(FO)/$(1)/%.o: %.c | fuzz-tools
 $(call fuzz_lib,$(1)): $(call lib_obj,$(1))
 	@echo "  AR.$(1)  $$@"
 	@rm -f $$@ && ar rcs $$@ $$^
+
+$(call test_lib,$(1)): $(patsubst %.c,$(FO)/$(1)/%.o,$(TLIB_SRC))
+	@echo "  AR.$(1)  $$@"
+	@rm -f $$@ && ar rcs $$@ $$^
 endef
 $(foreach f,$(FLAVOURS),$(eval $(call flavour_rules,$(f))))
 
 define link_rule
-$(FB)/%.$(1): $(FO)/$(1)/fuzz/fuzz_%.o $(call fuzz_lib,$(1))
+$(FB)/%.$(1): $(FO)/$(1)/fuzz/fuzz_%.o $(call test_lib,$(1)) \
+    $(call fuzz_lib,$(1))
 	@echo "  LD.$(1)  $$@"
 	@$$(CC_$(1)) $$(FCFLAGS) $$(CFL_$(1)) $$(LDF_$(1)) -o $$@ $$^ $$(FLIBS)
 endef
 $(foreach f,afl cmplog asan libfuzzer,$(eval $(call link_rule,$(f))))
 
 # Seed generators: fuzz/gen_T.c writes files into the directory it is given.
-$(FB)/gen_%: $(FO)/gen/fuzz/gen_%.o $(call fuzz_lib,gen)
+$(FB)/gen_%: $(FO)/gen/fuzz/gen_%.o $(call test_lib,gen) $(call fuzz_lib,gen)
 	@echo "  LD.gen  $@"
 	@cc -o $@ $^ $(FLIBS)
 

@@ -2,11 +2,11 @@
  * fuzz_fastpath.c — the in-kernel relay's eBPF program (src/netio/fastpath.c):
  * the input is one Ethernet frame as a mesh interface receives it, run
  * through the program the kernel verified with BPF_PROG_TEST_RUN, over
- * the tables of fuzz/fastpath_model.h.  Needs root (CAP_BPF); the first
+ * the tables of tests/lib/t_fastpath.h.  Needs root (CAP_BPF); the first
  * input moves the process into a network namespace of its own.
  *
  * The verifier already proves the program memory-safe; this target
- * checks what it decides.  Oracle (abort): fpm_judge() — a frame the
+ * checks what it decides.  Oracle (abort): t_fpm_judge() — a frame the
  * program relays, batsecd's own relay would relay the same way, byte for
  * byte; one batsecd relays (without Ethernet padding) the program
  * relays; any other frame leaves the program unchanged.
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "netio/fastpath.h"
-#include "fastpath_model.h"
+#include "lib/t_fastpath.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -37,7 +37,7 @@ fz_open(void)
 	if (unshare(CLONE_NEWNET) != 0)
 		fprintf(stderr, "fuzz_fastpath: unshare: %s (running in this "
 		    "namespace)\n", strerror(errno));
-	if (fpm_open(&fz_fp, err, sizeof(err)) != 0) {
+	if (t_fpm_open(&fz_fp, err, sizeof(err)) != 0) {
 		fprintf(stderr, "fuzz_fastpath: %s (run as root on Linux 6.6 "
 		    "or newer)\n", err);
 		abort();
@@ -47,12 +47,12 @@ fz_open(void)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static uint8_t out[FPM_FRAME_MAX];
+	static uint8_t out[T_FPM_FRAME_MAX];
 	const char *why;
 	int verdict;
 
 	/* The program runs on frames of at least an Ethernet header. */
-	if (size < 14 || size > FPM_FRAME_MAX)
+	if (size < 14 || size > T_FPM_FRAME_MAX)
 		return 0;
 	fz_open();
 	memset(out, 0, sizeof(out));
@@ -66,7 +66,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    strerror(errno));
 		abort();
 	}
-	if ((why = fpm_judge(data, size, verdict, out)) != NULL) {
+	if ((why = t_fpm_judge(data, size, verdict, out)) != NULL) {
 		fprintf(stderr, "fuzz_fastpath: %s\n", why);
 		abort();
 	}

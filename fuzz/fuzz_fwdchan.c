@@ -55,6 +55,7 @@
 #include "proto/ipc.h"
 #include "common/log.h"
 #include "proto/wire.h"
+#include "lib/t_ident.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -85,15 +86,12 @@ static void
 fuzz_init(void)
 {
 	static int ready;
-	uint8_t seed[BS_SEED_LEN];
 
 	if (ready)
 		return;
 	fz_check(bs_crypto_init() == 0);
 	log_init(LOG_DEST_STDERR, LOG_ERR, "fuzz_fwdchan");
-	memset(seed, FUZZ_OWN_SEED, sizeof(seed));
-	fz_check(bs_identity_from_seed(&F.id, seed) == 0);
-	bs_mesh_addr(F.own_addr, F.id.pk);
+	t_ident_addr(&F.id, F.own_addr, FUZZ_OWN_SEED);
 	F.epoch = 7;
 	fz_check((F.policy = bs_policy_new()) != NULL);
 	ready = 1;

@@ -25,6 +25,7 @@
 #include "batsec_crypto.h"
 #include "forwarder/ipc_check.h"
 #include "proto/ipc.h"
+#include "lib/t_ident.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -38,18 +39,14 @@ static uint8_t fuzz_own_addr[BS_ADDR_LEN];
 static void fuzz_init(void)
 {
 	static int ready;
-	struct bs_identity id;
-	uint8_t seed[BS_SEED_LEN];
+	uint8_t pk[BS_PK_LEN];
 
 	if (ready)
 		return;
 	if (bs_crypto_init() != 0)
 		abort();
-	memset(seed, FUZZ_OWN_SEED, sizeof(seed));
-	if (bs_identity_from_seed(&id, seed) != 0)
-		abort();
-	bs_mesh_addr(fuzz_own_addr, id.pk);
-	bs_identity_wipe(&id);
+	t_ident_pk(pk, FUZZ_OWN_SEED);
+	bs_mesh_addr(fuzz_own_addr, pk);
 	ready = 1;
 }
 

@@ -4,14 +4,16 @@
  * and seqno windows, frame counters, the signature cache, table caps.
  *
  * Every input starts the same way: a CONFIG for our identity (seed of 32
- * bytes 0x11, epoch FUZZ_EPOCH), mesh interfaces FUZZ_IF_A (up) and
- * FUZZ_IF_B (down), and a policy chosen by the first byte.  Then records
- * follow until the input ends or a record does not fit:
+ * bytes 0x11, epoch 7), mesh interfaces FUZZ_IF_A (up) and FUZZ_IF_B
+ * (down), and a policy chosen by the first byte.  Then records follow
+ * until the input ends or a record does not fit (the record types, the
+ * identities, the MACs and the POLICY bytes are in tests/lib/t_pcore_in.h,
+ * which gen_pcore.c and tests/check_parser_proc.c use too):
  *
  *	0x00 FRAME	if(1) src(1) len(2, big-endian) bytes[len]
  *			a control frame on interface (if & 1 ? B : A) from
- *			the MAC fuzz_macs[src % FUZZ_NMACS]; the clock moves
- *			one millisecond
+ *			the MAC t_pcin_macs[src % T_PCIN_NMACS]; the clock
+ *			moves one millisecond
  *	0x01 TICK	u16 big-endian: the clock moves that many times 100 ms,
  *			then pcore_tick (purge, STATS)
  *	0x02 IFACE	if(1) state(1): UP, DOWN or REMOVED (state % 3)
@@ -57,37 +59,26 @@
 #include "forwarder/ipc_check.h"
 #include "proto/ipc.h"
 #include "parser/pcore.h"
-#include "pcore_policy.h"
+#include "lib/t_ident.h"
+#include "lib/t_ipc.h"
+#include "lib/t_pcore_in.h"
+#include "lib/t_policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_OWN_SEED	0x11
-#define FUZZ_EPOCH	7
 #define FUZZ_IF_A	2
 #define FUZZ_IF_B	3
-#define FUZZ_NIDS	4	/* P, Q, O, U */
-#define FUZZ_NMACS	6
 #define FUZZ_T0		1000000
 #define FUZZ_MAX_REQS	16
 
-enum { REC_FRAME, REC_TICK, REC_IFACE, REC_POLICY, REC_CONFIG, REC_KEYS };
 enum { KEYS_OK, KEYS_REFUSED, KEYS_NEVER, KEYS_BADID };
 
-/* Interface MACs: ours, P, Q, O, U, and one nobody has. */
-static const uint8_t fuzz_macs[FUZZ_NMACS][BS_ADDR_LEN] = {
-	{ 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0xee },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x66 },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x77 },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x88 },
-	{ 0x02, 0x99, 0x99, 0x99, 0x99, 0x99 },
-};
 static const uint8_t fuzz_bcast[BS_ADDR_LEN] = {
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff
 };
 
 static struct bs_identity fuzz_own;
-static uint8_t fuzz_pk[FUZZ_NIDS][BS_PK_LEN];
+static uint8_t fuzz_pk[T_PCIN_NIDS][BS_PK_LEN];
 
 /* One run's state. */
 struct fuzz {
@@ -106,24 +97,15 @@ static void
 fuzz_init(void)
 {
 	static int ready;
-	struct bs_identity id;
-	uint8_t seed[BS_SEED_LEN];
 	int i;
 
 	if (ready)
 		return;
 	if (bs_crypto_init() != 0)
 		abort();
-	memset(seed, FUZZ_OWN_SEED, sizeof(seed));
-	if (bs_identity_from_seed(&fuzz_own, seed) != 0)
-		abort();
-	for (i = 0; i < FUZZ_NIDS; i++) {
-		memset(seed, 0x11 * (i + 2), sizeof(seed));
-		if (bs_identity_from_seed(&id, seed) != 0)
-			abort();
-		memcpy(fuzz_pk[i], id.pk, BS_PK_LEN);
-		bs_identity_wipe(&id);
-	}
+	t_ident(&fuzz_own, T_PCIN_OWN_SEED);
+	for (i = 0; i < T_PCIN_NIDS; i++)
+		t_ident_pk(fuzz_pk[i], T_PCIN_PEER_SEED(i));
 	ready = 1;
 }
 
@@ -183,16 +165,13 @@ static void
 fuzz_policy(struct fuzz *f, uint8_t mode, uint8_t trust, uint8_t gw,
     uint8_t clients, uint8_t cap)
 {
-	static uint8_t snap[4096];
 	struct bs_policy *pol = bs_policy_new();
-	size_t w;
 
 	if (pol == NULL)
 		abort();
-	if (fz_pcore_policy_fill(pol, mode, trust, gw, clients, cap,
-	    (const uint8_t (*)[BS_PK_LEN])fuzz_pk, FUZZ_NIDS) != 0 ||
-	    bs_policy_snapshot_encode(pol, snap, sizeof(snap), &w) != 0 ||
-	    pcore_policy(&f->pc, ++f->serial, snap, w, NULL, 0) != 0)
+	if (t_pcin_policy_fill(pol, mode, trust, gw, clients, cap,
+	    (const uint8_t (*)[BS_PK_LEN])fuzz_pk, T_PCIN_NIDS) != 0 ||
+	    t_pcore_policy(&f->pc, ++f->serial, pol, NULL, 0) != 0)
 		abort();
 	bs_policy_free(pol);
 }
@@ -200,20 +179,16 @@ fuzz_policy(struct fuzz *f, uint8_t mode, uint8_t trust, uint8_t gw,
 static void
 fuzz_iface(struct fuzz *f, uint32_t ifindex, uint8_t state)
 {
-	struct ipc_iface ifc;
+	int gone = state == IPC_IFACE_REMOVED;
+	struct ipc_iface ifc = t_ipc_iface((struct t_iface){
+	    .ifindex = ifindex, .mtu = gone ? 0 : 1534,
+	    .mac = gone ? NULL : t_pcin_macs[0], .state = state,
+	    .name = ifindex == FUZZ_IF_A ? "mesh0" : "mesh1" });
 
-	memset(&ifc, 0, sizeof(ifc));
-	ifc.ifindex = ifindex;
-	ifc.state = state;
-	memcpy(ifc.name, ifindex == FUZZ_IF_A ? "mesh0" : "mesh1", 6);
-	if (state == IPC_IFACE_REMOVED)
+	if (gone)
 		ipc_ctx_iface_del(&f->ctx, ifindex);
-	else {
-		ifc.mtu = 1534;
-		memcpy(ifc.mac, fuzz_macs[0], BS_ADDR_LEN);
-		if (ipc_ctx_iface_add(&f->ctx, ifindex) != 0)
-			abort();
-	}
+	else if (ipc_ctx_iface_add(&f->ctx, ifindex) != 0)
+		abort();
 	if (pcore_iface(&f->pc, &ifc, NULL, 0) != 0)
 		abort();
 }
@@ -221,17 +196,11 @@ fuzz_iface(struct fuzz *f, uint32_t ifindex, uint8_t state)
 static void
 fuzz_config(struct fuzz *f, uint8_t hop_penalty, uint8_t level)
 {
-	struct ipc_config c;
+	struct ipc_config c = t_ipc_config((struct t_config){
+	    .pk = fuzz_own.pk, .ethertype = 0x88b5, .epoch = T_PCIN_EPOCH,
+	    .hello_ms = 1000, .ogm_ms = 1000, .hop_penalty = hop_penalty,
+	    .log_level = level });
 
-	memset(&c, 0, sizeof(c));
-	memcpy(c.own_pk, fuzz_own.pk, BS_PK_LEN);
-	bs_mesh_addr(c.own_addr, fuzz_own.pk);
-	c.ethertype = 0x88b5;
-	c.epoch = FUZZ_EPOCH;
-	c.hello_ms = 1000;
-	c.ogm_ms = 1000;
-	c.hop_penalty = hop_penalty;
-	c.log_level = level;
 	if (pcore_config(&f->pc, &c, NULL, 0) != 0)
 		abort();
 }
@@ -241,7 +210,7 @@ fuzz_start(struct fuzz *f, uint8_t flags)
 {
 	memset(f, 0, sizeof(*f));
 	f->now = FUZZ_T0;
-	ipc_ctx_init(&f->ctx, fuzz_macs[0]);	/* own_addr set below */
+	ipc_ctx_init(&f->ctx, t_pcin_macs[0]);	/* own_addr set below */
 	bs_mesh_addr(f->ctx.own_addr, fuzz_own.pk);
 	pcore_init(&f->pc, fuzz_emit, f);
 	fuzz_config(f, 30, (flags & 2) ? IPC_LOG_DEBUG : IPC_LOG_INFO);
@@ -294,7 +263,7 @@ fuzz_frame(struct fuzz *f, const uint8_t *p, size_t len, uint8_t ifsel,
 
 	f->now++;
 	why = pcore_frame(&f->pc, (ifsel & 1) ? FUZZ_IF_B : FUZZ_IF_A,
-	    fuzz_macs[src % FUZZ_NMACS], fuzz_bcast, p, len, f->now);
+	    t_pcin_macs[src % T_PCIN_NMACS], fuzz_bcast, p, len, f->now);
 	if ((why == PCORE_ACCEPT) ==
 	    (fuzz_sum(f->pc.drop, PCORE_DROP_COUNT) == drops + 1))
 		abort();
@@ -313,34 +282,34 @@ fuzz_record(struct fuzz *f, const uint8_t *p, size_t rem)
 	size_t len;
 
 	switch (p[0]) {
-	case REC_FRAME:
+	case T_PCIN_FRAME:
 		if (rem < 5 || (len = bs_get16(p + 3)) > rem - 5 ||
 		    len > IPC_FRAME_MAX)
 			return 0;
 		fuzz_frame(f, p + 5, len, p[1], p[2]);
 		return 5 + len;
-	case REC_TICK:
+	case T_PCIN_TICK:
 		if (rem < 3)
 			return 0;
 		f->now += (uint64_t)bs_get16(p + 1) * 100;
 		pcore_tick(&f->pc, f->now);
 		return 3;
-	case REC_IFACE:
+	case T_PCIN_IFACE:
 		if (rem < 3)
 			return 0;
 		fuzz_iface(f, (p[1] & 1) ? FUZZ_IF_B : FUZZ_IF_A, p[2] % 3);
 		return 3;
-	case REC_POLICY:
+	case T_PCIN_POLICY:
 		if (rem < 6)
 			return 0;
 		fuzz_policy(f, p[1], p[2], p[3], p[4], p[5]);
 		return 6;
-	case REC_CONFIG:
+	case T_PCIN_CONFIG:
 		if (rem < 2)
 			return 0;
 		fuzz_config(f, p[1], f->pc.cfg.log_level);
 		return 2;
-	case REC_KEYS:
+	case T_PCIN_KEYS:
 		if (rem < 2)
 			return 0;
 		f->keys = p[1] % 4;

@@ -37,6 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bs_bytes.h"
+#include "lib/t_csum.h"
 #include "netio/tapoff.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -53,27 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define FZ_CHECK(c)	do { if (!(c)) abort(); } while (0)
 
-/* ---- bytes and checksums (the harness's own) ------------------------------ */
-
-static uint16_t
-fz_get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t
-fz_get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3];
-}
-
-static void
-fz_put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
+/* ---- the virtio header --------------------------------------------------- */
 
 static uint16_t
 fz_vnet16(const uint8_t *v, size_t off)
@@ -82,34 +64,6 @@ fz_vnet16(const uint8_t *v, size_t off)
 
 	memcpy(&x, v + off, 2);
 	return x;
-}
-
-static uint64_t
-fz_sum(uint64_t acc, const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		acc += (uint64_t)p[i] << 8 | p[i + 1];
-	if (n & 1)
-		acc += (uint64_t)p[n - 1] << 8;
-	return acc;
-}
-
-/* Folded, not complemented. */
-static uint16_t
-fz_fold(uint64_t acc)
-{
-	while (acc >> 16)
-		acc = (acc & 0xffff) + (acc >> 16);
-	return (uint16_t)acc;
-}
-
-static uint64_t
-fz_pseudo(const uint8_t *ip, int v6, size_t l4len)
-{
-	return (v6 ? fz_sum(0, ip + 8, 32) : fz_sum(0, ip + 12, 8)) + 6 +
-	    l4len;
 }
 
 /* ---- TCP packets -------------------------------------------------------- */
@@ -128,11 +82,11 @@ fz_parse(const uint8_t *f, size_t len, int vlan_ok, struct fz_tcp *t)
 
 	if (len < 14)
 		return -1;
-	type = fz_get16(f + 12);
+	type = bs_get16(f + 12);
 	if (vlan_ok && type == 0x8100) {
 		if (len < 18)
 			return -1;
-		type = fz_get16(f + 16);
+		type = bs_get16(f + 16);
 		l3 = 18;
 	}
 	if (type == 0x0800) {
@@ -162,10 +116,11 @@ fz_parse(const uint8_t *f, size_t len, int vlan_ok, struct fz_tcp *t)
 static int
 fz_tcp_ok(const uint8_t *f, size_t len, const struct fz_tcp *t)
 {
-	if (!t->v6 && fz_fold(fz_sum(0, f + t->l3, t->l4 - t->l3)) != 0xffff)
+	if (!t->v6 && t_csum_fold(t_csum_add(0, f + t->l3, t->l4 - t->l3)) !=
+	    0xffff)
 		return 0;
-	return fz_fold(fz_pseudo(f + t->l3, t->v6, len - t->l4) +
-	    fz_sum(0, f + t->l4, len - t->l4)) == 0xffff;
+	return t_csum_fold(t_csum_pseudo(f + t->l3, t->v6, 6, len - t->l4) +
+	    t_csum_add(0, f + t->l4, len - t->l4)) == 0xffff;
 }
 
 /*
@@ -217,12 +172,12 @@ fz_tx_tso(struct fz_tx *x, const uint8_t *f, size_t len)
 		    (x->last_flags & (FZ_FIN | FZ_PSH)) == 0);
 	FZ_CHECK(fz_same_headers(f, x->in, t) && fz_tcp_ok(f, len, t));
 	if (t->v6)
-		FZ_CHECK(fz_get16(ip + 4) == len - t->l4);
+		FZ_CHECK(bs_get16(ip + 4) == len - t->l4);
 	else
-		FZ_CHECK(fz_get16(ip + 2) == len - t->l3 &&
-		    fz_get16(ip + 4) == (uint16_t)(fz_get16(x->in + t->l3 + 4) +
+		FZ_CHECK(bs_get16(ip + 2) == len - t->l3 &&
+		    bs_get16(ip + 4) == (uint16_t)(bs_get16(x->in + t->l3 + 4) +
 		    x->n));
-	FZ_CHECK(fz_get32(th + 4) == fz_get32(x->in + t->l4 + 4) +
+	FZ_CHECK(bs_get32(th + 4) == bs_get32(x->in + t->l4 + 4) +
 	    (uint32_t)x->poff);
 	got = th[13];
 	FZ_CHECK((got & (uint8_t)~(FZ_FIN | FZ_PSH | FZ_CWR)) ==
@@ -251,10 +206,11 @@ fz_tx_plain(struct fz_tx *x, const uint8_t *f, size_t len)
 		return;
 	}
 	FZ_CHECK(x->cstart <= len && at <= len && len - at >= 2);
-	c = (uint16_t)~fz_fold(fz_sum(0, x->in + x->cstart, len - x->cstart));
+	c = (uint16_t)~t_csum_fold(t_csum_add(0, x->in + x->cstart,
+	    len - x->cstart));
 	if (c == 0)
 		c = 0xffff;
-	FZ_CHECK(memcmp(f, x->in, at) == 0 && fz_get16(f + at) == c &&
+	FZ_CHECK(memcmp(f, x->in, at) == 0 && bs_get16(f + at) == c &&
 	    memcmp(f + at + 2, x->in + at + 2, len - at - 2) == 0);
 }
 
@@ -285,7 +241,7 @@ fz_tx(const uint8_t *data, size_t size)
 	memset(&st, 0, sizeof(st));
 	x.in = data + 13;
 	x.len = size - 13;
-	x.fmax = fz_get16(data + 11);
+	x.fmax = bs_get16(data + 11);
 	if (x.fmax < 60)
 		x.fmax = 60;
 	x.flags = data[1];
@@ -375,11 +331,11 @@ fz_rx_gso(struct fz_rx *x, const uint8_t *vnet, const uint8_t *pkt,
 	    vnet[1] == (t->v6 ? FZ_TCPV6 : FZ_TCPV4) &&
 	    fz_vnet16(vnet, 2) == t->hlen && fz_vnet16(vnet, 6) == t->l4 &&
 	    fz_vnet16(vnet, 8) == 16 && fz_vnet16(vnet, 4) != 0);
-	FZ_CHECK(t->v6 ? fz_get16(pkt + t->l3 + 4) == len - t->l4 :
-	    fz_get16(pkt + t->l3 + 2) == len - t->l3 &&
-	    fz_fold(fz_sum(0, pkt + t->l3, t->l4 - t->l3)) == 0xffff);
-	FZ_CHECK(fz_get16(pkt + t->l4 + 16) ==
-	    fz_fold(fz_pseudo(pkt + t->l3, t->v6, len - t->l4)));
+	FZ_CHECK(t->v6 ? bs_get16(pkt + t->l3 + 4) == len - t->l4 :
+	    bs_get16(pkt + t->l3 + 2) == len - t->l3 &&
+	    t_csum_fold(t_csum_add(0, pkt + t->l3, t->l4 - t->l3)) == 0xffff);
+	FZ_CHECK(bs_get16(pkt + t->l4 + 16) ==
+	    t_csum_fold(t_csum_pseudo(pkt + t->l3, t->v6, 6, len - t->l4)));
 	memcpy(fz_pkt, pkt, len);
 	memset(&st, 0, sizeof(st));
 	x->seg_j = 0;
@@ -434,20 +390,20 @@ fz_fix(uint8_t *f, size_t len, uint8_t m)
 	ip = f + t.l3;
 	if ((m & 4) != 0 && len - t.l3 <= 0xffff) {
 		if (t.v6)
-			fz_put16(ip + 4, (uint16_t)(len - t.l4));
+			bs_put16(ip + 4, (uint16_t)(len - t.l4));
 		else
-			fz_put16(ip + 2, (uint16_t)(len - t.l3));
+			bs_put16(ip + 2, (uint16_t)(len - t.l3));
 	}
 	if ((m & 2) == 0)
 		return;
 	if (!t.v6) {
-		fz_put16(ip + 10, 0);
-		fz_put16(ip + 10, (uint16_t)~fz_fold(fz_sum(0, ip,
+		bs_put16(ip + 10, 0);
+		bs_put16(ip + 10, (uint16_t)~t_csum_fold(t_csum_add(0, ip,
 		    t.l4 - t.l3)));
 	}
-	fz_put16(f + t.l4 + 16, 0);
-	fz_put16(f + t.l4 + 16, (uint16_t)~fz_fold(fz_pseudo(ip, t.v6,
-	    len - t.l4) + fz_sum(0, f + t.l4, len - t.l4)));
+	bs_put16(f + t.l4 + 16, 0);
+	bs_put16(f + t.l4 + 16, (uint16_t)~t_csum_fold(t_csum_pseudo(ip,
+	    t.v6, 6, len - t.l4) + t_csum_add(0, f + t.l4, len - t.l4)));
 }
 
 /* Split the input into frames, copied into the arena. */
@@ -457,7 +413,7 @@ fz_rx_frames(const uint8_t *p, size_t rem, uint8_t m)
 	size_t n = 0, used = 0, l;
 
 	while (rem >= 2 && n < FZ_FRAMES) {
-		l = fz_get16(p);
+		l = bs_get16(p);
 		p += 2;
 		rem -= 2;
 		if (l > rem)

@@ -3,7 +3,6 @@
  * by argv[1], each file named by (the first 20 bytes of) its SHA-256.
  * Deterministic: fixed keys, and Ed25519 signatures are deterministic.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,35 +10,8 @@
 #include <sodium.h>
 
 #include "batsec_crypto.h"
-
-static const char *gen_dir;
-
-static void
-gen_write(const uint8_t *data, size_t len)
-{
-	uint8_t h[crypto_hash_sha256_BYTES];
-	char hex[41], path[4096];
-	FILE *f;
-
-	crypto_hash_sha256(h, data, len);
-	sodium_bin2hex(hex, sizeof(hex), h, 20);
-	if (snprintf(path, sizeof(path), "%s/%s", gen_dir, hex) >=
-	    (int)sizeof(path) || (f = fopen(path, "wb")) == NULL ||
-	    fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-		fprintf(stderr, "gen_cert: %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-}
-
-static void
-gen_ident(struct bs_identity *id, uint8_t fill)
-{
-	uint8_t seed[BS_SEED_LEN];
-
-	memset(seed, fill, sizeof(seed));
-	if (bs_identity_from_seed(id, seed) != 0)
-		exit(1);
-}
+#include "lib/t_ident.h"
+#include "lib/t_seed.h"
 
 static void
 gen_cert(const struct bs_identity *ca, const uint8_t *node, const char *name,
@@ -53,7 +25,7 @@ gen_cert(const struct bs_identity *ca, const uint8_t *node, const char *name,
 	bs_cert_encode(enc, &c);
 	if (version >= 0)
 		enc[0] = (uint8_t)version;
-	gen_write(enc, sizeof(enc));
+	t_seed_write(enc, sizeof(enc));
 }
 
 static void
@@ -65,7 +37,7 @@ gen_revoke(const struct bs_identity *ca, const uint8_t *pk, uint64_t at)
 	if (bs_revoke_issue(&r, ca, pk, at) != 0)
 		exit(1);
 	bs_revoke_encode(enc, &r);
-	gen_write(enc, sizeof(enc));
+	t_seed_write(enc, sizeof(enc));
 }
 
 /* [domain][signature][public key][message], as fuzz_cert reads it. */
@@ -81,7 +53,7 @@ gen_sig(const struct bs_identity *id, uint8_t dom, const char *msg)
 		memset(buf + 1, 0, BS_SIG_LEN);
 	memcpy(buf + 1 + BS_SIG_LEN, id->pk, BS_PK_LEN);
 	memcpy(buf + 1 + BS_SIG_LEN + BS_PK_LEN, msg, n);
-	gen_write(buf, 1 + BS_SIG_LEN + BS_PK_LEN + n);
+	t_seed_write(buf, 1 + BS_SIG_LEN + BS_PK_LEN + n);
 }
 
 /* A valid MAC and a valid hop chain in fuzz_cert's layout. */
@@ -99,13 +71,13 @@ gen_link(void)
 	bs_put64(buf + 1 + BS_TAG_LEN + BS_ADDR_LEN, 42);
 	bs_link_mac(buf + 1, key, buf + 1 + BS_TAG_LEN, 42,
 	    buf + 1 + BS_SIG_LEN + BS_PK_LEN, sizeof(frame) - 1);
-	gen_write(buf, sizeof(buf));
+	t_seed_write(buf, sizeof(buf));
 
 	memset(seed, 0x22, sizeof(seed));
 	buf[0] = (uint8_t)hops;
 	(void)bs_chain_iter(buf + 1, seed, BS_MAXHOPS);
 	(void)bs_chain_iter(buf + 1 + BS_CHAIN_LEN, seed, hops);
-	gen_write(buf, sizeof(buf));
+	t_seed_write(buf, sizeof(buf));
 }
 
 int
@@ -116,17 +88,13 @@ main(int argc, char **argv)
 	uint8_t low_order[1 + BS_SIG_LEN + BS_PK_LEN + 4];
 	uint8_t d;
 
-	if (argc != 2 || bs_crypto_init() != 0) {
-		fprintf(stderr, "usage: gen_cert DIR\n");
-		return 2;
-	}
-	gen_dir = argv[1];
+	t_seed_main(argc, argv, "gen_cert", T_SEED_SHA256);
 	/* The CA is RFC 8032 TEST 1, as fuzz_cert.c expects. */
 	if (sodium_hex2bin(ca_seed, sizeof(ca_seed), "9d61b19deffd5a60ba844af4"
 	    "92ec2cc44449c5697b326919703bac031cae7f60", 64, NULL, NULL,
 	    NULL) != 0 || bs_identity_from_seed(&ca, ca_seed) != 0)
 		return 1;
-	gen_ident(&node, 0x42);
+	t_ident(&node, 0x42);
 	gen_cert(&ca, node.pk, "node-1.example", BS_ROLE_GATEWAY, 1700000000,
 	    1800000000, -1);
 	gen_cert(&ca, node.pk, "", 0, 1, 2, -1);
@@ -141,7 +109,7 @@ main(int argc, char **argv)
 	gen_sig(&ca, BS_DOM_OGM, "");
 	memset(low_order, 0, sizeof(low_order));
 	low_order[0] = BS_DOM_HELLO;
-	gen_write(low_order, sizeof(low_order));
+	t_seed_write(low_order, sizeof(low_order));
 	gen_link();
 	return 0;
 }

@@ -6,33 +6,11 @@
  * Each file is named by a hash of its content.  The harness is included
  * so every seed is also run through it once.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "fuzz_control.c"
-
-static const char *gen_dir;
-
-static void
-gen_write(const uint8_t *buf, size_t len)
-{
-	uint8_t h[8];
-	char path[4096];
-	FILE *f;
-
-	crypto_generichash(h, sizeof(h), buf, len, NULL, 0);
-	(void)snprintf(path, sizeof(path), "%s/%02x%02x%02x%02x%02x%02x%02x"
-	    "%02x", gen_dir, h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]);
-	if ((f = fopen(path, "wb")) == NULL ||
-	    fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
-		fprintf(stderr, "gen_control: %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-	LLVMFuzzerTestOneInput(buf, len);
-}
+#include "lib/t_seed.h"
 
 /* A request, and near misses: cut short, one byte more, version 2. */
 static void
@@ -46,12 +24,12 @@ gen_request(const char *name, size_t argc, const char *const argv[])
 		fprintf(stderr, "gen_control: cannot encode %s\n", name);
 		exit(1);
 	}
-	gen_write(buf, n);
-	gen_write(buf, n - 1);
+	t_seed_write(buf, n);
+	t_seed_write(buf, n - 1);
 	buf[n] = 0;
-	gen_write(buf, n + 1);
+	t_seed_write(buf, n + 1);
 	buf[0] = CTLP_VERSION + 1;
-	gen_write(buf, n);
+	t_seed_write(buf, n);
 }
 
 static void
@@ -67,7 +45,7 @@ gen_record(void)
 	(void)ctlp_rec_bool(&w, "best", 1);
 	if (ctlp_rec_end(&w, &n) != 0)
 		exit(1);
-	gen_write(buf, n);
+	t_seed_write(buf, n);
 }
 
 static void
@@ -83,7 +61,7 @@ gen_end(uint8_t status, uint32_t records, const char *msg)
 	(void)snprintf(e.msg, sizeof(e.msg), "%s", msg);
 	if (ctlp_end_encode(buf, sizeof(buf), &e, &n, NULL, 0) != 0)
 		exit(1);
-	gen_write(buf, n);
+	t_seed_write(buf, n);
 }
 
 int
@@ -103,11 +81,8 @@ main(int argc, char **argv)
 	    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 	    "AAAAAAAAAAAAAAAAAAA=" };
 
-	if (argc != 2 || sodium_init() < 0) {
-		fprintf(stderr, "usage: gen_control DIR\n");
-		return 2;
-	}
-	gen_dir = argv[1];
+	t_seed_main(argc, argv, "gen_control", T_SEED_BLAKE2B_64);
+	t_seed_run(LLVMFuzzerTestOneInput);
 	gen_request("status", 0, NULL);
 	gen_request("version", 0, NULL);
 	gen_request("echo", 0, NULL);

@@ -10,14 +10,11 @@
  * padded, duplicated, our own, and from a host that is not a neighbour.
  * Deterministic.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "batsec_crypto.h"
+#include "lib/t_frames.h"
+#include "lib/t_seed.h"
 #include "proto/wire.h"
 
 /* As in fuzz_data.c. */
@@ -33,48 +30,20 @@
 
 #define GEN_MAX		16384
 
-static const char *gen_dir;
 static uint8_t gen_addr[GEN_NODES][BS_ADDR_LEN];
 static uint8_t gen_buf[GEN_MAX];
-static size_t gen_len;
-
-static void
-gen_fail(const char *what)
-{
-	fprintf(stderr, "gen_data: %s failed\n", what);
-	exit(1);
-}
-
-static void
-gen_flush(void)
-{
-	uint8_t h[crypto_hash_sha256_BYTES];
-	char hex[41], path[4096];
-	FILE *f;
-
-	crypto_hash_sha256(h, gen_buf, gen_len);
-	sodium_bin2hex(hex, sizeof(hex), h, 20);
-	if (snprintf(path, sizeof(path), "%s/%s", gen_dir, hex) >=
-	    (int)sizeof(path) || (f = fopen(path, "wb")) == NULL ||
-	    fwrite(gen_buf, 1, gen_len, f) != gen_len || fclose(f) != 0) {
-		fprintf(stderr, "gen_data: %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-	gen_len = 0;
-}
+static struct t_seedbuf gen_seed = { gen_buf, sizeof(gen_buf), 0 };
 
 /* Append one record. */
 static void
 gen_rec(uint8_t kind, uint8_t dt, const uint8_t *p, size_t len)
 {
-	if (len > 0xffff || len > GEN_MAX - 4 || gen_len > GEN_MAX - 4 - len)
-		gen_fail("record size");
-	gen_buf[gen_len++] = kind;
-	gen_buf[gen_len++] = dt;
-	gen_buf[gen_len++] = (uint8_t)(len >> 8);
-	gen_buf[gen_len++] = (uint8_t)len;
-	memcpy(gen_buf + gen_len, p, len);
-	gen_len += len;
+	uint8_t h[4] = { kind, dt, (uint8_t)(len >> 8), (uint8_t)len };
+
+	if (len > 0xffff)
+		t_seed_fail("record size");
+	t_seed_put(&gen_seed, h, sizeof(h));
+	t_seed_put(&gen_seed, p, len);
 }
 
 static void
@@ -89,58 +58,27 @@ static size_t
 gen_eth(uint8_t *buf, const uint8_t *dst, uint16_t vid, size_t len)
 {
 	uint8_t src[BS_ADDR_LEN];
-	size_t i, h = 12;
 
 	gen_client(9, src);
-	memcpy(buf, dst, BS_ADDR_LEN);
-	memcpy(buf + 6, src, BS_ADDR_LEN);
-	if (vid != 0) {
-		buf[h++] = 0x81;
-		buf[h++] = 0x00;
-		buf[h++] = (uint8_t)(vid >> 8);
-		buf[h++] = (uint8_t)vid;
-	}
-	buf[h++] = 0x08;
-	buf[h++] = 0x00;
-	for (i = h; i < len; i++)
-		buf[i] = (uint8_t)i;
-	return len;
+	return t_eth(buf, dst, src, vid, len);
 }
 
 static size_t
 gen_unicast(uint8_t *buf, uint8_t ttl, unsigned dst, unsigned src,
     const uint8_t *inner, size_t inner_len)
 {
-	struct wire_unicast u;
-	size_t n;
-
-	memset(&u, 0, sizeof(u));
-	u.ttl = ttl;
-	u.dst = gen_addr[dst];
-	u.src = gen_addr[src];
-	u.inner = inner;
-	u.inner_len = inner_len;
-	if (wire_unicast_build(buf, 2048, &u, &n) != WIRE_OK)
-		gen_fail("unicast");
-	return n;
+	return t_unicast(buf, 2048, (struct wire_unicast){ .ttl = ttl,
+	    .dst = gen_addr[dst], .src = gen_addr[src], .inner = inner,
+	    .inner_len = inner_len });
 }
 
 static size_t
 gen_bcast(uint8_t *buf, uint8_t ttl, uint32_t seqno, unsigned orig,
     const uint8_t *inner, size_t inner_len)
 {
-	struct wire_bcast b;
-	size_t n;
-
-	memset(&b, 0, sizeof(b));
-	b.ttl = ttl;
-	b.seqno = seqno;
-	b.orig = gen_addr[orig];
-	b.inner = inner;
-	b.inner_len = inner_len;
-	if (wire_bcast_build(buf, 2048, &b, &n) != WIRE_OK)
-		gen_fail("bcast");
-	return n;
+	return t_bcast(buf, 2048, (struct wire_bcast){ .ttl = ttl,
+	    .seqno = seqno, .orig = gen_addr[orig], .inner = inner,
+	    .inner_len = inner_len });
 }
 
 static const uint8_t gen_bc[BS_ADDR_LEN] = {
@@ -167,29 +105,19 @@ gen_tap(void)
 		gen_client(cases[i].client, mac);
 		gen_rec(K_TAP, 0, inner, gen_eth(inner, mac, cases[i].vid,
 		    cases[i].len));
-		gen_flush();
+		t_seed_flush(&gen_seed);
 	}
 	gen_rec(K_TAP, 0, inner, gen_eth(inner, gen_bc, 0, 42));
 	gen_rec(K_TAP, 0, inner, gen_eth(inner, gen_bc, 0, 42));
-	gen_flush();
+	t_seed_flush(&gen_seed);
 }
 
 static size_t
 gen_echo(uint8_t *buf, uint8_t ttl, uint8_t kind, unsigned dst, unsigned src)
 {
-	struct wire_echo e;
-	size_t n;
-
-	memset(&e, 0, sizeof(e));
-	e.ttl = ttl;
-	e.kind = kind;
-	e.dst = gen_addr[dst];
-	e.src = gen_addr[src];
-	e.ident = 0x5150;
-	e.seqno = 3;
-	if (wire_echo_build(buf, 2048, &e, &n) != WIRE_OK)
-		gen_fail("echo");
-	return n;
+	return t_echo(buf, 2048, (struct wire_echo){ .ttl = ttl, .kind = kind,
+	    .dst = gen_addr[dst], .src = gen_addr[src], .ident = 0x5150,
+	    .seqno = 3 });
 }
 
 /* Echo requests for us (answered via node 3 on B, or no route back), a
@@ -207,15 +135,15 @@ gen_mesh_echo(void)
 	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
 	n = gen_echo(p, 50, WIRE_ECHO_REPLY, 0, 5);
 	gen_rec(K_FROM(3) | K_IF_B | K_DST_US, 0, p, n);
-	gen_flush();
+	t_seed_flush(&gen_seed);
 	n = gen_echo(p, 9, WIRE_ECHO_REQUEST, 2, 1);
 	memset(p + n, 0, WIRE_ETH_MIN_PAYLOAD - n);
 	gen_rec(K_FROM(1) | K_DST_US, 0, p, WIRE_ETH_MIN_PAYLOAD);
-	gen_flush();
+	t_seed_flush(&gen_seed);
 	n = gen_echo(p, 50, WIRE_ECHO_REQUEST, 0, 1);
 	for (i = 0; i < 30; i++)
 		gen_rec(K_FROM(1) | K_DST_US, i == 25 ? 2 : 0, p, n);
-	gen_flush();
+	t_seed_flush(&gen_seed);
 }
 
 static void
@@ -229,26 +157,26 @@ gen_mesh_unicast(void)
 	/* For us. */
 	n = gen_unicast(p, 50, 0, 5, inner, il);
 	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
-	gen_flush();
+	t_seed_flush(&gen_seed);
 	/* To forward to node 2 (B), and at the end of its TTL. */
 	n = gen_unicast(p, 50, 2, 1, inner, il);
 	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
-	gen_flush();
+	t_seed_flush(&gen_seed);
 	n = gen_unicast(p, 1, 2, 1, inner, il);
 	gen_rec(K_FROM(3) | K_IF_B | K_DST_US, 0, p, n);
-	gen_flush();
+	t_seed_flush(&gen_seed);
 	/* Minimum inner frame, zero-padded to 46 bytes. */
 	il = gen_eth(inner, mac, 0, 14);
 	n = gen_unicast(p, 9, 0, 5, inner, il);
 	memset(p + n, 0, WIRE_ETH_MIN_PAYLOAD - n);
 	gen_rec(K_FROM(2) | K_IF_B | K_DST_US, 0, p, WIRE_ETH_MIN_PAYLOAD);
-	gen_flush();
+	t_seed_flush(&gen_seed);
 	/* From a host that is not a neighbour; to a group address. */
 	n = gen_unicast(p, 9, 0, 5, inner, il);
 	gen_rec(K_FROM(4) | K_DST_US, 0, p, n);
 	gen_rec(K_FROM(1) | K_DST_GROUP, 0, p, n);
 	gen_rec(K_FROM(1) | K_DST_OTHER, 0, p, n);
-	gen_flush();
+	t_seed_flush(&gen_seed);
 }
 
 static void
@@ -266,18 +194,18 @@ gen_mesh_bcast(void)
 	gen_rec(K_FROM(2) | K_IF_B | K_DST_BCAST, 1, p, n);
 	n = gen_bcast(p, 50, 1, 0, inner, il);
 	gen_rec(K_FROM(1) | K_DST_BCAST, 0, p, n);
-	gen_flush();
+	t_seed_flush(&gen_seed);
 	/* TTL 1; and a restart of node 6's numbering after a long pause. */
 	n = gen_bcast(p, 1, 5000, 6, inner, il);
 	gen_rec(K_FROM(1) | K_DST_BCAST, 0, p, n);
 	n = gen_bcast(p, 9, 3, 6, inner, il);
 	gen_rec(K_FROM(1) | K_DST_BCAST, 40, p, n);
-	gen_flush();
+	t_seed_flush(&gen_seed);
 	/* A large one that does not fit interface B. */
 	il = gen_eth(inner, gen_bc, 0, WIRE_INNER_MAX);
 	n = gen_bcast(p, 9, 1, 2, inner, il);
 	gen_rec(K_FROM(1) | K_DST_BCAST, 0, p, n);
-	gen_flush();
+	t_seed_flush(&gen_seed);
 }
 
 /* A long mixed sequence with ageing: routes expire after 60 s. */
@@ -296,7 +224,7 @@ gen_mixed(void)
 	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
 	n = gen_bcast(p, 50, 1, 5, inner, il);
 	gen_rec(K_FROM(3) | K_DST_BCAST, 255, p, n);
-	gen_flush();
+	t_seed_flush(&gen_seed);
 }
 
 int
@@ -305,13 +233,7 @@ main(int argc, char **argv)
 	uint8_t pk[BS_PK_LEN];
 	unsigned i;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: gen_data DIR\n");
-		return 2;
-	}
-	gen_dir = argv[1];
-	if (bs_crypto_init() != 0)
-		gen_fail("init");
+	t_seed_main(argc, argv, "gen_data", T_SEED_SHA256);
 	for (i = 0; i < GEN_NODES; i++) {
 		memset(pk, 0x40 + (int)i, sizeof(pk));
 		bs_mesh_addr(gen_addr[i], pk);

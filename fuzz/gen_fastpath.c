@@ -1,65 +1,38 @@
 /*
  * gen_fastpath.c — writes the seed corpus of fuzz_fastpath into the
  * directory named by argv[1]: frames as a mesh interface receives them,
- * over the tables of fastpath_model.h — UNICASTs the program relays
+ * over the tables of tests/lib/t_fastpath.h — UNICASTs the program relays
  * (inner frames of 14 to 1518 bytes, TTL 2), and one of each kind it
  * hands to user space (TTL 1, for us, from us, padded, a broadcast, a
  * newer version, another ethertype or host, a stranger, no route).  Each
  * file is named by (the first 20 bytes of) its SHA-256.  Deterministic.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
-#include "fastpath_model.h"
-
-static const char *gen_dir;
-
-static void
-gen_write(const uint8_t *buf, size_t len)
-{
-	uint8_t h[crypto_hash_sha256_BYTES];
-	char hex[41], path[4096];
-	FILE *f;
-
-	crypto_hash_sha256(h, buf, len);
-	sodium_bin2hex(hex, sizeof(hex), h, 20);
-	if (snprintf(path, sizeof(path), "%s/%s", gen_dir, hex) >=
-	    (int)sizeof(path) || (f = fopen(path, "wb")) == NULL ||
-	    fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
-		fprintf(stderr, "gen_fastpath: %s: %s\n", path,
-		    strerror(errno));
-		exit(1);
-	}
-}
+#include "lib/t_fastpath.h"
+#include "lib/t_seed.h"
+#include "proto/wire.h"
 
 /* A UNICAST of inner bytes with byte at set to val (at 0: unchanged). */
 static void
 gen_one(size_t inner, size_t at, uint8_t val)
 {
-	static uint8_t f[FPM_FRAME_MAX];
-	size_t len = fpm_frame(f, inner);
+	static uint8_t f[T_FPM_FRAME_MAX];
+	size_t len = t_fpm_frame(f, inner);
 
 	if (at != 0)
 		f[at] = val;
-	gen_write(f, len);
+	t_seed_write(f, len);
 }
 
 int
 main(int argc, char **argv)
 {
 	static const size_t inner[] = { 14, 26, 100, 1400, 1514, 1518 };
-	static uint8_t f[FPM_FRAME_MAX];
+	static uint8_t f[T_FPM_FRAME_MAX];
 	size_t i, len;
 
-	if (argc != 2 || sodium_init() < 0) {
-		fprintf(stderr, "usage: gen_fastpath DIR\n");
-		return 2;
-	}
-	gen_dir = argv[1];
+	t_seed_main(argc, argv, "gen_fastpath", T_SEED_SHA256);
 	for (i = 0; i < sizeof(inner) / sizeof(inner[0]); i++)
 		gen_one(inner[i], 0, 0);
 	gen_one(100, 16, 2);			/* TTL 2: relayed with 1 */
@@ -73,18 +46,18 @@ main(int argc, char **argv)
 	gen_one(100, 23, 0x00);			/* no route */
 	gen_one(100, 33, 0x01);			/* reserved byte */
 	/* For us, and from us. */
-	len = fpm_frame(f, 100);
-	memcpy(f + 18, fpm_own, 6);
-	gen_write(f, len);
-	len = fpm_frame(f, 100);
-	memcpy(f + 24, fpm_own, 6);
-	gen_write(f, len);
+	len = t_fpm_frame(f, 100);
+	memcpy(f + 18, t_fpm_own, 6);
+	t_seed_write(f, len);
+	len = t_fpm_frame(f, 100);
+	memcpy(f + 24, t_fpm_own, 6);
+	t_seed_write(f, len);
 	/* Padded to the Ethernet minimum, and one byte too many. */
-	len = fpm_frame(f, 14);
+	len = t_fpm_frame(f, 14);
 	memset(f + len, 0, 60 - len);
-	gen_write(f, 60);
-	len = fpm_frame(f, 100);
+	t_seed_write(f, 60);
+	len = t_fpm_frame(f, 100);
 	f[len] = 0;
-	gen_write(f, len + 1);
+	t_seed_write(f, len + 1);
 	return 0;
 }

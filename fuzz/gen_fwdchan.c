@@ -14,18 +14,18 @@
  * the new parser's messages; enough relays with large TVLV regions for
  * several aggregated frames; routes that expire while the clock moves.
  */
-#include <errno.h>
 #include <stdio.h>
 
 #include "fuzz_fwdchan.c"
+#include "lib/t_ident.h"
+#include "lib/t_ipc.h"
+#include "lib/t_seed.h"
 
 #define GEN_MAX		(64 * 1024)
 #define GEN_EPOCH	9
 
-struct gen {
-	uint8_t buf[GEN_MAX];
-	size_t len;
-};
+static uint8_t gen_buf[GEN_MAX];
+static struct t_seedbuf gen_seed = { gen_buf, sizeof(gen_buf), 0 };
 
 /* The neighbour n1 (also on interface B), an originator, a CA. */
 static struct bs_identity gen_n1, gen_orig, gen_ca;
@@ -34,113 +34,53 @@ static const uint8_t gen_n1_mac[BS_ADDR_LEN] = {
 	0x02, 0x00, 0x5e, 0x10, 0x00, 0x01
 };
 
+/* The forwarder role of fuzz_ipc.c. */
 static void
-gen_identity(struct bs_identity *id, uint8_t *addr, uint8_t fill)
+gen_start(void)
 {
-	uint8_t seed[BS_SEED_LEN];
-
-	memset(seed, fill, sizeof(seed));
-	fz_check(bs_identity_from_seed(id, seed) == 0);
-	if (addr != NULL)
-		bs_mesh_addr(addr, id->pk);
-}
-
-static void
-gen_start(struct gen *g)
-{
-	g->buf[0] = 0;		/* the forwarder role of fuzz_ipc.c */
-	g->len = 1;
-}
-
-static void
-gen_raw(struct gen *g, const uint8_t *p, size_t n)
-{
-	fz_check(n <= GEN_MAX - g->len - 2);
-	g->buf[g->len++] = (uint8_t)(n >> 8);
-	g->buf[g->len++] = (uint8_t)n;
-	memcpy(g->buf + g->len, p, n);
-	g->len += n;
+	t_ipcs_start(&gen_seed, 0);
 }
 
 /* One message, as the parser's ipc_send would put it on the channel. */
 static void
-gen_add(struct gen *g, uint16_t type, const void *obj)
+gen_add(uint16_t type, const void *obj)
 {
-	static uint8_t dgram[IPC_MAX_MSG];
-	char err[256];
-	size_t n;
-
-	if (ipc_encode(dgram, sizeof(dgram), type, obj, ipc_obj_size(type), &n,
-	    err, sizeof(err)) != 0) {
-		fprintf(stderr, "gen_fwdchan: %s\n", err);
-		exit(1);
-	}
-	gen_raw(g, dgram, n);
+	t_ipcs_msg(&gen_seed, type, obj);
 }
 
 /* The clock moves FUZZ_TICK_MS (a datagram of length 0). */
 static void
-gen_tick(struct gen *g)
+gen_tick(void)
 {
-	gen_raw(g, NULL, 0);
+	t_ipcs_raw(&gen_seed, NULL, 0);
 }
 
 /* Interface event (a datagram of length 1). */
 static void
-gen_iface(struct gen *g, uint32_t ifindex, int removed)
+gen_iface(uint32_t ifindex, int removed)
 {
 	uint8_t b = (uint8_t)((ifindex == FUZZ_IF_B ? 1 : 0) |
 	    (removed ? 2 : 0));
 
-	gen_raw(g, &b, 1);
-}
-
-static void
-gen_write(const char *dir, const struct gen *g)
-{
-	uint8_t h[crypto_hash_sha256_BYTES];
-	char path[4096];
-	size_t n, i;
-	FILE *f;
-
-	crypto_hash_sha256(h, g->buf, g->len);
-	n = (size_t)snprintf(path, sizeof(path), "%s/", dir);
-	for (i = 0; i < 20 && n + 3 < sizeof(path); i++)
-		n += (size_t)snprintf(path + n, sizeof(path) - n, "%02x", h[i]);
-	if ((f = fopen(path, "wb")) == NULL ||
-	    fwrite(g->buf, 1, g->len, f) != g->len || fclose(f) != 0) {
-		fprintf(stderr, "gen_fwdchan: %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-	LLVMFuzzerTestOneInput(g->buf, g->len);
+	t_ipcs_raw(&gen_seed, &b, 1);
 }
 
 static void
 gen_neigh(struct ipc_neigh *n, uint32_t ifindex, uint8_t state)
 {
-	memset(n, 0, sizeof(*n));
-	memcpy(n->pk, gen_n1.pk, BS_PK_LEN);
-	memcpy(n->addr, gen_n1_addr, BS_ADDR_LEN);
-	memcpy(n->mac, gen_n1_mac, BS_ADDR_LEN);
-	n->ifindex = ifindex;
-	n->state = state;
-	if (state == IPC_NEIGH_UP) {
-		n->tq = 240;
-		n->rx_count = 60;
-	}
+	int up = state == IPC_NEIGH_UP;
+
+	*n = t_ipc_neigh((struct t_neigh){ .pk = gen_n1.pk,
+	    .addr = gen_n1_addr, .mac = gen_n1_mac, .ifindex = ifindex,
+	    .state = state, .tq = up ? 240 : 0, .rx_count = up ? 60 : 0 });
 }
 
 static void
 gen_route(struct ipc_route *r, uint32_t ifindex, uint8_t hops)
 {
-	memset(r, 0, sizeof(*r));
-	memcpy(r->orig_pk, gen_orig.pk, BS_PK_LEN);
-	memcpy(r->orig_addr, gen_orig_addr, BS_ADDR_LEN);
-	memcpy(r->nexthop, gen_n1_addr, BS_ADDR_LEN);
-	r->ifindex = ifindex;
-	r->tq = 198;
-	r->hops = hops;
-	r->epoch = 2;
+	*r = t_ipc_route((struct t_route){ .orig_pk = gen_orig.pk,
+	    .orig_addr = gen_orig_addr, .nexthop = gen_n1_addr,
+	    .ifindex = ifindex, .tq = 198, .hops = hops, .epoch = 2 });
 }
 
 /*
@@ -182,9 +122,8 @@ gen_relay(struct ipc_relay *rl, uint32_t seq, unsigned ntt, int gw)
 }
 
 static void
-seed_session(const char *dir)
+seed_session(void)
 {
-	static struct gen g;
 	static struct ipc_relay rl;
 	static struct ipc_tt tt;
 	struct ipc_neigh n;
@@ -198,172 +137,166 @@ seed_session(const char *dir)
 	struct ipc_pin pin;
 	struct bs_revoke rec;
 
-	gen_start(&g);
+	gen_start();
 	gen_neigh(&n, FUZZ_IF_A, IPC_NEIGH_UP);
-	gen_add(&g, IPC_NEIGH, &n);
+	gen_add(IPC_NEIGH, &n);
 	memset(&q, 0, sizeof(q));
 	memcpy(q.peer_pk, gen_n1.pk, BS_PK_LEN);
 	q.ifindex = FUZZ_IF_A;
-	gen_add(&g, IPC_LINK_KEY_REQ, &q);
+	gen_add(IPC_LINK_KEY_REQ, &q);
 	gen_route(&r, FUZZ_IF_A, 2);
-	gen_add(&g, IPC_ROUTE_ADD, &r);
+	gen_add(IPC_ROUTE_ADD, &r);
 	memset(&tt, 0, sizeof(tt));
 	memcpy(tt.orig_addr, gen_orig_addr, BS_ADDR_LEN);
 	tt.count = 2;
 	memcpy(tt.e[0].mac, "\x02\x11\x22\x33\x44\x55", BS_ADDR_LEN);
 	memcpy(tt.e[1].mac, "\x02\x11\x22\x33\x44\x56", BS_ADDR_LEN);
 	tt.e[1].vid = 0x8000 | 7;
-	gen_add(&g, IPC_TT, &tt);
+	gen_add(IPC_TT, &tt);
 	memset(&gw, 0, sizeof(gw));
 	memcpy(gw.orig_addr, gen_orig_addr, BS_ADDR_LEN);
 	gw.op = IPC_GW_ANNOUNCE;
 	gw.down = 1000;
 	gw.up = 200;
-	gen_add(&g, IPC_GW, &gw);
+	gen_add(IPC_GW, &gw);
 	gen_relay(&rl, 10, 2, 1);
-	gen_add(&g, IPC_RELAY, &rl);
+	gen_add(IPC_RELAY, &rl);
 	gen_relay(&rl, 11, 0, 0);
-	gen_add(&g, IPC_RELAY, &rl);
+	gen_add(IPC_RELAY, &rl);
 	memset(&st, 0, sizeof(st));
 	st.count = 2;
 	st.s[0].id = IPC_STAT_RX_OGM;
 	st.s[0].value = 12;
 	st.s[1].id = IPC_STAT_SIG_VERIFIED;
 	st.s[1].value = 3;
-	gen_add(&g, IPC_STATS, &st);
+	gen_add(IPC_STATS, &st);
 	memset(&l, 0, sizeof(l));
 	l.level = IPC_LOG_INFO;
 	snprintf(l.text, sizeof(l.text), "originator up");
-	gen_add(&g, IPC_LOG, &l);
+	gen_add(IPC_LOG, &l);
 	fz_check(bs_revoke_issue(&rec, &gen_ca, gen_orig.pk, 1750000000) == 0);
 	bs_revoke_encode(rv.rec, &rec);
-	gen_add(&g, IPC_REVOKE, &rv);
+	gen_add(IPC_REVOKE, &rv);
 	memcpy(pin.pk, gen_orig.pk, BS_PK_LEN);
-	gen_add(&g, IPC_PIN, &pin);
+	gen_add(IPC_PIN, &pin);
 	memcpy(pin.pk, gen_n1.pk, BS_PK_LEN);
-	gen_add(&g, IPC_PIN, &pin);
-	gen_add(&g, IPC_PIN, &pin);		/* again: kept once */
-	gen_tick(&g);
+	gen_add(IPC_PIN, &pin);
+	gen_add(IPC_PIN, &pin);		/* again: kept once */
+	gen_tick();
 	gw.op = IPC_GW_WITHDRAW;
 	gw.down = gw.up = 0;
-	gen_add(&g, IPC_GW, &gw);
+	gen_add(IPC_GW, &gw);
 	tt.count = 0;
-	gen_add(&g, IPC_TT, &tt);
+	gen_add(IPC_TT, &tt);
 	memset(&d, 0, sizeof(d));
 	memcpy(d.orig_addr, gen_orig_addr, BS_ADDR_LEN);
-	gen_add(&g, IPC_ROUTE_DEL, &d);
+	gen_add(IPC_ROUTE_DEL, &d);
 	gen_neigh(&n, FUZZ_IF_A, IPC_NEIGH_DOWN);
-	gen_add(&g, IPC_NEIGH, &n);
-	gen_write(dir, &g);
+	gen_add(IPC_NEIGH, &n);
+	t_seed_flush(&gen_seed);
 }
 
 /* Interface B goes away and comes back around messages about it. */
 static void
-seed_iface_churn(const char *dir)
+seed_iface_churn(void)
 {
-	static struct gen g;
 	struct ipc_neigh n;
 	struct ipc_route r;
 
-	gen_start(&g);
+	gen_start();
 	gen_neigh(&n, FUZZ_IF_B, IPC_NEIGH_UP);
-	gen_add(&g, IPC_NEIGH, &n);
+	gen_add(IPC_NEIGH, &n);
 	gen_route(&r, FUZZ_IF_B, 1);
-	gen_add(&g, IPC_ROUTE_ADD, &r);
-	gen_iface(&g, FUZZ_IF_B, 1);
-	gen_add(&g, IPC_ROUTE_ADD, &r);		/* stale */
+	gen_add(IPC_ROUTE_ADD, &r);
+	gen_iface(FUZZ_IF_B, 1);
+	gen_add(IPC_ROUTE_ADD, &r);		/* stale */
 	gen_neigh(&n, FUZZ_IF_B, IPC_NEIGH_DOWN);
-	gen_add(&g, IPC_NEIGH, &n);		/* stale */
-	gen_iface(&g, FUZZ_IF_B, 0);
+	gen_add(IPC_NEIGH, &n);		/* stale */
+	gen_iface(FUZZ_IF_B, 0);
 	gen_neigh(&n, FUZZ_IF_B, IPC_NEIGH_UP);
-	gen_add(&g, IPC_NEIGH, &n);
-	gen_add(&g, IPC_ROUTE_ADD, &r);
+	gen_add(IPC_NEIGH, &n);
+	gen_add(IPC_ROUTE_ADD, &r);
 	gen_neigh(&n, FUZZ_IF_GONE, IPC_NEIGH_UP);
-	gen_add(&g, IPC_NEIGH, &n);		/* stale */
-	gen_write(dir, &g);
+	gen_add(IPC_NEIGH, &n);		/* stale */
+	t_seed_flush(&gen_seed);
 }
 
 /* A route through a stranger: the parser is replaced; the next one talks. */
 static void
-seed_violation(const char *dir)
+seed_violation(void)
 {
-	static struct gen g;
 	struct ipc_neigh n;
 	struct ipc_route r;
 
-	gen_start(&g);
+	gen_start();
 	gen_neigh(&n, FUZZ_IF_A, IPC_NEIGH_UP);
-	gen_add(&g, IPC_NEIGH, &n);
+	gen_add(IPC_NEIGH, &n);
 	gen_route(&r, FUZZ_IF_A, 3);
-	gen_add(&g, IPC_ROUTE_ADD, &r);
+	gen_add(IPC_ROUTE_ADD, &r);
 	memcpy(r.nexthop, gen_orig_addr, BS_ADDR_LEN);
-	gen_add(&g, IPC_ROUTE_ADD, &r);		/* violation */
+	gen_add(IPC_ROUTE_ADD, &r);		/* violation */
 	gen_neigh(&n, FUZZ_IF_A, IPC_NEIGH_UP);
 	n.tq = 100;
-	gen_add(&g, IPC_NEIGH, &n);
+	gen_add(IPC_NEIGH, &n);
 	gen_route(&r, FUZZ_IF_A, 1);
-	gen_add(&g, IPC_ROUTE_ADD, &r);
-	gen_write(dir, &g);
+	gen_add(IPC_ROUTE_ADD, &r);
+	t_seed_flush(&gen_seed);
 }
 
 /* Relays with big TVLV regions: several frames at the interface MTU. */
 static void
-seed_many_relays(const char *dir)
+seed_many_relays(void)
 {
-	static struct gen g;
 	static struct ipc_relay rl;
 	unsigned i;
 
-	gen_start(&g);
+	gen_start();
 	for (i = 0; i < 20; i++) {
 		gen_relay(&rl, 100 + i, (i * 7) % (WIRE_TT_MAX + 1), i & 1);
 		if (rl.len <= IPC_RELAY_MAX)
-			gen_add(&g, IPC_RELAY, &rl);
+			gen_add(IPC_RELAY, &rl);
 	}
-	gen_write(dir, &g);
+	t_seed_flush(&gen_seed);
 }
 
 /* A route and a client set that nobody refreshes: the purge takes them. */
 static void
-seed_expiry(const char *dir)
+seed_expiry(void)
 {
-	static struct gen g;
 	static struct ipc_tt tt;
 	struct ipc_neigh n;
 	struct ipc_route r;
 	unsigned i;
 
-	gen_start(&g);
+	gen_start();
 	gen_neigh(&n, FUZZ_IF_A, IPC_NEIGH_UP);
-	gen_add(&g, IPC_NEIGH, &n);
+	gen_add(IPC_NEIGH, &n);
 	gen_route(&r, FUZZ_IF_A, 2);
-	gen_add(&g, IPC_ROUTE_ADD, &r);
+	gen_add(IPC_ROUTE_ADD, &r);
 	memset(&tt, 0, sizeof(tt));
 	memcpy(tt.orig_addr, gen_orig_addr, BS_ADDR_LEN);
 	tt.count = 1;
 	memcpy(tt.e[0].mac, "\x02\x11\x22\x33\x44\x57", BS_ADDR_LEN);
-	gen_add(&g, IPC_TT, &tt);
+	gen_add(IPC_TT, &tt);
 	for (i = 0; i < 7; i++)
-		gen_tick(&g);
-	gen_add(&g, IPC_ROUTE_ADD, &r);
-	gen_write(dir, &g);
+		gen_tick();
+	gen_add(IPC_ROUTE_ADD, &r);
+	t_seed_flush(&gen_seed);
 }
 
 int
 main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: gen_fwdchan DIR\n");
-		return 2;
-	}
+	t_seed_main(argc, argv, "gen_fwdchan", T_SEED_SHA256);
+	t_seed_run(LLVMFuzzerTestOneInput);
 	fuzz_init();
-	gen_identity(&gen_n1, gen_n1_addr, 0x22);
-	gen_identity(&gen_orig, gen_orig_addr, 0x33);
-	gen_identity(&gen_ca, NULL, 0x44);
-	seed_session(argv[1]);
-	seed_iface_churn(argv[1]);
-	seed_violation(argv[1]);
-	seed_many_relays(argv[1]);
-	seed_expiry(argv[1]);
+	t_ident_addr(&gen_n1, gen_n1_addr, 0x22);
+	t_ident_addr(&gen_orig, gen_orig_addr, 0x33);
+	t_ident(&gen_ca, 0x44);
+	seed_session();
+	seed_iface_churn();
+	seed_violation();
+	seed_many_relays();
+	seed_expiry();
 	return 0;
 }

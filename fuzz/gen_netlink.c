@@ -8,7 +8,6 @@
  * blobs), RTM_DELLINK, a bridge-port message, an ACK, and whole event
  * datagrams of several messages.  Deterministic.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,31 +16,14 @@
 #include <net/if_arp.h>
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
-#include <sodium.h>
 
+#include "lib/t_seed.h"
 #include "netio/netlink.h"
 
 #define GEN_BUF	4096
 
-static const char *gen_dir;
 static _Alignas(8) uint8_t gen_dgram[GEN_BUF];
 static size_t gen_dlen, gen_two, gen_count;
-
-static void gen_write(const void *data, size_t len)
-{
-	uint8_t h[crypto_hash_sha256_BYTES];
-	char hex[41], path[4096];
-	FILE *f;
-
-	crypto_hash_sha256(h, data, len);
-	sodium_bin2hex(hex, sizeof(hex), h, 20);
-	if (snprintf(path, sizeof(path), "%s/%s", gen_dir, hex) >=
-	    (int)sizeof(path) || (f = fopen(path, "wb")) == NULL ||
-	    fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-		fprintf(stderr, "gen_netlink: %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-}
 
 /* Writes one message as a seed and appends it to the datagram. */
 static void gen_emit(const struct nlmsghdr *nlh)
@@ -53,7 +35,7 @@ static void gen_emit(const struct nlmsghdr *nlh)
 		fprintf(stderr, "gen_netlink: own seed refused\n");
 		exit(1);
 	}
-	gen_write(nlh, nlh->nlmsg_len);
+	t_seed_write(nlh, nlh->nlmsg_len);
 	if (gen_dlen + MNL_ALIGN(nlh->nlmsg_len) <= sizeof(gen_dgram)) {
 		memcpy(gen_dgram + gen_dlen, nlh, nlh->nlmsg_len);
 		gen_dlen += MNL_ALIGN(nlh->nlmsg_len);
@@ -185,16 +167,10 @@ static void gen_links(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: gen_netlink DIR\n");
-		return 2;
-	}
-	if (sodium_init() < 0)
-		return 1;
-	gen_dir = argv[1];
+	t_seed_main(argc, argv, "gen_netlink", T_SEED_SHA256);
 	gen_links();
 	/* Every message above as one datagram, and its first two. */
-	gen_write(gen_dgram, gen_dlen);
-	gen_write(gen_dgram, gen_two);
+	t_seed_write(gen_dgram, gen_dlen);
+	t_seed_write(gen_dgram, gen_two);
 	return 0;
 }

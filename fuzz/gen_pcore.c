@@ -13,68 +13,40 @@
  * first byte is 0: they pass only in fuzzing builds, and give the fuzzer
  * a start past authentication.  Deterministic: fixed keys and seeds.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "batsec_crypto.h"
+#include "lib/t_frames.h"
+#include "lib/t_ident.h"
+#include "lib/t_pcore_in.h"
+#include "lib/t_seed.h"
 #include "proto/wire.h"
 
 #define G_EPOCH		9	/* the peers' epoch */
 
-enum { REC_FRAME, REC_TICK, REC_IFACE, REC_POLICY, REC_CONFIG, REC_KEYS };
 /* Identities as fuzz_pcore knows them; index = MAC index. */
 enum { G_OWN, G_P, G_Q, G_O, G_U, G_N };
 
-static const uint8_t g_macs[G_N][BS_ADDR_LEN] = {
-	{ 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0xee },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x66 },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x77 },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x88 },
-};
-
-static const char *g_dir;
 static struct bs_identity g_id[G_N];
 static uint8_t g_addr[G_N][BS_ADDR_LEN];
 
 /* The seed being written. */
 static uint8_t g_buf[1 << 18];
-static size_t g_len;
+static struct t_seedbuf g_seed = { g_buf, sizeof(g_buf), 0 };
 static uint32_t g_hello_seq[G_N], g_ogm_seq[G_N];
 static uint64_t g_counter[G_N];
 static int g_zero_auth;		/* first byte of signatures and tags 0 */
 
 static void
-g_fail(const char *what)
-{
-	fprintf(stderr, "gen_pcore: %s failed\n", what);
-	exit(1);
-}
-
-static void
-g_ok(int r, const char *what)
-{
-	if (r != 0)
-		g_fail(what);
-}
-
-static void
 g_put(const void *p, size_t n)
 {
-	if (n > sizeof(g_buf) - g_len)
-		g_fail("seed size");
-	memcpy(g_buf + g_len, p, n);
-	g_len += n;
+	t_seed_put(&g_seed, p, n);
 }
 
 static void
 g_begin(uint8_t flags)
 {
-	g_len = 0;
+	g_seed.len = 0;
 	memset(g_hello_seq, 0, sizeof(g_hello_seq));
 	memset(g_ogm_seq, 0, sizeof(g_ogm_seq));
 	memset(g_counter, 0, sizeof(g_counter));
@@ -85,18 +57,7 @@ g_begin(uint8_t flags)
 static void
 g_end(void)
 {
-	uint8_t h[crypto_hash_sha256_BYTES];
-	char hex[41], path[4096];
-	FILE *f;
-
-	crypto_hash_sha256(h, g_buf, g_len);
-	sodium_bin2hex(hex, sizeof(hex), h, 20);
-	if (snprintf(path, sizeof(path), "%s/%s", g_dir, hex) >=
-	    (int)sizeof(path) || (f = fopen(path, "wb")) == NULL ||
-	    fwrite(g_buf, 1, g_len, f) != g_len || fclose(f) != 0) {
-		fprintf(stderr, "gen_pcore: %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
+	t_seed_flush(&g_seed);
 }
 
 /* ---- records --------------------------------------------------------------- */
@@ -104,7 +65,7 @@ g_end(void)
 static void
 r_frame(uint8_t ifsel, uint8_t src, const uint8_t *p, size_t len)
 {
-	uint8_t h[5] = { REC_FRAME, ifsel, src, 0, 0 };
+	uint8_t h[5] = { T_PCIN_FRAME, ifsel, src, 0, 0 };
 
 	bs_put16(h + 3, (uint16_t)len);
 	g_put(h, sizeof(h));
@@ -114,7 +75,7 @@ r_frame(uint8_t ifsel, uint8_t src, const uint8_t *p, size_t len)
 static void
 r_tick(uint16_t tenths)
 {
-	uint8_t r[3] = { REC_TICK, 0, 0 };
+	uint8_t r[3] = { T_PCIN_TICK, 0, 0 };
 
 	bs_put16(r + 1, tenths);
 	g_put(r, sizeof(r));
@@ -123,7 +84,7 @@ r_tick(uint16_t tenths)
 static void
 r_iface(uint8_t ifsel, uint8_t state)
 {
-	uint8_t r[3] = { REC_IFACE, ifsel, state };
+	uint8_t r[3] = { T_PCIN_IFACE, ifsel, state };
 
 	g_put(r, sizeof(r));
 }
@@ -132,7 +93,7 @@ static void
 r_policy(uint8_t mode, uint8_t trust, uint8_t gw, uint8_t clients,
     uint8_t cap)
 {
-	uint8_t r[6] = { REC_POLICY, mode, trust, gw, clients, cap };
+	uint8_t r[6] = { T_PCIN_POLICY, mode, trust, gw, clients, cap };
 
 	g_put(r, sizeof(r));
 }
@@ -151,7 +112,7 @@ static void
 g_sig(uint8_t sig[BS_SIG_LEN], enum bs_domain dom, const uint8_t *m,
     size_t len, int who)
 {
-	g_ok(bs_sign(sig, dom, m, len, &g_id[who]), "sign");
+	t_seed_ok(bs_sign(sig, dom, m, len, &g_id[who]), "sign");
 	if (g_zero_auth)
 		sig[0] = 0;
 }
@@ -160,13 +121,13 @@ g_sig(uint8_t sig[BS_SIG_LEN], enum bs_domain dom, const uint8_t *m,
 static void
 f_hello(int who, uint8_t rx, uint8_t ifsel)
 {
-	uint8_t buf[WIRE_HELLO_MAX_LEN], sig[BS_SIG_LEN];
+	uint8_t buf[WIRE_HELLO_MAX_LEN];
 	struct wire_hello h;
 	size_t len;
 
 	memset(&h, 0, sizeof(h));
 	h.pk = g_id[who].pk;
-	h.ifmac = g_macs[who];
+	h.ifmac = t_pcin_macs[who];
 	h.interval_ms = 1000;
 	h.epoch = G_EPOCH;
 	h.seqno = ++g_hello_seq[who];
@@ -175,9 +136,9 @@ f_hello(int who, uint8_t rx, uint8_t ifsel)
 		h.neigh[0].addr = g_addr[G_OWN];
 		h.neigh[0].rx_count = rx;
 	}
-	g_ok(wire_hello_build(buf, sizeof(buf), &h, &len), "hello");
-	g_sig(sig, BS_DOM_HELLO, buf, len, who);
-	g_ok(wire_sig_append(buf, sizeof(buf), &len, sig), "hello sig");
+	len = t_hello(buf, sizeof(buf), &h, &g_id[who]);
+	if (g_zero_auth)
+		buf[len - BS_SIG_LEN] = 0;
 	r_frame(ifsel, (uint8_t)who, buf, len);
 }
 
@@ -206,10 +167,10 @@ g_tvlv(uint8_t *buf, size_t cap, int kind, unsigned salt)
 			e[i].mac = mac[i];
 			e[i].vid = i == 1 ? (uint16_t)(WIRE_VID_TAGGED | 5) : 0;
 		}
-		g_ok(wire_tvlv_put_tt(buf, cap, &len, e, n), "tt");
+		t_seed_ok(wire_tvlv_put_tt(buf, cap, &len, e, n), "tt");
 	}
 	if (kind == TV_TT_GW || kind == TV_GW)
-		g_ok(wire_tvlv_put_gateway(buf, cap, &len, 100 + salt, 20),
+		t_seed_ok(wire_tvlv_put_gateway(buf, cap, &len, 100 + salt, 20),
 		    "gw");
 	return len;
 }
@@ -228,37 +189,25 @@ static void
 g_entry(struct wire_ogm_builder *b, const struct g_ent *ge)
 {
 	uint8_t tvlv[WIRE_TVLV_MAX], blk[WIRE_OGM_FIXED_LEN + WIRE_TVLV_MAX +
-	    BS_SIG_LEN], sig[BS_SIG_LEN];
-	uint8_t seed[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN], elem[BS_CHAIN_LEN];
-	struct wire_ogm_signed s;
+	    BS_SIG_LEN], seed[BS_CHAIN_LEN], elem[BS_CHAIN_LEN];
+	struct t_ogm_entry e = { .orig = &g_id[ge->orig], .epoch = G_EPOCH,
+	    .seqno = ge->seqno, .interval_ms = 1000, .chain_seed = seed,
+	    .tvlv = tvlv, .ttl = (uint8_t)(50 - ge->hops), .tq = 255,
+	    .hops = ge->hops, .prev_sender = g_addr[ge->via] };
 	struct wire_ogm_mut m;
 	size_t len, i;
 
 	memset(seed, (int)(ge->seqno * 3 + (unsigned)ge->orig), sizeof(seed));
-	g_ok(bs_chain_iter(anchor, seed, BS_MAXHOPS), "anchor");
-	g_ok(bs_chain_iter(elem, seed, ge->hops), "element");
-	memset(&s, 0, sizeof(s));
-	s.pk = g_id[ge->orig].pk;
-	s.epoch = G_EPOCH;
-	s.seqno = ge->seqno;
-	s.interval_ms = 1000;
-	s.anchor = anchor;
-	s.tvlv = tvlv;
-	s.tvlv_len = g_tvlv(tvlv, sizeof(tvlv), ge->tv, ge->seqno);
-	g_ok(wire_ogm_signed_build(blk, sizeof(blk), &s, &len), "signed");
-	g_sig(sig, BS_DOM_OGM, blk, len, ge->orig);
-	if (ge->bad_sig)
-		sig[BS_SIG_LEN - 1] ^= 1;
-	g_ok(wire_sig_append(blk, sizeof(blk), &len, sig), "entry sig");
-	memset(&m, 0, sizeof(m));
-	m.ttl = (uint8_t)(50 - ge->hops);
-	m.tq = 255;
+	e.tvlv_len = g_tvlv(tvlv, sizeof(tvlv), ge->tv, ge->seqno);
 	for (i = 0; i < ge->hops; i++)
-		m.tq = (uint8_t)(m.tq * 225u / 255u);
-	m.hops = ge->hops;
-	m.prev_sender = g_addr[ge->via];
-	m.chain = elem;
-	g_ok(wire_ogm_add(b, &m, blk, len), "add entry");
+		e.tq = (uint8_t)(e.tq * 225u / 255u);
+	len = t_ogm_block(blk, sizeof(blk), &e);
+	if (g_zero_auth)
+		blk[len - BS_SIG_LEN] = 0;
+	if (ge->bad_sig)
+		blk[len - 1] ^= 1;
+	t_ogm_mut(&m, elem, &e);
+	t_seed_ok(wire_ogm_add(b, &m, blk, len), "add entry");
 }
 
 /*
@@ -271,8 +220,7 @@ f_ogm(int sender, const struct g_ent *e, unsigned n, uint8_t auth,
     uint64_t counter, uint8_t src)
 {
 	static uint8_t buf[WIRE_OGM_MAX_LEN];
-	uint8_t key[BS_LINKKEY_LEN], kid[BS_KEYID_LEN], tag[BS_TAG_LEN];
-	uint8_t sig[BS_SIG_LEN];
+	uint8_t kid[BS_KEYID_LEN], tag[BS_TAG_LEN], sig[BS_SIG_LEN];
 	struct wire_ogm_builder b;
 	const uint8_t *cov;
 	size_t clen, len;
@@ -280,23 +228,22 @@ f_ogm(int sender, const struct g_ent *e, unsigned n, uint8_t auth,
 
 	if (counter == 0)
 		counter = ((uint64_t)G_EPOCH << 32) | ++g_counter[sender];
-	g_ok(wire_ogm_begin(&b, buf, sizeof(buf), g_addr[sender]), "begin");
+	t_seed_ok(wire_ogm_begin(&b, buf, sizeof(buf), g_addr[sender]), "begin");
 	for (i = 0; i < n; i++)
 		g_entry(&b, &e[i]);
-	g_ok(wire_ogm_trailer(&b, auth, auth == WIRE_AUTH_MAC ? 1 : 0,
+	t_seed_ok(wire_ogm_trailer(&b, auth, auth == WIRE_AUTH_MAC ? 1 : 0,
 	    counter, &cov, &clen), "trailer");
 	if (auth == WIRE_AUTH_MAC) {
-		g_ok(bs_link_key(key, &g_id[sender], g_id[G_OWN].pk), "key");
-		bs_link_keyid(kid, key);
-		bs_link_mac(tag, key, g_addr[sender], counter, cov, clen);
+		t_link_tag(kid, tag, &g_id[sender], g_id[G_OWN].pk,
+		    g_addr[sender], counter, cov, clen);
 		if (g_zero_auth)
 			tag[0] = 0;
-		g_ok(wire_ogm_add_tag(&b, kid, tag), "tag");
+		t_seed_ok(wire_ogm_add_tag(&b, kid, tag), "tag");
 	} else {
 		g_sig(sig, BS_DOM_LINK, cov, clen, sender);
-		g_ok(wire_ogm_add_sig(&b, sig), "link sig");
+		t_seed_ok(wire_ogm_add_sig(&b, sig), "link sig");
 	}
-	g_ok(wire_ogm_finish(&b, &len), "finish");
+	t_seed_ok(wire_ogm_finish(&b, &len), "finish");
 	r_frame(0, src, buf, len);
 }
 
@@ -411,7 +358,7 @@ s_policy(void)
 	f_hellos(G_P, 1);
 	f_relayed(G_Q, G_O, 4, TV_TT_GW);
 	r_policy(1, 0x07, 0x07, 0, 0);
-	r_byte(REC_CONFIG, 0);		/* hop penalty 0 */
+	r_byte(T_PCIN_CONFIG, 0);		/* hop penalty 0 */
 	f_hellos(G_P, 2);
 	f_own(G_P, TV_NONE, WIRE_AUTH_MAC);
 	g_end();
@@ -446,13 +393,13 @@ static void
 s_keys(void)
 {
 	g_begin(2);
-	r_byte(REC_KEYS, 1);
+	r_byte(T_PCIN_KEYS, 1);
 	f_hellos(G_P, 3);
 	f_own(G_P, TV_NONE, WIRE_AUTH_MAC);
-	r_byte(REC_KEYS, 2);
+	r_byte(T_PCIN_KEYS, 2);
 	f_hellos(G_Q, 3);
 	f_own(G_Q, TV_NONE, WIRE_AUTH_MAC);
-	r_byte(REC_KEYS, 3);
+	r_byte(T_PCIN_KEYS, 3);
 	r_tick(60);
 	f_hellos(G_Q, 1);
 	f_own(G_Q, TV_NONE, WIRE_AUTH_MAC);
@@ -475,20 +422,12 @@ s_bypass(void)
 int
 main(int argc, char **argv)
 {
-	uint8_t seed[BS_SEED_LEN];
 	int i;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: gen_pcore DIR\n");
-		return 2;
-	}
-	g_dir = argv[1];
-	g_ok(bs_crypto_init(), "sodium_init");
-	for (i = 0; i < G_N; i++) {
-		memset(seed, 0x11 * (i + 1), sizeof(seed));
-		g_ok(bs_identity_from_seed(&g_id[i], seed), "identity");
-		bs_mesh_addr(g_addr[i], g_id[i].pk);
-	}
+	t_seed_main(argc, argv, "gen_pcore", T_SEED_SHA256);
+	t_ident_addr(&g_id[G_OWN], g_addr[G_OWN], T_PCIN_OWN_SEED);
+	for (i = G_P; i < G_N; i++)
+		t_ident_addr(&g_id[i], g_addr[i], T_PCIN_PEER_SEED(i - G_P));
 	s_basic(WIRE_AUTH_MAC);
 	s_basic(WIRE_AUTH_SIG);
 	s_two_paths();

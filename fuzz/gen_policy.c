@@ -14,10 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "batsec_crypto.h"
 #include "batsec_policy.h"
+#include "lib/t_seed.h"
 
 #define K1 "G6cRd9CZAu4AYp2bQx9p9Jb3VRTYyYWEpGS+l3qll8A="
 #define K2 "ada5ZF49ZjIMqXmu97dzelDcnXtSxF5qvj0oeIkWY60="
@@ -45,60 +44,48 @@ static const char *const texts[] = {
 	"frob\n",
 };
 
-/* Write one seed named by its hash. */
-static int put_seed(const char *dir, char kind, const void *data, size_t len)
+/* One seed: the kind byte, then the data. */
+static void put_seed(char kind, const void *data, size_t len)
 {
-	unsigned char h[16];
-	char hex[33], path[4096];
-	FILE *f;
-	crypto_generichash_state st;
+	uint8_t *buf = malloc(1 + len);
 
-	crypto_generichash_init(&st, NULL, 0, sizeof(h));
-	crypto_generichash_update(&st, (const unsigned char *)&kind, 1);
-	crypto_generichash_update(&st, data, len);
-	crypto_generichash_final(&st, h, sizeof(h));
-	sodium_bin2hex(hex, sizeof(hex), h, sizeof(h));
-	snprintf(path, sizeof(path), "%s/%s", dir, hex);
-	if ((f = fopen(path, "wb")) == NULL) {
-		perror(path);
-		return -1;
-	}
-	fputc(kind, f);
-	fwrite(data, 1, len, f);
-	return fclose(f);
+	if (buf == NULL)
+		t_seed_fail("malloc");
+	buf[0] = (uint8_t)kind;
+	memcpy(buf + 1, data, len);
+	t_seed_write(buf, 1 + len);
+	free(buf);
 }
 
-static int put_snapshot(const char *dir, const struct bs_policy *pol)
+static int put_snapshot(const struct bs_policy *pol)
 {
 	size_t len = bs_policy_snapshot_len(pol);
 	uint8_t *buf = malloc(len);
-	int r;
 
 	if (buf == NULL || bs_policy_snapshot_encode(pol, buf, len, &len) != 0)
 		return -1;
-	r = put_seed(dir, 'S', buf, len);
+	put_seed('S', buf, len);
 	free(buf);
-	return r;
+	return 0;
 }
 
 /* A text seed, and the snapshot of its policy when it parses. */
-static int put_text(const char *dir, const char *text, size_t len)
+static int put_text(const char *text, size_t len)
 {
 	struct bs_policy *pol;
 	char err[256];
 	int r;
 
-	if (put_seed(dir, 'T', text, len) != 0)
-		return -1;
+	put_seed('T', text, len);
 	if (bs_policy_parse_buf(text, len, "seed", NULL,
 	    BS_POLICY_SKIP_INCLUDE, &pol, err, sizeof(err)) != 0)
 		return 0;
-	r = put_snapshot(dir, pol);
+	r = put_snapshot(pol);
 	bs_policy_free(pol);
 	return r;
 }
 
-static int put_file(const char *dir, const char *path)
+static int put_file(const char *path)
 {
 	static char buf[65536];
 	size_t len;
@@ -110,7 +97,7 @@ static int put_file(const char *dir, const char *path)
 	}
 	len = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
-	return put_text(dir, buf, len);
+	return put_text(buf, len);
 }
 
 int main(int argc, char **argv)
@@ -119,13 +106,12 @@ int main(int argc, char **argv)
 	size_t i;
 	int a;
 
-	if (bs_crypto_init() != 0)
-		return 1;
+	t_seed_open("gen_policy", dir, T_SEED_BLAKE2B);
 	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
-		if (put_text(dir, texts[i], strlen(texts[i])) != 0)
+		if (put_text(texts[i], strlen(texts[i])) != 0)
 			return 1;
 	for (a = 2; a < argc; a++)
-		if (put_file(dir, argv[a]) != 0)
+		if (put_file(argv[a]) != 0)
 			return 1;
 	return 0;
 }

@@ -5,36 +5,14 @@
  * the packet types batsecd meets).  Each file is named by (the first 20
  * bytes of) its SHA-256.  Deterministic.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-#include <sodium.h>
 
 #include <linux/if_packet.h>
 
+#include "lib/t_seed.h"
 #include "netio/rawsock.h"
 
-static const char *gen_dir;
 static _Alignas(16) uint8_t gen_blk[RAWSOCK_RING_BLOCK];
-
-static void
-gen_write(const uint8_t *buf, size_t len)
-{
-	uint8_t h[crypto_hash_sha256_BYTES];
-	char hex[41], path[4096];
-	FILE *f;
-
-	crypto_hash_sha256(h, buf, len);
-	sodium_bin2hex(hex, sizeof(hex), h, 20);
-	if (snprintf(path, sizeof(path), "%s/%s", gen_dir, hex) >=
-	    (int)sizeof(path) || (f = fopen(path, "wb")) == NULL ||
-	    fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
-		fprintf(stderr, "gen_ring: %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-}
 
 /* A block of n frames of lens[i] bytes; frame 0 cut short when cut. */
 static void
@@ -76,7 +54,7 @@ gen_block(const size_t *lens, size_t n, uint8_t pt, int cut)
 	bd.hdr.bh1.offset_to_first_pkt = (uint32_t)first;
 	bd.hdr.bh1.blk_len = (uint32_t)off;
 	memcpy(gen_blk, &bd, sizeof(bd));
-	gen_write(gen_blk, off);
+	t_seed_write(gen_blk, off);
 }
 
 int
@@ -87,11 +65,7 @@ main(int argc, char **argv)
 	size_t full[64];
 	size_t i;
 
-	if (argc != 2 || sodium_init() < 0) {
-		fprintf(stderr, "usage: gen_ring DIR\n");
-		return 2;
-	}
-	gen_dir = argv[1];
+	t_seed_main(argc, argv, "gen_ring", T_SEED_SHA256);
 	for (i = 0; i < 64; i++)
 		full[i] = 1514;
 	gen_block(one, 1, PACKET_HOST, 0);

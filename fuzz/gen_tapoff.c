@@ -5,13 +5,11 @@
  * TSO packets and frames whose checksum the host left to us, rx seeds
  * sequences of segments as the mesh would deliver them.  Deterministic.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
+#include "bs_bytes.h"
+#include "lib/t_csum.h"
+#include "lib/t_seed.h"
 #include "netio/tapoff.h"
 
 #define GEN_MAX		(TAPOFF_PKT_MAX + 64)
@@ -21,53 +19,6 @@
 #define G_PSH	0x08
 #define G_ACK	0x10
 #define G_CWR	0x80
-
-static const char *gen_dir;
-
-static void
-gen_write(const uint8_t *data, size_t len)
-{
-	uint8_t h[crypto_hash_sha256_BYTES];
-	char hex[41], path[4096];
-	FILE *f;
-
-	crypto_hash_sha256(h, data, len);
-	sodium_bin2hex(hex, sizeof(hex), h, 20);
-	if (snprintf(path, sizeof(path), "%s/%s", gen_dir, hex) >=
-	    (int)sizeof(path) || (f = fopen(path, "wb")) == NULL ||
-	    fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-		fprintf(stderr, "gen_tapoff: %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-}
-
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void
-put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
-static uint16_t
-gen_fold(uint64_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)s;
-}
-
-static uint64_t
-gen_pseudo(const uint8_t *ip, int v6, uint8_t proto, size_t l4len)
-{
-	return tapoff_sum(0, ip + (v6 ? 8 : 12), v6 ? 32 : 8) + proto + l4len;
-}
 
 /* A packet: flow f (0..3) of IPv4/IPv6, TCP (timestamps or not) or UDP. */
 struct gen_pk {
@@ -102,8 +53,8 @@ gen_ip(uint8_t *ip, const struct gen_pk *k, size_t l4len)
 	uint8_t proto = k->udp ? 17 : 6;
 
 	if (k->v6) {
-		put32(ip, 0x60000000u | k->flow);
-		put16(ip + 4, (uint16_t)l4len);
+		bs_put32(ip, 0x60000000u | k->flow);
+		bs_put16(ip + 4, (uint16_t)l4len);
 		ip[6] = proto;
 		ip[7] = 64;
 		memset(ip + 8, 0, 32);
@@ -114,15 +65,15 @@ gen_ip(uint8_t *ip, const struct gen_pk *k, size_t l4len)
 	}
 	ip[0] = 0x45;
 	ip[1] = 0;
-	put16(ip + 2, (uint16_t)(20 + l4len));
-	put16(ip + 4, k->ipid);
-	put16(ip + 6, 0x4000);
+	bs_put16(ip + 2, (uint16_t)(20 + l4len));
+	bs_put16(ip + 4, k->ipid);
+	bs_put16(ip + 6, 0x4000);
 	ip[8] = 64;
 	ip[9] = proto;
-	put16(ip + 10, 0);
-	put32(ip + 12, 0x0a000001);
-	put32(ip + 16, 0x0a000002 + k->flow);
-	put16(ip + 10, tapoff_fold(tapoff_sum(0, ip, 20)));
+	bs_put16(ip + 10, 0);
+	bs_put32(ip + 12, 0x0a000001);
+	bs_put32(ip + 16, 0x0a000002 + k->flow);
+	bs_put16(ip + 10, tapoff_fold(tapoff_sum(0, ip, 20)));
 }
 
 /* The frame of k with plen payload bytes (from stream offset k->seq). */
@@ -138,33 +89,34 @@ gen_build(uint8_t *b, const struct gen_pk *k, size_t plen)
 
 	memcpy(b, macs, 12);
 	if (k->vlan) {
-		put16(b + 12, 0x8100);
-		put16(b + 14, 7);
+		bs_put16(b + 12, 0x8100);
+		bs_put16(b + 14, 7);
 	}
-	put16(b + l3 - 2, k->v6 ? 0x86dd : 0x0800);
+	bs_put16(b + l3 - 2, k->v6 ? 0x86dd : 0x0800);
 	gen_ip(b + l3, k, l4len);
-	put16(th, (uint16_t)(40000 + k->flow));
-	put16(th + 2, 443);
+	bs_put16(th, (uint16_t)(40000 + k->flow));
+	bs_put16(th + 2, 443);
 	if (k->udp) {
-		put16(th + 4, (uint16_t)l4len);
-		put16(th + 6, 0);
+		bs_put16(th + 4, (uint16_t)l4len);
+		bs_put16(th + 6, 0);
 	} else {
-		put32(th + 4, k->seq);
-		put32(th + 8, 0x10203040);
+		bs_put32(th + 4, k->seq);
+		bs_put32(th + 8, 0x10203040);
 		th[12] = (uint8_t)((k->ts ? 8 : 5) << 4);
 		th[13] = k->flags;
-		put16(th + 14, 1024);
-		put32(th + 16, 0);
+		bs_put16(th + 14, 1024);
+		bs_put32(th + 16, 0);
 		if (k->ts) {
-			put32(th + 20, 0x0101080a);
-			put32(th + 24, 100000);
-			put32(th + 28, 200000);
+			bs_put32(th + 20, 0x0101080a);
+			bs_put32(th + 24, 100000);
+			bs_put32(th + 28, 200000);
 		}
 	}
 	for (i = 0; i < plen; i++)
 		b[h + i] = (uint8_t)((k->seq + i) * 13 + k->flow);
-	put16(th + (k->udp ? 6 : 16), (uint16_t)~gen_fold(gen_pseudo(b + l3,
-	    k->v6, k->udp ? 17 : 6, l4len) + tapoff_sum(0, th, l4len)));
+	bs_put16(th + (k->udp ? 6 : 16), (uint16_t)~t_csum_fold(
+	    t_csum_pseudo(b + l3, k->v6, k->udp ? 17 : 6, l4len) +
+	    tapoff_sum(0, th, l4len)));
 	return h + plen;
 }
 
@@ -188,33 +140,33 @@ gen_tx(const struct gen_pk *k, size_t plen, uint8_t vflags, uint8_t gso,
 	memcpy(s + 7, &f16, 2);
 	f16 = k->udp ? 6 : 16;
 	memcpy(s + 9, &f16, 2);
-	put16(s + 11, fmax);
+	bs_put16(s + 11, fmax);
 	/* The host leaves the pseudo-header sum in the checksum field. */
 	if (vflags & 1)
-		put16(csum, gen_fold(gen_pseudo(s + 13 + gen_l3(k), k->v6,
-		    k->udp ? 17 : 6, len - l4)));
-	gen_write(s, 13 + len);
+		bs_put16(csum, t_csum_fold(t_csum_pseudo(s + 13 + gen_l3(k),
+		    k->v6, k->udp ? 17 : 6, len - l4)));
+	t_seed_write(s, 13 + len);
 }
 
 /* An rx seed being assembled: mode byte, then length-prefixed frames. */
 static uint8_t rx_buf[GEN_RX_MAX];
-static size_t rx_len;
+static struct t_seedbuf rx_seed = { rx_buf, sizeof(rx_buf), 0 };
 
 static void
 rx_start(uint8_t mode)
 {
-	rx_buf[0] = mode;
-	rx_len = 1;
+	rx_seed.len = 0;
+	t_seed_put(&rx_seed, &mode, 1);
 }
 
 static void
 rx_frame(const uint8_t *f, size_t len)
 {
-	if (len > sizeof(rx_buf) - rx_len - 2)
-		exit(1);
-	put16(rx_buf + rx_len, (uint16_t)len);
-	memcpy(rx_buf + rx_len + 2, f, len);
-	rx_len += 2 + len;
+	uint8_t n[2];
+
+	bs_put16(n, (uint16_t)len);
+	t_seed_put(&rx_seed, n, sizeof(n));
+	t_seed_put(&rx_seed, f, len);
 }
 
 /* n segments of mss bytes of k's flow, the last one with last_flags. */
@@ -295,24 +247,24 @@ gen_rx_seeds(void)
 	for (mode = 0x01; mode <= 0x31; mode = (uint8_t)(mode + 0x30)) {
 		rx_start(mode);
 		rx_run(&a, 5, 1000, G_ACK);
-		gen_write(rx_buf, rx_len);
+		t_seed_flush(&rx_seed);
 	}
 	rx_start(0x07);
 	rx_run(&b, 4, 1200, G_ACK | G_PSH);
-	gen_write(rx_buf, rx_len);
+	t_seed_flush(&rx_seed);
 	/* Two flows interleaved. */
 	rx_start(0x03);
 	rx_run(&a, 2, 1000, G_ACK);
 	rx_run(&b, 1, 1000, G_ACK);
 	rx_run(&a, 1, 1000, G_ACK);
 	rx_run(&b, 2, 1000, G_ACK);
-	gen_write(rx_buf, rx_len);
+	t_seed_flush(&rx_seed);
 	/* A PSH run, then a run ended by a short segment. */
 	rx_start(0x21);
 	rx_run(&a, 3, 1448, G_ACK | G_PSH);
 	rx_run(&a, 3, 1448, G_ACK);
 	rx_run(&a, 1, 100, G_ACK);
-	gen_write(rx_buf, rx_len);
+	t_seed_flush(&rx_seed);
 	/* Out of order: a segment skipped, then sent, then a retransmission. */
 	rx_start(0x03);
 	rx_run(&a, 1, 1000, G_ACK);
@@ -322,29 +274,25 @@ gen_rx_seeds(void)
 	a.seq = skip;
 	rx_run(&a, 1, 1000, G_ACK);
 	rx_run(&a, 2, 1000, G_ACK);
-	gen_write(rx_buf, rx_len);
+	t_seed_flush(&rx_seed);
 	/* A short segment in the middle of a stream. */
 	rx_start(0x03);
 	rx_run(&a, 2, 1000, G_ACK);
 	rx_run(&a, 1, 500, G_ACK);
 	rx_run(&a, 2, 1000, G_ACK);
-	gen_write(rx_buf, rx_len);
+	t_seed_flush(&rx_seed);
 	/* ARP in the middle of a run. */
 	rx_start(0x01);
 	rx_run(&a, 2, 800, G_ACK);
 	rx_arp();
 	rx_run(&a, 2, 800, G_ACK);
-	gen_write(rx_buf, rx_len);
+	t_seed_flush(&rx_seed);
 }
 
 int
 main(int argc, char **argv)
 {
-	if (argc != 2 || sodium_init() < 0) {
-		fprintf(stderr, "usage: gen_tapoff DIR\n");
-		return 2;
-	}
-	gen_dir = argv[1];
+	t_seed_main(argc, argv, "gen_tapoff", T_SEED_SHA256);
 	gen_tx_seeds();
 	gen_rx_seeds();
 	return 0;

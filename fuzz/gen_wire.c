@@ -9,59 +9,25 @@
  * and bare TVLV regions (first byte 0xf0).  Deterministic: fixed keys, and
  * Ed25519 signatures are deterministic.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "batsec_crypto.h"
+#include "lib/t_frames.h"
+#include "lib/t_ident.h"
+#include "lib/t_seed.h"
 #include "proto/wire.h"
 
 /* fuzz_wire's selector: the rest of the input is a TVLV region. */
 #define GEN_TVLV_SEED	0xf0
 
-static const char *gen_dir;
 static struct bs_identity gen_id[4];	/* node, two originators, CA */
-
-static void
-gen_fail(const char *what)
-{
-	fprintf(stderr, "gen_wire: %s failed\n", what);
-	exit(1);
-}
-
-static void
-gen_write(const uint8_t *data, size_t len)
-{
-	uint8_t h[crypto_hash_sha256_BYTES];
-	char hex[41], path[4096];
-	FILE *f;
-
-	crypto_hash_sha256(h, data, len);
-	sodium_bin2hex(hex, sizeof(hex), h, 20);
-	if (snprintf(path, sizeof(path), "%s/%s", gen_dir, hex) >=
-	    (int)sizeof(path) || (f = fopen(path, "wb")) == NULL ||
-	    fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-		fprintf(stderr, "gen_wire: %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-}
-
-static void
-gen_ok(int r, const char *what)
-{
-	if (r != 0)
-		gen_fail(what);
-}
 
 static void
 gen_cert(uint8_t out[BS_CERT_LEN], const uint8_t *pk)
 {
 	struct bs_cert c;
 
-	gen_ok(bs_cert_issue(&c, &gen_id[3], pk, "node-1", BS_ROLE_GATEWAY,
+	t_seed_ok(bs_cert_issue(&c, &gen_id[3], pk, "node-1", BS_ROLE_GATEWAY,
 	    1700000000, 1800000000), "cert");
 	bs_cert_encode(out, &c);
 }
@@ -71,7 +37,7 @@ gen_revoke(uint8_t out[BS_REVOKE_LEN], const uint8_t *pk)
 {
 	struct bs_revoke r;
 
-	gen_ok(bs_revoke_issue(&r, &gen_id[3], pk, 1750000000), "revoke");
+	t_seed_ok(bs_revoke_issue(&r, &gen_id[3], pk, 1750000000), "revoke");
 	bs_revoke_encode(out, &r);
 }
 
@@ -82,9 +48,8 @@ gen_hello(unsigned n, int with_cert)
 {
 	static uint8_t addr[WIRE_HELLO_MAX_NEIGH][BS_ADDR_LEN];
 	static const uint8_t ifmac[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 1, 2, 3 };
-	uint8_t buf[WIRE_HELLO_MAX_LEN], cert[BS_CERT_LEN], sig[BS_SIG_LEN];
+	uint8_t buf[WIRE_HELLO_MAX_LEN], cert[BS_CERT_LEN];
 	struct wire_hello h;
-	size_t len;
 	unsigned i;
 
 	memset(&h, 0, sizeof(h));
@@ -104,10 +69,7 @@ gen_hello(unsigned n, int with_cert)
 		gen_cert(cert, gen_id[0].pk);
 		h.cert = cert;
 	}
-	gen_ok(wire_hello_build(buf, sizeof(buf), &h, &len), "hello");
-	gen_ok(bs_sign(sig, BS_DOM_HELLO, buf, len, &gen_id[0]), "sign");
-	gen_ok(wire_sig_append(buf, sizeof(buf), &len, sig), "hello sig");
-	gen_write(buf, len);
+	t_seed_write(buf, t_hello(buf, sizeof(buf), &h, &gen_id[0]));
 }
 
 /* ---- TVLV regions ------------------------------------------------------ */
@@ -132,7 +94,7 @@ gen_tt(uint8_t *buf, size_t cap, size_t len, unsigned n)
 		e[i].vid = (i % 3 == 1) ? (uint16_t)(WIRE_VID_TAGGED | (i + 1))
 		    : 0;
 	}
-	gen_ok(wire_tvlv_put_tt(buf, cap, &len, e, n), "tt");
+	t_seed_ok(wire_tvlv_put_tt(buf, cap, &len, e, n), "tt");
 	return len;
 }
 
@@ -144,23 +106,23 @@ gen_tvlv(uint8_t *buf, size_t cap, enum gen_tv kind)
 	size_t len = 0;
 
 	if (kind == TV_GW_TT || kind == TV_ALL)
-		gen_ok(wire_tvlv_put_gateway(buf, cap, &len, 500, 100), "gw");
+		t_seed_ok(wire_tvlv_put_gateway(buf, cap, &len, 500, 100), "gw");
 	if (kind == TV_GW_TT || kind == TV_ALL)
 		len = gen_tt(buf, cap, len, kind == TV_ALL ? 2 : 5);
 	if (kind == TV_CERT_REV || kind == TV_ALL) {
 		gen_cert(cert, gen_id[1].pk);
-		gen_ok(wire_tvlv_put_cert(buf, cap, &len, cert), "cert tvlv");
+		t_seed_ok(wire_tvlv_put_cert(buf, cap, &len, cert), "cert tvlv");
 	}
 	if (kind == TV_CERT_REV || kind == TV_ALL) {
 		gen_revoke(rev, gen_id[2].pk);
-		gen_ok(wire_tvlv_put_revoke(buf, cap, &len, rev), "rev tvlv");
+		t_seed_ok(wire_tvlv_put_revoke(buf, cap, &len, rev), "rev tvlv");
 	}
 	if (kind == TV_TT_MAX)
 		len = gen_tt(buf, cap, len, WIRE_TT_MAX);
 	if (kind == TV_UNKNOWN || kind == TV_ALL) {
-		gen_ok(wire_tvlv_put(buf, cap, &len, 0x7f, 1, unk, sizeof(unk)),
+		t_seed_ok(wire_tvlv_put(buf, cap, &len, 0x7f, 1, unk, sizeof(unk)),
 		    "unknown tvlv");
-		gen_ok(wire_tvlv_put(buf, cap, &len, WIRE_TVLV_GATEWAY, 2, unk,
+		t_seed_ok(wire_tvlv_put(buf, cap, &len, WIRE_TVLV_GATEWAY, 2, unk,
 		    sizeof(unk)), "v2 tvlv");
 	}
 	return len;
@@ -172,7 +134,7 @@ gen_region(enum gen_tv kind)
 	uint8_t buf[1 + WIRE_TVLV_MAX];
 
 	buf[0] = GEN_TVLV_SEED;
-	gen_write(buf, 1 + gen_tvlv(buf + 1, sizeof(buf) - 1, kind));
+	t_seed_write(buf, 1 + gen_tvlv(buf + 1, sizeof(buf) - 1, kind));
 }
 
 /* ---- OGM --------------------------------------------------------------- */
@@ -188,35 +150,17 @@ struct gen_ent {
 static void
 gen_entry(struct wire_ogm_builder *b, unsigned i, const struct gen_ent *ge)
 {
-	uint8_t tvlv[WIRE_TVLV_MAX], blk[WIRE_OGM_FIXED_LEN + WIRE_TVLV_MAX +
-	    BS_SIG_LEN], sig[BS_SIG_LEN];
-	uint8_t seed[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN], elem[BS_CHAIN_LEN];
-	uint8_t prev[BS_ADDR_LEN];
-	struct wire_ogm_signed s;
-	struct wire_ogm_mut m;
-	size_t len;
+	uint8_t tvlv[WIRE_TVLV_MAX], seed[BS_CHAIN_LEN], prev[BS_ADDR_LEN];
 
 	memset(seed, 0x50 + (int)i, sizeof(seed));
-	gen_ok(bs_chain_iter(anchor, seed, BS_MAXHOPS), "anchor");
-	gen_ok(bs_chain_iter(elem, seed, ge->hops), "chain");
-	memset(&s, 0, sizeof(s));
-	s.pk = gen_id[ge->orig].pk;
-	s.epoch = 2;
-	s.seqno = 100 + i;
-	s.interval_ms = 1000;
-	s.anchor = anchor;
-	s.tvlv = tvlv;
-	s.tvlv_len = gen_tvlv(tvlv, sizeof(tvlv), ge->tv);
-	gen_ok(wire_ogm_signed_build(blk, sizeof(blk), &s, &len), "signed");
-	gen_ok(bs_sign(sig, BS_DOM_OGM, blk, len, &gen_id[ge->orig]), "sign");
-	gen_ok(wire_sig_append(blk, sizeof(blk), &len, sig), "ogm sig");
 	bs_mesh_addr(prev, gen_id[ge->hops == 0 ? ge->orig : 0].pk);
-	m.ttl = (uint8_t)(50 - ge->hops);
-	m.tq = (uint8_t)(255 - 30 * (ge->hops > 8 ? 8 : ge->hops));
-	m.hops = ge->hops;
-	m.prev_sender = prev;
-	m.chain = elem;
-	gen_ok(wire_ogm_add(b, &m, blk, len), "ogm add");
+	t_ogm_add(b, &(struct t_ogm_entry){ .orig = &gen_id[ge->orig],
+	    .epoch = 2, .seqno = 100 + i, .interval_ms = 1000,
+	    .chain_seed = seed, .tvlv = tvlv,
+	    .tvlv_len = gen_tvlv(tvlv, sizeof(tvlv), ge->tv),
+	    .ttl = (uint8_t)(50 - ge->hops),
+	    .tq = (uint8_t)(255 - 30 * (ge->hops > 8 ? 8 : ge->hops)),
+	    .hops = ge->hops, .prev_sender = prev });
 }
 
 /* Link auth: real tags for the first two neighbours, then placeholders. */
@@ -224,20 +168,18 @@ static void
 gen_tags(struct wire_ogm_builder *b, unsigned n, const uint8_t *sender,
     uint64_t ctr, const uint8_t *cov, size_t cov_len)
 {
-	uint8_t key[BS_LINKKEY_LEN], kid[BS_KEYID_LEN], tag[BS_TAG_LEN];
+	uint8_t kid[BS_KEYID_LEN], tag[BS_TAG_LEN];
 	unsigned t;
 
 	for (t = 0; t < n; t++) {
 		if (t < 2) {
-			gen_ok(bs_link_key(key, &gen_id[0], gen_id[1 + t].pk),
-			    "link key");
-			bs_link_keyid(kid, key);
-			bs_link_mac(tag, key, sender, ctr, cov, cov_len);
+			t_link_tag(kid, tag, &gen_id[0], gen_id[1 + t].pk,
+			    sender, ctr, cov, cov_len);
 		} else {
 			memset(kid, 0xc0 + (int)t, sizeof(kid));
 			memset(tag, (int)t, sizeof(tag));
 		}
-		gen_ok(wire_ogm_add_tag(b, kid, tag), "tag");
+		t_seed_ok(wire_ogm_add_tag(b, kid, tag), "tag");
 	}
 }
 
@@ -253,20 +195,20 @@ gen_ogm(const struct gen_ent *ents, unsigned n, uint8_t auth, unsigned ntags)
 	unsigned i;
 
 	bs_mesh_addr(sender, gen_id[0].pk);
-	gen_ok(wire_ogm_begin(&b, buf, sizeof(buf), sender), "ogm begin");
+	t_seed_ok(wire_ogm_begin(&b, buf, sizeof(buf), sender), "ogm begin");
 	for (i = 0; i < n; i++)
 		gen_entry(&b, i, &ents[i]);
-	gen_ok(wire_ogm_trailer(&b, auth, ntags, ctr, &cov, &cov_len),
+	t_seed_ok(wire_ogm_trailer(&b, auth, ntags, ctr, &cov, &cov_len),
 	    "trailer");
 	if (auth == WIRE_AUTH_MAC) {
 		gen_tags(&b, ntags, sender, ctr, cov, cov_len);
 	} else {
-		gen_ok(bs_sign(sig, BS_DOM_LINK, cov, cov_len, &gen_id[0]),
+		t_seed_ok(bs_sign(sig, BS_DOM_LINK, cov, cov_len, &gen_id[0]),
 		    "link sign");
-		gen_ok(wire_ogm_add_sig(&b, sig), "link sig");
+		t_seed_ok(wire_ogm_add_sig(&b, sig), "link sig");
 	}
-	gen_ok(wire_ogm_finish(&b, &len), "ogm finish");
-	gen_write(buf, len);
+	t_seed_ok(wire_ogm_finish(&b, &len), "ogm finish");
+	t_seed_write(buf, len);
 }
 
 /* ---- data frames ------------------------------------------------------- */
@@ -277,33 +219,22 @@ gen_data(uint8_t type, size_t inner_len, size_t pad)
 	static uint8_t inner[WIRE_INNER_MAX], buf[WIRE_UNICAST_HDR_LEN +
 	    WIRE_INNER_MAX];
 	uint8_t a[BS_ADDR_LEN], c[BS_ADDR_LEN];
-	struct wire_unicast u;
-	struct wire_bcast b;
 	size_t i, len;
 
 	for (i = 0; i < inner_len; i++)
 		inner[i] = (uint8_t)(i < 6 ? 0xff : i);
 	bs_mesh_addr(a, gen_id[1].pk);
 	bs_mesh_addr(c, gen_id[2].pk);
-	if (type == WIRE_T_UNICAST) {
-		memset(&u, 0, sizeof(u));
-		u.ttl = 50;
-		u.dst = a;
-		u.src = c;
-		u.inner = inner;
-		u.inner_len = inner_len;
-		gen_ok(wire_unicast_build(buf, sizeof(buf), &u, &len), "uc");
-	} else {
-		memset(&b, 0, sizeof(b));
-		b.ttl = 49;
-		b.seqno = 4242;
-		b.orig = c;
-		b.inner = inner;
-		b.inner_len = inner_len;
-		gen_ok(wire_bcast_build(buf, sizeof(buf), &b, &len), "bc");
-	}
+	if (type == WIRE_T_UNICAST)
+		len = t_unicast(buf, sizeof(buf), (struct wire_unicast){
+		    .ttl = 50, .dst = a, .src = c, .inner = inner,
+		    .inner_len = inner_len });
+	else
+		len = t_bcast(buf, sizeof(buf), (struct wire_bcast){
+		    .ttl = 49, .seqno = 4242, .orig = c, .inner = inner,
+		    .inner_len = inner_len });
 	memset(buf + len, 0, pad);
-	gen_write(buf, len + pad);
+	t_seed_write(buf, len + pad);
 }
 
 /* An ECHO request or reply, padded by pad zero bytes. */
@@ -311,21 +242,16 @@ static void
 gen_echo(uint8_t kind, size_t pad)
 {
 	uint8_t a[BS_ADDR_LEN], c[BS_ADDR_LEN], buf[WIRE_ECHO_LEN + 26];
-	struct wire_echo e;
+	int req = kind == WIRE_ECHO_REQUEST;
 	size_t len;
 
 	bs_mesh_addr(a, gen_id[1].pk);
 	bs_mesh_addr(c, gen_id[2].pk);
-	memset(&e, 0, sizeof(e));
-	e.ttl = 50;
-	e.kind = kind;
-	e.dst = kind == WIRE_ECHO_REQUEST ? a : c;
-	e.src = kind == WIRE_ECHO_REQUEST ? c : a;
-	e.ident = 0x1234;
-	e.seqno = 7;
-	gen_ok(wire_echo_build(buf, sizeof(buf), &e, &len), "echo");
+	len = t_echo(buf, sizeof(buf), (struct wire_echo){ .ttl = 50,
+	    .kind = kind, .dst = req ? a : c, .src = req ? c : a,
+	    .ident = 0x1234, .seqno = 7 });
 	memset(buf + len, 0, pad);
-	gen_write(buf, len + pad);
+	t_seed_write(buf, len + pad);
 }
 
 int
@@ -337,19 +263,11 @@ main(int argc, char **argv)
 	static const struct gen_ent two[] = { { 2, 1, TV_ALL },
 	    { 1, 2, TV_TT_MAX } };
 	static const uint8_t other[][2] = { { 0x03, 0x01 }, { 0x01, 0x02 } };
-	uint8_t seed[BS_SEED_LEN];
 	unsigned i;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: gen_wire DIR\n");
-		return 2;
-	}
-	gen_dir = argv[1];
-	gen_ok(bs_crypto_init(), "init");
-	for (i = 0; i < 4; i++) {
-		memset(seed, 0x21 * (int)(i + 1), sizeof(seed));
-		gen_ok(bs_identity_from_seed(&gen_id[i], seed), "identity");
-	}
+	t_seed_main(argc, argv, "gen_wire", T_SEED_SHA256);
+	for (i = 0; i < 4; i++)
+		t_ident(&gen_id[i], (uint8_t)(0x21 * (i + 1)));
 	gen_hello(0, 0);
 	gen_hello(3, 1);
 	gen_hello(WIRE_HELLO_MAX_NEIGH, 1);
@@ -369,6 +287,6 @@ main(int argc, char **argv)
 	gen_region(TV_GW_TT);
 	gen_region(TV_UNKNOWN);
 	for (i = 0; i < sizeof(other) / sizeof(other[0]); i++)
-		gen_write(other[i], sizeof(other[i]));
+		t_seed_write(other[i], sizeof(other[i]));
 	return 0;
 }

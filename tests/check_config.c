@@ -8,7 +8,6 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/config.h"
+#include "lib/t_check.h"
 
 #define ERRLEN	512
 
@@ -24,25 +24,16 @@ static char tmpdir[64];
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
-}
-
 static void
 tmp_setup(void)
 {
-	strcpy(tmpdir, "/tmp/check_config.XXXXXX");
-	if (mkdtemp(tmpdir) == NULL)
-		abort();
+	t_tmpdir(tmpdir, sizeof(tmpdir), "check_config");
 }
 
 static void
 tmp_teardown(void)
 {
-	nftw(tmpdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	t_rmtree(tmpdir);
 }
 
 /* Writes text to tmpdir/name with the given mode; returns the path. */
@@ -50,15 +41,10 @@ static const char *
 write_file(const char *name, const char *text, size_t len, mode_t mode)
 {
 	static char path[PATH_MAX];
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
 	unlink(path);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
-	ck_assert_int_eq(fchmod(fd, mode), 0);
-	close(fd);
+	t_write_file(path, text, len, mode);
 	return path;
 }
 
@@ -1073,8 +1059,6 @@ END_TEST
 
 /* ---- suite ------------------------------------------------------------- */
 
-#define NELEM(a)	((int)(sizeof(a) / sizeof((a)[0])))
-
 static Suite *
 config_suite(void)
 {
@@ -1083,15 +1067,15 @@ config_suite(void)
 
 	tc = tcase_create("file");
 	tcase_add_unchecked_fixture(tc, invalid_setup, NULL);
-	tcase_add_loop_test(tc, test_valid, 0, NELEM(valid_cases));
-	tcase_add_loop_test(tc, test_invalid, 0, NELEM(invalid_cases));
+	tcase_add_loop_test(tc, test_valid, 0, T_NELEM(valid_cases));
+	tcase_add_loop_test(tc, test_invalid, 0, T_NELEM(invalid_cases));
 	tcase_add_test(tc, test_values);
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_sizes);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("args");
-	tcase_add_loop_test(tc, test_args, 0, NELEM(args_cases));
+	tcase_add_loop_test(tc, test_args, 0, T_NELEM(args_cases));
 	tcase_add_test(tc, test_args_values);
 	tcase_add_test(tc, test_apply_args);
 	suite_add_tcase(s, tc);
@@ -1100,14 +1084,14 @@ config_suite(void)
 	tcase_add_unchecked_fixture(tc, tmp_setup, tmp_teardown);
 	tcase_add_test(tc, test_precedence);
 	tcase_add_test(tc, test_load_default_path);
-	tcase_add_loop_test(tc, test_load_errors, 0, NELEM(load_cases));
+	tcase_add_loop_test(tc, test_load_errors, 0, T_NELEM(load_cases));
 	tcase_add_test(tc, test_example_file);
 	tcase_add_test(tc, test_man_page);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("whole");
-	tcase_add_loop_test(tc, test_validate, 0, NELEM(validate_cases));
-	tcase_add_loop_test(tc, test_roundtrip, 0, NELEM(roundtrip_texts));
+	tcase_add_loop_test(tc, test_validate, 0, T_NELEM(validate_cases));
+	tcase_add_loop_test(tc, test_roundtrip, 0, T_NELEM(roundtrip_texts));
 	tcase_add_test(tc, test_dump_short_buffer);
 	suite_add_tcase(s, tc);
 	return s;
@@ -1116,11 +1100,5 @@ config_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(config_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(config_suite());
 }

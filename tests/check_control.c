@@ -9,7 +9,6 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <poll.h>
 #include <stdio.h>
@@ -27,6 +26,8 @@
 #include "forwarder/control.h"
 #include "proto/ctlproto.h"
 #include "common/version.h"
+#include "lib/t_check.h"
+#include "lib/t_ident.h"
 
 #define NOBODY		65534	/* uid nobody, gid nogroup (Debian) */
 #define BIG_TABLE	4096
@@ -37,28 +38,17 @@ static char spath[96];	/* fits sun_path */
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static void
 tmp_setup(void)
 {
-	snprintf(tdir, sizeof(tdir), "/tmp/check_control.XXXXXX");
-	if (mkdtemp(tdir) == NULL)
-		abort();
+	t_tmpdir(tdir, sizeof(tdir), "check_control");
 	snprintf(spath, sizeof(spath), "%s/ctl.sock", tdir);
 }
 
 static void
 tmp_teardown(void)
 {
-	(void)nftw(tdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	t_rmtree(tdir);
 }
 
 /* Encode a request; the test fails if the encoder refuses. */
@@ -1808,25 +1798,6 @@ ctl_find(void)
 	    "the top directory, B= the build directory)", ctl_path);
 }
 
-/* All of file path, NUL-terminated (the caller frees). */
-static char *
-slurp(const char *path)
-{
-	struct stat st;
-	char *buf;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(fstat(fd, &st), 0);
-	buf = malloc((size_t)st.st_size + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(read(fd, buf, (size_t)st.st_size), st.st_size);
-	buf[st.st_size] = '\0';
-	close(fd);
-	return buf;
-}
-
 struct ctl_run {
 	int rc;
 	char *out;
@@ -1886,8 +1857,8 @@ run_ctl(struct control *c, struct ctl_run *r, const char *const *args)
 	}
 	ck_assert_msg(WIFEXITED(st), "batsec-ctl died: status %d", st);
 	r->rc = WEXITSTATUS(st);
-	r->out = slurp(out);
-	r->err = slurp(err);
+	r->out = t_slurp(out, NULL);
+	r->err = t_slurp(err, NULL);
 }
 
 static void
@@ -2180,14 +2151,12 @@ START_TEST(ctl_changes_send_arguments)
 {
 	char keyfile[200], key[BS_KEY_B64_LEN + 1];
 	struct bs_identity id;
-	uint8_t seed[BS_SEED_LEN];
 	struct control *c;
 	struct ctl_run r;
 	FILE *f;
 
 	ck_assert_int_eq(bs_crypto_init(), 0);
-	memset(seed, 0x42, sizeof(seed));
-	ck_assert_int_eq(bs_identity_from_seed(&id, seed), 0);
+	t_ident(&id, 0x42);
 	bs_key_to_b64(key, id.pk);
 	snprintf(keyfile, sizeof(keyfile), "%s/node.pub", tdir);
 	f = fopen(keyfile, "w");
@@ -2347,12 +2316,5 @@ control_suite(void)
 int
 main(void)
 {
-	SRunner *sr;
-	int failed;
-
-	sr = srunner_create(control_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(control_suite());
 }

@@ -11,18 +11,9 @@
 #include <sodium.h>
 
 #include "batsec_crypto.h"
+#include "lib/t_check.h"
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static void
-unhex(uint8_t *out, size_t outlen, const char *hex)
-{
-	size_t got = 0;
-
-	ck_assert_int_eq(sodium_hex2bin(out, outlen, hex, strlen(hex), NULL,
-	    &got, NULL), 0);
-	ck_assert_uint_eq(got, outlen);
-}
 
 static void
 assert_hex(const uint8_t *got, size_t len, const char *want)
@@ -45,7 +36,7 @@ ident(struct bs_identity *id, const char *seed_hex)
 {
 	uint8_t seed[BS_SEED_LEN];
 
-	unhex(seed, sizeof(seed), seed_hex);
+	t_unhex(seed, sizeof(seed), seed_hex);
 	ck_assert_int_eq(bs_identity_from_seed(id, seed), 0);
 }
 
@@ -88,8 +79,8 @@ START_TEST(test_rfc8032)
 
 	ident(&id, v->seed);
 	assert_hex(id.pk, BS_PK_LEN, v->pk);
-	unhex(msg, mlen, v->msg);
-	unhex(want, sizeof(want), v->sig);
+	t_unhex(msg, mlen, v->msg);
+	t_unhex(want, sizeof(want), v->sig);
 	ck_assert_int_eq(bs_ed25519_sign_raw(sig, mlen ? msg : NULL, mlen,
 	    &id), 0);
 	ck_assert_msg(memcmp(sig, want, BS_SIG_LEN) == 0, "%s: signature",
@@ -130,10 +121,10 @@ START_TEST(test_mesh_addr_kat)
 {
 	uint8_t pk[BS_PK_LEN], addr[BS_ADDR_LEN];
 
-	unhex(pk, sizeof(pk), PK_A);
+	t_unhex(pk, sizeof(pk), PK_A);
 	bs_mesh_addr(addr, pk);
 	assert_hex(addr, sizeof(addr), "2e0334b72b7b");
-	unhex(pk, sizeof(pk), PK_B);
+	t_unhex(pk, sizeof(pk), PK_B);
 	bs_mesh_addr(addr, pk);
 	assert_hex(addr, sizeof(addr), "6ab390582bee");
 }
@@ -327,7 +318,7 @@ START_TEST(test_link_bad_peer)
 	uint8_t peer[BS_PK_LEN], k[BS_LINKKEY_LEN];
 
 	ident(&a, SEED_A);
-	unhex(peer, sizeof(peer), bad_peers[_i]);
+	t_unhex(peer, sizeof(peer), bad_peers[_i]);
 	ck_assert_int_eq(bs_link_key(k, &a, peer), -1);
 }
 END_TEST
@@ -351,8 +342,8 @@ START_TEST(test_mac_kat)
 	uint8_t tag[BS_TAG_LEN];
 	const uint8_t *frame = (const uint8_t *)MAC_FRAME;
 
-	unhex(k, sizeof(k), LINK_KAT);
-	unhex(pk, sizeof(pk), PK_A);
+	t_unhex(k, sizeof(k), LINK_KAT);
+	t_unhex(pk, sizeof(pk), PK_A);
 	bs_mesh_addr(addr, pk);
 	bs_link_mac(tag, k, addr, MAC_CTR, frame, strlen(MAC_FRAME));
 	assert_hex(tag, sizeof(tag), "81f2b92162d67ae787e6c50e48230602");
@@ -787,7 +778,7 @@ START_TEST(test_revoke_kat)
 
 	revoke_fixture(&r, &ca, enc);
 	assert_hex(enc, sizeof(enc), REVOKE_KAT);
-	unhex(pkb, sizeof(pkb), PK_B);
+	t_unhex(pkb, sizeof(pkb), PK_B);
 	ck_assert_uint_eq(enc[0], BS_REVOKE_VERSION);
 	ck_assert_uint_eq(enc[1] | enc[2] | enc[3], 0);
 	ck_assert_mem_eq(enc + 4, pkb, BS_PK_LEN);
@@ -889,8 +880,6 @@ START_TEST(test_random)
 }
 END_TEST
 
-#define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
 static Suite *
 crypto_suite(void)
 {
@@ -899,7 +888,7 @@ crypto_suite(void)
 
 	tc = tcase_create("sign");
 	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_loop_test(tc, test_rfc8032, 0, NELEM(rfc8032));
+	tcase_add_loop_test(tc, test_rfc8032, 0, T_NELEM(rfc8032));
 	tcase_add_test(tc, test_identity);
 	tcase_add_test(tc, test_mesh_addr_kat);
 	tcase_add_test(tc, test_mesh_addr_formula);
@@ -914,7 +903,7 @@ crypto_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_link_kat);
 	tcase_add_test(tc, test_link_symmetry);
-	tcase_add_loop_test(tc, test_link_bad_peer, 0, NELEM(bad_peers));
+	tcase_add_loop_test(tc, test_link_bad_peer, 0, T_NELEM(bad_peers));
 	tcase_add_test(tc, test_link_self);
 	tcase_add_test(tc, test_mac_kat);
 	tcase_add_test(tc, test_mac_tamper);
@@ -931,11 +920,11 @@ crypto_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_cert_kat);
-	tcase_add_loop_test(tc, test_cert_decode_strict, 0, NELEM(cert_bads));
+	tcase_add_loop_test(tc, test_cert_decode_strict, 0, T_NELEM(cert_bads));
 	tcase_add_test(tc, test_cert_decode_length);
 	tcase_add_test(tc, test_cert_names);
 	tcase_add_test(tc, test_cert_verify_errors);
-	tcase_add_loop_test(tc, test_cert_window, 0, NELEM(windows));
+	tcase_add_loop_test(tc, test_cert_window, 0, T_NELEM(windows));
 	tcase_add_test(tc, test_cert_window_extremes);
 	tcase_add_test(tc, test_cert_tamper);
 	tcase_add_test(tc, test_cert_strerror);
@@ -960,11 +949,5 @@ crypto_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(crypto_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(crypto_suite());
 }

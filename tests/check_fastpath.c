@@ -9,7 +9,7 @@
  * TTL - 1, nothing else changed), and every frame it is not sure about
  * reaches user space untouched.  The differential test holds the program
  * against wire_unicast_parse() and the user-space rules over many
- * mutated frames (fpm_judge(), fuzz/fastpath_model.h, which fuzz_fastpath
+ * mutated frames (t_fpm_judge(), tests/lib/t_fastpath.h, which fuzz_fastpath
  * uses too).  Needs root (CAP_BPF, CAP_NET_ADMIN).
  */
 #include <check.h>
@@ -27,12 +27,14 @@
 
 #include "netio/fastpath.h"
 #include "netio/netlink.h"
-#include "../fuzz/fastpath_model.h"
+#include "proto/wire.h"
+#include "lib/t_fastpath.h"
+#include "lib/t_check.h"
 
-#define IN_IF		FPM_IN_IF
-#define OUT_IF		FPM_OUT_IF
+#define IN_IF		T_FPM_IN_IF
+#define OUT_IF		T_FPM_OUT_IF
 #define INNER		100
-#define MTU		FPM_MTU
+#define MTU		T_FPM_MTU
 
 static struct fastpath fp;
 
@@ -46,7 +48,7 @@ fp_setup(void)
 	ck_assert_msg(unshare(CLONE_NEWNET) == 0,
 	    "unshare(CLONE_NEWNET): %s (these tests run as root)",
 	    strerror(errno));
-	ck_assert_msg(fpm_open(&fp, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(t_fpm_open(&fp, err, sizeof(err)) == 0, "%s", err);
 }
 
 static void
@@ -86,13 +88,13 @@ total_counts(void)
 	struct fastpath_count c;
 	uint64_t t = 0;
 
-	take_neigh(IN_IF, fpm_in_mac, &c);
+	take_neigh(IN_IF, t_fpm_in_mac, &c);
 	t += c.rx_frames + c.rx_bytes + c.tx_frames + c.tx_bytes;
-	take_neigh(OUT_IF, fpm_nh_mac, &c);
+	take_neigh(OUT_IF, t_fpm_nh_mac, &c);
 	t += c.rx_frames + c.rx_bytes + c.tx_frames + c.tx_bytes;
-	take_iface(IN_IF, fpm_lo_mac, &c);
+	take_iface(IN_IF, t_fpm_lo_mac, &c);
 	t += c.rx_frames + c.rx_bytes + c.tx_frames + c.tx_bytes;
-	take_iface(OUT_IF, fpm_out_mac, &c);
+	take_iface(OUT_IF, t_fpm_out_mac, &c);
 	t += c.rx_frames + c.rx_bytes + c.tx_frames + c.tx_bytes;
 	return t;
 }
@@ -103,28 +105,28 @@ START_TEST(test_relay)
 {
 	uint8_t f[2048], out[2048];
 	struct fastpath_count c;
-	size_t len = fpm_frame(f, INNER);
+	size_t len = t_fpm_frame(f, INNER);
 
 	ck_assert_int_eq(run(f, len, out), FASTPATH_REDIRECT);
-	ck_assert_mem_eq(out, fpm_nh_mac, 6);
-	ck_assert_mem_eq(out + 6, fpm_out_mac, 6);
+	ck_assert_mem_eq(out, t_fpm_nh_mac, 6);
+	ck_assert_mem_eq(out + 6, t_fpm_out_mac, 6);
 	ck_assert_int_eq(out[16], 4);
 	/* Nothing else changed. */
 	ck_assert_mem_eq(out + 12, f + 12, 4);
 	ck_assert_mem_eq(out + 17, f + 17, len - 17);
 	/* Counted once on each side, without the Ethernet header. */
-	take_neigh(IN_IF, fpm_in_mac, &c);
+	take_neigh(IN_IF, t_fpm_in_mac, &c);
 	ck_assert_uint_eq(c.rx_frames, 1);
 	ck_assert_uint_eq(c.rx_bytes, len - 14);
 	ck_assert_uint_eq(c.tx_frames, 0);
-	take_neigh(OUT_IF, fpm_nh_mac, &c);
+	take_neigh(OUT_IF, t_fpm_nh_mac, &c);
 	ck_assert_uint_eq(c.tx_frames, 1);
 	ck_assert_uint_eq(c.tx_bytes, len - 14);
 	ck_assert_uint_eq(c.rx_frames, 0);
-	take_iface(IN_IF, fpm_lo_mac, &c);
+	take_iface(IN_IF, t_fpm_lo_mac, &c);
 	ck_assert_uint_eq(c.rx_frames, 1);
 	ck_assert_uint_eq(c.rx_bytes, len - 14);
-	take_iface(OUT_IF, fpm_out_mac, &c);
+	take_iface(OUT_IF, t_fpm_out_mac, &c);
 	ck_assert_uint_eq(c.tx_frames, 1);
 	ck_assert_uint_eq(c.tx_bytes, len - 14);
 }
@@ -134,17 +136,17 @@ END_TEST
 START_TEST(test_relay_limits)
 {
 	uint8_t f[2048], out[2048];
-	size_t len = fpm_frame(f, WIRE_INNER_MAX);
+	size_t len = t_fpm_frame(f, WIRE_INNER_MAX);
 
 	/* 20 + 1518 bytes after the Ethernet header: more than MTU. */
 	ck_assert_int_eq(run(f, len, out), FASTPATH_PASS);
-	ck_assert_int_eq(fastpath_iface_add(&fp, OUT_IF, fpm_out_mac,
+	ck_assert_int_eq(fastpath_iface_add(&fp, OUT_IF, t_fpm_out_mac,
 	    (uint32_t)(len - 14)), 0);
 	ck_assert_int_eq(run(f, len, out), FASTPATH_REDIRECT);
-	ck_assert_int_eq(fastpath_iface_add(&fp, OUT_IF, fpm_out_mac,
+	ck_assert_int_eq(fastpath_iface_add(&fp, OUT_IF, t_fpm_out_mac,
 	    (uint32_t)(len - 15)), 0);
 	ck_assert_int_eq(run(f, len, out), FASTPATH_PASS);
-	len = fpm_frame(f, WIRE_INNER_MIN);
+	len = t_fpm_frame(f, WIRE_INNER_MIN);
 	ck_assert_int_eq(run(f, len, out), FASTPATH_REDIRECT);
 	f[16] = 2;
 	ck_assert_int_eq(run(f, len, out), FASTPATH_REDIRECT);
@@ -166,7 +168,7 @@ enum pass_case {
 START_TEST(test_pass)
 {
 	uint8_t f[2048], out[2048];
-	size_t len = fpm_frame(f, INNER);
+	size_t len = t_fpm_frame(f, INNER);
 
 	switch ((enum pass_case)_i) {
 	case P_OTHER_HOST: f[5] = 1; break;
@@ -182,22 +184,23 @@ START_TEST(test_pass)
 	case P_DST_FORM: f[18] = 0x04; break;
 	case P_DST_GROUP: f[18] = 0x03; break;
 	case P_SRC_FORM: f[24] = 0x00; break;
-	case P_SRC_OWN: memcpy(f + 24, fpm_own, 6); break;
-	case P_INNER_SHORT: len = fpm_frame(f, 13); break;
-	case P_INNER_LONG: len = fpm_frame(f, WIRE_INNER_MAX + 1); break;
+	case P_SRC_OWN: memcpy(f + 24, t_fpm_own, 6); break;
+	case P_INNER_SHORT: len = t_fpm_frame(f, 13); break;
+	case P_INNER_LONG: len = t_fpm_frame(f, WIRE_INNER_MAX + 1); break;
 	case P_TRAILING: f[len++] = 0; break;
 	case P_TRUNCATED: len--; break;
 	case P_HEADER_ONLY: len = 33; break;
 	case P_NOT_NEIGH: f[11] ^= 0x10; break;
 	case P_NEIGH_OTHER_IF:
-		ck_assert_int_eq(fastpath_neigh_add(&fp, OUT_IF, fpm_in_mac), 0);
-		ck_assert_int_eq(fastpath_neigh_take(&fp, IN_IF, fpm_in_mac,
+		ck_assert_int_eq(fastpath_neigh_add(&fp, OUT_IF, t_fpm_in_mac),
+		    0);
+		ck_assert_int_eq(fastpath_neigh_take(&fp, IN_IF, t_fpm_in_mac,
 		    &(struct fastpath_count){ 0 }), 0);
 		break;
 	case P_NO_ROUTE: f[23] ^= 0x01; break;
-	case P_FOR_US: memcpy(f + 18, fpm_own, 6); break;
+	case P_FOR_US: memcpy(f + 18, t_fpm_own, 6); break;
 	case P_NH_GONE:
-		ck_assert_int_eq(fastpath_neigh_take(&fp, OUT_IF, fpm_nh_mac,
+		ck_assert_int_eq(fastpath_neigh_take(&fp, OUT_IF, t_fpm_nh_mac,
 		    &(struct fastpath_count){ 0 }), 0);
 		break;
 	case P_OUT_IF_GONE:
@@ -209,7 +212,7 @@ START_TEST(test_pass)
 		    &(struct fastpath_count){ 0 }), 0);
 		break;
 	case P_MTU:
-		ck_assert_int_eq(fastpath_iface_add(&fp, OUT_IF, fpm_out_mac,
+		ck_assert_int_eq(fastpath_iface_add(&fp, OUT_IF, t_fpm_out_mac,
 		    (uint32_t)(len - 15)), 0);
 		break;
 	case N_PASS_CASES:
@@ -227,7 +230,7 @@ END_TEST
 
 /* ---- differential: the program against the user-space rules ------------------ */
 
-/* fpm_judge() (fuzz/fastpath_model.h) over mutated frames. */
+/* t_fpm_judge() (tests/lib/t_fastpath.h) over mutated frames. */
 static uint32_t rng = 0x9e3779b9u;
 
 static uint32_t
@@ -247,7 +250,7 @@ START_TEST(test_differential)
 	int v;
 
 	for (k = 0; k < 20000; k++) {
-		len = fpm_frame(f, rnd() % 3 == 0 ? 14 + rnd() % 40 : INNER);
+		len = t_fpm_frame(f, rnd() % 3 == 0 ? 14 + rnd() % 40 : INNER);
 		/* Flip bytes in the headers (and sometimes the length). */
 		for (nflip = rnd() % 3; nflip > 0; nflip--)
 			f[rnd() % 36] ^= (uint8_t)(1u << (rnd() % 8));
@@ -256,7 +259,7 @@ START_TEST(test_differential)
 		if (rnd() % 8 == 0 && len > 14)
 			len -= rnd() % 5;
 		v = run(f, len, out);
-		why = fpm_judge(f, len, v, out);
+		why = t_fpm_judge(f, len, v, out);
 		ck_assert_msg(why == NULL, "frame %zu: %s", k, why);
 		if (v == FASTPATH_REDIRECT)
 			relayed++;
@@ -278,31 +281,33 @@ START_TEST(test_maps)
 	struct fastpath_count c;
 	uint32_t ifs[8], ifindex;
 	uint8_t f[2048], out[2048];
-	size_t len = fpm_frame(f, INNER);
+	size_t len = t_fpm_frame(f, INNER);
 
 	ck_assert_uint_eq(fastpath_route_keys(&fp, keys, 8), 1);
-	ck_assert_mem_eq(keys, fpm_dst, 6);
-	ck_assert_int_eq(fastpath_route_get(&fp, fpm_dst, &ifindex, mac), 0);
+	ck_assert_mem_eq(keys, t_fpm_dst, 6);
+	ck_assert_int_eq(fastpath_route_get(&fp, t_fpm_dst, &ifindex, mac), 0);
 	ck_assert_uint_eq(ifindex, OUT_IF);
-	ck_assert_mem_eq(mac, fpm_nh_mac, 6);
+	ck_assert_mem_eq(mac, t_fpm_nh_mac, 6);
 	ck_assert_uint_eq(fastpath_neigh_keys(&fp, nk, 8), 2);
 	ck_assert_uint_eq(fastpath_iface_keys(&fp, ifs, 8), 2);
 	/* Adding a neighbour again keeps what it counted. */
 	ck_assert_int_eq(run(f, len, out), FASTPATH_REDIRECT);
-	ck_assert_int_eq(fastpath_neigh_add(&fp, IN_IF, fpm_in_mac), 0);
-	ck_assert_int_eq(fastpath_neigh_take(&fp, IN_IF, fpm_in_mac, &c), 0);
+	ck_assert_int_eq(fastpath_neigh_add(&fp, IN_IF, t_fpm_in_mac), 0);
+	ck_assert_int_eq(fastpath_neigh_take(&fp, IN_IF, t_fpm_in_mac, &c), 0);
 	ck_assert_uint_eq(c.rx_frames, 1);
-	ck_assert_int_eq(fastpath_neigh_take(&fp, IN_IF, fpm_in_mac, &c), -1);
+	ck_assert_int_eq(fastpath_neigh_take(&fp, IN_IF, t_fpm_in_mac, &c), -1);
 	ck_assert_int_eq(errno, ENOENT);
 	/* A deleted route is gone for the program too. */
-	ck_assert_int_eq(fastpath_neigh_add(&fp, IN_IF, fpm_in_mac), 0);
-	ck_assert_int_eq(fastpath_route_del(&fp, fpm_dst), 0);
+	ck_assert_int_eq(fastpath_neigh_add(&fp, IN_IF, t_fpm_in_mac), 0);
+	ck_assert_int_eq(fastpath_route_del(&fp, t_fpm_dst), 0);
 	ck_assert_uint_eq(fastpath_route_keys(&fp, keys, 8), 0);
-	ck_assert_int_eq(fastpath_route_get(&fp, fpm_dst, &ifindex, mac), -1);
+	ck_assert_int_eq(fastpath_route_get(&fp, t_fpm_dst, &ifindex, mac), -1);
 	ck_assert_int_eq(run(f, len, out), FASTPATH_PASS);
 	/* Replaced in place. */
-	ck_assert_int_eq(fastpath_route_set(&fp, fpm_dst, OUT_IF, fpm_in_mac), 0);
-	ck_assert_int_eq(fastpath_route_set(&fp, fpm_dst, OUT_IF, fpm_nh_mac), 0);
+	ck_assert_int_eq(fastpath_route_set(&fp, t_fpm_dst, OUT_IF,
+	    t_fpm_in_mac), 0);
+	ck_assert_int_eq(fastpath_route_set(&fp, t_fpm_dst, OUT_IF,
+	    t_fpm_nh_mac), 0);
 	ck_assert_uint_eq(fastpath_route_keys(&fp, keys, 8), 1);
 	ck_assert_int_eq(run(f, len, out), FASTPATH_REDIRECT);
 	/* No attach to nothing. */
@@ -331,7 +336,7 @@ END_TEST
 START_TEST(test_alive)
 {
 	uint8_t f[2048], out[2048];
-	size_t len = fpm_frame(f, INNER);
+	size_t len = t_fpm_frame(f, INNER);
 	struct fastpath fresh;
 	char err[256];
 	int verdict = 0;
@@ -344,15 +349,16 @@ START_TEST(test_alive)
 	    10000000000u), 0);
 	ck_assert_int_eq(run(f, len, out), FASTPATH_REDIRECT);
 	/* A program just loaded has no deadline yet. */
-	ck_assert_msg(fastpath_open(&fresh, FPM_ET, fpm_own, err,
+	ck_assert_msg(fastpath_open(&fresh, T_FPM_ET, t_fpm_own, err,
 	    sizeof(err)) == 0, "%s", err);
-	ck_assert_int_eq(fastpath_iface_add(&fresh, IN_IF, fpm_lo_mac, MTU), 0);
-	ck_assert_int_eq(fastpath_iface_add(&fresh, OUT_IF, fpm_out_mac, MTU),
+	ck_assert_int_eq(fastpath_iface_add(&fresh, IN_IF, t_fpm_lo_mac, MTU),
 	    0);
-	ck_assert_int_eq(fastpath_neigh_add(&fresh, IN_IF, fpm_in_mac), 0);
-	ck_assert_int_eq(fastpath_neigh_add(&fresh, OUT_IF, fpm_nh_mac), 0);
-	ck_assert_int_eq(fastpath_route_set(&fresh, fpm_dst, OUT_IF,
-	    fpm_nh_mac), 0);
+	ck_assert_int_eq(fastpath_iface_add(&fresh, OUT_IF, t_fpm_out_mac, MTU),
+	    0);
+	ck_assert_int_eq(fastpath_neigh_add(&fresh, IN_IF, t_fpm_in_mac), 0);
+	ck_assert_int_eq(fastpath_neigh_add(&fresh, OUT_IF, t_fpm_nh_mac), 0);
+	ck_assert_int_eq(fastpath_route_set(&fresh, t_fpm_dst, OUT_IF,
+	    t_fpm_nh_mac), 0);
 	ck_assert_int_eq(fastpath_test_run(&fresh, f, len, out, sizeof(out),
 	    &verdict), 0);
 	ck_assert_int_eq(verdict, FASTPATH_PASS);
@@ -389,12 +395,12 @@ packet_socket(int ifindex)
 {
 	struct sockaddr_ll sll;
 	struct timeval tv = { .tv_sec = 0, .tv_usec = 300000 };
-	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(FPM_ET));
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(T_FPM_ET));
 
 	ck_assert_int_ge(fd, 0);
 	memset(&sll, 0, sizeof(sll));
 	sll.sll_family = AF_PACKET;
-	sll.sll_protocol = htons(FPM_ET);
+	sll.sll_protocol = htons(T_FPM_ET);
 	sll.sll_ifindex = ifindex;
 	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sll, sizeof(sll)), 0);
 	ck_assert_int_eq(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv,
@@ -421,7 +427,7 @@ wire2_setup(struct wire2 *w)
 	    w->va.mac), 0);
 	ck_assert_int_eq(fastpath_neigh_add(&fp, (uint32_t)w->wa.ifindex,
 	    w->wb.mac), 0);
-	ck_assert_int_eq(fastpath_route_set(&fp, fpm_dst,
+	ck_assert_int_eq(fastpath_route_set(&fp, t_fpm_dst,
 	    (uint32_t)w->wa.ifindex, w->wb.mac), 0);
 	w->tx = packet_socket(w->va.ifindex);
 	w->rx = packet_socket(w->wb.ifindex);
@@ -443,7 +449,7 @@ static int
 wire2_relays(struct wire2 *w, uint8_t tag)
 {
 	uint8_t f[2048], in[2048];
-	size_t len = fpm_frame(f, INNER);
+	size_t len = t_fpm_frame(f, INNER);
 	ssize_t n;
 
 	memcpy(f, w->vb.mac, 6);
@@ -491,7 +497,7 @@ START_TEST(test_attach_tc_relays)
 	wire2_setup(&w);
 	ck_assert_int_eq(wire2_relays(&w, 1), 0);
 	ck_assert_msg(nl_tc_bpf_attach(w.nl, w.vb.ifindex, fp.prog_fd,
-	    "batsec_relay", 0xb5ec, FPM_ET) == 0, "tc attach: %s: %s",
+	    "batsec_relay", 0xb5ec, T_FPM_ET) == 0, "tc attach: %s: %s",
 	    strerror(errno), nl_errmsg(w.nl));
 	ck_assert_int_eq(wire2_relays(&w, 2), 1);
 	ck_assert_int_eq(fastpath_alive(&fp, fastpath_now_ns() - 1), 0);
@@ -499,7 +505,7 @@ START_TEST(test_attach_tc_relays)
 	ck_assert_int_eq(fastpath_alive(&fp, UINT64_MAX), 0);
 	ck_assert_int_eq(wire2_relays(&w, 4), 1);
 	ck_assert_int_eq(nl_tc_bpf_attach(w.nl, w.vb.ifindex, fp.prog_fd,
-	    "batsec_relay", 0xb5ec, FPM_ET), 0);
+	    "batsec_relay", 0xb5ec, T_FPM_ET), 0);
 	ck_assert_int_eq(wire2_relays(&w, 5), 1);
 	ck_assert_int_eq(nl_tc_bpf_detach(w.nl, w.vb.ifindex, 0xb5ec), 0);
 	ck_assert_int_eq(wire2_relays(&w, 6), 0);
@@ -509,7 +515,7 @@ START_TEST(test_attach_tc_relays)
 	ck_assert_int_eq(nl_tc_bpf_detach(w.nl, w.vb.ifindex, 0), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_int_eq(nl_tc_bpf_attach(w.nl, w.vb.ifindex, fp.prog_fd,
-	    "batsec_relay", 0, FPM_ET), -1);
+	    "batsec_relay", 0, T_FPM_ET), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	wire2_teardown(&w);
 }
@@ -553,11 +559,5 @@ fastpath_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(fastpath_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(fastpath_suite());
 }

@@ -46,6 +46,10 @@
 #include "netio/rawsock.h"
 #include "forwarder/state.h"
 #include "proto/wire.h"
+#include "lib/t_check.h"
+#include "lib/t_frames.h"
+#include "lib/t_ident.h"
+#include "lib/t_ipc.h"
 
 extern char **environ;
 
@@ -59,24 +63,13 @@ static const uint8_t mac_n1[6] = { 0x02, 0x01, 0x02, 0x03, 0x04, 0x05 };
 #define IF_NONE	9	/* one that never existed */
 
 static void
-identity(struct bs_identity *id, uint8_t *addr, uint8_t fill)
-{
-	uint8_t seed[BS_SEED_LEN];
-
-	memset(seed, fill, sizeof(seed));
-	if (bs_identity_from_seed(id, seed) != 0)
-		abort();
-	bs_mesh_addr(addr, id->pk);
-}
-
-static void
 keys_init(void)
 {
 	if (bs_crypto_init() != 0)
 		abort();
-	identity(&id_own, addr_own, 0x11);
-	identity(&id_n1, addr_n1, 0x22);
-	identity(&id_orig, addr_orig, 0x33);
+	t_ident_addr(&id_own, addr_own, 0x11);
+	t_ident_addr(&id_n1, addr_n1, 0x22);
+	t_ident_addr(&id_orig, addr_orig, 0x33);
 }
 
 /* ---- datagrams the fake parser sends -------------------------------------- */
@@ -172,29 +165,19 @@ log_of(struct ipc_log *l, uint8_t level, const char *text)
 static void
 neigh_of(struct ipc_neigh *n, uint32_t ifindex, uint8_t state)
 {
-	memset(n, 0, sizeof(*n));
-	memcpy(n->pk, id_n1.pk, BS_PK_LEN);
-	memcpy(n->addr, addr_n1, BS_ADDR_LEN);
-	memcpy(n->mac, mac_n1, BS_ADDR_LEN);
-	n->ifindex = ifindex;
-	n->state = state;
-	if (state == IPC_NEIGH_UP) {
-		n->tq = 200;
-		n->rx_count = 10;
-	}
+	int up = state == IPC_NEIGH_UP;
+
+	*n = t_ipc_neigh((struct t_neigh){ .pk = id_n1.pk, .addr = addr_n1,
+	    .mac = mac_n1, .ifindex = ifindex, .state = state,
+	    .tq = up ? 200 : 0, .rx_count = up ? 10 : 0 });
 }
 
 static void
 route_of(struct ipc_route *r, uint32_t ifindex)
 {
-	memset(r, 0, sizeof(*r));
-	memcpy(r->orig_pk, id_orig.pk, BS_PK_LEN);
-	memcpy(r->orig_addr, addr_orig, BS_ADDR_LEN);
-	memcpy(r->nexthop, addr_n1, BS_ADDR_LEN);
-	r->ifindex = ifindex;
-	r->tq = 100;
-	r->hops = 2;
-	r->epoch = 1;
+	*r = t_ipc_route((struct t_route){ .orig_pk = id_orig.pk,
+	    .orig_addr = addr_orig, .nexthop = addr_n1, .ifindex = ifindex,
+	    .tq = 100, .hops = 2, .epoch = 1 });
 }
 
 static void
@@ -1190,17 +1173,13 @@ static char tmpdir[64];
 static void
 make_tmpdir(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/check_forwarder.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	t_tmpdir(tmpdir, sizeof(tmpdir), "check_forwarder");
 }
 
 static void
 rm_tmpdir(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	ck_assert_int_eq(system(cmd), 0);
+	t_rmtree(tmpdir);
 }
 
 static uint32_t
@@ -1327,7 +1306,7 @@ static int
 inject(const char *ifname, const char *kind, int count)
 {
 	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-	uint8_t buf[512], sig[BS_SIG_LEN];
+	uint8_t buf[512];
 	struct bs_identity id;
 	struct wire_hello h;
 	struct rawsock rs;
@@ -1346,10 +1325,7 @@ inject(const char *ifname, const char *kind, int count)
 		h.ifmac = rs.mac;
 		h.interval_ms = 1000;
 		h.epoch = 1;
-		if (wire_hello_build(buf, sizeof(buf), &h, &len) != WIRE_OK ||
-		    bs_sign(sig, BS_DOM_HELLO, buf, len, &id) != 0 ||
-		    wire_sig_append(buf, sizeof(buf), &len, sig) != WIRE_OK)
-			return 1;
+		len = t_hello(buf, sizeof(buf), &h, &id);
 	}
 	for (i = 0; i < count; i++)
 		if (rawsock_send(&rs, bcast, buf, len) != 0) {
@@ -1401,17 +1377,10 @@ forwarder_suite(void)
 int
 main(int argc, char **argv)
 {
-	SRunner *sr;
-	int failed;
-
 	if (argc >= 2 && strcmp(argv[1], "-P") == 0)
 		spawn_report(argc, argv);
 	if (argc == 5 && strcmp(argv[1], "inject") == 0)
 		return inject(argv[2], argv[3], atoi(argv[4]));
 	keys_init();
-	sr = srunner_create(forwarder_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(forwarder_suite());
 }

@@ -15,6 +15,9 @@
 #include "forwarder/fwd_data.h"
 #include "forwarder/fwd_tables.h"
 #include "proto/wire.h"
+#include "lib/t_check.h"
+#include "lib/t_frames.h"
+#include "lib/t_ipc.h"
 
 #define US		0
 #define IF1		11
@@ -212,16 +215,12 @@ teardown(void)
 static enum fwd_neigh_rc
 neigh(unsigned id, uint32_t ifindex, int state_up, uint8_t tq, uint64_t now)
 {
-	struct ipc_neigh m;
+	const struct node *n = node(id);
+	struct ipc_neigh m = t_ipc_neigh((struct t_neigh){ .pk = n->pk,
+	    .addr = n->addr, .mac = n->mac, .ifindex = ifindex,
+	    .state = state_up ? IPC_NEIGH_UP : IPC_NEIGH_DOWN,
+	    .tq = state_up ? tq : 0, .rx_count = state_up ? 64 : 0 });
 
-	memset(&m, 0, sizeof(m));
-	memcpy(m.pk, node(id)->pk, BS_PK_LEN);
-	memcpy(m.addr, node(id)->addr, BS_ADDR_LEN);
-	memcpy(m.mac, node(id)->mac, BS_ADDR_LEN);
-	m.ifindex = ifindex;
-	m.state = state_up ? IPC_NEIGH_UP : IPC_NEIGH_DOWN;
-	m.tq = state_up ? tq : 0;
-	m.rx_count = state_up ? 64 : 0;
 	return fwd_neigh_update(tab, &m, now);
 }
 
@@ -229,16 +228,11 @@ static int
 route_epoch(unsigned dst, unsigned via, uint32_t ifindex, uint32_t epoch,
     uint64_t now)
 {
-	struct ipc_route r;
+	struct ipc_route r = t_ipc_route((struct t_route){
+	    .orig_pk = node(dst)->pk, .orig_addr = node(dst)->addr,
+	    .nexthop = node(via)->addr, .ifindex = ifindex, .tq = 200,
+	    .hops = dst == via ? 1 : 2, .epoch = epoch });
 
-	memset(&r, 0, sizeof(r));
-	memcpy(r.orig_pk, node(dst)->pk, BS_PK_LEN);
-	memcpy(r.orig_addr, node(dst)->addr, BS_ADDR_LEN);
-	memcpy(r.nexthop, node(via)->addr, BS_ADDR_LEN);
-	r.ifindex = ifindex;
-	r.tq = 200;
-	r.hops = dst == via ? 1 : 2;
-	r.epoch = epoch;
 	return fwd_route_add(tab, &r, now);
 }
 
@@ -286,16 +280,7 @@ static const uint8_t bcast_mac[BS_ADDR_LEN] = {
 static size_t
 eth(uint8_t *buf, const uint8_t *dst, const uint8_t *src, size_t len)
 {
-	size_t i;
-
-	ck_assert_uint_ge(len, 14);
-	memcpy(buf, dst, 6);
-	memcpy(buf + 6, src, 6);
-	buf[12] = 0x08;
-	buf[13] = 0x00;
-	for (i = 14; i < len; i++)
-		buf[i] = (uint8_t)(i * 7);
-	return len;
+	return t_eth(buf, dst, src, 0, len);
 }
 
 /* The same with an 802.1Q tag carrying VLAN id. */
@@ -303,48 +288,24 @@ static size_t
 eth_vlan(uint8_t *buf, const uint8_t *dst, const uint8_t *src, uint16_t id,
     size_t len)
 {
-	eth(buf, dst, src, len);
-	buf[12] = 0x81;
-	buf[13] = 0x00;
-	buf[14] = (uint8_t)(id >> 8);
-	buf[15] = (uint8_t)id;
-	buf[16] = 0x08;
-	buf[17] = 0x00;
-	return len;
+	return t_eth(buf, dst, src, id, len);
 }
 
 static size_t
 mk_unicast(uint8_t *buf, uint8_t ttl, const uint8_t *dst, const uint8_t *src,
     const uint8_t *inner, size_t inner_len)
 {
-	struct wire_unicast u;
-	size_t n;
-
-	memset(&u, 0, sizeof(u));
-	u.ttl = ttl;
-	u.dst = dst;
-	u.src = src;
-	u.inner = inner;
-	u.inner_len = inner_len;
-	ck_assert_int_eq(wire_unicast_build(buf, FRAME_MAX, &u, &n), WIRE_OK);
-	return n;
+	return t_unicast(buf, FRAME_MAX, (struct wire_unicast){ .ttl = ttl,
+	    .dst = dst, .src = src, .inner = inner, .inner_len = inner_len });
 }
 
 static size_t
 mk_bcast(uint8_t *buf, uint8_t ttl, uint32_t seqno, const uint8_t *orig,
     const uint8_t *inner, size_t inner_len)
 {
-	struct wire_bcast b;
-	size_t n;
-
-	memset(&b, 0, sizeof(b));
-	b.ttl = ttl;
-	b.seqno = seqno;
-	b.orig = orig;
-	b.inner = inner;
-	b.inner_len = inner_len;
-	ck_assert_int_eq(wire_bcast_build(buf, FRAME_MAX, &b, &n), WIRE_OK);
-	return n;
+	return t_bcast(buf, FRAME_MAX, (struct wire_bcast){ .ttl = ttl,
+	    .seqno = seqno, .orig = orig, .inner = inner,
+	    .inner_len = inner_len });
 }
 
 /* Mesh rx on ifindex from node id's MAC to dst. */
@@ -1227,13 +1188,7 @@ START_TEST(test_batch_relay)
 	neigh(2, IF2, 1, 200, T0);
 	route(5, 2, IF2, T0);
 	eth(frame, node(9)->mac, node(8)->mac, 80);
-	memset(&u, 0, sizeof(u));
-	u.ttl = 10;
-	u.dst = node(5)->addr;
-	u.src = node(6)->addr;
-	u.inner = frame;
-	u.inner_len = 80;
-	ck_assert_int_eq(wire_unicast_build(p, sizeof(p), &u, &n), WIRE_OK);
+	n = mk_unicast(p, 10, node(5)->addr, node(6)->addr, frame, 80);
 	fwd_data_mesh_rx(&dp, IF1, node(1)->mac, node(US)->mac, p, n, T0);
 	ck_assert_uint_eq(n_sends, 0);
 	fwd_data_flush(&dp);
@@ -1449,18 +1404,9 @@ static size_t
 mk_echo(uint8_t *buf, uint8_t ttl, uint8_t kind, const uint8_t *dst,
     const uint8_t *src, uint16_t ident, uint16_t seqno)
 {
-	struct wire_echo e;
-	size_t n;
-
-	memset(&e, 0, sizeof(e));
-	e.ttl = ttl;
-	e.kind = kind;
-	e.dst = dst;
-	e.src = src;
-	e.ident = ident;
-	e.seqno = seqno;
-	ck_assert_int_eq(wire_echo_build(buf, FRAME_MAX, &e, &n), WIRE_OK);
-	return n;
+	return t_echo(buf, FRAME_MAX, (struct wire_echo){ .ttl = ttl,
+	    .kind = kind, .dst = dst, .src = src, .ident = ident,
+	    .seqno = seqno });
 }
 
 /* Our ping to node 5 (through node 2), its reply, and the result. */
@@ -1987,11 +1933,5 @@ fwd_data_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(fwd_data_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(fwd_data_suite());
 }

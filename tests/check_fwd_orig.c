@@ -40,6 +40,9 @@
 #include "forwarder/fwd_types.h"
 #include "proto/ipc.h"
 #include "proto/wire.h"
+#include "lib/t_check.h"
+#include "lib/t_frames.h"
+#include "lib/t_ipc.h"
 
 #define EPOCH	7u
 #define IF_A	2
@@ -80,18 +83,15 @@ keys_init(void)
 static void
 neigh_up(struct fwd_tables *t, int i, uint32_t ifindex, uint8_t rx)
 {
+	uint8_t mac[6];
 	struct ipc_neigh n;
 
-	memset(&n, 0, sizeof(n));
-	memcpy(n.pk, id_peer[i].pk, BS_PK_LEN);
-	memcpy(n.addr, addr_peer[i], 6);
-	memcpy(n.mac, addr_peer[i], 6);
-	n.mac[0] = 0x02;
-	n.mac[5] ^= 0x55;
-	n.ifindex = ifindex;
-	n.state = IPC_NEIGH_UP;
-	n.tq = 200;
-	n.rx_count = rx;
+	memcpy(mac, addr_peer[i], 6);
+	mac[0] = 0x02;
+	mac[5] ^= 0x55;
+	n = t_ipc_neigh((struct t_neigh){ .pk = id_peer[i].pk,
+	    .addr = addr_peer[i], .mac = mac, .ifindex = ifindex,
+	    .state = IPC_NEIGH_UP, .tq = 200, .rx_count = rx });
 	ck_assert_int_ge(fwd_neigh_update(t, &n, 1000), FWD_NEIGH_SAME);
 }
 
@@ -128,37 +128,19 @@ static size_t
 relay_entry(uint8_t *out, size_t tvlv_pad, uint32_t seqno)
 {
 	uint8_t tv[WIRE_TVLV_MAX], seed[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN];
-	uint8_t sig[BS_SIG_LEN], value[WIRE_TVLV_MAX];
-	struct wire_ogm_signed s;
-	struct wire_ogm_mut m;
-	size_t tvlen = 0, blen = 0;
+	uint8_t value[WIRE_TVLV_MAX];
+	size_t tvlen = 0;
 
 	memset(value, 0x5a, sizeof(value));
 	if (tvlv_pad > 0)
 		ck_assert_int_eq(wire_tvlv_put(tv, sizeof(tv), &tvlen, 0x77, 1,
 		    value, tvlv_pad - WIRE_TVLV_HDR_LEN), WIRE_OK);
 	bs_chain_new(seed, anchor);
-	memset(&s, 0, sizeof(s));
-	s.pk = id_orig.pk;
-	s.epoch = 3;
-	s.seqno = seqno;
-	s.interval_ms = 1000;
-	s.anchor = anchor;
-	s.tvlv = tvlen > 0 ? tv : NULL;
-	s.tvlv_len = tvlen;
-	ck_assert_int_eq(wire_ogm_signed_build(out + WIRE_OGM_MUT_LEN,
-	    IPC_RELAY_MAX - WIRE_OGM_MUT_LEN - BS_SIG_LEN, &s, &blen), WIRE_OK);
-	ck_assert_int_eq(bs_sign(sig, BS_DOM_OGM, out + WIRE_OGM_MUT_LEN, blen,
-	    &id_orig), 0);
-	memcpy(out + WIRE_OGM_MUT_LEN + blen, sig, BS_SIG_LEN);
-	bs_chain_step(seed, seed);
-	m.ttl = 49;
-	m.tq = 225;
-	m.hops = 1;
-	m.prev_sender = addr_orig;
-	m.chain = seed;
-	ck_assert_int_eq(wire_ogm_mut_put(out, WIRE_OGM_MUT_LEN, &m), WIRE_OK);
-	return WIRE_OGM_MUT_LEN + blen + BS_SIG_LEN;
+	return t_ogm_raw(out, IPC_RELAY_MAX, &(struct t_ogm_entry){
+	    .orig = &id_orig, .epoch = 3, .seqno = seqno, .interval_ms = 1000,
+	    .chain_seed = seed, .tvlv = tvlen > 0 ? tv : NULL,
+	    .tvlv_len = tvlen, .ttl = 49, .tq = 225, .hops = 1,
+	    .prev_sender = addr_orig });
 }
 
 /* Verify the trailer of a parsed frame as receiver peer i would. */
@@ -944,13 +926,6 @@ fwd_orig_suite(void)
 int
 main(void)
 {
-	SRunner *sr;
-	int failed;
-
 	keys_init();
-	sr = srunner_create(fwd_orig_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(fwd_orig_suite());
 }

@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 
 #include <check.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +30,8 @@
 #include "forwarder/fwd_types.h"
 #include "proto/ipc.h"
 #include "proto/wire.h"
+#include "lib/t_check.h"
+#include "lib/t_ident.h"
 
 #define T0	1750000000ULL
 
@@ -40,15 +41,6 @@ static char dir[64], path_pol[128], path_rev[128], path_cert[128];
 static char path_pins[128];
 static int peer = -1;			/* the parser's end */
 static struct ipc peer_ipc;
-
-static void
-ident(struct bs_identity *id, uint8_t c)
-{
-	uint8_t seed[BS_SEED_LEN];
-
-	memset(seed, c, sizeof(seed));
-	ck_assert_int_eq(bs_identity_from_seed(id, seed), 0);
-}
 
 static void
 put(const char *path, const char *text)
@@ -85,15 +77,14 @@ setup(void)
 	char err[256], text[256];
 
 	ck_assert_int_eq(bs_crypto_init(), 0);
-	ident(&ca, 1);
-	ident(&rogue, 2);
-	ident(&other, 4);
+	t_ident(&ca, 1);
+	t_ident(&rogue, 2);
+	t_ident(&other, 4);
 	memset(&f, 0, sizeof(f));
-	ident(&f.id, 3);
+	t_ident(&f.id, 3);
 	bs_key_to_b64(cakey, ca.pk);
 	bs_key_to_b64(nodekey, other.pk);
-	snprintf(dir, sizeof(dir), "/tmp/check_fwd_trust.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	t_tmpdir(dir, sizeof(dir), "check_fwd_trust");
 	snprintf(path_pol, sizeof(path_pol), "%s/mesh.policy", dir);
 	snprintf(path_rev, sizeof(path_rev), "%s/revocations", dir);
 	snprintf(path_cert, sizeof(path_cert), "%s/node.key.cert", dir);
@@ -115,15 +106,6 @@ setup(void)
 	    sizeof(err)), 0);
 }
 
-static int
-rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
 static void
 teardown(void)
 {
@@ -132,7 +114,7 @@ teardown(void)
 	bs_policy_free(f.policy);
 	ipc_close(&f.parser.ipc);
 	ipc_close(&peer_ipc);
-	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	t_rmtree(dir);
 }
 
 /* Run a handler; the END status. */
@@ -708,7 +690,7 @@ START_TEST(test_pins_push_many)
 
 	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
 	for (i = 0; i < 250; i++) {
-		ident(&id, (uint8_t)(10 + i));
+		t_ident(&id, (uint8_t)(10 + i));
 		pin_from_parser(id.pk);
 	}
 	ck_assert_uint_eq(fwd_pins_count(&f.pins), 250);
@@ -813,11 +795,5 @@ fwd_trust_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(fwd_trust_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(fwd_trust_suite());
 }

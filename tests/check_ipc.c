@@ -17,6 +17,8 @@
 #include "batsec_crypto.h"
 #include "forwarder/ipc_check.h"
 #include "proto/ipc.h"
+#include "lib/t_check.h"
+#include "lib/t_ident.h"
 
 static struct bs_identity id_own, id_n1, id_n2, id_orig;
 static uint8_t addr_own[6], addr_n1[6], addr_n2[6], addr_orig[6];
@@ -34,25 +36,15 @@ static const uint16_t all_types[] = {
 };
 #define N_TYPES	((int)(sizeof(all_types) / sizeof(all_types[0])))
 
-static void identity(struct bs_identity *id, uint8_t *addr, uint8_t fill)
-{
-	uint8_t seed[BS_SEED_LEN];
-
-	memset(seed, fill, sizeof(seed));
-	if (bs_identity_from_seed(id, seed) != 0)
-		abort();
-	bs_mesh_addr(addr, id->pk);
-}
-
 /* Called from main(), outside any test: no ck_assert here. */
 static void keys_init(void)
 {
 	if (bs_crypto_init() != 0)
 		abort();
-	identity(&id_own, addr_own, 0x11);
-	identity(&id_n1, addr_n1, 0x22);
-	identity(&id_n2, addr_n2, 0x33);
-	identity(&id_orig, addr_orig, 0x44);
+	t_ident_addr(&id_own, addr_own, 0x11);
+	t_ident_addr(&id_n1, addr_n1, 0x22);
+	t_ident_addr(&id_n2, addr_n2, 0x33);
+	t_ident_addr(&id_orig, addr_orig, 0x44);
 }
 
 static enum ipc_role receiver_of(uint16_t type)
@@ -1626,13 +1618,6 @@ static Suite *ipc_suite(void)
 
 int main(void)
 {
-	SRunner *sr;
-	int failed;
-
 	keys_init();
-	sr = srunner_create(ipc_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(ipc_suite());
 }

@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +18,8 @@
 #include <sodium.h>
 
 #include "batsec_keys.h"
+#include "lib/t_check.h"
+#include "lib/t_ident.h"
 
 /* RFC 8032 TEST 1 key pair as base64, and TEST 2's public key. */
 #define SEED_A_B64 "nWGxne/9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A="
@@ -34,30 +35,15 @@ static char err[512];
 static void
 setup(void)
 {
-	const char *base = getenv("TMPDIR");
-
 	ck_assert_int_eq(bs_crypto_init(), 0);
-	if (base == NULL || *base == '\0')
-		base = "/tmp";
-	ck_assert_int_lt(snprintf(tdir, sizeof(tdir), "%s/check_keys.XXXXXX",
-	    base), (int)sizeof(tdir));
-	ck_assert_ptr_nonnull(mkdtemp(tdir));
+	t_tmpdir(tdir, sizeof(tdir), "check_keys");
 	err[0] = '\0';
-}
-
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
 }
 
 static void
 teardown(void)
 {
-	(void)nftw(tdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	t_rmtree(tdir);
 }
 
 /* Path of name inside the test directory (static buffer per slot). */
@@ -76,12 +62,8 @@ static const char *
 put_file(const char *name, const void *data, size_t len, mode_t mode)
 {
 	const char *p = tpath(name);
-	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, data, len), (ssize_t)len);
-	ck_assert_int_eq(fchmod(fd, mode), 0);
-	ck_assert_int_eq(close(fd), 0);
+	t_write_file(p, data, len, mode);
 	return p;
 }
 
@@ -149,16 +131,6 @@ assert_err(const char *prefix, const char *what)
 	ck_assert_ptr_null(strchr(err, '\n'));
 }
 
-static void
-unhex(uint8_t *out, size_t outlen, const char *hex)
-{
-	size_t got = 0;
-
-	ck_assert_int_eq(sodium_hex2bin(out, outlen, hex, strlen(hex), NULL,
-	    &got, NULL), 0);
-	ck_assert_uint_eq(got, outlen);
-}
-
 /* ---- base64 ------------------------------------------------------------- */
 
 START_TEST(test_b64_roundtrip)
@@ -174,7 +146,7 @@ START_TEST(test_b64_roundtrip)
 		ck_assert_int_eq(bs_key_from_b64(back, s, strlen(s)), 0);
 		ck_assert_mem_eq(k, back, sizeof(k));
 	}
-	unhex(k, sizeof(k), PK_A_HEX);
+	t_unhex(k, sizeof(k), PK_A_HEX);
 	bs_key_to_b64(s, k);
 	ck_assert_str_eq(s, PK_A_B64);
 }
@@ -397,7 +369,7 @@ START_TEST(test_seckey_load)
 	memset(&id, 0, sizeof(id));
 	if (t->err == NULL) {
 		ck_assert_int_eq(bs_seckey_load(p, &id, err, sizeof(err)), 0);
-		unhex(pk, sizeof(pk), PK_A_HEX);
+		t_unhex(pk, sizeof(pk), PK_A_HEX);
 		ck_assert_mem_eq(id.pk, pk, sizeof(pk));
 		return;
 	}
@@ -808,7 +780,7 @@ START_TEST(test_pubkey_load)
 	uint8_t pk[32], want[32];
 	const char *p;
 
-	unhex(want, sizeof(want), PK_A_HEX);
+	t_unhex(want, sizeof(want), PK_A_HEX);
 	p = put_file("a.pub", PK_A_B64 "\n", 45, 0644);
 	ck_assert_int_eq(bs_pubkey_load(p, pk, err, sizeof(err)), 0);
 	ck_assert_mem_eq(pk, want, 32);
@@ -842,14 +814,13 @@ END_TEST
 START_TEST(test_pubkey_file_wins)
 {
 	struct bs_identity id;
-	uint8_t seed[32], pk[32];
+	uint8_t pk[32];
 	char name[BS_KEY_B64_LEN + 1], other[BS_KEY_B64_LEN + 2];
 	unsigned i;
 
 	/* A deterministic key whose base64 has no '/', usable as a name. */
 	for (i = 0;; i++) {
-		memset(seed, (int)i, sizeof(seed));
-		ck_assert_int_eq(bs_identity_from_seed(&id, seed), 0);
+		t_ident(&id, (uint8_t)i);
 		bs_key_to_b64(name, id.pk);
 		if (strchr(name, '/') == NULL)
 			break;
@@ -896,7 +867,7 @@ fixtures(struct bs_identity *ca, struct bs_cert *c, struct bs_revoke *r)
 
 	ck_assert_int_eq(bs_key_from_b64(seed, SEED_A_B64, 44), 0);
 	ck_assert_int_eq(bs_identity_from_seed(ca, seed), 0);
-	unhex(seed, sizeof(seed), SEED_B_HEX);
+	t_unhex(seed, sizeof(seed), SEED_B_HEX);
 	ck_assert_int_eq(bs_identity_from_seed(&b, seed), 0);
 	ck_assert_int_eq(bs_cert_issue(c, ca, b.pk, "node-1.example",
 	    BS_ROLE_GATEWAY, 1700000000, 1800000000), 0);
@@ -1127,8 +1098,6 @@ START_TEST(test_savers_no_replace)
 }
 END_TEST
 
-#define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
 static Suite *
 keys_suite(void)
 {
@@ -1138,7 +1107,7 @@ keys_suite(void)
 	tc = tcase_create("b64");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_b64_roundtrip);
-	tcase_add_loop_test(tc, test_b64_reject, 0, NELEM(bad_b64));
+	tcase_add_loop_test(tc, test_b64_reject, 0, T_NELEM(bad_b64));
 	tcase_add_test(tc, test_b64_nul_inside);
 	tcase_add_test(tc, test_b64_generic);
 	tcase_add_test(tc, test_addr_to_str);
@@ -1146,13 +1115,13 @@ keys_suite(void)
 
 	tc = tcase_create("keyfile");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_loop_test(tc, test_seckey_parse, 0, NELEM(key_parses));
+	tcase_add_loop_test(tc, test_seckey_parse, 0, T_NELEM(key_parses));
 	tcase_add_test(tc, test_parse_err_buffers);
-	tcase_add_loop_test(tc, test_seckey_load, 0, NELEM(seckey_loads));
+	tcase_add_loop_test(tc, test_seckey_load, 0, T_NELEM(seckey_loads));
 	tcase_add_test(tc, test_seckey_load_not_regular);
 	tcase_add_test(tc, test_seckey_load_unreadable);
 	tcase_add_test(tc, test_seckey_load_symlink);
-	tcase_add_loop_test(tc, test_seckey_save, 0, NELEM(umasks));
+	tcase_add_loop_test(tc, test_seckey_save, 0, T_NELEM(umasks));
 	tcase_add_test(tc, test_seckey_save_replaces);
 	tcase_add_test(tc, test_seckey_save_fails);
 	tcase_add_test(tc, test_pubkey_load);
@@ -1163,14 +1132,14 @@ keys_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_write_atomic_modes, 0,
-	    NELEM(write_modes));
+	    T_NELEM(write_modes));
 	tcase_add_test(tc, test_write_atomic_content);
 	tcase_add_test(tc, test_write_atomic_short_write);
 	tcase_add_test(tc, test_write_atomic_bad_args);
 	tcase_add_test(tc, test_write_atomic_relative);
 	tcase_add_test(tc, test_write_atomic_readonly_dir);
 	tcase_add_loop_test(tc, test_write_new_modes, 0,
-	    NELEM(write_modes));
+	    T_NELEM(write_modes));
 	tcase_add_test(tc, test_write_new_exists);
 	tcase_add_test(tc, test_write_new_fails);
 	tcase_add_test(tc, test_fd_write_all);
@@ -1181,8 +1150,8 @@ keys_suite(void)
 	tc = tcase_create("armor");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_armor_kat);
-	tcase_add_loop_test(tc, test_cert_parse, 0, NELEM(cert_parses));
-	tcase_add_loop_test(tc, test_revoke_parse, 0, NELEM(revoke_parses));
+	tcase_add_loop_test(tc, test_cert_parse, 0, T_NELEM(cert_parses));
+	tcase_add_loop_test(tc, test_revoke_parse, 0, T_NELEM(revoke_parses));
 	tcase_add_test(tc, test_armor_files);
 	tcase_add_test(tc, test_savers_no_replace);
 	suite_add_tcase(s, tc);
@@ -1192,11 +1161,5 @@ keys_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(keys_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(keys_suite());
 }

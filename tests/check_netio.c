@@ -31,6 +31,7 @@
 #include "netio/netlink.h"
 #include "netio/rawsock.h"
 #include "netio/tap.h"
+#include "lib/t_check.h"
 
 #define DEADLINE_MS	15000	/* generous: slow 2-core machines */
 #define FRAME_BUF	2048
@@ -1827,11 +1828,5 @@ static Suite *netio_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(netio_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(netio_suite());
 }

@@ -71,7 +71,11 @@
 #include "common/log.h"
 #include "common/sandbox.h"
 
-#include "../fuzz/pcore_policy.h"
+#include "lib/t_check.h"
+#include "lib/t_ident.h"
+#include "lib/t_ipc.h"
+#include "lib/t_pcore_in.h"
+#include "lib/t_policy.h"
 
 #define PP_USER		"nobody"
 #define PP_ETHERTYPE	0x88b5
@@ -80,22 +84,6 @@
 #define PP_WAIT_MS	120000		/* for the parser's STATS */
 #define PP_READ_EVERY	16		/* frames between two reads */
 
-/* As fuzz_pcore.c: our identity, the other identities, the MACs. */
-#define PP_OWN_SEED	0x11
-#define PP_NIDS		4
-#define PP_NMACS	6
-#define PP_EPOCH	7
-
-enum { REC_FRAME, REC_TICK, REC_IFACE, REC_POLICY, REC_CONFIG, REC_KEYS };
-
-static const uint8_t pp_macs[PP_NMACS][BS_ADDR_LEN] = {
-	{ 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0xee },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x66 },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x77 },
-	{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x88 },
-	{ 0x02, 0x99, 0x99, 0x99, 0x99, 0x99 },
-};
 static const uint8_t pp_bcast[BS_ADDR_LEN] = {
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff
 };
@@ -128,7 +116,7 @@ static char root_dir[64];		/* the parser's chroot */
 static uid_t nobody_uid;
 static struct bs_identity own_id;
 static uint8_t own_addr[BS_ADDR_LEN];
-static uint8_t pp_pk[PP_NIDS][BS_PK_LEN];
+static uint8_t pp_pk[T_PCIN_NIDS][BS_PK_LEN];
 static uint8_t pp_ca_pk[BS_PK_LEN];
 static int pp_debug;
 
@@ -362,26 +350,12 @@ find_paths(void)
 static void
 make_identities(void)
 {
-	uint8_t seed[BS_SEED_LEN];
-	struct bs_identity id;
 	int i;
 
-	memset(seed, PP_OWN_SEED, sizeof(seed));
-	if (bs_identity_from_seed(&own_id, seed) != 0)
-		die("identity");
-	bs_mesh_addr(own_addr, own_id.pk);
-	for (i = 0; i < PP_NIDS; i++) {
-		memset(seed, 0x11 * (i + 2), sizeof(seed));
-		if (bs_identity_from_seed(&id, seed) != 0)
-			die("identity");
-		memcpy(pp_pk[i], id.pk, BS_PK_LEN);
-		bs_identity_wipe(&id);
-	}
-	memset(seed, PP_WIRE_CA_SEED, sizeof(seed));
-	if (bs_identity_from_seed(&id, seed) != 0)
-		die("identity");
-	memcpy(pp_ca_pk, id.pk, BS_PK_LEN);
-	bs_identity_wipe(&id);
+	t_ident_addr(&own_id, own_addr, T_PCIN_OWN_SEED);
+	for (i = 0; i < T_PCIN_NIDS; i++)
+		t_ident_pk(pp_pk[i], T_PCIN_PEER_SEED(i));
+	t_ident_pk(pp_ca_pk, PP_WIRE_CA_SEED);
 }
 
 /* ---- playing the forwarder ----------------------------------------------- */
@@ -530,17 +504,11 @@ pp_frame(struct pp *p, uint32_t ifindex, const uint8_t *src,
 static void
 pp_config(struct pp *p, uint8_t hop_penalty, uint8_t level)
 {
-	struct ipc_config c;
+	struct ipc_config c = t_ipc_config((struct t_config){
+	    .pk = own_id.pk, .ethertype = PP_ETHERTYPE, .epoch = T_PCIN_EPOCH,
+	    .hello_ms = 1000, .ogm_ms = 1000, .hop_penalty = hop_penalty,
+	    .log_level = level });
 
-	memset(&c, 0, sizeof(c));
-	memcpy(c.own_pk, own_id.pk, BS_PK_LEN);
-	memcpy(c.own_addr, own_addr, BS_ADDR_LEN);
-	c.ethertype = PP_ETHERTYPE;
-	c.epoch = PP_EPOCH;
-	c.hello_ms = 1000;
-	c.ogm_ms = 1000;
-	c.hop_penalty = hop_penalty;
-	c.log_level = level;
 	pp_send(p, IPC_CONFIG, &c, sizeof(c));
 }
 
@@ -569,7 +537,7 @@ pp_roomy_limits(struct bs_policy *pol)
  * A policy snapshot, as fuzz_pcore.c's POLICY record builds it: mode
  * open (bit 0 of mode) or allowlist, rates as above unless bits 1..5 ask
  * for tiny limits, trust and gateway bit masks over the identities pp_pk,
- * and the two limits when not 0: fz_pcore_policy_fill(), which
+ * and the two limits when not 0: t_pcin_policy_fill(), which
  * fuzz_pcore.c uses too.
  */
 static void
@@ -577,16 +545,14 @@ pp_policy(struct pp *p, uint8_t mode, uint8_t trust, uint8_t gw,
     uint8_t clients, uint8_t cap)
 {
 	struct bs_policy *pol = bs_policy_new();
-	uint8_t *buf = NULL;
-	size_t len, n = 0;
+	uint8_t *buf;
+	size_t n;
 
 	ck_assert_ptr_nonnull(pol);
 	pp_roomy_limits(pol);
-	ck_assert_int_eq(fz_pcore_policy_fill(pol, mode, trust, gw, clients,
-	    cap, (const uint8_t (*)[BS_PK_LEN])pp_pk, PP_NIDS), 0);
-	len = bs_policy_snapshot_len(pol);
-	ck_assert_ptr_nonnull(buf = malloc(len));
-	ck_assert_int_eq(bs_policy_snapshot_encode(pol, buf, len, &n), 0);
+	ck_assert_int_eq(t_pcin_policy_fill(pol, mode, trust, gw, clients,
+	    cap, (const uint8_t (*)[BS_PK_LEN])pp_pk, T_PCIN_NIDS), 0);
+	buf = t_policy_snapshot(pol, &n);
 	if (p->err[0] == '\0' &&
 	    ipc_send_policy(&p->fp.ipc, ++p->serial, buf, n) != 0)
 		pp_fail(p, "sending policy %u: %s", p->serial, strerror(errno));
@@ -605,7 +571,7 @@ pp_policy_ca(struct pp *p)
 	struct bs_policy *pol = NULL;
 	char text[256], key[BS_KEY_B64_LEN + 1], err[256];
 	uint8_t *buf;
-	size_t len, n = 0;
+	size_t n;
 	int tl;
 
 	bs_key_to_b64(key, pp_ca_pk);
@@ -614,9 +580,7 @@ pp_policy_ca(struct pp *p)
 	ck_assert_msg(bs_policy_parse_buf(text, (size_t)tl, "ca policy", NULL,
 	    0, &pol, err, sizeof(err)) == 0, "%s", err);
 	pp_roomy_limits(pol);
-	len = bs_policy_snapshot_len(pol);
-	ck_assert_ptr_nonnull(buf = malloc(len));
-	ck_assert_int_eq(bs_policy_snapshot_encode(pol, buf, len, &n), 0);
+	buf = t_policy_snapshot(pol, &n);
 	if (p->err[0] == '\0' &&
 	    ipc_send_policy(&p->fp.ipc, ++p->serial, buf, n) != 0)
 		pp_fail(p, "sending policy %u: %s", p->serial, strerror(errno));
@@ -628,18 +592,16 @@ pp_policy_ca(struct pp *p)
 static void
 pp_iface(struct pp *p, uint32_t ifindex, uint8_t state)
 {
+	int gone = state == IPC_IFACE_REMOVED;
 	struct ipc_iface m;
+	char name[16];
 
-	memset(&m, 0, sizeof(m));
-	m.ifindex = ifindex;
-	m.state = state;
-	snprintf(m.name, sizeof(m.name), "pp%u", (unsigned)ifindex);
-	if (state != IPC_IFACE_REMOVED) {
-		m.mtu = 1534;
-		memcpy(m.mac, pp_macs[0], BS_ADDR_LEN);
-		if (ipc_ctx_iface_add(&p->fp.ctx, ifindex) != 0)
-			pp_fail(p, "ipc_ctx_iface_add %u", (unsigned)ifindex);
-	}
+	snprintf(name, sizeof(name), "pp%u", (unsigned)ifindex);
+	m = t_ipc_iface((struct t_iface){ .ifindex = ifindex,
+	    .mtu = gone ? 0 : 1534, .mac = gone ? NULL : t_pcin_macs[0],
+	    .state = state, .name = name });
+	if (!gone && ipc_ctx_iface_add(&p->fp.ctx, ifindex) != 0)
+		pp_fail(p, "ipc_ctx_iface_add %u", (unsigned)ifindex);
 	pp_send(p, IPC_IFACE, &m, sizeof(m));
 	if (state == IPC_IFACE_REMOVED)
 		ipc_ctx_iface_del(&p->fp.ctx, ifindex);
@@ -687,7 +649,7 @@ pp_sync(struct pp *p)
 	unsigned i;
 
 	/* A frame on no interface: counted (drop_iface) after the rest. */
-	pp_frame(p, 1, pp_macs[5], pp_bcast, junk, sizeof(junk));
+	pp_frame(p, 1, t_pcin_macs[5], pp_bcast, junk, sizeof(junk));
 	pp_wait_counted(p);
 	for (i = 0; i < PP_IFX; i++)
 		if (pp_ifs[i] == IFS_GONE)
@@ -735,33 +697,34 @@ pp_record(struct pp *p, const uint8_t *r, size_t rem, uint8_t level)
 	size_t len;
 
 	switch (r[0]) {
-	case REC_FRAME:
+	case T_PCIN_FRAME:
 		if (rem < 5 || (len = bs_get16(r + 3)) > rem - 5 ||
 		    len > IPC_FRAME_MAX)
 			return 0;
 		/* The forwarder hears nothing on a removed interface. */
 		if (p->ifx[r[1] & 1] != 0)
 			pp_frame(p, p->ifx[r[1] & 1],
-			    pp_macs[r[2] % PP_NMACS], pp_bcast, r + 5, len);
+			    t_pcin_macs[r[2] % T_PCIN_NMACS], pp_bcast, r + 5,
+			    len);
 		return 5 + len;
-	case REC_TICK:		/* the parser runs on its own clock */
+	case T_PCIN_TICK:		/* the parser runs on its own clock */
 		return rem < 3 ? 0 : 3;
-	case REC_IFACE:
+	case T_PCIN_IFACE:
 		if (rem < 3)
 			return 0;
 		pp_sel(p, r[1] & 1, r[2] % 3);
 		return 3;
-	case REC_POLICY:
+	case T_PCIN_POLICY:
 		if (rem < 6)
 			return 0;
 		pp_policy(p, r[1], r[2], r[3], r[4], r[5]);
 		return 6;
-	case REC_CONFIG:
+	case T_PCIN_CONFIG:
 		if (rem < 2)
 			return 0;
 		pp_config(p, r[1], level);
 		return 2;
-	case REC_KEYS:		/* the forwarder answers with its key */
+	case T_PCIN_KEYS:		/* the forwarder answers with its key */
 		return rem < 2 ? 0 : 2;
 	default:
 		return 0;
@@ -971,7 +934,7 @@ static const uint8_t *
 pp_dst(const uint8_t *frame, size_t len)
 {
 	/* UNICAST (0x40) goes to our interface, the rest is broadcast. */
-	return len > 0 && frame[0] == 0x40 ? pp_macs[0] : pp_bcast;
+	return len > 0 && frame[0] == 0x40 ? t_pcin_macs[0] : pp_bcast;
 }
 
 START_TEST(wire_corpus)
@@ -1101,23 +1064,23 @@ pp_pcore_mutants(struct pp *p, const struct blob *b)
 	while (off < b->len && p->err[0] == '\0') {
 		r = b->p + off;
 		switch (r[0]) {
-		case REC_FRAME:
+		case T_PCIN_FRAME:
 			if (b->len - off < 5 ||
 			    (len = bs_get16(r + 3)) > b->len - off - 5)
 				return;
-			pp_mutants(p, PP_IFX_BASE, pp_macs[r[2] % PP_NMACS],
-			    r + 5, len);
+			pp_mutants(p, PP_IFX_BASE,
+			    t_pcin_macs[r[2] % T_PCIN_NMACS], r + 5, len);
 			off += 5 + len;
 			break;
-		case REC_TICK:
-		case REC_IFACE:
+		case T_PCIN_TICK:
+		case T_PCIN_IFACE:
 			off += 3;
 			break;
-		case REC_POLICY:
+		case T_PCIN_POLICY:
 			off += 6;
 			break;
-		case REC_CONFIG:
-		case REC_KEYS:
+		case T_PCIN_CONFIG:
+		case T_PCIN_KEYS:
 			off += 2;
 			break;
 		default:
@@ -1226,8 +1189,7 @@ int
 main(void)
 {
 	struct passwd *pw;
-	SRunner *sr;
-	int failed;
+	int rc;
 
 	if (getenv("BATSEC_SECCOMP_DEBUG") != NULL)
 		pp_debug = 1;
@@ -1252,10 +1214,7 @@ main(void)
 	snprintf(root_dir, sizeof(root_dir), "/tmp/bs-chroot.XXXXXX");
 	if (mkdtemp(root_dir) == NULL || chmod(root_dir, 0755) != 0)
 		die("mkdtemp: %s", strerror(errno));
-	sr = srunner_create(parser_proc_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	rc = t_run(parser_proc_suite());
 	rmdir(root_dir);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return rc;
 }

@@ -28,6 +28,11 @@
 #include "parser/pcore_limits.h"
 #include "routing/routing.h"
 #include "proto/wire.h"
+#include "lib/t_check.h"
+#include "lib/t_frames.h"
+#include "lib/t_ident.h"
+#include "lib/t_ipc.h"
+#include "lib/t_policy.h"
 
 #define IFX	7	/* the test's mesh interface */
 #define T0	100000	/* a monotonic clock reading */
@@ -53,17 +58,12 @@ static uint64_t now_ms = T0;
 static void
 keys_init(void)
 {
-	uint8_t seed[BS_SEED_LEN];
 	int i;
 
 	if (bs_crypto_init() != 0)
 		abort();
-	for (i = 0; i < I_N; i++) {
-		memset(seed, 0x11 * (i + 1), sizeof(seed));
-		if (bs_identity_from_seed(&ids[i], seed) != 0)
-			abort();
-		bs_mesh_addr(addrs[i], ids[i].pk);
-	}
+	for (i = 0; i < I_N; i++)
+		t_ident_addr(&ids[i], addrs[i], (uint8_t)(0x11 * (i + 1)));
 }
 
 /* ---- a node: pcore plus what its forwarder knows ------------------------------ */
@@ -176,28 +176,21 @@ node_emit(void *arg, uint16_t type, const void *obj, size_t size)
 static void
 config_of(struct ipc_config *c, int who, uint8_t level)
 {
-	memset(c, 0, sizeof(*c));
-	memcpy(c->own_pk, ids[who].pk, BS_PK_LEN);
-	memcpy(c->own_addr, addrs[who], BS_ADDR_LEN);
-	c->ethertype = 0x88b5;
-	c->epoch = EPOCH;
-	c->hello_ms = 1000;
-	c->ogm_ms = 1000;
-	c->hop_penalty = 30;
-	c->log_level = level;
+	*c = t_ipc_config((struct t_config){ .pk = ids[who].pk,
+	    .ethertype = 0x88b5, .epoch = EPOCH, .hello_ms = 1000,
+	    .ogm_ms = 1000, .hop_penalty = 30, .log_level = level });
 }
 
 static void
 iface_of(struct ipc_iface *f, int who, uint32_t ifindex, uint8_t state)
 {
-	memset(f, 0, sizeof(*f));
-	f->ifindex = ifindex;
-	f->state = state;
-	snprintf(f->name, sizeof(f->name), "mesh%u", ifindex);
-	if (state != IPC_IFACE_REMOVED) {
-		f->mtu = 1534;
-		memcpy(f->mac, macs[who], 6);
-	}
+	int gone = state == IPC_IFACE_REMOVED;
+	char name[16];
+
+	snprintf(name, sizeof(name), "mesh%u", ifindex);
+	*f = t_ipc_iface((struct t_iface){ .ifindex = ifindex,
+	    .mtu = gone ? 0 : 1534, .mac = gone ? NULL : macs[who],
+	    .state = state, .name = name });
 }
 
 /* What a node's policy says. */
@@ -219,8 +212,6 @@ static void
 node_policy(struct node *n, const struct polspec *ps, uint32_t serial)
 {
 	struct bs_policy *pol = bs_policy_new();
-	uint8_t *snap;
-	size_t len, w;
 	char err[256];
 	int i;
 
@@ -234,13 +225,8 @@ node_policy(struct node *n, const struct polspec *ps, uint32_t serial)
 		if (ps->trust & (1u << i))
 			ck_assert_int_eq(bs_policy_trust_add(pol, ids[i].pk,
 			    NULL, (ps->gateway >> i) & 1, err, sizeof(err)), 0);
-	len = bs_policy_snapshot_len(pol);
-	snap = malloc(len);
-	ck_assert_ptr_nonnull(snap);
-	ck_assert_int_eq(bs_policy_snapshot_encode(pol, snap, len, &w), 0);
-	ck_assert_int_eq(pcore_policy(&n->pc, serial, snap, w, err,
+	ck_assert_int_eq(t_pcore_policy(&n->pc, serial, pol, err,
 	    sizeof(err)), 0);
-	free(snap);
 	bs_policy_free(pol);
 }
 
@@ -355,24 +341,13 @@ static void
 hello_build(struct frame *fr, int who, const uint8_t ifmac[6],
     uint32_t seqno, const struct wire_hello_neigh *nb, unsigned nn)
 {
-	struct wire_hello h;
-	uint8_t sig[BS_SIG_LEN];
+	struct wire_hello h = { .pk = ids[who].pk, .ifmac = ifmac,
+	    .interval_ms = 1000, .epoch = EPOCH, .seqno = seqno,
+	    .num_neigh = nn };
 
-	memset(&h, 0, sizeof(h));
-	h.pk = ids[who].pk;
-	h.ifmac = ifmac;
-	h.interval_ms = 1000;
-	h.epoch = EPOCH;
-	h.seqno = seqno;
-	h.num_neigh = nn;
 	if (nn > 0)
 		memcpy(h.neigh, nb, nn * sizeof(*nb));
-	ck_assert_int_eq(wire_hello_build(fr->buf, sizeof(fr->buf), &h,
-	    &fr->len), WIRE_OK);
-	ck_assert_int_eq(bs_sign(sig, BS_DOM_HELLO, fr->buf, fr->len,
-	    &ids[who]), 0);
-	ck_assert_int_eq(wire_sig_append(fr->buf, sizeof(fr->buf), &fr->len,
-	    sig), WIRE_OK);
+	fr->len = t_hello(fr->buf, sizeof(fr->buf), &h, &ids[who]);
 }
 
 /* The HELLO node n's forwarder sends: its up neighbours and rx counts. */
@@ -440,28 +415,6 @@ ent_init(struct ent *e, int orig, uint32_t seqno, uint8_t hops)
 	memset(e->seed, (int)(seqno * 7 + (unsigned)orig), sizeof(e->seed));
 }
 
-/* The signed block of an entry: signed part + signature. */
-static size_t
-ent_block(const struct ent *e, uint8_t *out, size_t cap)
-{
-	uint8_t anchor[BS_CHAIN_LEN], sig[BS_SIG_LEN];
-	struct wire_ogm_signed s;
-	size_t len;
-
-	ck_assert_int_eq(bs_chain_iter(anchor, e->seed, BS_MAXHOPS), 0);
-	memset(&s, 0, sizeof(s));
-	s.pk = ids[e->orig].pk;
-	s.epoch = e->epoch;
-	s.seqno = e->seqno;
-	s.interval_ms = 1000;
-	s.anchor = anchor;
-	s.tvlv = e->tvlv;
-	s.tvlv_len = e->tvlv_len;
-	ck_assert_int_eq(wire_ogm_signed_build(out, cap, &s, &len), WIRE_OK);
-	ck_assert_int_eq(bs_sign(sig, BS_DOM_OGM, out, len, &ids[e->orig]), 0);
-	ck_assert_int_eq(wire_sig_append(out, cap, &len, sig), WIRE_OK);
-	return len;
-}
 
 /* Up to 16 raw entries (mutable part + block) for one frame. */
 struct agg {
@@ -480,24 +433,18 @@ agg_add_raw(struct agg *a, const uint8_t *raw, size_t len)
 	return a->raw[a->n++];
 }
 
+/* The entry, signed by its originator, as a relay hands it on. */
 static uint8_t *
 agg_add(struct agg *a, const struct ent *e)
 {
-	uint8_t raw[IPC_RELAY_MAX], elem[BS_CHAIN_LEN];
-	struct wire_ogm_mut m;
-	size_t blen;
+	uint8_t raw[IPC_RELAY_MAX];
 
-	blen = ent_block(e, raw + WIRE_OGM_MUT_LEN,
-	    sizeof(raw) - WIRE_OGM_MUT_LEN);
-	ck_assert_int_eq(bs_chain_iter(elem, e->seed, e->hops), 0);
-	memset(&m, 0, sizeof(m));
-	m.ttl = e->ttl;
-	m.tq = e->tq;
-	m.hops = e->hops;
-	m.prev_sender = e->prev != NULL ? e->prev : addrs[e->orig];
-	m.chain = elem;
-	ck_assert_int_eq(wire_ogm_mut_put(raw, WIRE_OGM_MUT_LEN, &m), WIRE_OK);
-	return agg_add_raw(a, raw, WIRE_OGM_MUT_LEN + blen);
+	return agg_add_raw(a, raw, t_ogm_raw(raw, sizeof(raw),
+	    &(struct t_ogm_entry){ .orig = &ids[e->orig], .epoch = e->epoch,
+	    .seqno = e->seqno, .interval_ms = 1000, .chain_seed = e->seed,
+	    .tvlv = e->tvlv, .tvlv_len = e->tvlv_len, .ttl = e->ttl,
+	    .tq = e->tq, .hops = e->hops,
+	    .prev_sender = e->prev != NULL ? e->prev : addrs[e->orig] }));
 }
 
 /* How a frame is authenticated. */
@@ -512,8 +459,7 @@ static void
 frame_of(struct frame *fr, int sender, const struct agg *a,
     const struct auth *au, uint64_t counter)
 {
-	uint8_t key[BS_LINKKEY_LEN], keyid[BS_KEYID_LEN], tag[BS_TAG_LEN];
-	uint8_t sig[BS_SIG_LEN];
+	uint8_t keyid[BS_KEYID_LEN], tag[BS_TAG_LEN], sig[BS_SIG_LEN];
 	struct wire_ogm_builder b;
 	struct wire_ogm_mut m;
 	const uint8_t *cov;
@@ -535,10 +481,8 @@ frame_of(struct frame *fr, int sender, const struct agg *a,
 	ck_assert_int_eq(wire_ogm_trailer(&b, au->type,
 	    au->type == WIRE_AUTH_MAC ? 1 : 0, counter, &cov, &clen), WIRE_OK);
 	if (au->type == WIRE_AUTH_MAC) {
-		ck_assert_int_eq(bs_link_key(key, &ids[au->tag_from],
-		    ids[au->tag_to].pk), 0);
-		bs_link_keyid(keyid, key);
-		bs_link_mac(tag, key, addrs[sender], counter, cov, clen);
+		t_link_tag(keyid, tag, &ids[au->tag_from], ids[au->tag_to].pk,
+		    addrs[sender], counter, cov, clen);
 		tag[0] ^= (uint8_t)(au->bad ? 1 : 0);
 		ck_assert_int_eq(wire_ogm_add_tag(&b, keyid, tag), WIRE_OK);
 	} else {
@@ -1171,13 +1115,10 @@ static struct bs_identity many[20];
 static void
 many_init(void)
 {
-	uint8_t seed[BS_SEED_LEN];
 	int i;
 
-	for (i = 0; i < 20; i++) {
-		memset(seed, 0x80 + i, sizeof(seed));
-		ck_assert_int_eq(bs_identity_from_seed(&many[i], seed), 0);
-	}
+	for (i = 0; i < 20; i++)
+		t_ident(&many[i], (uint8_t)(0x80 + i));
 }
 
 /* X's policy: the default trust list, the extra keys trusted or not. */
@@ -1186,8 +1127,6 @@ caps_policy(enum bs_policy_mode mode, uint32_t cap, int trust_many,
     uint32_t serial)
 {
 	struct bs_policy *pol = bs_policy_new();
-	uint8_t *snap;
-	size_t len, w;
 	char err[128];
 	int i;
 
@@ -1201,13 +1140,8 @@ caps_policy(enum bs_policy_mode mode, uint32_t cap, int trust_many,
 	for (i = 0; i < 20 && trust_many; i++)
 		ck_assert_int_eq(bs_policy_trust_add(pol, many[i].pk, NULL, 0,
 		    err, sizeof(err)), 0);
-	len = bs_policy_snapshot_len(pol);
-	snap = malloc(len);
-	ck_assert_ptr_nonnull(snap);
-	ck_assert_int_eq(bs_policy_snapshot_encode(pol, snap, len, &w), 0);
-	ck_assert_int_eq(pcore_policy(&X.pc, serial, snap, w, err,
+	ck_assert_int_eq(t_pcore_policy(&X.pc, serial, pol, err,
 	    sizeof(err)), 0);
-	free(snap);
 	bs_policy_free(pol);
 }
 
@@ -1217,8 +1151,6 @@ caps_policy_share(enum bs_policy_mode mode, uint32_t cap, uint32_t nshare,
     uint32_t serial)
 {
 	struct bs_policy *pol = bs_policy_new();
-	uint8_t *snap;
-	size_t len, w;
 	char err[128];
 	int i;
 
@@ -1230,13 +1162,8 @@ caps_policy_share(enum bs_policy_mode mode, uint32_t cap, uint32_t nshare,
 		if (pol_default.trust & (1u << i))
 			ck_assert_int_eq(bs_policy_trust_add(pol, ids[i].pk,
 			    NULL, 0, err, sizeof(err)), 0);
-	len = bs_policy_snapshot_len(pol);
-	snap = malloc(len);
-	ck_assert_ptr_nonnull(snap);
-	ck_assert_int_eq(bs_policy_snapshot_encode(pol, snap, len, &w), 0);
-	ck_assert_int_eq(pcore_policy(&X.pc, serial, snap, w, err,
+	ck_assert_int_eq(t_pcore_policy(&X.pc, serial, pol, err,
 	    sizeof(err)), 0);
-	free(snap);
 	bs_policy_free(pol);
 }
 
@@ -1324,8 +1251,6 @@ lim_policy(enum bs_policy_mode mode, const struct bs_policy_limits *l,
     uint32_t trust_many, uint32_t serial)
 {
 	struct bs_policy *pol = bs_policy_new();
-	uint8_t *snap;
-	size_t len, w;
 	char err[128];
 	int i;
 
@@ -1341,13 +1266,8 @@ lim_policy(enum bs_policy_mode mode, const struct bs_policy_limits *l,
 		if (trust_many & (1u << i))
 			ck_assert_int_eq(bs_policy_trust_add(pol, many[i].pk,
 			    NULL, 0, err, sizeof(err)), 0);
-	len = bs_policy_snapshot_len(pol);
-	snap = malloc(len);
-	ck_assert_ptr_nonnull(snap);
-	ck_assert_int_eq(bs_policy_snapshot_encode(pol, snap, len, &w), 0);
-	ck_assert_int_eq(pcore_policy(&X.pc, serial, snap, w, err,
+	ck_assert_int_eq(t_pcore_policy(&X.pc, serial, pol, err,
 	    sizeof(err)), 0);
-	free(snap);
 	bs_policy_free(pol);
 }
 
@@ -2270,32 +2190,20 @@ static void
 make_unicast(struct frame *fr)
 {
 	uint8_t inner[60] = { 0 };
-	struct wire_unicast u;
 
-	memset(&u, 0, sizeof(u));
-	u.ttl = 5;
-	u.dst = addrs[I_X];
-	u.src = addrs[I_P];
-	u.inner = inner;
-	u.inner_len = sizeof(inner);
-	ck_assert_int_eq(wire_unicast_build(fr->buf, sizeof(fr->buf), &u,
-	    &fr->len), WIRE_OK);
+	fr->len = t_unicast(fr->buf, sizeof(fr->buf), (struct wire_unicast){
+	    .ttl = 5, .dst = addrs[I_X], .src = addrs[I_P], .inner = inner,
+	    .inner_len = sizeof(inner) });
 }
 
 static void
 make_bcast(struct frame *fr)
 {
 	uint8_t inner[60] = { 0 };
-	struct wire_bcast b;
 
-	memset(&b, 0, sizeof(b));
-	b.ttl = 5;
-	b.seqno = 1;
-	b.orig = addrs[I_P];
-	b.inner = inner;
-	b.inner_len = sizeof(inner);
-	ck_assert_int_eq(wire_bcast_build(fr->buf, sizeof(fr->buf), &b,
-	    &fr->len), WIRE_OK);
+	fr->len = t_bcast(fr->buf, sizeof(fr->buf), (struct wire_bcast){
+	    .ttl = 5, .seqno = 1, .orig = addrs[I_P], .inner = inner,
+	    .inner_len = sizeof(inner) });
 }
 
 static void
@@ -2944,13 +2852,6 @@ pcore_suite(void)
 int
 main(void)
 {
-	SRunner *sr;
-	int failed;
-
 	keys_init();
-	sr = srunner_create(pcore_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(pcore_suite());
 }

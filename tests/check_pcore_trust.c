@@ -18,10 +18,11 @@
 #include "parser/pcore.h"
 #include "parser/pcore_trust.h"
 #include "proto/wire.h"
+#include "lib/t_check.h"
+#include "lib/t_ident.h"
 
 #define T0	1750000000ULL	/* 2025-06-15: "now" */
 #define HOUR	3600ULL
-#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
 static struct pcore pc;
 static uint64_t fake_now;
@@ -53,15 +54,6 @@ emit(void *arg, uint16_t type, const void *obj, size_t n)
 	return 0;
 }
 
-static void
-ident(struct bs_identity *id, uint8_t c)
-{
-	uint8_t seed[BS_SEED_LEN];
-
-	memset(seed, c, sizeof(seed));
-	ck_assert_int_eq(bs_identity_from_seed(id, seed), 0);
-}
-
 /* Replace the running policy with text, "@C" standing for the CA key. */
 static void
 use_policy(const char *in)
@@ -91,10 +83,10 @@ static void
 setup(void)
 {
 	ck_assert_int_eq(bs_crypto_init(), 0);
-	ident(&ca, 1);
-	ident(&rogue, 2);
-	ident(&node, 3);
-	ident(&other, 4);
+	t_ident(&ca, 1);
+	t_ident(&rogue, 2);
+	t_ident(&node, 3);
+	t_ident(&other, 4);
 	pcore_init(&pc, emit, NULL);
 	pcore_trust_set_clock(&pc, fake_clock);
 	fake_now = T0;
@@ -592,7 +584,7 @@ trust_suite(void)
 	tcase_add_test(tc, test_cert_admits);
 	tcase_add_loop_test(tc, test_cert_prechecks, 0, R_COUNT);
 	tcase_add_test(tc, test_cert_bad_signature);
-	tcase_add_loop_test(tc, test_cert_skew, 0, NELEM(skew_cases));
+	tcase_add_loop_test(tc, test_cert_skew, 0, T_NELEM(skew_cases));
 	tcase_add_test(tc, test_no_clock);
 	tcase_add_test(tc, test_expiry_tick);
 	tcase_add_test(tc, test_renewal_and_downgrade);
@@ -608,7 +600,7 @@ trust_suite(void)
 	tcase_add_test(tc, test_pin_conflict);
 	tcase_add_test(tc, test_revoke_from_anchor);
 	tcase_add_loop_test(tc, test_revoke_ignored, 0, V_COUNT);
-	tcase_add_loop_test(tc, test_entry_hooks_revoke, 0, NELEM(hook_cases));
+	tcase_add_loop_test(tc, test_entry_hooks_revoke, 0, T_NELEM(hook_cases));
 	tcase_add_test(tc, test_entry_hooks_cert);
 	suite_add_tcase(s, tc);
 	return s;
@@ -617,11 +609,5 @@ trust_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(trust_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(trust_suite());
 }

@@ -21,6 +21,8 @@
 #include "batsec_crypto.h"
 #include "batsec_keys.h"
 #include "batsec_policy.h"
+#include "lib/t_check.h"
+#include "lib/t_ident.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -957,14 +959,6 @@ static const struct cert_case cert_cases[] = {
 	  BS_PR_REVOKED, 0, 0 },
 };
 
-static void ca_identity(struct bs_identity *ca, char c)
-{
-	uint8_t seed[BS_SEED_LEN];
-
-	memset(seed, c, sizeof(seed));
-	ck_assert_int_eq(bs_identity_from_seed(ca, seed), 0);
-}
-
 START_TEST(test_classify_cert)
 {
 	const struct cert_case *cc = &cert_cases[_i];
@@ -975,8 +969,8 @@ START_TEST(test_classify_cert)
 	struct bs_policy *pol;
 	struct bs_policy_verdict v;
 
-	ca_identity(&ca, 1);
-	ca_identity(&other, 2);
+	t_ident(&ca, 1);
+	t_ident(&other, 2);
 	pkof(node, 'N');
 	memcpy(target, node, sizeof(target));
 	/* Substitute the real CA key for "@C" before the @X expansion. */
@@ -1455,8 +1449,6 @@ END_TEST
 
 /* ---- runner -------------------------------------------------------------- */
 
-#define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
 static Suite *policy_suite(void)
 {
 	Suite *s = suite_create("policy");
@@ -1472,13 +1464,13 @@ static Suite *policy_suite(void)
 	tcase_add_loop_test(tc, test_limits, 0, BS_POLICY_LIMIT_COUNT);
 	tcase_add_test(tc, test_documented_defaults);
 	tcase_add_test(tc, test_names);
-	tcase_add_loop_test(tc, test_examples, 0, NELEM(examples));
+	tcase_add_loop_test(tc, test_examples, 0, T_NELEM(examples));
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");
 	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_loop_test(tc, test_parse_errors, 0, NELEM(perr_cases));
+	tcase_add_loop_test(tc, test_parse_errors, 0, T_NELEM(perr_cases));
 	tcase_add_test(tc, test_parse_error_bytes);
 	tcase_add_loop_test(tc, test_entry_bounds, 0, 4);
 	tcase_add_test(tc, test_parse_file_errors);
@@ -1488,15 +1480,15 @@ static Suite *policy_suite(void)
 	tc = tcase_create("include");
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_include_dir);
-	tcase_add_loop_test(tc, test_include_errors, 0, NELEM(inc_cases));
+	tcase_add_loop_test(tc, test_include_errors, 0, T_NELEM(inc_cases));
 	tcase_add_test(tc, test_include_dir_errors);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("classify");
 	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_loop_test(tc, test_classify, 0, NELEM(class_cases));
-	tcase_add_loop_test(tc, test_classify_cert, 0, NELEM(cert_cases));
+	tcase_add_loop_test(tc, test_classify, 0, T_NELEM(class_cases));
+	tcase_add_loop_test(tc, test_classify_cert, 0, T_NELEM(cert_cases));
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 
@@ -1511,7 +1503,7 @@ static Suite *policy_suite(void)
 	tc = tcase_create("roundtrip");
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_loop_test(tc, test_text_round_trip, 0,
-	    NELEM(round_trip_cases));
+	    T_NELEM(round_trip_cases));
 	tcase_add_test(tc, test_canonical_text);
 	tcase_add_test(tc, test_largest_policy);
 	tcase_set_timeout(tc, 120);
@@ -1522,7 +1514,7 @@ static Suite *policy_suite(void)
 	tcase_add_test(tc, test_snapshot_truncations);
 	tcase_add_test(tc, test_snapshot_bit_flips);
 	tcase_add_loop_test(tc, test_snapshot_corruptions, 0,
-	    NELEM(corrupt_cases));
+	    T_NELEM(corrupt_cases));
 	tcase_add_test(tc, test_snapshot_semantic);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
@@ -1531,11 +1523,5 @@ static Suite *policy_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(policy_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(policy_suite());
 }

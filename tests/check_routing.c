@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "routing/routing.h"
+#include "lib/t_check.h"
 
 #define US		0
 #define IF1		1
@@ -141,16 +142,26 @@ perfect(struct routing *rt, uint32_t ifindex, unsigned id, uint64_t now)
 	ck_assert_uint_eq(ni.link_tq, 255);
 }
 
-/* An OGM entry of originator orig sent by neighbour sender. */
+/* What an OGM entry's test names: nodes by number, and the numbers. */
+struct ogm_of {
+	unsigned orig;			/* the originator */
+	unsigned sender;		/* the neighbour it came from */
+	unsigned prev;			/* the sender before that one */
+	uint32_t seqno;
+	uint8_t tq;
+	uint8_t hops;
+	uint8_t ttl;
+};
+
+/* The entry, heard on IF1 in epoch EPOCH, of class 3. */
 static struct routing_ogm
-ogm(unsigned orig, unsigned sender, unsigned prev, uint32_t seqno, uint8_t tq,
-    uint8_t hops, uint8_t ttl)
+ogm(struct ogm_of o)
 {
 	struct routing_ogm m = {
-		.orig_pk = ident(orig)->pk, .orig_addr = ident(orig)->addr,
-		.epoch = EPOCH, .seqno = seqno, .tq = tq, .hops = hops,
-		.ttl = ttl, .prev_sender = ident(prev)->addr, .ifindex = IF1,
-		.sender = ident(sender)->addr, .cls = 3,
+		.orig_pk = ident(o.orig)->pk, .orig_addr = ident(o.orig)->addr,
+		.epoch = EPOCH, .seqno = o.seqno, .tq = o.tq, .hops = o.hops,
+		.ttl = o.ttl, .prev_sender = ident(o.prev)->addr,
+		.ifindex = IF1, .sender = ident(o.sender)->addr, .cls = 3,
 	};
 
 	return m;
@@ -450,7 +461,8 @@ START_TEST(test_hello_bidirectional)
 	ck_assert_uint_eq(res.bidir_changed, 0);
 	ck_assert_uint_eq(res.link_tq, 0);
 	/* Not bidirectional: its OGMs are refused. */
-	m = ogm(5, 5, 5, 1, 255, 0, 50);
+	m = ogm((struct ogm_of){ .orig = 5, .sender = 5, .prev = 5, .seqno = 1,
+	    .tq = 255, .hops = 0, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &or), ROUTING_EUNIDIR);
 	ck_assert_uint_eq(routing_orig_count(rt), 0);
 	/* It hears us: bidirectional from now on. */
@@ -719,8 +731,9 @@ START_TEST(test_ogm_hops_tq)
 	unsigned h = (unsigned)_i, orig = h == 0 ? 5 : 9;
 
 	perfect(rt, IF1, 5, T0);
-	m = ogm(orig, 5, h == 0 ? 5 : h == 1 ? 9 : 8, 1, ref_ceiling[h],
-	    (uint8_t)h, 50);
+	m = ogm((struct ogm_of){ .orig = orig, .sender = 5,
+	    .prev = h == 0 ? 5 : h == 1 ? 9 : 8, .seqno = 1,
+	    .tq = ref_ceiling[h], .hops = (uint8_t)h, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.tq, ref_ceiling[h]);
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_ADDED);
@@ -745,7 +758,8 @@ START_TEST(test_ogm_ceiling_and_link)
 
 	perfect(rt, IF1, 5, T0);
 	/* A relay claiming more than one hop allows: capped at 225. */
-	m = ogm(9, 5, 8, 1, 255, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 255, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.tq, 225);
 	ck_assert_uint_eq(res.relay_tq, 198);
@@ -754,15 +768,18 @@ START_TEST(test_ogm_ceiling_and_link)
 		if (s % 4 != 0)
 			ck_assert_int_eq(hello_full(rt, IF1, 6, EPOCH, s, 48,
 			    T0, &hr), ROUTING_OK);
-	m = ogm(10, 6, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 10, .sender = 6, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.tq,
 	    routing_tq_combine(200, routing_tq_own(48), 252));
 	ck_assert_uint_eq(res.tq, 148);
 	/* TQ 0 as received, or 0 after the link. */
-	m = ogm(11, 5, 8, 1, 0, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 11, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 0, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ETQ);
-	m = ogm(11, 6, 8, 1, 1, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 11, .sender = 6, .prev = 8, .seqno = 1,
+	    .tq = 1, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ETQ);
 	ck_assert_uint_eq(routing_orig_count(rt), 2);
 	routing_free(rt);
@@ -776,21 +793,25 @@ START_TEST(test_ogm_ttl)
 	struct routing_ogm m;
 
 	perfect(rt, IF1, 5, T0);
-	m = ogm(9, 5, 8, 1, 200, 1, 2);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 2 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.relay, 1);
 	ck_assert_uint_eq(res.relay_ttl, 1);
 	/* TTL 1: used for routing, not relayed. */
-	m = ogm(9, 5, 8, 2, 200, 1, 1);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 2,
+	    .tq = 200, .hops = 1, .ttl = 1 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.ranked, 1);
 	ck_assert_uint_eq(res.relay, 0);
-	m = ogm(9, 5, 8, 3, 200, 1, 0);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 3,
+	    .tq = 200, .hops = 1, .ttl = 0 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.ranked, 1);
 	ck_assert_uint_eq(res.relay, 0);
 	/* The last hop the chain allows is not relayed either. */
-	m = ogm(9, 5, 8, 4, 1, ROUTING_MAX_HOPS, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 4,
+	    .tq = 1, .hops = ROUTING_MAX_HOPS, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ETQ);
 	{
 		struct routing_params p = *routing_get_params(rt);
@@ -807,7 +828,8 @@ START_TEST(test_ogm_ttl)
 		p.hop_penalty = 255;
 		ck_assert_int_eq(routing_set_params(rt, &p), ROUTING_OK);
 	}
-	m = ogm(5, 5, 5, 1, 255, 0, 50);
+	m = ogm((struct ogm_of){ .orig = 5, .sender = 5, .prev = 5, .seqno = 1,
+	    .tq = 255, .hops = 0, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.tq, 255);
 	ck_assert_uint_eq(res.relay, 0);
@@ -824,45 +846,59 @@ START_TEST(test_ogm_guards)
 	perfect(rt, IF1, 5, T0);
 	perfect(rt, IF1, 6, T0);
 	/* Our own OGM echoed back, and our own relay echoed back. */
-	m = ogm(US, 5, 5, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = US, .sender = 5, .prev = 5, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EOWN);
-	m = ogm(9, 5, US, 1, 200, 2, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = US, .seqno = 1,
+	    .tq = 200, .hops = 2, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EECHO);
 	/* hops 0 only from the originator, with itself as prev_sender. */
-	m = ogm(9, 5, 9, 1, 255, 0, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 9, .seqno = 1,
+	    .tq = 255, .hops = 0, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EHOPS);
-	m = ogm(5, 5, 6, 1, 255, 0, 50);
+	m = ogm((struct ogm_of){ .orig = 5, .sender = 5, .prev = 6, .seqno = 1,
+	    .tq = 255, .hops = 0, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EHOPS);
-	m = ogm(5, 5, 6, 1, 225, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 5, .sender = 5, .prev = 6, .seqno = 1,
+	    .tq = 225, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EHOPS);
 	/* Sender unknown, or known only on another interface. */
-	m = ogm(9, 7, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 7, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ENONEIGH);
-	m = ogm(9, 5, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	m.ifindex = IF2;
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ENONEIGH);
 	/* Malformed calls. */
-	m = ogm(9, 5, 8, 1, 200, ROUTING_MAX_HOPS + 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = ROUTING_MAX_HOPS + 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EINVAL);
-	m = ogm(9, 5, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	m.ifindex = 0;
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EINVAL);
-	m = ogm(9, 5, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	m.prev_sender = NULL;
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EINVAL);
 	ck_assert_int_eq(routing_ogm_check(rt, NULL), ROUTING_EINVAL);
 	ck_assert_uint_eq(routing_orig_count(rt), 0);
 	/* Address of another key: a direct originator must be the neighbour. */
-	m = ogm(5, 5, 5, 1, 255, 0, 50);
+	m = ogm((struct ogm_of){ .orig = 5, .sender = 5, .prev = 5, .seqno = 1,
+	    .tq = 255, .hops = 0, .ttl = 50 });
 	m.orig_pk = ident(6)->pk;
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ECOLLIDE);
 	/* ... and an address already held by another originator. */
-	m = ogm(9, 5, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
-	m = ogm(9, 5, 8, 2, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 2,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	m.orig_pk = ident(10)->pk;
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ECOLLIDE);
-	m = ogm(9, 5, 8, 2, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 2,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	m.orig_addr = ident(10)->addr;
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EINVAL);
 	ck_assert_uint_eq(routing_orig_count(rt), 1);
@@ -884,20 +920,26 @@ START_TEST(test_ogm_loop_guard)
 
 	perfect(rt, IF1, 5, T0);
 	perfect(rt, IF1, 6, T0);
-	m = ogm(5, 5, 5, 1, 255, 0, 50);
+	m = ogm((struct ogm_of){ .orig = 5, .sender = 5, .prev = 5, .seqno = 1,
+	    .tq = 255, .hops = 0, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
-	m = ogm(9, 5, 9, 1, 225, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 9, .seqno = 1,
+	    .tq = 225, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	assert_route(rt, 9, 5, 225, 2);
-	m = ogm(9, 6, 5, 1, 198, 2, 49);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 5, .seqno = 1,
+	    .tq = 198, .hops = 2, .ttl = 49 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ELOOP);
-	m = ogm(9, 6, 5, 2, 198, 2, 49);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 5, .seqno = 2,
+	    .tq = 198, .hops = 2, .ttl = 49 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ELOOP);
-	m = ogm(9, 6, 8, 1, 198, 2, 49);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8, .seqno = 1,
+	    .tq = 198, .hops = 2, .ttl = 49 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.dup, ROUTING_ORIG_DUP);
 	/* The originator itself as previous sender is never a loop. */
-	m = ogm(5, 6, 5, 2, 225, 1, 49);
+	m = ogm((struct ogm_of){ .orig = 5, .sender = 6, .prev = 5, .seqno = 2,
+	    .tq = 225, .hops = 1, .ttl = 49 });
 	apply_ok(rt, &m, T0, &res);
 	routing_free(rt);
 }
@@ -914,7 +956,8 @@ START_TEST(test_ogm_window)
 
 	perfect(rt, IF1, 5, T0);
 	perfect(rt, IF1, 6, T0);
-	m = ogm(9, 5, 8, 1000, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8,
+	    .seqno = 1000, .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.orig_new, 1);
 	ck_assert_uint_eq(res.dup, ROUTING_NO_DUP);
@@ -923,36 +966,46 @@ START_TEST(test_ogm_window)
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EDUP);
 	ck_assert_uint_eq(res.relay, 0);
 	/* The same seqno from another neighbour: counted, not relayed. */
-	m = ogm(9, 6, 8, 1000, 180, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8,
+	    .seqno = 1000, .tq = 180, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.dup, ROUTING_ORIG_DUP);
 	ck_assert_uint_eq(res.ranked, 1);
 	ck_assert_uint_eq(res.relay, 0);
 	ck_assert_uint_eq(res.orig_new, 0);
 	/* 63 behind, never seen: accepted (late), 64 behind: too old. */
-	m = ogm(9, 5, 8, 1000 - 63, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8,
+	    .seqno = 1000 - 63, .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.dup, ROUTING_NO_DUP);
 	ck_assert_uint_eq(res.relay, 0);	/* not newer than relayed */
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EDUP);
-	m = ogm(9, 6, 8, 1000 - 64, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8,
+	    .seqno = 1000 - 64, .tq = 200, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EOLD);
-	m = ogm(9, 6, 8, 1000 - 0x10000, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8,
+	    .seqno = 1000 - 0x10000, .tq = 200, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EOLD);
 	/* The window moves with a newer seqno: 1000 is now 10 behind. */
-	m = ogm(9, 5, 8, 1010, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8,
+	    .seqno = 1010, .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
-	m = ogm(9, 5, 8, 1000, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8,
+	    .seqno = 1000, .tq = 200, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EDUP);
-	m = ogm(9, 6, 8, 1000, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8,
+	    .seqno = 1000, .tq = 200, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EDUP);
-	m = ogm(9, 6, 8, 1001, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8,
+	    .seqno = 1001, .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.dup, ROUTING_NO_DUP);
 	/* A jump of more than the window forgets everything older. */
-	m = ogm(9, 6, 8, 5000, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8,
+	    .seqno = 5000, .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
-	m = ogm(9, 6, 8, 4990, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8,
+	    .seqno = 4990, .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.dup, ROUTING_NO_DUP);
 	orig_of(rt, 9, &oi);
@@ -972,18 +1025,22 @@ START_TEST(test_ogm_wrap_epoch)
 	perfect(rt, IF1, 5, T0);
 	perfect(rt, IF1, 6, T0);
 	for (s = 0xfffffffeu; s != 2; s++) {
-		m = ogm(9, 5, 8, s, 200, 1, 50);
+		m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8,
+		    .seqno = s, .tq = 200, .hops = 1, .ttl = 50 });
 		apply_ok(rt, &m, T0, &res);
 		ck_assert_uint_eq(res.dup, ROUTING_NO_DUP);
 		ck_assert_uint_eq(res.relay, 1);
 	}
-	m = ogm(9, 6, 8, 0xffffffffu, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8,
+	    .seqno = 0xffffffffu, .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.dup, ROUTING_ORIG_DUP);
-	m = ogm(9, 5, 8, 0xffffffffu, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8,
+	    .seqno = 0xffffffffu, .tq = 200, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EDUP);
 	/* A newer epoch restarts the sequence anywhere ... */
-	m = ogm(9, 5, 8, 3, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 3,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	m.epoch = EPOCH + 1;
 	apply_ok(rt, &m, T0 + 1, &res);
 	ck_assert_uint_eq(res.dup, ROUTING_NO_DUP);
@@ -993,16 +1050,19 @@ START_TEST(test_ogm_wrap_epoch)
 	ck_assert_uint_eq(oi.seqno, 3);
 	ck_assert_uint_eq(oi.last_refresh_ms, T0 + 1);
 	/* ... and the old epoch is never accepted again, whatever the seqno. */
-	m = ogm(9, 6, 8, 4, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8, .seqno = 4,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EEPOCH);
-	m = ogm(9, 6, 8, 0x7fffffffu, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8,
+	    .seqno = 0x7fffffffu, .tq = 200, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EEPOCH);
 	/*
 	 * After the reset the old window is gone: seqno 1 of the new epoch
 	 * is two behind 3 but new (in the old epoch 5 had delivered the seqno
 	 * two behind the newest).
 	 */
-	m = ogm(9, 6, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	m.epoch = EPOCH + 1;
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.dup, ROUTING_NO_DUP);
@@ -1022,25 +1082,29 @@ START_TEST(test_ogm_relay_once)
 	perfect(rt, IF1, 5, T0);
 	perfect(rt, IF1, 6, T0);
 	perfect(rt, IF1, 7, T0);
-	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 220, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.relay, 1);
 	for (s = 2; s < 12; s++) {
 		relays = 0;
 		/* A worse neighbour's copy first: not from the best. */
-		m = ogm(9, 6, 8, s, 150, 1, 50);
+		m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8,
+		    .seqno = s, .tq = 150, .hops = 1, .ttl = 50 });
 		apply_ok(rt, &m, T0, &res);
 		relays += res.relay;
 		ck_assert_uint_eq(res.relay, 0);
 		/* The best next hop's copy: relayed, once. */
-		m = ogm(9, 5, 8, s, 220, 1, 50);
+		m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8,
+		    .seqno = s, .tq = 220, .hops = 1, .ttl = 50 });
 		apply_ok(rt, &m, T0, &res);
 		ck_assert_uint_eq(res.dup, ROUTING_ORIG_DUP);
 		relays += res.relay;
 		ck_assert_uint_eq(res.relay, 1);
 		ck_assert_uint_eq(res.relay_tq, routing_tq_hop(220, 30));
 		ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EDUP);
-		m = ogm(9, 7, 8, s, 150, 1, 50);
+		m = ogm((struct ogm_of){ .orig = 9, .sender = 7, .prev = 8,
+		    .seqno = s, .tq = 150, .hops = 1, .ttl = 50 });
 		apply_ok(rt, &m, T0, &res);
 		relays += res.relay;
 		ck_assert_uint_eq(relays, 1);
@@ -1059,19 +1123,24 @@ START_TEST(test_ogm_dup_ttl)
 	perfect(rt, IF1, 5, T0);
 	perfect(rt, IF1, 6, T0);
 	perfect(rt, IF1, 7, T0);
-	m = ogm(9, 5, 8, 1, 200, 1, 40);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 40 });
 	apply_ok(rt, &m, T0, &res);
-	m = ogm(9, 6, 8, 1, 200, 1, 37);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 37 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.ranked, 1);
-	m = ogm(9, 7, 8, 1, 200, 1, 36);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 7, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 36 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.ranked, 0);
 	ck_assert_uint_eq(res.changed, 0);
 	/* Nor is a duplicate of an older seqno. */
-	m = ogm(9, 5, 8, 2, 200, 1, 40);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 2,
+	    .tq = 200, .hops = 1, .ttl = 40 });
 	apply_ok(rt, &m, T0, &res);
-	m = ogm(9, 7, 8, 1, 200, 1, 40);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 7, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 40 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.dup, ROUTING_ORIG_DUP);
 	ck_assert_uint_eq(res.ranked, 0);
@@ -1094,29 +1163,34 @@ START_TEST(test_best_switch)
 
 	perfect(rt, IF1, 5, T0);
 	perfect(rt, IF1, 6, T0);
-	m = ogm(9, 5, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_ADDED);
 	assert_route(rt, 9, 5, 200, 2);
 	/* A worse copy changes nothing. */
-	m = ogm(9, 6, 8, 1, 190, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8, .seqno = 1,
+	    .tq = 190, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
 	assert_route(rt, 9, 5, 200, 2);
 	/* Still worse on average: no switch. */
-	m = ogm(9, 6, 8, 2, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8, .seqno = 2,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(router_avg(rt, 9, 6), 195);	/* (190+200)/2 */
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
 	/* A better one takes over. */
-	m = ogm(9, 6, 8, 3, 225, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8, .seqno = 3,
+	    .tq = 225, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(router_avg(rt, 9, 6), 205);
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_NEXTHOP);
 	ck_assert_uint_eq(res.relay, 1);
 	assert_route(rt, 9, 6, 205, 2);
 	/* The router's own change of TQ is a metric change. */
-	m = ogm(9, 6, 8, 4, 225, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8, .seqno = 4,
+	    .tq = 225, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_METRIC);
 	routing_free(rt);
@@ -1137,9 +1211,11 @@ both_deliver(struct routing *rt, unsigned a, uint8_t tqa, unsigned b,
 	uint32_t sq;
 
 	for (sq = first; sq <= last; sq++) {
-		m = ogm(9, a, 8, sq, tqa, hops, 50);
+		m = ogm((struct ogm_of){ .orig = 9, .sender = a, .prev = 8,
+		    .seqno = sq, .tq = tqa, .hops = hops, .ttl = 50 });
 		apply_ok(rt, &m, T0, res);
-		m = ogm(9, b, 8, sq, tqb, hops, 50);
+		m = ogm((struct ogm_of){ .orig = 9, .sender = b, .prev = 8,
+		    .seqno = sq, .tq = tqb, .hops = hops, .ttl = 50 });
 		apply_ok(rt, &m, T0, res);
 	}
 }
@@ -1166,7 +1242,8 @@ START_TEST(test_best_tie_fresh)
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
 	assert_route(rt, 9, 5, 198, 3);
 	/* 5 goes quiet for 9: 6 alone delivers seqno 6, and takes over. */
-	m = ogm(9, 6, 8, 6, 198, 2, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8, .seqno = 6,
+	    .tq = 198, .hops = 2, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(router_avg(rt, 9, 5), 198);	/* zeros left out */
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_NEXTHOP);
@@ -1195,18 +1272,22 @@ START_TEST(test_best_tie_echo)
 	/* 214 over the echo-60 link is 200, like 200 over a perfect one. */
 	ck_assert_uint_eq(routing_tq_combine(214, routing_tq_own(60), 255),
 	    200);
-	m = ogm(9, 5, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
-	m = ogm(9, 6, 8, 1, 214, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8, .seqno = 1,
+	    .tq = 214, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.tq, 200);
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
 	assert_route(rt, 9, 5, 200, 2);
 	/* Router via the less symmetric link; the better one ties: switch. */
-	m = ogm(10, 6, 8, 1, 214, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 10, .sender = 6, .prev = 8, .seqno = 1,
+	    .tq = 214, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	assert_route(rt, 10, 6, 200, 2);
-	m = ogm(10, 5, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 10, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_NEXTHOP);
 	assert_route(rt, 10, 5, 200, 2);
@@ -1230,7 +1311,8 @@ START_TEST(test_best_ageing)
 	both_deliver(rt, 5, 220, 6, 100, 1, 1, 5, &res);
 	assert_route(rt, 9, 5, 220, 2);
 	for (s = 6; s <= 10; s++) {
-		m = ogm(9, 6, 8, s, 100, 1, 50);
+		m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8,
+		    .seqno = s, .tq = 100, .hops = 1, .ttl = 50 });
 		apply_ok(rt, &m, T0, &res);
 		if (s < 10) {
 			ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
@@ -1259,21 +1341,25 @@ START_TEST(test_best_candidates_cap)
 	for (i = 0; i < ROUTING_ORIG_ROUTERS + 2; i++)
 		perfect(rt, IF1, 20 + i, T0);
 	for (i = 0; i < ROUTING_ORIG_ROUTERS; i++) {
-		m = ogm(9, 20 + i, 8, 1, (uint8_t)(150 + i), 1, 50);
+		m = ogm((struct ogm_of){ .orig = 9, .sender = 20 + i, .prev = 8,
+		    .seqno = 1, .tq = (uint8_t)(150 + i), .hops = 1,
+		    .ttl = 50 });
 		apply_ok(rt, &m, T0, &res);
 		ck_assert_uint_eq(res.ranked, 1);
 	}
 	assert_route(rt, 9, 20 + ROUTING_ORIG_ROUTERS - 1,
 	    150 + ROUTING_ORIG_ROUTERS - 1, 2);
 	/* Not better than the weakest (150): not ranked, nothing evicted. */
-	m = ogm(9, 28, 8, 1, 150, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 28, .prev = 8, .seqno = 1,
+	    .tq = 150, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.ranked, 0);
 	ck_assert_int_eq(routing_orig_routers(rt, ident(9)->pk, ri, 10),
 	    ROUTING_ORIG_ROUTERS);
 	ck_assert_uint_eq(router_avg(rt, 9, 20), 150);
 	/* Better: takes the weakest's place and the route. */
-	m = ogm(9, 29, 8, 1, 220, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 29, .prev = 8, .seqno = 1,
+	    .tq = 220, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.ranked, 1);
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_NEXTHOP);
@@ -1288,18 +1374,21 @@ START_TEST(test_best_candidates_cap)
 	 * The router is never the one replaced, even when its own average
 	 * fell below the others' (it stays router until someone beats it).
 	 */
-	m = ogm(9, 29, 8, 2, 10, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 29, .prev = 8, .seqno = 2,
+	    .tq = 10, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_METRIC);
 	assert_route(rt, 9, 29, 115, 2);
-	m = ogm(9, 20, 8, 2, 140, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 20, .prev = 8, .seqno = 2,
+	    .tq = 140, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.ranked, 0);	/* only the router is < 140 */
 	ck_assert_uint_eq(res.route, ROUTING_ROUTE_SAME);
 	assert_route(rt, 9, 29, 115, 2);
 	ck_assert_uint_eq(router_avg(rt, 9, 21), 151);
 	/* A newcomer above 151 replaces 21, the weakest non-router ... */
-	m = ogm(9, 20, 8, 2, 152, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 20, .prev = 8, .seqno = 2,
+	    .tq = 152, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_uint_eq(res.ranked, 1);
 	ck_assert_uint_eq(router_avg(rt, 9, 21), 0);
@@ -1327,11 +1416,14 @@ START_TEST(test_purge_neigh)
 
 	perfect(rt, IF1, 5, T0);
 	perfect(rt, IF1, 6, t1);
-	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 220, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, t1, &res);
-	m = ogm(9, 6, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, t1, &res);
-	m = ogm(10, 5, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 10, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, t1, &res);
 	/* Exactly at the timeout nothing goes. */
 	memset(&log, 0, sizeof(log));
@@ -1365,7 +1457,8 @@ START_TEST(test_purge_neigh)
 	ck_assert_uint_eq(oi.has_route, 0);
 	ck_assert_uint_eq(oi.routers, 0);
 	/* Its OGMs via the purged neighbour are refused now. */
-	m = ogm(10, 5, 8, 2, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 10, .sender = 5, .prev = 8, .seqno = 2,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, t1, &res), ROUTING_ENONEIGH);
 	/* A HELLO after the purge makes a fresh neighbour. */
 	hello_next(rt, IF1, 5, 64, t1 + ROUTING_NEIGH_TIMEOUT);
@@ -1386,11 +1479,14 @@ START_TEST(test_purge_orig)
 
 	perfect(rt, IF1, 5, T0);
 	perfect(rt, IF1, 6, T0);
-	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 220, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
-	m = ogm(9, 6, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
-	m = ogm(10, 6, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 10, .sender = 6, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	/*
 	 * Keep both neighbours alive by HELLO; only 6 keeps delivering 9's
@@ -1401,7 +1497,9 @@ START_TEST(test_purge_orig)
 	for (t = T0 + 60000; t <= T0 + 240000; t += 60000) {
 		hello_next(rt, IF1, 5, 64, t);
 		hello_next(rt, IF1, 6, 64, t);
-		m = ogm(9, 6, 8, (uint32_t)(t / 1000), 200, 1, 50);
+		m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8,
+		    .seqno = (uint32_t)(t / 1000), .tq = 200, .hops = 1,
+		    .ttl = 50 });
 		apply_ok(rt, &m, t, &res);
 	}
 	assert_route(rt, 9, 5, 220, 2);	/* 5's average is still 220 */
@@ -1465,9 +1563,11 @@ START_TEST(test_neigh_lost)
 			    t, &hr), ROUTING_OK);
 		last = t;
 	}
-	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 220, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, last, &res);
-	m = ogm(9, 6, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, last, &res);
 	assert_route(rt, 9, 5, 220, 2);
 	routing_purge(rt, last + 2500, NULL, NULL, &pr);
@@ -1565,7 +1665,8 @@ START_TEST(test_purge_orig_route)
 	p.orig_timeout_ms = 5000;
 	rt = mk_rt(&p);
 	perfect(rt, IF1, 5, T0);
-	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 220, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	memset(&log, 0, sizeof(log));
 	routing_purge(rt, T0 + 5001, ev_record, &log, &pr);
@@ -1580,7 +1681,8 @@ START_TEST(test_purge_orig_route)
 	routing_purge(rt, 0, NULL, NULL, NULL);
 	ck_assert_uint_eq(routing_neigh_count(rt), 1);
 	/* After removal the originator is learned afresh. */
-	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 220, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0 + 6000, &res);
 	ck_assert_uint_eq(res.orig_new, 1);
 	routing_free(rt);
@@ -1598,11 +1700,14 @@ START_TEST(test_remove_key_flush)
 	perfect(rt, IF1, 5, T0);
 	perfect(rt, IF2, 5, T0);
 	perfect(rt, IF1, 6, T0);
-	m = ogm(5, 5, 5, 1, 255, 0, 50);
+	m = ogm((struct ogm_of){ .orig = 5, .sender = 5, .prev = 5, .seqno = 1,
+	    .tq = 255, .hops = 0, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
-	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 220, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
-	m = ogm(9, 6, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 6, .prev = 8, .seqno = 1,
+	    .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	/* Revoke 5: its originator and both its neighbour entries go. */
 	memset(&log, 0, sizeof(log));
@@ -1649,15 +1754,18 @@ START_TEST(test_orig_cap)
 	rt = mk_rt(&p);
 	perfect(rt, IF1, 5, T0);
 	for (i = 0; i < 3; i++) {
-		m = ogm(100 + i, 5, 8, 1, 200, 1, 50);
+		m = ogm((struct ogm_of){ .orig = 100 + i, .sender = 5,
+		    .prev = 8, .seqno = 1, .tq = 200, .hops = 1, .ttl = 50 });
 		apply_ok(rt, &m, T0, &res);
 	}
-	m = ogm(103, 5, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 103, .sender = 5, .prev = 8,
+	    .seqno = 1, .tq = 200, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EFULL);
 	ck_assert_uint_eq(res.orig_new, 0);
 	ck_assert_uint_eq(routing_orig_count(rt), 3);
 	/* Known originators keep updating. */
-	m = ogm(100, 5, 8, 2, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 100, .sender = 5, .prev = 8,
+	    .seqno = 2, .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
 	/* The cap cannot go below the entries held ... */
 	p.orig_cap = 2;
@@ -1666,19 +1774,22 @@ START_TEST(test_orig_cap)
 	p.orig_cap = 100;
 	ck_assert_int_eq(routing_set_params(rt, &p), ROUTING_OK);
 	for (i = 3; i < 100; i++) {
-		m = ogm(100 + i, 5, 8, 1, 200, 1, 50);
+		m = ogm((struct ogm_of){ .orig = 100 + i, .sender = 5,
+		    .prev = 8, .seqno = 1, .tq = 200, .hops = 1, .ttl = 50 });
 		apply_ok(rt, &m, T0, &res);
 	}
 	for (i = 0; i < 100; i++)
 		assert_route(rt, 100 + i, 5, 200, 2);
-	m = ogm(200, 5, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 200, .sender = 5, .prev = 8,
+	    .seqno = 1, .tq = 200, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EFULL);
 	/* Removing one makes room for one. */
 	ck_assert_int_eq(routing_remove_key(rt, ident(150)->pk, NULL, NULL,
 	    NULL), ROUTING_OK);
 	apply_ok(rt, &m, T0, &res);
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EDUP);
-	m = ogm(201, 5, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 201, .sender = 5, .prev = 8,
+	    .seqno = 1, .tq = 200, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EFULL);
 	routing_free(rt);
 }
@@ -1696,10 +1807,12 @@ START_TEST(test_orig_cap_default)
 
 	perfect(rt, IF1, 5, T0);
 	for (i = 0; i < ROUTING_ORIG_CAP; i++) {
-		m = ogm(10 + i, 5, 8, 1, 200, 1, 50);
+		m = ogm((struct ogm_of){ .orig = 10 + i, .sender = 5, .prev = 8,
+		    .seqno = 1, .tq = 200, .hops = 1, .ttl = 50 });
 		apply_ok(rt, &m, T0 + i, &res);
 	}
-	m = ogm(10 + ROUTING_ORIG_CAP, 5, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 10 + ROUTING_ORIG_CAP, .sender = 5,
+	    .prev = 8, .seqno = 1, .tq = 200, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EFULL);
 	for (i = 0; i < ROUTING_ORIG_CAP; i++) {
 		ck_assert_int_eq(routing_orig_get_addr(rt, ident(10 + i)->addr,
@@ -1725,12 +1838,14 @@ START_TEST(test_evict_candidate)
 
 	perfect(rt, IF1, 5, T0);
 	for (i = 0; i < 6; i++) {
-		m = ogm(100 + i, 5, 8, 1, 200, 1, 50);
+		m = ogm((struct ogm_of){ .orig = 100 + i, .sender = 5,
+		    .prev = 8, .seqno = 1, .tq = 200, .hops = 1, .ttl = 50 });
 		m.cls = i % 2 ? 2 : 4;
 		apply_ok(rt, &m, T0 + 10 * i, &res);
 	}
 	/* Refresh 101 (class 2): 103 becomes the oldest of class 2. */
-	m = ogm(101, 5, 8, 2, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 101, .sender = 5, .prev = 8,
+	    .seqno = 2, .tq = 200, .hops = 1, .ttl = 50 });
 	m.cls = 2;
 	apply_ok(rt, &m, T0 + 100, &res);
 	ck_assert_int_eq(routing_orig_evict_candidate(rt, 2, &oi), 1);
@@ -1739,7 +1854,8 @@ START_TEST(test_evict_candidate)
 	ck_assert_uint_eq(oi.last_refresh_ms, T0 + 30);
 	/* A duplicate copy is not a refresh. */
 	perfect(rt, IF1, 6, T0);
-	m = ogm(100, 6, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 100, .sender = 6, .prev = 8,
+	    .seqno = 1, .tq = 200, .hops = 1, .ttl = 50 });
 	m.cls = 4;
 	apply_ok(rt, &m, T0 + 200, &res);
 	ck_assert_int_eq(routing_orig_evict_candidate(rt, 4, &oi), 1);
@@ -1775,11 +1891,14 @@ START_TEST(test_orig_remove)
 	p.orig_cap = 2;
 	rt = mk_rt(&p);
 	perfect(rt, IF1, 5, T0);
-	m = ogm(5, 5, 5, 1, 255, 0, 50);
+	m = ogm((struct ogm_of){ .orig = 5, .sender = 5, .prev = 5, .seqno = 1,
+	    .tq = 255, .hops = 0, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
-	m = ogm(9, 5, 8, 1, 220, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 220, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0, &res);
-	m = ogm(10, 5, 8, 1, 220, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 10, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 220, .hops = 1, .ttl = 50 });
 	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EFULL);
 	memset(&log, 0, sizeof(log));
 	ck_assert_int_eq(routing_orig_remove(rt, ident(5)->pk, ev_record,
@@ -1812,13 +1931,15 @@ feed(struct routing *rt)
 	for (i = 0; i < 4; i++)
 		perfect(rt, IF1, 20 + i, T0);
 	for (i = 0; i < 300; i++) {
-		m = ogm(100 + (i * 7919) % 257, 20 + i % 4, 8, 1 + i / 257,
-		    (uint8_t)(100 + i % 100), 1, 50);
+		m = ogm((struct ogm_of){ .orig = 100 + (i * 7919) % 257,
+		    .sender = 20 + i % 4, .prev = 8, .seqno = 1 + i / 257,
+		    .tq = (uint8_t)(100 + i % 100), .hops = 1, .ttl = 50 });
 		(void)routing_ogm(rt, &m, T0 + i, &res);
 	}
 	ck_assert_int_eq(routing_remove_key(rt, ident(100 + 7)->pk, NULL,
 	    NULL, NULL), ROUTING_OK);
-	m = ogm(1000, 21, 8, 1, 200, 1, 50);
+	m = ogm((struct ogm_of){ .orig = 1000, .sender = 21, .prev = 8,
+	    .seqno = 1, .tq = 200, .hops = 1, .ttl = 50 });
 	apply_ok(rt, &m, T0 + 400, &res);
 }
 
@@ -2178,11 +2299,5 @@ routing_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(routing_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(routing_suite());
 }

@@ -46,6 +46,7 @@
 #include "batsec_crypto.h"
 #include "proto/ipc.h"
 #include "common/sandbox.h"
+#include "lib/t_check.h"
 
 static char root_dir[64];	/* an empty root-owned 0755 directory */
 
@@ -1099,8 +1100,7 @@ static void cleanup_aside(void)
 
 int main(int argc, char **argv)
 {
-	SRunner *sr;
-	int failed;
+	int rc;
 
 	/* Trap instead of kill: stderr names a system call a new libc needs. */
 	if (getenv("BATSEC_SECCOMP_DEBUG") != NULL)
@@ -1120,11 +1120,8 @@ int main(int argc, char **argv)
 		perror("check_sandbox: mkdtemp");
 		return EXIT_FAILURE;
 	}
-	sr = srunner_create(sandbox_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	rc = t_run(sandbox_suite());
 	cleanup_aside();
 	rmdir(root_dir);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return rc;
 }

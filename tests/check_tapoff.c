@@ -14,7 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bs_bytes.h"
 #include "netio/tapoff.h"
+#include "lib/t_check.h"
+#include "lib/t_csum.h"
 
 #define T_BUF		(TAPOFF_PKT_MAX + 64)
 #define T_CAP_N		256
@@ -42,64 +45,6 @@
 #define P_ICMP	1
 #define P_TCP	6
 #define P_UDP	17
-
-/* ---- checksums, independent of the module ----------------------------- */
-
-static uint64_t
-cs_add(uint64_t acc, const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		acc += (uint64_t)p[i] << 8 | p[i + 1];
-	if (n & 1)
-		acc += (uint64_t)p[n - 1] << 8;
-	return acc;
-}
-
-/* The folded sum, not complemented. */
-static uint16_t
-cs_fold(uint64_t acc)
-{
-	while (acc >> 16)
-		acc = (acc & 0xffff) + (acc >> 16);
-	return (uint16_t)acc;
-}
-
-static uint64_t
-cs_pseudo(const uint8_t *ip, int v6, uint8_t proto, size_t l4len)
-{
-	uint64_t s = v6 ? cs_add(0, ip + 8, 32) : cs_add(0, ip + 12, 8);
-
-	return s + proto + l4len;
-}
-
-static uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t
-get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3];
-}
-
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void
-put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
 
 /* ---- the virtio header --------------------------------------------------- */
 
@@ -218,10 +163,10 @@ pk_eth(uint8_t *b, const struct pk *k)
 	memcpy(b, macs, 12);
 	b[11] ^= k->mac_x;
 	if (k->vlan) {
-		put16(b + 12, 0x8100);
-		put16(b + 14, 0x0064);
+		bs_put16(b + 12, 0x8100);
+		bs_put16(b + 14, 0x0064);
 	}
-	put16(b + pk_l3(k) - 2, k->v6 ? 0x86dd : 0x0800);
+	bs_put16(b + pk_l3(k) - 2, k->v6 ? 0x86dd : 0x0800);
 }
 
 static void
@@ -230,8 +175,8 @@ pk_ip(uint8_t *ip, const struct pk *k, size_t l4len)
 	size_t i, ihl = k->ihl * 4;
 
 	if (k->v6) {
-		put32(ip, 0x60000000u | (uint32_t)k->tos << 20 | k->flow);
-		put16(ip + 4, (uint16_t)l4len);
+		bs_put32(ip, 0x60000000u | (uint32_t)k->tos << 20 | k->flow);
+		bs_put16(ip + 4, (uint16_t)l4len);
 		ip[6] = k->proto;
 		ip[7] = k->ttl;
 		memset(ip + 8, 0, 32);
@@ -243,35 +188,35 @@ pk_ip(uint8_t *ip, const struct pk *k, size_t l4len)
 	}
 	ip[0] = (uint8_t)(0x40 | k->ihl);
 	ip[1] = k->tos;
-	put16(ip + 2, (uint16_t)(ihl + l4len));
-	put16(ip + 4, k->ipid);
-	put16(ip + 6, k->frag);
+	bs_put16(ip + 2, (uint16_t)(ihl + l4len));
+	bs_put16(ip + 4, k->ipid);
+	bs_put16(ip + 6, k->frag);
 	ip[8] = k->ttl;
 	ip[9] = k->proto;
-	put16(ip + 10, 0);
-	put32(ip + 12, 0x0a000001);
-	put32(ip + 16, 0x0a000002u ^ k->dst_x);
+	bs_put16(ip + 10, 0);
+	bs_put32(ip + 12, 0x0a000001);
+	bs_put32(ip + 16, 0x0a000002u ^ k->dst_x);
 	for (i = 20; i < ihl; i++)
 		ip[i] = i + 1 < ihl ? 0x01 : 0x00;	/* NOPs, EOL */
-	put16(ip + 10, (uint16_t)~cs_fold(cs_add(0, ip, ihl)));
+	bs_put16(ip + 10, (uint16_t)~t_csum_fold(t_csum_add(0, ip, ihl)));
 }
 
 static void
 pk_tcp(uint8_t *th, const struct pk *k)
 {
-	put16(th, k->sport);
-	put16(th + 2, k->dport);
-	put32(th + 4, k->seq);
-	put32(th + 8, k->ack);
+	bs_put16(th, k->sport);
+	bs_put16(th + 2, k->dport);
+	bs_put32(th + 4, k->seq);
+	bs_put32(th + 8, k->ack);
 	th[12] = (uint8_t)((k->ts ? 8 : 5) << 4);
 	th[13] = k->flags;
-	put16(th + 14, k->win);
-	put16(th + 16, 0);
-	put16(th + 18, 0);
+	bs_put16(th + 14, k->win);
+	bs_put16(th + 16, 0);
+	bs_put16(th + 18, 0);
 	if (k->ts) {
-		put32(th + 20, 0x0101080a);
-		put32(th + 24, k->tsval);
-		put32(th + 28, 4242);
+		bs_put32(th + 20, 0x0101080a);
+		bs_put32(th + 24, k->tsval);
+		bs_put32(th + 28, 4242);
 	}
 }
 
@@ -292,21 +237,22 @@ pk_build(uint8_t *b, const struct pk *k, const uint8_t *pay, size_t plen)
 	if (k->proto == P_TCP)
 		pk_tcp(th, k);
 	else {
-		put16(th, k->proto == P_UDP ? k->sport : 0x0800);
-		put16(th + 2, k->proto == P_UDP ? k->dport : 0);
-		put16(th + 4, k->proto == P_UDP ? (uint16_t)l4len : 0x1234);
-		put16(th + 6, k->proto == P_UDP ? 0 : 1);
+		bs_put16(th, k->proto == P_UDP ? k->sport : 0x0800);
+		bs_put16(th + 2, k->proto == P_UDP ? k->dport : 0);
+		bs_put16(th + 4, k->proto == P_UDP ? (uint16_t)l4len : 0x1234);
+		bs_put16(th + 6, k->proto == P_UDP ? 0 : 1);
 	}
 	memcpy(th + pk_l4h(k), pay, plen);
 	if (k->proto == P_ICMP) {
-		put16(th + 2, (uint16_t)~cs_fold(cs_add(0, th, l4len)));
+		bs_put16(th + 2, (uint16_t)~t_csum_fold(t_csum_add(0, th,
+		    l4len)));
 		return l4 + l4len;
 	}
-	c = (uint16_t)~cs_fold(cs_pseudo(b + l3, k->v6, k->proto, l4len) +
-	    cs_add(0, th, l4len));
+	c = (uint16_t)~t_csum_fold(t_csum_pseudo(b + l3, k->v6, k->proto,
+	    l4len) + t_csum_add(0, th, l4len));
 	if (k->proto == P_UDP && c == 0)
 		c = 0xffff;
-	put16(th + (k->proto == P_TCP ? 16 : 6), c);
+	bs_put16(th + (k->proto == P_TCP ? 16 : 6), c);
 	return l4 + l4len;
 }
 
@@ -316,22 +262,10 @@ tcp_ok(const uint8_t *f, size_t len, size_t l3, int v6)
 {
 	size_t l4 = l3 + (v6 ? 40 : (size_t)(f[l3] & 15) * 4);
 
-	if (!v6 && cs_fold(cs_add(0, f + l3, l4 - l3)) != 0xffff)
+	if (!v6 && t_csum_fold(t_csum_add(0, f + l3, l4 - l3)) != 0xffff)
 		return 0;
-	return cs_fold(cs_pseudo(f + l3, v6, P_TCP, len - l4) +
-	    cs_add(0, f + l4, len - l4)) == 0xffff;
-}
-
-/* An exactly sized heap copy. */
-static uint8_t *
-dup_exact(const uint8_t *p, size_t n)
-{
-	uint8_t *q = malloc(n != 0 ? n : 1);
-
-	ck_assert_ptr_nonnull(q);
-	if (n != 0)
-		memcpy(q, p, n);
-	return q;
+	return t_csum_fold(t_csum_pseudo(f + l3, v6, P_TCP, len - l4) +
+	    t_csum_add(0, f + l4, len - l4)) == 0xffff;
 }
 
 /* ---- capturing what the module emits and writes --------------------------- */
@@ -471,8 +405,8 @@ START_TEST(test_sum_long)
 
 	pay_fill(b, 3, sizeof(b));
 	s = tapoff_sum(tapoff_sum(0, b, 4096), b + 4096, sizeof(b) - 4096);
-	ck_assert_uint_eq(tapoff_fold(s), (uint16_t)~cs_fold(cs_add(0, b,
-	    sizeof(b))));
+	ck_assert_uint_eq(tapoff_fold(s), (uint16_t)~t_csum_fold(t_csum_add(0,
+	    b, sizeof(b))));
 	ck_assert_uint_eq(tapoff_fold(tapoff_sum(0, b, sizeof(b))),
 	    tapoff_fold(s));
 }
@@ -535,8 +469,8 @@ tso_build(uint8_t *b, uint8_t vnet[TAPOFF_VNET_LEN], const struct pk *k,
 
 	pay_fill(pay, 0, plen);
 	len = pk_build(b, k, pay, plen);
-	put16(b + l4 + 16, cs_fold(cs_pseudo(b + pk_l3(k), k->v6, P_TCP,
-	    len - l4)));
+	bs_put16(b + l4 + 16, t_csum_fold(t_csum_pseudo(b + pk_l3(k), k->v6,
+	    P_TCP, len - l4)));
 	vnet_make(vnet, V_NEEDS_CSUM, (uint8_t)((k->v6 ? V_GSO_TCPV6 :
 	    V_GSO_TCPV4) | ecn), (uint16_t)pk_hlen(k), (uint16_t)mss,
 	    (uint16_t)l4, 16);
@@ -624,21 +558,22 @@ tso_roundtrip(const struct cap *segs, const struct pk *k, size_t plen,
 	/* Headers: the first segment's, lengths and checksums redone. */
 	ck_assert_mem_eq(j, cap_pkt(segs, 0), l3);
 	if (k->v6)
-		ck_assert_uint_eq(get16(ip + 4), jlen - l4);
+		ck_assert_uint_eq(bs_get16(ip + 4), jlen - l4);
 	else {
-		ck_assert_uint_eq(get16(ip + 2), jlen - l3);
-		ck_assert_uint_eq(get16(ip + 4), k->ipid);
-		ck_assert_uint_eq(cs_fold(cs_add(0, ip, l4 - l3)), 0xffff);
+		ck_assert_uint_eq(bs_get16(ip + 2), jlen - l3);
+		ck_assert_uint_eq(bs_get16(ip + 4), k->ipid);
+		ck_assert_uint_eq(t_csum_fold(t_csum_add(0, ip, l4 - l3)),
+		    0xffff);
 	}
-	ck_assert_uint_eq(get32(j + l4 + 4), k->seq);
+	ck_assert_uint_eq(bs_get32(j + l4 + 4), k->seq);
 	ck_assert_uint_eq(j[l4 + 13], F_ACK | F_PSH);
-	ck_assert_uint_eq(get16(j + l4 + 16), cs_fold(cs_pseudo(ip, k->v6,
-	    P_TCP, jlen - l4)));
+	ck_assert_uint_eq(bs_get16(j + l4 + 16), t_csum_fold(t_csum_pseudo(ip,
+	    k->v6, P_TCP, jlen - l4)));
 	for (i = 0; i < plen; i++)
 		ck_assert_msg(j[hlen + i] == pay_byte(i), "payload byte %u", i);
 
 	/* Back through tapoff_tx: the same segments, byte for byte. */
-	pkt = dup_exact(j, jlen);
+	pkt = t_dup(j, jlen);
 	seg = malloc(hlen + mss);
 	ck_assert_ptr_nonnull(seg);
 	memset(&st, 0, sizeof(st));
@@ -667,7 +602,7 @@ START_TEST(test_tso)
 
 	len = tso_build(b, vnet, &k, tc->plen, tc->mss, tc->ecn);
 	/* The largest segment exactly fills frame_max. */
-	pkt = dup_exact(b, len);
+	pkt = t_dup(b, len);
 	seg = malloc(fmax);
 	ck_assert_ptr_nonnull(seg);
 	memset(&st, 0, sizeof(st));
@@ -684,7 +619,7 @@ START_TEST(test_tso)
 
 	/* One byte less: the whole packet is refused. */
 	cap_reset(c);
-	pkt = dup_exact(b, len);
+	pkt = t_dup(b, len);
 	seg = malloc(fmax - 1);
 	ck_assert_ptr_nonnull(seg);
 	memset(&st, 0, sizeof(st));
@@ -740,10 +675,11 @@ START_TEST(test_csum)
 	}
 	len = pk_build(want, &k, pay, cc.plen);
 	if (cc.zero)
-		ck_assert_uint_eq(get16(want + l4 + coff), 0xffff);
-	field = cs_fold(cs_pseudo(want + pk_l3(&k), k.v6, cc.proto, len - l4));
-	pkt = dup_exact(want, len);
-	put16(pkt + l4 + coff, field);
+		ck_assert_uint_eq(bs_get16(want + l4 + coff), 0xffff);
+	field = t_csum_fold(t_csum_pseudo(want + pk_l3(&k), k.v6, cc.proto,
+	    len - l4));
+	pkt = t_dup(want, len);
+	bs_put16(pkt + l4 + coff, field);
 	vnet_make(vnet, V_NEEDS_CSUM, V_GSO_NONE, 0, 0, (uint16_t)l4,
 	    (uint16_t)coff);
 	seg = malloc(len);
@@ -756,8 +692,9 @@ START_TEST(test_csum)
 	ck_assert_uint_eq(st.tx_bad, 0);
 	assert_same(cap_pkt(c, 0), c->len[0], want, len, "frame", 0);
 	/* And it verifies by summing, pseudo-header included. */
-	ck_assert_uint_eq(cs_fold(cs_pseudo(want + pk_l3(&k), k.v6, cc.proto,
-	    len - l4) + cs_add(0, cap_pkt(c, 0) + l4, len - l4)), 0xffff);
+	ck_assert_uint_eq(t_csum_fold(t_csum_pseudo(want + pk_l3(&k), k.v6,
+	    cc.proto, len - l4) + t_csum_add(0, cap_pkt(c, 0) + l4, len - l4)),
+	    0xffff);
 	free(seg);
 	free(pkt);
 	cap_free(c);
@@ -778,7 +715,7 @@ START_TEST(test_plain_frame)
 	len = pk_build(b, &k, pay, sizeof(pay));
 	b[len - 1] ^= 0x55;	/* a bad checksum is not ours to fix */
 	vnet_make(vnet, 0, V_GSO_NONE, 0, 0, 0, 0);
-	pkt = dup_exact(b, len);
+	pkt = t_dup(b, len);
 	memset(&st, 0, sizeof(st));
 	ck_assert_uint_eq(tapoff_tx(vnet, pkt, len, seg, len, cap_emit, c,
 	    &st), 1);
@@ -853,14 +790,14 @@ START_TEST(test_refuse)
 		b[l4 + 3] = 4;
 		memset(b + l4 + 4, 0, 4);
 		b[14 + 6] = 0;
-		put16(b + 14 + 4, (uint16_t)(get16(b + 14 + 4) + 8));
+		bs_put16(b + 14 + 4, (uint16_t)(bs_get16(b + 14 + 4) + 8));
 		len += 8;
 		vnet_make(vnet, V_NEEDS_CSUM, V_GSO_TCPV6, (uint16_t)l4 + 40,
 		    1448, (uint16_t)l4 + 8, 16);
 		fmax = 1600;
 		break;
 	case R_ARP:
-		put16(b + 12, 0x0806);
+		bs_put16(b + 12, 0x0806);
 		break;
 	case R_DOFF4:
 		b[l4 + 12] = 0x40;
@@ -873,10 +810,10 @@ START_TEST(test_refuse)
 		break;
 	case R_TWO_VLANS:
 		memmove(b + 20, b + 12, len - 12);
-		put16(b + 12, 0x8100);
-		put16(b + 14, 5);
-		put16(b + 16, 0x8100);
-		put16(b + 18, 6);
+		bs_put16(b + 12, 0x8100);
+		bs_put16(b + 14, 5);
+		bs_put16(b + 16, 0x8100);
+		bs_put16(b + 18, 6);
 		len += 8;
 		fmax = 1600;
 		break;
@@ -894,7 +831,7 @@ START_TEST(test_refuse)
 	default:
 		break;
 	}
-	pkt = dup_exact(b, len);
+	pkt = t_dup(b, len);
 	seg = malloc(fmax);
 	ck_assert_ptr_nonnull(seg);
 	memset(&st, 0, sizeof(st));
@@ -922,7 +859,7 @@ START_TEST(test_truncated)
 	len = tso_build(b, vnet, &k, 3000, 1448, 0);
 	memset(&st, 0, sizeof(st));
 	for (cut = 0; cut < pk_hlen(&k); cut++) {
-		pkt = dup_exact(b, cut);
+		pkt = t_dup(b, cut);
 		ck_assert_msg(tapoff_tx(vnet, pkt, cut, seg, sizeof(seg),
 		    cap_emit, c, &st) == 0, "cut at %zu of %zu accepted", cut,
 		    len);
@@ -989,7 +926,7 @@ seg_build(uint8_t *b, const struct pk *k, size_t plen)
 static void
 gro_put(struct gro_fx *x, unsigned s, int want)
 {
-	uint8_t *p = dup_exact(x->f[s], x->flen[s]);
+	uint8_t *p = t_dup(x->f[s], x->flen[s]);
 
 	ck_assert_int_eq(tapoff_gro_add(&x->g, p, x->flen[s], cap_write, x->w,
 	    &x->st), want);
@@ -1020,21 +957,22 @@ assert_joined(const struct gro_fx *x, unsigned i, unsigned first,
 	ck_assert_mem_eq(j, f0, 14);
 	if (v6) {
 		ck_assert_mem_eq(j + 14, f0 + 14, 4);
-		ck_assert_uint_eq(get16(j + 18), jlen - l4);
+		ck_assert_uint_eq(bs_get16(j + 18), jlen - l4);
 		ck_assert_mem_eq(j + 20, f0 + 20, 34);
 	} else {
 		ck_assert_mem_eq(j + 14, f0 + 14, 2);
-		ck_assert_uint_eq(get16(j + 16), jlen - 14);
+		ck_assert_uint_eq(bs_get16(j + 16), jlen - 14);
 		ck_assert_mem_eq(j + 18, f0 + 18, 6);
 		ck_assert_mem_eq(j + 26, f0 + 26, 8);
-		ck_assert_uint_eq(cs_fold(cs_add(0, j + 14, 20)), 0xffff);
+		ck_assert_uint_eq(t_csum_fold(t_csum_add(0, j + 14, 20)),
+		    0xffff);
 	}
 	ck_assert_mem_eq(j + l4, f0 + l4, 13);
 	ck_assert_uint_eq(j[l4 + 13], x->f[last][l4 + 13]);
 	ck_assert_mem_eq(j + l4 + 14, f0 + l4 + 14, 2);
 	ck_assert_mem_eq(j + l4 + 18, f0 + l4 + 18, 14);
-	ck_assert_uint_eq(get16(j + l4 + 16), cs_fold(cs_pseudo(j + 14, v6,
-	    P_TCP, jlen - l4)));
+	ck_assert_uint_eq(bs_get16(j + l4 + 16), t_csum_fold(
+	    t_csum_pseudo(j + 14, v6, P_TCP, jlen - l4)));
 	pl = hlen;
 	for (s = first; s <= last; s++) {
 		ck_assert_mem_eq(j + pl, x->f[s] + hlen, x->flen[s] - hlen);
@@ -1287,7 +1225,7 @@ brk_build(uint8_t *b, unsigned which)
 		b[l4 + 3] = 4;
 		memset(b + l4 + 4, 0, 4);
 		b[14 + 6] = 0;
-		put16(b + 14 + 4, (uint16_t)(get16(b + 14 + 4) + 8));
+		bs_put16(b + 14 + 4, (uint16_t)(bs_get16(b + 14 + 4) + 8));
 		len += 8;
 		break;
 	default:
@@ -1406,9 +1344,9 @@ START_TEST(test_gro_limit)
 	ck_assert_uint_le(x->w->len[0], TAPOFF_PKT_MAX);
 	j = x->w->arena + x->w->off[0];
 	if (_i)
-		ck_assert_uint_eq(get16(j + 18), 20 + 5 * mss);
+		ck_assert_uint_eq(bs_get16(j + 18), 20 + 5 * mss);
 	else
-		ck_assert_uint_eq(get16(j + 16), 65535);
+		ck_assert_uint_eq(bs_get16(j + 16), 65535);
 	ck_assert_uint_eq(x->w->vnet[0][1], _i ? V_GSO_TCPV6 : V_GSO_TCPV4);
 	ck_assert_uint_eq(vnet16(x->w->vnet[0], 2), hl);
 	ck_assert_mem_eq(j + hl, x->f[0] + hl, mss);
@@ -1540,11 +1478,5 @@ tapoff_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(tapoff_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(tapoff_suite());
 }

@@ -15,6 +15,8 @@
 
 #include "batsec_crypto.h"
 #include "proto/wire.h"
+#include "lib/t_check.h"
+#include "lib/t_ident.h"
 
 #define FRAME_MAX	8192
 
@@ -30,26 +32,11 @@ static struct bs_identity ids[4];
 static void
 setup_ids(void)
 {
-	uint8_t seed[BS_SEED_LEN];
 	unsigned i;
 
 	ck_assert_int_eq(bs_crypto_init(), 0);
-	for (i = 0; i < 4; i++) {
-		memset(seed, (int)(0x11 * (i + 1)), sizeof(seed));
-		ck_assert_int_eq(bs_identity_from_seed(&ids[i], seed), 0);
-	}
-}
-
-/* An exactly sized heap copy of the first n bytes of p. */
-static uint8_t *
-dup_exact(const uint8_t *p, size_t n)
-{
-	uint8_t *q = malloc(n != 0 ? n : 1);
-
-	ck_assert_ptr_nonnull(q);
-	if (n != 0)
-		memcpy(q, p, n);
-	return q;
+	for (i = 0; i < 4; i++)
+		t_ident(&ids[i], (uint8_t)(0x11 * (i + 1)));
 }
 
 static void
@@ -712,7 +699,7 @@ START_TEST(test_truncation)
 
 	make((enum recipe)_i, &f);
 	for (n = 0; n < f.len; n++) {
-		q = dup_exact(f.buf, n);
+		q = t_dup(f.buf, n);
 		ck_assert_msg(parse_as(f.type, q, n, &w) == WIRE_ETRUNC,
 		    "recipe %d cut at %zu: %s", _i, n,
 		    wire_strerror(parse_as(f.type, q, n, &w)));
@@ -721,7 +708,7 @@ START_TEST(test_truncation)
 		free(q);
 	}
 	/* And the whole frame, exactly sized, is accepted. */
-	q = dup_exact(f.buf, f.len);
+	q = t_dup(f.buf, f.len);
 	ck_assert_int_eq(parse_as(f.type, q, f.len, &w), WIRE_OK);
 	ck_assert_ptr_null(w.field);
 	free(q);
@@ -984,7 +971,7 @@ START_TEST(test_malformed)
 	make(b->r, &f);
 	off = mark_off(&f, b->m) + b->delta;
 	apply_edit(&f, b, off);
-	q = dup_exact(f.buf, f.len);
+	q = t_dup(f.buf, f.len);
 	r = parse_as(f.type, q, f.len, &w);
 	ck_assert_msg(r == b->err, "row %d: got %d (%s) at %s/%zu, want %d",
 	    _i, r, wire_strerror(r), w.field ? w.field : "-", w.off, b->err);
@@ -1146,7 +1133,7 @@ START_TEST(test_tvlv_regions)
 	uint8_t *q;
 	int r;
 
-	q = dup_exact(bad_regions[_i].bytes, bad_regions[_i].len);
+	q = t_dup(bad_regions[_i].bytes, bad_regions[_i].len);
 	r = wire_tvlvs_parse(q, bad_regions[_i].len, &tv);
 	ck_assert_msg(r == bad_regions[_i].err, "region %d: %s", _i,
 	    wire_strerror(r));
@@ -1955,11 +1942,5 @@ wire_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(wire_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return t_run(wire_suite());
 }

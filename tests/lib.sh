@@ -54,6 +54,19 @@ ns_add() {
 	echo "$n"
 }
 
+# gen_wire_build TOP B OUT: fuzz/gen_wire.c (the wire codec's own frames)
+# built as the program OUT against the libraries of the build B (absolute),
+# tests/lib included, under the sanitizers when B is a build-san.
+gen_wire_build() {
+	_san=
+	case $2 in *-san) _san="-fsanitize=address,undefined" ;; esac
+	${CC:-cc} -std=gnu11 -D_GNU_SOURCE $_san -I"$1/src" -I"$1/crypto" \
+	    -I"$1/keys" -I"$1/policy" -I"$1/tests" -o "$3" \
+	    "$1/fuzz/gen_wire.c" "$2/tests/lib/libtest.a" "$2/libbatsec.a" \
+	    "$2/libbatsec_policy.a" "$2/libbatsec_keys.a" \
+	    "$2/libbatsec_crypto.a" $(pkg-config --libs libsodium)
+}
+
 # track_pid PID: a process this test started, killed at exit.
 track_pid() { echo "pid $1" >>"$_reg"; }
 

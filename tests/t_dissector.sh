@@ -73,11 +73,8 @@ SANF=
 case $B in *-san) SANF="-fsanitize=address,undefined" ;; esac
 CORPUS=$D/seeds
 mkdir -p "$CORPUS"
-if ! ${CC:-cc} -std=gnu11 -D_GNU_SOURCE $SANF -I"$TOP/src" -I"$TOP/crypto" \
-    -I"$TOP/keys" -I"$TOP/policy" -o "$D/gen_wire" "$TOP/fuzz/gen_wire.c" \
-    "$B/libbatsec.a" "$B/libbatsec_policy.a" "$B/libbatsec_keys.a" \
-    "$B/libbatsec_crypto.a" $(pkg-config --libs libsodium) \
-    >"$D/gen_cc.log" 2>&1 || ! "$D/gen_wire" "$CORPUS" >"$D/gen.log" 2>&1
+if ! gen_wire_build "$TOP" "$B" "$D/gen_wire" >"$D/gen_cc.log" 2>&1 ||
+    ! "$D/gen_wire" "$CORPUS" >"$D/gen.log" 2>&1
 then
 	fail "fuzz/gen_wire.c builds and writes the frames: $(head -n 3 \
 	    "$D/gen_cc.log" "$D/gen.log")"

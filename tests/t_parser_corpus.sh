@@ -50,15 +50,9 @@ feed() {
 }
 
 # The wire codec's own frames: fuzz/gen_wire.c, as t_dissector.sh builds
-# its wirecheck.
-SANF=
-case $B in *-san) SANF="-fsanitize=address,undefined" ;; esac
+# them.
 mkdir -p "$D/seeds"
-if ! ${CC:-cc} -std=gnu11 -D_GNU_SOURCE $SANF -I"$TOP/src" -I"$TOP/crypto" \
-    -I"$TOP/keys" -I"$TOP/policy" -o "$D/gen_wire" "$TOP/fuzz/gen_wire.c" \
-    "$B/libbatsec.a" "$B/libbatsec_policy.a" "$B/libbatsec_keys.a" \
-    "$B/libbatsec_crypto.a" $(pkg-config --libs libsodium) \
-    >"$D/cc.log" 2>&1; then
+if ! gen_wire_build "$TOP" "$B" "$D/gen_wire" >"$D/cc.log" 2>&1; then
 	fail "fuzz/gen_wire.c builds against $B: $(head -n 3 "$D/cc.log")"
 elif ! "$D/gen_wire" "$D/seeds" >"$D/gen.log" 2>&1; then
 	fail "gen_wire writes the frames: $(head -n 3 "$D/gen.log")"

@@ -12,6 +12,8 @@
 #include <sodium.h>
 
 #include "batsec_policy.h"
+#include "lib/t_ipc.h"
+#include "lib/t_policy.h"
 #include "sim.h"
 #include "proto/wire.h"
 
@@ -526,11 +528,7 @@ make_policy(void)
 		    bs_policy_trust_add(pol, S.nodes[i].id.pk, NULL, 0, NULL,
 		    0) != 0)
 			goto out;
-	S.snap_len = bs_policy_snapshot_len(pol);
-	if ((S.snap = malloc(S.snap_len)) == NULL ||
-	    bs_policy_snapshot_encode(pol, S.snap, S.snap_len, &S.snap_len) !=
-	    0)
-		goto out;
+	S.snap = t_policy_snapshot(pol, &S.snap_len);
 	rc = 0;
 out:
 	bs_policy_free(pol);
@@ -567,21 +565,13 @@ node_start(struct sim_node *v, uint32_t idx)
 	int r;
 
 	pcore_init(&v->pc, sim_emit, v);
-	memset(&c, 0, sizeof(c));
-	memcpy(c.own_pk, v->id.pk, BS_PK_LEN);
-	memcpy(c.own_addr, v->addr, BS_ADDR_LEN);
-	c.ethertype = 0x88b5;
-	c.epoch = SIM_EPOCH;
-	c.hello_ms = SIM_HELLO_MS;
-	c.ogm_ms = SIM_OGM_MS;
-	c.hop_penalty = SIM_HOP_PENALTY;
-	c.log_level = IPC_LOG_WARNING;
-	memset(&f, 0, sizeof(f));
-	f.ifindex = SIM_IFINDEX;
-	f.mtu = SIM_MTU;
-	memcpy(f.mac, v->mac, BS_ADDR_LEN);
-	f.state = IPC_IFACE_UP;
-	memcpy(f.name, "sim0", 5);
+	c = t_ipc_config((struct t_config){ .pk = v->id.pk,
+	    .ethertype = 0x88b5, .epoch = SIM_EPOCH, .hello_ms = SIM_HELLO_MS,
+	    .ogm_ms = SIM_OGM_MS, .hop_penalty = SIM_HOP_PENALTY,
+	    .log_level = IPC_LOG_WARNING });
+	f = t_ipc_iface((struct t_iface){ .ifindex = SIM_IFINDEX,
+	    .mtu = SIM_MTU, .mac = v->mac, .state = IPC_IFACE_UP,
+	    .name = "sim0" });
 	sim_heap_acct = &v->heap_tables;
 	r = pcore_config(&v->pc, &c, err, sizeof(err));
 	if (r == 0)

@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "batsec_crypto.h"
+#include "lib/t_frames.h"
 #include "proto/wire.h"
 
 #define ATK_MAX_PEERS	16
@@ -184,8 +185,7 @@ static void
 atk_hello(struct atk *a)
 {
 	struct wire_hello h;
-	uint8_t buf[WIRE_HELLO_MAX_LEN], sig[BS_SIG_LEN];
-	size_t len;
+	uint8_t buf[WIRE_HELLO_MAX_LEN];
 	int i;
 
 	memset(&h, 0, sizeof(h));
@@ -199,11 +199,7 @@ atk_hello(struct atk *a)
 		h.neigh[i].rx_count = WIRE_RX_WINDOW;	/* "heard all" */
 	}
 	h.num_neigh = (unsigned)a->n_peer;
-	if (wire_hello_build(buf, sizeof(buf), &h, &len) != WIRE_OK ||
-	    bs_sign(sig, BS_DOM_HELLO, buf, len, &a->id) != 0 ||
-	    wire_sig_append(buf, sizeof(buf), &len, sig) != WIRE_OK)
-		return;
-	atk_send(a, NULL, buf, len);
+	atk_send(a, NULL, buf, t_hello(buf, sizeof(buf), &h, &a->id));
 }
 
 /* Learn the HELLO senders around us (and their link keys). */
@@ -303,35 +299,19 @@ atk_ogm_send(struct atk *a, const struct wire_ogm_mut *m,
 
 /*
  * A signed block (signed part + signature) of key id, or with a random
- * signature when forged; 0 on failure.
+ * signature when forged: its length.
  */
 static size_t
 atk_block2(const struct bs_identity *id, uint32_t epoch, uint32_t seqno,
     const uint8_t seed[BS_CHAIN_LEN], const uint8_t *tvlv, size_t tvlv_len,
     uint8_t *out, size_t cap, int forged)
 {
-	uint8_t anchor[BS_CHAIN_LEN], sig[BS_SIG_LEN];
-	struct wire_ogm_signed s;
-	size_t len;
+	size_t len = t_ogm_block(out, cap, &(struct t_ogm_entry){ .orig = id,
+	    .epoch = epoch, .seqno = seqno, .interval_ms = 1000,
+	    .chain_seed = seed, .tvlv = tvlv, .tvlv_len = tvlv_len });
 
-	if (bs_chain_iter(anchor, seed, BS_MAXHOPS) != 0)
-		return 0;
-	memset(&s, 0, sizeof(s));
-	s.pk = id->pk;
-	s.epoch = epoch;
-	s.seqno = seqno;
-	s.interval_ms = 1000;
-	s.anchor = anchor;
-	s.tvlv = tvlv;
-	s.tvlv_len = tvlv_len;
-	if (wire_ogm_signed_build(out, cap, &s, &len) != WIRE_OK)
-		return 0;
 	if (forged)
-		bs_random(sig, sizeof(sig));
-	else if (bs_sign(sig, BS_DOM_OGM, out, len, id) != 0)
-		return 0;
-	if (wire_sig_append(out, cap, &len, sig) != WIRE_OK)
-		return 0;
+		bs_random(out + len - BS_SIG_LEN, BS_SIG_LEN);
 	return len;
 }
 
