@@ -36,7 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static uint8_t fuzz_own_addr[BS_ADDR_LEN];
 
-static void fuzz_init(void)
+static void
+fuzz_init(void)
 {
 	static int ready;
 	uint8_t pk[BS_PK_LEN];
@@ -50,7 +51,8 @@ static void fuzz_init(void)
 	ready = 1;
 }
 
-static void fuzz_ctx(struct ipc_ctx *ctx)
+static void
+fuzz_ctx(struct ipc_ctx *ctx)
 {
 	ipc_ctx_init(ctx, fuzz_own_addr);
 	if (ipc_ctx_iface_add(ctx, FUZZ_IF_A) != 0 ||
@@ -61,7 +63,8 @@ static void fuzz_ctx(struct ipc_ctx *ctx)
 }
 
 /* A message that passed must decode and encode back to its own bytes. */
-static void fuzz_roundtrip(const struct ipc_msg *m, const uint8_t *dgram,
+static void
+fuzz_roundtrip(const struct ipc_msg *m, const uint8_t *dgram,
     size_t len)
 {
 	static union ipc_payload u;
@@ -77,7 +80,8 @@ static void fuzz_roundtrip(const struct ipc_msg *m, const uint8_t *dgram,
 		abort();
 }
 
-static void fuzz_ctx_invariant(const struct ipc_ctx *ctx)
+static void
+fuzz_ctx_invariant(const struct ipc_ctx *ctx)
 {
 	size_t i, used = 0;
 
@@ -87,7 +91,8 @@ static void fuzz_ctx_invariant(const struct ipc_ctx *ctx)
 		abort();
 }
 
-static void fuzz_forwarder(struct ipc_ctx *ctx, const struct ipc_msg *m)
+static void
+fuzz_forwarder(struct ipc_ctx *ctx, const struct ipc_msg *m)
 {
 	struct ipc_neigh n;
 	char err[256];
@@ -102,7 +107,8 @@ static void fuzz_forwarder(struct ipc_ctx *ctx, const struct ipc_msg *m)
 		abort();
 }
 
-static void fuzz_parser(struct ipc_snap *s, const struct ipc_msg *m)
+static void
+fuzz_parser(struct ipc_snap *s, const struct ipc_msg *m)
 {
 	char err[256];
 	int r;
@@ -116,7 +122,8 @@ static void fuzz_parser(struct ipc_snap *s, const struct ipc_msg *m)
 		abort();
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct ipc_ctx ctx;
 	static struct ipc_msg m;

@@ -20,7 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Keeps the field reads below from being optimised away. */
 static volatile size_t fuzz_sink;
 
-static void fuzz_check(const struct nl_link *l, void *arg)
+static void
+fuzz_check(const struct nl_link *l, void *arg)
 {
 	size_t *sum = arg;
 	size_t len = strnlen(l->name, IFNAMSIZ);
@@ -37,7 +38,8 @@ static void fuzz_check(const struct nl_link *l, void *arg)
 		*sum += l->mac[0] + l->mac[5];
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct nl_link link;
 	uint8_t *copy;

@@ -22,14 +22,16 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void oracle(int ok)
+static void
+oracle(int ok)
 {
 	if (!ok)
 		__builtin_trap();
 }
 
 /* Canonical text of pol, parsed back: equal, and formats identically. */
-static void check_text(const struct bs_policy *pol)
+static void
+check_text(const struct bs_policy *pol)
 {
 	size_t len = bs_policy_format_len(pol), len2;
 	struct bs_policy *back = NULL;
@@ -54,7 +56,8 @@ static void check_text(const struct bs_policy *pol)
 }
 
 /* Snapshot of pol decodes to an equal policy; returns the encoding. */
-static uint8_t *check_snapshot(const struct bs_policy *pol, size_t *len)
+static uint8_t *
+check_snapshot(const struct bs_policy *pol, size_t *len)
 {
 	struct bs_policy *back = NULL;
 	uint8_t *buf;
@@ -71,7 +74,8 @@ static uint8_t *check_snapshot(const struct bs_policy *pol, size_t *len)
 }
 
 /* Lookups agree with the lists; edits keep the invariants. */
-static void check_eval(const struct bs_policy *pol)
+static void
+check_eval(const struct bs_policy *pol)
 {
 	struct bs_policy *copy = bs_policy_dup(pol);
 	enum bs_policy_class cls;
@@ -100,7 +104,8 @@ static void check_eval(const struct bs_policy *pol)
 	bs_policy_free(copy);
 }
 
-static void fuzz_text(const uint8_t *data, size_t size)
+static void
+fuzz_text(const uint8_t *data, size_t size)
 {
 	struct bs_policy *pol = NULL;
 	char err[256];
@@ -120,7 +125,8 @@ static void fuzz_text(const uint8_t *data, size_t size)
 	bs_policy_free(pol);
 }
 
-static int has_included_entries(const struct bs_policy *pol)
+static int
+has_included_entries(const struct bs_policy *pol)
 {
 	size_t i;
 
@@ -130,7 +136,8 @@ static int has_included_entries(const struct bs_policy *pol)
 	return 0;
 }
 
-static void fuzz_snapshot(const uint8_t *data, size_t size)
+static void
+fuzz_snapshot(const uint8_t *data, size_t size)
 {
 	struct bs_policy *pol = NULL;
 	char err[256];
@@ -152,7 +159,8 @@ static void fuzz_snapshot(const uint8_t *data, size_t size)
 	bs_policy_free(pol);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int ready;
 

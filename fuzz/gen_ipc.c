@@ -22,17 +22,20 @@ static struct t_seedbuf gen_seed = { gen_buf, sizeof(gen_buf), 0 };
 static struct bs_identity gen_n1, gen_orig;
 static uint8_t gen_n1_addr[BS_ADDR_LEN], gen_orig_addr[BS_ADDR_LEN];
 
-static void gen_start(enum ipc_role role)
+static void
+gen_start(enum ipc_role role)
 {
 	t_ipcs_start(&gen_seed, role == IPC_ROLE_PARSER ? 1 : 0);
 }
 
-static void gen_add(uint16_t type, const void *obj)
+static void
+gen_add(uint16_t type, const void *obj)
 {
 	t_ipcs_msg(&gen_seed, type, obj);
 }
 
-static void mk_neigh(struct ipc_neigh *n, uint8_t state)
+static void
+mk_neigh(struct ipc_neigh *n, uint8_t state)
 {
 	int up = state == IPC_NEIGH_UP;
 
@@ -47,7 +50,8 @@ static void mk_neigh(struct ipc_neigh *n, uint8_t state)
  * the anchor, hop-chain element and signature are zero (fuzz_ipc checks
  * formats, not signatures).
  */
-static void mk_relay(struct ipc_relay *r)
+static void
+mk_relay(struct ipc_relay *r)
 {
 	static const uint8_t zero[BS_SIG_LEN];
 	uint8_t tvlv[WIRE_TVLV_MAX], *blk = r->entry + WIRE_OGM_MUT_LEN;
@@ -70,7 +74,8 @@ static void mk_relay(struct ipc_relay *r)
 }
 
 /* The parser's view of a neighbour and what it learns through it. */
-static void seed_forwarder_session(void)
+static void
+seed_forwarder_session(void)
 {
 		struct ipc_neigh n;
 	struct ipc_route r = t_ipc_route((struct t_route){
@@ -136,7 +141,8 @@ static void seed_forwarder_session(void)
 	t_seed_flush(&gen_seed);
 }
 
-static void seed_parser_session(void)
+static void
+seed_parser_session(void)
 {
 		static uint8_t snap[6000];
 	struct ipc_config c = { .ethertype = 0x88b5, .epoch = 3,
@@ -209,7 +215,8 @@ static void seed_parser_session(void)
 	t_seed_flush(&gen_seed);
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	t_seed_main(argc, argv, "gen_ipc", T_SEED_BLAKE2B_64);
 	t_seed_run(LLVMFuzzerTestOneInput);

@@ -26,7 +26,8 @@ static _Alignas(8) uint8_t gen_dgram[GEN_BUF];
 static size_t gen_dlen, gen_two, gen_count;
 
 /* Writes one message as a seed and appends it to the datagram. */
-static void gen_emit(const struct nlmsghdr *nlh)
+static void
+gen_emit(const struct nlmsghdr *nlh)
 {
 	struct nl_link l;
 
@@ -44,7 +45,8 @@ static void gen_emit(const struct nlmsghdr *nlh)
 		gen_two = gen_dlen;
 }
 
-static struct nlmsghdr *gen_start(void *buf, uint16_t type, uint8_t family,
+static struct nlmsghdr *
+gen_start(void *buf, uint16_t type, uint8_t family,
     int index, uint16_t hwtype, unsigned int flags)
 {
 	struct nlmsghdr *nlh;
@@ -63,7 +65,8 @@ static struct nlmsghdr *gen_start(void *buf, uint16_t type, uint8_t family,
 	return nlh;
 }
 
-static void gen_common(struct nlmsghdr *nlh, const char *name,
+static void
+gen_common(struct nlmsghdr *nlh, const char *name,
     const uint8_t *mac, uint32_t mtu, uint8_t oper)
 {
 	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
@@ -76,7 +79,8 @@ static void gen_common(struct nlmsghdr *nlh, const char *name,
 }
 
 /* Attributes the parser skips, as a kernel message carries them. */
-static void gen_skipped(struct nlmsghdr *nlh)
+static void
+gen_skipped(struct nlmsghdr *nlh)
 {
 	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	static const uint8_t stats[64];
@@ -103,7 +107,8 @@ static void gen_skipped(struct nlmsghdr *nlh)
 	mnl_attr_put_u32(nlh, 0x7fff, 0xdeadbeef);	/* beyond IFLA_MAX */
 }
 
-static void gen_links(void)
+static void
+gen_links(void)
 {
 	static const uint8_t veth[6] = { 0x02, 0xba, 0x75, 0xec, 0x00, 0x01 };
 	static const uint8_t tap[6] = { 0x5a, 0x11, 0x22, 0x33, 0x44, 0x55 };
@@ -165,7 +170,8 @@ static void gen_links(void)
 	gen_emit(done);
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	t_seed_main(argc, argv, "gen_netlink", T_SEED_SHA256);
 	gen_links();

@@ -45,7 +45,8 @@ static const char *const texts[] = {
 };
 
 /* One seed: the kind byte, then the data. */
-static void put_seed(char kind, const void *data, size_t len)
+static void
+put_seed(char kind, const void *data, size_t len)
 {
 	uint8_t *buf = malloc(1 + len);
 
@@ -57,7 +58,8 @@ static void put_seed(char kind, const void *data, size_t len)
 	free(buf);
 }
 
-static int put_snapshot(const struct bs_policy *pol)
+static int
+put_snapshot(const struct bs_policy *pol)
 {
 	size_t len = bs_policy_snapshot_len(pol);
 	uint8_t *buf = malloc(len);
@@ -70,7 +72,8 @@ static int put_snapshot(const struct bs_policy *pol)
 }
 
 /* A text seed, and the snapshot of its policy when it parses. */
-static int put_text(const char *text, size_t len)
+static int
+put_text(const char *text, size_t len)
 {
 	struct bs_policy *pol;
 	char err[256];
@@ -85,7 +88,8 @@ static int put_text(const char *text, size_t len)
 	return r;
 }
 
-static int put_file(const char *path)
+static int
+put_file(const char *path)
 {
 	static char buf[65536];
 	size_t len;
@@ -100,7 +104,8 @@ static int put_file(const char *path)
 	return put_text(buf, len);
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "fuzz/corpus/policy";
 	size_t i;

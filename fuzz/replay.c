@@ -16,7 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define REPLAY_MAX_INPUT (1u << 20)
 
-static int replay_file(const char *path)
+static int
+replay_file(const char *path)
 {
 	struct stat st;
 	FILE *f;
@@ -47,7 +48,8 @@ static int replay_file(const char *path)
 	return 1;
 }
 
-static int replay_dir(const char *dir)
+static int
+replay_dir(const char *dir)
 {
 	struct dirent **names;
 	char path[4096];
@@ -74,7 +76,8 @@ static int replay_dir(const char *dir)
 	return count;
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	struct stat st;
 	int i, r, total = 0, bad = 0;

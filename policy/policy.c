@@ -35,7 +35,8 @@ const struct bs_policy_limit_def bs_policy_limit_defs[BS_POLICY_LIMIT_COUNT] = {
 _Static_assert(sizeof(struct bs_policy_limits) ==
     BS_POLICY_LIMIT_COUNT * sizeof(uint32_t), "limits table out of step");
 
-uint32_t bs_policy_limit_get(const struct bs_policy_limits *l, size_t i)
+uint32_t
+bs_policy_limit_get(const struct bs_policy_limits *l, size_t i)
 {
 	uint32_t v;
 
@@ -44,12 +45,14 @@ uint32_t bs_policy_limit_get(const struct bs_policy_limits *l, size_t i)
 	return v;
 }
 
-static void limit_set(struct bs_policy_limits *l, size_t i, uint32_t v)
+static void
+limit_set(struct bs_policy_limits *l, size_t i, uint32_t v)
 {
 	memcpy((char *)l + bs_policy_limit_defs[i].offset, &v, sizeof(v));
 }
 
-void bs_policy_limits_default(struct bs_policy_limits *l)
+void
+bs_policy_limits_default(struct bs_policy_limits *l)
 {
 	size_t i;
 
@@ -59,7 +62,8 @@ void bs_policy_limits_default(struct bs_policy_limits *l)
 
 /* ---- lifecycle ----------------------------------------------------------- */
 
-struct bs_policy *bs_policy_new(void)
+struct bs_policy *
+bs_policy_new(void)
 {
 	struct bs_policy *pol = calloc(1, sizeof(*pol));
 
@@ -70,7 +74,8 @@ struct bs_policy *bs_policy_new(void)
 	return pol;
 }
 
-void bs_policy_free(struct bs_policy *pol)
+void
+bs_policy_free(struct bs_policy *pol)
 {
 	size_t i;
 
@@ -86,7 +91,8 @@ void bs_policy_free(struct bs_policy *pol)
 }
 
 /* malloc'd copy of n elements of size sz; NULL only on failure. */
-static void *copy_array(const void *src, size_t n, size_t sz, int *fail)
+static void *
+copy_array(const void *src, size_t n, size_t sz, int *fail)
 {
 	void *p;
 
@@ -100,7 +106,8 @@ static void *copy_array(const void *src, size_t n, size_t sz, int *fail)
 	return p;
 }
 
-struct bs_policy *bs_policy_dup(const struct bs_policy *pol)
+struct bs_policy *
+bs_policy_dup(const struct bs_policy *pol)
 {
 	struct bs_policy *c = bs_policy_new();
 	int fail = 0;
@@ -134,7 +141,8 @@ struct bs_policy *bs_policy_dup(const struct bs_policy *pol)
 	return c;
 }
 
-static int trust_equal(const struct bs_policy_trust *a,
+static int
+trust_equal(const struct bs_policy_trust *a,
     const struct bs_policy_trust *b)
 {
 	return memcmp(a->pk, b->pk, BS_PK_LEN) == 0 &&
@@ -142,20 +150,23 @@ static int trust_equal(const struct bs_policy_trust *a,
 	    strcmp(a->name, b->name) == 0;
 }
 
-static int anchor_equal(const struct bs_policy_anchor *a,
+static int
+anchor_equal(const struct bs_policy_anchor *a,
     const struct bs_policy_anchor *b)
 {
 	return memcmp(a->pk, b->pk, BS_PK_LEN) == 0 &&
 	    strcmp(a->name, b->name) == 0;
 }
 
-static int keys_equal(const struct bs_policy_key *a, size_t na,
+static int
+keys_equal(const struct bs_policy_key *a, size_t na,
     const struct bs_policy_key *b, size_t nb)
 {
 	return na == nb && (na == 0 || memcmp(a, b, na * sizeof(*a)) == 0);
 }
 
-int bs_policy_equal(const struct bs_policy *a, const struct bs_policy *b)
+int
+bs_policy_equal(const struct bs_policy *a, const struct bs_policy *b)
 {
 	size_t i;
 
@@ -180,7 +191,8 @@ int bs_policy_equal(const struct bs_policy *a, const struct bs_policy *b)
 
 /* ---- validation ---------------------------------------------------------- */
 
-const char *bs_policy_mode_name(enum bs_policy_mode mode)
+const char *
+bs_policy_mode_name(enum bs_policy_mode mode)
 {
 	switch (mode) {
 	case BS_POLICY_ALLOWLIST:
@@ -193,7 +205,8 @@ const char *bs_policy_mode_name(enum bs_policy_mode mode)
 	return NULL;
 }
 
-int bs_policy_name_ok(const char *s, size_t len)
+int
+bs_policy_name_ok(const char *s, size_t len)
 {
 	size_t i;
 
@@ -209,7 +222,8 @@ int bs_policy_name_ok(const char *s, size_t len)
 	return 1;
 }
 
-int bs_policy_path_ok(const char *s, size_t len)
+int
+bs_policy_path_ok(const char *s, size_t len)
 {
 	size_t i;
 
@@ -224,7 +238,8 @@ int bs_policy_path_ok(const char *s, size_t len)
 static int verr(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static int verr(char *err, size_t errlen, const char *fmt, ...)
+static int
+verr(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -237,7 +252,8 @@ static int verr(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /* The name field is NUL-terminated, and empty or a valid NAME. */
-static int field_name_ok(const char name[static BS_POLICY_NAME_MAX + 1],
+static int
+field_name_ok(const char name[static BS_POLICY_NAME_MAX + 1],
     int optional)
 {
 	size_t len = strnlen(name, BS_POLICY_NAME_MAX + 1);
@@ -248,7 +264,8 @@ static int field_name_ok(const char name[static BS_POLICY_NAME_MAX + 1],
 }
 
 /* Strictly ascending keys; stride is the element size, pk first. */
-static int keys_sorted(const void *base, size_t n, size_t stride)
+static int
+keys_sorted(const void *base, size_t n, size_t stride)
 {
 	const uint8_t *p = base;
 	size_t i;
@@ -259,7 +276,8 @@ static int keys_sorted(const void *base, size_t n, size_t stride)
 	return 1;
 }
 
-static int validate_lists(const struct bs_policy *pol, char *err,
+static int
+validate_lists(const struct bs_policy *pol, char *err,
     size_t errlen)
 {
 	size_t i;
@@ -288,7 +306,8 @@ static int validate_lists(const struct bs_policy *pol, char *err,
 	return 0;
 }
 
-static int validate_includes(const struct bs_policy *pol, char *err,
+static int
+validate_includes(const struct bs_policy *pol, char *err,
     size_t errlen)
 {
 	size_t i, j;
@@ -307,7 +326,8 @@ static int validate_includes(const struct bs_policy *pol, char *err,
 	return 0;
 }
 
-int bs_policy_validate(const struct bs_policy *pol, char *err, size_t errlen)
+int
+bs_policy_validate(const struct bs_policy *pol, char *err, size_t errlen)
 {
 	size_t i;
 
@@ -332,12 +352,14 @@ int bs_policy_validate(const struct bs_policy *pol, char *err, size_t errlen)
 
 /* ---- lookups ------------------------------------------------------------- */
 
-static int pk_cmp(const void *key, const void *elem)
+static int
+pk_cmp(const void *key, const void *elem)
 {
 	return memcmp(key, elem, BS_PK_LEN);
 }
 
-const struct bs_policy_trust *bs_policy_trust_find(const struct bs_policy *pol,
+const struct bs_policy_trust *
+bs_policy_trust_find(const struct bs_policy *pol,
     const uint8_t pk[static BS_PK_LEN])
 {
 	if (pol->n_trust == 0)
@@ -346,7 +368,8 @@ const struct bs_policy_trust *bs_policy_trust_find(const struct bs_policy *pol,
 	    pk_cmp);
 }
 
-const struct bs_policy_anchor *bs_policy_anchor_find(
+const struct bs_policy_anchor *
+bs_policy_anchor_find(
     const struct bs_policy *pol, const uint8_t pk[static BS_PK_LEN])
 {
 	if (pol->n_anchor == 0)
@@ -355,14 +378,16 @@ const struct bs_policy_anchor *bs_policy_anchor_find(
 	    pk_cmp);
 }
 
-int bs_policy_is_blocked(const struct bs_policy *pol,
+int
+bs_policy_is_blocked(const struct bs_policy *pol,
     const uint8_t pk[static BS_PK_LEN])
 {
 	return pol->n_block > 0 && bsearch(pk, pol->block, pol->n_block,
 	    sizeof(*pol->block), pk_cmp) != NULL;
 }
 
-int bs_policy_is_revoked(const struct bs_policy *pol,
+int
+bs_policy_is_revoked(const struct bs_policy *pol,
     const uint8_t pk[static BS_PK_LEN])
 {
 	return pol->n_revoke > 0 && bsearch(pk, pol->revoke, pol->n_revoke,
@@ -371,7 +396,8 @@ int bs_policy_is_revoked(const struct bs_policy *pol,
 
 /* ---- classification ------------------------------------------------------ */
 
-static struct bs_policy_verdict verdict(enum bs_policy_class cls,
+static struct bs_policy_verdict
+verdict(enum bs_policy_class cls,
     enum bs_policy_reason reason, int cert_err)
 {
 	struct bs_policy_verdict v = { cls, reason, cert_err };
@@ -380,7 +406,8 @@ static struct bs_policy_verdict verdict(enum bs_policy_class cls,
 }
 
 /* The class of a key from the lists and the mode alone. */
-static struct bs_policy_verdict classify_lists(const struct bs_policy *pol,
+static struct bs_policy_verdict
+classify_lists(const struct bs_policy *pol,
     const uint8_t pk[static BS_PK_LEN])
 {
 	if (bs_policy_is_revoked(pol, pk))
@@ -393,13 +420,15 @@ static struct bs_policy_verdict classify_lists(const struct bs_policy *pol,
 	    BS_CLASS_REFUSED, BS_PR_UNKNOWN, 0);
 }
 
-enum bs_policy_class bs_policy_classify(const struct bs_policy *pol,
+enum bs_policy_class
+bs_policy_classify(const struct bs_policy *pol,
     const uint8_t pk[static BS_PK_LEN])
 {
 	return classify_lists(pol, pk).cls;
 }
 
-struct bs_policy_verdict bs_policy_classify_cert(const struct bs_policy *pol,
+struct bs_policy_verdict
+bs_policy_classify_cert(const struct bs_policy *pol,
     const uint8_t pk[static BS_PK_LEN], const struct bs_cert *cert,
     uint64_t now)
 {
@@ -424,7 +453,8 @@ struct bs_policy_verdict bs_policy_classify_cert(const struct bs_policy *pol,
 	return v;
 }
 
-int bs_policy_gateway_ok(const struct bs_policy *pol,
+int
+bs_policy_gateway_ok(const struct bs_policy *pol,
     const uint8_t pk[static BS_PK_LEN], const struct bs_cert *cert,
     uint64_t now)
 {
@@ -438,7 +468,8 @@ int bs_policy_gateway_ok(const struct bs_policy *pol,
 	return 0;
 }
 
-const char *bs_policy_class_name(enum bs_policy_class cls)
+const char *
+bs_policy_class_name(enum bs_policy_class cls)
 {
 	switch (cls) {
 	case BS_CLASS_BLOCKED:
@@ -455,7 +486,8 @@ const char *bs_policy_class_name(enum bs_policy_class cls)
 	return "unknown";
 }
 
-const char *bs_policy_verdict_str(const struct bs_policy_verdict *v)
+const char *
+bs_policy_verdict_str(const struct bs_policy_verdict *v)
 {
 	switch (v->reason) {
 	case BS_PR_REVOKED:

@@ -16,7 +16,8 @@
 static int eerr(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static int eerr(char *err, size_t errlen, const char *fmt, ...)
+static int
+eerr(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -32,14 +33,16 @@ static int eerr(char *err, size_t errlen, const char *fmt, ...)
  * Index of the first element whose key is >= pk; *found when equal.  The
  * arrays searched here (trust entries, blocked keys) start with the key.
  */
-static size_t lower_bound(const void *base, size_t n, size_t stride,
+static size_t
+lower_bound(const void *base, size_t n, size_t stride,
     const uint8_t pk[static BS_PK_LEN], int *found)
 {
 	return bs_sorted_index(base, n, stride, 0, pk, BS_PK_LEN, found);
 }
 
 /* Insert elem (stride bytes) at index i of *arr holding *n elements. */
-static int insert_at(void **arr, size_t *n, size_t stride, size_t i,
+static int
+insert_at(void **arr, size_t *n, size_t stride, size_t i,
     const void *elem)
 {
 	uint8_t *p = realloc(*arr, (*n + 1) * stride);
@@ -53,7 +56,8 @@ static int insert_at(void **arr, size_t *n, size_t stride, size_t i,
 	return 0;
 }
 
-static void remove_at(void *arr, size_t *n, size_t stride, size_t i)
+static void
+remove_at(void *arr, size_t *n, size_t stride, size_t i)
 {
 	uint8_t *p = arr;
 
@@ -61,7 +65,8 @@ static void remove_at(void *arr, size_t *n, size_t stride, size_t i)
 	(*n)--;
 }
 
-int bs_policy_trust_add(struct bs_policy *pol,
+int
+bs_policy_trust_add(struct bs_policy *pol,
     const uint8_t pk[static BS_PK_LEN], const char *name, int gateway,
     char *err, size_t errlen)
 {
@@ -93,7 +98,8 @@ int bs_policy_trust_add(struct bs_policy *pol,
 	return 0;
 }
 
-int bs_policy_trust_remove(struct bs_policy *pol,
+int
+bs_policy_trust_remove(struct bs_policy *pol,
     const uint8_t pk[static BS_PK_LEN], char *err, size_t errlen)
 {
 	char b64[BS_KEY_B64_LEN + 1];
@@ -114,7 +120,8 @@ int bs_policy_trust_remove(struct bs_policy *pol,
 }
 
 /* Add pk to a key list; what names the list in messages. */
-static int key_add(struct bs_policy_key **arr, size_t *n, size_t max,
+static int
+key_add(struct bs_policy_key **arr, size_t *n, size_t max,
     const char *what, const uint8_t pk[static BS_PK_LEN], char *err,
     size_t errlen)
 {
@@ -136,7 +143,8 @@ static int key_add(struct bs_policy_key **arr, size_t *n, size_t max,
 	return 0;
 }
 
-static int key_remove(struct bs_policy_key *arr, size_t *n, const char *what,
+static int
+key_remove(struct bs_policy_key *arr, size_t *n, const char *what,
     const uint8_t pk[static BS_PK_LEN], char *err, size_t errlen)
 {
 	char b64[BS_KEY_B64_LEN + 1];
@@ -152,27 +160,31 @@ static int key_remove(struct bs_policy_key *arr, size_t *n, const char *what,
 	return 0;
 }
 
-int bs_policy_block(struct bs_policy *pol, const uint8_t pk[static BS_PK_LEN],
+int
+bs_policy_block(struct bs_policy *pol, const uint8_t pk[static BS_PK_LEN],
     char *err, size_t errlen)
 {
 	return key_add(&pol->block, &pol->n_block, BS_POLICY_MAX_BLOCK,
 	    "block", pk, err, errlen);
 }
 
-int bs_policy_unblock(struct bs_policy *pol,
+int
+bs_policy_unblock(struct bs_policy *pol,
     const uint8_t pk[static BS_PK_LEN], char *err, size_t errlen)
 {
 	return key_remove(pol->block, &pol->n_block, "block", pk, err, errlen);
 }
 
-int bs_policy_revoke(struct bs_policy *pol,
+int
+bs_policy_revoke(struct bs_policy *pol,
     const uint8_t pk[static BS_PK_LEN], char *err, size_t errlen)
 {
 	return key_add(&pol->revoke, &pol->n_revoke, BS_POLICY_MAX_REVOKE,
 	    "revoke", pk, err, errlen);
 }
 
-int bs_policy_unrevoke(struct bs_policy *pol,
+int
+bs_policy_unrevoke(struct bs_policy *pol,
     const uint8_t pk[static BS_PK_LEN], char *err, size_t errlen)
 {
 	return key_remove(pol->revoke, &pol->n_revoke, "revoke", pk, err,

@@ -38,19 +38,22 @@ struct out {
 	size_t len;	/* bytes produced so far, written or not */
 };
 
-static void put(struct out *o, const char *s, size_t n)
+static void
+put(struct out *o, const char *s, size_t n)
 {
 	if (o->len < o->cap && n <= o->cap - o->len)
 		memcpy(o->buf + o->len, s, n);
 	o->len += n;
 }
 
-static void puts_(struct out *o, const char *s)
+static void
+puts_(struct out *o, const char *s)
 {
 	put(o, s, strlen(s));
 }
 
-static void put_key(struct out *o, const uint8_t pk[static BS_PK_LEN])
+static void
+put_key(struct out *o, const uint8_t pk[static BS_PK_LEN])
 {
 	char b64[BS_KEY_B64_LEN + 1];
 
@@ -58,7 +61,8 @@ static void put_key(struct out *o, const uint8_t pk[static BS_PK_LEN])
 	put(o, b64, BS_KEY_B64_LEN);
 }
 
-static void put_name(struct out *o, const char *name)
+static void
+put_name(struct out *o, const char *name)
 {
 	if (name[0] == '\0')
 		return;
@@ -66,7 +70,8 @@ static void put_name(struct out *o, const char *name)
 	puts_(o, name);
 }
 
-static void put_limits(struct out *o, const struct bs_policy_limits *l)
+static void
+put_limits(struct out *o, const struct bs_policy_limits *l)
 {
 	char num[16];
 	size_t i;
@@ -83,7 +88,8 @@ static void put_limits(struct out *o, const struct bs_policy_limits *l)
 	}
 }
 
-static void put_keys(struct out *o, const char *word,
+static void
+put_keys(struct out *o, const char *word,
     const struct bs_policy_key *k, size_t n)
 {
 	size_t i;
@@ -95,7 +101,8 @@ static void put_keys(struct out *o, const char *word,
 	}
 }
 
-static void write_policy(struct out *o, const struct bs_policy *pol)
+static void
+write_policy(struct out *o, const struct bs_policy *pol)
 {
 	const char *mode = bs_policy_mode_name(pol->mode);
 	size_t i;
@@ -130,7 +137,8 @@ static void write_policy(struct out *o, const struct bs_policy *pol)
 	put_keys(o, "revoke ", pol->revoke, pol->n_revoke);
 }
 
-size_t bs_policy_format_len(const struct bs_policy *pol)
+size_t
+bs_policy_format_len(const struct bs_policy *pol)
 {
 	struct out o = { NULL, 0, 0 };
 
@@ -138,7 +146,8 @@ size_t bs_policy_format_len(const struct bs_policy *pol)
 	return o.len;
 }
 
-int bs_policy_format(const struct bs_policy *pol, char *buf, size_t buflen,
+int
+bs_policy_format(const struct bs_policy *pol, char *buf, size_t buflen,
     size_t *outlen)
 {
 	struct out o = { buf, buflen > 0 ? buflen - 1 : 0, 0 };

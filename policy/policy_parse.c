@@ -60,7 +60,8 @@ struct pctx {
 static int perr(struct pctx *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-static int perr(struct pctx *c, const char *fmt, ...)
+static int
+perr(struct pctx *c, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -80,7 +81,8 @@ static int perr(struct pctx *c, const char *fmt, ...)
 	return -1;
 }
 
-static int tok_is(const struct tok *t, const char *word)
+static int
+tok_is(const struct tok *t, const char *word)
 {
 	return t->len == strlen(word) && memcmp(t->s, word, t->len) == 0;
 }
@@ -91,7 +93,8 @@ static int tok_is(const struct tok *t, const char *word)
 
 /* ---- duplicate detection ------------------------------------------------- */
 
-static size_t seen_slot(const struct pctx *c, const struct seen *s,
+static size_t
+seen_slot(const struct pctx *c, const struct seen *s,
     const uint8_t pk[static BS_PK_LEN])
 {
 	uint8_t h[crypto_shorthash_BYTES];
@@ -107,7 +110,8 @@ static size_t seen_slot(const struct pctx *c, const struct seen *s,
 	return i;
 }
 
-static int seen_grow(struct pctx *c, struct seen *s)
+static int
+seen_grow(struct pctx *c, struct seen *s)
 {
 	struct seen g = { NULL, NULL, s->cap ? s->cap * 2 : 64, s->n };
 	size_t i, j;
@@ -133,7 +137,8 @@ static int seen_grow(struct pctx *c, struct seen *s)
 }
 
 /* 0 after recording pk, or -1 with the message naming the earlier line. */
-static int seen_add(struct pctx *c, int kind, const char *what,
+static int
+seen_add(struct pctx *c, int kind, const char *what,
     const uint8_t pk[static BS_PK_LEN])
 {
 	struct seen *s = &c->seen[kind];
@@ -154,7 +159,8 @@ static int seen_add(struct pctx *c, int kind, const char *what,
 /* ---- growing arrays ------------------------------------------------------ */
 
 /* Make room for one more element of size sz below max; -1 when full/OOM. */
-static int grow(struct pctx *c, void **arr, size_t n, size_t *cap, size_t sz,
+static int
+grow(struct pctx *c, void **arr, size_t n, size_t *cap, size_t sz,
     size_t max, const char *what)
 {
 	size_t ncap;
@@ -181,7 +187,8 @@ static int grow(struct pctx *c, void **arr, size_t n, size_t *cap, size_t sz,
  * start of a line or after a blank starts a comment.  Control characters
  * are refused everywhere, bytes >= 0x80 outside comments.
  */
-static int lex(struct pctx *c, const char *s, size_t len, struct tok *t,
+static int
+lex(struct pctx *c, const char *s, size_t len, struct tok *t,
     size_t *ntok)
 {
 	size_t i = 0, n = 0;
@@ -221,7 +228,8 @@ static int lex(struct pctx *c, const char *s, size_t len, struct tok *t,
 
 /* ---- words --------------------------------------------------------------- */
 
-static int parse_key(struct pctx *c, const char *what, const struct tok *t,
+static int
+parse_key(struct pctx *c, const char *what, const struct tok *t,
     uint8_t pk[static BS_PK_LEN])
 {
 	if (t->len != BS_KEY_B64_LEN)
@@ -233,7 +241,8 @@ static int parse_key(struct pctx *c, const char *what, const struct tok *t,
 	return 0;
 }
 
-static int parse_name(struct pctx *c, const char *what, const struct tok *t,
+static int
+parse_name(struct pctx *c, const char *what, const struct tok *t,
     size_t i, size_t n, char name[static BS_POLICY_NAME_MAX + 1])
 {
 	if (name[0] != '\0')
@@ -249,7 +258,8 @@ static int parse_name(struct pctx *c, const char *what, const struct tok *t,
 	return 0;
 }
 
-static int parse_decimal(const struct tok *t, uint64_t *v)
+static int
+parse_decimal(const struct tok *t, uint64_t *v)
 {
 	size_t i;
 
@@ -267,7 +277,8 @@ static int parse_decimal(const struct tok *t, uint64_t *v)
 /* ---- directives ---------------------------------------------------------- */
 
 /* t[0] is the key; the options follow.  Used by "trust" and include files. */
-static int add_trust(struct pctx *c, const struct tok *t, size_t n)
+static int
+add_trust(struct pctx *c, const struct tok *t, size_t n)
 {
 	struct bs_policy *pol = c->pol;
 	struct bs_policy_trust e;
@@ -301,12 +312,14 @@ static int add_trust(struct pctx *c, const struct tok *t, size_t n)
 	return 0;
 }
 
-static int d_trust(struct pctx *c, const struct tok *t, size_t n)
+static int
+d_trust(struct pctx *c, const struct tok *t, size_t n)
 {
 	return add_trust(c, t + 1, n - 1);
 }
 
-static int d_anchor(struct pctx *c, const struct tok *t, size_t n)
+static int
+d_anchor(struct pctx *c, const struct tok *t, size_t n)
 {
 	struct bs_policy *pol = c->pol;
 	struct bs_policy_anchor e;
@@ -331,7 +344,8 @@ static int d_anchor(struct pctx *c, const struct tok *t, size_t n)
 	return 0;
 }
 
-static int add_key(struct pctx *c, const struct tok *t, size_t n, int kind)
+static int
+add_key(struct pctx *c, const struct tok *t, size_t n, int kind)
 {
 	const char *what = kind == SEEN_BLOCK ? "block" : "revoke";
 	struct bs_policy *pol = c->pol;
@@ -355,17 +369,20 @@ static int add_key(struct pctx *c, const struct tok *t, size_t n, int kind)
 	return 0;
 }
 
-static int d_block(struct pctx *c, const struct tok *t, size_t n)
+static int
+d_block(struct pctx *c, const struct tok *t, size_t n)
 {
 	return add_key(c, t, n, SEEN_BLOCK);
 }
 
-static int d_revoke(struct pctx *c, const struct tok *t, size_t n)
+static int
+d_revoke(struct pctx *c, const struct tok *t, size_t n)
 {
 	return add_key(c, t, n, SEEN_REVOKE);
 }
 
-static int d_mode(struct pctx *c, const struct tok *t, size_t n)
+static int
+d_mode(struct pctx *c, const struct tok *t, size_t n)
 {
 	static const enum bs_policy_mode modes[] = {
 		BS_POLICY_ALLOWLIST, BS_POLICY_CA, BS_POLICY_OPEN
@@ -388,7 +405,8 @@ static int d_mode(struct pctx *c, const struct tok *t, size_t n)
 	    " (expected allowlist, ca or open)", TOKA(&t[1]));
 }
 
-static int d_limit(struct pctx *c, const struct tok *t, size_t n)
+static int
+d_limit(struct pctx *c, const struct tok *t, size_t n)
 {
 	const struct bs_policy_limit_def *d;
 	uint64_t v;
@@ -420,7 +438,8 @@ static int d_limit(struct pctx *c, const struct tok *t, size_t n)
 
 static int include_dir(struct pctx *c, const char *dir);
 
-static int d_include(struct pctx *c, const struct tok *t, size_t n)
+static int
+d_include(struct pctx *c, const struct tok *t, size_t n)
 {
 	struct bs_policy *pol = c->pol;
 	char *dir;
@@ -459,7 +478,8 @@ static const struct {
 	{ "limit", d_limit },
 };
 
-static int policy_line(struct pctx *c, const struct tok *t, size_t n)
+static int
+policy_line(struct pctx *c, const struct tok *t, size_t n)
 {
 	size_t i;
 
@@ -474,7 +494,8 @@ static int policy_line(struct pctx *c, const struct tok *t, size_t n)
  * limit).  The line counter is the policy file's, or the included file's
  * while one is read.
  */
-static int parse_lines(struct pctx *c, const char *buf, size_t len,
+static int
+parse_lines(struct pctx *c, const char *buf, size_t len,
     int (*fn)(struct pctx *, const struct tok *, size_t), size_t max,
     size_t *nlines)
 {
@@ -514,7 +535,8 @@ static int parse_lines(struct pctx *c, const char *buf, size_t len,
  * lines would, once freed, also have raised malloc's mmap threshold for
  * the rest of the daemon's life.
  */
-static int read_all(int fd, size_t max, char **out, size_t *outlen)
+static int
+read_all(int fd, size_t max, char **out, size_t *outlen)
 {
 	size_t len = 0, cap = 4096;
 	ssize_t r;
@@ -552,7 +574,8 @@ static int read_all(int fd, size_t max, char **out, size_t *outlen)
 	return 0;
 }
 
-static int key_file_name(const char *n)
+static int
+key_file_name(const char *n)
 {
 	size_t len = strlen(n);
 
@@ -562,12 +585,14 @@ static int key_file_name(const char *n)
 	    strcmp(n + len - 4, ".pub") == 0;
 }
 
-static int str_cmp(const void *a, const void *b)
+static int
+str_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void free_names(char **names, size_t n)
+static void
+free_names(char **names, size_t n)
 {
 	while (n > 0)
 		free(names[--n]);
@@ -575,7 +600,8 @@ static void free_names(char **names, size_t n)
 }
 
 /* Sorted names of the candidate key files in d. */
-static int list_key_files(struct pctx *c, DIR *d, const char *dir,
+static int
+list_key_files(struct pctx *c, DIR *d, const char *dir,
     char ***out, size_t *nout)
 {
 	char **names = NULL;
@@ -617,7 +643,8 @@ static int list_key_files(struct pctx *c, DIR *d, const char *dir,
 }
 
 /* Parse one file of the directory; non-regular files are skipped. */
-static int include_file(struct pctx *c, int dfd, const char *dir,
+static int
+include_file(struct pctx *c, int dfd, const char *dir,
     const char *fname)
 {
 	char disp[BS_POLICY_PATH_MAX + 2 + 256];
@@ -653,7 +680,8 @@ static int include_file(struct pctx *c, int dfd, const char *dir,
 	return r;
 }
 
-static int include_dir(struct pctx *c, const char *dir)
+static int
+include_dir(struct pctx *c, const char *dir)
 {
 	char path[BS_POLICY_PATH_MAX * 2 + 8];
 	char **names = NULL;
@@ -686,12 +714,14 @@ static int include_dir(struct pctx *c, const char *dir)
 
 /* ---- driver -------------------------------------------------------------- */
 
-static int pk_sort_cmp(const void *a, const void *b)
+static int
+pk_sort_cmp(const void *a, const void *b)
 {
 	return memcmp(a, b, BS_PK_LEN);
 }
 
-static void pctx_free(struct pctx *c)
+static void
+pctx_free(struct pctx *c)
 {
 	size_t i;
 
@@ -702,7 +732,8 @@ static void pctx_free(struct pctx *c)
 	sodium_memzero(c->hkey, sizeof(c->hkey));
 }
 
-static int finish(struct pctx *c)
+static int
+finish(struct pctx *c)
 {
 	struct bs_policy *pol = c->pol;
 	char msg[256];
@@ -729,7 +760,8 @@ static int finish(struct pctx *c)
 	return 0;
 }
 
-int bs_policy_parse_buf(const char *buf, size_t len, const char *name,
+int
+bs_policy_parse_buf(const char *buf, size_t len, const char *name,
     const char *basedir, unsigned flags, struct bs_policy **out, char *err,
     size_t errlen)
 {
@@ -764,7 +796,8 @@ int bs_policy_parse_buf(const char *buf, size_t len, const char *name,
 	return 0;
 }
 
-static int file_err(char *err, size_t errlen, const char *path,
+static int
+file_err(char *err, size_t errlen, const char *path,
     const char *what)
 {
 	if (err != NULL && errlen > 0)
@@ -773,7 +806,8 @@ static int file_err(char *err, size_t errlen, const char *path,
 }
 
 /* Directory part of path: "." when there is none. */
-static char *dir_of(const char *path)
+static char *
+dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
@@ -784,7 +818,8 @@ static char *dir_of(const char *path)
 	return strndup(path, (size_t)(slash - path));
 }
 
-int bs_policy_parse_file(const char *path, unsigned flags,
+int
+bs_policy_parse_file(const char *path, unsigned flags,
     struct bs_policy **out, char *err, size_t errlen)
 {
 	struct stat st;

@@ -25,7 +25,8 @@ _Static_assert(BS_POLICY_MAX_INCLUDE <= 255 && BS_POLICY_MAX_ANCHOR <= 255,
 
 /* ---- encoder ------------------------------------------------------------- */
 
-size_t bs_policy_snapshot_len(const struct bs_policy *pol)
+size_t
+bs_policy_snapshot_len(const struct bs_policy *pol)
 {
 	size_t len = BS_POLICY_SNAP_HDR_LEN, i;
 
@@ -38,13 +39,15 @@ size_t bs_policy_snapshot_len(const struct bs_policy *pol)
 	return len + (pol->n_block + pol->n_revoke) * BS_PK_LEN;
 }
 
-static uint8_t *put_bytes(uint8_t *p, const void *s, size_t n)
+static uint8_t *
+put_bytes(uint8_t *p, const void *s, size_t n)
 {
 	memcpy(p, s, n);
 	return p + n;
 }
 
-static uint8_t *put_header(uint8_t *p, const struct bs_policy *pol)
+static uint8_t *
+put_header(uint8_t *p, const struct bs_policy *pol)
 {
 	size_t i;
 
@@ -65,7 +68,8 @@ static uint8_t *put_header(uint8_t *p, const struct bs_policy *pol)
 	return p + 12;
 }
 
-int bs_policy_snapshot_encode(const struct bs_policy *pol, uint8_t *out,
+int
+bs_policy_snapshot_encode(const struct bs_policy *pol, uint8_t *out,
     size_t outlen, size_t *written)
 {
 	size_t len = bs_policy_snapshot_len(pol), i, n;
@@ -118,7 +122,8 @@ struct counts {
 static int serr(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static int serr(char *err, size_t errlen, const char *fmt, ...)
+static int
+serr(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -135,7 +140,8 @@ static int serr(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /* Point *out at the next n bytes, or fail without moving. */
-static int take(struct cur *c, size_t n, const uint8_t **out)
+static int
+take(struct cur *c, size_t n, const uint8_t **out)
 {
 	if (n > c->left)
 		return -1;
@@ -145,7 +151,8 @@ static int take(struct cur *c, size_t n, const uint8_t **out)
 	return 0;
 }
 
-static int check_header(const uint8_t *h, struct bs_policy_limits *lim,
+static int
+check_header(const uint8_t *h, struct bs_policy_limits *lim,
     struct counts *cnt, char *err, size_t errlen)
 {
 	const struct bs_policy_limit_def *d;
@@ -183,7 +190,8 @@ static int check_header(const uint8_t *h, struct bs_policy_limits *lim,
 }
 
 /* A name of namelen bytes follows; copy it into dst when filling. */
-static int walk_name(struct cur *c, size_t namelen, char *dst)
+static int
+walk_name(struct cur *c, size_t namelen, char *dst)
 {
 	const uint8_t *s;
 
@@ -199,7 +207,8 @@ static int walk_name(struct cur *c, size_t namelen, char *dst)
 }
 
 /* Keys must be strictly ascending; prev is NULL for the first. */
-static int in_order(const uint8_t **prev, const uint8_t *pk)
+static int
+in_order(const uint8_t **prev, const uint8_t *pk)
 {
 	int ok = *prev == NULL || memcmp(*prev, pk, BS_PK_LEN) < 0;
 
@@ -207,7 +216,8 @@ static int in_order(const uint8_t **prev, const uint8_t *pk)
 	return ok;
 }
 
-static int walk_includes(struct cur *c, size_t n, struct bs_policy *pol)
+static int
+walk_includes(struct cur *c, size_t n, struct bs_policy *pol)
 {
 	const uint8_t *h, *s;
 	size_t i, len;
@@ -230,7 +240,8 @@ static int walk_includes(struct cur *c, size_t n, struct bs_policy *pol)
 	return 0;
 }
 
-static int walk_anchors(struct cur *c, size_t n, struct bs_policy *pol)
+static int
+walk_anchors(struct cur *c, size_t n, struct bs_policy *pol)
 {
 	const uint8_t *h, *prev = NULL;
 	size_t i;
@@ -246,7 +257,8 @@ static int walk_anchors(struct cur *c, size_t n, struct bs_policy *pol)
 	return 0;
 }
 
-static int walk_trust(struct cur *c, const struct counts *cnt,
+static int
+walk_trust(struct cur *c, const struct counts *cnt,
     struct bs_policy *pol)
 {
 	const uint8_t *h, *prev = NULL;
@@ -270,7 +282,8 @@ static int walk_trust(struct cur *c, const struct counts *cnt,
 	return 0;
 }
 
-static int walk_keys(struct cur *c, size_t n, struct bs_policy_key *dst)
+static int
+walk_keys(struct cur *c, size_t n, struct bs_policy_key *dst)
 {
 	const uint8_t *h, *prev = NULL;
 	size_t i;
@@ -285,7 +298,8 @@ static int walk_keys(struct cur *c, size_t n, struct bs_policy_key *dst)
 }
 
 /* Everything after the header; pol is NULL on the checking pass. */
-static int walk_body(struct cur *c, const struct counts *cnt,
+static int
+walk_body(struct cur *c, const struct counts *cnt,
     struct bs_policy *pol, char *err, size_t errlen)
 {
 	if (walk_includes(c, cnt->n_include, pol) != 0)
@@ -303,7 +317,8 @@ static int walk_body(struct cur *c, const struct counts *cnt,
 	return 0;
 }
 
-static int alloc_lists(struct bs_policy *pol, const struct counts *cnt)
+static int
+alloc_lists(struct bs_policy *pol, const struct counts *cnt)
 {
 	if (cnt->n_trust > 0 &&
 	    (pol->trust = calloc(cnt->n_trust, sizeof(*pol->trust))) == NULL)
@@ -324,7 +339,8 @@ static int alloc_lists(struct bs_policy *pol, const struct counts *cnt)
 	return 0;
 }
 
-int bs_policy_snapshot_decode(const uint8_t *in, size_t len,
+int
+bs_policy_snapshot_decode(const uint8_t *in, size_t len,
     struct bs_policy **out, char *err, size_t errlen)
 {
 	struct cur c = { in, len };

@@ -37,7 +37,8 @@ static const uint16_t all_types[] = {
 #define N_TYPES	((int)(sizeof(all_types) / sizeof(all_types[0])))
 
 /* Called from main(), outside any test: no ck_assert here. */
-static void keys_init(void)
+static void
+keys_init(void)
 {
 	if (bs_crypto_init() != 0)
 		abort();
@@ -47,12 +48,14 @@ static void keys_init(void)
 	t_ident_addr(&id_orig, addr_orig, 0x44);
 }
 
-static enum ipc_role receiver_of(uint16_t type)
+static enum ipc_role
+receiver_of(uint16_t type)
 {
 	return type < 0x40 ? IPC_ROLE_PARSER : IPC_ROLE_FORWARDER;
 }
 
-static void mac(uint8_t *m, uint8_t last)
+static void
+mac(uint8_t *m, uint8_t last)
 {
 	static const uint8_t base[6] = { 0x02, 0x00, 0x5e, 0x10, 0x00, 0x00 };
 
@@ -61,7 +64,8 @@ static void mac(uint8_t *m, uint8_t last)
 }
 
 /* An OGM entry with a 12-byte GATEWAY TVLV: 168 bytes. */
-static size_t ogm_entry(uint8_t *e, const uint8_t *pk, uint8_t hops)
+static size_t
+ogm_entry(uint8_t *e, const uint8_t *pk, uint8_t hops)
 {
 	memset(e, 0, 168);
 	e[0] = 50;			/* ttl */
@@ -85,7 +89,8 @@ static size_t ogm_entry(uint8_t *e, const uint8_t *pk, uint8_t hops)
 }
 
 /* A valid payload of every type, consistent with ctx_with_neigh(). */
-static void sample(uint16_t type, union ipc_payload *u)
+static void
+sample(uint16_t type, union ipc_payload *u)
 {
 	size_t i;
 
@@ -206,7 +211,8 @@ static void sample(uint16_t type, union ipc_payload *u)
  * Payload length by the formulas of ipc_msg.h, computed independently of
  * ipc.c (so a wrong count is sent as it is).
  */
-static size_t raw_len(uint16_t type, const union ipc_payload *u)
+static size_t
+raw_len(uint16_t type, const union ipc_payload *u)
 {
 	switch (type) {
 	case IPC_POLICY_CHUNK:
@@ -227,7 +233,8 @@ static size_t raw_len(uint16_t type, const union ipc_payload *u)
 }
 
 /* Header + payload bytes into buf (IPC_MAX_MSG + 64), no checks. */
-static size_t raw_msg(uint8_t *buf, uint16_t type, const union ipc_payload *u,
+static size_t
+raw_msg(uint8_t *buf, uint16_t type, const union ipc_payload *u,
     int delta)
 {
 	struct ipc_hdr h = { .type = type };
@@ -240,7 +247,8 @@ static size_t raw_msg(uint8_t *buf, uint16_t type, const union ipc_payload *u,
 	return 8 + len;
 }
 
-static void pair(struct ipc *fwd, struct ipc *par, size_t qmax)
+static void
+pair(struct ipc *fwd, struct ipc *par, size_t qmax)
 {
 	int fds[2];
 	char err[256];
@@ -252,7 +260,8 @@ static void pair(struct ipc *fwd, struct ipc *par, size_t qmax)
 	    sizeof(err)) == 0, "%s", err);
 }
 
-static void ctx_base(struct ipc_ctx *ctx)
+static void
+ctx_base(struct ipc_ctx *ctx)
 {
 	ipc_ctx_init(ctx, addr_own);
 	ck_assert_int_eq(ipc_ctx_iface_add(ctx, IF_A), 0);
@@ -261,7 +270,8 @@ static void ctx_base(struct ipc_ctx *ctx)
 	ipc_ctx_iface_del(ctx, IF_GONE);
 }
 
-static void msg_of(struct ipc_msg *m, uint16_t type,
+static void
+msg_of(struct ipc_msg *m, uint16_t type,
     const union ipc_payload *u)
 {
 	uint8_t buf[IPC_MAX_MSG];
@@ -275,7 +285,8 @@ static void msg_of(struct ipc_msg *m, uint16_t type,
 }
 
 /* Base context plus neighbour n1 up on IF_A, via a vetted NEIGH. */
-static void ctx_with_neigh(struct ipc_ctx *ctx)
+static void
+ctx_with_neigh(struct ipc_ctx *ctx)
 {
 	union ipc_payload u;
 	struct ipc_msg m;
@@ -366,7 +377,8 @@ static const struct frame_case frame_cases[] = {
 	  "reserved field is 0x1" },
 };
 
-static size_t frame_case_build(const struct frame_case *c, uint8_t *buf)
+static size_t
+frame_case_build(const struct frame_case *c, uint8_t *buf)
 {
 	union ipc_payload u;
 	struct ipc_hdr h;
@@ -739,7 +751,8 @@ static const struct fmt_case fmt_cases[] = {
 #undef FB
 #undef FX
 
-static void fmt_patch(const struct fmt_case *c, union ipc_payload *u)
+static void
+fmt_patch(const struct fmt_case *c, union ipc_payload *u)
 {
 	uint8_t *p = (uint8_t *)u + c->off;
 	uint16_t v16 = (uint16_t)c->value;
@@ -879,84 +892,110 @@ struct sem_case {
 	const char *want;
 };
 
-static void e_none(union ipc_payload *u) { (void)u; }
-static void e_route_if_none(union ipc_payload *u) { u->route.ifindex = IF_NONE; }
-static void e_route_if_gone(union ipc_payload *u) { u->route.ifindex = IF_GONE; }
-static void e_route_if_b(union ipc_payload *u) { u->route.ifindex = IF_B; }
-static void e_route_via_n2(union ipc_payload *u)
+static void
+e_none(union ipc_payload *u) { (void)u; }
+static void
+e_route_if_none(union ipc_payload *u) { u->route.ifindex = IF_NONE; }
+static void
+e_route_if_gone(union ipc_payload *u) { u->route.ifindex = IF_GONE; }
+static void
+e_route_if_b(union ipc_payload *u) { u->route.ifindex = IF_B; }
+static void
+e_route_via_n2(union ipc_payload *u)
 {
 	memcpy(u->route.nexthop, addr_n2, 6);
 }
-static void e_route_own(union ipc_payload *u)
+static void
+e_route_own(union ipc_payload *u)
 {
 	memcpy(u->route.orig_pk, id_own.pk, 32);
 	memcpy(u->route.orig_addr, addr_own, 6);
 }
-static void e_route_to_n1(union ipc_payload *u)
+static void
+e_route_to_n1(union ipc_payload *u)
 {
 	memcpy(u->route.orig_pk, id_n1.pk, 32);
 	memcpy(u->route.orig_addr, addr_n1, 6);
 	u->route.hops = 1;
 }
-static void e_neigh_n2(union ipc_payload *u)
+static void
+e_neigh_n2(union ipc_payload *u)
 {
 	memcpy(u->neigh.pk, id_n2.pk, 32);
 	memcpy(u->neigh.addr, addr_n2, 6);
 }
-static void e_neigh_n2_down(union ipc_payload *u)
+static void
+e_neigh_n2_down(union ipc_payload *u)
 {
 	e_neigh_n2(u);
 	u->neigh.state = IPC_NEIGH_DOWN;
 	u->neigh.tq = u->neigh.rx_count = 0;
 }
-static void e_neigh_down(union ipc_payload *u)
+static void
+e_neigh_down(union ipc_payload *u)
 {
 	u->neigh.state = IPC_NEIGH_DOWN;
 	u->neigh.tq = u->neigh.rx_count = 0;
 }
-static void e_neigh_down_b(union ipc_payload *u)
+static void
+e_neigh_down_b(union ipc_payload *u)
 {
 	e_neigh_down(u);
 	u->neigh.ifindex = IF_B;
 }
-static void e_neigh_own(union ipc_payload *u)
+static void
+e_neigh_own(union ipc_payload *u)
 {
 	memcpy(u->neigh.pk, id_own.pk, 32);
 	memcpy(u->neigh.addr, addr_own, 6);
 }
-static void e_neigh_if_none(union ipc_payload *u) { u->neigh.ifindex = IF_NONE; }
-static void e_neigh_if_gone(union ipc_payload *u) { u->neigh.ifindex = IF_GONE; }
-static void e_neigh_update(union ipc_payload *u)
+static void
+e_neigh_if_none(union ipc_payload *u) { u->neigh.ifindex = IF_NONE; }
+static void
+e_neigh_if_gone(union ipc_payload *u) { u->neigh.ifindex = IF_GONE; }
+static void
+e_neigh_update(union ipc_payload *u)
 {
 	u->neigh.tq = 12;
 	u->neigh.mac[5] = 0x99;
 }
-static void e_lkr_n2(union ipc_payload *u)
+static void
+e_lkr_n2(union ipc_payload *u)
 {
 	memcpy(u->link_key_req.peer_pk, id_n2.pk, 32);
 }
-static void e_lkr_if_b(union ipc_payload *u) { u->link_key_req.ifindex = IF_B; }
-static void e_lkr_if_none(union ipc_payload *u)
+static void
+e_lkr_if_b(union ipc_payload *u) { u->link_key_req.ifindex = IF_B; }
+static void
+e_lkr_if_none(union ipc_payload *u)
 {
 	u->link_key_req.ifindex = IF_NONE;
 }
-static void e_lkr_if_gone(union ipc_payload *u)
+static void
+e_lkr_if_gone(union ipc_payload *u)
 {
 	u->link_key_req.ifindex = IF_GONE;
 }
-static void e_tt_own(union ipc_payload *u) { memcpy(u->tt.orig_addr, addr_own, 6); }
-static void e_gw_own(union ipc_payload *u) { memcpy(u->gw.orig_addr, addr_own, 6); }
-static void e_del_own(union ipc_payload *u)
+static void
+e_tt_own(union ipc_payload *u) { memcpy(u->tt.orig_addr, addr_own, 6); }
+static void
+e_gw_own(union ipc_payload *u) { memcpy(u->gw.orig_addr, addr_own, 6); }
+static void
+e_del_own(union ipc_payload *u)
 {
 	memcpy(u->route_del.orig_addr, addr_own, 6);
 }
-static void e_relay_own(union ipc_payload *u)
+static void
+e_relay_own(union ipc_payload *u)
 {
 	ogm_entry(u->relay.entry, id_own.pk, 1);
 }
-static void e_relay_if_b(union ipc_payload *u) { u->relay.ifindex = IF_B; }
-static void e_relay_if_none(union ipc_payload *u) { u->relay.ifindex = IF_NONE; }
-static void e_relay_if_gone(union ipc_payload *u) { u->relay.ifindex = IF_GONE; }
+static void
+e_relay_if_b(union ipc_payload *u) { u->relay.ifindex = IF_B; }
+static void
+e_relay_if_none(union ipc_payload *u) { u->relay.ifindex = IF_NONE; }
+static void
+e_relay_if_gone(union ipc_payload *u) { u->relay.ifindex = IF_GONE; }
 
 static const struct sem_case sem_cases[] = {
 	{ "route ok", IPC_ROUTE_ADD, e_none, S_NONE, IPC_CHECK_OK, NULL },
@@ -1027,7 +1066,8 @@ static const struct sem_case sem_cases[] = {
 };
 
 /* n1 stays in slot 0; fill the rest with made-up neighbours on IF_B. */
-static void ctx_fill(struct ipc_ctx *ctx)
+static void
+ctx_fill(struct ipc_ctx *ctx)
 {
 	size_t i;
 
@@ -1149,7 +1189,8 @@ END_TEST
 
 /* ---- queueing ------------------------------------------------------------------------ */
 
-static void log_n(union ipc_payload *u, unsigned n)
+static void
+log_n(union ipc_payload *u, unsigned n)
 {
 	memset(u, 0, sizeof(*u));
 	u->log.level = IPC_LOG_DEBUG;
@@ -1157,7 +1198,8 @@ static void log_n(union ipc_payload *u, unsigned n)
 }
 
 /* recv every waiting LOG line; they must be "message first.." in order. */
-static unsigned recv_in_order(struct ipc *fwd, unsigned first)
+static unsigned
+recv_in_order(struct ipc *fwd, unsigned first)
 {
 	union ipc_payload u, exp;
 	struct ipc_msg m;
@@ -1404,7 +1446,8 @@ END_TEST
 
 /* ---- policy snapshots ------------------------------------------------------------------ */
 
-static void snapshot_over_socket(size_t len)
+static void
+snapshot_over_socket(size_t len)
 {
 	struct ipc fwd, par;
 	struct ipc_snap s;
@@ -1449,7 +1492,8 @@ START_TEST(snapshot_roundtrip)
 }
 END_TEST
 
-static void pol_msg(struct ipc_msg *m, uint16_t type, uint32_t serial,
+static void
+pol_msg(struct ipc_msg *m, uint16_t type, uint32_t serial,
     uint32_t a, uint16_t len)
 {
 	union ipc_payload u;
@@ -1563,7 +1607,8 @@ START_TEST(snapshot_rejects_other_types)
 }
 END_TEST
 
-static Suite *ipc_suite(void)
+static Suite *
+ipc_suite(void)
 {
 	Suite *s = suite_create("ipc");
 	TCase *tc;
@@ -1616,7 +1661,8 @@ static Suite *ipc_suite(void)
 	return s;
 }
 
-int main(void)
+int
+main(void)
 {
 	keys_init();
 	return t_run(ipc_suite());

@@ -41,7 +41,8 @@ static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
 /* ---- fixture and helpers ------------------------------------------------ */
 
-static void netns_setup(void)
+static void
+netns_setup(void)
 {
 	int fd;
 
@@ -61,13 +62,15 @@ static void netns_setup(void)
 	ck_assert_msg(nl != NULL, "nl_open: %s", strerror(errno));
 }
 
-static void netns_teardown(void)
+static void
+netns_teardown(void)
 {
 	nl_close(nl);
 	nl = NULL;
 }
 
-static int64_t now_ms(void)
+static int64_t
+now_ms(void)
 {
 	struct timespec ts;
 
@@ -76,14 +79,16 @@ static int64_t now_ms(void)
 }
 
 /* Waits up to ms for fd to become readable; true if it did. */
-static bool readable(int fd, int ms)
+static bool
+readable(int fd, int ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 
 	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
 }
 
-static int ifindex_of(const char *name)
+static int
+ifindex_of(const char *name)
 {
 	struct nl_link l;
 
@@ -93,7 +98,8 @@ static int ifindex_of(const char *name)
 }
 
 /* Creates the veth pair a <-> b and brings both ends up. */
-static void veth_up(const char *a, const char *b, int *ia, int *ib)
+static void
+veth_up(const char *a, const char *b, int *ia, int *ib)
 {
 	ck_assert_msg(nl_veth_create(nl, a, b) == 0, "veth %s/%s: %s (%s)",
 	    a, b, strerror(errno), nl_errmsg(nl));
@@ -103,7 +109,8 @@ static void veth_up(const char *a, const char *b, int *ia, int *ib)
 	ck_assert_int_eq(nl_link_set_up(nl, *ib, true), 0);
 }
 
-static bool is_probe(const struct rawsock_frame *f)
+static bool
+is_probe(const struct rawsock_frame *f)
 {
 	return f->len >= 5 && memcmp(f->payload, "probe", 5) == 0;
 }
@@ -112,7 +119,8 @@ static bool is_probe(const struct rawsock_frame *f)
  * Receives the next frame that is not a readiness probe: 1, or 0 when
  * none came before the deadline, or -1 with errno from rawsock_recv().
  */
-static int recv_next(struct rawsock *rs, uint8_t *buf, size_t len,
+static int
+recv_next(struct rawsock *rs, uint8_t *buf, size_t len,
     struct rawsock_frame *f)
 {
 	int64_t end = now_ms() + DEADLINE_MS;
@@ -134,7 +142,8 @@ static int recv_next(struct rawsock *rs, uint8_t *buf, size_t len,
  * Sends probes from a to b until one arrives: veth ends start forwarding
  * a moment after they are set up.  Later probes are skipped by recv_next.
  */
-static void link_ready(struct rawsock *a, struct rawsock *b)
+static void
+link_ready(struct rawsock *a, struct rawsock *b)
 {
 	int64_t end = now_ms() + DEADLINE_MS;
 	uint8_t buf[FRAME_BUF];
@@ -157,7 +166,8 @@ struct pair {
 	struct rawsock	a, b;
 };
 
-static void pair_open(struct pair *p)
+static void
+pair_open(struct pair *p)
 {
 	veth_up("va", "vb", &p->ia, &p->ib);
 	ck_assert_int_eq(rawsock_open(&p->a, p->ia, RAWSOCK_ETHERTYPE), 0);
@@ -166,7 +176,8 @@ static void pair_open(struct pair *p)
 	link_ready(&p->b, &p->a);
 }
 
-static void assert_fd_flags(int fd)
+static void
+assert_fd_flags(int fd)
 {
 	ck_assert(fcntl(fd, F_GETFL) & O_NONBLOCK);
 	ck_assert(fcntl(fd, F_GETFD) & FD_CLOEXEC);
@@ -176,7 +187,8 @@ static void assert_fd_flags(int fd)
 
 static _Alignas(8) uint8_t mbuf[1024];
 
-static struct nlmsghdr *lm_start(uint16_t type, uint8_t family, int index,
+static struct nlmsghdr *
+lm_start(uint16_t type, uint8_t family, int index,
     uint16_t hwtype)
 {
 	struct nlmsghdr *nlh;
@@ -196,7 +208,8 @@ static struct nlmsghdr *lm_start(uint16_t type, uint8_t family, int index,
 static const uint8_t mac1[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
 
 /* A complete valid message; the cases below change one thing each. */
-static struct nlmsghdr *lm_valid(void)
+static struct nlmsghdr *
+lm_valid(void)
 {
 	struct nlmsghdr *nlh = lm_start(RTM_NEWLINK, AF_UNSPEC, 7, ARPHRD_ETHER);
 
@@ -208,13 +221,15 @@ static struct nlmsghdr *lm_valid(void)
 }
 
 /* Appends raw bytes after the last attribute, inside nlmsg_len. */
-static void lm_raw(struct nlmsghdr *nlh, const void *p, size_t n)
+static void
+lm_raw(struct nlmsghdr *nlh, const void *p, size_t n)
 {
 	memcpy(mbuf + nlh->nlmsg_len, p, n);
 	nlh->nlmsg_len += n;
 }
 
-static struct nlmsghdr *lm_base(uint16_t hwtype)
+static struct nlmsghdr *
+lm_base(uint16_t hwtype)
 {
 	struct nlmsghdr *nlh = lm_start(RTM_NEWLINK, AF_UNSPEC, 7, hwtype);
 
@@ -222,9 +237,11 @@ static struct nlmsghdr *lm_base(uint16_t hwtype)
 	return nlh;
 }
 
-static struct nlmsghdr *c_valid(void) { return lm_valid(); }
+static struct nlmsghdr *
+c_valid(void) { return lm_valid(); }
 
-static struct nlmsghdr *c_unknown_attrs(void)
+static struct nlmsghdr *
+c_unknown_attrs(void)
 {
 	struct nlmsghdr *nlh = lm_valid();
 	struct nlattr *nest;
@@ -237,7 +254,8 @@ static struct nlmsghdr *c_unknown_attrs(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_dellink(void)
+static struct nlmsghdr *
+c_dellink(void)
 {
 	struct nlmsghdr *nlh = lm_valid();
 
@@ -245,7 +263,8 @@ static struct nlmsghdr *c_dellink(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_bridge(void)
+static struct nlmsghdr *
+c_bridge(void)
 {
 	struct nlmsghdr *nlh = lm_start(RTM_DELLINK, AF_BRIDGE, 7, ARPHRD_ETHER);
 
@@ -253,7 +272,8 @@ static struct nlmsghdr *c_bridge(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_newaddr(void)
+static struct nlmsghdr *
+c_newaddr(void)
 {
 	struct nlmsghdr *nlh = lm_valid();
 
@@ -261,7 +281,8 @@ static struct nlmsghdr *c_newaddr(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_nonether_addr(void)
+static struct nlmsghdr *
+c_nonether_addr(void)
 {
 	struct nlmsghdr *nlh = lm_base(ARPHRD_NONE);
 
@@ -269,7 +290,8 @@ static struct nlmsghdr *c_nonether_addr(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_short_payload(void)
+static struct nlmsghdr *
+c_short_payload(void)
 {
 	struct nlmsghdr *nlh = lm_valid();
 
@@ -277,7 +299,8 @@ static struct nlmsghdr *c_short_payload(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_index0(void)
+static struct nlmsghdr *
+c_index0(void)
 {
 	struct nlmsghdr *nlh = lm_valid();
 
@@ -285,7 +308,8 @@ static struct nlmsghdr *c_index0(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_no_name(void)
+static struct nlmsghdr *
+c_no_name(void)
 {
 	struct nlmsghdr *nlh = lm_start(RTM_NEWLINK, AF_UNSPEC, 7, ARPHRD_ETHER);
 
@@ -293,7 +317,8 @@ static struct nlmsghdr *c_no_name(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_name_unterminated(void)
+static struct nlmsghdr *
+c_name_unterminated(void)
 {
 	struct nlmsghdr *nlh = lm_start(RTM_NEWLINK, AF_UNSPEC, 7, ARPHRD_ETHER);
 
@@ -301,7 +326,8 @@ static struct nlmsghdr *c_name_unterminated(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_name_long(void)
+static struct nlmsghdr *
+c_name_long(void)
 {
 	struct nlmsghdr *nlh = lm_start(RTM_NEWLINK, AF_UNSPEC, 7, ARPHRD_ETHER);
 
@@ -309,7 +335,8 @@ static struct nlmsghdr *c_name_long(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_name_empty(void)
+static struct nlmsghdr *
+c_name_empty(void)
 {
 	struct nlmsghdr *nlh = lm_start(RTM_NEWLINK, AF_UNSPEC, 7, ARPHRD_ETHER);
 
@@ -317,7 +344,8 @@ static struct nlmsghdr *c_name_empty(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_name_inner_nul(void)
+static struct nlmsghdr *
+c_name_inner_nul(void)
 {
 	struct nlmsghdr *nlh = lm_start(RTM_NEWLINK, AF_UNSPEC, 7, ARPHRD_ETHER);
 
@@ -325,7 +353,8 @@ static struct nlmsghdr *c_name_inner_nul(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_name_slash(void)
+static struct nlmsghdr *
+c_name_slash(void)
 {
 	struct nlmsghdr *nlh = lm_start(RTM_NEWLINK, AF_UNSPEC, 7, ARPHRD_ETHER);
 
@@ -333,7 +362,8 @@ static struct nlmsghdr *c_name_slash(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_addr5(void)
+static struct nlmsghdr *
+c_addr5(void)
 {
 	struct nlmsghdr *nlh = lm_base(ARPHRD_ETHER);
 
@@ -341,7 +371,8 @@ static struct nlmsghdr *c_addr5(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_addr7(void)
+static struct nlmsghdr *
+c_addr7(void)
 {
 	static const uint8_t seven[7] = { 2, 0, 0, 0, 0, 1, 9 };
 	struct nlmsghdr *nlh = lm_base(ARPHRD_ETHER);
@@ -350,7 +381,8 @@ static struct nlmsghdr *c_addr7(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_mtu2(void)
+static struct nlmsghdr *
+c_mtu2(void)
 {
 	struct nlmsghdr *nlh = lm_base(ARPHRD_ETHER);
 
@@ -358,7 +390,8 @@ static struct nlmsghdr *c_mtu2(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_mtu8(void)
+static struct nlmsghdr *
+c_mtu8(void)
 {
 	struct nlmsghdr *nlh = lm_base(ARPHRD_ETHER);
 
@@ -366,7 +399,8 @@ static struct nlmsghdr *c_mtu8(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_maxmtu2(void)
+static struct nlmsghdr *
+c_maxmtu2(void)
 {
 	struct nlmsghdr *nlh = lm_base(ARPHRD_ETHER);
 
@@ -374,7 +408,8 @@ static struct nlmsghdr *c_maxmtu2(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_operstate4(void)
+static struct nlmsghdr *
+c_operstate4(void)
 {
 	struct nlmsghdr *nlh = lm_base(ARPHRD_ETHER);
 
@@ -382,7 +417,8 @@ static struct nlmsghdr *c_operstate4(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_dup_mtu(void)
+static struct nlmsghdr *
+c_dup_mtu(void)
 {
 	struct nlmsghdr *nlh = lm_valid();
 
@@ -390,7 +426,8 @@ static struct nlmsghdr *c_dup_mtu(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_dup_name(void)
+static struct nlmsghdr *
+c_dup_name(void)
 {
 	struct nlmsghdr *nlh = lm_valid();
 
@@ -398,7 +435,8 @@ static struct nlmsghdr *c_dup_name(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_cut_attr(void)
+static struct nlmsghdr *
+c_cut_attr(void)
 {
 	/* An attribute header claiming 8 bytes, of which 4 are present. */
 	static const uint8_t cut[4] = { 8, 0, IFLA_MTU, 0 };
@@ -408,7 +446,8 @@ static struct nlmsghdr *c_cut_attr(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_tiny_attr(void)
+static struct nlmsghdr *
+c_tiny_attr(void)
 {
 	static const uint8_t tiny[4] = { 2, 0, IFLA_MTU, 0 };
 	struct nlmsghdr *nlh = lm_valid();
@@ -417,7 +456,8 @@ static struct nlmsghdr *c_tiny_attr(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_residue(void)
+static struct nlmsghdr *
+c_residue(void)
 {
 	static const uint8_t two[2] = { 0, 0 };
 	struct nlmsghdr *nlh = lm_valid();
@@ -426,7 +466,8 @@ static struct nlmsghdr *c_residue(void)
 	return nlh;
 }
 
-static struct nlmsghdr *c_unpadded_last(void)
+static struct nlmsghdr *
+c_unpadded_last(void)
 {
 	/* A last attribute without its padding is still whole. */
 	struct nlmsghdr *nlh = lm_start(RTM_NEWLINK, AF_UNSPEC, 7, ARPHRD_ETHER);
@@ -538,7 +579,8 @@ START_TEST(test_parse_framing)
 }
 END_TEST
 
-static void count_cb(const struct nl_link *l, void *arg)
+static void
+count_cb(const struct nl_link *l, void *arg)
 {
 	int *n = arg;
 
@@ -745,7 +787,8 @@ struct seen {
 	int	index[16];
 };
 
-static void seen_cb(const struct nl_link *l, void *arg)
+static void
+seen_cb(const struct nl_link *l, void *arg)
 {
 	struct seen *s = arg;
 
@@ -756,7 +799,8 @@ static void seen_cb(const struct nl_link *l, void *arg)
 	s->n++;
 }
 
-static int seen_find(const struct seen *s, const char *name)
+static int
+seen_find(const struct seen *s, const char *name)
 {
 	int i;
 
@@ -919,7 +963,8 @@ START_TEST(test_tap_busy)
 END_TEST
 
 /* Reads from the TAP until a batsec frame comes; its length, or -1. */
-static ssize_t tap_read_batsec(struct tap *tap, uint8_t *buf, size_t len)
+static ssize_t
+tap_read_batsec(struct tap *tap, uint8_t *buf, size_t len)
 {
 	int64_t end = now_ms() + DEADLINE_MS;
 	ssize_t n;
@@ -1037,7 +1082,8 @@ END_TEST
  * Sends a frame the receiver must not accept from sock, then a good one
  * from p->a; the first frame b receives must be the good one.
  */
-static void assert_refused_first(struct pair *p, struct rawsock *sock,
+static void
+assert_refused_first(struct pair *p, struct rawsock *sock,
     const uint8_t *dst)
 {
 	struct rawsock_frame f;
@@ -1325,7 +1371,8 @@ END_TEST
  * A ring block as the kernel fills one (TPACKET_V3): n frames of lens[i]
  * bytes, frame i all 'a' + i, packet type pt; returns its used length.
  */
-static size_t ring_block(uint8_t *blk, size_t size, const size_t *lens,
+static size_t
+ring_block(uint8_t *blk, size_t size, const size_t *lens,
     size_t n, uint8_t pt)
 {
 	struct tpacket_block_desc bd;
@@ -1358,7 +1405,8 @@ static size_t ring_block(uint8_t *blk, size_t size, const size_t *lens,
 }
 
 /* The first frame's header in a block made by ring_block. */
-static struct tpacket3_hdr *ring_first(uint8_t *blk)
+static struct tpacket3_hdr *
+ring_first(uint8_t *blk)
 {
 	return (struct tpacket3_hdr *)(void *)(blk +
 	    TPACKET_ALIGN(sizeof(struct tpacket_block_desc)));
@@ -1373,7 +1421,8 @@ enum ring_field { RING_LEN, RING_SNAPLEN, RING_MAC, RING_NEXT };
  * says of the first frame, and in *second (and *len2) of the next one
  * when there is one (else 0).
  */
-static int ring_first_walk(uint8_t *blk, size_t size, enum ring_field which,
+static int
+ring_first_walk(uint8_t *blk, size_t size, enum ring_field which,
     uint32_t v, int *second, size_t *len2)
 {
 	static const size_t lens[3] = { 60, 1500, 14 };
@@ -1576,7 +1625,8 @@ struct evlog {
 	struct nl_link	ev[256];
 };
 
-static void evlog_cb(const struct nl_link *l, void *arg)
+static void
+evlog_cb(const struct nl_link *l, void *arg)
 {
 	struct evlog *log = arg;
 
@@ -1588,7 +1638,8 @@ static void evlog_cb(const struct nl_link *l, void *arg)
  * Reads events until one for name matches (event kind, and flags & mask ==
  * want), looking at events logged from *from on; returns its position.
  */
-static int wait_event(struct nl_sock *ev, struct evlog *log, int *from,
+static int
+wait_event(struct nl_sock *ev, struct evlog *log, int *from,
     enum nl_link_event kind, const char *name, unsigned int mask,
     unsigned int want)
 {
@@ -1712,7 +1763,8 @@ START_TEST(test_events_forged)
 }
 END_TEST
 
-static void mtu_of_vb(const struct nl_link *l, void *arg)
+static void
+mtu_of_vb(const struct nl_link *l, void *arg)
 {
 	if (strcmp(l->name, "vb") == 0)
 		*(uint32_t *)arg = l->mtu;
@@ -1763,7 +1815,8 @@ END_TEST
 
 /* ---- suite ------------------------------------------------------------------- */
 
-static TCase *tc_new(Suite *s, const char *name)
+static TCase *
+tc_new(Suite *s, const char *name)
 {
 	TCase *tc = tcase_create(name);
 
@@ -1773,7 +1826,8 @@ static TCase *tc_new(Suite *s, const char *name)
 	return tc;
 }
 
-static Suite *netio_suite(void)
+static Suite *
+netio_suite(void)
 {
 	Suite *s = suite_create("netio");
 	TCase *tc;
@@ -1826,7 +1880,8 @@ static Suite *netio_suite(void)
 	return s;
 }
 
-int main(void)
+int
+main(void)
 {
 	return t_run(netio_suite());
 }

@@ -28,13 +28,15 @@
 
 static char errbuf[512];
 
-static void pkof(uint8_t pk[BS_PK_LEN], char c)
+static void
+pkof(uint8_t pk[BS_PK_LEN], char c)
 {
 	memset(pk, c, BS_PK_LEN);
 }
 
 /* Expand "@X" into the base64 key of 32 bytes of X (A-Z). */
-static const char *expand(const char *tmpl)
+static const char *
+expand(const char *tmpl)
 {
 	static char buf[1 << 16];
 	char b64[BS_KEY_B64_LEN + 1];
@@ -56,7 +58,8 @@ static const char *expand(const char *tmpl)
 	return buf;
 }
 
-static struct bs_policy *parse_ok(const char *tmpl, unsigned flags)
+static struct bs_policy *
+parse_ok(const char *tmpl, unsigned flags)
 {
 	struct bs_policy *pol = NULL;
 	const char *text = expand(tmpl);
@@ -70,13 +73,15 @@ static struct bs_policy *parse_ok(const char *tmpl, unsigned flags)
 	return pol;
 }
 
-static void setup(void)
+static void
+setup(void)
 {
 	ck_assert_int_eq(bs_crypto_init(), 0);
 }
 
 /* Parse fmt(pol) back and require an equal policy and stable text. */
-static void assert_text_round_trip(const struct bs_policy *pol,
+static void
+assert_text_round_trip(const struct bs_policy *pol,
     unsigned flags)
 {
 	size_t len = bs_policy_format_len(pol), got = 0, len2;
@@ -103,7 +108,8 @@ static void assert_text_round_trip(const struct bs_policy *pol,
 	bs_policy_free(back);
 }
 
-static uint8_t *snap(const struct bs_policy *pol, size_t *len)
+static uint8_t *
+snap(const struct bs_policy *pol, size_t *len)
 {
 	uint8_t *buf;
 
@@ -118,7 +124,8 @@ static uint8_t *snap(const struct bs_policy *pol, size_t *len)
 	return buf;
 }
 
-static void assert_snap_round_trip(const struct bs_policy *pol)
+static void
+assert_snap_round_trip(const struct bs_policy *pol)
 {
 	struct bs_policy *back = NULL;
 	size_t len;
@@ -154,13 +161,15 @@ static const char *const rich_policy =
 
 static char tmpdir[64];
 
-static void make_tmpdir(void)
+static void
+make_tmpdir(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/check_policy.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag,
+static int
+rm_one(const char *path, const struct stat *st, int flag,
     struct FTW *ftw)
 {
 	(void)st;
@@ -169,12 +178,14 @@ static int rm_one(const char *path, const struct stat *st, int flag,
 	return remove(path);
 }
 
-static void rm_tmpdir(void)
+static void
+rm_tmpdir(void)
 {
 	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static void put_file(const char *rel, const char *tmpl)
+static void
+put_file(const char *rel, const char *tmpl)
 {
 	char path[512];
 	const char *text = expand(tmpl);
@@ -187,7 +198,8 @@ static void put_file(const char *rel, const char *tmpl)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
-static void put_dir(const char *rel)
+static void
+put_dir(const char *rel)
 {
 	char path[512];
 
@@ -195,7 +207,8 @@ static void put_dir(const char *rel)
 	ck_assert_int_eq(mkdir(path, 0755), 0);
 }
 
-static int parse_tmp(const char *rel, struct bs_policy **pol)
+static int
+parse_tmp(const char *rel, struct bs_policy **pol)
 {
 	char path[512];
 
@@ -599,7 +612,8 @@ END_TEST
 
 /* ---- include DIR ------------------------------------------------------- */
 
-static void make_keys_dir(void)
+static void
+make_keys_dir(void)
 {
 	char a[512], b[512];
 
@@ -1272,7 +1286,8 @@ END_TEST
 
 /* ---- snapshot rejection -------------------------------------------------- */
 
-static struct bs_policy *rich(void)
+static struct bs_policy *
+rich(void)
 {
 	return parse_ok(rich_policy, BS_POLICY_SKIP_INCLUDE);
 }
@@ -1386,7 +1401,8 @@ static const struct corrupt_case corrupt_cases[] = {
 	{ "n_block", 87, 2, "bad revoke record" },
 };
 
-static uint8_t *corrupt_snap(size_t *len)
+static uint8_t *
+corrupt_snap(size_t *len)
 {
 	struct bs_policy *pol = parse_ok(corrupt_policy,
 	    BS_POLICY_SKIP_INCLUDE);
@@ -1449,7 +1465,8 @@ END_TEST
 
 /* ---- runner -------------------------------------------------------------- */
 
-static Suite *policy_suite(void)
+static Suite *
+policy_suite(void)
 {
 	Suite *s = suite_create("policy");
 	TCase *tc;
@@ -1521,7 +1538,8 @@ static Suite *policy_suite(void)
 	return s;
 }
 
-int main(void)
+int
+main(void)
 {
 	return t_run(policy_suite());
 }

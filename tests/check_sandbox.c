@@ -52,7 +52,8 @@ static char root_dir[64];	/* an empty root-owned 0755 directory */
 
 #define NOBODY	"nobody"
 
-static void put_all(int fd, const void *p, size_t n)
+static void
+put_all(int fd, const void *p, size_t n)
 {
 	const char *b = p;
 	ssize_t r;
@@ -67,7 +68,8 @@ static void put_all(int fd, const void *p, size_t n)
 }
 
 /* 0 when n bytes arrived, -1 on EOF or error. */
-static int get_all(int fd, void *p, size_t n)
+static int
+get_all(int fd, void *p, size_t n)
 {
 	char *b = p;
 	ssize_t r;
@@ -91,7 +93,8 @@ struct ops_env {
 	int sp[2];		/* a plain socketpair */
 };
 
-static void ops_env_init(struct ops_env *e)
+static void
+ops_env_init(struct ops_env *e)
 {
 	int fds[2];
 
@@ -106,7 +109,8 @@ static void ops_env_init(struct ops_env *e)
  * The allowed loop, inside the parser's seccomp filter: NULL when every
  * operation worked, else the name of the one that did not.
  */
-static const char *parser_ops(struct ops_env *e)
+static const char *
+parser_ops(struct ops_env *e)
 {
 	static void *small[1000];
 	struct pollfd pfd = { .fd = e->sp[1], .events = POLLIN };
@@ -178,7 +182,8 @@ struct report {
 	char ops[64];			/* second report: "" or the failed op */
 };
 
-static void report_identity(struct report *r)
+static void
+report_identity(struct report *r)
 {
 	struct stat st;
 
@@ -213,7 +218,8 @@ struct child {
  * loads the filter, reports, waits for a byte on the go pipe, runs the
  * allowed loop and reports again.
  */
-static void child_start(struct child *c, const char *user, const char *dir,
+static void
+child_start(struct child *c, const char *user, const char *dir,
     void (*pre)(void))
 {
 	int rp[2], gp[2];
@@ -255,7 +261,8 @@ static void child_start(struct child *c, const char *user, const char *dir,
 	_exit(0);
 }
 
-static int child_wait(struct child *c)
+static int
+child_wait(struct child *c)
 {
 	int st;
 
@@ -266,7 +273,8 @@ static int child_wait(struct child *c)
 }
 
 /* One "Name:\tvalue" line of /proc/PID/status, or "" when missing. */
-static void proc_status_line(pid_t pid, const char *name, char *out,
+static void
+proc_status_line(pid_t pid, const char *name, char *out,
     size_t outlen)
 {
 	char path[64], line[512];
@@ -287,7 +295,8 @@ static void proc_status_line(pid_t pid, const char *name, char *out,
 	fclose(f);
 }
 
-static void assert_status(pid_t pid, const char *name, const char *want)
+static void
+assert_status(pid_t pid, const char *name, const char *want)
 {
 	char v[256];
 
@@ -297,7 +306,8 @@ static void assert_status(pid_t pid, const char *name, const char *want)
 }
 
 /* Highest descriptor number open in pid, from /proc/PID/fd. */
-static long proc_max_fd(pid_t pid)
+static long
+proc_max_fd(pid_t pid)
 {
 	char path[64];
 	struct dirent *e;
@@ -319,7 +329,8 @@ static long proc_max_fd(pid_t pid)
  * The hard limit of one line of /proc/PID/limits (readable by anyone,
  * unlike prlimit(2) on another process, which needs CAP_SYS_RESOURCE).
  */
-static long proc_limit(pid_t pid, const char *name)
+static long
+proc_limit(pid_t pid, const char *name)
 {
 	char path[64], line[256], soft[32], hard[32];
 	size_t nl = strlen(name);
@@ -432,7 +443,8 @@ END_TEST
 
 static char bad_dir[128];	/* made per case by the table's setup */
 
-static void mk_bad(mode_t mode, uid_t owner, int with_file)
+static void
+mk_bad(mode_t mode, uid_t owner, int with_file)
 {
 	char path[192];
 	int fd;
@@ -449,7 +461,8 @@ static void mk_bad(mode_t mode, uid_t owner, int with_file)
 }
 
 /* Remove what mk_bad made (never root_dir itself). */
-static void rm_bad(void)
+static void
+rm_bad(void)
 {
 	char path[192];
 
@@ -461,37 +474,48 @@ static void rm_bad(void)
 	rmdir(path);
 }
 
-static void setup_ok(void) { snprintf(bad_dir, sizeof(bad_dir), "%s", root_dir); }
-static void setup_grpw(void) { mk_bad(0775, 0, 0); }
-static void setup_sticky(void) { mk_bad(01777, 0, 0); }
-static void setup_owner(void) { mk_bad(0755, 65534, 0); }
-static void setup_full(void) { mk_bad(0755, 0, 1); }
-static void setup_file(void)
+static void
+setup_ok(void) { snprintf(bad_dir, sizeof(bad_dir), "%s", root_dir); }
+static void
+setup_grpw(void) { mk_bad(0775, 0, 0); }
+static void
+setup_sticky(void) { mk_bad(01777, 0, 0); }
+static void
+setup_owner(void) { mk_bad(0755, 65534, 0); }
+static void
+setup_full(void) { mk_bad(0755, 0, 1); }
+static void
+setup_file(void)
 {
 	mk_bad(0755, 0, 1);
 	snprintf(bad_dir + strlen(bad_dir), sizeof(bad_dir) - strlen(bad_dir),
 	    "/x");
 }
-static void setup_parent_w(void)
+static void
+setup_parent_w(void)
 {
 	mk_bad(0777, 0, 0);
 	snprintf(bad_dir + strlen(bad_dir), sizeof(bad_dir) - strlen(bad_dir),
 	    "/sub");
 	ck_assert_int_eq(mkdir(bad_dir, 0755), 0);
 }
-static void setup_relative(void) { snprintf(bad_dir, sizeof(bad_dir), "tmp"); }
-static void setup_missing(void)
+static void
+setup_relative(void) { snprintf(bad_dir, sizeof(bad_dir), "tmp"); }
+static void
+setup_missing(void)
 {
 	snprintf(bad_dir, sizeof(bad_dir), "%s.none", root_dir);
 }
 
-static void pre_not_root(void)
+static void
+pre_not_root(void)
 {
 	if (setresuid(65534, 65534, 65534) != 0)
 		_exit(92);
 }
 
-static void pre_no_setpcap(void)
+static void
+pre_no_setpcap(void)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
@@ -642,7 +666,8 @@ START_TEST(parser_forbidden_killed)
 END_TEST
 
 /* Debug mode: the number goes to stderr and the exit status says SIGSYS. */
-static void debug_mode_child(int parser, long nr, const char *want)
+static void
+debug_mode_child(int parser, long nr, const char *want)
 {
 	char err[256], out[512];
 	int p[2], st;
@@ -791,7 +816,8 @@ START_TEST(forwarder_caps_not_root)
 }
 END_TEST
 
-static void fwd_enter(void)
+static void
+fwd_enter(void)
 {
 	char err[256];
 
@@ -800,7 +826,8 @@ static void fwd_enter(void)
 }
 
 /* File work of the forwarder: temp + fsync + rename, modes, listing. */
-static void fwd_files(void)
+static void
+fwd_files(void)
 {
 	char dir[128], tmp[160], dst[160];
 	struct dirent *e;
@@ -828,7 +855,8 @@ static void fwd_files(void)
 }
 
 /* The event-loop kinds of descriptors. */
-static void fwd_descriptors(void)
+static void
+fwd_descriptors(void)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct itimerspec its = { .it_value = { 0, 1000000 } };
@@ -868,7 +896,8 @@ static void fwd_descriptors(void)
 }
 
 /* Start, watch and stop children, as with the parser. */
-static void fwd_children(void)
+static void
+fwd_children(void)
 {
 	pid_t pid;
 	int st, pfd;
@@ -967,7 +996,8 @@ END_TEST
 
 /* ---- the real thing: fork + execve of a parser under the forwarder's sandbox ---------- */
 
-static int parser_child_main(const char *dir)
+static int
+parser_child_main(const char *dir)
 {
 	struct ops_env env;
 	struct sandbox_caps c;
@@ -1044,7 +1074,8 @@ START_TEST(forwarder_starts_parser)
 }
 END_TEST
 
-static Suite *sandbox_suite(void)
+static Suite *
+sandbox_suite(void)
 {
 	Suite *s = suite_create("sandbox");
 	TCase *tc;
@@ -1079,7 +1110,8 @@ static Suite *sandbox_suite(void)
 }
 
 /* What a failed test may leave next to root_dir. */
-static void cleanup_aside(void)
+static void
+cleanup_aside(void)
 {
 	static const char *const files[] = { ".state/policy",
 	    ".state/policy.tmp", ".f", ".bad/x" };
@@ -1098,7 +1130,8 @@ static void cleanup_aside(void)
 	}
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	int rc;
 

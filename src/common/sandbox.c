@@ -46,7 +46,8 @@
 
 static int sb_debug;
 
-void sandbox_set_debug(int on)
+void
+sandbox_set_debug(int on)
 {
 	sb_debug = on != 0;
 }
@@ -54,7 +55,8 @@ void sandbox_set_debug(int on)
 /* ---- capabilities --------------------------------------------------------- */
 
 /* The highest capability number this kernel knows (cached). */
-static int sb_cap_last(void)
+static int
+sb_cap_last(void)
 {
 	static int last = -1;
 	int c;
@@ -68,7 +70,8 @@ static int sb_cap_last(void)
 	return last;
 }
 
-static int sb_capget(uint64_t *eff, uint64_t *prm, uint64_t *inh)
+static int
+sb_capget(uint64_t *eff, uint64_t *prm, uint64_t *inh)
 {
 	struct __user_cap_header_struct h = {
 		.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
@@ -83,7 +86,8 @@ static int sb_capget(uint64_t *eff, uint64_t *prm, uint64_t *inh)
 	return 0;
 }
 
-static int sb_capset(uint64_t eff, uint64_t prm, uint64_t inh)
+static int
+sb_capset(uint64_t eff, uint64_t prm, uint64_t inh)
 {
 	struct __user_cap_header_struct h = {
 		.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
@@ -98,7 +102,8 @@ static int sb_capset(uint64_t eff, uint64_t prm, uint64_t inh)
 	return (int)syscall(SYS_capset, &h, d);
 }
 
-int sandbox_caps_read(struct sandbox_caps *c)
+int
+sandbox_caps_read(struct sandbox_caps *c)
 {
 	int cap, last = sb_cap_last();
 
@@ -115,7 +120,8 @@ int sandbox_caps_read(struct sandbox_caps *c)
 }
 
 /* Drop every capability not in keep from the bounding set (CAP_SETPCAP). */
-static int sb_bounding_keep(uint64_t keep, char *err, size_t errlen)
+static int
+sb_bounding_keep(uint64_t keep, char *err, size_t errlen)
 {
 	int cap, last = sb_cap_last();
 
@@ -130,7 +136,8 @@ static int sb_bounding_keep(uint64_t keep, char *err, size_t errlen)
 	return 0;
 }
 
-static int sb_ambient_clear(char *err, size_t errlen)
+static int
+sb_ambient_clear(char *err, size_t errlen)
 {
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0)
 		return log_errf(err, errlen, "sandbox: clearing the ambient "
@@ -139,7 +146,8 @@ static int sb_ambient_clear(char *err, size_t errlen)
 }
 
 /* The first capability of want that have lacks, or -1. */
-static int sb_cap_missing(uint64_t have, uint64_t want)
+static int
+sb_cap_missing(uint64_t have, uint64_t want)
 {
 	int cap;
 
@@ -149,7 +157,8 @@ static int sb_cap_missing(uint64_t have, uint64_t want)
 	return -1;
 }
 
-int sandbox_forwarder_caps(char *err, size_t errlen)
+int
+sandbox_forwarder_caps(char *err, size_t errlen)
 {
 	struct sandbox_caps c;
 	int miss;
@@ -178,7 +187,8 @@ int sandbox_forwarder_caps(char *err, size_t errlen)
 	return 0;
 }
 
-int sandbox_kill(pid_t pid, int sig)
+int
+sandbox_kill(pid_t pid, int sig)
 {
 	const uint64_t k = SANDBOX_CAP(CAP_KILL);
 	uint64_t eff, prm, inh;
@@ -198,7 +208,8 @@ int sandbox_kill(pid_t pid, int sig)
 /* ---- the chroot directory ------------------------------------------------- */
 
 /* One directory of the chroot path: root-owned, not writable by others. */
-static int sb_dir_ok(const char *path, int top, char *err, size_t errlen)
+static int
+sb_dir_ok(const char *path, int top, char *err, size_t errlen)
 {
 	struct stat st;
 
@@ -219,7 +230,8 @@ static int sb_dir_ok(const char *path, int top, char *err, size_t errlen)
 	return 0;
 }
 
-static int sb_dir_empty(const char *path, char *err, size_t errlen)
+static int
+sb_dir_empty(const char *path, char *err, size_t errlen)
 {
 	struct dirent *e;
 	DIR *d;
@@ -239,7 +251,8 @@ static int sb_dir_empty(const char *path, char *err, size_t errlen)
 }
 
 /* Check dir and write its canonical path (what gets chrooted) to real. */
-static int sb_chroot_resolve(const char *dir, char real[PATH_MAX], char *err,
+static int
+sb_chroot_resolve(const char *dir, char real[PATH_MAX], char *err,
     size_t errlen)
 {
 	char up[PATH_MAX];
@@ -262,14 +275,16 @@ static int sb_chroot_resolve(const char *dir, char real[PATH_MAX], char *err,
 	return sb_dir_empty(real, err, errlen);
 }
 
-int sandbox_chroot_check(const char *dir, char *err, size_t errlen)
+int
+sandbox_chroot_check(const char *dir, char *err, size_t errlen)
 {
 	char real[PATH_MAX];
 
 	return sb_chroot_resolve(dir, real, err, errlen);
 }
 
-int sandbox_chroot_prepare(const char *dir, char *err, size_t errlen)
+int
+sandbox_chroot_prepare(const char *dir, char *err, size_t errlen)
 {
 	struct stat st;
 
@@ -288,7 +303,8 @@ int sandbox_chroot_prepare(const char *dir, char *err, size_t errlen)
 /* ---- the parser's privilege drop ----------------------------------------- */
 
 /* Highest open descriptor + 1, read before /proc goes out of reach. */
-static long sb_fd_limit(void)
+static long
+sb_fd_limit(void)
 {
 	struct dirent *e;
 	DIR *d;
@@ -315,7 +331,8 @@ static long sb_fd_limit(void)
 #define SB_PARSER_NEEDS	(SANDBOX_CAP(CAP_SETUID) | SANDBOX_CAP(CAP_SETGID) | \
     SANDBOX_CAP(CAP_SYS_CHROOT) | SANDBOX_CAP(CAP_SETPCAP))
 
-static int sb_raise_permitted(char *err, size_t errlen)
+static int
+sb_raise_permitted(char *err, size_t errlen)
 {
 	uint64_t eff, prm, inh;
 	int miss;
@@ -340,7 +357,8 @@ static int sb_raise_permitted(char *err, size_t errlen)
  * (libnss_systemd, with libm and libcap behind it: 0.7 MB of each
  * process's resident set) for good.  batsec.conf(5) says so.
  */
-static struct passwd *sb_getpw(const char *user)
+static struct passwd *
+sb_getpw(const char *user)
 {
 	struct passwd *pw = NULL;
 	FILE *f = fopen("/etc/passwd", "re");
@@ -354,7 +372,8 @@ static struct passwd *sb_getpw(const char *user)
 }
 
 /* The user, else "nobody" with a warning; never uid or gid 0. */
-static int sb_user(const char *user, uid_t *uid, gid_t *gid, int *fallback,
+static int
+sb_user(const char *user, uid_t *uid, gid_t *gid, int *fallback,
     char *err, size_t errlen)
 {
 	struct passwd *pw = NULL;
@@ -379,7 +398,8 @@ static int sb_user(const char *user, uid_t *uid, gid_t *gid, int *fallback,
 }
 
 /* Everything that needs capabilities, while we still have them. */
-static int sb_lock_caps(char *err, size_t errlen)
+static int
+sb_lock_caps(char *err, size_t errlen)
 {
 	const unsigned long bits = SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
 	    SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED |
@@ -394,7 +414,8 @@ static int sb_lock_caps(char *err, size_t errlen)
 	return 0;
 }
 
-static int sb_switch_user(const char *root, uid_t uid, gid_t gid, char *err,
+static int
+sb_switch_user(const char *root, uid_t uid, gid_t gid, char *err,
     size_t errlen)
 {
 	uid_t ru, eu, su;
@@ -417,7 +438,8 @@ static int sb_switch_user(const char *root, uid_t uid, gid_t gid, char *err,
 	return 0;
 }
 
-static int sb_caps_none(char *err, size_t errlen)
+static int
+sb_caps_none(char *err, size_t errlen)
 {
 	struct sandbox_caps c;
 
@@ -431,7 +453,8 @@ static int sb_caps_none(char *err, size_t errlen)
 	return 0;
 }
 
-static int sb_rlimit(int res, rlim_t v, const char *name, char *err,
+static int
+sb_rlimit(int res, rlim_t v, const char *name, char *err,
     size_t errlen)
 {
 	struct rlimit rl = { .rlim_cur = v, .rlim_max = v };
@@ -442,7 +465,8 @@ static int sb_rlimit(int res, rlim_t v, const char *name, char *err,
 	return 0;
 }
 
-static int sb_parser_limits(long nofile, char *err, size_t errlen)
+static int
+sb_parser_limits(long nofile, char *err, size_t errlen)
 {
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
 	    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
@@ -469,7 +493,8 @@ static int sb_parser_limits(long nofile, char *err, size_t errlen)
  * a helper task and /proc, none of which the parser has afterwards: run it
  * now, which also disables the one at exit.
  */
-static void sb_sanitizer_prepare(void)
+static void
+sb_sanitizer_prepare(void)
 {
 #ifdef __SANITIZE_ADDRESS__
 	char buf[256];
@@ -481,7 +506,8 @@ static void sb_sanitizer_prepare(void)
 #endif
 }
 
-int sandbox_parser_enter(const char *user, const char *chroot_dir, char *err,
+int
+sandbox_parser_enter(const char *user, const char *chroot_dir, char *err,
     size_t errlen)
 {
 	char root[PATH_MAX];
@@ -682,13 +708,15 @@ static const struct sb_rule sb_forwarder_asan_rules[] = {
 	ALLOW_EQ(ptrace, 0, PTRACE_GETFPREGS),
 };
 
-static void sb_put(char *buf, size_t *n, size_t cap, const char *s)
+static void
+sb_put(char *buf, size_t *n, size_t cap, const char *s)
 {
 	while (*s != '\0' && *n < cap)
 		buf[(*n)++] = *s++;
 }
 
-static void sb_put_num(char *buf, size_t *n, size_t cap, long v)
+static void
+sb_put_num(char *buf, size_t *n, size_t cap, long v)
 {
 	char tmp[24];
 	size_t i = 0;
@@ -704,7 +732,8 @@ static void sb_put_num(char *buf, size_t *n, size_t cap, long v)
 }
 
 /* Debug mode's SIGSYS handler: async-signal-safe calls only. */
-static void sb_sigsys(int sig, siginfo_t *si, void *uctx)
+static void
+sb_sigsys(int sig, siginfo_t *si, void *uctx)
 {
 	char buf[160];
 	size_t n = 0;
@@ -725,7 +754,8 @@ static void sb_sigsys(int sig, siginfo_t *si, void *uctx)
 	_exit(SANDBOX_SIGSYS_EXIT);
 }
 
-static int sb_trap_handler(void)
+static int
+sb_trap_handler(void)
 {
 	struct sigaction sa;
 	sigset_t set;
@@ -742,7 +772,8 @@ static int sb_trap_handler(void)
 	return 0;
 }
 
-static int sb_add_rules(scmp_filter_ctx ctx, const struct sb_rule *r,
+static int
+sb_add_rules(scmp_filter_ctx ctx, const struct sb_rule *r,
     size_t n)
 {
 	struct scmp_arg_cmp cmp;
@@ -768,7 +799,8 @@ static int sb_add_rules(scmp_filter_ctx ctx, const struct sb_rule *r,
 	return 0;
 }
 
-static int sb_load(const struct sb_rule *rules, size_t n,
+static int
+sb_load(const struct sb_rule *rules, size_t n,
     const struct sb_rule *extra, size_t nextra)
 {
 	scmp_filter_ctx ctx;
@@ -799,13 +831,15 @@ static int sb_load(const struct sb_rule *rules, size_t n,
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
-int sandbox_parser_seccomp(void)
+int
+sandbox_parser_seccomp(void)
 {
 	return sb_load(sb_parser_rules, NELEM(sb_parser_rules),
 	    sb_parser_asan_rules, SB_ASAN ? NELEM(sb_parser_asan_rules) : 0);
 }
 
-int sandbox_forwarder_seccomp(void)
+int
+sandbox_forwarder_seccomp(void)
 {
 	return sb_load(sb_forwarder_rules, NELEM(sb_forwarder_rules),
 	    sb_forwarder_asan_rules,

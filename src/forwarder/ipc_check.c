@@ -17,7 +17,8 @@
 static int ipc_bad(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static int ipc_bad(char *err, size_t errlen, const char *fmt, ...)
+static int
+ipc_bad(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -31,13 +32,15 @@ static int ipc_bad(char *err, size_t errlen, const char *fmt, ...)
 
 /* ---- the context ----------------------------------------------------------- */
 
-void ipc_ctx_init(struct ipc_ctx *ctx, const uint8_t own_addr[static BS_ADDR_LEN])
+void
+ipc_ctx_init(struct ipc_ctx *ctx, const uint8_t own_addr[static BS_ADDR_LEN])
 {
 	memset(ctx, 0, sizeof(*ctx));
 	memcpy(ctx->own_addr, own_addr, BS_ADDR_LEN);
 }
 
-static struct ipc_ctx_iface *ipc_ctx_iface_slot(struct ipc_ctx *ctx,
+static struct ipc_ctx_iface *
+ipc_ctx_iface_slot(struct ipc_ctx *ctx,
     uint32_t ifindex)
 {
 	size_t i;
@@ -48,7 +51,8 @@ static struct ipc_ctx_iface *ipc_ctx_iface_slot(struct ipc_ctx *ctx,
 	return NULL;
 }
 
-int ipc_ctx_iface_add(struct ipc_ctx *ctx, uint32_t ifindex)
+int
+ipc_ctx_iface_add(struct ipc_ctx *ctx, uint32_t ifindex)
 {
 	struct ipc_ctx_iface *f;
 	size_t i;
@@ -69,13 +73,15 @@ int ipc_ctx_iface_add(struct ipc_ctx *ctx, uint32_t ifindex)
 	return 0;
 }
 
-static void ipc_ctx_neigh_drop(struct ipc_ctx *ctx, size_t i)
+static void
+ipc_ctx_neigh_drop(struct ipc_ctx *ctx, size_t i)
 {
 	memset(&ctx->neigh[i], 0, sizeof(ctx->neigh[i]));
 	ctx->n_neigh--;
 }
 
-void ipc_ctx_iface_del(struct ipc_ctx *ctx, uint32_t ifindex)
+void
+ipc_ctx_iface_del(struct ipc_ctx *ctx, uint32_t ifindex)
 {
 	struct ipc_ctx_iface *f;
 	size_t i;
@@ -88,7 +94,8 @@ void ipc_ctx_iface_del(struct ipc_ctx *ctx, uint32_t ifindex)
 			ipc_ctx_neigh_drop(ctx, i);
 }
 
-const struct ipc_ctx_neigh *ipc_ctx_neigh_find(const struct ipc_ctx *ctx,
+const struct ipc_ctx_neigh *
+ipc_ctx_neigh_find(const struct ipc_ctx *ctx,
     const uint8_t addr[static BS_ADDR_LEN], uint32_t ifindex)
 {
 	size_t i;
@@ -103,7 +110,8 @@ const struct ipc_ctx_neigh *ipc_ctx_neigh_find(const struct ipc_ctx *ctx,
 }
 
 /* By key: LINK_KEY_REQ names its peer by public key. */
-static const struct ipc_ctx_neigh *ipc_ctx_neigh_by_pk(
+static const struct ipc_ctx_neigh *
+ipc_ctx_neigh_by_pk(
     const struct ipc_ctx *ctx, const uint8_t pk[static BS_PK_LEN],
     uint32_t ifindex)
 {
@@ -120,7 +128,8 @@ static const struct ipc_ctx_neigh *ipc_ctx_neigh_by_pk(
  * IPC_CHECK_OK when ifindex is a live mesh interface, IPC_CHECK_STALE
  * when the forwarder removed it, IPC_CHECK_BAD when it never existed.
  */
-static int ipc_ctx_iface_state(const struct ipc_ctx *ctx, uint32_t ifindex)
+static int
+ipc_ctx_iface_state(const struct ipc_ctx *ctx, uint32_t ifindex)
 {
 	size_t i;
 
@@ -135,7 +144,8 @@ static int ipc_ctx_iface_state(const struct ipc_ctx *ctx, uint32_t ifindex)
 
 /* ---- per-type state checks ------------------------------------------------- */
 
-static int ipc_check_iface(const struct ipc_ctx *ctx, const char *what,
+static int
+ipc_check_iface(const struct ipc_ctx *ctx, const char *what,
     uint32_t ifindex, char *err, size_t errlen)
 {
 	int st = ipc_ctx_iface_state(ctx, ifindex);
@@ -146,7 +156,8 @@ static int ipc_check_iface(const struct ipc_ctx *ctx, const char *what,
 	return st;
 }
 
-static int ipc_not_own(const struct ipc_ctx *ctx, const char *what,
+static int
+ipc_not_own(const struct ipc_ctx *ctx, const char *what,
     const uint8_t addr[static BS_ADDR_LEN], char *err, size_t errlen)
 {
 	if (memcmp(addr, ctx->own_addr, BS_ADDR_LEN) == 0)
@@ -155,7 +166,8 @@ static int ipc_not_own(const struct ipc_ctx *ctx, const char *what,
 	return IPC_CHECK_OK;
 }
 
-static int ipc_check_route(const struct ipc_ctx *ctx,
+static int
+ipc_check_route(const struct ipc_ctx *ctx,
     const struct ipc_route *r, char *err, size_t errlen)
 {
 	int st;
@@ -171,7 +183,8 @@ static int ipc_check_route(const struct ipc_ctx *ctx,
 	return IPC_CHECK_OK;
 }
 
-static int ipc_check_neigh(const struct ipc_ctx *ctx,
+static int
+ipc_check_neigh(const struct ipc_ctx *ctx,
     const struct ipc_neigh *n, char *err, size_t errlen)
 {
 	const struct ipc_ctx_neigh *cur;
@@ -198,7 +211,8 @@ static int ipc_check_neigh(const struct ipc_ctx *ctx,
 	return IPC_CHECK_OK;
 }
 
-static int ipc_check_link_key_req(const struct ipc_ctx *ctx,
+static int
+ipc_check_link_key_req(const struct ipc_ctx *ctx,
     const struct ipc_link_key_req *q, char *err, size_t errlen)
 {
 	int st;
@@ -212,7 +226,8 @@ static int ipc_check_link_key_req(const struct ipc_ctx *ctx,
 	return IPC_CHECK_OK;
 }
 
-static int ipc_check_relay(const struct ipc_ctx *ctx,
+static int
+ipc_check_relay(const struct ipc_ctx *ctx,
     const struct ipc_relay *r, char *err, size_t errlen)
 {
 	struct wire_ogm_head h;
@@ -230,7 +245,8 @@ static int ipc_check_relay(const struct ipc_ctx *ctx,
 }
 
 /* Layer 3 of a message that passed layers 1-2 (u holds its payload). */
-static int ipc_check_state(const struct ipc_ctx *ctx, uint16_t type,
+static int
+ipc_check_state(const struct ipc_ctx *ctx, uint16_t type,
     const union ipc_payload *u, char *err, size_t errlen)
 {
 	switch (type) {
@@ -255,7 +271,8 @@ static int ipc_check_state(const struct ipc_ctx *ctx, uint16_t type,
 	}
 }
 
-int ipc_check(const struct ipc_ctx *ctx, const struct ipc_msg *msg,
+int
+ipc_check(const struct ipc_ctx *ctx, const struct ipc_msg *msg,
     char *err, size_t errlen)
 {
 	union ipc_payload u;
@@ -271,7 +288,8 @@ int ipc_check(const struct ipc_ctx *ctx, const struct ipc_msg *msg,
 
 /* ---- applying vetted messages ------------------------------------------------ */
 
-static void ipc_ctx_neigh_up(struct ipc_ctx *ctx, const struct ipc_neigh *n)
+static void
+ipc_ctx_neigh_up(struct ipc_ctx *ctx, const struct ipc_neigh *n)
 {
 	size_t i;
 
@@ -288,7 +306,8 @@ static void ipc_ctx_neigh_up(struct ipc_ctx *ctx, const struct ipc_neigh *n)
 	}
 }
 
-static void ipc_ctx_neigh_down(struct ipc_ctx *ctx, const struct ipc_neigh *n)
+static void
+ipc_ctx_neigh_down(struct ipc_ctx *ctx, const struct ipc_neigh *n)
 {
 	const struct ipc_ctx_neigh *cur;
 
@@ -297,7 +316,8 @@ static void ipc_ctx_neigh_down(struct ipc_ctx *ctx, const struct ipc_neigh *n)
 		ipc_ctx_neigh_drop(ctx, (size_t)(cur - ctx->neigh));
 }
 
-void ipc_ctx_apply(struct ipc_ctx *ctx, const struct ipc_msg *msg)
+void
+ipc_ctx_apply(struct ipc_ctx *ctx, const struct ipc_msg *msg)
 {
 	struct ipc_neigh n;
 

@@ -57,13 +57,15 @@ struct nl_reply {
 /* ---- names and helpers ------------------------------------------------ */
 
 /* The kernel's isspace() also counts Latin-1 NBSP (0xa0). */
-static bool nl_ifname_badchar(unsigned char c)
+static bool
+nl_ifname_badchar(unsigned char c)
 {
 	return c == '/' || c == ':' || c == '%' || c == ' ' ||
 	    (c >= '\t' && c <= '\r') || c == 0xa0;
 }
 
-bool nl_ifname_valid(const char *name)
+bool
+nl_ifname_valid(const char *name)
 {
 	size_t len, i;
 
@@ -78,7 +80,8 @@ bool nl_ifname_valid(const char *name)
 	return true;
 }
 
-bool nl_link_running(const struct nl_link *link)
+bool
+nl_link_running(const struct nl_link *link)
 {
 	/* The kernel sets IFF_RUNNING for operstate UP or UNKNOWN. */
 	return (link->flags & (IFF_UP | IFF_RUNNING)) == (IFF_UP | IFF_RUNNING);
@@ -94,7 +97,8 @@ struct nl_parse {
 	uint64_t	 seen;		/* one bit per attribute type used */
 };
 
-static int nl_attr_ifname(const struct nlattr *attr, struct nl_link *link)
+static int
+nl_attr_ifname(const struct nlattr *attr, struct nl_link *link)
 {
 	size_t len = mnl_attr_get_payload_len(attr);
 	const char *s = mnl_attr_get_str(attr);
@@ -108,7 +112,8 @@ static int nl_attr_ifname(const struct nlattr *attr, struct nl_link *link)
 	return MNL_CB_OK;
 }
 
-static int nl_attr_address(const struct nlattr *attr, struct nl_link *link)
+static int
+nl_attr_address(const struct nlattr *attr, struct nl_link *link)
 {
 	if (link->type == ARPHRD_ETHER) {
 		if (mnl_attr_validate2(attr, MNL_TYPE_BINARY, NL_MAC_LEN) < 0)
@@ -121,7 +126,8 @@ static int nl_attr_address(const struct nlattr *attr, struct nl_link *link)
 	return MNL_CB_OK;
 }
 
-static int nl_attr_u32(const struct nlattr *attr, uint32_t *out)
+static int
+nl_attr_u32(const struct nlattr *attr, uint32_t *out)
 {
 	if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
 		return MNL_CB_ERROR;
@@ -129,7 +135,8 @@ static int nl_attr_u32(const struct nlattr *attr, uint32_t *out)
 	return MNL_CB_OK;
 }
 
-static int nl_attr_operstate(const struct nlattr *attr, struct nl_link *link)
+static int
+nl_attr_operstate(const struct nlattr *attr, struct nl_link *link)
 {
 	uint8_t v;
 
@@ -141,7 +148,8 @@ static int nl_attr_operstate(const struct nlattr *attr, struct nl_link *link)
 	return MNL_CB_OK;
 }
 
-static int nl_attr_cb(const struct nlattr *attr, void *data)
+static int
+nl_attr_cb(const struct nlattr *attr, void *data)
 {
 	struct nl_parse *p = data;
 	struct nl_link *link = p->link;
@@ -174,7 +182,8 @@ static int nl_attr_cb(const struct nlattr *attr, void *data)
 }
 
 /* The attributes after struct ifinfomsg: all valid, none cut, no residue. */
-static int nl_link_attrs(const uint8_t *msg, size_t len, struct nl_link *out)
+static int
+nl_link_attrs(const uint8_t *msg, size_t len, struct nl_link *out)
 {
 	struct nl_parse p;
 	size_t alen = len - NL_ATTR_OFF;
@@ -192,7 +201,8 @@ static int nl_link_attrs(const uint8_t *msg, size_t len, struct nl_link *out)
 	return 0;
 }
 
-int nl_link_parse(const void *buf, size_t len, struct nl_link *out)
+int
+nl_link_parse(const void *buf, size_t len, struct nl_link *out)
 {
 	const uint8_t *msg = buf;
 	const struct nlmsghdr *nlh = buf;
@@ -227,7 +237,8 @@ bad:
 	return -1;
 }
 
-int nl_events_parse(const void *buf, size_t len, nl_link_cb cb, void *arg)
+int
+nl_events_parse(const void *buf, size_t len, nl_link_cb cb, void *arg)
 {
 	const uint8_t *p = buf;
 	const struct nlmsghdr *nlh;
@@ -264,7 +275,8 @@ int nl_events_parse(const void *buf, size_t len, nl_link_cb cb, void *arg)
 
 /* ---- sockets ---------------------------------------------------------- */
 
-static struct nl_sock *nl_new(int flags, unsigned int groups)
+static struct nl_sock *
+nl_new(int flags, unsigned int groups)
 {
 	struct nl_sock *ns;
 	int saved;
@@ -286,7 +298,8 @@ fail:
 	return NULL;
 }
 
-static void nl_setopt_flag(struct nl_sock *ns, int opt)
+static void
+nl_setopt_flag(struct nl_sock *ns, int opt)
 {
 	int one = 1;
 
@@ -294,7 +307,8 @@ static void nl_setopt_flag(struct nl_sock *ns, int opt)
 	(void)setsockopt(nl_fd(ns), SOL_NETLINK, opt, &one, sizeof(one));
 }
 
-struct nl_sock *nl_open(void)
+struct nl_sock *
+nl_open(void)
 {
 	struct nl_sock *ns;
 	struct timeval tv = { .tv_sec = NL_TIMEOUT_SEC, .tv_usec = 0 };
@@ -315,7 +329,8 @@ struct nl_sock *nl_open(void)
 	return ns;
 }
 
-struct nl_sock *nl_events_open(size_t rcvbuf)
+struct nl_sock *
+nl_events_open(size_t rcvbuf)
 {
 	struct nl_sock *ns;
 	int size, saved;
@@ -342,7 +357,8 @@ struct nl_sock *nl_events_open(size_t rcvbuf)
 	return ns;
 }
 
-void nl_close(struct nl_sock *ns)
+void
+nl_close(struct nl_sock *ns)
 {
 	if (ns == NULL)
 		return;
@@ -351,12 +367,14 @@ void nl_close(struct nl_sock *ns)
 	free(ns);
 }
 
-int nl_fd(const struct nl_sock *ns)
+int
+nl_fd(const struct nl_sock *ns)
 {
 	return mnl_socket_get_fd(ns->mnl);
 }
 
-const char *nl_errmsg(const struct nl_sock *ns)
+const char *
+nl_errmsg(const struct nl_sock *ns)
 {
 	return ns->errmsg;
 }
@@ -366,7 +384,8 @@ const char *nl_errmsg(const struct nl_sock *ns)
  * come from the kernel (port id 0) and was dropped; -1 with errno
  * (EMSGSIZE when it did not fit).
  */
-static ssize_t nl_recv(struct nl_sock *ns)
+static ssize_t
+nl_recv(struct nl_sock *ns)
 {
 	struct sockaddr_nl sa;
 	struct iovec iov = { .iov_base = ns->buf, .iov_len = sizeof(ns->buf) };
@@ -392,7 +411,8 @@ static ssize_t nl_recv(struct nl_sock *ns)
 
 /* ---- requests ---------------------------------------------------------- */
 
-static int nl_extack_cb(const struct nlattr *attr, void *data)
+static int
+nl_extack_cb(const struct nlattr *attr, void *data)
 {
 	struct nl_sock *ns = data;
 	const char *s;
@@ -412,7 +432,8 @@ static int nl_extack_cb(const struct nlattr *attr, void *data)
 }
 
 /* The kernel's extended-ACK message, when it attached one. */
-static void nl_extack(struct nl_sock *ns, const uint8_t *msg, size_t mlen)
+static void
+nl_extack(struct nl_sock *ns, const uint8_t *msg, size_t mlen)
 {
 	const struct nlmsghdr *nlh = (const struct nlmsghdr *)msg;
 	const struct nlmsgerr *e = (const struct nlmsgerr *)(msg + NL_HDRLEN);
@@ -433,7 +454,8 @@ static void nl_extack(struct nl_sock *ns, const uint8_t *msg, size_t mlen)
 	(void)mnl_attr_parse_payload(msg + off, mlen - off, nl_extack_cb, ns);
 }
 
-static int nl_reply_error(struct nl_sock *ns, const uint8_t *msg,
+static int
+nl_reply_error(struct nl_sock *ns, const uint8_t *msg,
     size_t mlen, struct nl_reply *r)
 {
 	const struct nlmsgerr *e;
@@ -466,7 +488,8 @@ static int nl_reply_error(struct nl_sock *ns, const uint8_t *msg,
 	return 0;
 }
 
-static int nl_reply_done(const uint8_t *msg, size_t mlen, struct nl_reply *r)
+static int
+nl_reply_done(const uint8_t *msg, size_t mlen, struct nl_reply *r)
 {
 	int32_t status = 0;
 
@@ -486,7 +509,8 @@ static int nl_reply_done(const uint8_t *msg, size_t mlen, struct nl_reply *r)
 }
 
 /* A data message: a link for the caller, else nothing we asked for. */
-static int nl_reply_data(const uint8_t *msg, size_t mlen, struct nl_reply *r)
+static int
+nl_reply_data(const uint8_t *msg, size_t mlen, struct nl_reply *r)
 {
 	struct nl_link link;
 	int rc;
@@ -512,7 +536,8 @@ static int nl_reply_data(const uint8_t *msg, size_t mlen, struct nl_reply *r)
 	return NL_MORE;
 }
 
-static int nl_reply_one(struct nl_sock *ns, const uint8_t *msg, size_t mlen,
+static int
+nl_reply_one(struct nl_sock *ns, const uint8_t *msg, size_t mlen,
     struct nl_reply *r)
 {
 	const struct nlmsghdr *nlh = (const struct nlmsghdr *)msg;
@@ -533,7 +558,8 @@ static int nl_reply_one(struct nl_sock *ns, const uint8_t *msg, size_t mlen,
 }
 
 /* Walks one datagram of answers; messages of other requests are skipped. */
-static int nl_walk(struct nl_sock *ns, size_t len, struct nl_reply *r)
+static int
+nl_walk(struct nl_sock *ns, size_t len, struct nl_reply *r)
 {
 	const struct nlmsghdr *nlh;
 	size_t off = 0, mlen;
@@ -562,7 +588,8 @@ static int nl_walk(struct nl_sock *ns, size_t len, struct nl_reply *r)
 }
 
 /* Sends req (NLM_F_ACK added) and reads until its answer is complete. */
-static int nl_transact(struct nl_sock *ns, struct nlmsghdr *req,
+static int
+nl_transact(struct nl_sock *ns, struct nlmsghdr *req,
     struct nl_reply *r)
 {
 	ssize_t n;
@@ -596,7 +623,8 @@ static int nl_transact(struct nl_sock *ns, struct nlmsghdr *req,
 }
 
 /* Starts an RTM_*LINK request for ifindex in buf (NL_REQ_SIZE bytes). */
-static struct nlmsghdr *nl_link_req(uint8_t *buf, uint16_t type,
+static struct nlmsghdr *
+nl_link_req(uint8_t *buf, uint16_t type,
     uint16_t flags, int ifindex)
 {
 	struct nlmsghdr *nlh;
@@ -612,7 +640,8 @@ static struct nlmsghdr *nl_link_req(uint8_t *buf, uint16_t type,
 	return nlh;
 }
 
-static int nl_simple(struct nl_sock *ns, struct nlmsghdr *req)
+static int
+nl_simple(struct nl_sock *ns, struct nlmsghdr *req)
 {
 	struct nl_reply r;
 
@@ -620,7 +649,8 @@ static int nl_simple(struct nl_sock *ns, struct nlmsghdr *req)
 	return nl_transact(ns, req, &r);
 }
 
-int nl_link_set_up(struct nl_sock *ns, int ifindex, bool up)
+int
+nl_link_set_up(struct nl_sock *ns, int ifindex, bool up)
 {
 	_Alignas(NLMSG_ALIGNTO) uint8_t buf[NL_REQ_SIZE];
 	struct nlmsghdr *nlh;
@@ -637,7 +667,8 @@ int nl_link_set_up(struct nl_sock *ns, int ifindex, bool up)
 	return nl_simple(ns, nlh);
 }
 
-int nl_link_set_mtu(struct nl_sock *ns, int ifindex, uint32_t mtu)
+int
+nl_link_set_mtu(struct nl_sock *ns, int ifindex, uint32_t mtu)
 {
 	_Alignas(NLMSG_ALIGNTO) uint8_t buf[NL_REQ_SIZE];
 	struct nlmsghdr *nlh;
@@ -651,7 +682,8 @@ int nl_link_set_mtu(struct nl_sock *ns, int ifindex, uint32_t mtu)
 	return nl_simple(ns, nlh);
 }
 
-int nl_link_set_mac(struct nl_sock *ns, int ifindex,
+int
+nl_link_set_mac(struct nl_sock *ns, int ifindex,
     const uint8_t mac[static NL_MAC_LEN])
 {
 	_Alignas(NLMSG_ALIGNTO) uint8_t buf[NL_REQ_SIZE];
@@ -666,7 +698,8 @@ int nl_link_set_mac(struct nl_sock *ns, int ifindex,
 	return nl_simple(ns, nlh);
 }
 
-static int nl_get(struct nl_sock *ns, struct nlmsghdr *req,
+static int
+nl_get(struct nl_sock *ns, struct nlmsghdr *req,
     struct nl_link *out)
 {
 	struct nl_reply r;
@@ -681,7 +714,8 @@ static int nl_get(struct nl_sock *ns, struct nlmsghdr *req,
 	return 0;
 }
 
-int nl_link_get_by_index(struct nl_sock *ns, int ifindex, struct nl_link *out)
+int
+nl_link_get_by_index(struct nl_sock *ns, int ifindex, struct nl_link *out)
 {
 	_Alignas(NLMSG_ALIGNTO) uint8_t buf[NL_REQ_SIZE];
 
@@ -700,7 +734,8 @@ int nl_link_get_by_index(struct nl_sock *ns, int ifindex, struct nl_link *out)
 	return 0;
 }
 
-int nl_link_get_by_name(struct nl_sock *ns, const char *name,
+int
+nl_link_get_by_name(struct nl_sock *ns, const char *name,
     struct nl_link *out)
 {
 	_Alignas(NLMSG_ALIGNTO) uint8_t buf[NL_REQ_SIZE];
@@ -723,7 +758,8 @@ int nl_link_get_by_name(struct nl_sock *ns, const char *name,
 	return 0;
 }
 
-int nl_link_dump(struct nl_sock *ns, nl_link_cb cb, void *arg)
+int
+nl_link_dump(struct nl_sock *ns, nl_link_cb cb, void *arg)
 {
 	_Alignas(NLMSG_ALIGNTO) uint8_t buf[NL_REQ_SIZE];
 	struct nlmsghdr *nlh;
@@ -740,7 +776,8 @@ int nl_link_dump(struct nl_sock *ns, nl_link_cb cb, void *arg)
 	return r.count;
 }
 
-int nl_veth_create(struct nl_sock *ns, const char *name, const char *peer)
+int
+nl_veth_create(struct nl_sock *ns, const char *name, const char *peer)
 {
 	_Alignas(NLMSG_ALIGNTO) uint8_t buf[NL_REQ_SIZE];
 	struct nlmsghdr *nlh;
@@ -766,7 +803,8 @@ int nl_veth_create(struct nl_sock *ns, const char *name, const char *peer)
 	return nl_simple(ns, nlh);
 }
 
-int nl_link_delete(struct nl_sock *ns, int ifindex)
+int
+nl_link_delete(struct nl_sock *ns, int ifindex)
 {
 	_Alignas(NLMSG_ALIGNTO) uint8_t buf[NL_REQ_SIZE];
 
@@ -780,7 +818,8 @@ int nl_link_delete(struct nl_sock *ns, int ifindex)
 /* ---- tc ----------------------------------------------------------------- */
 
 /* Starts an RTM_*QDISC / RTM_*TFILTER request on ifindex's clsact. */
-static struct nlmsghdr *nl_tc_req(uint8_t *buf, uint16_t type,
+static struct nlmsghdr *
+nl_tc_req(uint8_t *buf, uint16_t type,
     uint16_t flags, int ifindex, uint32_t parent, uint32_t handle,
     uint32_t info)
 {
@@ -800,7 +839,8 @@ static struct nlmsghdr *nl_tc_req(uint8_t *buf, uint16_t type,
 	return nlh;
 }
 
-int nl_tc_bpf_attach(struct nl_sock *ns, int ifindex, int prog_fd,
+int
+nl_tc_bpf_attach(struct nl_sock *ns, int ifindex, int prog_fd,
     const char *name, uint16_t prio, uint16_t ethertype)
 {
 	_Alignas(NLMSG_ALIGNTO) uint8_t buf[NL_REQ_SIZE];
@@ -831,7 +871,8 @@ int nl_tc_bpf_attach(struct nl_sock *ns, int ifindex, int prog_fd,
 	return nl_simple(ns, nlh);
 }
 
-int nl_tc_bpf_detach(struct nl_sock *ns, int ifindex, uint16_t prio)
+int
+nl_tc_bpf_detach(struct nl_sock *ns, int ifindex, uint16_t prio)
 {
 	_Alignas(NLMSG_ALIGNTO) uint8_t buf[NL_REQ_SIZE];
 	struct nlmsghdr *nlh;
@@ -849,7 +890,8 @@ int nl_tc_bpf_detach(struct nl_sock *ns, int ifindex, uint16_t prio)
 
 /* ---- events ------------------------------------------------------------ */
 
-int nl_events_recv(struct nl_sock *ev, nl_link_cb cb, void *arg)
+int
+nl_events_recv(struct nl_sock *ev, nl_link_cb cb, void *arg)
 {
 	ssize_t n;
 	int total = 0, rc, i;
@@ -873,7 +915,8 @@ int nl_events_recv(struct nl_sock *ev, nl_link_cb cb, void *arg)
 	return total;
 }
 
-int nl_events_resync(struct nl_sock *ev, struct nl_sock *req, nl_link_cb cb,
+int
+nl_events_resync(struct nl_sock *ev, struct nl_sock *req, nl_link_cb cb,
     void *arg)
 {
 	int i;
@@ -892,7 +935,8 @@ int nl_events_resync(struct nl_sock *ev, struct nl_sock *req, nl_link_cb cb,
 
 /* ---- MTU policy -------------------------------------------------------- */
 
-uint32_t nl_mtu_for_tap(const uint32_t *mesh_mtu, size_t n,
+uint32_t
+nl_mtu_for_tap(const uint32_t *mesh_mtu, size_t n,
     uint32_t inner_mtu)
 {
 	uint64_t need = (uint64_t)inner_mtu + BATSEC_DATA_OVERHEAD;
@@ -910,14 +954,16 @@ uint32_t nl_mtu_for_tap(const uint32_t *mesh_mtu, size_t n,
 }
 
 /* Errors by which a device says "not this MTU" rather than "broken". */
-static bool nl_mtu_refused(int err)
+static bool
+nl_mtu_refused(int err)
 {
 	return err == EINVAL || err == ERANGE || err == EPERM ||
 	    err == EOPNOTSUPP || err == EBUSY;
 }
 
 /* Raises one mesh interface to need if it is below; its MTU after. */
-static int nl_mtu_raise(struct nl_sock *ns, int ifindex, uint32_t need,
+static int
+nl_mtu_raise(struct nl_sock *ns, int ifindex, uint32_t need,
     uint32_t *mtu)
 {
 	struct nl_link link;
@@ -934,7 +980,8 @@ static int nl_mtu_raise(struct nl_sock *ns, int ifindex, uint32_t need,
 	return 0;
 }
 
-int nl_mtu_apply(struct nl_sock *ns, const int *mesh_ifindex, size_t n,
+int
+nl_mtu_apply(struct nl_sock *ns, const int *mesh_ifindex, size_t n,
     uint32_t inner_mtu, int tap_ifindex, uint32_t *mesh_mtu,
     uint32_t *tap_mtu)
 {

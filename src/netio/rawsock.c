@@ -51,7 +51,8 @@ static const struct sock_filter rawsock_filter_tmpl[RAWSOCK_FILTER_LEN] = {
 };
 
 /* Attaches the filter and locks it so it can never be changed. */
-static int rawsock_filter(int fd, uint16_t ethertype)
+static int
+rawsock_filter(int fd, uint16_t ethertype)
 {
 	struct sock_filter code[RAWSOCK_FILTER_LEN];
 	struct sock_fprog prog = { .len = RAWSOCK_FILTER_LEN, .filter = code };
@@ -65,7 +66,8 @@ static int rawsock_filter(int fd, uint16_t ethertype)
 	return setsockopt(fd, SOL_SOCKET, SO_LOCK_FILTER, &one, sizeof(one));
 }
 
-static int rawsock_options(int fd)
+static int
+rawsock_options(int fd)
 {
 	int one = 1, size = RAWSOCK_RCVBUF;
 
@@ -79,7 +81,8 @@ static int rawsock_options(int fd)
 	return setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 }
 
-static int rawsock_bind(const struct rawsock *rs)
+static int
+rawsock_bind(const struct rawsock *rs)
 {
 	struct sockaddr_ll sll;
 
@@ -90,7 +93,8 @@ static int rawsock_bind(const struct rawsock *rs)
 	return bind(rs->fd, (const struct sockaddr *)&sll, sizeof(sll));
 }
 
-int rawsock_open(struct rawsock *rs, int ifindex, uint16_t ethertype)
+int
+rawsock_open(struct rawsock *rs, int ifindex, uint16_t ethertype)
 {
 	int saved;
 
@@ -118,7 +122,8 @@ fail:
 	return -1;
 }
 
-long rawsock_collect_drops(struct rawsock *rs)
+long
+rawsock_collect_drops(struct rawsock *rs)
 {
 	struct tpacket_stats st;
 	socklen_t len = sizeof(st);
@@ -132,7 +137,8 @@ long rawsock_collect_drops(struct rawsock *rs)
 	return (long)st.tp_drops;
 }
 
-void rawsock_close(struct rawsock *rs)
+void
+rawsock_close(struct rawsock *rs)
 {
 	if (rs->ring.map != NULL)
 		(void)munmap(rs->ring.map, RAWSOCK_RING_LEN);
@@ -142,7 +148,8 @@ void rawsock_close(struct rawsock *rs)
 	rs->fd = -1;
 }
 
-int rawsock_refresh_mac(struct rawsock *rs)
+int
+rawsock_refresh_mac(struct rawsock *rs)
 {
 	struct sockaddr_ll sll;
 	socklen_t len = sizeof(sll);
@@ -165,7 +172,8 @@ int rawsock_refresh_mac(struct rawsock *rs)
 }
 
 /* The Ethernet header of a frame from rs to dst. */
-static void rawsock_hdr(const struct rawsock *rs, const uint8_t *dst,
+static void
+rawsock_hdr(const struct rawsock *rs, const uint8_t *dst,
     uint8_t hdr[static RAWSOCK_HDR_LEN])
 {
 	memcpy(hdr, dst, RAWSOCK_MAC_LEN);
@@ -174,7 +182,8 @@ static void rawsock_hdr(const struct rawsock *rs, const uint8_t *dst,
 	hdr[13] = (uint8_t)rs->ethertype;
 }
 
-int rawsock_send(const struct rawsock *rs,
+int
+rawsock_send(const struct rawsock *rs,
     const uint8_t dst[static RAWSOCK_MAC_LEN], const void *payload,
     size_t len)
 {
@@ -210,7 +219,8 @@ int rawsock_send(const struct rawsock *rs,
 	return 0;
 }
 
-int rawsock_send_batch(const struct rawsock *rs,
+int
+rawsock_send_batch(const struct rawsock *rs,
     const struct rawsock_txmsg *m, size_t n)
 {
 	uint8_t hdr[RAWSOCK_BATCH_MAX][RAWSOCK_HDR_LEN];
@@ -250,7 +260,8 @@ int rawsock_send_batch(const struct rawsock *rs,
 }
 
 /* Checks a received frame of n bytes and fills *f: 1 kept, 0 dropped. */
-static int rawsock_take(struct rawsock *rs, const uint8_t *buf, size_t n,
+static int
+rawsock_take(struct rawsock *rs, const uint8_t *buf, size_t n,
     uint8_t pkttype, struct rawsock_frame *f)
 {
 	if (n < RAWSOCK_HDR_LEN) {
@@ -285,7 +296,8 @@ static int rawsock_take(struct rawsock *rs, const uint8_t *buf, size_t n,
 	return 1;
 }
 
-int rawsock_recv(struct rawsock *rs, uint8_t *buf, size_t buflen,
+int
+rawsock_recv(struct rawsock *rs, uint8_t *buf, size_t buflen,
     struct rawsock_frame *f)
 {
 	struct sockaddr_ll sll;
@@ -316,7 +328,8 @@ int rawsock_recv(struct rawsock *rs, uint8_t *buf, size_t buflen,
 _Static_assert(RAWSOCK_RING_BLOCK % RAWSOCK_RING_FRAME == 0,
     "whole frames per block");
 
-int rawsock_ring_on(struct rawsock *rs)
+int
+rawsock_ring_on(struct rawsock *rs)
 {
 	struct tpacket_req3 req;
 	int v = TPACKET_V3, saved;
@@ -354,7 +367,8 @@ int rawsock_ring_on(struct rawsock *rs)
 	return 0;
 }
 
-void rawsock_ring_off(struct rawsock *rs)
+void
+rawsock_ring_off(struct rawsock *rs)
 {
 	struct tpacket_req3 req;
 	void *m;
@@ -374,25 +388,29 @@ void rawsock_ring_off(struct rawsock *rs)
 	rs->ring.map = m == MAP_FAILED ? NULL : m;
 }
 
-static struct tpacket_block_desc *rawsock_ring_block(const struct rawsock *rs)
+static struct tpacket_block_desc *
+rawsock_ring_block(const struct rawsock *rs)
 {
 	return (struct tpacket_block_desc *)(void *)(rs->ring.map +
 	    (size_t)rs->ring.cur * RAWSOCK_RING_BLOCK);
 }
 
-static int rawsock_ring_user(const struct tpacket_block_desc *bd)
+static int
+rawsock_ring_user(const struct tpacket_block_desc *bd)
 {
 	return (__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) &
 	    TP_STATUS_USER) != 0;
 }
 
-int rawsock_ring_busy(const struct rawsock *rs)
+int
+rawsock_ring_busy(const struct rawsock *rs)
 {
 	return rs->ring.map != NULL && (rs->ring.left > 0 ||
 	    rawsock_ring_user(rawsock_ring_block(rs)));
 }
 
-int rawsock_block_open(const uint8_t *blk, size_t size, size_t *blk_len,
+int
+rawsock_block_open(const uint8_t *blk, size_t size, size_t *blk_len,
     size_t *off, uint32_t *left)
 {
 	struct tpacket_block_desc bd;
@@ -413,7 +431,8 @@ int rawsock_block_open(const uint8_t *blk, size_t size, size_t *blk_len,
 	return 0;
 }
 
-int rawsock_block_next(const uint8_t *blk, size_t blk_len, size_t *off,
+int
+rawsock_block_next(const uint8_t *blk, size_t blk_len, size_t *off,
     uint32_t *left, const uint8_t **frame, size_t *len, uint8_t *pkttype)
 {
 	struct tpacket3_hdr h;
@@ -444,7 +463,8 @@ int rawsock_block_next(const uint8_t *blk, size_t blk_len, size_t *off,
 }
 
 /* Hand the block back to the kernel; the next one is read next. */
-static void rawsock_ring_release(struct rawsock *rs,
+static void
+rawsock_ring_release(struct rawsock *rs,
     struct tpacket_block_desc *bd)
 {
 	__atomic_store_n(&bd->hdr.bh1.block_status, TP_STATUS_KERNEL,
@@ -458,7 +478,8 @@ static void rawsock_ring_release(struct rawsock *rs,
  * each block goes back to the kernel as soon as it is read.  Bounded: a
  * call looks at no more than RAWSOCK_RING_BLOCKS blocks.
  */
-static int rawsock_ring_recv(struct rawsock *rs, uint8_t *bufs,
+static int
+rawsock_ring_recv(struct rawsock *rs, uint8_t *bufs,
     size_t bufsize, size_t n, struct rawsock_frame *frames)
 {
 	struct rawsock_ring *r = &rs->ring;
@@ -510,7 +531,8 @@ static int rawsock_ring_recv(struct rawsock *rs, uint8_t *bufs,
 	return k;
 }
 
-int rawsock_recv_batch(struct rawsock *rs, uint8_t *bufs, size_t bufsize,
+int
+rawsock_recv_batch(struct rawsock *rs, uint8_t *bufs, size_t bufsize,
     size_t n, struct rawsock_frame *frames)
 {
 	struct mmsghdr mm[RAWSOCK_BATCH_MAX];

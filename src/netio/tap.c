@@ -20,7 +20,8 @@
 #define TAP_ETH_HLEN	14
 
 /* TUNSETIFF on a fresh descriptor; the kernel writes back the final name. */
-static int tap_setiff(int fd, const char *name, char out[IFNAMSIZ])
+static int
+tap_setiff(int fd, const char *name, char out[IFNAMSIZ])
 {
 	struct ifreq ifr;
 
@@ -42,7 +43,8 @@ static int tap_setiff(int fd, const char *name, char out[IFNAMSIZ])
 	return 0;
 }
 
-int tap_open(struct tap *tap, const char *name)
+int
+tap_open(struct tap *tap, const char *name)
 {
 	int saved, hdrsz = TAP_VNET_LEN;
 
@@ -70,7 +72,8 @@ fail:
 	return -1;
 }
 
-int tap_offload(const struct tap *tap)
+int
+tap_offload(const struct tap *tap)
 {
 	unsigned int off = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6 |
 	    TUN_F_TSO_ECN;
@@ -78,7 +81,8 @@ int tap_offload(const struct tap *tap)
 	return ioctl(tap->fd, TUNSETOFFLOAD, off);
 }
 
-ssize_t tap_read_vnet(const struct tap *tap, uint8_t vnet[TAP_VNET_LEN],
+ssize_t
+tap_read_vnet(const struct tap *tap, uint8_t vnet[TAP_VNET_LEN],
     void *buf, size_t len)
 {
 	uint8_t guard;
@@ -113,14 +117,16 @@ ssize_t tap_read_vnet(const struct tap *tap, uint8_t vnet[TAP_VNET_LEN],
 	return n;
 }
 
-ssize_t tap_read(const struct tap *tap, void *buf, size_t len)
+ssize_t
+tap_read(const struct tap *tap, void *buf, size_t len)
 {
 	uint8_t vnet[TAP_VNET_LEN];
 
 	return tap_read_vnet(tap, vnet, buf, len);
 }
 
-int tap_write_vnet(const struct tap *tap, const uint8_t vnet[TAP_VNET_LEN],
+int
+tap_write_vnet(const struct tap *tap, const uint8_t vnet[TAP_VNET_LEN],
     const void *frame, size_t len)
 {
 	struct iovec iov[2] = {
@@ -143,7 +149,8 @@ int tap_write_vnet(const struct tap *tap, const uint8_t vnet[TAP_VNET_LEN],
 	return 0;
 }
 
-int tap_write(const struct tap *tap, const void *frame, size_t len)
+int
+tap_write(const struct tap *tap, const void *frame, size_t len)
 {
 	static const uint8_t plain[TAP_VNET_LEN];
 
@@ -154,7 +161,8 @@ int tap_write(const struct tap *tap, const void *frame, size_t len)
 	return tap_write_vnet(tap, plain, frame, len);
 }
 
-void tap_close(struct tap *tap)
+void
+tap_close(struct tap *tap)
 {
 	if (tap->fd >= 0)
 		(void)close(tap->fd);

@@ -31,7 +31,8 @@ _Static_assert(IPC_TT_MAX == WIRE_TT_MAX, "TT entries");
 
 /* ---- value checks shared by the format checkers --------------------------- */
 
-int ipc_mac_is_unicast(const uint8_t mac[static BS_ADDR_LEN])
+int
+ipc_mac_is_unicast(const uint8_t mac[static BS_ADDR_LEN])
 {
 	static const uint8_t zero[BS_ADDR_LEN];
 
@@ -39,12 +40,14 @@ int ipc_mac_is_unicast(const uint8_t mac[static BS_ADDR_LEN])
 }
 
 /* A mesh address is locally administered and unicast (bs_mesh_addr). */
-static int ipc_addr_is_mesh(const uint8_t a[static BS_ADDR_LEN])
+static int
+ipc_addr_is_mesh(const uint8_t a[static BS_ADDR_LEN])
 {
 	return (a[0] & 0x03) == 0x02;
 }
 
-static int ipc_addr_matches_pk(const uint8_t addr[static BS_ADDR_LEN],
+static int
+ipc_addr_matches_pk(const uint8_t addr[static BS_ADDR_LEN],
     const uint8_t pk[static BS_PK_LEN])
 {
 	uint8_t want[BS_ADDR_LEN];
@@ -53,7 +56,8 @@ static int ipc_addr_matches_pk(const uint8_t addr[static BS_ADDR_LEN],
 	return memcmp(want, addr, BS_ADDR_LEN) == 0;
 }
 
-static int ipc_zero(const void *p, size_t len)
+static int
+ipc_zero(const void *p, size_t len)
 {
 	const uint8_t *b = p;
 	size_t i;
@@ -69,7 +73,8 @@ static int ipc_zero(const void *p, size_t len)
  * only zero bytes after the NUL (and at least one character unless
  * allow_empty).
  */
-int ipc_str_field_ok(const char *s, size_t size, int allow_empty)
+int
+ipc_str_field_ok(const char *s, size_t size, int allow_empty)
 {
 	size_t n;
 
@@ -81,7 +86,8 @@ int ipc_str_field_ok(const char *s, size_t size, int allow_empty)
 	return ipc_zero(s + n, size - n);
 }
 
-static const char *ipc_str_problem(const char *s, size_t size)
+static const char *
+ipc_str_problem(const char *s, size_t size)
 {
 	size_t n;
 
@@ -95,12 +101,14 @@ static const char *ipc_str_problem(const char *s, size_t size)
 	return NULL;
 }
 
-static int ipc_ifindex_ok(uint32_t ifindex)
+static int
+ipc_ifindex_ok(uint32_t ifindex)
 {
 	return ifindex >= 1 && ifindex <= INT32_MAX;
 }
 
-static int ipc_level_ok(unsigned level)
+static int
+ipc_level_ok(unsigned level)
 {
 	return level >= IPC_LOG_ERR && level <= IPC_LOG_DEBUG;
 }
@@ -110,7 +118,8 @@ static int ipc_level_ok(unsigned level)
 typedef int (*ipc_chk_fn)(const union ipc_payload *u, char *err,
     size_t errlen);
 
-static int chk_config(const union ipc_payload *u, char *err, size_t errlen)
+static int
+chk_config(const union ipc_payload *u, char *err, size_t errlen)
 {
 	const struct ipc_config *c = &u->config;
 
@@ -134,7 +143,8 @@ static int chk_config(const union ipc_payload *u, char *err, size_t errlen)
 	return 0;
 }
 
-static int chk_policy_mark(const union ipc_payload *u, char *err,
+static int
+chk_policy_mark(const union ipc_payload *u, char *err,
     size_t errlen)
 {
 	if (u->policy_mark.total > IPC_POLICY_MAX)
@@ -143,7 +153,8 @@ static int chk_policy_mark(const union ipc_payload *u, char *err,
 	return 0;
 }
 
-static int chk_policy_chunk(const union ipc_payload *u, char *err,
+static int
+chk_policy_chunk(const union ipc_payload *u, char *err,
     size_t errlen)
 {
 	const struct ipc_policy_chunk *c = &u->policy_chunk;
@@ -156,7 +167,8 @@ static int chk_policy_chunk(const union ipc_payload *u, char *err,
 	return 0;
 }
 
-static int chk_ifname(const char name[IFNAMSIZ], char *err, size_t errlen)
+static int
+chk_ifname(const char name[IFNAMSIZ], char *err, size_t errlen)
 {
 	const char *why = ipc_str_problem(name, IFNAMSIZ);
 
@@ -169,7 +181,8 @@ static int chk_ifname(const char name[IFNAMSIZ], char *err, size_t errlen)
 	return 0;
 }
 
-static int chk_iface(const union ipc_payload *u, char *err, size_t errlen)
+static int
+chk_iface(const union ipc_payload *u, char *err, size_t errlen)
 {
 	const struct ipc_iface *f = &u->iface;
 
@@ -193,7 +206,8 @@ static int chk_iface(const union ipc_payload *u, char *err, size_t errlen)
 	return chk_ifname(f->name, err, errlen);
 }
 
-static int chk_frame(const union ipc_payload *u, char *err, size_t errlen)
+static int
+chk_frame(const union ipc_payload *u, char *err, size_t errlen)
 {
 	const struct ipc_frame *f = &u->frame;
 
@@ -206,7 +220,8 @@ static int chk_frame(const union ipc_payload *u, char *err, size_t errlen)
 	return 0;
 }
 
-static int chk_link_key(const union ipc_payload *u, char *err, size_t errlen)
+static int
+chk_link_key(const union ipc_payload *u, char *err, size_t errlen)
 {
 	const struct ipc_link_key *k = &u->link_key;
 
@@ -223,7 +238,8 @@ static int chk_link_key(const union ipc_payload *u, char *err, size_t errlen)
 	return 0;
 }
 
-static int chk_log(const union ipc_payload *u, char *err, size_t errlen)
+static int
+chk_log(const union ipc_payload *u, char *err, size_t errlen)
 {
 	const struct ipc_log *l = &u->log;
 	const char *why;
@@ -238,7 +254,8 @@ static int chk_log(const union ipc_payload *u, char *err, size_t errlen)
 	return 0;
 }
 
-static int chk_route(const union ipc_payload *u, char *err, size_t errlen)
+static int
+chk_route(const union ipc_payload *u, char *err, size_t errlen)
 {
 	const struct ipc_route *r = &u->route;
 
@@ -261,7 +278,8 @@ static int chk_route(const union ipc_payload *u, char *err, size_t errlen)
 	return 0;
 }
 
-static int chk_route_del(const union ipc_payload *u, char *err,
+static int
+chk_route_del(const union ipc_payload *u, char *err,
     size_t errlen)
 {
 	if (!ipc_addr_is_mesh(u->route_del.orig_addr))
@@ -271,7 +289,8 @@ static int chk_route_del(const union ipc_payload *u, char *err,
 	return 0;
 }
 
-static int chk_neigh(const union ipc_payload *u, char *err, size_t errlen)
+static int
+chk_neigh(const union ipc_payload *u, char *err, size_t errlen)
 {
 	const struct ipc_neigh *n = &u->neigh;
 
@@ -294,7 +313,8 @@ static int chk_neigh(const union ipc_payload *u, char *err, size_t errlen)
 	return 0;
 }
 
-static int chk_link_key_req(const union ipc_payload *u, char *err,
+static int
+chk_link_key_req(const union ipc_payload *u, char *err,
     size_t errlen)
 {
 	if (!ipc_ifindex_ok(u->link_key_req.ifindex))
@@ -303,7 +323,8 @@ static int chk_link_key_req(const union ipc_payload *u, char *err,
 	return 0;
 }
 
-static int ipc_vid_ok(uint16_t vid)
+static int
+ipc_vid_ok(uint16_t vid)
 {
 	uint16_t id = vid & WIRE_VID_MASK;
 
@@ -312,7 +333,8 @@ static int ipc_vid_ok(uint16_t vid)
 	return vid == (WIRE_VID_TAGGED | id) && id >= 1 && id <= 4094;
 }
 
-static int chk_tt(const union ipc_payload *u, char *err, size_t errlen)
+static int
+chk_tt(const union ipc_payload *u, char *err, size_t errlen)
 {
 	const struct ipc_tt *t = &u->tt;
 	unsigned i, j;
@@ -336,7 +358,8 @@ static int chk_tt(const union ipc_payload *u, char *err, size_t errlen)
 	return 0;
 }
 
-static int chk_gw(const union ipc_payload *u, char *err, size_t errlen)
+static int
+chk_gw(const union ipc_payload *u, char *err, size_t errlen)
 {
 	const struct ipc_gw *g = &u->gw;
 
@@ -357,7 +380,8 @@ static int chk_gw(const union ipc_payload *u, char *err, size_t errlen)
  * The sizes and fixed fields of one OGM entry; no signature check.  The
  * codec reads them (wire_ogm_head_get); the reasons are ours.
  */
-static int chk_ogm_entry(const uint8_t *e, size_t len, char *err,
+static int
+chk_ogm_entry(const uint8_t *e, size_t len, char *err,
     size_t errlen)
 {
 	struct wire_ogm_head h;
@@ -389,7 +413,8 @@ static int chk_ogm_entry(const uint8_t *e, size_t len, char *err,
 	return 0;
 }
 
-static int chk_relay(const union ipc_payload *u, char *err, size_t errlen)
+static int
+chk_relay(const union ipc_payload *u, char *err, size_t errlen)
 {
 	const struct ipc_relay *r = &u->relay;
 
@@ -400,7 +425,8 @@ static int chk_relay(const union ipc_payload *u, char *err, size_t errlen)
 	return chk_ogm_entry(r->entry, r->len, err, errlen);
 }
 
-static int chk_stats(const union ipc_payload *u, char *err, size_t errlen)
+static int
+chk_stats(const union ipc_payload *u, char *err, size_t errlen)
 {
 	const struct ipc_stats *s = &u->stats;
 	unsigned i, j;
@@ -423,7 +449,8 @@ static int chk_stats(const union ipc_payload *u, char *err, size_t errlen)
 }
 
 /* A revocation record in its canonical form (the signature is not ours). */
-static int chk_revoke(const union ipc_payload *u, char *err, size_t errlen)
+static int
+chk_revoke(const union ipc_payload *u, char *err, size_t errlen)
 {
 	const char *why = bs_revoke_format_problem(u->revoke.rec,
 	    BS_REVOKE_LEN);
@@ -433,14 +460,16 @@ static int chk_revoke(const union ipc_payload *u, char *err, size_t errlen)
 	return 0;
 }
 
-static int chk_pin(const union ipc_payload *u, char *err, size_t errlen)
+static int
+chk_pin(const union ipc_payload *u, char *err, size_t errlen)
 {
 	if (ipc_zero(u->pin.pk, BS_PK_LEN))
 		return log_errf(err, errlen, "pk is all zero");
 	return 0;
 }
 
-static int chk_pins(const union ipc_payload *u, char *err, size_t errlen)
+static int
+chk_pins(const union ipc_payload *u, char *err, size_t errlen)
 {
 	const struct ipc_pins *p = &u->pins;
 	unsigned i, j;
@@ -521,7 +550,8 @@ static const struct ipc_desc ipc_descs[] = {
 #undef FIXED
 #undef VAR
 
-static const struct ipc_desc *ipc_desc_find(uint16_t type)
+static const struct ipc_desc *
+ipc_desc_find(uint16_t type)
 {
 	size_t i;
 
@@ -531,21 +561,24 @@ static const struct ipc_desc *ipc_desc_find(uint16_t type)
 	return NULL;
 }
 
-size_t ipc_obj_size(uint16_t type)
+size_t
+ipc_obj_size(uint16_t type)
 {
 	const struct ipc_desc *d = ipc_desc_find(type);
 
 	return d != NULL ? d->size : 0;
 }
 
-const char *ipc_type_name(uint16_t type)
+const char *
+ipc_type_name(uint16_t type)
 {
 	const struct ipc_desc *d = ipc_desc_find(type);
 
 	return d != NULL ? d->name : "unknown";
 }
 
-const char *ipc_stat_name(uint32_t id)
+const char *
+ipc_stat_name(uint32_t id)
 {
 #define IPC_STAT_NAME_(sym, num, str)	case num: return str;
 	switch (id) {
@@ -557,7 +590,8 @@ const char *ipc_stat_name(uint32_t id)
 }
 
 /* The count field of a variable type, read from the payload p. */
-static size_t ipc_count(const struct ipc_desc *d, const void *p)
+static size_t
+ipc_count(const struct ipc_desc *d, const void *p)
 {
 	const uint8_t *b = p;
 	uint16_t v16;
@@ -572,7 +606,8 @@ static size_t ipc_count(const struct ipc_desc *d, const void *p)
  * Exact payload length for the type, given a payload (or object) whose
  * fixed part is at p; -1 with err set when the count is out of range.
  */
-static int ipc_want_len(const struct ipc_desc *d, const void *p,
+static int
+ipc_want_len(const struct ipc_desc *d, const void *p,
     size_t *want, char *err, size_t errlen)
 {
 	size_t count;
@@ -591,7 +626,8 @@ static int ipc_want_len(const struct ipc_desc *d, const void *p,
 }
 
 /* The payload's size is exactly what the type and its count say. */
-static int ipc_payload_size_ok(const struct ipc_desc *d, const uint8_t *p,
+static int
+ipc_payload_size_ok(const struct ipc_desc *d, const uint8_t *p,
     size_t len, char *err, size_t errlen)
 {
 	size_t want;
@@ -608,7 +644,8 @@ static int ipc_payload_size_ok(const struct ipc_desc *d, const uint8_t *p,
 }
 
 /* Layer 2: size, then the type's field checks on an aligned copy. */
-static int ipc_payload_check(const struct ipc_desc *d, const uint8_t *p,
+static int
+ipc_payload_check(const struct ipc_desc *d, const uint8_t *p,
     size_t len, char *err, size_t errlen)
 {
 	union ipc_payload u;
@@ -624,7 +661,8 @@ static int ipc_payload_check(const struct ipc_desc *d, const uint8_t *p,
 }
 
 /* Layers 1 and 2 over the datagram p[0..n). */
-static int ipc_datagram_check(const uint8_t *p, size_t n,
+static int
+ipc_datagram_check(const uint8_t *p, size_t n,
     enum ipc_role receiver, char *err, size_t errlen)
 {
 	const struct ipc_desc *d;
@@ -651,7 +689,8 @@ static int ipc_datagram_check(const uint8_t *p, size_t n,
 	return ipc_payload_check(d, p + IPC_HDR_LEN, h.len, err, errlen);
 }
 
-int ipc_msg_parse(struct ipc_msg *msg, const void *buf, size_t len,
+int
+ipc_msg_parse(struct ipc_msg *msg, const void *buf, size_t len,
     enum ipc_role receiver, char *err, size_t errlen)
 {
 	if (ipc_datagram_check(buf, len, receiver, err, errlen) != 0)
@@ -660,7 +699,8 @@ int ipc_msg_parse(struct ipc_msg *msg, const void *buf, size_t len,
 	return 0;
 }
 
-int ipc_msg_check(const struct ipc_msg *msg, enum ipc_role receiver,
+int
+ipc_msg_check(const struct ipc_msg *msg, enum ipc_role receiver,
     char *err, size_t errlen)
 {
 	if (msg->hdr.len > IPC_MAX_PAYLOAD)
@@ -670,7 +710,8 @@ int ipc_msg_check(const struct ipc_msg *msg, enum ipc_role receiver,
 	    IPC_HDR_LEN + (size_t)msg->hdr.len, receiver, err, errlen);
 }
 
-int ipc_get(const struct ipc_msg *msg, uint16_t type, void *obj,
+int
+ipc_get(const struct ipc_msg *msg, uint16_t type, void *obj,
     size_t objsize)
 {
 	const struct ipc_desc *d = ipc_desc_find(type);
@@ -684,7 +725,8 @@ int ipc_get(const struct ipc_msg *msg, uint16_t type, void *obj,
 	return 0;
 }
 
-int ipc_encode(void *buf, size_t cap, uint16_t type, const void *obj,
+int
+ipc_encode(void *buf, size_t cap, uint16_t type, const void *obj,
     size_t objsize, size_t *outlen, char *err, size_t errlen)
 {
 	const struct ipc_desc *d = ipc_desc_find(type);
@@ -721,12 +763,14 @@ struct ipc_qent {
 /* What a queued message counts against queue_max. */
 #define IPC_QCOST(len)	(sizeof(struct ipc_qent) + (len))
 
-int ipc_socketpair(int fds[2])
+int
+ipc_socketpair(int fds[2])
 {
 	return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds);
 }
 
-int ipc_init(struct ipc *ipc, int fd, enum ipc_role role, size_t queue_max,
+int
+ipc_init(struct ipc *ipc, int fd, enum ipc_role role, size_t queue_max,
     char *err, size_t errlen)
 {
 	int type = 0;
@@ -748,7 +792,8 @@ int ipc_init(struct ipc *ipc, int fd, enum ipc_role role, size_t queue_max,
 	return 0;
 }
 
-static void ipc_queue_free(struct ipc *ipc)
+static void
+ipc_queue_free(struct ipc *ipc)
 {
 	struct ipc_qent *q, *next;
 
@@ -760,7 +805,8 @@ static void ipc_queue_free(struct ipc *ipc)
 	ipc->queued = ipc->nqueued = 0;
 }
 
-void ipc_close(struct ipc *ipc)
+void
+ipc_close(struct ipc *ipc)
 {
 	ipc_queue_free(ipc);
 	if (ipc->fd >= 0)
@@ -768,29 +814,34 @@ void ipc_close(struct ipc *ipc)
 	ipc->fd = -1;
 }
 
-void ipc_clear(struct ipc *ipc)
+void
+ipc_clear(struct ipc *ipc)
 {
 	memset(ipc, 0, sizeof(*ipc));
 	ipc->fd = -1;
 }
 
-int ipc_fd(const struct ipc *ipc)
+int
+ipc_fd(const struct ipc *ipc)
 {
 	return ipc->fd;
 }
 
-size_t ipc_queued(const struct ipc *ipc)
+size_t
+ipc_queued(const struct ipc *ipc)
 {
 	return ipc->queued;
 }
 
-const char *ipc_error(const struct ipc *ipc)
+const char *
+ipc_error(const struct ipc *ipc)
 {
 	return ipc->err;
 }
 
 /* One send attempt: 1 sent, 0 would block, -1 error (errno). */
-static int ipc_try_send(int fd, const uint8_t *buf, size_t len)
+static int
+ipc_try_send(int fd, const uint8_t *buf, size_t len)
 {
 	ssize_t r;
 
@@ -806,7 +857,8 @@ static int ipc_try_send(int fd, const uint8_t *buf, size_t len)
 	return 1;
 }
 
-static int ipc_enqueue(struct ipc *ipc, const uint8_t *buf, size_t len)
+static int
+ipc_enqueue(struct ipc *ipc, const uint8_t *buf, size_t len)
 {
 	struct ipc_qent *q;
 
@@ -834,7 +886,8 @@ static int ipc_enqueue(struct ipc *ipc, const uint8_t *buf, size_t len)
  * Send now when nothing waits (order is kept) and the channel is not
  * corked, else queue a copy.
  */
-static int ipc_send_datagram(struct ipc *ipc, const uint8_t *buf, size_t len)
+static int
+ipc_send_datagram(struct ipc *ipc, const uint8_t *buf, size_t len)
 {
 	int r;
 
@@ -852,12 +905,14 @@ static int ipc_send_datagram(struct ipc *ipc, const uint8_t *buf, size_t len)
 	return ipc_enqueue(ipc, buf, len);
 }
 
-static enum ipc_role ipc_peer_role(enum ipc_role role)
+static enum ipc_role
+ipc_peer_role(enum ipc_role role)
 {
 	return role == IPC_ROLE_FORWARDER ? IPC_ROLE_PARSER : IPC_ROLE_FORWARDER;
 }
 
-int ipc_send(struct ipc *ipc, uint16_t type, const void *obj, size_t objsize)
+int
+ipc_send(struct ipc *ipc, uint16_t type, const void *obj, size_t objsize)
 {
 	const struct ipc_desc *d = ipc_desc_find(type);
 	uint8_t buf[IPC_MAX_MSG];
@@ -882,7 +937,8 @@ int ipc_send(struct ipc *ipc, uint16_t type, const void *obj, size_t objsize)
  * count the loop calls again: that call says why (would block, or the
  * error that stopped the first).
  */
-int ipc_flush(struct ipc *ipc)
+int
+ipc_flush(struct ipc *ipc)
 {
 	struct mmsghdr mm[IPC_CORK_MAX];
 	struct iovec iov[IPC_CORK_MAX];
@@ -921,18 +977,21 @@ int ipc_flush(struct ipc *ipc)
 	return 0;
 }
 
-void ipc_cork(struct ipc *ipc)
+void
+ipc_cork(struct ipc *ipc)
 {
 	ipc->corked = 1;
 }
 
-int ipc_uncork(struct ipc *ipc)
+int
+ipc_uncork(struct ipc *ipc)
 {
 	ipc->corked = 0;
 	return ipc_flush(ipc);
 }
 
-int ipc_flush_wait(struct ipc *ipc, int timeout_ms)
+int
+ipc_flush_wait(struct ipc *ipc, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = ipc->fd, .events = POLLOUT };
 	uint64_t end = log_now_ms() + (uint64_t)(timeout_ms > 0 ?
@@ -948,17 +1007,20 @@ int ipc_flush_wait(struct ipc *ipc, int timeout_ms)
 	return r;
 }
 
-int ipc_pending(const struct ipc *ipc)
+int
+ipc_pending(const struct ipc *ipc)
 {
 	return ipc->head != NULL;
 }
 
-short ipc_poll_events(const struct ipc *ipc)
+short
+ipc_poll_events(const struct ipc *ipc)
 {
 	return (short)(POLLIN | (ipc->head != NULL ? POLLOUT : 0));
 }
 
-int ipc_recv(struct ipc *ipc, struct ipc_msg *msg, char *err, size_t errlen)
+int
+ipc_recv(struct ipc *ipc, struct ipc_msg *msg, char *err, size_t errlen)
 {
 	struct iovec iov = { .iov_base = msg, .iov_len = sizeof(*msg) };
 	struct msghdr mh;
@@ -997,7 +1059,8 @@ int ipc_recv(struct ipc *ipc, struct ipc_msg *msg, char *err, size_t errlen)
 
 /* ---- LOG ------------------------------------------------------------------ */
 
-int ipc_logf(struct ipc *ipc, int level, const char *fmt, ...)
+int
+ipc_logf(struct ipc *ipc, int level, const char *fmt, ...)
 {
 	struct ipc_log l;
 	va_list ap;
@@ -1016,7 +1079,8 @@ int ipc_logf(struct ipc *ipc, int level, const char *fmt, ...)
 
 /* ---- policy snapshots ------------------------------------------------------ */
 
-int ipc_send_policy(struct ipc *ipc, uint32_t serial, const uint8_t *data,
+int
+ipc_send_policy(struct ipc *ipc, uint32_t serial, const uint8_t *data,
     size_t len)
 {
 	struct ipc_policy_mark mark = { .serial = serial };
@@ -1056,18 +1120,21 @@ int ipc_send_policy(struct ipc *ipc, uint32_t serial, const uint8_t *data,
 	return ipc_send(ipc, IPC_POLICY_END, &mark, sizeof(mark));
 }
 
-void ipc_snap_init(struct ipc_snap *s)
+void
+ipc_snap_init(struct ipc_snap *s)
 {
 	memset(s, 0, sizeof(*s));
 }
 
-void ipc_snap_free(struct ipc_snap *s)
+void
+ipc_snap_free(struct ipc_snap *s)
 {
 	free(s->buf);
 	memset(s, 0, sizeof(*s));
 }
 
-static int ipc_snap_begin(struct ipc_snap *s, const struct ipc_msg *msg,
+static int
+ipc_snap_begin(struct ipc_snap *s, const struct ipc_msg *msg,
     char *err, size_t errlen)
 {
 	struct ipc_policy_mark m;
@@ -1085,7 +1152,8 @@ static int ipc_snap_begin(struct ipc_snap *s, const struct ipc_msg *msg,
 	return 0;
 }
 
-static int ipc_snap_chunk(struct ipc_snap *s, const struct ipc_msg *msg,
+static int
+ipc_snap_chunk(struct ipc_snap *s, const struct ipc_msg *msg,
     char *err, size_t errlen)
 {
 	struct ipc_policy_chunk c;
@@ -1106,7 +1174,8 @@ static int ipc_snap_chunk(struct ipc_snap *s, const struct ipc_msg *msg,
 	return 0;
 }
 
-static int ipc_snap_end(struct ipc_snap *s, const struct ipc_msg *msg,
+static int
+ipc_snap_end(struct ipc_snap *s, const struct ipc_msg *msg,
     char *err, size_t errlen)
 {
 	struct ipc_policy_mark m;
@@ -1124,7 +1193,8 @@ static int ipc_snap_end(struct ipc_snap *s, const struct ipc_msg *msg,
 	return 1;
 }
 
-int ipc_snap_feed(struct ipc_snap *s, const struct ipc_msg *msg, char *err,
+int
+ipc_snap_feed(struct ipc_snap *s, const struct ipc_msg *msg, char *err,
     size_t errlen)
 {
 	int r;
