@@ -47,8 +47,9 @@ PROTO = re.compile(r"\b([A-Za-z_]\w*)\s*\([^()]*(?:\([^()]*\)[^()]*)*\)"
                    r"\s*(?:__attribute__\s*\(\(.*?\)\)\s*)*$", re.S)
 DEFN = re.compile(r"^(?:[A-Za-z_][\w \t\*]*?[\s\*])?([A-Za-z_]\w*)\s*\("
                   r"[^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*\{", re.M)
-# A function a macro defines: NAME_OF_MACRO(function, ...) on its own line.
-MACRO_DEFN = re.compile(r"^[A-Z][A-Z0-9_]*\(\s*([a-z_]\w*)\s*,", re.M)
+# Functions a macro defines: NAME_OF_MACRO(function, ...) on its own line
+# names them among its arguments.
+MACRO_CALL = re.compile(r"^[A-Z][A-Z0-9_]*\(([^()]*)\)\s*$", re.M)
 
 
 def strip_blocks(text):
@@ -73,6 +74,8 @@ def declared(path):
         stmt = stmt.strip()
         if not stmt or stmt.startswith(("typedef", "static", "extern")):
             continue
+        if re.match(r"[A-Z][A-Z0-9_]*\s*\(", stmt):
+            continue		# a macro that makes a type
         m = PROTO.search(stmt)
         if m and "=" not in stmt:
             names.add(m.group(1))
@@ -81,7 +84,10 @@ def declared(path):
 
 def defined(path):
     text = COMMENT.sub("", open(path, encoding="utf-8").read())
-    names = set(DEFN.findall(text)) | set(MACRO_DEFN.findall(text))
+    names = set(DEFN.findall(text))
+    for args in MACRO_CALL.findall(text):
+        names |= {a.strip() for a in args.split(",")
+                  if re.fullmatch(r"[a-z_]\w*", a.strip())}
     return names - {"if", "for", "while", "switch"}
 
 

@@ -363,22 +363,11 @@ ctl_cert_verify(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 	struct bs_cert c;
 	const char *anchor_arg = NULL, *path;
 	uint64_t now;
-	int ch, rc;
+	int rc;
 
-	ctl_opt_reset();
-	while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (ch == CTL_OPT_ANCHOR)
-			anchor_arg = optarg;
-		else if (ch == 'h')
-			return ctl_help(cmd);
-		else
-			return ctl_bad_option(cmd, ch, argv);
-	}
-	if ((rc = ctl_operands(cmd, argc, 1, 0)) != 0)
-		return rc;
-	path = argv[optind];
-	if (*path == '\0')
-		return ctl_usage_err(cmd, "empty file name");
+	if ((rc = ctl_opts_one(cmd, argc, argv, ":h", opts, CTL_OPT_ANCHOR,
+	    &anchor_arg, &path, "file name")) != 0)
+		return rc == CTL_HELP_SHOWN ? CTL_EXIT_OK : rc;
 	if (anchor_arg == NULL || *anchor_arg == '\0')
 		return ctl_usage_err(cmd, "--anchor CAPUBKEY is required");
 	if ((rc = ctl_load_pubkey(ctl, anchor_arg, anchor)) != 0 ||

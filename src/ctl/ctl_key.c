@@ -129,23 +129,13 @@ ctl_key_address(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 	uint8_t pk[BS_PK_LEN], addr[BS_ADDR_LEN];
 	char str[18];
 	const char *arg;
-	int ch, secret = 0, rc;
+	const char *secret = NULL;
+	int rc;
 
-	ctl_opt_reset();
-	while ((ch = getopt_long(argc, argv, ":hS", opts, NULL)) != -1) {
-		if (ch == 'S')
-			secret = 1;
-		else if (ch == 'h')
-			return ctl_help(cmd);
-		else
-			return ctl_bad_option(cmd, ch, argv);
-	}
-	if ((rc = ctl_operands(cmd, argc, 1, 0)) != 0)
-		return rc;
-	arg = argv[optind];
-	if (*arg == '\0')
-		return ctl_usage_err(cmd, "empty key or file name");
-	if (secret) {
+	if ((rc = ctl_opts_one(cmd, argc, argv, ":hS", opts, 'S', &secret,
+	    &arg, "key or file name")) != 0)
+		return rc == CTL_HELP_SHOWN ? CTL_EXIT_OK : rc;
+	if (secret != NULL) {
 		if ((rc = ctl_load_seckey(ctl, arg, &id)) != 0)
 			return rc;
 		memcpy(pk, id.pk, sizeof(pk));

@@ -163,6 +163,30 @@ ctl_opts_basic(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 }
 
 int
+ctl_opts_one(const struct ctl_cmd *cmd, int argc, char **argv,
+    const char *shortopts, const struct option *opts, int want,
+    const char **val, const char **operand, const char *what)
+{
+	int ch, rc;
+
+	ctl_opt_reset();
+	while ((ch = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		if (ch == want)
+			*val = optarg != NULL ? optarg : "";
+		else if (ch == 'h')
+			return ctl_help_shown(cmd);
+		else
+			return ctl_bad_option(cmd, ch, argv);
+	}
+	if ((rc = ctl_operands(cmd, argc, 1, 0)) != 0)
+		return rc;
+	*operand = argv[optind];
+	if (**operand == '\0')
+		return ctl_usage_err(cmd, "empty %s", what);
+	return 0;
+}
+
+int
 ctl_operands(const struct ctl_cmd *cmd, int argc, int want, int optional)
 {
 	int have = argc - optind;

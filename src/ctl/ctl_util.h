@@ -44,6 +44,17 @@ int	ctl_bad_option(const struct ctl_cmd *cmd, int ch, char **argv);
  * The options of a command that has only -h, and -j when json is set:
  * 0, CTL_HELP_SHOWN, or an exit status.
  */
+/*
+ * The options of a command that takes one besides --help (want: its
+ * getopt value) and exactly one operand: *val is set to its argument, or
+ * "" for a flag, when given; *operand to the operand, which must not be
+ * empty ("empty WHAT").  0, CTL_HELP_SHOWN after --help, or the exit
+ * status of what went wrong.
+ */
+struct option;
+int	ctl_opts_one(const struct ctl_cmd *cmd, int argc, char **argv,
+	    const char *shortopts, const struct option *opts, int want,
+	    const char **val, const char **operand, const char *what);
 int	ctl_opts_basic(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 	    char **argv, int json);
 /* Require exactly `want` operands after the options (optional: or none). */

@@ -363,6 +363,15 @@ ctl_reply_next(const struct ctl_reply *r, size_t *pos, const uint8_t **msg,
 
 /* ---- dispatch and the built-in commands --------------------------------- */
 
+/* A record that starts with the daemon's and the protocol's versions. */
+static void
+control_version_record(struct ctl_reply *r)
+{
+	ctl_reply_record_begin(r);
+	ctl_reply_field_str(r, "version", BATSEC_VERSION);
+	ctl_reply_field_u64(r, "protocol", CTLP_VERSION);
+}
+
 static void
 control_builtin_version(void *ctx, size_t argc, const char *const argv[],
     struct ctl_reply *r)
@@ -370,9 +379,7 @@ control_builtin_version(void *ctx, size_t argc, const char *const argv[],
 	(void)ctx;
 	(void)argc;
 	(void)argv;
-	ctl_reply_record_begin(r);
-	ctl_reply_field_str(r, "version", BATSEC_VERSION);
-	ctl_reply_field_u64(r, "protocol", CTLP_VERSION);
+	control_version_record(r);
 	ctl_reply_ok(r);
 }
 
@@ -386,9 +393,7 @@ control_builtin_status(void *ctx, size_t argc, const char *const argv[],
 	(void)ctx;
 	(void)argc;
 	(void)argv;
-	ctl_reply_record_begin(r);
-	ctl_reply_field_str(r, "version", BATSEC_VERSION);
-	ctl_reply_field_u64(r, "protocol", CTLP_VERSION);
+	control_version_record(r);
 	if (c != NULL) {
 		ctl_reply_field_u64(r, "uptime_ms",
 		    r->now_ms >= c->started_ms ? r->now_ms - c->started_ms : 0);

@@ -13,30 +13,7 @@
 
 /* ---- counters ------------------------------------------------------------------ */
 
-#define FWD_OCOUNT_NAME_(f, name)	name,
-static const char *const fwd_ocount_names[] = {
-	FWD_OCOUNT_LIST(FWD_OCOUNT_NAME_)
-};
-#undef FWD_OCOUNT_NAME_
-_Static_assert(sizeof(fwd_ocount_names) / sizeof(fwd_ocount_names[0]) ==
-    FWD_OCOUNT_N, "one name per counter");
-
-const char *
-fwd_ocount_name(size_t i)
-{
-	return i < FWD_OCOUNT_N ? fwd_ocount_names[i] : NULL;
-}
-
-uint64_t
-fwd_ocount_get(const struct fwd_ocount *c, size_t i)
-{
-	uint64_t v;
-
-	if (i >= FWD_OCOUNT_N)
-		return 0;
-	memcpy(&v, (const uint8_t *)c + i * sizeof(uint64_t), sizeof(v));
-	return v;
-}
+COUNTERS_DEFINE(fwd_ocount_name, fwd_ocount_get, fwd_ocount, FWD_OCOUNT_LIST)
 
 /* ---- state ---------------------------------------------------------------------- */
 

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "batsec_crypto.h"
+#include "common/counters.h"
 #include "proto/ipc_msg.h"
 #include "proto/wire.h"
 
@@ -111,11 +112,7 @@ int	fwd_hello_build_cert(const struct bs_identity *id,
 	X(link_keys,		"link_keys_derived") \
 	X(link_key_failed,	"link_key_failed")
 
-#define FWD_OCOUNT_FIELD_(f, name)	uint64_t f;
-struct fwd_ocount {
-	FWD_OCOUNT_LIST(FWD_OCOUNT_FIELD_)
-};
-#undef FWD_OCOUNT_FIELD_
+COUNTERS_STRUCT(fwd_ocount, FWD_OCOUNT_LIST);
 #define FWD_OCOUNT_N	(sizeof(struct fwd_ocount) / sizeof(uint64_t))
 const char *fwd_ocount_name(size_t i);
 uint64_t fwd_ocount_get(const struct fwd_ocount *c, size_t i);

@@ -92,30 +92,7 @@ struct fwd_tables {
 
 /* ---- counters ------------------------------------------------------------- */
 
-#define FWD_DCOUNT_NAME_(f, name)	name,
-static const char *const fwd_dcount_names[] = {
-	FWD_DCOUNT_LIST(FWD_DCOUNT_NAME_)
-};
-#undef FWD_DCOUNT_NAME_
-_Static_assert(sizeof(fwd_dcount_names) / sizeof(fwd_dcount_names[0]) ==
-    FWD_DCOUNT_N, "one name per counter");
-
-const char *
-fwd_dcount_name(size_t i)
-{
-	return i < FWD_DCOUNT_N ? fwd_dcount_names[i] : NULL;
-}
-
-uint64_t
-fwd_dcount_get(const struct fwd_dcount *c, size_t i)
-{
-	uint64_t v[FWD_DCOUNT_N];
-
-	if (i >= FWD_DCOUNT_N)
-		return 0;
-	memcpy(v, c, sizeof(v));
-	return v[i];
-}
+COUNTERS_DEFINE(fwd_dcount_name, fwd_dcount_get, fwd_dcount, FWD_DCOUNT_LIST)
 
 /* ---- hashing ------------------------------------------------------------------ */
 

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "batsec_crypto.h"
+#include "common/counters.h"
 #include "proto/ipc_msg.h"
 #include "proto/wire.h"
 
@@ -75,11 +76,7 @@
 	X(drop_send,		"drop_send") \
 	X(drop_too_big,		"drop_too_big")
 
-#define FWD_DCOUNT_FIELD_(f, name)	uint64_t f;
-struct fwd_dcount {
-	FWD_DCOUNT_LIST(FWD_DCOUNT_FIELD_)
-};
-#undef FWD_DCOUNT_FIELD_
+COUNTERS_STRUCT(fwd_dcount, FWD_DCOUNT_LIST);
 
 /* Number of counters and the i-th one by index (for dumps). */
 #define FWD_DCOUNT_N	(sizeof(struct fwd_dcount) / sizeof(uint64_t))

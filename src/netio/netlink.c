@@ -622,18 +622,27 @@ nl_transact(struct nl_sock *ns, struct nlmsghdr *req,
 	}
 }
 
-/* Starts an RTM_*LINK request for ifindex in buf (NL_REQ_SIZE bytes). */
+/* A cleared request of this type and flags in buf (NL_REQ_SIZE bytes). */
 static struct nlmsghdr *
-nl_link_req(uint8_t *buf, uint16_t type,
-    uint16_t flags, int ifindex)
+nl_req_start(uint8_t *buf, uint16_t type, uint16_t flags)
 {
 	struct nlmsghdr *nlh;
-	struct ifinfomsg *ifm;
 
 	memset(buf, 0, NL_REQ_SIZE);
 	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = flags;
+	return nlh;
+}
+
+/* Starts an RTM_*LINK request for ifindex in buf (NL_REQ_SIZE bytes). */
+static struct nlmsghdr *
+nl_link_req(uint8_t *buf, uint16_t type,
+    uint16_t flags, int ifindex)
+{
+	struct nlmsghdr *nlh = nl_req_start(buf, type, flags);
+	struct ifinfomsg *ifm;
+
 	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
 	ifm->ifi_family = AF_UNSPEC;
 	ifm->ifi_index = ifindex;
@@ -823,13 +832,9 @@ nl_tc_req(uint8_t *buf, uint16_t type,
     uint16_t flags, int ifindex, uint32_t parent, uint32_t handle,
     uint32_t info)
 {
-	struct nlmsghdr *nlh;
+	struct nlmsghdr *nlh = nl_req_start(buf, type, flags);
 	struct tcmsg *tcm;
 
-	memset(buf, 0, NL_REQ_SIZE);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = flags;
 	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = ifindex;
