@@ -189,7 +189,7 @@ iface_of(struct ipc_iface *f, int who, uint32_t ifindex, uint8_t state)
 
 	snprintf(name, sizeof(name), "mesh%u", ifindex);
 	*f = t_ipc_iface((struct t_iface){ .ifindex = ifindex,
-	    .mtu = gone ? 0 : 1534, .mac = gone ? NULL : macs[who],
+	    .mtu = gone ? 0 : 1630, .mac = gone ? NULL : macs[who],
 	    .state = state, .name = name });
 }
 
