@@ -296,8 +296,8 @@ void bs_e2e_key(uint8_t k[static BS_E2EKEY_LEN],
 /*
  * ChaCha20-Poly1305 (IETF), nonce = 4 zero bytes || counter (be64).
  * Seal encrypts m[0..len) into c (may equal m) and writes the tag; open
- * checks the tag and decrypts c into m (may equal c): 0, or -1 (nothing
- * written to m then).
+ * checks the tag and decrypts c into m (may equal c): 0, or -1 (m[0..len)
+ * is zeroed then: open into a buffer of its own).
  */
 void bs_aead_seal(uint8_t *c, uint8_t tag[static BS_AEAD_TAG_LEN],
     const uint8_t k[static BS_E2EKEY_LEN], uint64_t counter,

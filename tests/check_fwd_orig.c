@@ -704,6 +704,7 @@ START_TEST(test_dispatch)
 	memcpy(n.mac, (const uint8_t[]){ 0x02, 9, 9, 9, 9, 9 }, 6);
 	n.ifindex = IF_A;
 	n.state = IPC_NEIGH_UP;
+	n.epoch = 3;
 	n.tq = 180;
 	n.rx_count = 50;
 	ck_assert_int_eq(deliver(IPC_NEIGH, &n, sizeof(n)), FWD_CHAN_OK);
@@ -791,6 +792,7 @@ chan_neigh_up(int i, uint32_t ifindex)
 	memcpy(n.mac, (const uint8_t[]){ 0x02, 9, 9, 9, 9, (uint8_t)i }, 6);
 	n.ifindex = ifindex;
 	n.state = IPC_NEIGH_UP;
+	n.epoch = 3;
 	n.tq = 200;
 	n.rx_count = 60;
 	ck_assert_int_eq(deliver(IPC_NEIGH, &n, sizeof(n)), FWD_CHAN_OK);

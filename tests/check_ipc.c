@@ -161,6 +161,7 @@ sample(uint16_t type, union ipc_payload *u)
 		u->neigh.state = IPC_NEIGH_UP;
 		u->neigh.tq = 240;
 		u->neigh.rx_count = 60;
+		u->neigh.epoch = 5;
 		break;
 	case IPC_LINK_KEY_REQ:
 		memcpy(u->link_key_req.peer_pk, id_n1.pk, 32);
@@ -667,6 +668,7 @@ static const struct fmt_case fmt_cases[] = {
 	F(IPC_NEIGH, struct ipc_neigh, state, 1, IPC_NEIGH_DOWN,
 	    "down neighbour not 0"),
 	F(IPC_NEIGH, struct ipc_neigh, reserved, 1, 1, "reserved"),
+	F(IPC_NEIGH, struct ipc_neigh, epoch, 4, 0, "epoch of an up"),
 	/* LINK_KEY_REQ */
 	F(IPC_LINK_KEY_REQ, struct ipc_link_key_req, ifindex, 4, 0,
 	    "ifindex 0"),

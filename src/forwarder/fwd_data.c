@@ -641,7 +641,11 @@ static int
 fwd_bcast_fresh(const struct fwd_e2e *p, const struct fwd_route *r,
     uint32_t epoch, uint32_t seqno)
 {
-	if (epoch < r->epoch || epoch < p->bcast_epoch)
+	if (epoch < r->epoch)
+		return 0;
+	if (p == NULL)
+		return 1;
+	if (epoch < p->bcast_epoch)
 		return 0;
 	return epoch > p->bcast_epoch || bs_replay_fresh(&p->bcast, seqno);
 }
@@ -862,7 +866,9 @@ fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
 		FWD_DROP(c, n, drop_no_key);
 		return;
 	}
-	pe = fwd_e2e_get(d->t, b.orig, 1);
+	/* Looked up, not made: only a verified broadcast may take a slot
+	 * (and evict another originator's state). */
+	pe = fwd_e2e_get(d->t, b.orig, 0);
 	if (!fwd_bcast_fresh(pe, r, b.epoch, b.seqno)) {
 		FWD_DROP(c, n, drop_dup_bcast);
 		return;
@@ -876,6 +882,8 @@ fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
 		FWD_DROP(c, n, drop_bad_sig);
 		return;
 	}
+	if (pe == NULL)
+		pe = fwd_e2e_get(d->t, b.orig, 1);
 	fwd_e2e_bcast_mark(d->t, pe, b.epoch, b.seqno);
 	fwd_data_to_tap(d, c, n, b.inner, b.inner_len);
 	if (b.ttl > 1)
