@@ -1132,8 +1132,9 @@ apply_edit(struct frame *f, const struct bad *b, size_t off)
 		return;
 	}
 	ck_assert_uint_le(off + b->width, f->len);
+	/* Wider than 8 bytes: value's bytes at the end, zeros before. */
 	for (i = 0; i < b->width; i++)
-		f->buf[off + i] =
+		f->buf[off + i] = b->width - 1 - i >= 8 ? 0 :
 		    (uint8_t)(b->value >> (8 * (b->width - 1 - i)));
 }
 
