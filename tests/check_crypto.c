@@ -171,7 +171,7 @@ END_TEST
 
 static const char *const dom_labels[] = {
 	NULL, "batsec1 hello", "batsec1 ogm", "batsec1 cert",
-	"batsec1 revoke", "batsec1 link",
+	"batsec1 revoke", "batsec1 link", "batsec2 bcast",
 };
 
 START_TEST(test_sign_domains)
@@ -184,7 +184,7 @@ START_TEST(test_sign_domains)
 	bs_random(msg, sizeof(msg));
 	ck_assert_int_eq(bs_sign(sig, d, msg, sizeof(msg), &a), 0);
 	ck_assert_int_eq(bs_verify(sig, d, msg, sizeof(msg), a.pk), 0);
-	for (e = BS_DOM_HELLO; e <= BS_DOM_LINK; e++)
+	for (e = BS_DOM_HELLO; e <= BS_DOM_BCAST; e++)
 		if (e != d)
 			ck_assert_int_eq(bs_verify(sig, e, msg, sizeof(msg),
 			    a.pk), -1);
@@ -203,7 +203,8 @@ START_TEST(test_sign_bad_args)
 
 	ident(&a, SEED_A);
 	ck_assert_int_eq(bs_sign(sig, (enum bs_domain)0, msg, 1, &a), -1);
-	ck_assert_int_eq(bs_sign(sig, (enum bs_domain)6, msg, 1, &a), -1);
+	ck_assert_int_eq(bs_sign(sig, (enum bs_domain)(BS_DOM_BCAST + 1), msg, 1,
+	    &a), -1);
 	ck_assert_int_eq(bs_sign(sig, BS_DOM_OGM, msg, sizeof(msg), &a), -1);
 	ck_assert_int_eq(bs_sign(sig, BS_DOM_OGM, NULL, 1, &a), -1);
 	ck_assert_int_eq(bs_sign(sig, BS_DOM_OGM, msg, BS_SIGN_MAX_MSG, &a), 0);
@@ -880,6 +881,390 @@ START_TEST(test_random)
 }
 END_TEST
 
+/* ---- data frames, version 2 --------------------------------------------- */
+
+/*
+ * Fixtures: a link key L = 00 01 .. 1f (any 32 bytes: the derivations do
+ * not care where it came from), public keys 11.. and 22.., two MACs.
+ */
+static uint8_t d_lk[BS_LINKKEY_LEN], d_pka[BS_PK_LEN], d_pkb[BS_PK_LEN];
+static const uint8_t d_maca[BS_ADDR_LEN] = { 0x02, 0, 0, 0, 0, 0x01 };
+static const uint8_t d_macb[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 0, 0, 0x09 };
+
+static void
+d_setup(void)
+{
+	unsigned i;
+
+	setup();
+	for (i = 0; i < sizeof(d_lk); i++)
+		d_lk[i] = (uint8_t)i;
+	memset(d_pka, 0x11, sizeof(d_pka));
+	memset(d_pkb, 0x22, sizeof(d_pkb));
+}
+
+static void
+hop_key(uint8_t h[BS_HOPKEY_LEN], const uint8_t *lk, const uint8_t *pka,
+    const uint8_t *maca, uint32_t ea, const uint8_t *pkb,
+    const uint8_t *macb, uint32_t eb)
+{
+	struct bs_hop_end a = { pka, maca, ea }, b = { pkb, macb, eb };
+
+	bs_hop_key(h, lk, &a, &b);
+}
+
+START_TEST(test_hop_key_kat)
+{
+	uint8_t h[BS_HOPKEY_LEN], h2[BS_HOPKEY_LEN], id[BS_KEYID_LEN];
+
+	/*
+	 * python3 -c "import hashlib,struct; L=bytes(range(32));
+	 *   ma=bytes.fromhex('020000000001'); mb=bytes.fromhex('00163e000009');
+	 *   print(hashlib.blake2b(b'batsec2-hop'+mb+ma+struct.pack('>II',7,
+	 *   0x01020304),key=L,digest_size=16).hexdigest())"
+	 * (mac_b is the lower MAC, so its epoch 7 comes first)
+	 */
+	hop_key(h, d_lk, d_pka, d_maca, 0x01020304, d_pkb, d_macb, 7);
+	assert_hex(h, sizeof(h), "b3c3095a78f13eb649a6998a1405cb62");
+	/* From the other end: the same key. */
+	hop_key(h2, d_lk, d_pkb, d_macb, 7, d_pka, d_maca, 0x01020304);
+	ck_assert_mem_eq(h, h2, sizeof(h));
+	/*
+	 * python3 -c "import hashlib; H=bytes.fromhex(
+	 *   'b3c3095a78f13eb649a6998a1405cb62'); print(hashlib.blake2b(
+	 *   b'batsec2-hopid',key=H,digest_size=32).hexdigest()[:8])"
+	 */
+	bs_hop_keyid(id, h);
+	assert_hex(id, sizeof(id), "21a6676b");
+	/*
+	 * Equal MACs: ordered by public key (11.. before 22..):
+	 * python3 -c "import hashlib,struct; L=bytes(range(32));
+	 *   ma=bytes.fromhex('020000000001'); print(hashlib.blake2b(
+	 *   b'batsec2-hop'+ma+ma+struct.pack('>II',0x01020304,7),key=L,
+	 *   digest_size=16).hexdigest())"
+	 */
+	hop_key(h, d_lk, d_pka, d_maca, 0x01020304, d_pkb, d_maca, 7);
+	assert_hex(h, sizeof(h), "b1ee4031fe0ca892f7b265b30af90f93");
+	hop_key(h2, d_lk, d_pkb, d_maca, 7, d_pka, d_maca, 0x01020304);
+	ck_assert_mem_eq(h, h2, sizeof(h));
+}
+END_TEST
+
+/* Each input changes the hop key (and its id). */
+START_TEST(test_hop_key_inputs)
+{
+	uint8_t h0[BS_HOPKEY_LEN], h[BS_HOPKEY_LEN], lk[BS_LINKKEY_LEN],
+	    m[BS_ADDR_LEN], id0[BS_KEYID_LEN], id[BS_KEYID_LEN];
+
+	hop_key(h0, d_lk, d_pka, d_maca, 5, d_pkb, d_macb, 9);
+	bs_hop_keyid(id0, h0);
+	/* either epoch */
+	hop_key(h, d_lk, d_pka, d_maca, 6, d_pkb, d_macb, 9);
+	ck_assert_mem_ne(h, h0, sizeof(h));
+	hop_key(h, d_lk, d_pka, d_maca, 5, d_pkb, d_macb, 10);
+	ck_assert_mem_ne(h, h0, sizeof(h));
+	/* the epochs swapped between the ends */
+	hop_key(h, d_lk, d_pka, d_maca, 9, d_pkb, d_macb, 5);
+	ck_assert_mem_ne(h, h0, sizeof(h));
+	/* either MAC */
+	memcpy(m, d_maca, sizeof(m));
+	m[5] ^= 0x01;
+	hop_key(h, d_lk, d_pka, m, 5, d_pkb, d_macb, 9);
+	ck_assert_mem_ne(h, h0, sizeof(h));
+	memcpy(m, d_macb, sizeof(m));
+	m[0] ^= 0x80;
+	hop_key(h, d_lk, d_pka, d_maca, 5, d_pkb, m, 9);
+	ck_assert_mem_ne(h, h0, sizeof(h));
+	/* the link key */
+	memcpy(lk, d_lk, sizeof(lk));
+	lk[31] ^= 0x01;
+	hop_key(h, lk, d_pka, d_maca, 5, d_pkb, d_macb, 9);
+	ck_assert_mem_ne(h, h0, sizeof(h));
+	bs_hop_keyid(id, h);
+	ck_assert_mem_ne(id, id0, sizeof(id));
+	/* with distinct MACs the public keys do not matter */
+	hop_key(h, d_lk, d_pkb, d_maca, 5, d_pka, d_macb, 9);
+	ck_assert_mem_eq(h, h0, sizeof(h));
+	/* with equal MACs the public keys order the epochs */
+	hop_key(h0, d_lk, d_pka, d_maca, 5, d_pkb, d_maca, 9);
+	hop_key(h, d_lk, d_pkb, d_maca, 5, d_pka, d_maca, 9);
+	ck_assert_mem_ne(h, h0, sizeof(h));
+	hop_key(h, d_lk, d_pkb, d_maca, 9, d_pka, d_maca, 5);
+	ck_assert_mem_eq(h, h0, sizeof(h));
+	/* the id is deterministic */
+	bs_hop_keyid(id, h0);
+	bs_hop_keyid(id0, h0);
+	ck_assert_mem_eq(id, id0, sizeof(id));
+}
+END_TEST
+
+/* Both ends with real identities and bs_link_key: the same key. */
+START_TEST(test_hop_key_ends)
+{
+	struct bs_identity a, b;
+	uint8_t la[BS_LINKKEY_LEN], lb[BS_LINKKEY_LEN], ha[BS_HOPKEY_LEN],
+	    hb[BS_HOPKEY_LEN], ka[BS_E2EKEY_LEN], kb[BS_E2EKEY_LEN];
+
+	ident(&a, SEED_A);
+	ident(&b, SEED_B);
+	ck_assert_int_eq(bs_link_key(la, &a, b.pk), 0);
+	ck_assert_int_eq(bs_link_key(lb, &b, a.pk), 0);
+	ck_assert_mem_eq(la, lb, sizeof(la));
+	hop_key(ha, la, a.pk, d_maca, 3, b.pk, d_macb, 4);
+	hop_key(hb, lb, b.pk, d_macb, 4, a.pk, d_maca, 3);
+	ck_assert_mem_eq(ha, hb, sizeof(ha));
+	/* Both ends derive the same key for each direction. */
+	bs_e2e_key(ka, la, a.pk, b.pk, 3, 4);
+	bs_e2e_key(kb, lb, a.pk, b.pk, 3, 4);
+	ck_assert_mem_eq(ka, kb, sizeof(ka));
+	bs_identity_wipe(&a);
+	bs_identity_wipe(&b);
+}
+END_TEST
+
+START_TEST(test_hop_tag)
+{
+	uint8_t k[BS_HOPKEY_LEN], m[64], t[BS_HOPTAG_LEN];
+	size_t i, bit;
+
+	/*
+	 * SipHash-2-4 reference vector (Aumasson and Bernstein, "SipHash: a
+	 * fast short-input PRF", appendix A): key 00..0f, message 00..0e,
+	 * output 0xa129ca6149be45e5, i.e. the bytes e5 45 .. a1.
+	 */
+	for (i = 0; i < sizeof(k); i++)
+		k[i] = (uint8_t)i;
+	for (i = 0; i < sizeof(m); i++)
+		m[i] = (uint8_t)i;
+	bs_hop_tag(t, k, m, 15);
+	assert_hex(t, sizeof(t), "e545be4961ca29a1");
+	ck_assert_int_eq(bs_hop_tag_verify(t, k, m, 15), 0);
+	/* The empty message (vector 0): 310e0edd47db6f72. */
+	bs_hop_tag(t, k, m, 0);
+	assert_hex(t, sizeof(t), "310e0edd47db6f72");
+	/* Any flipped bit of tag, key or message fails; so does a length. */
+	bs_hop_tag(t, k, m, 60);
+	ck_assert_int_eq(bs_hop_tag_verify(t, k, m, 60), 0);
+	ck_assert_int_eq(bs_hop_tag_verify(t, k, m, 59), -1);
+	ck_assert_int_eq(bs_hop_tag_verify(t, k, m, 61), -1);
+	for (bit = 0; bit < 8 * sizeof(t); bit++) {
+		t[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		ck_assert_int_eq(bs_hop_tag_verify(t, k, m, 60), -1);
+		t[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+	}
+	for (bit = 0; bit < 8 * sizeof(k); bit++) {
+		k[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		ck_assert_int_eq(bs_hop_tag_verify(t, k, m, 60), -1);
+		k[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+	}
+	for (bit = 0; bit < 8 * 60; bit++) {
+		m[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		ck_assert_int_eq(bs_hop_tag_verify(t, k, m, 60), -1);
+		m[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+	}
+	ck_assert_int_eq(bs_hop_tag_verify(t, k, m, 60), 0);
+}
+END_TEST
+
+START_TEST(test_e2e_key)
+{
+	uint8_t k[BS_E2EKEY_LEN], k2[BS_E2EKEY_LEN], lk[BS_LINKKEY_LEN];
+
+	/*
+	 * python3 -c "import hashlib,struct; L=bytes(range(32));
+	 *   print(hashlib.blake2b(b'batsec2-e2e'+b'\x11'*32+b'\x22'*32+
+	 *   struct.pack('>II',0x01020304,7),key=L,digest_size=32).hexdigest())"
+	 */
+	bs_e2e_key(k, d_lk, d_pka, d_pkb, 0x01020304, 7);
+	assert_hex(k, sizeof(k), "d4a917c17a4abc5dabf28a6a6c4268dc"
+	    "fabf9dac1e029dd22ad65050ce10711d");
+	/* the other direction */
+	bs_e2e_key(k2, d_lk, d_pkb, d_pka, 7, 0x01020304);
+	ck_assert_mem_ne(k, k2, sizeof(k));
+	/* either epoch, or the epochs swapped */
+	bs_e2e_key(k2, d_lk, d_pka, d_pkb, 0x01020305, 7);
+	ck_assert_mem_ne(k, k2, sizeof(k));
+	bs_e2e_key(k2, d_lk, d_pka, d_pkb, 0x01020304, 8);
+	ck_assert_mem_ne(k, k2, sizeof(k));
+	bs_e2e_key(k2, d_lk, d_pka, d_pkb, 7, 0x01020304);
+	ck_assert_mem_ne(k, k2, sizeof(k));
+	/* the link key */
+	memcpy(lk, d_lk, sizeof(lk));
+	lk[0] ^= 0x80;
+	bs_e2e_key(k2, lk, d_pka, d_pkb, 0x01020304, 7);
+	ck_assert_mem_ne(k, k2, sizeof(k));
+	bs_e2e_key(k2, d_lk, d_pka, d_pkb, 0x01020304, 7);
+	ck_assert_mem_eq(k, k2, sizeof(k));
+}
+END_TEST
+
+START_TEST(test_aead)
+{
+	static const uint8_t ad[29] = { 0x40, 1, 2, 3 };
+	uint8_t k[BS_E2EKEY_LEN], k2[BS_E2EKEY_LEN], m[1518], c[1518],
+	    buf[1518], tag[BS_AEAD_TAG_LEN], tag2[BS_AEAD_TAG_LEN],
+	    ad2[sizeof(ad)];
+	size_t i, len = sizeof(m);
+
+	bs_e2e_key(k, d_lk, d_pka, d_pkb, 1, 2);
+	bs_e2e_key(k2, d_lk, d_pkb, d_pka, 2, 1);
+	for (i = 0; i < len; i++)
+		m[i] = (uint8_t)(i * 13);
+	bs_aead_seal(c, tag, k, 77, ad, sizeof(ad), m, len);
+	ck_assert_mem_ne(c, m, 64);
+	memset(buf, 0, sizeof(buf));
+	ck_assert_int_eq(bs_aead_open(buf, k, 77, ad, sizeof(ad), c, len,
+	    tag), 0);
+	ck_assert_mem_eq(buf, m, len);
+	/* In place, both ways: the same bytes. */
+	memcpy(buf, m, len);
+	bs_aead_seal(buf, tag2, k, 77, ad, sizeof(ad), buf, len);
+	ck_assert_mem_eq(buf, c, len);
+	ck_assert_mem_eq(tag2, tag, sizeof(tag));
+	ck_assert_int_eq(bs_aead_open(buf, k, 77, ad, sizeof(ad), buf, len,
+	    tag), 0);
+	ck_assert_mem_eq(buf, m, len);
+	/* Another counter: another ciphertext. */
+	bs_aead_seal(buf, tag2, k, 78, ad, sizeof(ad), m, len);
+	ck_assert_mem_ne(buf, c, 64);
+	/* Refusals: nothing usable is written (never the plaintext). */
+#define OPEN_FAILS(key, ctr, a, cc, tg) do {				\
+	memset(buf, 0xa5, sizeof(buf));					\
+	ck_assert_int_eq(bs_aead_open(buf, key, ctr, a, sizeof(ad), cc,	\
+	    len, tg), -1);						\
+	ck_assert_mem_ne(buf, m, 64);					\
+} while (0)
+	OPEN_FAILS(k2, 77, ad, c, tag);
+	OPEN_FAILS(k, 76, ad, c, tag);
+	OPEN_FAILS(k, 77 | (1ull << 63), ad, c, tag);
+	memcpy(ad2, ad, sizeof(ad));
+	ad2[28] ^= 1;
+	OPEN_FAILS(k, 77, ad2, c, tag);
+	ad2[28] ^= 1;
+	ad2[0] = 0x42;				/* the type is bound */
+	OPEN_FAILS(k, 77, ad2, c, tag);
+	memcpy(tag2, tag, sizeof(tag));
+	tag2[15] ^= 0x80;
+	OPEN_FAILS(k, 77, ad, c, tag2);
+	c[700] ^= 1;
+	OPEN_FAILS(k, 77, ad, c, tag);
+	c[700] ^= 1;
+#undef OPEN_FAILS
+	/* A shorter ciphertext (cut frame) fails too. */
+	ck_assert_int_eq(bs_aead_open(buf, k, 77, ad, sizeof(ad), c, len - 1,
+	    tag), -1);
+	/* In place refusal: the frame does not become the plaintext. */
+	memcpy(buf, c, len);
+	ck_assert_int_eq(bs_aead_open(buf, k2, 77, ad, sizeof(ad), buf, len,
+	    tag), -1);
+	ck_assert_mem_ne(buf, m, 64);
+	/* Still opens with the right inputs. */
+	ck_assert_int_eq(bs_aead_open(buf, k, 77, ad, sizeof(ad), c, len,
+	    tag), 0);
+	ck_assert_mem_eq(buf, m, len);
+}
+END_TEST
+
+START_TEST(test_replay)
+{
+	struct bs_replay w;
+	uint64_t c;
+
+	/* The zero window: nothing seen, 0 and up are fresh. */
+	memset(&w, 0, sizeof(w));
+	ck_assert_int_eq(bs_replay_fresh(&w, 0), 1);
+	ck_assert_int_eq(bs_replay_fresh(&w, 1), 1);
+	ck_assert_int_eq(bs_replay_fresh(&w, UINT64_MAX - 1), 1);
+	ck_assert_int_eq(bs_replay_fresh(&w, UINT64_MAX), 0);
+	bs_replay_mark(&w, 0);
+	ck_assert_int_eq(bs_replay_fresh(&w, 0), 0);
+	ck_assert_int_eq(bs_replay_fresh(&w, 1), 1);
+
+	/* Above the top: fresh; duplicates refused. */
+	memset(&w, 0, sizeof(w));
+	bs_replay_mark(&w, 1000);
+	ck_assert_int_eq(bs_replay_fresh(&w, 1000), 0);
+	ck_assert_int_eq(bs_replay_fresh(&w, 1001), 1);
+	ck_assert_int_eq(bs_replay_fresh(&w, 5000), 1);
+	/* Out of order within 256: each accepted once. */
+	for (c = 1000 - 255; c < 1000; c++)
+		ck_assert_int_eq(bs_replay_fresh(&w, c), 1);
+	for (c = 999; c >= 1000 - 255; c -= 2)
+		bs_replay_mark(&w, c);
+	for (c = 1000 - 255; c < 1000; c++)
+		ck_assert_int_eq(bs_replay_fresh(&w, c), (1000 - c) % 2 == 0);
+	/* Older than 256 below the highest: refused. */
+	ck_assert_int_eq(bs_replay_fresh(&w, 1000 - 256), 0);
+	ck_assert_int_eq(bs_replay_fresh(&w, 1000 - 257), 0);
+	ck_assert_int_eq(bs_replay_fresh(&w, 0), 0);
+	/* Marking a refused counter changes nothing. */
+	bs_replay_mark(&w, 1000 - 257);
+	ck_assert_int_eq(bs_replay_fresh(&w, 1001), 1);
+	ck_assert_int_eq(bs_replay_fresh(&w, 1000 - 2), 1);
+
+	/* Sliding by less than 256 keeps what is still in the window. */
+	bs_replay_mark(&w, 1100);
+	ck_assert_int_eq(bs_replay_fresh(&w, 1000), 0);
+	ck_assert_int_eq(bs_replay_fresh(&w, 999), 0);
+	ck_assert_int_eq(bs_replay_fresh(&w, 998), 1);
+	ck_assert_int_eq(bs_replay_fresh(&w, 1050), 1);
+	ck_assert_int_eq(bs_replay_fresh(&w, 1100 - 256), 0);
+	ck_assert_int_eq(bs_replay_fresh(&w, 1100 - 255), 0);	/* seen */
+	ck_assert_int_eq(bs_replay_fresh(&w, 1100 - 254), 1);	/* not */
+	/* The slots between the old top and the new one are cleared. */
+	for (c = 1001; c < 1100; c++)
+		ck_assert_int_eq(bs_replay_fresh(&w, c), 1);
+
+	/* A jump of more than 256 clears the window. */
+	memset(&w, 0, sizeof(w));
+	for (c = 100; c < 356; c++)
+		bs_replay_mark(&w, c);
+	for (c = 100; c < 356; c++)
+		ck_assert_int_eq(bs_replay_fresh(&w, c), 0);
+	bs_replay_mark(&w, 355 + 300);
+	for (c = 355 + 300 - 255; c < 355 + 300; c++)
+		ck_assert_int_eq(bs_replay_fresh(&w, c), 1);
+	ck_assert_int_eq(bs_replay_fresh(&w, 355 + 300), 0);
+	ck_assert_int_eq(bs_replay_fresh(&w, 355), 0);
+	/* A jump of exactly 256: the old top falls out, the rest are new. */
+	memset(&w, 0, sizeof(w));
+	for (c = 0; c < 256; c++)
+		bs_replay_mark(&w, c);
+	bs_replay_mark(&w, 255 + 256);
+	for (c = 256; c < 255 + 256; c++)
+		ck_assert_int_eq(bs_replay_fresh(&w, c), 1);
+	ck_assert_int_eq(bs_replay_fresh(&w, 255), 0);
+	ck_assert_int_eq(bs_replay_fresh(&w, 255 + 256), 0);
+	/* A jump of 255: the old top stays seen. */
+	memset(&w, 0, sizeof(w));
+	bs_replay_mark(&w, 10);
+	bs_replay_mark(&w, 10 + 255);
+	ck_assert_int_eq(bs_replay_fresh(&w, 10), 0);
+	for (c = 11; c < 10 + 255; c++)
+		ck_assert_int_eq(bs_replay_fresh(&w, c), 1);
+
+	/* The end of the counter space: UINT64_MAX is never accepted. */
+	memset(&w, 0, sizeof(w));
+	ck_assert_int_eq(bs_replay_fresh(&w, UINT64_MAX), 0);
+	bs_replay_mark(&w, UINT64_MAX);
+	ck_assert_uint_eq(w.top, 0);
+	ck_assert_int_eq(bs_replay_fresh(&w, 0), 1);
+	bs_replay_mark(&w, UINT64_MAX - 1);
+	ck_assert_uint_eq(w.top, UINT64_MAX);
+	ck_assert_int_eq(bs_replay_fresh(&w, UINT64_MAX - 1), 0);
+	ck_assert_int_eq(bs_replay_fresh(&w, UINT64_MAX), 0);
+	ck_assert_int_eq(bs_replay_fresh(&w, UINT64_MAX - 2), 1);
+	ck_assert_int_eq(bs_replay_fresh(&w, UINT64_MAX - 256), 1);
+	ck_assert_int_eq(bs_replay_fresh(&w, UINT64_MAX - 257), 0);
+
+	/* Lanes: counters with a top byte are just large counters. */
+	memset(&w, 0, sizeof(w));
+	bs_replay_mark(&w, (1ull << 56) | 5);
+	ck_assert_int_eq(bs_replay_fresh(&w, 5), 0);
+	ck_assert_int_eq(bs_replay_fresh(&w, (1ull << 56) | 4), 1);
+}
+END_TEST
+
 static Suite *
 crypto_suite(void)
 {
@@ -894,7 +1279,7 @@ crypto_suite(void)
 	tcase_add_test(tc, test_mesh_addr_formula);
 	tcase_add_test(tc, test_sign_kat);
 	tcase_add_loop_test(tc, test_sign_domains, BS_DOM_HELLO,
-	    BS_DOM_LINK + 1);
+	    BS_DOM_BCAST + 1);
 	tcase_add_test(tc, test_sign_bad_args);
 	tcase_add_test(tc, test_sign_tamper);
 	suite_add_tcase(s, tc);
@@ -936,6 +1321,17 @@ crypto_suite(void)
 	tcase_add_test(tc, test_revoke_kat);
 	tcase_add_test(tc, test_revoke_decode_strict);
 	tcase_add_test(tc, test_revoke_tamper);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("data");
+	tcase_add_checked_fixture(tc, d_setup, NULL);
+	tcase_add_test(tc, test_hop_key_kat);
+	tcase_add_test(tc, test_hop_key_inputs);
+	tcase_add_test(tc, test_hop_key_ends);
+	tcase_add_test(tc, test_hop_tag);
+	tcase_add_test(tc, test_e2e_key);
+	tcase_add_test(tc, test_aead);
+	tcase_add_test(tc, test_replay);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("misc");

@@ -16,6 +16,7 @@
 #include "batsec_crypto.h"
 #include "proto/wire.h"
 #include "lib/t_check.h"
+#include "lib/t_frames.h"
 #include "lib/t_ident.h"
 
 #define FRAME_MAX	8192
@@ -434,7 +435,34 @@ make_ogm(struct frame *f, const struct ogm_spec *sp)
 	ck_assert_uint_eq(o.len, f->len);
 }
 
-/* ---- data recipes ------------------------------------------------------ */
+/* ---- data recipes (version 2) ------------------------------------------ */
+
+static const uint8_t mac_a[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 0xa0, 0, 1 };
+static const uint8_t mac_b[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 0xb0, 0, 2 };
+
+#define SEALED_CTR	0x0102030405060708ull	/* e2e counter */
+#define SEALED_HOPCTR	0x00aabbccddeeff11ull	/* hop counter, lane 0 */
+#define BC_HOPCTR	0x0011223344556677ull
+#define BC_SEQNO	0xdeadbeefu
+
+/* Link i (0..7): ids[0] on mac_a, ids[1] on mac_b with last byte i. */
+static void
+link_i(struct t_link *l, unsigned i)
+{
+	uint8_t mb[BS_ADDR_LEN];
+
+	memcpy(mb, mac_b, sizeof(mb));
+	mb[5] = (uint8_t)(2 + i);
+	t_link_keys(l, (struct t_end){ &ids[0], mac_a, 5 },
+	    (struct t_end){ &ids[1], mb, 7 + i });
+}
+
+/* The e2e key ids[2] -> ids[1], epochs 3 and 4. */
+static void
+sealed_key(uint8_t k[BS_E2EKEY_LEN])
+{
+	t_e2e_key(k, &ids[2], 3, ids[1].pk, 4);
+}
 
 static void
 fill_inner(uint8_t *p, size_t n)
@@ -445,62 +473,124 @@ fill_inner(uint8_t *p, size_t n)
 		p[i] = (uint8_t)(i * 7 + 1);
 }
 
+/* A UNICAST of inner_len or an ECHO (type WIRE_T_ECHO). */
 static void
-make_unicast(struct frame *f, size_t inner_len)
+make_sealed(struct frame *f, uint8_t type, size_t inner_len)
 {
-	static uint8_t inner[WIRE_INNER_MAX];
-	uint8_t dst[BS_ADDR_LEN], src[BS_ADDR_LEN];
-	struct wire_unicast u, v;
+	static uint8_t inner[WIRE_INNER_MAX], pt[WIRE_INNER_MAX];
+	uint8_t dst[BS_ADDR_LEN], src[BS_ADDR_LEN], k[BS_E2EKEY_LEN];
+	uint8_t in[WIRE_SEALED_HOP_IN], ad[WIRE_SEALED_AD_LEN];
+	struct wire_echo eb = { WIRE_ECHO_REQUEST, 0xa1b2, 0xc3d4 }, eg;
+	struct t_link l;
+	struct wire_sealed v;
 
-	fill_inner(inner, inner_len);
+	if (type == WIRE_T_ECHO) {
+		wire_echo_body_put(inner, &eb);
+		inner_len = WIRE_ECHO_BODY_LEN;
+	} else
+		fill_inner(inner, inner_len);
 	bs_mesh_addr(dst, ids[1].pk);
 	bs_mesh_addr(src, ids[2].pk);
-	memset(&u, 0, sizeof(u));
-	u.ttl = 50;
-	u.dst = dst;
-	u.src = src;
-	u.inner = inner;
-	u.inner_len = inner_len;
-	ck_assert_int_eq(wire_unicast_build(f->buf, sizeof(f->buf), &u,
-	    &f->len), WIRE_OK);
-	ck_assert_uint_eq(f->len, WIRE_UNICAST_HDR_LEN + inner_len);
-	f->type = WIRE_T_UNICAST;
-	ck_assert_int_eq(wire_unicast_parse(f->buf, f->len, &v), WIRE_OK);
+	link_i(&l, 0);
+	sealed_key(k);
+	f->len = t_sealed(f->buf, sizeof(f->buf), (struct t_sealed){
+	    .type = type, .ttl = 50, .hop = &l, .hop_ctr = SEALED_HOPCTR,
+	    .e2e_key = k, .e = { .dst = dst, .src = src, .src_epoch = 3,
+	    .dst_epoch = 4, .counter = SEALED_CTR }, .pt = inner,
+	    .pt_len = inner_len });
+	ck_assert_uint_eq(f->len, WIRE_SEALED_OVERHEAD + inner_len);
+	f->type = type;
+	/* parse(build(x)) == x, field by field */
+	ck_assert_int_eq(wire_sealed_parse(f->buf, f->len, &v), WIRE_OK);
+	ck_assert_ptr_null(v.where.field);
+	ck_assert_uint_eq(v.type, type);
 	ck_assert_uint_eq(v.ttl, 50);
-	ck_assert_mem_eq(v.dst, dst, BS_ADDR_LEN);
-	ck_assert_mem_eq(v.src, src, BS_ADDR_LEN);
-	ck_assert_uint_eq(v.inner_len, inner_len);
-	ck_assert_mem_eq(v.inner, inner, inner_len);
+	ck_assert_ptr_eq(v.keyid, f->buf + WIRE_HOP_KEYID_OFF);
+	ck_assert_mem_eq(v.keyid, l.keyid, BS_KEYID_LEN);
+	ck_assert_uint_eq(v.hop_counter, SEALED_HOPCTR);
+	ck_assert_ptr_eq(v.hop_tag, f->buf + WIRE_HOP_TAG_OFF);
+	ck_assert_mem_eq(v.e.dst, dst, BS_ADDR_LEN);
+	ck_assert_mem_eq(v.e.src, src, BS_ADDR_LEN);
+	ck_assert_ptr_eq(v.e.dst, f->buf + 24);
+	ck_assert_ptr_eq(v.e.src, f->buf + 30);
+	ck_assert_uint_eq(v.e.src_epoch, 3);
+	ck_assert_uint_eq(v.e.dst_epoch, 4);
+	ck_assert_uint_eq(v.e.counter, SEALED_CTR);
+	ck_assert_ptr_eq(v.ct, f->buf + WIRE_SEALED_CT_OFF);
+	ck_assert_uint_eq(v.ct_len, inner_len);
+	ck_assert_ptr_eq(v.aead_tag, f->buf + f->len - BS_AEAD_TAG_LEN);
 	ck_assert_uint_eq(v.len, f->len);
-	ck_assert_uint_eq(v.pad_len, 0);
+	/* The hop tag checks; the AEAD opens to the plaintext. */
+	wire_sealed_hop_input(f->buf, f->len, in);
+	ck_assert_int_eq(bs_hop_tag_verify(v.hop_tag, l.key, in, sizeof(in)),
+	    0);
+	wire_sealed_ad(f->buf, ad);
+	ck_assert_int_eq(bs_aead_open(pt, k, v.e.counter, ad, sizeof(ad),
+	    v.ct, v.ct_len, v.aead_tag), 0);
+	ck_assert_mem_eq(pt, inner, inner_len);
+	if (type == WIRE_T_ECHO) {
+		ck_assert_int_eq(wire_echo_body_parse(pt, v.ct_len, &eg),
+		    WIRE_OK);
+		ck_assert_uint_eq(eg.kind, WIRE_ECHO_REQUEST);
+		ck_assert_uint_eq(eg.ident, 0xa1b2);
+		ck_assert_uint_eq(eg.seqno, 0xc3d4);
+	}
 }
 
 static void
-make_bcast(struct frame *f, size_t inner_len)
+make_bcast(struct frame *f, unsigned ntags, size_t inner_len)
 {
 	static uint8_t inner[WIRE_INNER_MAX];
-	uint8_t orig[BS_ADDR_LEN];
-	struct wire_bcast b, v;
+	static struct t_link l[WIRE_BCAST_MAX_TAGS];
+	const struct t_link *lp[WIRE_BCAST_MAX_TAGS];
+	uint8_t orig[BS_ADDR_LEN], in[WIRE_BCAST_TAG_IN];
+	struct wire_bcast v;
+	size_t s = WIRE_BCAST_FIXED + ntags * WIRE_BCAST_TAG_LEN;
+	unsigned i;
 
 	fill_inner(inner, inner_len);
 	bs_mesh_addr(orig, ids[2].pk);
-	memset(&b, 0, sizeof(b));
-	b.ttl = 49;
-	b.seqno = 0xdeadbeef;
-	b.orig = orig;
-	b.inner = inner;
-	b.inner_len = inner_len;
-	ck_assert_int_eq(wire_bcast_build(f->buf, sizeof(f->buf), &b, &f->len),
-	    WIRE_OK);
-	ck_assert_uint_eq(f->len, WIRE_BCAST_HDR_LEN + inner_len);
+	for (i = 0; i < ntags; i++) {
+		link_i(&l[i], i);
+		lp[i] = &l[i];
+	}
+	f->len = t_bcast(f->buf, sizeof(f->buf), (struct t_bcast){
+	    .ttl = 49, .hop_ctr = BC_HOPCTR, .hops = lp, .num_tags = ntags,
+	    .orig = &ids[2], .epoch = 0x00010203, .seqno = BC_SEQNO,
+	    .inner = inner, .inner_len = inner_len });
+	ck_assert_uint_eq(f->len, s + WIRE_BCAST_SGN_LEN + inner_len +
+	    BS_SIG_LEN);
 	f->type = WIRE_T_BCAST;
 	ck_assert_int_eq(wire_bcast_parse(f->buf, f->len, &v), WIRE_OK);
+	ck_assert_ptr_null(v.where.field);
 	ck_assert_uint_eq(v.ttl, 49);
-	ck_assert_uint_eq(v.seqno, 0xdeadbeef);
+	ck_assert_uint_eq(v.num_tags, ntags);
+	ck_assert_uint_eq(v.hop_counter, BC_HOPCTR);
+	ck_assert_ptr_eq(v.tags, f->buf + WIRE_BCAST_FIXED);
+	ck_assert_ptr_eq(v.block, f->buf + s);
+	ck_assert_uint_eq(v.block_len, WIRE_BCAST_SGN_LEN + inner_len +
+	    BS_SIG_LEN);
 	ck_assert_mem_eq(v.orig, orig, BS_ADDR_LEN);
+	ck_assert_ptr_eq(v.orig, f->buf + s + 4);
+	ck_assert_uint_eq(v.epoch, 0x00010203);
+	ck_assert_uint_eq(v.seqno, BC_SEQNO);
+	ck_assert_ptr_eq(v.inner, f->buf + s + WIRE_BCAST_SGN_LEN);
 	ck_assert_uint_eq(v.inner_len, inner_len);
 	ck_assert_mem_eq(v.inner, inner, inner_len);
+	ck_assert_ptr_eq(v.signed_ptr, f->buf + s);
+	ck_assert_uint_eq(v.signed_len, WIRE_BCAST_SGN_LEN + inner_len);
+	ck_assert_ptr_eq(v.sig, f->buf + f->len - BS_SIG_LEN);
 	ck_assert_uint_eq(v.len, f->len);
+	ck_assert_uint_eq(v.pad_len, 0);
+	ck_assert_int_eq(bs_verify(v.sig, BS_DOM_BCAST, v.signed_ptr,
+	    v.signed_len, ids[2].pk), 0);
+	wire_bcast_tag_input(f->buf, &v, in);
+	for (i = 0; i < ntags; i++) {
+		ck_assert_int_eq(wire_bcast_find_tag(&v, l[i].keyid), (int)i);
+		ck_assert_int_eq(bs_hop_tag_verify(v.tags + i *
+		    WIRE_BCAST_TAG_LEN + BS_KEYID_LEN, l[i].key, in,
+		    sizeof(in)), 0);
+	}
 }
 
 /* ---- recipe table ------------------------------------------------------ */
@@ -508,7 +598,8 @@ make_bcast(struct frame *f, size_t inner_len)
 enum recipe {
 	R_HELLO0, R_HELLO3, R_HELLO3C, R_HELLO64C,
 	R_OGM1, R_OGM3, R_OGMSIG,
-	R_UC_MIN, R_UC_MID, R_UC_MAX, R_BC_MIN, R_BC_MID, R_BC_MAX,
+	R_UC_MIN, R_UC_MID, R_UC_MAX, R_ECHO,
+	R_BC1_MIN, R_BC1_MAX, R_BC8_MIN, R_BC8_MAX,
 	R_COUNT
 };
 
@@ -524,14 +615,22 @@ make(enum recipe r, struct frame *f)
 	case R_OGM1:	make_ogm(f, &ogm_specs[0]); break;
 	case R_OGM3:	make_ogm(f, &ogm_specs[1]); break;
 	case R_OGMSIG:	make_ogm(f, &ogm_specs[2]); break;
-	case R_UC_MIN:	make_unicast(f, WIRE_INNER_MIN); break;
-	case R_UC_MID:	make_unicast(f, 60); break;
-	case R_UC_MAX:	make_unicast(f, WIRE_INNER_MAX); break;
-	case R_BC_MIN:	make_bcast(f, WIRE_INNER_MIN); break;
-	case R_BC_MID:	make_bcast(f, 60); break;
-	case R_BC_MAX:	make_bcast(f, WIRE_INNER_MAX); break;
+	case R_UC_MIN:	make_sealed(f, WIRE_T_UNICAST, WIRE_INNER_MIN); break;
+	case R_UC_MID:	make_sealed(f, WIRE_T_UNICAST, 60); break;
+	case R_UC_MAX:	make_sealed(f, WIRE_T_UNICAST, WIRE_INNER_MAX); break;
+	case R_ECHO:	make_sealed(f, WIRE_T_ECHO, 0); break;
+	case R_BC1_MIN:	make_bcast(f, 1, WIRE_INNER_MIN); break;
+	case R_BC1_MAX:	make_bcast(f, 1, WIRE_INNER_MAX); break;
+	case R_BC8_MIN:	make_bcast(f, 8, WIRE_INNER_MIN); break;
+	case R_BC8_MAX:	make_bcast(f, 8, WIRE_INNER_MAX); break;
 	case R_COUNT:	ck_abort(); break;
 	}
+}
+
+static int
+is_sealed(uint8_t type)
+{
+	return type == WIRE_T_UNICAST || type == WIRE_T_ECHO;
 }
 
 /* Parse with the parser of f's type; where gets the parser's report. */
@@ -540,7 +639,7 @@ parse_as(uint8_t type, const uint8_t *p, size_t len, struct wire_where *w)
 {
 	static struct wire_hello h;
 	static struct wire_ogm o;
-	static struct wire_unicast u;
+	static struct wire_sealed u;
 	static struct wire_bcast b;
 	int r;
 
@@ -554,7 +653,8 @@ parse_as(uint8_t type, const uint8_t *p, size_t len, struct wire_where *w)
 		*w = o.where;
 		return r;
 	case WIRE_T_UNICAST:
-		r = wire_unicast_parse(p, len, &u);
+	case WIRE_T_ECHO:
+		r = wire_sealed_parse(p, len, &u);
 		*w = u.where;
 		return r;
 	default:
@@ -647,21 +747,49 @@ rebuild_ogm(const struct frame *f)
 static void
 rebuild_data(const struct frame *f)
 {
-	static uint8_t out[WIRE_BCAST_HDR_LEN + WIRE_UNICAST_HDR_LEN +
-	    WIRE_INNER_MAX];
-	struct wire_unicast u;
+	static uint8_t out[WIRE_BCAST_MAX_LEN], blk[WIRE_BCAST_BLOCK_MAX];
+	struct wire_sealed u;
 	struct wire_bcast b;
-	size_t len;
+	struct wire_bcast_sgn sg;
+	size_t len, blen;
+	unsigned i;
 
-	if (f->type == WIRE_T_UNICAST) {
-		ck_assert_int_eq(wire_unicast_parse(f->buf, f->len, &u),
+	if (is_sealed(f->type)) {
+		ck_assert_int_eq(wire_sealed_parse(f->buf, f->len, &u),
 		    WIRE_OK);
-		ck_assert_int_eq(wire_unicast_build(out, sizeof(out), &u,
-		    &len), WIRE_OK);
+		memset(out, 0xee, sizeof(out));
+		ck_assert_int_eq(wire_sealed_layout(out, sizeof(out), u.type,
+		    &u.e, u.ct_len, &len), WIRE_OK);
+		ck_assert_uint_eq(len, f->len);
+		/* The layout leaves ttl and the hop part zero. */
+		for (i = 2; i < WIRE_HOP_LEN; i++)
+			ck_assert_uint_eq(out[i], 0);
+		ck_assert_uint_eq(out[WIRE_SEALED_CT_OFF], 0xee);
+		wire_sealed_set_hop(out, u.ttl, u.keyid, u.hop_counter);
+		memcpy(out + WIRE_HOP_TAG_OFF, u.hop_tag, BS_HOPTAG_LEN);
+		memcpy(out + WIRE_SEALED_CT_OFF, u.ct, u.ct_len);
+		memcpy(out + len - BS_AEAD_TAG_LEN, u.aead_tag,
+		    BS_AEAD_TAG_LEN);
 	} else {
 		ck_assert_int_eq(wire_bcast_parse(f->buf, f->len, &b), WIRE_OK);
-		ck_assert_int_eq(wire_bcast_build(out, sizeof(out), &b, &len),
-		    WIRE_OK);
+		sg.orig = b.orig;
+		sg.epoch = b.epoch;
+		sg.seqno = b.seqno;
+		sg.inner = b.inner;
+		sg.inner_len = b.inner_len;
+		ck_assert_int_eq(wire_bcast_signed_build(blk, sizeof(blk), &sg,
+		    &blen), WIRE_OK);
+		ck_assert_uint_eq(blen, b.signed_len);
+		ck_assert_mem_eq(blk, b.signed_ptr, blen);
+		ck_assert_int_eq(wire_sig_append(blk, sizeof(blk), &blen,
+		    b.sig), WIRE_OK);
+		ck_assert_uint_eq(blen, b.block_len);
+		ck_assert_int_eq(wire_bcast_frame(out, sizeof(out), b.ttl,
+		    b.num_tags, b.hop_counter, blk, blen, &len), WIRE_OK);
+		for (i = 0; i < b.num_tags; i++)
+			wire_bcast_set_tag(out, i, b.tags + i *
+			    WIRE_BCAST_TAG_LEN, b.tags + i *
+			    WIRE_BCAST_TAG_LEN + BS_KEYID_LEN);
 	}
 	ck_assert_uint_eq(len, f->len);
 	ck_assert_mem_eq(out, f->buf, len);
@@ -700,6 +828,14 @@ START_TEST(test_truncation)
 	make((enum recipe)_i, &f);
 	for (n = 0; n < f.len; n++) {
 		q = t_dup(f.buf, n);
+		if (f.type == WIRE_T_UNICAST &&
+		    n >= WIRE_SEALED_OVERHEAD + WIRE_INNER_MIN) {
+			/* Sealed frames have no length field: a shorter
+			 * ciphertext (the AEAD refuses it). */
+			ck_assert_int_eq(parse_as(f.type, q, n, &w), WIRE_OK);
+			free(q);
+			continue;
+		}
 		ck_assert_msg(parse_as(f.type, q, n, &w) == WIRE_ETRUNC,
 		    "recipe %d cut at %zu: %s", _i, n,
 		    wire_strerror(parse_as(f.type, q, n, &w)));
@@ -788,9 +924,15 @@ static const struct bad bad[] = {
 	{ R_OGM3, M_START, 0, 1, WIRE_T_HELLO, 0, WIRE_ETYPE, 0 },
 	{ R_OGM3, M_START, 1, 1, 0xff, 0, WIRE_EVERSION, 0 },
 	{ R_UC_MID, M_START, 0, 1, WIRE_T_BCAST, 0, WIRE_ETYPE, 0 },
-	{ R_UC_MID, M_START, 1, 1, 2, 0, WIRE_EVERSION, 0 },
-	{ R_BC_MID, M_START, 0, 1, WIRE_T_UNICAST, 0, WIRE_ETYPE, 0 },
-	{ R_BC_MID, M_START, 1, 1, 0, 0, WIRE_EVERSION, 0 },
+	{ R_UC_MID, M_START, 0, 1, WIRE_T_HELLO, 0, WIRE_ETYPE, 0 },
+	{ R_UC_MID, M_START, 1, 1, 1, 0, WIRE_EVERSION, 0 },	/* v1 */
+	{ R_UC_MID, M_START, 1, 1, 3, 0, WIRE_EVERSION, 0 },
+	{ R_UC_MID, M_START, 1, 1, 0, 0, WIRE_EVERSION, 0 },
+	{ R_ECHO, M_START, 1, 1, 1, 0, WIRE_EVERSION, 0 },
+	{ R_BC1_MIN, M_START, 0, 1, WIRE_T_UNICAST, 0, WIRE_ETYPE, 0 },
+	{ R_BC1_MIN, M_START, 1, 1, 1, 0, WIRE_EVERSION, 0 },
+	{ R_BC8_MAX, M_START, 1, 1, 1, 0, WIRE_EVERSION, 0 },
+	{ R_BC8_MAX, M_START, 1, 1, 0xff, 0, WIRE_EVERSION, 0 },
 	/* HELLO */
 	{ R_HELLO3C, M_START, 2, 1, 0x02, 0, WIRE_ERESERVED, 0 },
 	{ R_HELLO3C, M_START, 2, 1, 0x80, 0, WIRE_ERESERVED, 0 },
@@ -909,37 +1051,73 @@ static const struct bad bad[] = {
 	    WIRE_ETRAILING, 0 },
 	{ R_OGMSIG, M_END, 0, APPEND, WIRE_OGM_MAX_LEN - 1184 + 1, 0,
 	    WIRE_ETOOLONG, WIRE_OGM_MAX_LEN - 1184 },
-	/* UNICAST */
+	/* UNICAST and ECHO: the hop part, the e2e header, the length */
+	{ R_UC_MID, M_START, 2, 1, 0, 0, WIRE_OK, 0 },		/* ttl */
 	{ R_UC_MID, M_START, 3, 1, 1, 0, WIRE_ERESERVED, 0 },
-	{ R_UC_MID, M_START, 4, 1, 0x01, 0, WIRE_EADDR, 0 },
-	{ R_UC_MID, M_START, 10, 1, 0x00, 0, WIRE_EADDR, 0 },
-	{ R_UC_MID, M_START, 16, 2, WIRE_INNER_MIN - 1, 0, WIRE_ELEN, 0 },
-	{ R_UC_MID, M_START, 16, 2, WIRE_INNER_MAX + 1, 0, WIRE_ELEN, 0 },
-	{ R_UC_MID, M_START, 16, 2, 0xffff, 0, WIRE_ELEN, 0 },
-	{ R_UC_MID, M_START, 16, 2, 0, 0, WIRE_ELEN, 0 },
-	{ R_UC_MID, M_START, 16, 2, 59, 0, WIRE_ETRAILING, 63 },
-	{ R_UC_MID, M_START, 16, 2, 61, 0, WIRE_ETRUNC, 4 },
-	{ R_UC_MID, M_START, 18, 2, 1, 0, WIRE_ERESERVED, 1 },
-	{ R_UC_MID, M_START, 2, 1, 0, 0, WIRE_OK, 0 },
-	{ R_UC_MID, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
-	{ R_UC_MAX, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
-	{ R_UC_MIN, M_END, 0, APPEND, 12, 0, WIRE_OK, 0 },
-	{ R_UC_MIN, M_END, 0, APPEND, 1, 0, WIRE_OK, 0 },
-	{ R_UC_MIN, M_END, 0, APPEND, 13, 0, WIRE_ETRAILING, 0 },
-	{ R_UC_MIN, M_END, 0, APPEND, 12, 0x01, WIRE_EPADDING, 0 },
-	/* BCAST */
-	{ R_BC_MID, M_START, 3, 1, 1, 0, WIRE_ERESERVED, 0 },
-	{ R_BC_MID, M_START, 8, 1, 0x01, 0, WIRE_EADDR, 0 },
-	{ R_BC_MID, M_START, 14, 2, WIRE_INNER_MIN - 1, 0, WIRE_ELEN, 0 },
-	{ R_BC_MID, M_START, 14, 2, WIRE_INNER_MAX + 1, 0, WIRE_ELEN, 0 },
-	{ R_BC_MID, M_START, 14, 2, 59, 0, WIRE_ETRAILING, 61 },
-	{ R_BC_MID, M_START, 14, 2, 61, 0, WIRE_ETRUNC, 2 },
-	{ R_BC_MID, M_START, 4, 4, 0, 0, WIRE_OK, 0 },
-	{ R_BC_MID, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
-	{ R_BC_MAX, M_END, 0, APPEND, 2, 0, WIRE_ETRAILING, 0 },
-	{ R_BC_MIN, M_END, 0, APPEND, 16, 0, WIRE_OK, 0 },
-	{ R_BC_MIN, M_END, 0, APPEND, 17, 0, WIRE_ETRAILING, 0 },
-	{ R_BC_MIN, M_END, 0, APPEND, 16, 0xff, WIRE_EPADDING, 0 },
+	{ R_UC_MID, M_START, 3, 1, 0x80, 0, WIRE_ERESERVED, 0 },
+	{ R_ECHO, M_START, 3, 1, 0x10, 0, WIRE_ERESERVED, 0 },
+	{ R_UC_MID, M_START, 4, 4, 0, 0, WIRE_OK, 0 },		/* key id */
+	{ R_UC_MID, M_START, 8, 8, UINT64_MAX, 0, WIRE_OK, 0 },
+	{ R_UC_MID, M_START, 16, 8, 0, 0, WIRE_OK, 0 },		/* hop tag */
+	{ R_UC_MID, M_START, 24, 1, 0x01, 0, WIRE_EADDR, 0 },
+	{ R_UC_MID, M_START, 24, 1, 0x00, 0, WIRE_EADDR, 0 },
+	{ R_UC_MID, M_START, 24, 1, 0x06, 0, WIRE_OK, 0 },
+	{ R_UC_MID, M_START, 30, 1, 0x03, 0, WIRE_EADDR, 0 },
+	{ R_ECHO, M_START, 30, 1, 0x00, 0, WIRE_EADDR, 0 },
+	{ R_UC_MID, M_START, 36, 4, 0, 0, WIRE_ERANGE, 0 },	/* epochs */
+	{ R_UC_MID, M_START, 36, 4, 1, 0, WIRE_OK, 0 },
+	{ R_UC_MID, M_START, 40, 4, 0, 0, WIRE_ERANGE, 0 },
+	{ R_UC_MID, M_START, 40, 4, 0xffffffff, 0, WIRE_OK, 0 },
+	{ R_ECHO, M_START, 40, 4, 0, 0, WIRE_ERANGE, 0 },
+	{ R_UC_MID, M_START, 44, 8, 0, 0, WIRE_OK, 0 },		/* counter */
+	/* the ciphertext's length: UNICAST 14..1518, ECHO exactly 6 */
+	{ R_UC_MID, M_START, 0, 1, WIRE_T_ECHO, 0, WIRE_ETOOLONG, 52 },
+	{ R_UC_MIN, M_START, 0, 1, WIRE_T_ECHO, 0, WIRE_ETOOLONG, 52 },
+	{ R_ECHO, M_START, 0, 1, WIRE_T_UNICAST, 0, WIRE_ETRUNC, 52 },
+	{ R_UC_MID, M_END, 0, APPEND, 1, 0, WIRE_OK, 0 },
+	{ R_UC_MIN, M_END, 0, APPEND, WIRE_INNER_MAX - WIRE_INNER_MIN, 0x55,
+	    WIRE_OK, 0 },
+	{ R_UC_MIN, M_END, 0, APPEND, WIRE_INNER_MAX - WIRE_INNER_MIN + 1, 0,
+	    WIRE_ETOOLONG, 52 - 82 },
+	/* trailing bytes: the frame is exact, so they are ciphertext */
+	{ R_UC_MAX, M_END, 0, APPEND, 1, 0, WIRE_ETOOLONG, 52 - 1586 },
+	{ R_UC_MAX, M_END, 0, APPEND, 1, 0xff, WIRE_ETOOLONG, 52 - 1586 },
+	{ R_ECHO, M_END, 0, APPEND, 1, 0, WIRE_ETOOLONG, 52 - 74 },
+	{ R_ECHO, M_END, 0, APPEND, 16, 0, WIRE_ETOOLONG, 52 - 74 },
+	/* BCAST (signed header at S = 24 with 1 tag, 108 with 8) */
+	{ R_BC1_MIN, M_START, 2, 1, 0, 0, WIRE_OK, 0 },		/* ttl */
+	{ R_BC1_MIN, M_START, 3, 1, 0, 0, WIRE_ECOUNT, 0 },
+	{ R_BC1_MIN, M_START, 3, 1, 9, 0, WIRE_ECOUNT, 0 },
+	{ R_BC8_MAX, M_START, 3, 1, 9, 0, WIRE_ECOUNT, 0 },
+	{ R_BC8_MAX, M_START, 3, 1, 255, 0, WIRE_ECOUNT, 0 },
+	/* one tag more: the signed header starts in the epoch (0x00010203) */
+	{ R_BC1_MIN, M_START, 3, 1, 2, 0, WIRE_ERESERVED, 33 },
+	{ R_BC1_MIN, M_START, 4, 8, 0, 0, WIRE_OK, 0 },		/* counter */
+	{ R_BC8_MIN, M_START, 12, 96, 0, 0, WIRE_OK, 0 },	/* tags */
+	{ R_BC1_MIN, M_START, 24, 1, 1, 0, WIRE_ERESERVED, 0 },	/* flags */
+	{ R_BC1_MIN, M_START, 25, 1, 1, 0, WIRE_ERESERVED, 0 },
+	{ R_BC8_MIN, M_START, 108, 1, 0x80, 0, WIRE_ERESERVED, 0 },
+	{ R_BC1_MIN, M_START, 26, 2, WIRE_INNER_MIN - 1, 0, WIRE_ELEN, 0 },
+	{ R_BC1_MIN, M_START, 26, 2, WIRE_INNER_MAX + 1, 0, WIRE_ELEN, 0 },
+	{ R_BC1_MIN, M_START, 26, 2, 0, 0, WIRE_ELEN, 0 },
+	{ R_BC1_MIN, M_START, 26, 2, 0xffff, 0, WIRE_ELEN, 0 },
+	{ R_BC8_MAX, M_START, 110, 2, WIRE_INNER_MAX + 1, 0, WIRE_ELEN, 0 },
+	/* inner length beyond the frame: the signature is cut */
+	{ R_BC1_MIN, M_START, 26, 2, 15, 0, WIRE_ETRUNC, 24 + 20 + 15 - 26 },
+	{ R_BC8_MIN, M_START, 110, 2, 1518, 0, WIRE_ETRUNC, NO_AT },
+	/* shorter: what follows is not padding (the frame is over 46) */
+	{ R_BC1_MAX, M_START, 26, 2, 1517, 0, WIRE_ETRAILING, 1625 - 26 },
+	{ R_BC1_MIN, M_START, 28, 1, 0x01, 0, WIRE_EADDR, 0 },	/* orig */
+	{ R_BC8_MAX, M_START, 112, 1, 0x00, 0, WIRE_EADDR, 0 },
+	{ R_BC1_MIN, M_START, 34, 4, 0, 0, WIRE_ERANGE, 0 },	/* epoch */
+	{ R_BC1_MIN, M_START, 38, 4, 0, 0, WIRE_OK, 0 },	/* seqno */
+	{ R_BC1_MIN, M_START, 42, 2, 1, 0, WIRE_ERESERVED, 1 },
+	{ R_BC8_MAX, M_START, 126, 2, 0x100, 0, WIRE_ERESERVED, 0 },
+	{ R_BC1_MIN, M_END, -64, 64, 0, 0, WIRE_OK, 0 },	/* signature */
+	/* padding: a BCAST is never below the 46-byte minimum */
+	{ R_BC1_MIN, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
+	{ R_BC1_MIN, M_END, 0, APPEND, 16, 0xff, WIRE_ETRAILING, 0 },
+	{ R_BC8_MAX, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
 };
 
 static void
@@ -954,8 +1132,9 @@ apply_edit(struct frame *f, const struct bad *b, size_t off)
 		return;
 	}
 	ck_assert_uint_le(off + b->width, f->len);
+	/* Wider than 8 bytes: value's bytes at the end, zeros before. */
 	for (i = 0; i < b->width; i++)
-		f->buf[off + i] =
+		f->buf[off + i] = b->width - 1 - i >= 8 ? 0 :
 		    (uint8_t)(b->value >> (8 * (b->width - 1 - i)));
 }
 
@@ -992,15 +1171,28 @@ END_TEST
 START_TEST(test_cross_type)
 {
 	static const uint8_t types[] = { WIRE_T_HELLO, WIRE_T_OGM,
-	    WIRE_T_UNICAST, WIRE_T_BCAST };
+	    WIRE_T_UNICAST, WIRE_T_BCAST, WIRE_T_ECHO };
 	static struct frame f;
 	struct wire_where w;
 	unsigned i;
+	int data_f, data_t;
 
 	make((enum recipe)_i, &f);
+	data_f = f.type != WIRE_T_HELLO && f.type != WIRE_T_OGM;
 	for (i = 0; i < sizeof(types); i++) {
-		if (types[i] == f.type)
+		/* One parser reads UNICAST and ECHO alike. */
+		if (types[i] == f.type ||
+		    (is_sealed(types[i]) && is_sealed(f.type)))
 			continue;
+		data_t = types[i] != WIRE_T_HELLO && types[i] != WIRE_T_OGM;
+		/* Version first: a v1 parser refuses a v2 frame for it. */
+		if (data_t != data_f) {
+			ck_assert_int_eq(parse_as(types[i], f.buf, f.len, &w),
+			    WIRE_EVERSION);
+			ck_assert_str_eq(w.field, "version");
+			ck_assert_uint_eq(w.off, 1);
+			continue;
+		}
 		ck_assert_int_eq(parse_as(types[i], f.buf, f.len, &w),
 		    WIRE_ETYPE);
 		ck_assert_str_eq(w.field, "type");
@@ -1226,8 +1418,9 @@ START_TEST(test_build_space)
 	static struct frame f;
 	static struct wire_ogm o;
 	struct wire_hello h;
-	struct wire_unicast u;
+	struct wire_sealed u;
 	struct wire_bcast b;
+	struct wire_bcast_sgn sg;
 	size_t cap, len;
 	uint8_t *q;
 	int r = WIRE_OK;
@@ -1254,14 +1447,27 @@ START_TEST(test_build_space)
 			r = wire_ogm_signed_build(q, cap, &o.e[0].sgn, &len);
 			break;
 		case WIRE_T_UNICAST:
-			ck_assert_int_eq(wire_unicast_parse(f.buf, f.len, &u),
+		case WIRE_T_ECHO:
+			ck_assert_int_eq(wire_sealed_parse(f.buf, f.len, &u),
 			    WIRE_OK);
-			r = wire_unicast_build(q, cap, &u, &len);
+			r = wire_sealed_layout(q, cap, u.type, &u.e, u.ct_len,
+			    &len);
 			break;
 		default:
 			ck_assert_int_eq(wire_bcast_parse(f.buf, f.len, &b),
 			    WIRE_OK);
-			r = wire_bcast_build(q, cap, &b, &len);
+			r = wire_bcast_frame(q, cap, b.ttl, b.num_tags,
+			    b.hop_counter, b.block, b.block_len, &len);
+			/* The signed block's builder: short of its length. */
+			if (cap < b.signed_len) {
+				sg.orig = b.orig;
+				sg.epoch = b.epoch;
+				sg.seqno = b.seqno;
+				sg.inner = b.inner;
+				sg.inner_len = b.inner_len;
+				ck_assert_int_eq(wire_bcast_signed_build(q, cap,
+				    &sg, &len), WIRE_ESPACE);
+			}
 			break;
 		}
 		ck_assert_int_eq(r, WIRE_ESPACE);
@@ -1582,52 +1788,270 @@ END_TEST
 
 START_TEST(test_build_data_inval)
 {
-	uint8_t buf[64], inner[20] = { 0 }, mc[BS_ADDR_LEN] = { 0x03 },
-	    ok[BS_ADDR_LEN] = { 0x02, 1 }, hdr[WIRE_UNICAST_HDR_LEN];
-	struct wire_unicast u;
-	struct wire_bcast b;
-	size_t len;
+	static uint8_t buf[WIRE_BCAST_MAX_LEN], blk[WIRE_BCAST_BLOCK_MAX + 8];
+	uint8_t inner[WIRE_INNER_MAX + 1] = { 0 }, mc[BS_ADDR_LEN] = { 0x03 },
+	    ok[BS_ADDR_LEN] = { 0x02, 1 }, sig[BS_SIG_LEN] = { 0 };
+	struct wire_e2e e = { ok, ok, 1, 1, 0 };
+	struct wire_bcast_sgn sg = { ok, 1, 0, inner, 20 };
+	size_t len, bl;
 
-	memset(&u, 0, sizeof(u));
-	u.dst = ok;
-	u.src = ok;
-	u.inner = inner;
-	u.inner_len = sizeof(inner);
-	ck_assert_int_eq(wire_unicast_build(buf, sizeof(buf), &u, &len),
+	/* wire_sealed_layout: type, addresses, epochs, lengths, space */
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_UNICAST,
+	    &e, 20, &len), WIRE_OK);
+	ck_assert_uint_eq(len, 20 + WIRE_SEALED_OVERHEAD);
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_BCAST,
+	    &e, 20, &len), WIRE_EINVAL);
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_HELLO,
+	    &e, 20, &len), WIRE_EINVAL);
+	e.dst = NULL;
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_UNICAST,
+	    &e, 20, &len), WIRE_EINVAL);
+	e.dst = mc;
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_UNICAST,
+	    &e, 20, &len), WIRE_EINVAL);
+	e.dst = ok;
+	e.src = NULL;
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_ECHO,
+	    &e, 6, &len), WIRE_EINVAL);
+	e.src = mc;
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_ECHO,
+	    &e, 6, &len), WIRE_EINVAL);
+	e.src = ok;
+	e.src_epoch = 0;
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_UNICAST,
+	    &e, 20, &len), WIRE_EINVAL);
+	e.src_epoch = 1;
+	e.dst_epoch = 0;
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_UNICAST,
+	    &e, 20, &len), WIRE_EINVAL);
+	e.dst_epoch = 1;
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_UNICAST,
+	    &e, WIRE_INNER_MIN - 1, &len), WIRE_EINVAL);
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_UNICAST,
+	    &e, WIRE_INNER_MAX + 1, &len), WIRE_EINVAL);
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_UNICAST,
+	    &e, WIRE_INNER_MAX, &len), WIRE_OK);
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_ECHO,
+	    &e, 5, &len), WIRE_EINVAL);
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_ECHO,
+	    &e, 7, &len), WIRE_EINVAL);
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_ECHO,
+	    &e, 6, &len), WIRE_OK);
+	ck_assert_uint_eq(len, WIRE_ECHO_LEN);
+	ck_assert_int_eq(wire_sealed_layout(NULL, 1000, WIRE_T_ECHO, &e, 6,
+	    &len), WIRE_ESPACE);
+	ck_assert_int_eq(wire_sealed_layout(buf, WIRE_ECHO_LEN - 1,
+	    WIRE_T_ECHO, &e, 6, &len), WIRE_ESPACE);
+	ck_assert_int_eq(wire_sealed_layout(buf, WIRE_SEALED_OVERHEAD - 1,
+	    WIRE_T_ECHO, &e, 6, &len), WIRE_ESPACE);
+	ck_assert_int_eq(wire_sealed_layout(buf, WIRE_ECHO_LEN, WIRE_T_ECHO,
+	    &e, 6, &len), WIRE_OK);
+
+	/* wire_bcast_signed_build: originator, epoch, inner, space */
+	ck_assert_int_eq(wire_bcast_signed_build(blk, sizeof(blk), &sg, &bl),
 	    WIRE_OK);
-	u.src = mc;
-	ck_assert_int_eq(wire_unicast_build(buf, sizeof(buf), &u, &len),
+	ck_assert_uint_eq(bl, WIRE_BCAST_SGN_LEN + 20);
+	sg.orig = NULL;
+	ck_assert_int_eq(wire_bcast_signed_build(blk, sizeof(blk), &sg, &len),
 	    WIRE_EINVAL);
-	u.src = ok;
-	u.dst = NULL;
-	ck_assert_int_eq(wire_unicast_put_hdr(hdr, &u), WIRE_EINVAL);
-	u.dst = ok;
-	u.inner_len = WIRE_INNER_MIN - 1;
-	ck_assert_int_eq(wire_unicast_build(buf, sizeof(buf), &u, &len),
+	sg.orig = mc;
+	ck_assert_int_eq(wire_bcast_signed_build(blk, sizeof(blk), &sg, &len),
 	    WIRE_EINVAL);
-	u.inner_len = WIRE_INNER_MAX + 1;
-	ck_assert_int_eq(wire_unicast_put_hdr(hdr, &u), WIRE_EINVAL);
-	u.inner_len = sizeof(inner);
-	u.inner = NULL;
-	ck_assert_int_eq(wire_unicast_build(buf, sizeof(buf), &u, &len),
+	sg.orig = ok;
+	sg.epoch = 0;
+	ck_assert_int_eq(wire_bcast_signed_build(blk, sizeof(blk), &sg, &len),
 	    WIRE_EINVAL);
+	sg.epoch = 1;
+	sg.inner = NULL;
+	ck_assert_int_eq(wire_bcast_signed_build(blk, sizeof(blk), &sg, &len),
+	    WIRE_EINVAL);
+	sg.inner = inner;
+	sg.inner_len = WIRE_INNER_MIN - 1;
+	ck_assert_int_eq(wire_bcast_signed_build(blk, sizeof(blk), &sg, &len),
+	    WIRE_EINVAL);
+	sg.inner_len = WIRE_INNER_MAX + 1;
+	ck_assert_int_eq(wire_bcast_signed_build(blk, sizeof(blk), &sg, &len),
+	    WIRE_EINVAL);
+	sg.inner_len = 20;
+	ck_assert_int_eq(wire_bcast_signed_build(NULL, 100, &sg, &len),
+	    WIRE_ESPACE);
+	ck_assert_int_eq(wire_bcast_signed_build(blk, WIRE_BCAST_SGN_LEN + 19,
+	    &sg, &len), WIRE_ESPACE);
+	ck_assert_int_eq(wire_bcast_signed_build(blk, WIRE_BCAST_SGN_LEN + 20,
+	    &sg, &len), WIRE_OK);
+	ck_assert_int_eq(wire_sig_append(blk, sizeof(blk), &bl, sig), WIRE_OK);
+	ck_assert_uint_eq(bl, WIRE_BCAST_SGN_LEN + 20 + BS_SIG_LEN);
 
-	memset(&b, 0, sizeof(b));
-	b.orig = mc;
-	b.inner = inner;
-	b.inner_len = sizeof(inner);
-	ck_assert_int_eq(wire_bcast_build(buf, sizeof(buf), &b, &len),
-	    WIRE_EINVAL);
-	b.orig = ok;
-	b.inner_len = WIRE_INNER_MAX + 1;
-	ck_assert_int_eq(wire_bcast_build(buf, sizeof(buf), &b, &len),
-	    WIRE_EINVAL);
-	b.inner_len = sizeof(inner);
-	ck_assert_int_eq(wire_bcast_build(NULL, 0, &b, &len), WIRE_ESPACE);
-	ck_assert_int_eq(wire_bcast_build(buf, sizeof(buf), &b, &len), WIRE_OK);
-	ck_assert_uint_eq(len, WIRE_BCAST_HDR_LEN + sizeof(inner));
+	/* wire_bcast_frame: tag count, a block that does not parse, space */
+	ck_assert_int_eq(wire_bcast_frame(buf, sizeof(buf), 5, 1, 0, blk, bl,
+	    &len), WIRE_OK);
+	ck_assert_uint_eq(len, WIRE_BCAST_FIXED + WIRE_BCAST_TAG_LEN + bl);
+	ck_assert_int_eq(wire_bcast_frame(buf, sizeof(buf), 5, 8, 0, blk, bl,
+	    &len), WIRE_OK);
+	ck_assert_uint_eq(len, WIRE_BCAST_FIXED + 8 * WIRE_BCAST_TAG_LEN + bl);
+	ck_assert_int_eq(wire_bcast_frame(buf, sizeof(buf), 5, 0, 0, blk, bl,
+	    &len), WIRE_EINVAL);
+	ck_assert_int_eq(wire_bcast_frame(buf, sizeof(buf), 5, 9, 0, blk, bl,
+	    &len), WIRE_EINVAL);
+	ck_assert_int_eq(wire_bcast_frame(buf, sizeof(buf), 5, 1, 0, NULL, bl,
+	    &len), WIRE_EINVAL);
+	ck_assert_int_eq(wire_bcast_frame(buf, sizeof(buf), 5, 1, 0, blk,
+	    bl - 1, &len), WIRE_EINVAL);
+	blk[bl] = 0;
+	ck_assert_int_eq(wire_bcast_frame(buf, sizeof(buf), 5, 1, 0, blk,
+	    bl + 1, &len), WIRE_EINVAL);
+	ck_assert_int_eq(wire_bcast_frame(buf, sizeof(buf), 5, 1, 0, blk, 0,
+	    &len), WIRE_EINVAL);
+	blk[0] = 1;				/* flags */
+	ck_assert_int_eq(wire_bcast_frame(buf, sizeof(buf), 5, 1, 0, blk, bl,
+	    &len), WIRE_EINVAL);
+	blk[0] = 0;
+	ck_assert_int_eq(wire_bcast_frame(NULL, 1000, 5, 1, 0, blk, bl, &len),
+	    WIRE_ESPACE);
+	ck_assert_int_eq(wire_bcast_frame(buf, WIRE_BCAST_FIXED +
+	    WIRE_BCAST_TAG_LEN + bl - 1, 5, 1, 0, blk, bl, &len), WIRE_ESPACE);
+	ck_assert_int_eq(wire_bcast_frame(buf, WIRE_BCAST_FIXED + 11, 5, 1, 0,
+	    blk, bl, &len), WIRE_ESPACE);
+	ck_assert_int_eq(wire_bcast_frame(buf, WIRE_BCAST_FIXED +
+	    WIRE_BCAST_TAG_LEN + bl, 5, 1, 0, blk, bl, &len), WIRE_OK);
 }
 END_TEST
+
+/*
+ * Known answers for the frame format: fixed inputs give these bytes,
+ * written out from the offsets of DP2.md / wire.h by hand.
+ */
+static const uint8_t kat_dst[BS_ADDR_LEN] = { 0x02, 0x11, 0x22, 0x33, 0x44,
+    0x55 };
+static const uint8_t kat_src[BS_ADDR_LEN] = { 0x06, 0x66, 0x77, 0x88, 0x99,
+    0xaa };
+
+START_TEST(test_kat_sealed)
+{
+	static const uint8_t want_hdr[WIRE_SEALED_CT_OFF] = {
+		0x42, 0x02, 0x3f, 0x00,				/* 0 */
+		0xa1, 0xa2, 0xa3, 0xa4,				/* 4 keyid */
+		0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x05,	/* 8 ctr */
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,	/* 16 tag */
+		0x02, 0x11, 0x22, 0x33, 0x44, 0x55,		/* 24 dst */
+		0x06, 0x66, 0x77, 0x88, 0x99, 0xaa,		/* 30 src */
+		0x01, 0x02, 0x03, 0x04,				/* 36 */
+		0x05, 0x06, 0x07, 0x08,				/* 40 */
+		0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,	/* 44 */
+	};
+	static const uint8_t want_body[WIRE_ECHO_BODY_LEN] = {
+		0x02, 0x00, 0x12, 0x34, 0xab, 0xcd };
+	static const uint8_t keyid[BS_KEYID_LEN] = { 0xa1, 0xa2, 0xa3, 0xa4 };
+	struct wire_e2e e = { kat_dst, kat_src, 0x01020304, 0x05060708,
+	    0x1122334455667788ull };
+	struct wire_echo eb = { WIRE_ECHO_REPLY, 0x1234, 0xabcd }, eg;
+	uint8_t buf[WIRE_ECHO_LEN], in[WIRE_SEALED_HOP_IN],
+	    want_in[WIRE_SEALED_HOP_IN], ad[WIRE_SEALED_AD_LEN];
+	struct wire_sealed s;
+	size_t len, i;
+
+	memset(buf, 0xee, sizeof(buf));
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_ECHO, &e,
+	    WIRE_ECHO_BODY_LEN, &len), WIRE_OK);
+	ck_assert_uint_eq(len, 74);
+	wire_sealed_set_hop(buf, 0x3f, keyid, 0x0100000000000005ull);
+	ck_assert_mem_eq(buf, want_hdr, sizeof(want_hdr));
+	/* The layout writes nothing past the e2e header. */
+	for (i = WIRE_SEALED_CT_OFF; i < len; i++)
+		ck_assert_uint_eq(buf[i], 0xee);
+	wire_echo_body_put(buf + 52, &eb);
+	ck_assert_mem_eq(buf + 52, want_body, sizeof(want_body));
+	ck_assert_int_eq(wire_echo_body_parse(want_body, 6, &eg), WIRE_OK);
+	ck_assert_uint_eq(eg.kind, WIRE_ECHO_REPLY);
+	ck_assert_uint_eq(eg.ident, 0x1234);
+	ck_assert_uint_eq(eg.seqno, 0xabcd);
+	for (i = 0; i < 16; i++)
+		buf[58 + i] = (uint8_t)(0xc0 + i);	/* AEAD tag */
+	/* The hop tag's input: 0..15, 24..51, the last 16 bytes. */
+	memcpy(want_in, want_hdr, 16);
+	memcpy(want_in + 16, want_hdr + 24, 28);
+	for (i = 0; i < 16; i++)
+		want_in[44 + i] = (uint8_t)(0xc0 + i);
+	wire_sealed_hop_input(buf, len, in);
+	ck_assert_mem_eq(in, want_in, sizeof(in));
+	/* A new hop tag does not change it. */
+	memset(buf + 16, 0x77, 8);
+	wire_sealed_hop_input(buf, len, in);
+	ck_assert_mem_eq(in, want_in, sizeof(in));
+	/* The AD: the type byte, then bytes 24..51. */
+	wire_sealed_ad(buf, ad);
+	ck_assert_uint_eq(ad[0], 0x42);
+	ck_assert_mem_eq(ad + 1, want_hdr + 24, 28);
+	ck_assert_int_eq(wire_sealed_parse(buf, len, &s), WIRE_OK);
+	ck_assert_uint_eq(s.ttl, 0x3f);
+	ck_assert_uint_eq(s.hop_counter >> WIRE_LANE_SHIFT, 1);
+	ck_assert_uint_eq(s.e.counter, 0x1122334455667788ull);
+	ck_assert_uint_eq(s.e.src_epoch, 0x01020304);
+	ck_assert_uint_eq(s.e.dst_epoch, 0x05060708);
+	ck_assert_ptr_eq(s.aead_tag, buf + 58);
+	ck_assert_ptr_eq(s.hop_tag, buf + 16);
+	/* A UNICAST: type 0x40 and the same header. */
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_UNICAST,
+	    &e, 6, &len), WIRE_EINVAL);
+}
+END_TEST
+
+START_TEST(test_kat_bcast)
+{
+	static const uint8_t want_sgn[WIRE_BCAST_SGN_LEN] = {
+		0x00, 0x00, 0x00, 0x0e,				/* 0 */
+		0x02, 0x11, 0x22, 0x33, 0x44, 0x55,		/* 4 orig */
+		0x0a, 0x0b, 0x0c, 0x0d,				/* 10 epoch */
+		0xde, 0xad, 0xbe, 0xef,				/* 14 seqno */
+		0x00, 0x00,					/* 18 */
+	};
+	static const uint8_t want_fixed[WIRE_BCAST_FIXED] = {
+		0x41, 0x02, 0x07, 0x02,
+		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+	};
+	static const uint8_t keyid[BS_KEYID_LEN] = { 0xb1, 0xb2, 0xb3, 0xb4 };
+	static const uint8_t tag[BS_HOPTAG_LEN] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	uint8_t inner[14], blk[WIRE_BCAST_BLOCK_MAX], sig[BS_SIG_LEN],
+	    buf[256], in[WIRE_BCAST_TAG_IN], zero[24] = { 0 };
+	struct wire_bcast_sgn sg = { kat_dst, 0x0a0b0c0d, 0xdeadbeef, inner,
+	    sizeof(inner) };
+	struct wire_bcast b;
+	size_t bl, len, i;
+
+	for (i = 0; i < sizeof(inner); i++)
+		inner[i] = (uint8_t)(0x30 + i);
+	memset(sig, 0x5a, sizeof(sig));
+	ck_assert_int_eq(wire_bcast_signed_build(blk, sizeof(blk), &sg, &bl),
+	    WIRE_OK);
+	ck_assert_uint_eq(bl, 34);
+	ck_assert_mem_eq(blk, want_sgn, sizeof(want_sgn));
+	ck_assert_mem_eq(blk + 20, inner, sizeof(inner));
+	ck_assert_int_eq(wire_sig_append(blk, sizeof(blk), &bl, sig), WIRE_OK);
+	ck_assert_uint_eq(bl, 98);
+	ck_assert_int_eq(wire_bcast_frame(buf, sizeof(buf), 7, 2,
+	    0x0102030405060708ull, blk, bl, &len), WIRE_OK);
+	ck_assert_uint_eq(len, 12 + 24 + 98);
+	ck_assert_mem_eq(buf, want_fixed, sizeof(want_fixed));
+	ck_assert_mem_eq(buf + 12, zero, 24);
+	ck_assert_mem_eq(buf + 36, want_sgn, sizeof(want_sgn));
+	ck_assert_mem_eq(buf + 56, inner, sizeof(inner));
+	ck_assert_mem_eq(buf + 70, sig, sizeof(sig));
+	wire_bcast_set_tag(buf, 1, keyid, tag);
+	ck_assert_mem_eq(buf + 12, zero, 12);
+	ck_assert_mem_eq(buf + 24, keyid, 4);
+	ck_assert_mem_eq(buf + 28, tag, 8);
+	ck_assert_int_eq(wire_bcast_parse(buf, len, &b), WIRE_OK);
+	ck_assert_int_eq(wire_bcast_find_tag(&b, keyid), 1);
+	ck_assert_int_eq(wire_bcast_find_tag(&b, tag), -1);
+	/* Each tag covers 0..11 (byte 3 as sent), the signed header and
+	 * the signature: 96 bytes. */
+	wire_bcast_tag_input(buf, &b, in);
+	ck_assert_mem_eq(in, want_fixed, 12);
+	ck_assert_mem_eq(in + 12, want_sgn, 20);
+	ck_assert_mem_eq(in + 32, sig, 64);
+}
+END_TEST
+
 
 /* ---- relaying ---------------------------------------------------------- */
 
@@ -1738,7 +2162,6 @@ END_TEST
 
 START_TEST(test_peek_ttl_strerror)
 {
-	static struct frame f;
 	uint8_t p[3] = { WIRE_T_UNICAST, WIRE_VERSION, 9 }, type = 0;
 	const char *s[WIRE_EINVAL * -1 + 1];
 	int e, j;
@@ -1746,26 +2169,37 @@ START_TEST(test_peek_ttl_strerror)
 	ck_assert_int_eq(wire_peek(p, 0, &type), WIRE_ETRUNC);
 	ck_assert_int_eq(wire_peek(p, 1, &type), WIRE_ETRUNC);
 	ck_assert_int_eq(wire_peek(NULL, 2, &type), WIRE_ETRUNC);
+	/* Data frames are version 2 only; HELLO and OGM stay version 1. */
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
+	p[1] = WIRE_DATA_VERSION;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
 	ck_assert_uint_eq(type, WIRE_T_UNICAST);
-	p[1] = 2;
+	p[0] = WIRE_T_BCAST;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
+	ck_assert_uint_eq(type, WIRE_T_BCAST);
+	p[1] = WIRE_VERSION;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
+	p[0] = WIRE_T_ECHO;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
+	p[1] = 3;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
+	p[1] = WIRE_DATA_VERSION;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
+	ck_assert_uint_eq(type, WIRE_T_ECHO);
+	p[0] = WIRE_T_HELLO;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
+	p[1] = WIRE_VERSION;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
+	ck_assert_uint_eq(type, WIRE_T_HELLO);
+	p[0] = WIRE_T_OGM;
+	p[1] = WIRE_DATA_VERSION;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
 	p[1] = WIRE_VERSION;
 	p[0] = 0x03;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_ETYPE);
 	p[0] = 0x43;
+	p[1] = WIRE_DATA_VERSION;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_ETYPE);
-	p[0] = WIRE_T_ECHO;
-	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
-
-	make(R_BC_MID, &f);
-	ck_assert_int_eq(wire_data_set_ttl(f.buf, f.len, 7), WIRE_OK);
-	ck_assert_uint_eq(f.buf[2], 7);
-	ck_assert_int_eq(wire_data_set_ttl(f.buf, 2, 7), WIRE_ETRUNC);
-	ck_assert_int_eq(wire_data_set_ttl(f.buf, 1, 7), WIRE_ETRUNC);
-	ck_assert_uint_eq(f.buf[2], 7);
-	make(R_HELLO0, &f);
-	ck_assert_int_eq(wire_data_set_ttl(f.buf, f.len, 7), WIRE_ETYPE);
 
 	/* Every error has its own message. */
 	for (e = WIRE_OK; e >= WIRE_EINVAL; e--) {
@@ -1778,90 +2212,41 @@ START_TEST(test_peek_ttl_strerror)
 }
 END_TEST
 
-/* ECHO: round trip, every cut, each bad field, padding, the builder. */
+/* The ECHO plaintext: exactly 6 bytes, kind 1 or 2, reserved zero. */
 START_TEST(test_echo)
 {
-	uint8_t a[BS_ADDR_LEN], b[BS_ADDR_LEN], buf[80], out[WIRE_ECHO_LEN];
-	struct wire_unicast uc;
-	struct wire_echo e, g;
-	size_t len, n, i;
+	uint8_t body[16] = { 0 }, out[WIRE_ECHO_BODY_LEN];
+	struct wire_echo e = { WIRE_ECHO_REQUEST, 0xa1b2, 0xc3d4 }, g;
+	size_t n;
+	unsigned i;
 
-	bs_mesh_addr(a, ids[1].pk);
-	bs_mesh_addr(b, ids[2].pk);
-	memset(&e, 0, sizeof(e));
-	e.ttl = 50;
-	e.kind = WIRE_ECHO_REQUEST;
-	e.dst = a;
-	e.src = b;
-	e.ident = 0xa1b2;
-	e.seqno = 0xc3d4;
-	ck_assert_int_eq(wire_echo_build(buf, sizeof(buf), &e, &len), WIRE_OK);
-	ck_assert_uint_eq(len, WIRE_ECHO_LEN);
-	ck_assert_uint_eq(buf[0], WIRE_T_ECHO);
-	ck_assert_uint_eq(buf[16], 0xa1);
-	ck_assert_uint_eq(buf[19], 0xd4);
-	ck_assert_int_eq(wire_echo_parse(buf, len, &g), WIRE_OK);
-	ck_assert_uint_eq(g.ttl, 50);
+	wire_echo_body_put(body, &e);
+	ck_assert_int_eq(wire_echo_body_parse(body, 6, &g), WIRE_OK);
 	ck_assert_uint_eq(g.kind, WIRE_ECHO_REQUEST);
-	ck_assert_mem_eq(g.dst, a, BS_ADDR_LEN);
-	ck_assert_mem_eq(g.src, b, BS_ADDR_LEN);
 	ck_assert_uint_eq(g.ident, 0xa1b2);
 	ck_assert_uint_eq(g.seqno, 0xc3d4);
-	ck_assert_uint_eq(g.len, WIRE_ECHO_LEN);
-	ck_assert_uint_eq(g.pad_len, 0);
-	for (n = 0; n < len; n++)
-		ck_assert_int_ne(wire_echo_parse(buf, n, &g), WIRE_OK);
-	ck_assert_int_eq(wire_echo_parse(buf, 10, &g), WIRE_ETRUNC);
-	/* Zero padding up to the Ethernet minimum, nothing else after. */
-	memset(buf + len, 0, sizeof(buf) - len);
-	ck_assert_int_eq(wire_echo_parse(buf, WIRE_ETH_MIN_PAYLOAD, &g),
-	    WIRE_OK);
-	ck_assert_uint_eq(g.pad_len, WIRE_ETH_MIN_PAYLOAD - WIRE_ECHO_LEN);
-	ck_assert_int_eq(wire_echo_parse(buf, WIRE_ETH_MIN_PAYLOAD + 1, &g),
-	    WIRE_ETRAILING);
-	buf[30] = 1;
-	ck_assert_int_eq(wire_echo_parse(buf, WIRE_ETH_MIN_PAYLOAD, &g),
-	    WIRE_EPADDING);
-	buf[30] = 0;
-	/* The kind is 1 or 2; addresses are mesh addresses. */
+	wire_echo_body_put(out, &g);
+	ck_assert_mem_eq(out, body, sizeof(out));
+	for (n = 0; n < 6; n++)
+		ck_assert_int_eq(wire_echo_body_parse(body, n, &g),
+		    WIRE_ETRUNC);
+	ck_assert_int_eq(wire_echo_body_parse(NULL, 6, &g), WIRE_ETRUNC);
+	for (n = 7; n < sizeof(body); n++)
+		ck_assert_int_eq(wire_echo_body_parse(body, n, &g),
+		    WIRE_ETRAILING);
 	for (i = 0; i < 256; i++) {
-		buf[3] = (uint8_t)i;
-		ck_assert_int_eq(wire_echo_parse(buf, len, &g),
+		body[0] = (uint8_t)i;
+		ck_assert_int_eq(wire_echo_body_parse(body, 6, &g),
 		    i == 1 || i == 2 ? WIRE_OK : WIRE_ERANGE);
 	}
-	buf[3] = WIRE_ECHO_REPLY;
-	buf[4] |= 0x01;
-	ck_assert_int_eq(wire_echo_parse(buf, len, &g), WIRE_EADDR);
-	ck_assert_str_eq(g.where.field, "destination");
-	buf[4] &= 0xfe;
-	buf[10] &= 0xfc;
-	ck_assert_int_eq(wire_echo_parse(buf, len, &g), WIRE_EADDR);
-	ck_assert_str_eq(g.where.field, "source");
-	buf[10] |= 0x02;
-	buf[1] = 2;
-	ck_assert_int_eq(wire_echo_parse(buf, len, &g), WIRE_EVERSION);
-	buf[1] = WIRE_VERSION;
-	ck_assert_int_eq(wire_echo_parse(buf, len, &g), WIRE_OK);
-	/* Not another type's parser's; forwarding sets its TTL. */
-	ck_assert_int_eq(wire_unicast_parse(buf, len, &uc), WIRE_ETYPE);
-	ck_assert_int_eq(wire_data_set_ttl(buf, len, 9), WIRE_OK);
-	ck_assert_uint_eq(buf[2], 9);
-	/* The builder: bad kind or address, short buffer. */
-	ck_assert_int_eq(wire_echo_build(out, sizeof(out), &e, &n), WIRE_OK);
-	ck_assert_int_eq(wire_echo_build(out, WIRE_ECHO_LEN - 1, &e, &n),
-	    WIRE_ESPACE);
-	ck_assert_int_eq(wire_echo_build(NULL, 100, &e, &n), WIRE_ESPACE);
-	e.kind = 3;
-	ck_assert_int_eq(wire_echo_build(out, sizeof(out), &e, &n),
-	    WIRE_EINVAL);
-	e.kind = WIRE_ECHO_REPLY;
-	e.dst = NULL;
-	ck_assert_int_eq(wire_echo_build(out, sizeof(out), &e, &n),
-	    WIRE_EINVAL);
-	e.dst = a;
-	a[0] |= 0x01;
-	ck_assert_int_eq(wire_echo_build(out, sizeof(out), &e, &n),
-	    WIRE_EINVAL);
+	body[0] = WIRE_ECHO_REPLY;
+	body[1] = 1;
+	ck_assert_int_eq(wire_echo_body_parse(body, 6, &g), WIRE_ERESERVED);
+	body[1] = 0x80;
+	ck_assert_int_eq(wire_echo_body_parse(body, 6, &g), WIRE_ERESERVED);
+	body[1] = 0;
+	ck_assert_int_eq(wire_echo_body_parse(body, 6, &g), WIRE_OK);
+	ck_assert_uint_eq(g.kind, WIRE_ECHO_REPLY);
 }
 END_TEST
 
@@ -1926,6 +2311,8 @@ wire_suite(void)
 	tcase_add_test(tc, test_build_ogm_max);
 	tcase_add_test(tc, test_build_tvlv_inval);
 	tcase_add_test(tc, test_build_data_inval);
+	tcase_add_test(tc, test_kat_sealed);
+	tcase_add_test(tc, test_kat_bcast);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("relay");
