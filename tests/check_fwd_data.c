@@ -1,12 +1,18 @@
 /*
  * check_fwd_data.c — unit tests of the forwarder's tables (src/forwarder/fwd_tables.c)
- * and data plane (src/forwarder/fwd_data.c).
+ * and data plane (src/forwarder/fwd_data.c), data frames version 2.
  *
  * No network: the data plane's I/O callbacks record what would have been
  * sent on a mesh interface or written to the TAP, and the list of up
- * interfaces is a test array.  Node n has a fake public key derived from n,
- * its mesh address is bs_mesh_addr(pk) as in the daemon, and its interface
- * MAC is 0a:cc:00:00:00:n.  Node 0 is us.  Time is passed in explicitly.
+ * interfaces is a test array (interface i has MAC 0a:dd:00:00:00:i).
+ * Node n < NREAL has a real identity (t_ident, fill 0x40 + n), nodes
+ * above it (the capacity tests) a cheap fake public key, which gets
+ * neither a hop nor an end-to-end key.  A node's mesh address is
+ * bs_mesh_addr(pk) as in the daemon, its interface MAC 0a:cc:00:00:00:n,
+ * its epoch node(n)->epoch (1 unless a test moves it).  Node 0 is us.
+ * Frames a neighbour sends are built with the real keys (t_sealed,
+ * t_bcast); frames we send are checked with them (hop tag, AEAD,
+ * signature).  Time is passed in explicitly.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -17,6 +23,7 @@
 #include "proto/wire.h"
 #include "lib/t_check.h"
 #include "lib/t_frames.h"
+#include "lib/t_ident.h"
 #include "lib/t_ipc.h"
 
 #define US		0
@@ -28,6 +35,8 @@
 #define MAX_SENDS	64
 #define MAX_TAPS	16
 #define FRAME_MAX	2048
+#define NREAL		32
+#define EP_US		7		/* our epoch */
 
 /* ---- nodes ------------------------------------------------------------------ */
 
@@ -35,25 +44,41 @@ struct node {
 	uint8_t pk[BS_PK_LEN];
 	uint8_t addr[BS_ADDR_LEN];
 	uint8_t mac[BS_ADDR_LEN];
+	const struct bs_identity *id;	/* NULL: fake key */
+	uint32_t epoch;
 };
 
 static struct node nodes[FWD_ROUTE_MAX + 8];
+static struct bs_identity idents[NREAL];
+static int have_ident[NREAL];
 
-static const struct node *
+static struct node *
 node(unsigned id)
 {
 	struct node *n;
 
 	ck_assert_uint_lt(id, sizeof(nodes) / sizeof(nodes[0]));
 	n = &nodes[id];
-	memset(n->pk, 0x5a, BS_PK_LEN);
-	n->pk[0] = (uint8_t)id;
-	n->pk[1] = (uint8_t)(id >> 8);
+	if (id < NREAL) {
+		if (!have_ident[id]) {
+			t_ident(&idents[id], (uint8_t)(0x40 + id));
+			have_ident[id] = 1;
+		}
+		n->id = &idents[id];
+		memcpy(n->pk, idents[id].pk, BS_PK_LEN);
+	} else {
+		n->id = NULL;
+		memset(n->pk, 0x5a, BS_PK_LEN);
+		n->pk[0] = (uint8_t)id;
+		n->pk[1] = (uint8_t)(id >> 8);
+	}
 	bs_mesh_addr(n->addr, n->pk);
 	memcpy(n->mac, (const uint8_t[]){ 0x0a, 0xcc, 0, 0, 0, 0 },
 	    BS_ADDR_LEN);
 	n->mac[4] = (uint8_t)(id >> 8);
 	n->mac[5] = (uint8_t)id;
+	if (n->epoch == 0)
+		n->epoch = id == US ? EP_US : 1;
 	return n;
 }
 
@@ -65,6 +90,19 @@ client_mac(unsigned id, uint8_t mac[BS_ADDR_LEN])
 	mac[3] = (uint8_t)(id >> 16);
 	mac[4] = (uint8_t)(id >> 8);
 	mac[5] = (uint8_t)id;
+}
+
+/* Our MAC on interface ifindex. */
+static const uint8_t *
+ifmac(uint32_t ifindex)
+{
+	static uint8_t m[64][BS_ADDR_LEN];
+
+	ck_assert_uint_lt(ifindex, 64);
+	memcpy(m[ifindex], (const uint8_t[]){ 0x0a, 0xdd, 0, 0, 0, 0 },
+	    BS_ADDR_LEN);
+	m[ifindex][5] = (uint8_t)ifindex;
+	return m[ifindex];
 }
 
 /* ---- captured I/O -------------------------------------------------------- */
@@ -89,6 +127,8 @@ static struct fwd_data_if up[FWD_DATA_IFC_MAX];
 static size_t n_up;
 static uint32_t fail_ifindex;	/* send on it fails */
 static int tap_fails;
+static uint64_t hctr;		/* hop counters of the frames tests build */
+static uint64_t ectr;		/* e2e counters of the frames tests build */
 
 static struct fwd_tables *tab;
 static struct fwd_data dp;
@@ -167,28 +207,35 @@ set_up(size_t n)
 	for (i = 0; i < n; i++) {
 		up[i].ifindex = IF1 + (uint32_t)i;
 		up[i].mtu = MTU;
+		memcpy(up[i].mac, ifmac(IF1 + (uint32_t)i), BS_ADDR_LEN);
 	}
 	n_up = n;
 }
 
+static const struct fwd_data_ops cap_ops = {
+	.send = cap_send,
+	.tap_write = cap_tap,
+	.ifaces = cap_ifaces,
+	.arg = &dp,
+};
+
 static void
 setup(void)
 {
-	struct fwd_data_ops ops = {
-		.send = cap_send,
-		.tap_write = cap_tap,
-		.ifaces = cap_ifaces,
-		.arg = &dp,
-	};
+	unsigned i;
 
 	ck_assert_int_eq(bs_crypto_init(), 0);
+	for (i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++)
+		nodes[i].epoch = 0;
 	tab = fwd_tables_new();
 	ck_assert_ptr_nonnull(tab);
-	fwd_data_init(&dp, tab, node(US)->addr, &ops);
+	fwd_data_init(&dp, tab, node(US)->id, EP_US, &cap_ops);
 	dp.bcast_seqno = 1000;
 	n_sends = n_taps = 0;
 	fail_ifindex = 0;
 	tap_fails = 0;
+	hctr = 100;
+	ectr = (uint64_t)1 << 40;
 	set_up(2);
 }
 
@@ -219,7 +266,8 @@ neigh(unsigned id, uint32_t ifindex, int state_up, uint8_t tq, uint64_t now)
 	struct ipc_neigh m = t_ipc_neigh((struct t_neigh){ .pk = n->pk,
 	    .addr = n->addr, .mac = n->mac, .ifindex = ifindex,
 	    .state = state_up ? IPC_NEIGH_UP : IPC_NEIGH_DOWN,
-	    .tq = state_up ? tq : 0, .rx_count = state_up ? 64 : 0 });
+	    .tq = state_up ? tq : 0, .rx_count = state_up ? 64 : 0,
+	    .epoch = n->epoch });
 
 	return fwd_neigh_update(tab, &m, now);
 }
@@ -236,10 +284,11 @@ route_epoch(unsigned dst, unsigned via, uint32_t ifindex, uint32_t epoch,
 	return fwd_route_add(tab, &r, now);
 }
 
+/* A route with the originator's current epoch. */
 static int
 route(unsigned dst, unsigned via, uint32_t ifindex, uint64_t now)
 {
-	return route_epoch(dst, via, ifindex, 1, now);
+	return route_epoch(dst, via, ifindex, node(dst)->epoch, now);
 }
 
 /* IPC_TT for orig: clients first..first+count-1, untagged. */
@@ -270,7 +319,7 @@ gw(unsigned orig, int announce, uint32_t down, uint64_t now)
 	return fwd_gw_update(tab, &m, now);
 }
 
-/* ---- frame helpers ----------------------------------------------------------- */
+/* ---- keys and frames ----------------------------------------------------------- */
 
 static const uint8_t bcast_mac[BS_ADDR_LEN] = {
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff
@@ -291,21 +340,100 @@ eth_vlan(uint8_t *buf, const uint8_t *dst, const uint8_t *src, uint16_t id,
 	return t_eth(buf, dst, src, id, len);
 }
 
-static size_t
-mk_unicast(uint8_t *buf, uint8_t ttl, const uint8_t *dst, const uint8_t *src,
-    const uint8_t *inner, size_t inner_len)
+/* The hop key of the link (node id's MAC, epoch) -- (our ifindex MAC, ours). */
+static struct t_link
+link_of(unsigned id, uint32_t ifindex)
 {
-	return t_unicast(buf, FRAME_MAX, (struct wire_unicast){ .ttl = ttl,
-	    .dst = dst, .src = src, .inner = inner, .inner_len = inner_len });
+	struct t_link l;
+
+	t_link_keys(&l, (struct t_end){ node(id)->id, node(id)->mac,
+	    node(id)->epoch }, (struct t_end){ node(US)->id, ifmac(ifindex),
+	    dp.epoch });
+	return l;
+}
+
+/* The e2e key src -> dst with both nodes' current epochs (ours: dp's). */
+static void
+e2e_key(uint8_t k[BS_E2EKEY_LEN], unsigned src, unsigned dst)
+{
+	uint32_t se = src == US ? dp.epoch : node(src)->epoch;
+	uint32_t de = dst == US ? dp.epoch : node(dst)->epoch;
+
+	ck_assert_ptr_nonnull(node(src)->id);
+	t_e2e_key(k, node(src)->id, se, node(dst)->pk, de);
+}
+
+/*
+ * A sealed frame of type (0: UNICAST) that neighbour `from` sends us on
+ * ifindex: src -> dst, fresh hop and e2e counters, both current epochs.
+ */
+static size_t
+mk_sealed(uint8_t *buf, unsigned from, uint32_t ifindex, uint8_t type,
+    uint8_t ttl, unsigned dst, unsigned src, const uint8_t *pt, size_t pt_len)
+{
+	struct t_link l = link_of(from, ifindex);
+	uint8_t k[BS_E2EKEY_LEN];
+
+	/* Our own address as both ends (a loop test): any key will do. */
+	e2e_key(k, src, src == dst ? 5 : dst);
+	return t_sealed(buf, FRAME_MAX, (struct t_sealed){ .type = type,
+	    .ttl = ttl, .hop = &l, .hop_ctr = ++hctr, .e2e_key = k,
+	    .e = { .dst = node(dst)->addr, .src = node(src)->addr,
+	    .src_epoch = src == US ? dp.epoch : node(src)->epoch,
+	    .dst_epoch = dst == US ? dp.epoch : node(dst)->epoch,
+	    .counter = ++ectr }, .pt = pt, .pt_len = pt_len });
 }
 
 static size_t
-mk_bcast(uint8_t *buf, uint8_t ttl, uint32_t seqno, const uint8_t *orig,
-    const uint8_t *inner, size_t inner_len)
+mk_unicast(uint8_t *buf, unsigned from, uint32_t ifindex, uint8_t ttl,
+    unsigned dst, unsigned src, const uint8_t *inner, size_t inner_len)
 {
-	return t_bcast(buf, FRAME_MAX, (struct wire_bcast){ .ttl = ttl,
-	    .seqno = seqno, .orig = orig, .inner = inner,
-	    .inner_len = inner_len });
+	return mk_sealed(buf, from, ifindex, WIRE_T_UNICAST, ttl, dst, src,
+	    inner, inner_len);
+}
+
+static size_t
+mk_echo(uint8_t *buf, unsigned from, uint32_t ifindex, uint8_t ttl,
+    uint8_t kind, unsigned dst, unsigned src, uint16_t ident, uint16_t seqno)
+{
+	uint8_t body[WIRE_ECHO_BODY_LEN];
+
+	wire_echo_body_put(body, &(struct wire_echo){ .kind = kind,
+	    .ident = ident, .seqno = seqno });
+	return mk_sealed(buf, from, ifindex, WIRE_T_ECHO, ttl, dst, src, body,
+	    sizeof(body));
+}
+
+/* Re-tag a frame as neighbour from would on ifindex, new hop counter. */
+static void
+retag(uint8_t *buf, size_t len, unsigned from, uint32_t ifindex, uint8_t ttl)
+{
+	struct t_link l = link_of(from, ifindex);
+
+	t_sealed_retag(buf, len, &l, ttl, ++hctr);
+}
+
+/* A BCAST orig signed (its epoch), tagged by neighbour from for us. */
+static size_t
+mk_bcast_ep(uint8_t *buf, unsigned from, uint32_t ifindex, uint8_t ttl,
+    unsigned orig, uint32_t epoch, uint32_t seqno, const uint8_t *inner,
+    size_t inner_len)
+{
+	struct t_link l = link_of(from, ifindex);
+	const struct t_link *hops[1] = { &l };
+
+	return t_bcast(buf, FRAME_MAX, (struct t_bcast){ .ttl = ttl,
+	    .hop_ctr = ++hctr, .hops = hops, .num_tags = 1,
+	    .orig = node(orig)->id, .epoch = epoch, .seqno = seqno,
+	    .inner = inner, .inner_len = inner_len });
+}
+
+static size_t
+mk_bcast(uint8_t *buf, unsigned from, uint32_t ifindex, uint8_t ttl,
+    uint32_t seqno, unsigned orig, const uint8_t *inner, size_t inner_len)
+{
+	return mk_bcast_ep(buf, from, ifindex, ttl, orig, node(orig)->epoch,
+	    seqno, inner, inner_len);
 }
 
 /* Mesh rx on ifindex from node id's MAC to dst. */
@@ -314,6 +442,83 @@ rx_from(unsigned id, uint32_t ifindex, const uint8_t *dst, const uint8_t *p,
     size_t len, uint64_t now)
 {
 	fwd_data_mesh_rx(&dp, ifindex, node(id)->mac, dst, p, len, now);
+}
+
+/*
+ * A sealed frame we sent (s) to neighbour nh: parsed into *w, its hop
+ * tag right for our link with nh on s->ifindex, and opened with the e2e
+ * key src -> dst into pt (*pt_len).
+ */
+static void
+check_sealed(const struct sent *s, unsigned nh, unsigned src, unsigned dst,
+    struct wire_sealed *w, uint8_t *pt, size_t *pt_len)
+{
+	struct t_link l = link_of(nh, s->ifindex);
+	uint8_t in[WIRE_SEALED_HOP_IN], ad[WIRE_SEALED_AD_LEN];
+	uint8_t k[BS_E2EKEY_LEN];
+
+	ck_assert_mem_eq(s->dst, node(nh)->mac, BS_ADDR_LEN);
+	ck_assert_int_eq(wire_sealed_parse(s->buf, s->len, w), WIRE_OK);
+	ck_assert_mem_eq(w->keyid, l.keyid, BS_KEYID_LEN);
+	ck_assert_uint_eq(w->hop_counter >> WIRE_LANE_SHIFT, 0);
+	wire_sealed_hop_input(s->buf, s->len, in);
+	ck_assert_int_eq(bs_hop_tag_verify(w->hop_tag, l.key, in, sizeof(in)),
+	    0);
+	ck_assert_mem_eq(w->e.dst, node(dst)->addr, BS_ADDR_LEN);
+	ck_assert_mem_eq(w->e.src, node(src)->addr, BS_ADDR_LEN);
+	e2e_key(k, src, dst);
+	wire_sealed_ad(s->buf, ad);
+	ck_assert_int_eq(bs_aead_open(pt, k, w->e.counter, ad, sizeof(ad),
+	    w->ct, w->ct_len, w->aead_tag), 0);
+	*pt_len = w->ct_len;
+}
+
+/* A UNICAST we sent to nh, from src to dst, carrying inner. */
+static void
+check_unicast(const struct sent *s, unsigned nh, unsigned src, unsigned dst,
+    const uint8_t *inner, size_t il, struct wire_sealed *w)
+{
+	uint8_t pt[FRAME_MAX];
+	size_t n;
+
+	check_sealed(s, nh, src, dst, w, pt, &n);
+	ck_assert_uint_eq(w->type, WIRE_T_UNICAST);
+	ck_assert_uint_eq(n, il);
+	ck_assert_mem_eq(pt, inner, il);
+	ck_assert_uint_eq(s->len, WIRE_SEALED_OVERHEAD + il);
+}
+
+/* An ECHO we sent to nh, from src to dst: its body in *e. */
+static void
+check_echo(const struct sent *s, unsigned nh, unsigned src, unsigned dst,
+    struct wire_echo *e, struct wire_sealed *w)
+{
+	uint8_t pt[FRAME_MAX];
+	size_t n;
+
+	check_sealed(s, nh, src, dst, w, pt, &n);
+	ck_assert_uint_eq(w->type, WIRE_T_ECHO);
+	ck_assert_int_eq(wire_echo_body_parse(pt, n, e), WIRE_OK);
+}
+
+/* A BCAST we sent: a right tag for neighbour nh, signed by orig. */
+static void
+check_bcast(const struct sent *s, unsigned nh, unsigned orig,
+    struct wire_bcast *b)
+{
+	struct t_link l = link_of(nh, s->ifindex);
+	uint8_t in[WIRE_BCAST_TAG_IN];
+	int i;
+
+	ck_assert_mem_eq(s->dst, bcast_mac, BS_ADDR_LEN);
+	ck_assert_int_eq(wire_bcast_parse(s->buf, s->len, b), WIRE_OK);
+	ck_assert_int_ge(i = wire_bcast_find_tag(b, l.keyid), 0);
+	wire_bcast_tag_input(s->buf, b, in);
+	ck_assert_int_eq(bs_hop_tag_verify(b->tags + (size_t)i *
+	    WIRE_BCAST_TAG_LEN + BS_KEYID_LEN, l.key, in, sizeof(in)), 0);
+	ck_assert_mem_eq(b->orig, node(orig)->addr, BS_ADDR_LEN);
+	ck_assert_int_eq(bs_verify(b->sig, BS_DOM_BCAST, b->signed_ptr,
+	    b->signed_len, node(orig)->pk), 0);
 }
 
 static const struct fwd_dcount *
@@ -334,6 +539,7 @@ ncount(unsigned id, uint32_t ifindex)
 	ck_assert_ptr_nonnull(n);
 	return &n->c;
 }
+
 
 /* ==== tables: neighbours ===================================================== */
 
@@ -789,122 +995,91 @@ START_TEST(test_local_cap_tt)
 	ck_assert_uint_eq(fwd_local_count(tab), FWD_LTT_MAX);
 }
 END_TEST
+/* ==== tables: per-originator data state ===================================== */
 
-/* ==== tables: broadcast windows ============================================== */
-
-struct bc_step {
-	uint32_t seqno;
-	uint64_t dt;		/* ms after T0 */
-	int want;
-};
-
-static const struct {
-	const char *name;
-	struct bc_step s[8];
-	size_t n;
-} bc_cases[] = {
-	{ "first, repeat", { { 10, 0, 1 }, { 10, 0, 0 } }, 2 },
-	{ "ahead, then behind in window",
-	    { { 10, 0, 1 }, { 12, 0, 1 }, { 11, 0, 1 }, { 11, 0, 0 },
-	      { 10, 0, 0 }, { 12, 0, 0 } }, 6 },
-	{ "edge of the window",
-	    { { 100, 0, 1 }, { 37, 0, 1 }, { 36, 0, 0 }, { 37, 0, 0 } }, 4 },
-	{ "jump ahead clears the window",
-	    { { 100, 0, 1 }, { 300, 0, 1 }, { 100, 0, 0 }, { 299, 0, 1 } },
-	    4 },
-	{ "wrap around",
-	    { { 0xfffffffe, 0, 1 }, { 0xffffffff, 0, 1 }, { 0, 0, 1 },
-	      { 0xfffffffe, 0, 0 }, { 1, 0, 1 } }, 5 },
-	{ "restart after quiet",
-	    { { 5000, 0, 1 }, { 3, 1000, 0 },
-	      { 3, FWD_BCAST_RESET_MS - 1, 0 }, { 3, FWD_BCAST_RESET_MS, 1 },
-	      { 3, FWD_BCAST_RESET_MS, 0 }, { 4, FWD_BCAST_RESET_MS, 1 } },
-	    6 },
-};
-
-START_TEST(test_bcast_window)
+START_TEST(test_e2e_get)
 {
-	size_t k;
+	struct fwd_e2e *p, *q;
 
-	for (k = 0; k < bc_cases[_i].n; k++) {
-		const struct bc_step *s = &bc_cases[_i].s[k];
-
-		ck_assert_msg(fwd_bcast_check(tab, node(5)->addr, s->seqno,
-		    T0 + s->dt) == s->want, "%s: step %zu", bc_cases[_i].name,
-		    k);
-	}
-	/* Another originator has its own window. */
-	ck_assert_int_eq(fwd_bcast_check(tab, node(6)->addr, 10, T0), 1);
+	ck_assert_ptr_null(fwd_e2e_get(tab, node(5)->addr, 0));
+	p = fwd_e2e_get(tab, node(5)->addr, 1);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_mem_eq(p->orig, node(5)->addr, BS_ADDR_LEN);
+	ck_assert_uint_eq(p->epoch, 0);
+	ck_assert_uint_eq(p->bcast_epoch, 0);
+	ck_assert_uint_eq(p->tx_ctr, 0);
+	p->tx_ctr = 42;
+	ck_assert_ptr_eq(fwd_e2e_get(tab, node(5)->addr, 0), p);
+	ck_assert_ptr_eq(fwd_e2e_get(tab, node(5)->addr, 1), p);
+	ck_assert_uint_eq(p->tx_ctr, 42);
+	q = fwd_e2e_get(tab, node(6)->addr, 1);
+	ck_assert_ptr_ne(p, q);
+	ck_assert_ptr_eq(fwd_e2e_get(tab, node(5)->addr, 0), p);
+	ck_assert_uint_eq(fwd_tables_counters(tab)->e2e_evicted, 0);
 }
 END_TEST
 
-/*
- * An originator that restarts draws its first BCAST seqno anew, as often
- * behind its old window as ahead: the higher epoch of its OGMs (ROUTE_ADD)
- * lets that through at once, for FWD_BCAST_GRACE_MS, instead of after
- * FWD_BCAST_RESET_MS of quiet.
- */
-START_TEST(test_bcast_restart_epoch)
+/* At FWD_E2E_MAX, a new originator takes the oldest one's state. */
+START_TEST(test_e2e_evict)
 {
-	const uint8_t *o5 = node(5)->addr, *o6 = node(6)->addr;
-	uint64_t g = T0 + 2000 + FWD_BCAST_GRACE_MS;
-
-	ck_assert_int_eq(route_epoch(5, 1, IF1, 100, T0), 0);
-	ck_assert_int_eq(fwd_bcast_check(tab, o5, 5000, T0), 1);
-	ck_assert_int_eq(fwd_bcast_check(tab, o5, 3, T0 + 1000), 0);
-	/* A refresh with the same epoch, or a lower one, changes nothing. */
-	ck_assert_int_eq(route_epoch(5, 1, IF1, 100, T0 + 1500), 0);
-	ck_assert_int_eq(route_epoch(5, 1, IF1, 99, T0 + 1600), 0);
-	ck_assert_int_eq(fwd_bcast_check(tab, o5, 3, T0 + 1700), 0);
-	ck_assert_uint_eq(fwd_tables_counters(tab)->bcast_restarts, 0);
-	/* It restarted: its new seqnos are taken at once. */
-	ck_assert_int_eq(route_epoch(5, 1, IF1, 101, T0 + 2000), 0);
-	ck_assert_uint_eq(fwd_tables_counters(tab)->bcast_restarts, 1);
-	ck_assert_int_eq(fwd_bcast_check(tab, o5, 3, T0 + 2500), 1);
-	ck_assert_int_eq(fwd_bcast_check(tab, o5, 3, T0 + 2600), 0);
-	ck_assert_int_eq(fwd_bcast_check(tab, o5, 4, T0 + 2600), 1);
-	/*
-	 * A copy of the old instance (a replay) may take the window over
-	 * during the grace, but cannot lock the new one out.
-	 */
-	ck_assert_int_eq(fwd_bcast_check(tab, o5, 5001, T0 + 3000), 1);
-	ck_assert_int_eq(fwd_bcast_check(tab, o5, 5, T0 + 4000), 1);
-	ck_assert_int_eq(fwd_bcast_check(tab, o5, 5, T0 + 4001), 0);
-	/* After the grace, old copies are old again. */
-	ck_assert_int_eq(fwd_bcast_check(tab, o5, 6, g - 1), 1);
-	ck_assert_int_eq(fwd_bcast_check(tab, o5, 5002, g), 1);
-	ck_assert_int_eq(fwd_bcast_check(tab, o5, 7, g + 1), 0);
-	/* A window opened before any route learns the epoch, no grace. */
-	ck_assert_int_eq(fwd_bcast_check(tab, o6, 10, T0), 1);
-	ck_assert_int_eq(route_epoch(6, 1, IF1, 50, T0 + 1), 0);
-	ck_assert_int_eq(fwd_bcast_check(tab, o6, 10u - 100u, T0 + 2), 0);
-	ck_assert_uint_eq(fwd_tables_counters(tab)->bcast_restarts, 1);
-	/* ... and a later restart gets one. */
-	ck_assert_int_eq(route_epoch(6, 1, IF1, 51, T0 + 3), 0);
-	ck_assert_int_eq(fwd_bcast_check(tab, o6, 10u - 100u, T0 + 4), 1);
-	ck_assert_uint_eq(fwd_tables_counters(tab)->bcast_restarts, 2);
-}
-END_TEST
-
-START_TEST(test_bcast_evict)
-{
+	struct fwd_e2e *p;
 	unsigned id;
 
-	for (id = 0; id < FWD_BCAST_ORIG_MAX; id++)
-		ck_assert_int_eq(fwd_bcast_check(tab, node(id + 1)->addr, 7,
-		    T0), 1);
-	for (id = 0; id < FWD_BCAST_ORIG_MAX; id++)
-		ck_assert_int_eq(fwd_bcast_check(tab, node(id + 1)->addr, 7,
-		    T0), 0);
-	ck_assert_uint_eq(fwd_tables_counters(tab)->bcast_evicted, 0);
-	/* One more: the oldest (node 1) is forgotten, the rest kept. */
-	ck_assert_int_eq(fwd_bcast_check(tab, node(FWD_BCAST_ORIG_MAX +
-	    1)->addr, 7, T0), 1);
-	ck_assert_uint_eq(fwd_tables_counters(tab)->bcast_evicted, 1);
-	ck_assert_int_eq(fwd_bcast_check(tab, node(2)->addr, 7, T0), 0);
-	ck_assert_int_eq(fwd_bcast_check(tab, node(FWD_BCAST_ORIG_MAX +
-	    1)->addr, 7, T0), 0);
-	ck_assert_int_eq(fwd_bcast_check(tab, node(1)->addr, 7, T0), 1);
+	for (id = 1; id <= FWD_E2E_MAX; id++) {
+		p = fwd_e2e_get(tab, node(id)->addr, 1);
+		ck_assert_ptr_nonnull(p);
+		p->tx_ctr = id;
+	}
+	ck_assert_uint_eq(fwd_tables_counters(tab)->e2e_evicted, 0);
+	for (id = 1; id <= FWD_E2E_MAX; id++)
+		ck_assert_uint_eq(fwd_e2e_get(tab, node(id)->addr, 0)->tx_ctr,
+		    id);
+	p = fwd_e2e_get(tab, node(FWD_E2E_MAX + 1)->addr, 1);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(p->tx_ctr, 0);	/* zeroed, not the old one's */
+	ck_assert_uint_eq(fwd_tables_counters(tab)->e2e_evicted, 1);
+	ck_assert_ptr_null(fwd_e2e_get(tab, node(1)->addr, 0));
+	for (id = 2; id <= FWD_E2E_MAX; id++)
+		ck_assert_uint_eq(fwd_e2e_get(tab, node(id)->addr, 0)->tx_ctr,
+		    id);
+	/* node 1 again: the next oldest (node 2) goes. */
+	ck_assert_ptr_nonnull(fwd_e2e_get(tab, node(1)->addr, 1));
+	ck_assert_uint_eq(fwd_tables_counters(tab)->e2e_evicted, 2);
+	ck_assert_ptr_null(fwd_e2e_get(tab, node(2)->addr, 0));
+	ck_assert_ptr_nonnull(fwd_e2e_get(tab, node(FWD_E2E_MAX + 1)->addr,
+	    0));
+}
+END_TEST
+
+/* The broadcast window: per epoch; a newer epoch restarts it. */
+START_TEST(test_e2e_bcast_mark)
+{
+	struct fwd_e2e *p = fwd_e2e_get(tab, node(5)->addr, 1);
+
+	fwd_e2e_bcast_mark(tab, p, 3, 10);
+	ck_assert_uint_eq(p->bcast_epoch, 3);
+	ck_assert_int_eq(bs_replay_fresh(&p->bcast, 10), 0);
+	ck_assert_int_ne(bs_replay_fresh(&p->bcast, 11), 0);
+	ck_assert_int_ne(bs_replay_fresh(&p->bcast, 9), 0);
+	fwd_e2e_bcast_mark(tab, p, 3, 12);
+	ck_assert_int_eq(bs_replay_fresh(&p->bcast, 12), 0);
+	/* The first epoch is no restart. */
+	ck_assert_uint_eq(fwd_tables_counters(tab)->bcast_restarts, 0);
+	/* An older epoch changes the epoch not. */
+	fwd_e2e_bcast_mark(tab, p, 2, 50);
+	ck_assert_uint_eq(p->bcast_epoch, 3);
+	ck_assert_uint_eq(fwd_tables_counters(tab)->bcast_restarts, 0);
+	/* A newer one: the window starts afresh. */
+	fwd_e2e_bcast_mark(tab, p, 4, 1);
+	ck_assert_uint_eq(p->bcast_epoch, 4);
+	ck_assert_uint_eq(fwd_tables_counters(tab)->bcast_restarts, 1);
+	ck_assert_int_ne(bs_replay_fresh(&p->bcast, 10), 0);
+	ck_assert_int_eq(bs_replay_fresh(&p->bcast, 1), 0);
+	fwd_e2e_bcast_mark(tab, p, 4, 2);
+	ck_assert_uint_eq(fwd_tables_counters(tab)->bcast_restarts, 1);
+	/* Another originator has its own window. */
+	p = fwd_e2e_get(tab, node(6)->addr, 1);
+	ck_assert_int_ne(bs_replay_fresh(&p->bcast, 1), 0);
 }
 END_TEST
 
@@ -928,6 +1103,8 @@ END_TEST
 
 /* ==== data plane: from the TAP ================================================= */
 
+/* ==== data plane: from the TAP ================================================= */
+
 /* Us -- 1 (IF1) -- 5, with client 100 behind node 5. */
 static void
 topo_line(void)
@@ -940,7 +1117,7 @@ topo_line(void)
 START_TEST(test_tap_unicast)
 {
 	uint8_t frame[FRAME_MAX], dst[BS_ADDR_LEN], src[BS_ADDR_LEN];
-	struct wire_unicast u;
+	struct wire_sealed u, u2;
 	size_t len;
 
 	topo_line();
@@ -950,15 +1127,10 @@ START_TEST(test_tap_unicast)
 	fwd_data_tap_rx(&dp, frame, len, T0);
 	ck_assert_uint_eq(n_sends, 1);
 	ck_assert_uint_eq(sends[0].ifindex, IF1);
-	ck_assert_mem_eq(sends[0].dst, node(1)->mac, BS_ADDR_LEN);
-	ck_assert_int_eq(wire_unicast_parse(sends[0].buf, sends[0].len, &u),
-	    WIRE_OK);
+	check_unicast(&sends[0], 1, US, 5, frame, len, &u);
 	ck_assert_uint_eq(u.ttl, FWD_DATA_TTL);
-	ck_assert_mem_eq(u.dst, node(5)->addr, BS_ADDR_LEN);
-	ck_assert_mem_eq(u.src, node(US)->addr, BS_ADDR_LEN);
-	ck_assert_uint_eq(u.inner_len, len);
-	ck_assert_mem_eq(u.inner, frame, len);
-	ck_assert_uint_eq(sends[0].len, WIRE_UNICAST_HDR_LEN + len);
+	ck_assert_uint_eq(u.e.src_epoch, EP_US);
+	ck_assert_uint_eq(u.e.dst_epoch, node(5)->epoch);
 	ck_assert_uint_eq(dp.tap.rx_frames, 1);
 	ck_assert_uint_eq(dp.tap.rx_bytes, len);
 	ck_assert_uint_eq(ifc(IF1)->tx_frames, 1);
@@ -967,6 +1139,14 @@ START_TEST(test_tap_unicast)
 	ck_assert_uint_eq(n_taps, 0);
 	/* The source was learnt. */
 	ck_assert_ptr_nonnull(fwd_local_find(tab, src, 0));
+	/* Our counters go up: the next frame has a higher e2e and hop one. */
+	fwd_data_tap_rx(&dp, frame, len, T0);
+	ck_assert_uint_eq(n_sends, 2);
+	check_unicast(&sends[1], 1, US, 5, frame, len, &u2);
+	ck_assert_uint_gt(u2.e.counter, u.e.counter);
+	ck_assert_uint_gt(u2.hop_counter, u.hop_counter);
+	ck_assert_mem_ne(sends[0].buf + WIRE_SEALED_CT_OFF,
+	    sends[1].buf + WIRE_SEALED_CT_OFF, len);
 }
 END_TEST
 
@@ -986,6 +1166,8 @@ START_TEST(test_tap_flood)
 
 	set_up(3);
 	topo_line();
+	neigh(2, IF2, 1, 200, T0);
+	neigh(3, IF3, 1, 200, T0);
 	client_mac(7, src);
 	len = eth(frame, flood_dsts[_i], src, 60);
 	fwd_data_tap_rx(&dp, frame, len, T0);
@@ -993,17 +1175,44 @@ START_TEST(test_tap_flood)
 	ck_assert_uint_eq(n_sends, 6);
 	for (k = 0; k < n_sends; k++) {
 		ck_assert_uint_eq(sends[k].ifindex, IF1 + k % 3);
-		ck_assert_mem_eq(sends[k].dst, bcast_mac, BS_ADDR_LEN);
-		ck_assert_int_eq(wire_bcast_parse(sends[k].buf, sends[k].len,
-		    &b), WIRE_OK);
+		check_bcast(&sends[k], 1 + k % 3, US, &b);
+		ck_assert_uint_eq(b.num_tags, 1);
 		ck_assert_uint_eq(b.ttl, FWD_DATA_TTL);
 		ck_assert_uint_eq(b.seqno, 1001 + k / 3);
-		ck_assert_mem_eq(b.orig, node(US)->addr, BS_ADDR_LEN);
+		ck_assert_uint_eq(b.epoch, EP_US);
 		ck_assert_uint_eq(b.inner_len, len);
 		ck_assert_mem_eq(b.inner, frame, len);
 	}
 	ck_assert_uint_eq(ifc(IF3)->tx_frames, 2);
+	ck_assert_uint_eq(ncount(3, IF3)->tx_frames, 2);
 	ck_assert_uint_eq(dp.tap.rx_frames, 2);
+}
+END_TEST
+
+/* One BCAST carries a tag for each neighbour on the interface. */
+START_TEST(test_tap_flood_tags)
+{
+	uint8_t frame[FRAME_MAX], src[BS_ADDR_LEN];
+	struct wire_bcast b;
+	unsigned id;
+
+	set_up(1);
+	for (id = 1; id <= 3; id++)
+		neigh(id, IF1, 1, 200, T0);
+	client_mac(7, src);
+	eth(frame, bcast_mac, src, 60);
+	fwd_data_tap_rx(&dp, frame, 60, T0);
+	ck_assert_uint_eq(n_sends, 1);
+	for (id = 1; id <= 3; id++)
+		check_bcast(&sends[0], id, US, &b);
+	ck_assert_uint_eq(b.num_tags, 3);
+	/* A neighbour with a fake key gets none (no hop key). */
+	neigh(NREAL + 1, IF1, 1, 200, T0);
+	fwd_data_tap_rx(&dp, frame, 60, T0);
+	ck_assert_uint_eq(n_sends, 2);
+	ck_assert_int_eq(wire_bcast_parse(sends[1].buf, sends[1].len, &b),
+	    WIRE_OK);
+	ck_assert_uint_eq(b.num_tags, 3);
 }
 END_TEST
 
@@ -1028,11 +1237,32 @@ START_TEST(test_tap_no_route)
 }
 END_TEST
 
+/* A destination whose key is refused (fake): no e2e key, nothing sent. */
+START_TEST(test_tap_no_key)
+{
+	uint8_t frame[FRAME_MAX], dst[BS_ADDR_LEN], src[BS_ADDR_LEN];
+	size_t len;
+
+	neigh(1, IF1, 1, 200, T0);
+	route(NREAL + 5, 1, IF1, T0);
+	tt(NREAL + 5, 100, 1, T0);
+	client_mac(100, dst);
+	client_mac(7, src);
+	len = eth(frame, dst, src, 60);
+	fwd_data_tap_rx(&dp, frame, len, T0);
+	ck_assert_uint_eq(n_sends, 0);
+	ck_assert_uint_eq(dp.tap.drop_no_key, 1);
+}
+END_TEST
+
 START_TEST(test_tap_bad_frames)
 {
 	uint8_t frame[FRAME_MAX], src[BS_ADDR_LEN];
 	uint8_t msrc[BS_ADDR_LEN] = { 0x03, 0, 0, 0, 0, 1 };
+	struct wire_bcast b;
 
+	neigh(1, IF1, 1, 200, T0);
+	neigh(2, IF2, 1, 200, T0);
 	client_mac(7, src);
 	eth(frame, bcast_mac, src, 60);
 	fwd_data_tap_rx(&dp, frame, 13, T0);
@@ -1049,7 +1279,10 @@ START_TEST(test_tap_bad_frames)
 	/* The largest inner frame goes out whole. */
 	fwd_data_tap_rx(&dp, frame, WIRE_INNER_MAX, T0);
 	ck_assert_uint_eq(n_sends, 2);
-	ck_assert_uint_eq(sends[0].len, WIRE_BCAST_HDR_LEN + WIRE_INNER_MAX);
+	ck_assert_uint_eq(sends[0].len, WIRE_BCAST_FIXED + WIRE_BCAST_TAG_LEN +
+	    WIRE_BCAST_SGN_LEN + WIRE_INNER_MAX + BS_SIG_LEN);
+	check_bcast(&sends[0], 1, US, &b);
+	ck_assert_uint_eq(b.inner_len, WIRE_INNER_MAX);
 }
 END_TEST
 
@@ -1061,7 +1294,10 @@ START_TEST(test_tap_mtu_send_error)
 	client_mac(7, src);
 	eth(frame, bcast_mac, src, 1000);
 	set_up(3);
-	up[0].mtu = 1000;		/* IF1: too small for 16 + 1000 */
+	neigh(1, IF1, 1, 200, T0);
+	neigh(2, IF2, 1, 200, T0);
+	neigh(3, IF3, 1, 200, T0);
+	up[0].mtu = 1000;		/* IF1: too small for 1000 + overhead */
 	fail_ifindex = IF2;
 	fwd_data_tap_rx(&dp, frame, 1000, T0);
 	ck_assert_uint_eq(n_sends, 1);
@@ -1079,10 +1315,14 @@ END_TEST
 START_TEST(test_batch_flush)
 {
 	uint8_t frame[FRAME_MAX], dst[BS_ADDR_LEN], src[BS_ADDR_LEN];
+	struct wire_sealed u;
+	struct wire_bcast b;
 	size_t i;
 
 	set_up(3);
 	topo_line();
+	neigh(2, IF2, 1, 200, T0);
+	neigh(3, IF3, 1, 200, T0);
 	client_mac(100, dst);
 	client_mac(7, src);
 	eth(frame, bcast_mac, src, 200);
@@ -1101,20 +1341,21 @@ START_TEST(test_batch_flush)
 	for (i = 0; i < 3; i++)
 		ck_assert_uint_eq(sends[i].ifindex, IF1);
 	ck_assert_uint_eq(sends[0].buf[0], WIRE_T_BCAST);
-	ck_assert_uint_eq(sends[1].buf[0], WIRE_T_UNICAST);
-	ck_assert_mem_eq(sends[1].dst, node(1)->mac, BS_ADDR_LEN);
-	ck_assert_uint_eq(sends[1].len, WIRE_UNICAST_HDR_LEN + 300);
-	ck_assert_uint_eq(sends[2].len, WIRE_BCAST_HDR_LEN + 400);
+	eth(frame, dst, src, 300);
+	check_unicast(&sends[1], 1, US, 5, frame, 300, &u);
+	check_bcast(&sends[2], 1, US, &b);
+	ck_assert_uint_eq(b.inner_len, 400);
 	ck_assert_uint_eq(sends[3].ifindex, IF2);
 	ck_assert_uint_eq(sends[4].ifindex, IF2);
 	ck_assert_uint_eq(sends[5].ifindex, IF3);
-	ck_assert_uint_eq(sends[6].len, WIRE_BCAST_HDR_LEN + 400);
+	check_bcast(&sends[6], 3, US, &b);
+	ck_assert_uint_eq(b.inner_len, 400);
 	ck_assert_uint_eq(ifc(IF1)->tx_frames, 3);
 	ck_assert_uint_eq(ifc(IF1)->tx_bytes, sends[0].len + sends[1].len +
 	    sends[2].len);
 	ck_assert_uint_eq(ifc(IF2)->tx_frames, 2);
 	ck_assert_uint_eq(ifc(IF3)->tx_frames, 2);
-	ck_assert_uint_eq(ncount(1, IF1)->tx_frames, 1);
+	ck_assert_uint_eq(ncount(1, IF1)->tx_frames, 3);
 	/* An empty queue sends nothing. */
 	fwd_data_flush(&dp);
 	ck_assert_uint_eq(batch_calls, 3);
@@ -1153,6 +1394,7 @@ END_TEST
 START_TEST(test_batch_full)
 {
 	uint8_t frame[FRAME_MAX], dst[BS_ADDR_LEN], src[BS_ADDR_LEN];
+	struct wire_sealed u;
 	int i;
 
 	topo_line();
@@ -1169,9 +1411,10 @@ START_TEST(test_batch_full)
 	fwd_data_flush(&dp);
 	ck_assert_uint_eq(batch_calls, 2);
 	ck_assert_uint_eq(n_sends, FWD_TXQ_MAX + 1);
-	for (i = 0; i < FWD_TXQ_MAX + 1; i++)
-		ck_assert_uint_eq(sends[i].buf[WIRE_UNICAST_HDR_LEN + 20],
-		    (uint8_t)i);
+	for (i = 0; i < FWD_TXQ_MAX + 1; i++) {
+		frame[20] = (uint8_t)i;
+		check_unicast(&sends[i], 1, US, 5, frame, 100, &u);
+	}
 	ck_assert_uint_eq(ifc(IF1)->tx_frames, FWD_TXQ_MAX + 1);
 }
 END_TEST
@@ -1180,7 +1423,7 @@ END_TEST
 START_TEST(test_batch_relay)
 {
 	uint8_t frame[FRAME_MAX], p[FRAME_MAX];
-	struct wire_unicast u;
+	struct wire_sealed u;
 	size_t n;
 
 	set_up(2);
@@ -1188,15 +1431,13 @@ START_TEST(test_batch_relay)
 	neigh(2, IF2, 1, 200, T0);
 	route(5, 2, IF2, T0);
 	eth(frame, node(9)->mac, node(8)->mac, 80);
-	n = mk_unicast(p, 10, node(5)->addr, node(6)->addr, frame, 80);
-	fwd_data_mesh_rx(&dp, IF1, node(1)->mac, node(US)->mac, p, n, T0);
+	n = mk_unicast(p, 1, IF1, 10, 5, 6, frame, 80);
+	rx_from(1, IF1, ifmac(IF1), p, n, T0);
 	ck_assert_uint_eq(n_sends, 0);
 	fwd_data_flush(&dp);
 	ck_assert_uint_eq(n_sends, 1);
 	ck_assert_uint_eq(sends[0].ifindex, IF2);
-	ck_assert_mem_eq(sends[0].dst, node(2)->mac, BS_ADDR_LEN);
-	ck_assert_int_eq(wire_unicast_parse(sends[0].buf, sends[0].len, &u),
-	    WIRE_OK);
+	check_unicast(&sends[0], 2, 6, 5, frame, 80, &u);
 	ck_assert_uint_eq(u.ttl, 9);
 	ck_assert_uint_eq(ncount(2, IF2)->tx_frames, 1);
 	ck_assert_uint_eq(ncount(1, IF1)->rx_frames, 1);
@@ -1208,9 +1449,10 @@ START_TEST(test_tap_vlan)
 {
 	uint8_t frame[FRAME_MAX], dst[BS_ADDR_LEN], src[BS_ADDR_LEN];
 	static struct ipc_tt m;
-	struct wire_unicast u;
+	struct wire_sealed u;
 
 	neigh(1, IF1, 1, 200, T0);
+	neigh(2, IF2, 1, 200, T0);
 	route(5, 1, IF1, T0);
 	memset(&m, 0, sizeof(m));
 	memcpy(m.orig_addr, node(5)->addr, BS_ADDR_LEN);
@@ -1229,9 +1471,7 @@ START_TEST(test_tap_vlan)
 	eth_vlan(frame, dst, src, 0xe000 | 42, 64);
 	fwd_data_tap_rx(&dp, frame, 64, T0);
 	ck_assert_uint_eq(n_sends, 3);
-	ck_assert_int_eq(wire_unicast_parse(sends[2].buf, sends[2].len, &u),
-	    WIRE_OK);
-	ck_assert_mem_eq(u.dst, node(5)->addr, BS_ADDR_LEN);
+	check_unicast(&sends[2], 1, US, 5, frame, 64, &u);
 	ck_assert_ptr_nonnull(fwd_local_find(tab, src, WIRE_VID_TAGGED | 42));
 	ck_assert_ptr_nonnull(fwd_local_find(tab, src, 0));
 	/* Priority-tagged (VLAN 0) counts as untagged. */
@@ -1277,11 +1517,13 @@ START_TEST(test_mesh_unicast_for_us)
 	size_t il, len;
 
 	neigh(1, IF1, 1, 200, T0);
+	route(5, 1, IF1, T0);
 	client_mac(1, c1);
 	client_mac(2, c2);
 	il = eth(inner, c1, c2, 100);
-	len = mk_unicast(p, 7, node(US)->addr, node(5)->addr, inner, il);
-	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	len = mk_unicast(p, 1, IF1, 7, US, 5, inner, il);
+	ck_assert_uint_eq(len, WIRE_SEALED_OVERHEAD + il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
 	ck_assert_uint_eq(n_taps, 1);
 	ck_assert_uint_eq(taps[0].len, il);
 	ck_assert_mem_eq(taps[0].buf, inner, il);
@@ -1291,13 +1533,18 @@ START_TEST(test_mesh_unicast_for_us)
 	ck_assert_uint_eq(ncount(1, IF1)->rx_frames, 1);
 	ck_assert_uint_eq(dp.tap.tx_frames, 1);
 	ck_assert_uint_eq(dp.tap.tx_bytes, il);
-	/* A minimum frame with zero Ethernet padding is accepted too. */
+	/* The smallest inner frame. */
 	il = eth(inner, c1, c2, 14);
-	len = mk_unicast(p, 7, node(US)->addr, node(5)->addr, inner, il);
-	memset(p + len, 0, WIRE_ETH_MIN_PAYLOAD - len);
-	rx_from(1, IF1, node(US)->mac, p, WIRE_ETH_MIN_PAYLOAD, T0);
+	len = mk_unicast(p, 1, IF1, 7, US, 5, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
 	ck_assert_uint_eq(n_taps, 2);
 	ck_assert_uint_eq(taps[1].len, 14);
+	/* From an originator we have no route to: no key to open it. */
+	len = mk_unicast(p, 1, IF1, 7, US, 6, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_taps, 2);
+	ck_assert_uint_eq(ifc(IF1)->drop_no_key, 1);
+	ck_assert_uint_eq(ncount(1, IF1)->drop_no_key, 1);
 }
 END_TEST
 
@@ -1306,35 +1553,42 @@ END_TEST
 START_TEST(test_mesh_unicast_own_src)
 {
 	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6], c2[6];
+	struct wire_sealed u;
 	size_t il, len;
 
 	neigh(1, IF1, 1, 200, T0);
 	neigh(2, IF2, 1, 200, T0);
 	route(5, 2, IF2, T0);
+	route(9, 1, IF1, T0);
 	client_mac(1, c1);
 	client_mac(2, c2);
 	il = eth(inner, c1, c2, 60);
-	len = mk_unicast(p, 7, node(5)->addr, node(US)->addr, inner, il);
-	rx_from(1, IF1, node(US)->mac, p, len, T0);
-	len = mk_unicast(p, 7, node(US)->addr, node(US)->addr, inner, il);
-	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	len = mk_unicast(p, 1, IF1, 7, 5, US, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	len = mk_unicast(p, 1, IF1, 7, US, US, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
 	ck_assert_uint_eq(n_sends, 0);
 	ck_assert_uint_eq(n_taps, 0);
 	ck_assert_uint_eq(ifc(IF1)->drop_own_unicast, 2);
 	ck_assert_uint_eq(ncount(1, IF1)->drop_own_unicast, 2);
 	ck_assert_uint_eq(ifc(IF1)->rx_frames, 2);
 	/* Another source is forwarded as before. */
-	len = mk_unicast(p, 7, node(5)->addr, node(9)->addr, inner, il);
-	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	len = mk_unicast(p, 1, IF1, 7, 5, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
 	ck_assert_uint_eq(n_sends, 1);
 	ck_assert_uint_eq(sends[0].ifindex, IF2);
+	check_unicast(&sends[0], 2, 9, 5, inner, il, &u);
 }
 END_TEST
 
+/*
+ * A relay: TTL - 1, its own key id, hop counter and tag for the next
+ * hop; bytes 24.. (e2e header, ciphertext, AEAD tag) unchanged.
+ */
 START_TEST(test_mesh_unicast_forward)
 {
 	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6], c2[6];
-	struct wire_unicast u;
+	struct wire_sealed u, in;
 	size_t il, len;
 
 	neigh(1, IF1, 1, 200, T0);
@@ -1343,28 +1597,37 @@ START_TEST(test_mesh_unicast_forward)
 	client_mac(1, c1);
 	client_mac(2, c2);
 	il = eth(inner, c1, c2, 20);
-	len = mk_unicast(p, 2, node(5)->addr, node(9)->addr, inner, il);
-	/* With zero padding: forwarded without it. */
-	memset(p + len, 0, WIRE_ETH_MIN_PAYLOAD - len);
-	rx_from(1, IF1, node(US)->mac, p, WIRE_ETH_MIN_PAYLOAD, T0);
+	len = mk_unicast(p, 1, IF1, 2, 5, 9, inner, il);
+	ck_assert_int_eq(wire_sealed_parse(p, len, &in), WIRE_OK);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
 	ck_assert_uint_eq(n_sends, 1);
 	ck_assert_uint_eq(n_taps, 0);
 	ck_assert_uint_eq(sends[0].ifindex, IF2);
-	ck_assert_mem_eq(sends[0].dst, node(2)->mac, BS_ADDR_LEN);
 	ck_assert_uint_eq(sends[0].len, len);
-	ck_assert_int_eq(wire_unicast_parse(sends[0].buf, sends[0].len, &u),
-	    WIRE_OK);
+	check_unicast(&sends[0], 2, 9, 5, inner, il, &u);
 	ck_assert_uint_eq(u.ttl, 1);
-	ck_assert_mem_eq(u.dst, node(5)->addr, BS_ADDR_LEN);
-	ck_assert_mem_eq(u.src, node(9)->addr, BS_ADDR_LEN);
-	ck_assert_mem_eq(u.inner, inner, il);
-	/* Only the TTL differs from what came in. */
-	ck_assert_mem_eq(sends[0].buf + 3, p + 3, len - 3);
+	ck_assert_uint_eq(sends[0].buf[0], p[0]);
+	ck_assert_uint_eq(sends[0].buf[1], p[1]);
+	ck_assert_uint_eq(sends[0].buf[3], 0);
+	ck_assert_mem_eq(sends[0].buf + WIRE_E2E_OFF, p + WIRE_E2E_OFF,
+	    len - WIRE_E2E_OFF);
+	/* Our hop part, not the one it came with. */
+	ck_assert_mem_ne(u.keyid, in.keyid, BS_KEYID_LEN);
+	ck_assert_uint_ne(u.hop_counter, in.hop_counter);
+	ck_assert_uint_eq(u.hop_counter, dp.hop_ctr);
+	ck_assert_uint_eq(fwd_data_iface_transit(&dp, IF1), 1);
 	ck_assert_uint_eq(ifc(IF1)->rx_frames, 1);
 	ck_assert_uint_eq(ifc(IF2)->tx_frames, 1);
 	ck_assert_uint_eq(ncount(1, IF1)->rx_frames, 1);
 	ck_assert_uint_eq(ncount(2, IF2)->tx_frames, 1);
 	ck_assert_uint_eq(ncount(2, IF2)->rx_frames, 0);
+	/* The next relayed frame has a higher hop counter. */
+	len = mk_unicast(p, 1, IF1, 9, 5, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_sends, 2);
+	check_unicast(&sends[1], 2, 9, 5, inner, il, &in);
+	ck_assert_uint_gt(in.hop_counter, u.hop_counter);
+	ck_assert_uint_eq(in.ttl, 8);
 }
 END_TEST
 
@@ -1378,44 +1641,37 @@ START_TEST(test_mesh_unicast_ttl_noroute)
 	client_mac(2, c2);
 	il = eth(inner, c1, c2, 60);
 	/* No route to node 5. */
-	len = mk_unicast(p, 9, node(5)->addr, node(9)->addr, inner, il);
-	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	len = mk_unicast(p, 1, IF1, 9, 5, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
 	ck_assert_uint_eq(ifc(IF1)->drop_no_route, 1);
 	ck_assert_uint_eq(ncount(1, IF1)->drop_no_route, 1);
 	/* TTL 1 (and 0) would reach 0: dropped, even with a route. */
 	route(5, 1, IF1, T0);
-	len = mk_unicast(p, 1, node(5)->addr, node(9)->addr, inner, il);
-	rx_from(1, IF1, node(US)->mac, p, len, T0);
-	len = mk_unicast(p, 0, node(5)->addr, node(9)->addr, inner, il);
-	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	len = mk_unicast(p, 1, IF1, 1, 5, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	len = mk_unicast(p, 1, IF1, 0, 5, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
 	ck_assert_uint_eq(ifc(IF1)->drop_ttl, 2);
 	ck_assert_uint_eq(ncount(1, IF1)->drop_ttl, 2);
 	ck_assert_uint_eq(n_sends, 0);
 	/* For us, TTL 1 is still delivered. */
-	len = mk_unicast(p, 1, node(US)->addr, node(9)->addr, inner, il);
-	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	route(9, 1, IF1, T0);
+	len = mk_unicast(p, 1, IF1, 1, US, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
 	ck_assert_uint_eq(n_taps, 1);
 }
 END_TEST
 
 /* ---- the mesh ping ------------------------------------------------------------------- */
 
-static size_t
-mk_echo(uint8_t *buf, uint8_t ttl, uint8_t kind, const uint8_t *dst,
-    const uint8_t *src, uint16_t ident, uint16_t seqno)
-{
-	return t_echo(buf, FRAME_MAX, (struct wire_echo){ .ttl = ttl,
-	    .kind = kind, .dst = dst, .src = src, .ident = ident,
-	    .seqno = seqno });
-}
-
 /* Our ping to node 5 (through node 2), its reply, and the result. */
 START_TEST(test_echo_ping_and_reply)
 {
 	uint8_t p[FRAME_MAX];
+	struct wire_sealed w;
 	struct wire_echo e;
 	uint64_t rtt = 99;
-	uint16_t seq, seq2;
+	uint16_t seq, seq2, ident;
 	size_t len;
 
 	neigh(2, IF2, 1, 200, T0);
@@ -1423,40 +1679,38 @@ START_TEST(test_echo_ping_and_reply)
 	ck_assert_int_eq(fwd_data_ping(&dp, node(5)->addr, &seq), -1);
 	ck_assert_uint_eq(n_sends, 0);
 	route(5, 2, IF2, T0);
+	route(6, 2, IF2, T0);
 	ck_assert_int_eq(fwd_data_ping(&dp, node(5)->addr, &seq), 0);
 	ck_assert_uint_eq(n_sends, 1);
 	ck_assert_uint_eq(sends[0].ifindex, IF2);
-	ck_assert_mem_eq(sends[0].dst, node(2)->mac, BS_ADDR_LEN);
-	ck_assert_int_eq(wire_echo_parse(sends[0].buf, sends[0].len, &e),
-	    WIRE_OK);
+	check_echo(&sends[0], 2, US, 5, &e, &w);
+	ck_assert_uint_eq(sends[0].len, WIRE_ECHO_LEN);
 	ck_assert_uint_eq(e.kind, WIRE_ECHO_REQUEST);
-	ck_assert_uint_eq(e.ttl, FWD_DATA_TTL);
-	ck_assert_mem_eq(e.dst, node(5)->addr, BS_ADDR_LEN);
-	ck_assert_mem_eq(e.src, node(US)->addr, BS_ADDR_LEN);
+	ck_assert_uint_eq(w.ttl, FWD_DATA_TTL);
 	ck_assert_uint_eq(e.seqno, seq);
+	ident = e.ident;
 	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt), FWD_PING_SENT);
 	ck_assert_int_eq(fwd_data_ping_result(&dp, (uint16_t)(seq + 1), &rtt),
 	    -1);
 	/* A reply from another originator, or with another ident: no. */
-	len = mk_echo(p, 9, WIRE_ECHO_REPLY, node(US)->addr, node(6)->addr,
-	    e.ident, seq);
-	rx_from(2, IF2, node(US)->mac, p, len, T0);
-	len = mk_echo(p, 9, WIRE_ECHO_REPLY, node(US)->addr, node(5)->addr,
-	    (uint16_t)(e.ident + 1), seq);
-	rx_from(2, IF2, node(US)->mac, p, len, T0);
+	len = mk_echo(p, 2, IF2, 9, WIRE_ECHO_REPLY, US, 6, ident, seq);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	len = mk_echo(p, 2, IF2, 9, WIRE_ECHO_REPLY, US, 5,
+	    (uint16_t)(ident + 1), seq);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
 	ck_assert_uint_eq(dp.echo.drop_unmatched, 2);
 	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt), FWD_PING_SENT);
 	/* The reply. */
-	len = mk_echo(p, 9, WIRE_ECHO_REPLY, node(US)->addr, node(5)->addr,
-	    e.ident, seq);
-	rx_from(2, IF2, node(US)->mac, p, len, T0);
+	len = mk_echo(p, 2, IF2, 9, WIRE_ECHO_REPLY, US, 5, ident, seq);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
 	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt),
 	    FWD_PING_REPLIED);
 	ck_assert_uint_lt(rtt, 60000000);
 	ck_assert_uint_eq(dp.echo.requests_sent, 1);
 	ck_assert_uint_eq(dp.echo.replies_received, 1);
-	/* Twice is once: the second copy is unmatched. */
-	rx_from(2, IF2, node(US)->mac, p, len, T0);
+	/* Twice is once: a second reply (new counters) is unmatched. */
+	len = mk_echo(p, 2, IF2, 9, WIRE_ECHO_REPLY, US, 5, ident, seq);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
 	ck_assert_uint_eq(dp.echo.replies_received, 1);
 	ck_assert_uint_eq(dp.echo.drop_unmatched, 3);
 	ck_assert_uint_eq(n_taps, 0);
@@ -1472,47 +1726,69 @@ END_TEST
 START_TEST(test_echo_request_answered)
 {
 	uint8_t p[FRAME_MAX];
+	struct wire_sealed w;
 	struct wire_echo e;
 	size_t len, i;
 
 	neigh(1, IF1, 1, 200, T0);
 	neigh(2, IF2, 1, 200, T0);
 	route(5, 2, IF2, T0);
-	/* No route back to node 6: counted, nothing sent. */
-	len = mk_echo(p, 3, WIRE_ECHO_REQUEST, node(US)->addr, node(6)->addr,
-	    7, 8);
-	rx_from(1, IF1, node(US)->mac, p, len, T0);
-	ck_assert_uint_eq(dp.echo.drop_no_route, 1);
-	ck_assert_uint_eq(n_sends, 0);
 	/* From node 5, arriving through node 1: answered through node 2. */
-	len = mk_echo(p, 1, WIRE_ECHO_REQUEST, node(US)->addr, node(5)->addr,
-	    0xbeef, 42);
-	memset(p + len, 0, WIRE_ETH_MIN_PAYLOAD - len);
-	rx_from(1, IF1, node(US)->mac, p, WIRE_ETH_MIN_PAYLOAD, T0);
+	len = mk_echo(p, 1, IF1, 1, WIRE_ECHO_REQUEST, US, 5, 0xbeef, 42);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
 	ck_assert_uint_eq(n_sends, 1);
 	ck_assert_uint_eq(sends[0].ifindex, IF2);
-	ck_assert_mem_eq(sends[0].dst, node(2)->mac, BS_ADDR_LEN);
 	ck_assert_uint_eq(sends[0].len, WIRE_ECHO_LEN);
-	ck_assert_int_eq(wire_echo_parse(sends[0].buf, sends[0].len, &e),
-	    WIRE_OK);
+	check_echo(&sends[0], 2, US, 5, &e, &w);
 	ck_assert_uint_eq(e.kind, WIRE_ECHO_REPLY);
-	ck_assert_uint_eq(e.ttl, FWD_DATA_TTL);
-	ck_assert_mem_eq(e.dst, node(5)->addr, BS_ADDR_LEN);
-	ck_assert_mem_eq(e.src, node(US)->addr, BS_ADDR_LEN);
+	ck_assert_uint_eq(w.ttl, FWD_DATA_TTL);
 	ck_assert_uint_eq(e.ident, 0xbeef);
 	ck_assert_uint_eq(e.seqno, 42);
 	ck_assert_uint_eq(n_taps, 0);
 	/* A flood in one instant: the rest of the burst, then nothing. */
-	for (i = 0; i < 3 * FWD_ECHO_BURST; i++)
-		rx_from(1, IF1, node(US)->mac, p, len, T0);
-	ck_assert_uint_eq(dp.echo.replies_sent, FWD_ECHO_BURST - 1);
-	ck_assert_uint_eq(dp.echo.drop_rate, 2 * FWD_ECHO_BURST + 2);
+	for (i = 0; i < 3 * FWD_ECHO_BURST; i++) {
+		len = mk_echo(p, 1, IF1, 1, WIRE_ECHO_REQUEST, US, 5, 0xbeef,
+		    42);
+		rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	}
+	ck_assert_uint_eq(dp.echo.replies_sent, FWD_ECHO_BURST);
+	ck_assert_uint_eq(dp.echo.drop_rate, 2 * FWD_ECHO_BURST + 1);
 	/* A second later, FWD_ECHO_RATE more. */
-	for (i = 0; i < 3 * FWD_ECHO_BURST; i++)
-		rx_from(1, IF1, node(US)->mac, p, len, T0 + 1000);
-	ck_assert_uint_eq(dp.echo.replies_sent,
-	    FWD_ECHO_BURST - 1 + FWD_ECHO_RATE);
-	ck_assert_uint_eq(dp.echo.requests_received, 6 * FWD_ECHO_BURST + 2);
+	for (i = 0; i < 3 * FWD_ECHO_BURST; i++) {
+		len = mk_echo(p, 1, IF1, 1, WIRE_ECHO_REQUEST, US, 5, 0xbeef,
+		    42);
+		rx_from(1, IF1, ifmac(IF1), p, len, T0 + 1000);
+	}
+	ck_assert_uint_eq(dp.echo.replies_sent, FWD_ECHO_BURST +
+	    FWD_ECHO_RATE);
+	ck_assert_uint_eq(dp.echo.requests_received, 6 * FWD_ECHO_BURST + 1);
+	/* The very same request again: a replay, not answered. */
+	i = n_sends;
+	rx_from(1, IF1, ifmac(IF1), p, len, T0 + 5000);
+	ck_assert_uint_eq(n_sends, i);
+	ck_assert_uint_eq(ifc(IF1)->drop_replay, 1);
+}
+END_TEST
+
+/* A request from an originator we have no route back to. */
+START_TEST(test_echo_no_route_back)
+{
+	uint8_t p[FRAME_MAX];
+	size_t len;
+
+	neigh(1, IF1, 1, 200, T0);
+	/* Without a route we do not even have its key. */
+	len = mk_echo(p, 1, IF1, 3, WIRE_ECHO_REQUEST, US, 6, 7, 8);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(ifc(IF1)->drop_no_key, 1);
+	ck_assert_uint_eq(dp.echo.requests_received, 0);
+	/* A route whose next hop is gone: opened, not answered. */
+	route(6, 3, IF1, T0);
+	len = mk_echo(p, 1, IF1, 3, WIRE_ECHO_REQUEST, US, 6, 7, 9);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(dp.echo.requests_received, 1);
+	ck_assert_uint_eq(dp.echo.drop_no_route, 1);
+	ck_assert_uint_eq(n_sends, 0);
 }
 END_TEST
 
@@ -1520,29 +1796,31 @@ END_TEST
 START_TEST(test_echo_forwarded)
 {
 	uint8_t p[FRAME_MAX];
+	struct wire_sealed w;
 	struct wire_echo e;
 	size_t len;
 
 	neigh(1, IF1, 1, 200, T0);
 	neigh(2, IF2, 1, 200, T0);
 	route(5, 2, IF2, T0);
-	len = mk_echo(p, 4, WIRE_ECHO_REQUEST, node(5)->addr, node(9)->addr,
-	    1, 2);
-	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	len = mk_echo(p, 1, IF1, 4, WIRE_ECHO_REQUEST, 5, 9, 1, 2);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
 	ck_assert_uint_eq(n_sends, 1);
 	ck_assert_uint_eq(sends[0].ifindex, IF2);
-	ck_assert_int_eq(wire_echo_parse(sends[0].buf, sends[0].len, &e),
-	    WIRE_OK);
-	ck_assert_uint_eq(e.ttl, 3);
-	ck_assert_mem_eq(sends[0].buf + 3, p + 3, len - 3);
+	check_echo(&sends[0], 2, 9, 5, &e, &w);
+	ck_assert_uint_eq(w.ttl, 3);
+	ck_assert_uint_eq(e.seqno, 2);
+	ck_assert_mem_eq(sends[0].buf + WIRE_E2E_OFF, p + WIRE_E2E_OFF,
+	    len - WIRE_E2E_OFF);
 	ck_assert_uint_eq(dp.echo.requests_received, 0);
+	/* ECHOs do not count as transit UNICASTs. */
+	ck_assert_uint_eq(fwd_data_iface_transit(&dp, IF1), 0);
 	/* TTL 1: dropped; no route: dropped; to a group MAC: malformed. */
-	len = mk_echo(p, 1, WIRE_ECHO_REQUEST, node(5)->addr, node(9)->addr,
-	    1, 3);
-	rx_from(1, IF1, node(US)->mac, p, len, T0);
-	len = mk_echo(p, 9, WIRE_ECHO_REPLY, node(6)->addr, node(9)->addr,
-	    1, 4);
-	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	len = mk_echo(p, 1, IF1, 1, WIRE_ECHO_REQUEST, 5, 9, 1, 3);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	len = mk_echo(p, 1, IF1, 9, WIRE_ECHO_REPLY, 6, 9, 1, 4);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	len = mk_echo(p, 1, IF1, 9, WIRE_ECHO_REPLY, 6, 9, 1, 4);
 	rx_from(1, IF1, bcast_mac, p, len, T0);
 	ck_assert_uint_eq(ifc(IF1)->drop_ttl, 1);
 	ck_assert_uint_eq(ifc(IF1)->drop_no_route, 1);
@@ -1550,12 +1828,10 @@ START_TEST(test_echo_forwarded)
 	ck_assert_uint_eq(n_sends, 1);
 	/* Claiming our own address as source: neither forwarded nor, when
 	 * it is for us, answered. */
-	len = mk_echo(p, 9, WIRE_ECHO_REQUEST, node(5)->addr, node(US)->addr,
-	    1, 5);
-	rx_from(1, IF1, node(US)->mac, p, len, T0);
-	len = mk_echo(p, 9, WIRE_ECHO_REQUEST, node(US)->addr,
-	    node(US)->addr, 1, 6);
-	rx_from(1, IF1, node(US)->mac, p, len, T0);
+	len = mk_echo(p, 1, IF1, 9, WIRE_ECHO_REQUEST, 5, US, 1, 5);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	len = mk_echo(p, 1, IF1, 9, WIRE_ECHO_REQUEST, US, US, 1, 6);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
 	ck_assert_uint_eq(dp.echo.drop_own, 2);
 	ck_assert_uint_eq(dp.echo.requests_received, 0);
 	ck_assert_uint_eq(n_sends, 1);
@@ -1572,14 +1848,17 @@ START_TEST(test_mesh_not_neighbour)
 	neigh(1, IF1, 1, 200, T0);
 	neigh(2, IF1, 1, 200, T0);
 	neigh(2, IF1, 0, 0, T0);		/* went down */
+	route(9, 1, IF1, T0);
 	client_mac(1, c1);
 	client_mac(2, c2);
 	il = eth(inner, c1, c2, 60);
-	len = mk_unicast(p, 9, node(US)->addr, node(9)->addr, inner, il);
-	rx_from(3, IF1, node(US)->mac, p, len, T0);	/* never seen */
-	rx_from(1, IF2, node(US)->mac, p, len, T0);	/* other interface */
-	rx_from(2, IF1, node(US)->mac, p, len, T0);	/* down */
-	len = mk_bcast(p, 9, 1, node(9)->addr, inner, il);
+	len = mk_unicast(p, 3, IF1, 9, US, 9, inner, il);
+	rx_from(3, IF1, ifmac(IF1), p, len, T0);	/* never seen */
+	len = mk_unicast(p, 1, IF2, 9, US, 9, inner, il);
+	rx_from(1, IF2, ifmac(IF2), p, len, T0);	/* other interface */
+	len = mk_unicast(p, 2, IF1, 9, US, 9, inner, il);
+	rx_from(2, IF1, ifmac(IF1), p, len, T0);	/* down */
+	len = mk_bcast(p, 3, IF1, 9, 1, 9, inner, il);
 	rx_from(3, IF1, bcast_mac, p, len, T0);
 	ck_assert_uint_eq(ifc(IF1)->drop_not_neigh, 3);
 	ck_assert_uint_eq(ifc(IF2)->drop_not_neigh, 1);
@@ -1587,111 +1866,176 @@ START_TEST(test_mesh_not_neighbour)
 	ck_assert_uint_eq(n_taps, 0);
 	ck_assert_uint_eq(n_sends, 0);
 	/* A non-neighbour's BCAST did not touch the duplicate window. */
+	len = mk_bcast(p, 1, IF1, 9, 1, 9, inner, il);
 	rx_from(1, IF1, bcast_mac, p, len, T0);
 	ck_assert_uint_eq(n_taps, 1);
 }
 END_TEST
 
 /* Malformed data frames from a neighbour. */
-enum { MF_TRUNC, MF_VERSION, MF_TRAILING, MF_PAD_NONZERO, MF_UC_GROUP,
-    MF_BC_UNICAST, MF_RESERVED, MF_INNER_SHORT, MF_SRC_NOT_MESH, MF_END };
+enum { MF_TRUNC, MF_TRAILING, MF_PADDED, MF_UC_GROUP,
+    MF_BC_UNICAST, MF_RESERVED, MF_INNER_SHORT, MF_SRC_NOT_MESH,
+    MF_BC_NTAGS0, MF_BC_TRUNC, MF_END };
 
 START_TEST(test_mesh_malformed)
 {
 	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6], c2[6];
-	const uint8_t *dst = node(US)->mac;
+	const uint8_t *dst = ifmac(IF1);
 	size_t il, len;
 
 	neigh(1, IF1, 1, 200, T0);
+	route(9, 1, IF1, T0);
 	client_mac(1, c1);
 	client_mac(2, c2);
 	il = eth(inner, c1, c2, 20);
-	len = mk_unicast(p, 9, node(US)->addr, node(9)->addr, inner, il);
+	len = mk_unicast(p, 1, IF1, 9, US, 9, inner, il);
 	switch (_i) {
 	case MF_TRUNC:
-		len = WIRE_UNICAST_HDR_LEN - 1;
-		break;
-	case MF_VERSION:
-		p[1] = 2;
+		len = WIRE_SEALED_OVERHEAD - 1;
 		break;
 	case MF_TRAILING:		/* garbage after a long frame */
-		len = mk_unicast(p, 9, node(US)->addr, node(9)->addr, inner,
+		len = mk_unicast(p, 1, IF1, 9, US, 9, inner,
 		    eth(inner, c1, c2, 200));
 		p[len++] = 0;
 		break;
-	case MF_PAD_NONZERO:
-		memset(p + len, 0, WIRE_ETH_MIN_PAYLOAD - len);
-		p[WIRE_ETH_MIN_PAYLOAD - 1] = 1;
-		len = WIRE_ETH_MIN_PAYLOAD;
+	case MF_PADDED:			/* sealed frames are never padded */
+		p[len++] = 0;
+		p[len++] = 0;
 		break;
 	case MF_UC_GROUP:
 		dst = bcast_mac;
 		break;
 	case MF_BC_UNICAST:
-		len = mk_bcast(p, 9, 1, node(9)->addr, inner, il);
+		len = mk_bcast(p, 1, IF1, 9, 1, 9, inner, il);
 		break;
 	case MF_RESERVED:
 		p[3] = 1;
 		break;
-	case MF_INNER_SHORT:
-		p[16] = 0;
-		p[17] = 13;
+	case MF_INNER_SHORT:		/* 13 bytes of ciphertext */
+		len = mk_unicast(p, 1, IF1, 9, US, 9, inner, 14) - 1;
 		break;
 	case MF_SRC_NOT_MESH:
-		p[10] |= 0x01;
+		p[WIRE_E2E_OFF + 6] |= 0x01;
+		break;
+	case MF_BC_NTAGS0:
+		len = mk_bcast(p, 1, IF1, 9, 1, 9, inner, il);
+		p[3] = 0;
+		dst = bcast_mac;
+		break;
+	case MF_BC_TRUNC:
+		len = mk_bcast(p, 1, IF1, 9, 1, 9, inner, il) - 1;
+		dst = bcast_mac;
 		break;
 	}
 	rx_from(1, IF1, dst, p, len, T0);
-	ck_assert_uint_eq(ifc(IF1)->drop_malformed, 1);
-	ck_assert_uint_eq(ncount(1, IF1)->drop_malformed, 1);
+	if (_i == MF_TRAILING || _i == MF_PADDED) {
+		/* Sealed frames have no length field: extra bytes move the
+		 * AEAD tag, and the hop tag no longer matches. */
+		ck_assert_uint_eq(ifc(IF1)->drop_bad_tag, 1);
+		ck_assert_uint_eq(ncount(1, IF1)->drop_bad_tag, 1);
+	} else {
+		ck_assert_uint_eq(ifc(IF1)->drop_malformed, 1);
+		ck_assert_uint_eq(ncount(1, IF1)->drop_malformed, 1);
+	}
 	ck_assert_uint_eq(n_taps, 0);
 	ck_assert_uint_eq(n_sends, 0);
 }
 END_TEST
 
-START_TEST(test_mesh_bcast)
+/* Version-1 (and any other) data frames are refused before anything. */
+START_TEST(test_mesh_version)
 {
 	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6], c2[6];
-	struct wire_bcast b;
+	size_t il, len;
+
+	neigh(1, IF1, 1, 200, T0);
+	route(9, 1, IF1, T0);
+	client_mac(1, c1);
+	client_mac(2, c2);
+	il = eth(inner, c1, c2, 60);
+	len = mk_unicast(p, 1, IF1, 9, US, 9, inner, il);
+	p[1] = 1;
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	p[1] = 3;
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	len = mk_bcast(p, 1, IF1, 9, 1, 9, inner, il);
+	p[1] = 1;
+	rx_from(1, IF1, bcast_mac, p, len, T0);
+	len = mk_echo(p, 1, IF1, 9, WIRE_ECHO_REQUEST, US, 9, 1, 1);
+	p[1] = 1;
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(ifc(IF1)->drop_version, 4);
+	ck_assert_uint_eq(ncount(1, IF1)->drop_version, 4);
+	ck_assert_uint_eq(ifc(IF1)->drop_malformed, 0);
+	ck_assert_uint_eq(n_taps, 0);
+	ck_assert_uint_eq(n_sends, 0);
+	ck_assert_uint_eq(dp.echo.requests_received, 0);
+}
+END_TEST
+
+START_TEST(test_mesh_bcast)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c2[6];
+	struct wire_bcast b, in;
 	size_t il, len, k;
 
 	set_up(3);
 	neigh(1, IF1, 1, 200, T0);
 	neigh(2, IF2, 1, 200, T0);
-	client_mac(1, c1);
+	neigh(3, IF3, 1, 200, T0);
+	neigh(4, IF1, 1, 200, T0);
+	route(9, 1, IF1, T0);
 	client_mac(2, c2);
 	il = eth(inner, bcast_mac, c2, 90);
-	len = mk_bcast(p, 5, 77, node(9)->addr, inner, il);
+	len = mk_bcast(p, 1, IF1, 5, 77, 9, inner, il);
+	ck_assert_int_eq(wire_bcast_parse(p, len, &in), WIRE_OK);
 	rx_from(1, IF1, bcast_mac, p, len, T0);
 	ck_assert_uint_eq(n_taps, 1);
 	ck_assert_mem_eq(taps[0].buf, inner, il);
+	/* On to every neighbour but the one it came from. */
 	ck_assert_uint_eq(n_sends, 3);
 	for (k = 0; k < 3; k++) {
 		ck_assert_uint_eq(sends[k].ifindex, IF1 + k);
-		ck_assert_mem_eq(sends[k].dst, bcast_mac, BS_ADDR_LEN);
-		ck_assert_int_eq(wire_bcast_parse(sends[k].buf, sends[k].len,
-		    &b), WIRE_OK);
+		check_bcast(&sends[k], k == 0 ? 4 : 1 + k, 9, &b);
+		ck_assert_uint_eq(b.num_tags, 1);
 		ck_assert_uint_eq(b.ttl, 4);
 		ck_assert_uint_eq(b.seqno, 77);
-		ck_assert_mem_eq(b.orig, node(9)->addr, BS_ADDR_LEN);
-		ck_assert_mem_eq(sends[k].buf + 3, p + 3, len - 3);
+		ck_assert_uint_ne(b.hop_counter, in.hop_counter);
+		ck_assert_uint_eq(b.block_len, in.block_len);
+		ck_assert_mem_eq(b.block, in.block, in.block_len);
 	}
+	ck_assert_int_lt(wire_bcast_find_tag(&b, link_of(1, IF1).keyid), 0);
 	/* The same broadcast via another neighbour, and again: dropped. */
+	len = mk_bcast(p, 2, IF2, 5, 77, 9, inner, il);
 	rx_from(2, IF2, bcast_mac, p, len, T0 + 10);
+	len = mk_bcast(p, 1, IF1, 5, 77, 9, inner, il);
 	rx_from(1, IF1, bcast_mac, p, len, T0 + 20);
 	ck_assert_uint_eq(n_taps, 1);
 	ck_assert_uint_eq(n_sends, 3);
 	ck_assert_uint_eq(ifc(IF2)->drop_dup_bcast, 1);
 	ck_assert_uint_eq(ifc(IF1)->drop_dup_bcast, 1);
 	ck_assert_uint_eq(ncount(2, IF2)->drop_dup_bcast, 1);
-	/* The next seqno passes. */
-	len = mk_bcast(p, 5, 78, node(9)->addr, inner, il);
+	/* The next seqno passes; one out of order within the window too. */
+	len = mk_bcast(p, 2, IF2, 5, 79, 9, inner, il);
 	rx_from(2, IF2, bcast_mac, p, len, T0 + 30);
-	ck_assert_uint_eq(n_taps, 2);
-	ck_assert_uint_eq(n_sends, 6);
+	len = mk_bcast(p, 2, IF2, 5, 78, 9, inner, il);
+	rx_from(2, IF2, bcast_mac, p, len, T0 + 30);
+	ck_assert_uint_eq(n_taps, 3);
+	/* IF1: nodes 1 and 4 in one frame; IF2: nobody but 2; IF3. */
+	ck_assert_uint_eq(n_sends, 7);
 	ck_assert_uint_eq(ifc(IF1)->rx_frames, 2);
-	ck_assert_uint_eq(ifc(IF2)->rx_frames, 2);
-	ck_assert_uint_eq(ifc(IF1)->tx_frames, 2);
+	ck_assert_uint_eq(ifc(IF2)->rx_frames, 3);
+	ck_assert_uint_eq(ifc(IF1)->tx_frames, 3);
+	/*
+	 * Trailing zero bytes after a BCAST: the codec refuses them (a
+	 * BCAST, at least 110 bytes, never needs Ethernet padding), though
+	 * DP2.md says extra bytes are ignored.  Reported to the lead.
+	 */
+	len = mk_bcast(p, 2, IF2, 1, 80, 9, inner, 14);
+	memset(p + len, 0, 10);
+	rx_from(2, IF2, bcast_mac, p, len + 10, T0 + 40);
+	ck_assert_uint_eq(n_taps, 3);
+	ck_assert_uint_eq(ifc(IF2)->drop_malformed, 1);
 }
 END_TEST
 
@@ -1701,22 +2045,24 @@ START_TEST(test_mesh_bcast_own_ttl)
 	size_t il, len;
 
 	neigh(1, IF1, 1, 200, T0);
+	neigh(2, IF2, 1, 200, T0);
+	route(9, 1, IF1, T0);
 	client_mac(2, c2);
 	il = eth(inner, bcast_mac, c2, 60);
 	/* Our own broadcast coming back. */
-	len = mk_bcast(p, 5, 1001, node(US)->addr, inner, il);
+	len = mk_bcast_ep(p, 1, IF1, 5, US, EP_US, 1001, inner, il);
 	rx_from(1, IF1, bcast_mac, p, len, T0);
 	ck_assert_uint_eq(ifc(IF1)->drop_own_bcast, 1);
 	ck_assert_uint_eq(ncount(1, IF1)->drop_own_bcast, 1);
 	ck_assert_uint_eq(n_taps, 0);
 	ck_assert_uint_eq(n_sends, 0);
 	/* TTL 1: delivered, not rebroadcast. */
-	len = mk_bcast(p, 1, 5, node(9)->addr, inner, il);
+	len = mk_bcast(p, 1, IF1, 1, 5, 9, inner, il);
 	rx_from(1, IF1, bcast_mac, p, len, T0);
 	ck_assert_uint_eq(n_taps, 1);
 	ck_assert_uint_eq(n_sends, 0);
 	/* TTL 0 too (the copy is new); still never rebroadcast. */
-	len = mk_bcast(p, 0, 6, node(9)->addr, inner, il);
+	len = mk_bcast(p, 1, IF1, 0, 6, 9, inner, il);
 	rx_from(1, IF1, bcast_mac, p, len, T0);
 	ck_assert_uint_eq(n_taps, 2);
 	ck_assert_uint_eq(n_sends, 0);
@@ -1729,18 +2075,21 @@ START_TEST(test_mesh_tap_error)
 	size_t il, len;
 
 	neigh(1, IF1, 1, 200, T0);
+	neigh(2, IF2, 1, 200, T0);
+	route(9, 1, IF1, T0);
 	client_mac(2, c2);
 	il = eth(inner, bcast_mac, c2, 60);
 	tap_fails = 1;
-	len = mk_unicast(p, 9, node(US)->addr, node(9)->addr, inner, il);
-	rx_from(1, IF1, node(US)->mac, p, len, T0);
-	len = mk_bcast(p, 5, 1, node(9)->addr, inner, il);
+	len = mk_unicast(p, 1, IF1, 9, US, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	len = mk_bcast(p, 1, IF1, 5, 1, 9, inner, il);
 	rx_from(1, IF1, bcast_mac, p, len, T0);
 	ck_assert_uint_eq(ifc(IF1)->drop_tap_write, 2);
 	ck_assert_uint_eq(ncount(1, IF1)->drop_tap_write, 2);
 	ck_assert_uint_eq(dp.tap.tx_frames, 0);
 	/* The broadcast is still passed on to the rest of the mesh. */
-	ck_assert_uint_eq(n_sends, 2);
+	ck_assert_uint_eq(n_sends, 1);
+	ck_assert_uint_eq(sends[0].ifindex, IF2);
 }
 END_TEST
 
@@ -1752,9 +2101,11 @@ START_TEST(test_counters_ifaces_totals)
 	size_t il, len;
 	uint32_t i;
 
+	neigh(1, IF1, 1, 200, T0);
+	neigh(2, IF2, 1, 200, T0);
 	client_mac(2, c2);
 	il = eth(inner, bcast_mac, c2, 60);
-	len = mk_bcast(p, 5, 1, node(9)->addr, inner, il);
+	len = mk_bcast(p, 3, IF1, 5, 1, 9, inner, il);
 	ck_assert_ptr_null(fwd_data_iface_counters(&dp, IF1));
 	ck_assert_ptr_null(fwd_data_iface_counters(&dp, 0));
 	/* More interfaces than slots, none of them up: slots are reused. */
@@ -1786,10 +2137,12 @@ END_TEST
 START_TEST(test_is_data)
 {
 	const uint8_t uc[] = { WIRE_T_UNICAST }, bc[] = { WIRE_T_BCAST };
+	const uint8_t ec[] = { WIRE_T_ECHO };
 	const uint8_t hello[] = { WIRE_T_HELLO }, ogm[] = { WIRE_T_OGM };
 
 	ck_assert_int_eq(fwd_data_is_data(uc, 1), 1);
 	ck_assert_int_eq(fwd_data_is_data(bc, 1), 1);
+	ck_assert_int_eq(fwd_data_is_data(ec, 1), 1);
 	ck_assert_int_eq(fwd_data_is_data(hello, 1), 0);
 	ck_assert_int_eq(fwd_data_is_data(ogm, 1), 0);
 	ck_assert_int_eq(fwd_data_is_data(uc, 0), 0);
@@ -1799,27 +2152,33 @@ END_TEST
 /* The data plane with an empty frame or an unknown type from a neighbour. */
 START_TEST(test_mesh_empty_type)
 {
-	const uint8_t hello[] = { WIRE_T_HELLO, 1 };
+	const uint8_t hello[] = { WIRE_T_HELLO, 2 };
 
 	neigh(1, IF1, 1, 200, T0);
 	rx_from(1, IF1, bcast_mac, hello, 0, T0);
 	rx_from(1, IF1, bcast_mac, hello, sizeof(hello), T0);
-	ck_assert_uint_eq(ifc(IF1)->drop_malformed, 2);
+	ck_assert_uint_eq(ifc(IF1)->drop_version + ifc(IF1)->drop_malformed,
+	    2);
+	ck_assert_uint_eq(n_taps, 0);
 }
 END_TEST
 
 /*
  * Two data planes back to back: a frame from our TAP comes out of node 5's
- * TAP unchanged.
+ * TAP unchanged, and node 5's answer out of ours.
  */
 START_TEST(test_end_to_end)
 {
-	uint8_t frame[FRAME_MAX], dst[BS_ADDR_LEN], src[BS_ADDR_LEN];
-	uint8_t wire[FRAME_MAX];
-	struct fwd_data_ops ops;
+	uint8_t frame[FRAME_MAX], back[FRAME_MAX], dst[BS_ADDR_LEN];
+	uint8_t src[BS_ADDR_LEN], wire[FRAME_MAX];
+	struct fwd_data_if if5 = { .ifindex = IF1, .mtu = MTU };
+	struct fwd_tables *tab0;
+	struct fwd_data dp0;
 	size_t len, wlen;
 
-	topo_line();
+	neigh(5, IF1, 1, 200, T0);
+	route(5, 5, IF1, T0);
+	tt(5, 100, 1, T0);
 	client_mac(100, dst);
 	client_mac(7, src);
 	len = eth(frame, dst, src, 300);
@@ -1827,16 +2186,613 @@ START_TEST(test_end_to_end)
 	ck_assert_uint_eq(n_sends, 1);
 	wlen = sends[0].len;
 	memcpy(wire, sends[0].buf, wlen);
-	/* Hand it to node 5, which has us as a neighbour. */
-	fwd_tables_free(tab);
-	setup();
-	ops = dp.ops;
-	fwd_data_init(&dp, tab, node(5)->addr, &ops);
-	neigh(US, IF1, 1, 200, T0);
-	rx_from(US, IF1, node(5)->mac, wire, wlen, T0);
+	/* Node 5 (its own tables, identity, epoch, interface MAC). */
+	dp0 = dp;
+	tab0 = tab;
+	tab = fwd_tables_new();
+	ck_assert_ptr_nonnull(tab);
+	fwd_data_init(&dp, tab, node(5)->id, node(5)->epoch, &cap_ops);
+	memcpy(if5.mac, node(5)->mac, BS_ADDR_LEN);
+	up[0] = if5;
+	n_up = 1;
+	{
+		struct ipc_neigh m = t_ipc_neigh((struct t_neigh){
+		    .pk = node(US)->pk, .addr = node(US)->addr,
+		    .mac = ifmac(IF1), .ifindex = IF1, .state = IPC_NEIGH_UP,
+		    .tq = 200, .rx_count = 64, .epoch = EP_US });
+		struct ipc_route r = t_ipc_route((struct t_route){
+		    .orig_pk = node(US)->pk, .orig_addr = node(US)->addr,
+		    .nexthop = node(US)->addr, .ifindex = IF1, .tq = 200,
+		    .hops = 1, .epoch = EP_US });
+
+		ck_assert_int_eq(fwd_neigh_update(tab, &m, T0), FWD_NEIGH_NEW);
+		ck_assert_int_eq(fwd_route_add(tab, &r, T0), 0);
+	}
+	tt(US, 7, 1, T0);
+	fwd_data_mesh_rx(&dp, IF1, ifmac(IF1), node(5)->mac, wire, wlen, T0);
 	ck_assert_uint_eq(n_taps, 1);
 	ck_assert_uint_eq(taps[0].len, len);
 	ck_assert_mem_eq(taps[0].buf, frame, len);
+	/* Its answer to client 7, back to us. */
+	len = eth(back, src, dst, 200);
+	fwd_data_tap_rx(&dp, back, len, T0);
+	ck_assert_uint_eq(n_sends, 2);
+	ck_assert_mem_eq(sends[1].dst, ifmac(IF1), BS_ADDR_LEN);
+	wlen = sends[1].len;
+	memcpy(wire, sends[1].buf, wlen);
+	fwd_data_fini(&dp);
+	fwd_tables_free(tab);
+	dp = dp0;
+	tab = tab0;
+	set_up(2);
+	fwd_data_mesh_rx(&dp, IF1, node(5)->mac, ifmac(IF1), wire, wlen, T0);
+	ck_assert_uint_eq(n_taps, 2);
+	ck_assert_uint_eq(taps[1].len, len);
+	ck_assert_mem_eq(taps[1].buf, back, len);
+}
+END_TEST
+
+/* ==== security ================================================================== */
+
+/* Us -- 1 (IF1), 2 (IF2); routes to 5 via 2, to 9 via 1. */
+static void
+topo_sec(void)
+{
+	neigh(1, IF1, 1, 200, T0);
+	neigh(2, IF2, 1, 200, T0);
+	route(5, 2, IF2, T0);
+	route(9, 1, IF1, T0);
+}
+
+enum { HB_TAG, HB_KEYID, HB_COUNTER, HB_TTL, HB_E2E_BYTE, HB_END };
+
+/* A hop part that does not verify: dropped on the interface and neighbour. */
+START_TEST(test_sec_bad_hop)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6];
+	size_t il, len, k;
+
+	topo_sec();
+	client_mac(1, c1);
+	il = eth(inner, c1, c1, 60);
+	for (k = 0; k < 2; k++) {	/* for us, and to relay */
+		len = mk_unicast(p, 1, IF1, 9, k == 0 ? US : 5, 9, inner, il);
+		switch (_i) {
+		case HB_TAG:
+			p[WIRE_HOP_TAG_OFF + 3] ^= 0x40;
+			break;
+		case HB_KEYID:
+			p[WIRE_HOP_KEYID_OFF] ^= 0x01;
+			break;
+		case HB_COUNTER:		/* covered by the tag */
+			p[WIRE_HOP_CTR_OFF + 7] ^= 0x01;
+			break;
+		case HB_TTL:
+			p[2] ^= 0x01;
+			break;
+		case HB_E2E_BYTE:		/* covered by the tag too */
+			p[WIRE_E2E_OFF + 15] ^= 0x02;
+			break;
+		}
+		rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	}
+	ck_assert_uint_eq(n_taps, 0);
+	ck_assert_uint_eq(n_sends, 0);
+	if (_i == HB_KEYID) {
+		ck_assert_uint_eq(ifc(IF1)->drop_stale_key, 2);
+		ck_assert_uint_eq(ncount(1, IF1)->drop_stale_key, 2);
+	} else {
+		ck_assert_uint_eq(ifc(IF1)->drop_bad_tag, 2);
+		ck_assert_uint_eq(ncount(1, IF1)->drop_bad_tag, 2);
+	}
+	ck_assert_uint_eq(fwd_data_iface_transit(&dp, IF1), 0);
+	/* The right frame after it still passes. */
+	len = mk_unicast(p, 1, IF1, 9, US, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_taps, 1);
+}
+END_TEST
+
+/* A frame tagged for another of our interfaces, or by another neighbour. */
+START_TEST(test_sec_wrong_link)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6];
+	size_t il, len;
+
+	topo_sec();
+	neigh(3, IF1, 1, 200, T0);
+	client_mac(1, c1);
+	il = eth(inner, c1, c1, 60);
+	len = mk_unicast(p, 1, IF2, 9, US, 9, inner, il);	/* IF2's key */
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	len = mk_unicast(p, 3, IF1, 9, US, 9, inner, il);	/* node 3's */
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_taps, 0);
+	ck_assert_uint_eq(ifc(IF1)->drop_stale_key, 2);
+	ck_assert_uint_eq(ncount(1, IF1)->drop_stale_key, 2);
+}
+END_TEST
+
+/* A neighbour's epoch changed (IPC_NEIGH): a new hop key; old tags refused. */
+START_TEST(test_sec_neigh_epoch)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], old[FRAME_MAX], c1[6];
+	struct wire_sealed u;
+	size_t il, len, olen;
+
+	topo_sec();
+	client_mac(1, c1);
+	il = eth(inner, c1, c1, 60);
+	olen = mk_unicast(old, 1, IF1, 9, US, 9, inner, il);
+	len = mk_unicast(p, 1, IF1, 9, US, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_taps, 1);
+	node(1)->epoch = 2;
+	ck_assert_int_eq(neigh(1, IF1, 1, 200, T0 + 1), FWD_NEIGH_CHANGED);
+	rx_from(1, IF1, ifmac(IF1), old, olen, T0 + 2);
+	ck_assert_uint_eq(n_taps, 1);
+	ck_assert_uint_eq(ifc(IF1)->drop_stale_key, 1);
+	ck_assert_uint_eq(ncount(1, IF1)->drop_stale_key, 1);
+	/* Tagged with the new key: accepted. */
+	len = mk_unicast(p, 1, IF1, 9, US, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0 + 3);
+	ck_assert_uint_eq(n_taps, 2);
+	/* And what we send it now uses the new key. */
+	route(5, 1, IF1, T0 + 3);
+	tt(5, 100, 1, T0 + 3);
+	client_mac(100, c1);
+	il = eth(inner, c1, c1, 80);
+	fwd_data_tap_rx(&dp, inner, il, T0 + 4);
+	ck_assert_uint_eq(n_sends, 1);
+	check_unicast(&sends[0], 1, US, 5, inner, il, &u);
+}
+END_TEST
+
+/* The same hop counter twice: refused; delivered exactly once. */
+START_TEST(test_sec_hop_replay)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], a[FRAME_MAX], b[FRAME_MAX];
+	uint8_t c1[6];
+	size_t il, len, la, lb;
+
+	topo_sec();
+	client_mac(1, c1);
+	il = eth(inner, c1, c1, 60);
+	len = mk_unicast(p, 1, IF1, 9, US, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_taps, 1);
+	ck_assert_uint_eq(ifc(IF1)->drop_replay, 1);
+	ck_assert_uint_eq(ncount(1, IF1)->drop_replay, 1);
+	/* A relayed frame replayed: sent on once. */
+	len = mk_unicast(p, 1, IF1, 9, 5, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_sends, 1);
+	ck_assert_uint_eq(ifc(IF1)->drop_replay, 2);
+	/* Out of order within the window: each accepted once. */
+	la = mk_unicast(a, 1, IF1, 9, US, 9, inner, il);
+	lb = mk_unicast(b, 1, IF1, 9, US, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), b, lb, T0);
+	rx_from(1, IF1, ifmac(IF1), a, la, T0);
+	rx_from(1, IF1, ifmac(IF1), a, la, T0);
+	rx_from(1, IF1, ifmac(IF1), b, lb, T0);
+	ck_assert_uint_eq(n_taps, 3);
+	ck_assert_uint_eq(ifc(IF1)->drop_replay, 4);
+	/* Far behind the window: refused. */
+	la = mk_unicast(a, 1, IF1, 9, US, 9, inner, il);
+	hctr += 1000;
+	lb = mk_unicast(b, 1, IF1, 9, US, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), b, lb, T0);
+	rx_from(1, IF1, ifmac(IF1), a, la, T0);
+	ck_assert_uint_eq(n_taps, 4);
+	ck_assert_uint_eq(ifc(IF1)->drop_replay, 5);
+}
+END_TEST
+
+/* Re-tagged with a fresh hop counter by an admitted neighbour: the e2e
+ * window refuses it. */
+START_TEST(test_sec_e2e_replay)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6];
+	size_t il, len;
+
+	topo_sec();
+	client_mac(1, c1);
+	il = eth(inner, c1, c1, 60);
+	len = mk_unicast(p, 1, IF1, 9, US, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	retag(p, len, 1, IF1, 9);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	retag(p, len, 2, IF2, 9);		/* via another neighbour */
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	ck_assert_uint_eq(n_taps, 1);
+	ck_assert_uint_eq(ifc(IF1)->drop_replay, 1);
+	ck_assert_uint_eq(ifc(IF2)->drop_replay, 1);
+	ck_assert_uint_eq(ncount(2, IF2)->drop_replay, 1);
+	/* ECHO requests likewise: answered once. */
+	len = mk_echo(p, 2, IF2, 9, WIRE_ECHO_REQUEST, US, 5, 1, 1);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	retag(p, len, 2, IF2, 9);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	ck_assert_uint_eq(dp.echo.requests_received, 1);
+	ck_assert_uint_eq(n_sends, 1);
+}
+END_TEST
+
+/* The e2e part modified by an admitted relay that re-tags it. */
+enum { EM_DST_EPOCH, EM_SRC_EPOCH, EM_COUNTER, EM_CT_BIT, EM_AEAD_TAG,
+    EM_END };
+
+START_TEST(test_sec_e2e_modified)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6];
+	size_t il, len;
+
+	topo_sec();
+	client_mac(1, c1);
+	il = eth(inner, c1, c1, 60);
+	len = mk_unicast(p, 1, IF1, 9, US, 9, inner, il);
+	switch (_i) {
+	case EM_DST_EPOCH:
+		p[WIRE_E2E_OFF + 19] ^= 0x01;
+		break;
+	case EM_SRC_EPOCH:		/* 1 -> 3 (0 would be malformed) */
+		p[WIRE_E2E_OFF + 15] ^= 0x02;
+		break;
+	case EM_COUNTER:
+		p[WIRE_E2E_OFF + 27] ^= 0x01;
+		break;
+	case EM_CT_BIT:
+		p[WIRE_SEALED_CT_OFF + 20] ^= 0x08;
+		break;
+	case EM_AEAD_TAG:
+		p[len - 1] ^= 0x80;
+		break;
+	}
+	retag(p, len, 1, IF1, 9);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_taps, 0);
+	ck_assert_uint_eq(n_sends, 0);
+	ck_assert_uint_eq(ifc(IF1)->drop_bad_tag, 0);
+	if (_i == EM_DST_EPOCH || _i == EM_SRC_EPOCH)
+		ck_assert_uint_eq(ifc(IF1)->drop_epoch, 1);
+	else
+		ck_assert_uint_eq(ifc(IF1)->drop_e2e, 1);
+	/* The honest frame after it still passes. */
+	len = mk_unicast(p, 1, IF1, 9, US, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_taps, 1);
+}
+END_TEST
+
+/*
+ * An insider (node 1, admitted, valid hop tag) claims node 9's source:
+ * it can only seal under its own keys, so the AEAD tag is wrong.
+ */
+START_TEST(test_sec_insider_src)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6], k[BS_E2EKEY_LEN];
+	struct t_link l;
+	size_t il, len;
+
+	topo_sec();
+	route(1, 1, IF1, T0);
+	client_mac(1, c1);
+	il = eth(inner, c1, c1, 60);
+	l = link_of(1, IF1);
+	e2e_key(k, 1, US);		/* the key node 1 does have */
+	len = t_sealed(p, FRAME_MAX, (struct t_sealed){ .ttl = 9, .hop = &l,
+	    .hop_ctr = ++hctr, .e2e_key = k, .e = { .dst = node(US)->addr,
+	    .src = node(9)->addr, .src_epoch = node(9)->epoch,
+	    .dst_epoch = EP_US, .counter = ++ectr }, .pt = inner,
+	    .pt_len = il });
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_taps, 0);
+	ck_assert_uint_eq(ifc(IF1)->drop_e2e, 1);
+	ck_assert_uint_eq(ncount(1, IF1)->drop_e2e, 1);
+	/* An ECHO request forged so: no answer. */
+	{
+		uint8_t body[WIRE_ECHO_BODY_LEN];
+
+		wire_echo_body_put(body, &(struct wire_echo){
+		    .kind = WIRE_ECHO_REQUEST, .ident = 1, .seqno = 2 });
+		len = t_sealed(p, FRAME_MAX, (struct t_sealed){
+		    .type = WIRE_T_ECHO, .ttl = 9, .hop = &l,
+		    .hop_ctr = ++hctr, .e2e_key = k,
+		    .e = { .dst = node(US)->addr, .src = node(5)->addr,
+		    .src_epoch = node(5)->epoch, .dst_epoch = EP_US,
+		    .counter = ++ectr }, .pt = body, .pt_len = sizeof(body) });
+	}
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_sends, 0);
+	ck_assert_uint_eq(dp.echo.requests_received, 0);
+	ck_assert_uint_eq(ifc(IF1)->drop_e2e, 2);
+	/* Under its own name it is fine. */
+	len = mk_unicast(p, 1, IF1, 9, US, 1, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_taps, 1);
+}
+END_TEST
+
+/* An ECHO request with a bad e2e tag: no answer. */
+START_TEST(test_sec_echo_bad_tag)
+{
+	uint8_t p[FRAME_MAX];
+	size_t len;
+
+	topo_sec();
+	len = mk_echo(p, 2, IF2, 9, WIRE_ECHO_REQUEST, US, 5, 1, 2);
+	p[len - 3] ^= 0x10;
+	retag(p, len, 2, IF2, 9);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	ck_assert_uint_eq(n_sends, 0);
+	ck_assert_uint_eq(dp.echo.requests_received, 0);
+	ck_assert_uint_eq(ifc(IF2)->drop_e2e, 1);
+}
+END_TEST
+
+/* BCAST: bad signature, unknown originator, duplicate. */
+START_TEST(test_sec_bcast_sig)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6];
+	struct wire_bcast b;
+	size_t il, len;
+	uint8_t in[WIRE_BCAST_TAG_IN];
+	struct t_link l;
+
+	topo_sec();
+	client_mac(1, c1);
+	il = eth(inner, bcast_mac, c1, 60);
+	/* A bit of the inner frame flipped, re-tagged: bad signature. */
+	len = mk_bcast(p, 1, IF1, 5, 10, 9, inner, il);
+	ck_assert_int_eq(wire_bcast_parse(p, len, &b), WIRE_OK);
+	p[b.inner - p + 20] ^= 0x01;
+	l = link_of(1, IF1);
+	wire_bcast_tag_input(p, &b, in);
+	bs_hop_tag(p + WIRE_BCAST_FIXED + BS_KEYID_LEN, l.key, in, sizeof(in));
+	rx_from(1, IF1, bcast_mac, p, len, T0);
+	ck_assert_uint_eq(ifc(IF1)->drop_bad_sig, 1);
+	ck_assert_uint_eq(ncount(1, IF1)->drop_bad_sig, 1);
+	ck_assert_uint_eq(n_taps, 0);
+	ck_assert_uint_eq(n_sends, 0);
+	/* Signed by someone else than the originator it names. */
+	len = mk_bcast(p, 1, IF1, 5, 11, 9, inner, il);
+	ck_assert_int_eq(wire_bcast_parse(p, len, &b), WIRE_OK);
+	memcpy(p + (b.orig - p), node(5)->addr, BS_ADDR_LEN);
+	wire_bcast_tag_input(p, &b, in);
+	bs_hop_tag(p + WIRE_BCAST_FIXED + BS_KEYID_LEN, l.key, in, sizeof(in));
+	rx_from(1, IF1, bcast_mac, p, len, T0);
+	ck_assert_uint_eq(ifc(IF1)->drop_bad_sig, 2);
+	/* An originator we have no route to. */
+	len = mk_bcast(p, 1, IF1, 5, 10, 6, inner, il);
+	rx_from(1, IF1, bcast_mac, p, len, T0);
+	ck_assert_uint_eq(ifc(IF1)->drop_no_key, 1);
+	ck_assert_uint_eq(n_taps, 0);
+	/* A bad hop tag. */
+	len = mk_bcast(p, 1, IF1, 5, 12, 9, inner, il);
+	p[WIRE_BCAST_FIXED + BS_KEYID_LEN] ^= 0x01;
+	rx_from(1, IF1, bcast_mac, p, len, T0);
+	ck_assert_uint_eq(ifc(IF1)->drop_bad_tag, 1);
+	/* A tag for another link only. */
+	{
+		struct t_link l2 = link_of(1, IF2);
+		const struct t_link *hops[1] = { &l2 };
+
+		len = t_bcast(p, FRAME_MAX, (struct t_bcast){ .ttl = 5,
+		    .hop_ctr = ++hctr, .hops = hops, .num_tags = 1,
+		    .orig = node(9)->id, .epoch = 1, .seqno = 13,
+		    .inner = inner, .inner_len = il });
+	}
+	rx_from(1, IF1, bcast_mac, p, len, T0);
+	ck_assert_uint_eq(ifc(IF1)->drop_stale_key, 1);
+	ck_assert_uint_eq(n_taps, 0);
+	/* The honest one: delivered; its duplicate not verified again. */
+	len = mk_bcast(p, 1, IF1, 5, 10, 9, inner, il);
+	rx_from(1, IF1, bcast_mac, p, len, T0);
+	ck_assert_uint_eq(n_taps, 1);
+	{
+		uint32_t tok = fwd_neigh_find(tab, node(2)->addr,
+		    IF2)->hop.sig_tokens;
+
+		len = mk_bcast(p, 2, IF2, 5, 10, 9, inner, il);
+		rx_from(2, IF2, bcast_mac, p, len, T0);
+		ck_assert_uint_eq(ifc(IF2)->drop_dup_bcast, 1);
+		ck_assert_uint_eq(fwd_neigh_find(tab, node(2)->addr,
+		    IF2)->hop.sig_tokens, tok);
+	}
+	ck_assert_uint_eq(n_taps, 1);
+}
+END_TEST
+
+/* The suppression attack: seqno N with a bad signature first. */
+START_TEST(test_sec_bcast_suppress)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6];
+	uint8_t in[WIRE_BCAST_TAG_IN];
+	struct wire_bcast b;
+	struct t_link l = link_of(1, IF1);
+	size_t il, len;
+
+	topo_sec();
+	client_mac(1, c1);
+	il = eth(inner, bcast_mac, c1, 60);
+	len = mk_bcast(p, 1, IF1, 5, 50, 9, inner, il);
+	ck_assert_int_eq(wire_bcast_parse(p, len, &b), WIRE_OK);
+	p[len - 1] ^= 0x01;			/* the signature */
+	wire_bcast_tag_input(p, &b, in);
+	bs_hop_tag(p + WIRE_BCAST_FIXED + BS_KEYID_LEN, l.key, in, sizeof(in));
+	rx_from(1, IF1, bcast_mac, p, len, T0);
+	ck_assert_uint_eq(ifc(IF1)->drop_bad_sig, 1);
+	len = mk_bcast(p, 2, IF2, 5, 50, 9, inner, il);
+	rx_from(2, IF2, bcast_mac, p, len, T0);
+	ck_assert_uint_eq(n_taps, 1);
+	ck_assert_uint_eq(ifc(IF2)->drop_dup_bcast, 0);
+}
+END_TEST
+
+/* More than FWD_SIG_BURST bad signatures from one neighbour. */
+START_TEST(test_sec_bcast_budget)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6];
+	uint8_t in[WIRE_BCAST_TAG_IN];
+	struct wire_bcast b;
+	struct t_link l = link_of(1, IF1);
+	size_t il, len, i;
+
+	topo_sec();
+	client_mac(1, c1);
+	il = eth(inner, bcast_mac, c1, 60);
+	len = mk_bcast(p, 1, IF1, 5, 1, 9, inner, il);
+	ck_assert_int_eq(wire_bcast_parse(p, len, &b), WIRE_OK);
+	p[len - 1] ^= 0x01;
+	for (i = 0; i < FWD_SIG_BURST + 5; i++) {
+		bs_put64(p + 4, ++hctr);
+		wire_bcast_tag_input(p, &b, in);
+		bs_hop_tag(p + WIRE_BCAST_FIXED + BS_KEYID_LEN, l.key, in,
+		    sizeof(in));
+		rx_from(1, IF1, bcast_mac, p, len, T0);
+	}
+	ck_assert_uint_eq(ifc(IF1)->drop_bad_sig, FWD_SIG_BURST);
+	ck_assert_uint_eq(ifc(IF1)->drop_sig_budget, 5);
+	ck_assert_uint_eq(ncount(1, IF1)->drop_sig_budget, 5);
+	/* Node 1's honest broadcast waits for its budget ... */
+	len = mk_bcast(p, 1, IF1, 5, 2, 9, inner, il);
+	rx_from(1, IF1, bcast_mac, p, len, T0);
+	ck_assert_uint_eq(n_taps, 0);
+	/* ... node 2's goes through at once. */
+	len = mk_bcast(p, 2, IF2, 5, 1, 9, inner, il);
+	rx_from(2, IF2, bcast_mac, p, len, T0);
+	ck_assert_uint_eq(n_taps, 1);
+	/* A second later node 1 has FWD_SIG_RATE more. */
+	len = mk_bcast(p, 1, IF1, 5, 3, 9, inner, il);
+	rx_from(1, IF1, bcast_mac, p, len, T0 + 1000);
+	ck_assert_uint_eq(n_taps, 2);
+}
+END_TEST
+
+/* After the originator's route moved to a new epoch, old ones are old. */
+START_TEST(test_sec_bcast_old_epoch)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6];
+	size_t il, len;
+
+	topo_sec();
+	client_mac(1, c1);
+	il = eth(inner, bcast_mac, c1, 60);
+	len = mk_bcast_ep(p, 1, IF1, 5, 9, 1, 100, inner, il);
+	rx_from(1, IF1, bcast_mac, p, len, T0);
+	ck_assert_uint_eq(n_taps, 1);
+	node(9)->epoch = 2;
+	route(9, 1, IF1, T0 + 1);
+	/* A fresh seqno of the old epoch: refused. */
+	len = mk_bcast_ep(p, 1, IF1, 5, 9, 1, 101, inner, il);
+	rx_from(1, IF1, bcast_mac, p, len, T0 + 2);
+	ck_assert_uint_eq(n_taps, 1);
+	ck_assert_uint_eq(ifc(IF1)->drop_dup_bcast, 1);
+	/* The new epoch's seqno 1 (behind 100): taken, a restart. */
+	len = mk_bcast_ep(p, 1, IF1, 5, 9, 2, 1, inner, il);
+	rx_from(1, IF1, bcast_mac, p, len, T0 + 3);
+	ck_assert_uint_eq(n_taps, 2);
+	ck_assert_uint_eq(fwd_tables_counters(tab)->bcast_restarts, 1);
+	/* And a UNICAST sealed for the old epoch: drop_epoch. */
+	node(9)->epoch = 1;
+	len = mk_unicast(p, 1, IF1, 9, US, 9, inner, il);
+	node(9)->epoch = 2;
+	rx_from(1, IF1, ifmac(IF1), p, len, T0 + 4);
+	ck_assert_uint_eq(ifc(IF1)->drop_epoch, 1);
+	len = mk_unicast(p, 1, IF1, 9, US, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0 + 5);
+	ck_assert_uint_eq(n_taps, 3);
+}
+END_TEST
+
+/* A restarted data plane (new epoch) uses new keys. */
+START_TEST(test_sec_restart_keys)
+{
+	uint8_t frame[FRAME_MAX], dst[BS_ADDR_LEN], src[BS_ADDR_LEN];
+	uint8_t first[FRAME_MAX];
+	struct wire_sealed u, u2;
+	size_t len;
+
+	topo_line();
+	client_mac(100, dst);
+	client_mac(7, src);
+	len = eth(frame, dst, src, 100);
+	fwd_data_tap_rx(&dp, frame, len, T0);
+	ck_assert_uint_eq(n_sends, 1);
+	check_unicast(&sends[0], 1, US, 5, frame, len, &u);
+	memcpy(first, sends[0].buf, sends[0].len);
+	fwd_data_fini(&dp);
+	fwd_tables_free(tab);
+	tab = fwd_tables_new();
+	fwd_data_init(&dp, tab, node(US)->id, EP_US + 1, &cap_ops);
+	topo_line();
+	fwd_data_tap_rx(&dp, frame, len, T0);
+	ck_assert_uint_eq(n_sends, 2);
+	check_unicast(&sends[1], 1, US, 5, frame, len, &u2);
+	ck_assert_uint_eq(u2.e.src_epoch, EP_US + 1);
+	ck_assert_mem_ne(u2.keyid, first + WIRE_HOP_KEYID_OFF, BS_KEYID_LEN);
+	/* The old frame no longer passes the hop check (old key). */
+	{
+		struct t_link old;
+		uint8_t in[WIRE_SEALED_HOP_IN];
+
+		t_link_keys(&old, (struct t_end){ node(1)->id, node(1)->mac,
+		    1 }, (struct t_end){ node(US)->id, ifmac(IF1), EP_US });
+		wire_sealed_hop_input(sends[1].buf, sends[1].len, in);
+		ck_assert_int_ne(bs_hop_tag_verify(u2.hop_tag, old.key, in,
+		    sizeof(in)), 0);
+	}
+}
+END_TEST
+
+/*
+ * KNOWN BUG (fails today; run with FWD_KNOWN_BUGS=1; reported to the
+ * lead): the BCAST receive path creates an originator's data state
+ * (fwd_e2e_get(.., 1)) before the signature is checked, so an admitted
+ * insider can name FWD_E2E_MAX known originators in BCASTs with bad
+ * signatures, evict our state with node 9 and with it the e2e replay
+ * window; an old UNICAST from 9, re-tagged, is then delivered again
+ * (same epochs, same keys).
+ */
+START_TEST(test_bug_e2e_evict_replay)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], b[FRAME_MAX], c1[6];
+	uint8_t in[WIRE_BCAST_TAG_IN];
+	struct t_link l = link_of(1, IF1);
+	struct wire_bcast wb;
+	size_t il, len, bl;
+	unsigned i;
+
+	topo_sec();
+	client_mac(1, c1);
+	il = eth(inner, c1, c1, 60);
+	len = mk_unicast(p, 1, IF1, 9, US, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_taps, 1);
+	/* Routes to FWD_E2E_MAX other (fake-key) originators. */
+	for (i = 0; i < FWD_E2E_MAX; i++)
+		route(NREAL + i, 1, IF1, T0);
+	/* Node 1 sends a BCAST naming each, signed by nobody. */
+	il = eth(inner, bcast_mac, c1, 60);
+	bl = mk_bcast(b, 1, IF1, 5, 1, 9, inner, il);
+	ck_assert_int_eq(wire_bcast_parse(b, bl, &wb), WIRE_OK);
+	for (i = 0; i < FWD_E2E_MAX; i++) {
+		memcpy(b + (wb.orig - b), node(NREAL + i)->addr, BS_ADDR_LEN);
+		bs_put64(b + 4, ++hctr);
+		wire_bcast_tag_input(b, &wb, in);
+		bs_hop_tag(b + WIRE_BCAST_FIXED + BS_KEYID_LEN, l.key, in,
+		    sizeof(in));
+		rx_from(1, IF1, bcast_mac, b, bl, T0 + 10000 + i);
+	}
+	ck_assert_uint_eq(n_taps, 1);
+	/* The old UNICAST again, re-tagged. */
+	retag(p, len, 1, IF1, 9);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0 + 20000);
+	ck_assert_msg(n_taps == 1, "KNOWN BUG: replayed UNICAST delivered "
+	    "again after its e2e state was evicted (e2e_evicted %llu)",
+	    (unsigned long long)fwd_tables_counters(tab)->e2e_evicted);
 }
 END_TEST
 
@@ -1879,12 +2835,11 @@ fwd_data_suite(void)
 	tcase_add_test(tc, test_local_cap_tt);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("bcast_window");
+	tc = tcase_create("e2e_state");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_loop_test(tc, test_bcast_window, 0,
-	    sizeof(bc_cases) / sizeof(bc_cases[0]));
-	tcase_add_test(tc, test_bcast_evict);
-	tcase_add_test(tc, test_bcast_restart_epoch);
+	tcase_add_test(tc, test_e2e_get);
+	tcase_add_test(tc, test_e2e_evict);
+	tcase_add_test(tc, test_e2e_bcast_mark);
 	tcase_add_test(tc, test_dcount_names);
 	suite_add_tcase(s, tc);
 
@@ -1893,7 +2848,9 @@ fwd_data_suite(void)
 	tcase_add_test(tc, test_tap_unicast);
 	tcase_add_loop_test(tc, test_tap_flood, 0,
 	    sizeof(flood_dsts) / sizeof(flood_dsts[0]));
+	tcase_add_test(tc, test_tap_flood_tags);
 	tcase_add_test(tc, test_tap_no_route);
+	tcase_add_test(tc, test_tap_no_key);
 	tcase_add_test(tc, test_tap_bad_frames);
 	tcase_add_test(tc, test_tap_mtu_send_error);
 	tcase_add_test(tc, test_tap_vlan);
@@ -1917,8 +2874,10 @@ fwd_data_suite(void)
 	tcase_add_test(tc, test_mesh_not_neighbour);
 	tcase_add_test(tc, test_echo_ping_and_reply);
 	tcase_add_test(tc, test_echo_request_answered);
+	tcase_add_test(tc, test_echo_no_route_back);
 	tcase_add_test(tc, test_echo_forwarded);
 	tcase_add_loop_test(tc, test_mesh_malformed, 0, MF_END);
+	tcase_add_test(tc, test_mesh_version);
 	tcase_add_test(tc, test_mesh_bcast);
 	tcase_add_test(tc, test_mesh_bcast_own_ttl);
 	tcase_add_test(tc, test_mesh_tap_error);
@@ -1927,6 +2886,32 @@ fwd_data_suite(void)
 	tcase_add_test(tc, test_is_data);
 	tcase_add_test(tc, test_end_to_end);
 	suite_add_tcase(s, tc);
+	tc = tcase_create("security");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_sec_bad_hop, 0, HB_END);
+	tcase_add_test(tc, test_sec_wrong_link);
+	tcase_add_test(tc, test_sec_neigh_epoch);
+	tcase_add_test(tc, test_sec_hop_replay);
+	tcase_add_test(tc, test_sec_e2e_replay);
+	tcase_add_loop_test(tc, test_sec_e2e_modified, 0, EM_END);
+	tcase_add_test(tc, test_sec_insider_src);
+	tcase_add_test(tc, test_sec_echo_bad_tag);
+	tcase_add_test(tc, test_sec_bcast_sig);
+	tcase_add_test(tc, test_sec_bcast_suppress);
+	tcase_add_test(tc, test_sec_bcast_budget);
+	tcase_add_test(tc, test_sec_bcast_old_epoch);
+	tcase_add_test(tc, test_sec_restart_keys);
+	suite_add_tcase(s, tc);
+
+	/* Failing tests of bugs reported, not yet fixed. */
+	if (getenv("FWD_KNOWN_BUGS") != NULL) {
+		tc = tcase_create("known_bugs");
+		tcase_add_checked_fixture(tc, setup, teardown);
+		tcase_set_timeout(tc, 60);
+		tcase_add_test(tc, test_bug_e2e_evict_replay);
+		suite_add_tcase(s, tc);
+	}
 	return s;
 }
 
