@@ -248,8 +248,6 @@ local F = {
 	bc_signed = ProtoField.none("batsec.bcast.signed", "Signed header"),
 	bc_flags = ProtoField.uint8("batsec.bcast.flags", "Flags", base.HEX),
 	bc_epoch = ProtoField.uint32("batsec.bcast.epoch", "Epoch", base.DEC),
-	ignored = ProtoField.bytes("batsec.ignored",
-	    "Bytes after the signature (ignored)"),
 	dst = ProtoField.ether("batsec.dst", "Destination originator"),
 	src = ProtoField.ether("batsec.src", "Source originator"),
 	orig = ProtoField.ether("batsec.orig", "Originator"),
@@ -1004,14 +1002,15 @@ end
 -- ---- data frames ----------------------------------------------------------
 
 -- What follows the inner frame: zero padding of a short frame, or garbage.
-local function data_tail(c, tree)
+local function data_tail(c, tree, after)
 	if c.err then return end
 	local r = c:rest()
 	if not r then return end
 	if c.tvb:reported_len() > ETH_MIN_PAYLOAD then
 		tree:add(F.trailing, r):add_proto_expert_info(E.trailing,
-		    string.format("%d bytes after the inner frame of a " ..
-		    "payload longer than %d bytes", r:len(), ETH_MIN_PAYLOAD))
+		    string.format("%d bytes after the %s of a " ..
+		    "payload longer than %d bytes", r:len(), after,
+		    ETH_MIN_PAYLOAD))
 	else
 		local it = tree:add(F.padding, r)
 		if nonzero(r) then
@@ -1082,8 +1081,9 @@ local function dissect_e2e(c, tree)
 	local et, start = c:subtree(tree, F.e2e)
 	local _, dr = mesh_addr(c, et, F.dst, "destination")
 	local _, sr = mesh_addr(c, et, F.src, "source")
-	add(c, et, F.src_epoch, 4, "source epoch")
-	add(c, et, F.dst_epoch, 4, "destination epoch")
+	ranged(c, et, F.src_epoch, 4, 1, 0xffffffff, E.range, "source epoch")
+	ranged(c, et, F.dst_epoch, 4, 1, 0xffffffff, E.range,
+	    "destination epoch")
 	local _, cr = add(c, et, F.e2e_counter, 8, "end-to-end counter")
 	if dr and sr and cr then
 		et:append_text(string.format(": %s -> %s, counter %s",
@@ -1140,23 +1140,19 @@ local function dissect_sealed_frame(c, tree, pinfo, ftype)
 	end
 end
 
+-- One tag per neighbour the sender addresses on this interface; a
+-- receiver looks for its own key id (a repeated id is not an error).
 local function dissect_bcast_tags(c, tree, n)
-	local seen = {}
 	for i = 1, n do
 		if c.err then return end
 		local tt, start = c:subtree(tree, F.bc_tag,
 		    string.format("Tag %d", i))
-		local kit, kr = add(c, tt, F.hop_keyid, HOP_KEYID_LEN,
+		local _, kr = add(c, tt, F.hop_keyid, HOP_KEYID_LEN,
 		    "tag key id")
 		add(c, tt, F.hop_tag, HOP_TAG_LEN, "tag")
 		if kr then
-			local key = kr:bytes():tohex()
-			if seen[key] then
-				kit:add_proto_expert_info(E.dup,
-				    "key id listed twice")
-			end
-			seen[key] = true
-			tt:append_text(": key id " .. key:lower())
+			tt:append_text(": key id " ..
+			    kr:bytes():tohex():lower())
 		end
 		c:done(tt, start)
 	end
@@ -1169,7 +1165,8 @@ local function dissect_bcast_signed(c, tree)
 	reserved(c, st, 1, "signed header reserved")
 	local n = inner_len(c, st)
 	local _, orr = mesh_addr(c, st, F.orig, "originator")
-	local _, er = add(c, st, F.bc_epoch, 4, "epoch")
+	local _, er = ranged(c, st, F.bc_epoch, 4, 1, 0xffffffff, E.range,
+	    "epoch")
 	local _, qr = add(c, st, F.bc_seqno, 4, "seqno")
 	reserved(c, st, 2, "signed header reserved")
 	if orr and er and qr then
@@ -1198,13 +1195,9 @@ local function dissect_bcast(c, tree, root, pinfo)
 	end
 	inner_frame(c, tree, root, pinfo, n)
 	add(c, tree, F.signature, SIG_LEN, "signature")
-	-- Ethernet padding of a short frame, or anything else: batsecd
-	-- ignores what follows the signature.
-	if not c.err then
-		local r = c:rest()
-		if r then tree:add(F.ignored, r) end
-		c.off = c.stop
-	end
+	-- A BCAST is never shorter than 122 bytes, so never padded: any
+	-- byte after the signature is refused, as after any frame.
+	data_tail(c, tree, "signature")
 end
 
 -- ---- data frames, version 1 (obsolete) ------------------------------------
@@ -1223,7 +1216,7 @@ local function dissect_unicast_v1(c, tree, root, pinfo)
 		    tostring(sr:ether()), tostring(dr:ether()), ttl:uint()))
 	end
 	inner_frame(c, tree, root, pinfo, n)
-	data_tail(c, tree)
+	data_tail(c, tree, "inner frame")
 end
 
 local function dissect_bcast_v1(c, tree, root, pinfo)
@@ -1237,7 +1230,7 @@ local function dissect_bcast_v1(c, tree, root, pinfo)
 		    tostring(orr:ether()), qr:uint(), ttl:uint()))
 	end
 	inner_frame(c, tree, root, pinfo, n)
-	data_tail(c, tree)
+	data_tail(c, tree, "inner frame")
 end
 
 local function dissect_echo_v1(c, tree, pinfo)
@@ -1252,7 +1245,7 @@ local function dissect_echo_v1(c, tree, pinfo)
 		    ECHO_KINDS[kr:uint()] or "?", tostring(sr:ether()),
 		    tostring(dr:ether()), qr:uint(), ttl:uint()))
 	end
-	data_tail(c, tree)
+	data_tail(c, tree, "frame")
 end
 
 -- ---- entry point ----------------------------------------------------------
