@@ -8,7 +8,9 @@
 # by tests/pcap/mkpcap.py.
 #
 # (tests/pcap/live-mesh3.pcap is a capture of a 3-node mesh made by
-# t_dissector_live.sh.)  Asserts: every frame type decodes; known frames
+# t_dissector_live.sh with PCAP_SAVE, data frames of version 2;
+# live-mesh3-v1.pcap one from before version 2, whose data frames both
+# the codec and the dissector refuse.)  Asserts: every frame type decodes; known frames
 # show the field values gen_wire.c put in them; the inner frame of a BCAST
 # goes to the Ethernet dissector; a version-1 data frame is flagged as
 # refused; valid frames raise no expert

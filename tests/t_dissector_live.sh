@@ -57,6 +57,9 @@ check "the echoes reached the capture file" wait_for 30 replies_saved
 kill -INT "$TCPD" 2>/dev/null
 wait_for 10 sh -c "! kill -0 $TCPD 2>/dev/null"
 
+# PCAP_SAVE=FILE keeps the capture (tests/pcap/live-mesh3.pcap was made so).
+[ -n "${PCAP_SAVE:-}" ] && cp "$PCAP" "$PCAP_SAVE"
+
 ts() { tshark -X "lua_script:$LUA" -r "$PCAP" "$@" 2>>"$MT/tshark.err"; }
 nframes=$(ts -T fields -e frame.number | wc -l)
 check "the capture holds frames ($nframes)" test "$nframes" -gt 10
