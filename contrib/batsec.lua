@@ -1,4 +1,5 @@
--- batsec.lua -- Wireshark dissector for the batsec mesh protocol, version 1.
+-- batsec.lua -- Wireshark dissector for the batsec mesh protocol: HELLO and
+-- OGM of version 1, data frames of version 2.
 --
 -- Usage:
 --   tshark -X lua_script:batsec.lua -r capture.pcap -V
@@ -11,9 +12,13 @@
 -- section by section.  Every field of every frame type is shown: HELLO
 -- (neighbours, certificate, signature), OGM aggregates (each entry's
 -- mutable part, signed part, TVLV containers and signature, then the
--- link-authentication trailer with MAC tags or a signature), UNICAST and
--- BCAST (whose inner Ethernet frame goes to Wireshark's Ethernet
--- dissector), and ECHO (the mesh ping).
+-- link-authentication trailer with MAC tags or a signature), and the data
+-- frames of version 2: UNICAST and ECHO (hop part, end-to-end header,
+-- ciphertext and AEAD tag; the payload is encrypted end to end and stays
+-- opaque here) and BCAST (hop counter, tag list, signed header, the inner
+-- Ethernet frame handed to Wireshark's Ethernet dissector, signature).
+-- Data frames of version 1 are decoded with their old layout but marked
+-- with an error: batsecd refuses them.
 --
 -- The dissector applies the structural rules batsecd applies before it
 -- looks at anything else (step 1 of RECEIVING in batsec-protocol(7)):
@@ -22,8 +27,10 @@
 -- _ws.expert.severity == "Error", or one class such as
 -- batsec.malformed.reserved).  A well-formed frame produces no error and
 -- no warning; an unknown TVLV container gives a note.
--- Signatures, MAC tags and hop chains are shown, not verified: that needs
--- the keys and BLAKE2b/Ed25519, which Wireshark's Lua does not offer.
+-- Signatures, MAC tags, hop tags and hop chains are shown, not verified,
+-- and UNICAST/ECHO payloads are not decrypted: that needs the keys and
+-- BLAKE2b/SipHash/Ed25519/ChaCha20-Poly1305, which Wireshark's Lua does
+-- not offer.
 --
 -- The ethertype is a preference (Edit > Preferences > Protocols > BATSEC),
 -- 0x88B5 by default, as in batsec.conf(5).
@@ -32,7 +39,8 @@ local batsec = Proto("batsec", "batsec mesh protocol")
 
 -- ---- constants (batsec-protocol(7), "Sizes and limits") -----------------
 
-local VERSION = 1
+local VERSION = 1		-- HELLO and OGM
+local DATA_VERSION = 2		-- UNICAST, BCAST, ECHO
 local DEFAULT_ETHERTYPE = 0x88B5
 local PK_LEN, SIG_LEN, ADDR_LEN = 32, 64, 6
 local TAG_LEN, KEYID_LEN, CHAIN_LEN = 16, 4, 16
@@ -46,6 +54,12 @@ local INNER_MIN, INNER_MAX = 14, 1518
 local ETH_MIN_PAYLOAD = 46
 local INTERVAL_MIN, INTERVAL_MAX = 100, 60000
 local CERT_NAME_MAX = 32
+-- Data frames, version 2 (batsec-protocol(7), "DATA FRAMES").
+local HOP_LEN, E2E_LEN, AEAD_LEN = 24, 28, 16
+local HOP_KEYID_LEN, HOP_TAG_LEN = 4, 8
+local BC_HDR_LEN, BC_TAG_LEN, BC_SIGNED_LEN = 12, 12, 20
+local BC_MAX_TAGS = 8
+local ECHO_PLAIN_LEN = 6
 
 local T_HELLO, T_OGM, T_UNICAST, T_BCAST = 0x01, 0x02, 0x40, 0x41
 local T_ECHO = 0x42
@@ -205,7 +219,35 @@ local F = {
 	link_sig = ProtoField.bytes("batsec.trailer.signature",
 	    "Link signature"),
 
-	-- data frames
+	-- data frames (version 2)
+	hop = ProtoField.none("batsec.hop", "Hop part"),
+	hop_keyid = ProtoField.bytes("batsec.hop.keyid", "Hop key id"),
+	hop_counter = ProtoField.uint64("batsec.hop.counter", "Hop counter",
+	    base.DEC),
+	hop_lane = ProtoField.uint8("batsec.hop.lane",
+	    "Lane (0: user-space forwarder, 1..255: in-kernel relay)",
+	    base.DEC),
+	hop_count = ProtoField.uint64("batsec.hop.count",
+	    "Count (lower 56 bits)", base.DEC),
+	hop_tag = ProtoField.bytes("batsec.hop.tag", "Hop tag"),
+	bc_ntags = ProtoField.uint8("batsec.bcast.ntags", "Hop tags",
+	    base.DEC),
+	bc_tag = ProtoField.none("batsec.bcast.tag", "Hop tag entry"),
+	e2e = ProtoField.none("batsec.e2e", "End-to-end header"),
+	src_epoch = ProtoField.uint32("batsec.e2e.src_epoch", "Source epoch",
+	    base.DEC),
+	dst_epoch = ProtoField.uint32("batsec.e2e.dst_epoch",
+	    "Destination epoch", base.DEC),
+	e2e_counter = ProtoField.uint64("batsec.e2e.counter",
+	    "End-to-end counter (nonce)", base.DEC),
+	ciphertext = ProtoField.bytes("batsec.ciphertext", "Ciphertext"),
+	ct_len = ProtoField.uint16("batsec.ciphertext_len",
+	    "Ciphertext length", base.DEC),
+	aead_tag = ProtoField.bytes("batsec.aead_tag",
+	    "AEAD tag (ChaCha20-Poly1305)"),
+	bc_signed = ProtoField.none("batsec.bcast.signed", "Signed header"),
+	bc_flags = ProtoField.uint8("batsec.bcast.flags", "Flags", base.HEX),
+	bc_epoch = ProtoField.uint32("batsec.bcast.epoch", "Epoch", base.DEC),
 	dst = ProtoField.ether("batsec.dst", "Destination originator"),
 	src = ProtoField.ether("batsec.src", "Source originator"),
 	orig = ProtoField.ether("batsec.orig", "Originator"),
@@ -960,14 +1002,15 @@ end
 -- ---- data frames ----------------------------------------------------------
 
 -- What follows the inner frame: zero padding of a short frame, or garbage.
-local function data_tail(c, tree)
+local function data_tail(c, tree, after)
 	if c.err then return end
 	local r = c:rest()
 	if not r then return end
 	if c.tvb:reported_len() > ETH_MIN_PAYLOAD then
 		tree:add(F.trailing, r):add_proto_expert_info(E.trailing,
-		    string.format("%d bytes after the inner frame of a " ..
-		    "payload longer than %d bytes", r:len(), ETH_MIN_PAYLOAD))
+		    string.format("%d bytes after the %s of a " ..
+		    "payload longer than %d bytes", r:len(), after,
+		    ETH_MIN_PAYLOAD))
 	else
 		local it = tree:add(F.padding, r)
 		if nonzero(r) then
@@ -1004,7 +1047,164 @@ local function inner_len(c, tree)
 	return r and r:uint()
 end
 
-local function dissect_unicast(c, tree, root, pinfo)
+-- ---- data frames, version 2 ----------------------------------------------
+
+-- The hop counter: lane (top 8 bits) and count (lower 56 bits).
+local function hop_counter(c, tree)
+	local it, r = add(c, tree, F.hop_counter, 8, "hop counter")
+	if r then
+		it:add(F.hop_lane, r:range(0, 1))
+		it:add(F.hop_count, r:range(1, 7))
+	end
+	return r
+end
+
+-- Bytes 2..24 of UNICAST and ECHO: what each relay rewrites.
+local function dissect_hop(c, tree)
+	local ht, start = c:subtree(tree, F.hop)
+	local _, ttl = add(c, ht, F.ttl, 1, "ttl")
+	reserved(c, ht, 1, "reserved")
+	local _, kr = add(c, ht, F.hop_keyid, HOP_KEYID_LEN, "hop key id")
+	local cr = hop_counter(c, ht)
+	add(c, ht, F.hop_tag, HOP_TAG_LEN, "hop tag")
+	if ttl and kr and cr then
+		ht:append_text(string.format(": TTL %d, key id %s, " ..
+		    "counter %s", ttl:uint(), kr:bytes():tohex():lower(),
+		    tostring(cr:uint64())))
+	end
+	c:done(ht, start)
+	return ttl
+end
+
+-- Bytes 24..52: the end-to-end header, the AEAD's associated data.
+local function dissect_e2e(c, tree)
+	local et, start = c:subtree(tree, F.e2e)
+	local _, dr = mesh_addr(c, et, F.dst, "destination")
+	local _, sr = mesh_addr(c, et, F.src, "source")
+	ranged(c, et, F.src_epoch, 4, 1, 0xffffffff, E.range, "source epoch")
+	ranged(c, et, F.dst_epoch, 4, 1, 0xffffffff, E.range,
+	    "destination epoch")
+	local _, cr = add(c, et, F.e2e_counter, 8, "end-to-end counter")
+	if dr and sr and cr then
+		et:append_text(string.format(": %s -> %s, counter %s",
+		    tostring(sr:ether()), tostring(dr:ether()),
+		    tostring(cr:uint64())))
+	end
+	c:done(et, start)
+	return dr, sr
+end
+
+-- The ciphertext fills the frame up to the AEAD tag in its last 16
+-- bytes; batsecd accepts lo..hi bytes of it.  Returns its length.
+local function dissect_sealed(c, tree, lo, hi, name)
+	if c.err then return nil end
+	local n = c.tvb:reported_len() - c.off - AEAD_LEN
+	if n < lo then
+		-- Too short for the smallest payload and the tag.
+		c:take(lo + AEAD_LEN, tree, "ciphertext and AEAD tag")
+		return nil
+	end
+	add(c, tree, F.ciphertext, n, "ciphertext")
+	local lit = tree:add(F.ct_len, n)
+	lit:set_generated()
+	if n > hi then
+		lit:add_proto_expert_info(E.len, string.format(
+		    "ciphertext of %d bytes, %s carries %s", n, name,
+		    lo == hi and string.format("%d", lo) or
+		    string.format("%d..%d", lo, hi)))
+	end
+	add(c, tree, F.aead_tag, AEAD_LEN, "AEAD tag")
+	return n
+end
+
+-- UNICAST and ECHO: hop part, end-to-end header, ciphertext, AEAD tag.
+-- A UNICAST's plaintext is the inner Ethernet frame (14..1518 bytes), an
+-- ECHO's 6 bytes (kind, reserved, ident, seqno); both stay encrypted.
+local function dissect_sealed_frame(c, tree, pinfo, ftype)
+	local ttl = dissect_hop(c, tree)
+	local dr, sr = dissect_e2e(c, tree)
+	local n
+	if ftype == T_ECHO then
+		n = dissect_sealed(c, tree, ECHO_PLAIN_LEN, ECHO_PLAIN_LEN,
+		    "ECHO")
+	else
+		n = dissect_sealed(c, tree, INNER_MIN, INNER_MAX, "UNICAST")
+	end
+	if dr and sr and ttl then
+		pinfo.cols.info:append(string.format(" %s -> %s ttl %d",
+		    tostring(sr:ether()), tostring(dr:ether()), ttl:uint()))
+		if n then
+			pinfo.cols.info:append(string.format(
+			    ", %d bytes encrypted", n))
+		end
+	end
+end
+
+-- One tag per neighbour the sender addresses on this interface; a
+-- receiver looks for its own key id (a repeated id is not an error).
+local function dissect_bcast_tags(c, tree, n)
+	for i = 1, n do
+		if c.err then return end
+		local tt, start = c:subtree(tree, F.bc_tag,
+		    string.format("Tag %d", i))
+		local _, kr = add(c, tt, F.hop_keyid, HOP_KEYID_LEN,
+		    "tag key id")
+		add(c, tt, F.hop_tag, HOP_TAG_LEN, "tag")
+		if kr then
+			tt:append_text(": key id " ..
+			    kr:bytes():tohex():lower())
+		end
+		c:done(tt, start)
+	end
+end
+
+-- The 20 bytes the originator signs with the inner frame.
+local function dissect_bcast_signed(c, tree)
+	local st, start = c:subtree(tree, F.bc_signed)
+	flags(c, st, F.bc_flags, 0x00, "flags")
+	reserved(c, st, 1, "signed header reserved")
+	local n = inner_len(c, st)
+	local _, orr = mesh_addr(c, st, F.orig, "originator")
+	local _, er = ranged(c, st, F.bc_epoch, 4, 1, 0xffffffff, E.range,
+	    "epoch")
+	local _, qr = add(c, st, F.bc_seqno, 4, "seqno")
+	reserved(c, st, 2, "signed header reserved")
+	if orr and er and qr then
+		st:append_text(string.format(": %s epoch %d seqno %d",
+		    tostring(orr:ether()), er:uint(), qr:uint()))
+	end
+	c:done(st, start)
+	return n, orr, qr
+end
+
+local function dissect_bcast(c, tree, root, pinfo)
+	local ht, start = c:subtree(tree, F.hop)
+	local _, ttl = add(c, ht, F.ttl, 1, "ttl")
+	local _, nr = ranged(c, ht, F.bc_ntags, 1, 1, BC_MAX_TAGS, E.count,
+	    "ntags")
+	hop_counter(c, ht)
+	local ntags = nr and nr:uint() or 0
+	dissect_bcast_tags(c, ht, ntags)
+	c:done(ht, start)
+	local n, orr, qr
+	if not c.err then n, orr, qr = dissect_bcast_signed(c, tree) end
+	if orr and qr and ttl then
+		pinfo.cols.info:append(string.format(" from %s seq %d ttl %d" ..
+		    ", %d tag%s", tostring(orr:ether()), qr:uint(),
+		    ttl:uint(), ntags, ntags == 1 and "" or "s"))
+	end
+	inner_frame(c, tree, root, pinfo, n)
+	add(c, tree, F.signature, SIG_LEN, "signature")
+	-- A BCAST is never shorter than 122 bytes, so never padded: any
+	-- byte after the signature is refused, as after any frame.
+	data_tail(c, tree, "signature")
+end
+
+-- ---- data frames, version 1 (obsolete) ------------------------------------
+-- batsecd refuses them; they are decoded so that old captures stay
+-- readable.
+
+local function dissect_unicast_v1(c, tree, root, pinfo)
 	local _, ttl = add(c, tree, F.ttl, 1, "ttl")
 	reserved(c, tree, 1, "reserved")
 	local _, dr = mesh_addr(c, tree, F.dst, "destination")
@@ -1016,10 +1216,10 @@ local function dissect_unicast(c, tree, root, pinfo)
 		    tostring(sr:ether()), tostring(dr:ether()), ttl:uint()))
 	end
 	inner_frame(c, tree, root, pinfo, n)
-	data_tail(c, tree)
+	data_tail(c, tree, "inner frame")
 end
 
-local function dissect_bcast(c, tree, root, pinfo)
+local function dissect_bcast_v1(c, tree, root, pinfo)
 	local _, ttl = add(c, tree, F.ttl, 1, "ttl")
 	reserved(c, tree, 1, "reserved")
 	local _, qr = add(c, tree, F.bc_seqno, 4, "seqno")
@@ -1030,10 +1230,10 @@ local function dissect_bcast(c, tree, root, pinfo)
 		    tostring(orr:ether()), qr:uint(), ttl:uint()))
 	end
 	inner_frame(c, tree, root, pinfo, n)
-	data_tail(c, tree)
+	data_tail(c, tree, "inner frame")
 end
 
-local function dissect_echo(c, tree, pinfo)
+local function dissect_echo_v1(c, tree, pinfo)
 	local _, ttl = add(c, tree, F.ttl, 1, "ttl")
 	local _, kr = ranged(c, tree, F.echo_kind, 1, 1, 2, E.range, "kind")
 	local _, dr = mesh_addr(c, tree, F.dst, "destination")
@@ -1045,7 +1245,7 @@ local function dissect_echo(c, tree, pinfo)
 		    ECHO_KINDS[kr:uint()] or "?", tostring(sr:ether()),
 		    tostring(dr:ether()), qr:uint(), ttl:uint()))
 	end
-	data_tail(c, tree)
+	data_tail(c, tree, "frame")
 end
 
 -- ---- entry point ----------------------------------------------------------
@@ -1061,15 +1261,7 @@ function batsec.dissector(tvb, pinfo, root)
 	local tit, tr = add(c, tree, F.type, 1, "type")
 	local vit, vr = add(c, tree, F.version, 1, "version")
 	if not tr or not vr then return tvb:len() end
-	local ftype = tr:uint()
-	-- The version is checked first, as batsecd does.
-	if vr:uint() ~= VERSION then
-		vit:add_proto_expert_info(E.version, string.format(
-		    "version %d, this dissector knows %d", vr:uint(), VERSION))
-		pinfo.cols.info:append(string.format(" version %d",
-		    vr:uint()))
-		return tvb:len()
-	end
+	local ftype, ver = tr:uint(), vr:uint()
 	local name = TYPES[ftype]
 	if not name then
 		tit:add_proto_expert_info(E.type, string.format(
@@ -1078,18 +1270,39 @@ function batsec.dissector(tvb, pinfo, root)
 		    ftype))
 		return tvb:len()
 	end
+	local data = ftype == T_UNICAST or ftype == T_BCAST or
+	    ftype == T_ECHO
+	local want = data and DATA_VERSION or VERSION
 	pinfo.cols.info = "batsec " .. name
+	if data and ver == 1 then
+		vit:add_proto_expert_info(E.version, "version 1 data frame: " ..
+		    "obsolete, batsecd refuses it (data frames are version 2)")
+		pinfo.cols.info:append(" v1 (obsolete, refused)")
+		tree:append_text(", " .. name .. " version 1 (obsolete)")
+		if ftype == T_UNICAST then
+			dissect_unicast_v1(c, tree, root, pinfo)
+		elseif ftype == T_ECHO then
+			dissect_echo_v1(c, tree, pinfo)
+		else
+			dissect_bcast_v1(c, tree, root, pinfo)
+		end
+		return tvb:len()
+	end
+	if ver ~= want then
+		vit:add_proto_expert_info(E.version, string.format(
+		    "version %d, %s frames are version %d", ver, name, want))
+		pinfo.cols.info:append(string.format(" version %d", ver))
+		return tvb:len()
+	end
 	tree:append_text(", " .. name)
 	if ftype == T_HELLO then
 		dissect_hello(c, tree, pinfo)
 	elseif ftype == T_OGM then
 		dissect_ogm(c, tree, pinfo)
-	elseif ftype == T_UNICAST then
-		dissect_unicast(c, tree, root, pinfo)
-	elseif ftype == T_ECHO then
-		dissect_echo(c, tree, pinfo)
-	else
+	elseif ftype == T_BCAST then
 		dissect_bcast(c, tree, root, pinfo)
+	else
+		dissect_sealed_frame(c, tree, pinfo, ftype)
 	end
 	return tvb:len()
 end

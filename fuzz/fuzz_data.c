@@ -14,19 +14,24 @@
  *	    bits 4-5: Ethernet destination: our interface MAC, broadcast,
  *	    a multicast group, another host.
  *
- * The fixed context (gen_data.c writes seeds for it): we are node 0 with
- * the TAP MAC FUZZ_TAP_MAC; interfaces A (MTU 1534) and B (MTU 1400) are
+ * The fixed context (gen_data.c writes seeds for it): node n has the
+ * identity t_ident(0x40 + n), epoch n + 1 and interface MAC 0a:cc:0:0:0:n
+ * (the same on both of its interfaces); we are node 0 with
+ * the TAP MAC FUZZ_TAP_MAC; interfaces A (MTU 1630) and B (MTU 1400) are
  * up; node 1 is a neighbour on A, node 2 on B, node 3 on A and B; routes:
  * 1 via 1 (A), 2 via 2 (B), 5 via 3 (B), 6 via 7 (A; node 7 is not up);
  * clients: FUZZ_CLIENT(1..3) behind 1, FUZZ_CLIENT(5) and, on VLAN 10,
  * FUZZ_CLIENT(6) behind 5, FUZZ_CLIENT(7) behind 6.
  *
  * Oracles (abort on failure): everything sent on an interface is a
- * well-formed UNICAST, BCAST or ECHO with ttl > 0 that fits the interface
- * MTU; a BCAST goes to ff:ff:ff:ff:ff:ff, a UNICAST or ECHO to an up
- * neighbour's MAC on that interface; an ECHO from us is a reply to a
- * request we received, a UNICAST from us one of the TAP's (full TTL); only frames of 14..1518 bytes are written to the TAP;
- * the counters add up (every frame in is counted once).
+ * well-formed version-2 UNICAST, BCAST or ECHO with ttl > 0 that fits the
+ * interface MTU; a BCAST goes to ff:ff:ff:ff:ff:ff, a UNICAST or ECHO to
+ * an up neighbour's MAC on that interface, under the hop key id of that
+ * link and with a hop tag that verifies; every tag of a BCAST verifies
+ * under the hop key of a neighbour on that interface; an ECHO from us is
+ * a reply to a request we received (full TTL), a UNICAST from us one of
+ * the TAP's (full TTL); only frames of 14..1518 bytes are written to the
+ * TAP; the counters add up (every frame in is counted once).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,13 +40,15 @@
 #include "batsec_crypto.h"
 #include "forwarder/fwd_data.h"
 #include "forwarder/fwd_tables.h"
+#include "lib/t_frames.h"
+#include "lib/t_ident.h"
 #include "proto/wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define FUZZ_IF_A	2
 #define FUZZ_IF_B	3
-#define FUZZ_MTU_A	1534
+#define FUZZ_MTU_A	1630
 #define FUZZ_MTU_B	1400
 #define FUZZ_T0		1000000ull
 #define FUZZ_NODES	8
@@ -52,20 +59,23 @@ static const uint8_t fuzz_tap_mac[BS_ADDR_LEN] = {
 };
 
 struct fuzz_node {
-	uint8_t pk[BS_PK_LEN];
+	struct bs_identity id;
 	uint8_t addr[BS_ADDR_LEN];
 	uint8_t mac[BS_ADDR_LEN];
+	uint32_t epoch;
+	struct t_link link;		/* hop key with node 0 (not for 0) */
 };
 
 static struct fuzz_node fuzz_nodes[FUZZ_NODES];
 static struct fwd_data fuzz_dp;
 static uint64_t fuzz_sent, fuzz_written;
 
-/* Node n: pk = 32 bytes 0x40 + n, addr = bs_mesh_addr(pk). */
+/* Node n: t_ident(0x40 + n), epoch n + 1; its hop key with node 0. */
 static void
 fuzz_init(void)
 {
 	static int ready;
+	struct fuzz_node *n;
 	unsigned i;
 
 	if (ready)
@@ -73,13 +83,31 @@ fuzz_init(void)
 	if (bs_crypto_init() != 0)
 		abort();
 	for (i = 0; i < FUZZ_NODES; i++) {
-		memset(fuzz_nodes[i].pk, 0x40 + (int)i, BS_PK_LEN);
-		bs_mesh_addr(fuzz_nodes[i].addr, fuzz_nodes[i].pk);
-		memcpy(fuzz_nodes[i].mac,
-		    (const uint8_t[]){ 0x0a, 0xcc, 0, 0, 0, 0 }, BS_ADDR_LEN);
-		fuzz_nodes[i].mac[5] = (uint8_t)i;
+		n = &fuzz_nodes[i];
+		t_ident_addr(&n->id, n->addr, (uint8_t)(0x40 + i));
+		memcpy(n->mac, (const uint8_t[]){ 0x0a, 0xcc, 0, 0, 0, 0 },
+		    BS_ADDR_LEN);
+		n->mac[5] = (uint8_t)i;
+		n->epoch = i + 1;
 	}
+	for (i = 1; i < FUZZ_NODES; i++)
+		t_link_keys(&fuzz_nodes[i].link, (struct t_end){
+		    &fuzz_nodes[0].id, fuzz_nodes[0].mac, fuzz_nodes[0].epoch },
+		    (struct t_end){ &fuzz_nodes[i].id, fuzz_nodes[i].mac,
+		    fuzz_nodes[i].epoch });
 	ready = 1;
+}
+
+/* The node whose interface MAC is mac, or NULL. */
+static const struct fuzz_node *
+fuzz_node_mac(const uint8_t *mac)
+{
+	unsigned i;
+
+	for (i = 1; i < FUZZ_NODES; i++)
+		if (memcmp(fuzz_nodes[i].mac, mac, BS_ADDR_LEN) == 0)
+			return &fuzz_nodes[i];
+	return NULL;
 }
 
 static void
@@ -101,53 +129,65 @@ fuzz_mtu(uint32_t ifindex)
 	abort();
 }
 
+/* A UNICAST or ECHO to neighbour dst: its link's key id and hop tag. */
 static void
-fuzz_check_unicast(const struct fwd_data *d, uint32_t ifindex,
+fuzz_check_sealed(const struct fwd_data *d, uint32_t ifindex,
     const uint8_t *dst, const uint8_t *p, size_t len)
 {
-	struct wire_unicast u;
+	uint8_t in[WIRE_SEALED_HOP_IN];
+	const struct fuzz_node *n;
+	struct wire_sealed s;
 
-	if (wire_unicast_parse(p, len, &u) != WIRE_OK || u.pad_len != 0 ||
-	    u.ttl == 0)
+	if (wire_sealed_parse(p, len, &s) != WIRE_OK || s.ttl == 0)
 		abort();
-	if (fwd_neigh_find_mac(d->t, dst, ifindex) == NULL)
+	if (fwd_neigh_find_mac(d->t, dst, ifindex) == NULL ||
+	    (n = fuzz_node_mac(dst)) == NULL)
 		abort();
-	/* One with our source came from the TAP, never from the mesh. */
-	if (memcmp(u.src, d->own_addr, BS_ADDR_LEN) == 0 &&
-	    u.ttl != FWD_DATA_TTL)
+	wire_sealed_hop_input(p, len, in);
+	if (memcmp(s.keyid, n->link.keyid, BS_KEYID_LEN) != 0 ||
+	    bs_hop_tag_verify(s.hop_tag, n->link.key, in, sizeof(in)) != 0)
+		abort();
+	if (memcmp(s.e.src, d->own_addr, BS_ADDR_LEN) != 0)
+		return;
+	/* Ours: a UNICAST from the TAP or a reply, at full TTL, our epoch. */
+	if (s.ttl != FWD_DATA_TTL || s.e.src_epoch != fuzz_nodes[0].epoch)
+		abort();
+	if (s.type == WIRE_T_ECHO &&
+	    d->echo.replies_sent > d->echo.requests_received)
 		abort();
 }
 
+/* Every tag verifies under the key of a neighbour on that interface. */
 static void
-fuzz_check_bcast(const uint8_t *dst, const uint8_t *p, size_t len)
+fuzz_check_bcast(const struct fwd_data *d, uint32_t ifindex,
+    const uint8_t *dst, const uint8_t *p, size_t len)
 {
 	static const uint8_t bc[BS_ADDR_LEN] = {
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff
 	};
+	uint8_t in[WIRE_BCAST_TAG_IN];
+	const struct fuzz_node *n;
+	const uint8_t *tag;
 	struct wire_bcast b;
+	unsigned i, j;
 
 	if (wire_bcast_parse(p, len, &b) != WIRE_OK || b.pad_len != 0 ||
 	    b.ttl == 0 || memcmp(dst, bc, BS_ADDR_LEN) != 0)
 		abort();
-}
-
-static void
-fuzz_check_echo(const struct fwd_data *d, uint32_t ifindex,
-    const uint8_t *dst, const uint8_t *p, size_t len)
-{
-	struct wire_echo e;
-
-	if (wire_echo_parse(p, len, &e) != WIRE_OK || e.pad_len != 0 ||
-	    e.ttl == 0)
-		abort();
-	if (fwd_neigh_find_mac(d->t, dst, ifindex) == NULL)
-		abort();
-	/* One of ours is a fresh reply to a request we received (no ping
-	 * runs here); the rest are forwarded. */
-	if (memcmp(e.src, d->own_addr, BS_ADDR_LEN) == 0 &&
-	    (e.kind != WIRE_ECHO_REPLY || e.ttl != FWD_DATA_TTL ||
-	    d->echo.replies_sent >= d->echo.requests_received))
-		abort();
+	wire_bcast_tag_input(p, &b, in);
+	for (i = 0; i < b.num_tags; i++) {
+		tag = b.tags + i * WIRE_BCAST_TAG_LEN;
+		for (j = 1; j < FUZZ_NODES; j++) {
+			n = &fuzz_nodes[j];
+			if (memcmp(tag, n->link.keyid, BS_KEYID_LEN) == 0)
+				break;
+		}
+		if (j == FUZZ_NODES ||
+		    fwd_neigh_find_mac(d->t, n->mac, ifindex) == NULL ||
+		    bs_hop_tag_verify(tag + BS_KEYID_LEN, n->link.key, in,
+		    sizeof(in)) != 0)
+			abort();
+	}
 }
 
 static int
@@ -159,12 +199,10 @@ fuzz_send(void *arg, uint32_t ifindex, const uint8_t dst[static BS_ADDR_LEN],
 
 	if (len == 0 || len > fuzz_mtu(ifindex))
 		abort();
-	if (p[0] == WIRE_T_UNICAST)
-		fuzz_check_unicast(d, ifindex, dst, p, len);
+	if (p[0] == WIRE_T_UNICAST || p[0] == WIRE_T_ECHO)
+		fuzz_check_sealed(d, ifindex, dst, p, len);
 	else if (p[0] == WIRE_T_BCAST)
-		fuzz_check_bcast(dst, p, len);
-	else if (p[0] == WIRE_T_ECHO)
-		fuzz_check_echo(d, ifindex, dst, p, len);
+		fuzz_check_bcast(d, ifindex, dst, p, len);
 	else
 		abort();
 	fuzz_sent++;
@@ -187,10 +225,13 @@ fuzz_ifaces(void *arg, struct fwd_data_if *out, size_t max)
 	(void)arg;
 	if (max < 2)
 		abort();
+	memset(out, 0, 2 * sizeof(*out));
 	out[0].ifindex = FUZZ_IF_A;
 	out[0].mtu = FUZZ_MTU_A;
+	memcpy(out[0].mac, fuzz_nodes[0].mac, BS_ADDR_LEN);
 	out[1].ifindex = FUZZ_IF_B;
 	out[1].mtu = FUZZ_MTU_B;
+	memcpy(out[1].mac, fuzz_nodes[0].mac, BS_ADDR_LEN);
 	return 2;
 }
 
@@ -202,10 +243,11 @@ fuzz_neigh(struct fwd_tables *t, unsigned n, uint32_t ifindex)
 	struct ipc_neigh m;
 
 	memset(&m, 0, sizeof(m));
-	memcpy(m.pk, fuzz_nodes[n].pk, BS_PK_LEN);
+	memcpy(m.pk, fuzz_nodes[n].id.pk, BS_PK_LEN);
 	memcpy(m.addr, fuzz_nodes[n].addr, BS_ADDR_LEN);
 	memcpy(m.mac, fuzz_nodes[n].mac, BS_ADDR_LEN);
 	m.ifindex = ifindex;
+	m.epoch = fuzz_nodes[n].epoch;
 	m.state = IPC_NEIGH_UP;
 	m.tq = 200;
 	m.rx_count = 64;
@@ -220,13 +262,13 @@ fuzz_route(struct fwd_tables *t, unsigned dst, unsigned via,
 	struct ipc_route r;
 
 	memset(&r, 0, sizeof(r));
-	memcpy(r.orig_pk, fuzz_nodes[dst].pk, BS_PK_LEN);
+	memcpy(r.orig_pk, fuzz_nodes[dst].id.pk, BS_PK_LEN);
 	memcpy(r.orig_addr, fuzz_nodes[dst].addr, BS_ADDR_LEN);
 	memcpy(r.nexthop, fuzz_nodes[via].addr, BS_ADDR_LEN);
 	r.ifindex = ifindex;
 	r.tq = 100;
 	r.hops = dst == via ? 1 : 2;
-	r.epoch = 1;
+	r.epoch = fuzz_nodes[dst].epoch;
 	if (fwd_route_add(t, &r, FUZZ_T0) != 0)
 		abort();
 }
@@ -347,8 +389,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fuzz_init();
 	t = fuzz_tables();
-	fwd_data_init(&fuzz_dp, t, fuzz_nodes[0].addr, &ops);
-	fuzz_dp.bcast_seqno = 0;
+	fwd_data_init(&fuzz_dp, t, &fuzz_nodes[0].id, fuzz_nodes[0].epoch,
+	    &ops);
 	fuzz_sent = fuzz_written = 0;
 	while (size - off >= 4 && in < FUZZ_MAX_RECORDS) {
 		kind = data[off];
@@ -365,7 +407,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		in++;
 		off += len;
 	}
+	fwd_data_flush(&fuzz_dp);
 	fuzz_check_totals(&fuzz_dp, in);
+	fwd_data_fini(&fuzz_dp);
 	fwd_tables_free(t);
 	return 0;
 }

@@ -6,14 +6,17 @@
  * format and the fixed context) built with the wire codec: TAP frames to
  * known clients (direct, over two hops, on a VLAN, over a route whose next
  * hop is down, too big for the interface), broadcasts from the TAP, and
- * mesh UNICAST/BCAST frames for us, to forward, at the end of their TTL,
- * padded, duplicated, our own, and from a host that is not a neighbour.
- * Deterministic.
+ * mesh UNICAST/BCAST/ECHO frames of version 2, sealed, signed and
+ * hop-tagged with the keys of fuzz_data's fixed context (so they pass the
+ * hop check and, for us, the AEAD): for us, to forward, at the end of
+ * their TTL, duplicated, replayed, our own, tagged for another link, and
+ * from a host that is not a neighbour.  Deterministic.
  */
 #include <string.h>
 
 #include "batsec_crypto.h"
 #include "lib/t_frames.h"
+#include "lib/t_ident.h"
 #include "lib/t_seed.h"
 #include "proto/wire.h"
 
@@ -31,6 +34,9 @@
 #define GEN_MAX		16384
 
 static uint8_t gen_addr[GEN_NODES][BS_ADDR_LEN];
+static struct bs_identity gen_id[GEN_NODES];
+static struct t_link gen_link[GEN_NODES];	/* node n's with node 0 */
+static uint64_t gen_hop_ctr[GEN_NODES], gen_e2e_ctr = 1 << 22;
 static uint8_t gen_buf[GEN_MAX];
 static struct t_seedbuf gen_seed = { gen_buf, sizeof(gen_buf), 0 };
 
@@ -63,22 +69,55 @@ gen_eth(uint8_t *buf, const uint8_t *dst, uint16_t vid, size_t len)
 	return t_eth(buf, dst, src, vid, len);
 }
 
-static size_t
-gen_unicast(uint8_t *buf, uint8_t ttl, unsigned dst, unsigned src,
-    const uint8_t *inner, size_t inner_len)
+/* As in fuzz_data.c: node n's epoch and interface MAC. */
+static uint32_t
+gen_epoch(unsigned n)
 {
-	return t_unicast(buf, 2048, (struct wire_unicast){ .ttl = ttl,
-	    .dst = gen_addr[dst], .src = gen_addr[src], .inner = inner,
-	    .inner_len = inner_len });
+	return n + 1;
+}
+
+static void
+gen_mac(unsigned n, uint8_t mac[BS_ADDR_LEN])
+{
+	memcpy(mac, (const uint8_t[]){ 0x0a, 0xcc, 0, 0, 0, 0 }, BS_ADDR_LEN);
+	mac[5] = (uint8_t)n;
+}
+
+/* A sealed frame from src to dst, on the link of neighbour `from'. */
+static size_t
+gen_sealed(uint8_t *buf, uint8_t type, uint8_t ttl, unsigned from,
+    unsigned dst, unsigned src, const uint8_t *pt, size_t pt_len)
+{
+	uint8_t k[BS_E2EKEY_LEN];
+
+	t_e2e_key(k, &gen_id[src], gen_epoch(src), gen_id[dst].pk,
+	    gen_epoch(dst));
+	return t_sealed(buf, 2048, (struct t_sealed){ .type = type,
+	    .ttl = ttl, .hop = &gen_link[from], .hop_ctr = ++gen_hop_ctr[from],
+	    .e2e_key = k, .e = { .dst = gen_addr[dst], .src = gen_addr[src],
+	    .src_epoch = gen_epoch(src), .dst_epoch = gen_epoch(dst),
+	    .counter = ++gen_e2e_ctr }, .pt = pt, .pt_len = pt_len });
 }
 
 static size_t
-gen_bcast(uint8_t *buf, uint8_t ttl, uint32_t seqno, unsigned orig,
-    const uint8_t *inner, size_t inner_len)
+gen_unicast(uint8_t *buf, uint8_t ttl, unsigned from, unsigned dst,
+    unsigned src, const uint8_t *inner, size_t inner_len)
 {
-	return t_bcast(buf, 2048, (struct wire_bcast){ .ttl = ttl,
-	    .seqno = seqno, .orig = gen_addr[orig], .inner = inner,
-	    .inner_len = inner_len });
+	return gen_sealed(buf, WIRE_T_UNICAST, ttl, from, dst, src, inner,
+	    inner_len);
+}
+
+/* A BCAST of orig with one tag, for the link of neighbour `from'. */
+static size_t
+gen_bcast(uint8_t *buf, uint8_t ttl, uint32_t seqno, unsigned orig,
+    unsigned from, const uint8_t *inner, size_t inner_len)
+{
+	const struct t_link *hop = &gen_link[from];
+
+	return t_bcast(buf, 2048, (struct t_bcast){ .ttl = ttl,
+	    .hop_ctr = ++gen_hop_ctr[from], .hops = &hop, .num_tags = 1,
+	    .orig = &gen_id[orig], .epoch = gen_epoch(orig), .seqno = seqno,
+	    .inner = inner, .inner_len = inner_len });
 }
 
 static const uint8_t gen_bc[BS_ADDR_LEN] = {
@@ -113,15 +152,20 @@ gen_tap(void)
 }
 
 static size_t
-gen_echo(uint8_t *buf, uint8_t ttl, uint8_t kind, unsigned dst, unsigned src)
+gen_echo(uint8_t *buf, uint8_t ttl, uint8_t kind, unsigned from,
+    unsigned dst, unsigned src)
 {
-	return t_echo(buf, 2048, (struct wire_echo){ .ttl = ttl, .kind = kind,
-	    .dst = gen_addr[dst], .src = gen_addr[src], .ident = 0x5150,
-	    .seqno = 3 });
+	uint8_t body[WIRE_ECHO_BODY_LEN];
+
+	wire_echo_body_put(body, &(struct wire_echo){ .kind = kind,
+	    .ident = 0x5150, .seqno = 3 });
+	return gen_sealed(buf, WIRE_T_ECHO, ttl, from, dst, src, body,
+	    sizeof(body));
 }
 
 /* Echo requests for us (answered via node 3 on B, or no route back), a
- * reply to no ping of ours, one to forward, and a burst of requests. */
+ * reply to no ping of ours, one to forward, a replayed one, and a burst
+ * of requests. */
 static void
 gen_mesh_echo(void)
 {
@@ -129,20 +173,21 @@ gen_mesh_echo(void)
 	size_t n;
 	int i;
 
-	n = gen_echo(p, 50, WIRE_ECHO_REQUEST, 0, 5);
+	n = gen_echo(p, 50, WIRE_ECHO_REQUEST, 1, 0, 5);
 	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
-	n = gen_echo(p, 50, WIRE_ECHO_REQUEST, 0, 4);
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);		/* replayed */
+	n = gen_echo(p, 50, WIRE_ECHO_REQUEST, 1, 0, 4);
 	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
-	n = gen_echo(p, 50, WIRE_ECHO_REPLY, 0, 5);
+	n = gen_echo(p, 50, WIRE_ECHO_REPLY, 3, 0, 5);
 	gen_rec(K_FROM(3) | K_IF_B | K_DST_US, 0, p, n);
 	t_seed_flush(&gen_seed);
-	n = gen_echo(p, 9, WIRE_ECHO_REQUEST, 2, 1);
-	memset(p + n, 0, WIRE_ETH_MIN_PAYLOAD - n);
-	gen_rec(K_FROM(1) | K_DST_US, 0, p, WIRE_ETH_MIN_PAYLOAD);
+	n = gen_echo(p, 9, WIRE_ECHO_REQUEST, 1, 2, 1);
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
 	t_seed_flush(&gen_seed);
-	n = gen_echo(p, 50, WIRE_ECHO_REQUEST, 0, 1);
-	for (i = 0; i < 30; i++)
+	for (i = 0; i < 30; i++) {
+		n = gen_echo(p, 50, WIRE_ECHO_REQUEST, 1, 0, 1);
 		gen_rec(K_FROM(1) | K_DST_US, i == 25 ? 2 : 0, p, n);
+	}
 	t_seed_flush(&gen_seed);
 }
 
@@ -154,28 +199,30 @@ gen_mesh_unicast(void)
 
 	gen_client(1, mac);
 	il = gen_eth(inner, mac, 0, 100);
-	/* For us. */
-	n = gen_unicast(p, 50, 0, 5, inner, il);
+	/* For us, and the same frame again (replay). */
+	n = gen_unicast(p, 50, 1, 0, 5, inner, il);
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
 	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
 	t_seed_flush(&gen_seed);
 	/* To forward to node 2 (B), and at the end of its TTL. */
-	n = gen_unicast(p, 50, 2, 1, inner, il);
+	n = gen_unicast(p, 50, 1, 2, 1, inner, il);
 	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
 	t_seed_flush(&gen_seed);
-	n = gen_unicast(p, 1, 2, 1, inner, il);
+	n = gen_unicast(p, 1, 3, 2, 1, inner, il);
 	gen_rec(K_FROM(3) | K_IF_B | K_DST_US, 0, p, n);
 	t_seed_flush(&gen_seed);
-	/* Minimum inner frame, zero-padded to 46 bytes. */
+	/* Minimum inner frame. */
 	il = gen_eth(inner, mac, 0, 14);
-	n = gen_unicast(p, 9, 0, 5, inner, il);
-	memset(p + n, 0, WIRE_ETH_MIN_PAYLOAD - n);
-	gen_rec(K_FROM(2) | K_IF_B | K_DST_US, 0, p, WIRE_ETH_MIN_PAYLOAD);
+	n = gen_unicast(p, 9, 2, 0, 5, inner, il);
+	gen_rec(K_FROM(2) | K_IF_B | K_DST_US, 0, p, n);
 	t_seed_flush(&gen_seed);
-	/* From a host that is not a neighbour; to a group address. */
-	n = gen_unicast(p, 9, 0, 5, inner, il);
+	/* From a host that is not a neighbour; to a group address; tagged
+	 * for node 1's link but sent by node 3. */
+	n = gen_unicast(p, 9, 1, 0, 5, inner, il);
 	gen_rec(K_FROM(4) | K_DST_US, 0, p, n);
 	gen_rec(K_FROM(1) | K_DST_GROUP, 0, p, n);
 	gen_rec(K_FROM(1) | K_DST_OTHER, 0, p, n);
+	gen_rec(K_FROM(3) | K_DST_US, 0, p, n);
 	t_seed_flush(&gen_seed);
 }
 
@@ -187,23 +234,24 @@ gen_mesh_bcast(void)
 
 	il = gen_eth(inner, gen_bc, 0, 60);
 	/* New, duplicate via another neighbour, next, our own. */
-	n = gen_bcast(p, 50, 7, 5, inner, il);
+	n = gen_bcast(p, 50, 7, 5, 3, inner, il);
 	gen_rec(K_FROM(3) | K_IF_B | K_DST_BCAST, 0, p, n);
+	n = gen_bcast(p, 50, 7, 5, 1, inner, il);
 	gen_rec(K_FROM(1) | K_DST_BCAST, 0, p, n);
-	n = gen_bcast(p, 50, 8, 5, inner, il);
+	n = gen_bcast(p, 50, 8, 5, 2, inner, il);
 	gen_rec(K_FROM(2) | K_IF_B | K_DST_BCAST, 1, p, n);
-	n = gen_bcast(p, 50, 1, 0, inner, il);
+	n = gen_bcast(p, 50, 1, 0, 1, inner, il);
 	gen_rec(K_FROM(1) | K_DST_BCAST, 0, p, n);
 	t_seed_flush(&gen_seed);
-	/* TTL 1; and a restart of node 6's numbering after a long pause. */
-	n = gen_bcast(p, 1, 5000, 6, inner, il);
+	/* TTL 1; and a long pause before the next of node 6. */
+	n = gen_bcast(p, 1, 5000, 6, 1, inner, il);
 	gen_rec(K_FROM(1) | K_DST_BCAST, 0, p, n);
-	n = gen_bcast(p, 9, 3, 6, inner, il);
+	n = gen_bcast(p, 9, 3, 6, 1, inner, il);
 	gen_rec(K_FROM(1) | K_DST_BCAST, 40, p, n);
 	t_seed_flush(&gen_seed);
 	/* A large one that does not fit interface B. */
 	il = gen_eth(inner, gen_bc, 0, WIRE_INNER_MAX);
-	n = gen_bcast(p, 9, 1, 2, inner, il);
+	n = gen_bcast(p, 9, 1, 2, 1, inner, il);
 	gen_rec(K_FROM(1) | K_DST_BCAST, 0, p, n);
 	t_seed_flush(&gen_seed);
 }
@@ -218,11 +266,12 @@ gen_mixed(void)
 	gen_client(1, mac);
 	il = gen_eth(inner, mac, 0, 80);
 	gen_rec(K_TAP, 0, inner, il);
-	n = gen_unicast(p, 50, 2, 1, inner, il);
+	n = gen_unicast(p, 50, 1, 2, 1, inner, il);
 	gen_rec(K_FROM(1) | K_DST_US, 30, p, n);
 	gen_rec(K_TAP, 61, inner, il);		/* the route has expired */
+	n = gen_unicast(p, 50, 1, 2, 1, inner, il);
 	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
-	n = gen_bcast(p, 50, 1, 5, inner, il);
+	n = gen_bcast(p, 50, 1, 5, 3, inner, il);
 	gen_rec(K_FROM(3) | K_DST_BCAST, 255, p, n);
 	t_seed_flush(&gen_seed);
 }
@@ -230,13 +279,18 @@ gen_mixed(void)
 int
 main(int argc, char **argv)
 {
-	uint8_t pk[BS_PK_LEN];
+	uint8_t mac0[BS_ADDR_LEN], mac[BS_ADDR_LEN];
 	unsigned i;
 
 	t_seed_main(argc, argv, "gen_data", T_SEED_SHA256);
-	for (i = 0; i < GEN_NODES; i++) {
-		memset(pk, 0x40 + (int)i, sizeof(pk));
-		bs_mesh_addr(gen_addr[i], pk);
+	for (i = 0; i < GEN_NODES; i++)
+		t_ident_addr(&gen_id[i], gen_addr[i], (uint8_t)(0x40 + i));
+	gen_mac(0, mac0);
+	for (i = 1; i < GEN_NODES; i++) {
+		gen_mac(i, mac);
+		t_link_keys(&gen_link[i], (struct t_end){ &gen_id[i], mac,
+		    gen_epoch(i) }, (struct t_end){ &gen_id[0], mac0,
+		    gen_epoch(0) });
 	}
 	gen_tap();
 	gen_mesh_unicast();

@@ -5,9 +5,11 @@
  * Every seed is made by the codec's own builders and really signed, so the
  * corpus starts from frames a node would send: HELLOs with and without
  * neighbours and certificate, OGM aggregates with every TVLV type and both
- * link-auth modes, data frames of minimum, padded, middle and maximum size,
- * and bare TVLV regions (first byte 0xf0).  Deterministic: fixed keys, and
- * Ed25519 signatures are deterministic.
+ * link-auth modes, data frames of version 2 (UNICAST and ECHO sealed with
+ * real end-to-end and hop keys, BCAST signed and tagged) of minimum, middle
+ * and maximum size, and bare TVLV regions (first byte 0xf0).
+ * Deterministic: fixed keys and counters, Ed25519 signatures are
+ * deterministic, and the AEAD nonce is the fixed counter.
  */
 #include <string.h>
 
@@ -211,47 +213,127 @@ gen_ogm(const struct gen_ent *ents, unsigned n, uint8_t auth, unsigned ntags)
 	t_seed_write(buf, len);
 }
 
-/* ---- data frames ------------------------------------------------------- */
+/* ---- data frames, version 2 ------------------------------------------- */
+
+/*
+ * The data frames travel from node 0 (interface MAC gen_ifmac, epoch 3)
+ * to node 1 (gen_nhmac, epoch 5), as tests/pcap/mkpcap.py wraps them; the
+ * end-to-end pair is node 2 -> node 1 (epochs 7 and 5).
+ */
+static const uint8_t gen_ifmac[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 1, 2, 3 };
+static const uint8_t gen_nhmac[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 4, 5, 6 };
+
+/* The hop key of the link from node 0 to node `to' (its MAC: mac). */
+static void
+gen_hop_key(uint8_t h[BS_HOPKEY_LEN], unsigned to, const uint8_t *mac)
+{
+	uint8_t l[BS_LINKKEY_LEN];
+
+	t_seed_ok(bs_link_key(l, &gen_id[0], gen_id[to].pk), "link key");
+	bs_hop_key(h, l, &(struct bs_hop_end){ gen_id[0].pk, gen_ifmac, 3 },
+	    &(struct bs_hop_end){ gen_id[to].pk, mac, 5 });
+}
+
+/* A sealed frame of type carrying pt (pt_len bytes) from node src to dst. */
+static void
+gen_sealed(uint8_t type, unsigned src, unsigned dst, uint32_t src_epoch,
+    uint32_t dst_epoch, const uint8_t *pt, size_t pt_len, uint64_t hop_ctr)
+{
+	static uint8_t buf[WIRE_SEALED_OVERHEAD + WIRE_INNER_MAX];
+	uint8_t a[BS_ADDR_LEN], b[BS_ADDR_LEN], l[BS_LINKKEY_LEN];
+	uint8_t k[BS_E2EKEY_LEN], h[BS_HOPKEY_LEN], kid[BS_KEYID_LEN];
+	uint8_t ad[WIRE_SEALED_AD_LEN], in[WIRE_SEALED_HOP_IN];
+	struct wire_e2e e;
+	size_t len;
+
+	bs_mesh_addr(a, gen_id[src].pk);
+	bs_mesh_addr(b, gen_id[dst].pk);
+	e = (struct wire_e2e){ .dst = b, .src = a, .src_epoch = src_epoch,
+	    .dst_epoch = dst_epoch, .counter = ((uint64_t)1234 << 22) + 1 };
+	t_seed_ok(wire_sealed_layout(buf, sizeof(buf), type, &e, pt_len,
+	    &len), "sealed layout");
+	t_seed_ok(bs_link_key(l, &gen_id[src], gen_id[dst].pk), "e2e link");
+	bs_e2e_key(k, l, gen_id[src].pk, gen_id[dst].pk, src_epoch,
+	    dst_epoch);
+	wire_sealed_ad(buf, ad);
+	bs_aead_seal(buf + WIRE_SEALED_CT_OFF, buf + len - BS_AEAD_TAG_LEN, k,
+	    e.counter, ad, sizeof(ad), pt, pt_len);
+	gen_hop_key(h, 1, gen_nhmac);
+	bs_hop_keyid(kid, h);
+	wire_sealed_set_hop(buf, 50, kid, hop_ctr);
+	wire_sealed_hop_input(buf, len, in);
+	bs_hop_tag(buf + WIRE_HOP_TAG_OFF, h, in, sizeof(in));
+	t_seed_write(buf, len);
+}
 
 static void
-gen_data(uint8_t type, size_t inner_len, size_t pad)
+gen_unicast(size_t inner_len)
 {
-	static uint8_t inner[WIRE_INNER_MAX], buf[WIRE_UNICAST_HDR_LEN +
-	    WIRE_INNER_MAX];
-	uint8_t a[BS_ADDR_LEN], c[BS_ADDR_LEN];
-	size_t i, len;
+	static uint8_t inner[WIRE_INNER_MAX];
+	size_t i;
 
 	for (i = 0; i < inner_len; i++)
 		inner[i] = (uint8_t)(i < 6 ? 0xff : i);
-	bs_mesh_addr(a, gen_id[1].pk);
-	bs_mesh_addr(c, gen_id[2].pk);
-	if (type == WIRE_T_UNICAST)
-		len = t_unicast(buf, sizeof(buf), (struct wire_unicast){
-		    .ttl = 50, .dst = a, .src = c, .inner = inner,
-		    .inner_len = inner_len });
-	else
-		len = t_bcast(buf, sizeof(buf), (struct wire_bcast){
-		    .ttl = 49, .seqno = 4242, .orig = c, .inner = inner,
-		    .inner_len = inner_len });
-	memset(buf + len, 0, pad);
-	t_seed_write(buf, len + pad);
+	gen_sealed(WIRE_T_UNICAST, 2, 1, 7, 5, inner, inner_len,
+	    1000 + inner_len);
 }
 
-/* An ECHO request or reply, padded by pad zero bytes. */
 static void
-gen_echo(uint8_t kind, size_t pad)
+gen_echo(uint8_t kind)
 {
-	uint8_t a[BS_ADDR_LEN], c[BS_ADDR_LEN], buf[WIRE_ECHO_LEN + 26];
+	uint8_t body[WIRE_ECHO_BODY_LEN];
 	int req = kind == WIRE_ECHO_REQUEST;
-	size_t len;
 
-	bs_mesh_addr(a, gen_id[1].pk);
-	bs_mesh_addr(c, gen_id[2].pk);
-	len = t_echo(buf, sizeof(buf), (struct wire_echo){ .ttl = 50,
-	    .kind = kind, .dst = req ? a : c, .src = req ? c : a,
+	wire_echo_body_put(body, &(struct wire_echo){ .kind = kind,
 	    .ident = 0x1234, .seqno = 7 });
-	memset(buf + len, 0, pad);
-	t_seed_write(buf, len + pad);
+	gen_sealed(WIRE_T_ECHO, req ? 2 : 1, req ? 1 : 2, req ? 7 : 5,
+	    req ? 5 : 7, body, sizeof(body), (uint64_t)1 << 56 | kind);
+}
+
+/*
+ * A BCAST of node 2 relayed by node 0 with ntags tags: real ones for the
+ * links to nodes 1 and 3, then placeholders.
+ */
+static void
+gen_bcast(size_t inner_len, unsigned ntags)
+{
+	static uint8_t inner[WIRE_INNER_MAX], block[WIRE_BCAST_BLOCK_MAX];
+	static uint8_t buf[WIRE_BCAST_MAX_LEN];
+	static const uint8_t mac3[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 7, 8, 9 };
+	uint8_t orig[BS_ADDR_LEN], sig[BS_SIG_LEN], h[BS_HOPKEY_LEN];
+	uint8_t kid[BS_KEYID_LEN], tag[BS_HOPTAG_LEN];
+	uint8_t in[WIRE_BCAST_TAG_IN];
+	struct wire_bcast b;
+	size_t i, blen, len;
+	unsigned t;
+
+	for (i = 0; i < inner_len; i++)
+		inner[i] = (uint8_t)(i < 6 ? 0xff : i);
+	bs_mesh_addr(orig, gen_id[2].pk);
+	t_seed_ok(wire_bcast_signed_build(block, sizeof(block),
+	    &(struct wire_bcast_sgn){ .orig = orig, .epoch = 7, .seqno = 4242,
+	    .inner = inner, .inner_len = inner_len }, &blen), "bcast block");
+	t_seed_ok(bs_sign(sig, BS_DOM_BCAST, block, blen, &gen_id[2]),
+	    "bcast sign");
+	t_seed_ok(wire_sig_append(block, sizeof(block), &blen, sig),
+	    "bcast sig");
+	t_seed_ok(wire_bcast_frame(buf, sizeof(buf), 49, ntags,
+	    ((uint64_t)3 << 32) + inner_len, block, blen, &len), "bcast");
+	t_seed_ok(wire_bcast_parse(buf, len, &b), "bcast parse");
+	wire_bcast_tag_input(buf, &b, in);
+	for (t = 0; t < ntags; t++) {
+		if (t < 2) {
+			gen_hop_key(h, t == 0 ? 1 : 3, t == 0 ? gen_nhmac :
+			    mac3);
+			bs_hop_keyid(kid, h);
+			bs_hop_tag(tag, h, in, sizeof(in));
+		} else {
+			memset(kid, 0xc0 + (int)t, sizeof(kid));
+			memset(tag, (int)t, sizeof(tag));
+		}
+		wire_bcast_set_tag(buf, t, kid, tag);
+	}
+	t_seed_write(buf, len);
 }
 
 int
@@ -262,7 +344,8 @@ main(int argc, char **argv)
 	    { 2, 4, TV_CERT_REV }, { 1, BS_MAXHOPS, TV_UNKNOWN } };
 	static const struct gen_ent two[] = { { 2, 1, TV_ALL },
 	    { 1, 2, TV_TT_MAX } };
-	static const uint8_t other[][2] = { { 0x03, 0x01 }, { 0x01, 0x02 } };
+	static const uint8_t other[][2] = { { 0x03, 0x01 }, { 0x01, 0x02 },
+	    { 0x40, 0x01 } };
 	unsigned i;
 
 	t_seed_main(argc, argv, "gen_wire", T_SEED_SHA256);
@@ -274,15 +357,15 @@ main(int argc, char **argv)
 	gen_ogm(one, 1, WIRE_AUTH_MAC, 1);
 	gen_ogm(three, 3, WIRE_AUTH_MAC, WIRE_MAX_TAGS);
 	gen_ogm(two, 2, WIRE_AUTH_SIG, 0);
-	gen_data(WIRE_T_UNICAST, WIRE_INNER_MIN, 0);
-	gen_data(WIRE_T_UNICAST, WIRE_INNER_MIN, 12);
-	gen_data(WIRE_T_UNICAST, 98, 0);
-	gen_data(WIRE_T_UNICAST, WIRE_INNER_MAX, 0);
-	gen_data(WIRE_T_BCAST, WIRE_INNER_MIN, 16);
-	gen_data(WIRE_T_BCAST, 342, 0);
-	gen_data(WIRE_T_BCAST, WIRE_INNER_MAX, 0);
-	gen_echo(WIRE_ECHO_REQUEST, 0);
-	gen_echo(WIRE_ECHO_REPLY, 26);
+	gen_unicast(WIRE_INNER_MIN);
+	gen_unicast(98);
+	gen_unicast(WIRE_INNER_MAX);
+	gen_bcast(WIRE_INNER_MIN, 1);
+	gen_bcast(342, 3);
+	gen_bcast(WIRE_INNER_MAX, 1);
+	gen_bcast(WIRE_INNER_MAX, WIRE_BCAST_MAX_TAGS);
+	gen_echo(WIRE_ECHO_REQUEST);
+	gen_echo(WIRE_ECHO_REPLY);
 	gen_region(TV_ALL);
 	gen_region(TV_GW_TT);
 	gen_region(TV_UNKNOWN);

@@ -2,14 +2,18 @@
 # t_dissector.sh — the Wireshark dissector contrib/batsec.lua, run by
 # tshark over real frames: the output of fuzz/gen_wire.c, built here
 # (HELLO, OGM aggregates with every TVLV type and both link-auth modes,
-# UNICAST, BCAST, ECHO, all built and signed by src/proto/wire.c's builders; not
+# version-2 UNICAST and ECHO sealed with real end-to-end and hop keys,
+# BCAST signed and tagged, all built by src/proto/wire.c's builders; not
 # fuzz/corpus/wire, which afl-cmin rewrites), wrapped in Ethernet headers
 # by tests/pcap/mkpcap.py.
 #
 # (tests/pcap/live-mesh3.pcap is a capture of a 3-node mesh made by
-# t_dissector_live.sh.)  Asserts: every frame type decodes; known frames
-# show the field values gen_wire.c put in them; the inner frame of data
-# frames goes to the Ethernet dissector; valid frames raise no expert
+# t_dissector_live.sh with PCAP_SAVE, data frames of version 2;
+# live-mesh3-v1.pcap one from before version 2, whose data frames both
+# the codec and the dissector refuse.)  Asserts: every frame type decodes; known frames
+# show the field values gen_wire.c put in them; the inner frame of a BCAST
+# goes to the Ethernet dissector; a version-1 data frame is flagged as
+# refused; valid frames raise no expert
 # error or warning, no "Malformed" and no Lua error; each frame of a set
 # with one defect each raises the expert info naming that defect;
 # truncations and random byte changes of every frame never raise a Lua
@@ -149,8 +153,11 @@ batsec.ogm.seqno batsec.ogm.epoch batsec.ogm.hops batsec.ogm.tq
 batsec.ogm.interval batsec.tvlv.gw.down batsec.tvlv.gw.up batsec.tvlv.tt.mac
 batsec.revoke.issued_at batsec.trailer.auth batsec.trailer.num_tags
 batsec.trailer.counter batsec.trailer.keyid batsec.inner_len
-batsec.bcast.seqno batsec.ttl batsec.padding batsec.echo.kind
-batsec.echo.seqno"
+batsec.bcast.seqno batsec.ttl batsec.hop.keyid batsec.hop.counter
+batsec.hop.lane batsec.hop.count batsec.hop.tag batsec.bcast.ntags
+batsec.e2e.src_epoch batsec.e2e.dst_epoch batsec.e2e.counter
+batsec.ciphertext_len batsec.aead_tag batsec.bcast.epoch batsec.orig
+batsec.src batsec.dst batsec.signature"
 set --
 for f in $FIELDS; do set -- "$@" -e "$f"; done
 TSV=$D/valid.tsv
@@ -236,30 +243,57 @@ eq "OGM of 2: TT clients (2 + 64)" "$(count batsec.ogm.num_entries 2 \
 eq "OGM of 2: TQ" "$(get batsec.ogm.num_entries 2 batsec.ogm.tq)" \
     "225|195"
 
-# Data frames: inner lengths, TTL, the inner frame handed to "eth".
+# Data frames, version 2 (gen_wire.c: UNICAST/ECHO from node 2 to node 1,
+# epochs 7 and 5, e2e counter 1234 << 22 | 1, hop counter 1000 + inner
+# length, ECHO on lane 1; BCAST of node 2, epoch 7, seqno 4242, hop
+# counter 3 << 32 | inner length; every hop key id of the link to node 1).
 lens=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-    $h["batsec.inner_len"] != "" {
+    $h["batsec.inner_len"] != "" || $h["batsec.ciphertext_len"] != "" {
 	t = $h["batsec.type"]
-	print (t ~ /^(0x40|64)$/ ? "UNICAST" : t ~ /^(0x41|65)$/ ? "BCAST" : t),
-	    $h["batsec.inner_len"] }' "$TSV" |
+	n = t ~ /^(0x40|64)$/ ? "UNICAST" : t ~ /^(0x41|65)$/ ? "BCAST" : t
+	if (t ~ /^(0x42|66)$/) n = "ECHO"
+	print n, $h["batsec.inner_len"] $h["batsec.ciphertext_len"] }' "$TSV" |
     LC_ALL=C sort -k1,1 -k2,2n | tr '\n' ',')
-eq "data frames: type and inner length" "$lens" \
-    "BCAST 14,BCAST 342,BCAST 1518,UNICAST 14,UNICAST 14,UNICAST 98,UNICAST 1518,"
-eq "UNICAST 98: TTL" "$(get batsec.inner_len 98 batsec.ttl)" 50
+eq "data frames: type and inner or ciphertext length" "$lens" \
+    "BCAST 14,BCAST 342,BCAST 1518,BCAST 1518,ECHO 6,ECHO 6,UNICAST 14,UNICAST 98,UNICAST 1518,"
+eq "UNICAST 98: TTL" "$(get batsec.ciphertext_len 98 batsec.ttl)" 50
+eq "UNICAST 98: hop counter" "$(get batsec.ciphertext_len 98 \
+    batsec.hop.counter)" 1098
+eq "UNICAST 98: lane" "$(get batsec.ciphertext_len 98 batsec.hop.lane)" 0
+eq "UNICAST 98: source epoch" "$(get batsec.ciphertext_len 98 \
+    batsec.e2e.src_epoch)" 7
+eq "UNICAST 98: destination epoch" "$(get batsec.ciphertext_len 98 \
+    batsec.e2e.dst_epoch)" 5
+eq "UNICAST 98: e2e counter" "$(get batsec.ciphertext_len 98 \
+    batsec.e2e.counter)" 5175771137
+eq "UNICAST 98: AEAD tag bytes" "$(get batsec.ciphertext_len 98 \
+    batsec.aead_tag | tr -d ':' | awk '{ print length($0) / 2 }')" 16
+eq "UNICAST 98: hop tag bytes" "$(get batsec.ciphertext_len 98 \
+    batsec.hop.tag | tr -d ':' | awk '{ print length($0) / 2 }')" 8
+eq "ECHO frames on lane 1" "$(awk -F'\t' 'NR == 1 {
+    for (i = 1; i <= NF; i++) h[$i] = i; next }
+    $h["batsec.ciphertext_len"] == 6 { print $h["batsec.hop.lane"] }' \
+    "$TSV" | tr '\n' ' ')" "1 1 "
+kid=$(get batsec.ciphertext_len 98 batsec.hop.keyid)
+eq "UNICAST and BCAST: one hop key id for the link to node 1" \
+    "$(get batsec.inner_len 342 batsec.hop.keyid | cut -d'|' -f1)" "$kid"
+eq "BCAST 342: tags" "$(get batsec.inner_len 342 batsec.bcast.ntags)" 3
+eq "BCAST 342: key ids shown" "$(count batsec.inner_len 342 \
+    batsec.hop.keyid)" 3
 eq "BCAST 342: TTL" "$(get batsec.inner_len 342 batsec.ttl)" 49
 eq "BCAST 342: seqno" "$(get batsec.inner_len 342 batsec.bcast.seqno)" 4242
+eq "BCAST 342: epoch" "$(get batsec.inner_len 342 batsec.bcast.epoch)" 7
+eq "BCAST 342: hop counter" "$(get batsec.inner_len 342 \
+    batsec.hop.counter)" 12884902230
+eq "BCAST 342: originator = UNICAST source" "$(get batsec.inner_len 342 \
+    batsec.orig)" "$(get batsec.ciphertext_len 98 batsec.src)"
+eq "BCAST 342: signature bytes" "$(get batsec.inner_len 342 \
+    batsec.signature | tr -d ':' | awk '{ print length($0) / 2 }')" 64
 inner=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
     $h["batsec.inner_len"] != "" && $h["frame.protocols"] ~ /:batsec:eth/' \
     "$TSV" | wc -l)
-eq "data frames whose inner frame went to the Ethernet dissector" \
-    "$inner" 7
-pads=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-    $h["batsec.padding"] != ""' "$TSV" | wc -l)
-# (a UNICAST and a BCAST, and an ECHO reply padded to 46 bytes)
-eq "data frames with Ethernet padding shown" "$pads" 3
-eq "ECHO request: seqno" "$(get batsec.echo.kind 1 batsec.echo.seqno)" 7
-eq "ECHO request: TTL" "$(get batsec.echo.kind 1 batsec.ttl)" 50
-eq "ECHO reply: seqno" "$(get batsec.echo.kind 2 batsec.echo.seqno)" 7
+eq "BCAST frames whose inner frame went to the Ethernet dissector" \
+    "$inner" 4
 
 # ---- one defect per frame -------------------------------------------------
 

@@ -9,7 +9,9 @@
 # tshark with the dissector must find every frame type batsecd sends
 # (HELLO, OGM with relayed entries, UNICAST, BCAST), decode each one to
 # its end without an expert error or warning, "Malformed" or a Lua
-# error, and show the nodes' real addresses and the inner ICMP packets.
+# error, and show the nodes' real addresses; the pings travel sealed in
+# UNICASTs (no ICMP readable), the ARP requests signed and readable in
+# BCASTs.
 . "$(dirname "$0")/lib.sh"
 MESH_ORIG_MS=${MESH_ORIG_MS:-500}
 MESH_HELLO_MS=${MESH_HELLO_MS:-500}
@@ -44,15 +46,19 @@ fi
 check "ping 1 -> 3 through the capture point" mesh_ping 1 3 4
 check "ping 3 -> 1 over IPv6" mesh_ping 3 1 6
 # tcpdump may still hold frames in its socket buffer (a loaded machine):
-# stop it only once the echo replies are in the file, which it writes
-# packet by packet (-U).
+# stop it only once UNICASTs from node 3 to node 1 (the replies, sealed)
+# are in the file, which it writes packet by packet (-U).
 replies_saved() {
-	tshark -X "lua_script:$LUA" -r "$PCAP" -Y "icmp.type == 0" \
+	tshark -X "lua_script:$LUA" -r "$PCAP" -Y "batsec.type == 0x40 &&
+	    batsec.src == $(mesh_addr 3) && batsec.dst == $(mesh_addr 1)" \
 	    -T fields -e frame.number 2>/dev/null | grep -q .
 }
 check "the echoes reached the capture file" wait_for 30 replies_saved
 kill -INT "$TCPD" 2>/dev/null
 wait_for 10 sh -c "! kill -0 $TCPD 2>/dev/null"
+
+# PCAP_SAVE=FILE keeps the capture (tests/pcap/live-mesh3.pcap was made so).
+[ -n "${PCAP_SAVE:-}" ] && cp "$PCAP" "$PCAP_SAVE"
 
 ts() { tshark -X "lua_script:$LUA" -r "$PCAP" "$@" 2>>"$MT/tshark.err"; }
 nframes=$(ts -T fields -e frame.number | wc -l)
@@ -86,11 +92,21 @@ check "a HELLO from node 1 lists node 2 as a neighbour" \
 check "node 3's OGMs arrive relayed (hops 1)" \
     has "batsec.ogm.hops == 1"
 check "OGM frames carry the link-MAC trailer" has "batsec.trailer.auth == 1"
-check "the echo request 1 -> 3 is inside a UNICAST" \
-    has "batsec.type == 0x40 && icmp.type == 8 && ip.dst == $(mesh_ip4 3)"
-check "the echo reply comes back inside a UNICAST" \
-    has "batsec.type == 0x40 && icmp.type == 0 && ip.dst == $(mesh_ip4 1)"
-check "ARP requests travel in BCAST frames" has "batsec.type == 0x41 && arp"
+# An ICMP echo of 56 data bytes is an inner frame of 98 bytes.
+check "the echo requests 1 -> 3 travel sealed in UNICASTs" \
+    has "batsec.type == 0x40 && batsec.src == $A1 && batsec.dst == $A3 &&
+    batsec.ciphertext_len >= 98"
+check "the echo replies come back sealed in UNICASTs" \
+    has "batsec.type == 0x40 && batsec.src == $A3 && batsec.dst == $A1 &&
+    batsec.ciphertext_len >= 98"
+check_not "no ICMP or IP is readable in a UNICAST" \
+    has "batsec.type == 0x40 && (icmp || icmpv6 || ip || ipv6)"
+check "UNICASTs carry a hop key id, counter and tag" \
+    has "batsec.type == 0x40 && batsec.hop.keyid && batsec.hop.tag &&
+    batsec.aead_tag"
+check "ARP requests travel readable in signed BCAST frames" \
+    has "batsec.type == 0x41 && arp && batsec.bcast.ntags >= 1 &&
+    batsec.signature"
 check "node 1 sends OGM frames (sender address)" \
     has "batsec.ogm.sender == $A1"
 # Node 3's key, as tshark prints bytes fields (hex).

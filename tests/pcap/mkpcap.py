@@ -3,15 +3,17 @@
 
     mkpcap.py CORPUS_DIR OUT_DIR
 
-CORPUS_DIR is fuzz/corpus/wire: real frames, built and signed by the wire
+CORPUS_DIR holds the output of fuzz/gen_wire: real frames, built and signed by the wire
 codec's own builders (fuzz/gen_wire.c).  Writes into OUT_DIR:
 
   valid.pcap    every frame of the corpus that starts with a known type and
-                version 1, in an Ethernet II header with the batsec
+                its version (1 for HELLO and OGM, 2 for data frames), in
+                an Ethernet II header with the batsec
                 ethertype, ordered by (type, length, bytes);
   valid.list    one line per frame of valid.pcap: number, type, length;
   bad.pcap      copies of some of those frames with one defect each
-                (truncated, reserved byte set, count out of range, ...);
+                (truncated, reserved byte set, count out of range, ...),
+                and a data frame of version 1 (refused since version 2);
   bad.expect    one line per frame of bad.pcap: number, the expert
                 severity (error or warning) and a piece of text the
                 dissector's expert info must contain, tab-separated;
@@ -36,9 +38,12 @@ NEXT_HOP = bytes([0x00, 0x16, 0x3E, 0x04, 0x05, 0x06])
 OTHER_SRC = bytes([0x00, 0x16, 0x3E, 0x0A, 0x0B, 0x0C])
 KNOWN = {0x01: "HELLO", 0x02: "OGM", 0x40: "UNICAST", 0x41: "BCAST",
          0x42: "ECHO"}
+VERSION = {0x01: 1, 0x02: 1, 0x40: 2, 0x41: 2, 0x42: 2}
 
 OGM_HDR, ENTRY_FIXED, SIG = 12, 156, 64
 HELLO_FIXED, NEIGH = 52, 8
+SEALED_CT, AEAD = 52, 16                # UNICAST/ECHO: ciphertext offset
+BC_FIXED, BC_TAG = 12, 12               # BCAST: then the signed header
 
 
 def eth(payload, src=SRC):
@@ -60,7 +65,7 @@ def load(corpus):
     for name in sorted(os.listdir(corpus)):
         with open(os.path.join(corpus, name), "rb") as f:
             data = f.read()
-        if len(data) > 2 and data[0] in KNOWN and data[1] == 1:
+        if len(data) > 2 and VERSION.get(data[0]) == data[1]:
             frames.append(data)
     frames.sort(key=lambda d: (d[0], len(d), d))
     return frames
@@ -117,15 +122,19 @@ def bad_frames(frames):
                 lambda d: d[0] == 2 and d[2] == 1)
     ogm3 = pick(frames, "OGM with 3 entries and MAC tags",
                 lambda d: d[0] == 2 and d[2] == 3)
-    uc_pad = pick(frames, "padded UNICAST",
-                  lambda d: d[0] == 0x40 and len(d) == 46)
     uc_min = pick(frames, "minimum UNICAST",
-                  lambda d: d[0] == 0x40 and len(d) == 34)
-    bc_mid = pick(frames, "BCAST of a middle size",
-                  lambda d: d[0] == 0x41 and 46 < len(d) < 1000)
-    echo = pick(frames, "ECHO request", lambda d: d[0] == 0x42 and
-                d[3] == 1 and len(d) == 20)
-
+                  lambda d: d[0] == 0x40 and len(d) == 68 + 14)
+    uc_max = pick(frames, "maximum UNICAST",
+                  lambda d: d[0] == 0x40 and len(d) == 68 + 1518)
+    bc_mid = pick(frames, "BCAST with 3 tags",
+                  lambda d: d[0] == 0x41 and d[3] == 3)
+    echo = pick(frames, "ECHO", lambda d: d[0] == 0x42 and len(d) == 74)
+    bs = BC_FIXED + BC_TAG * bc_mid[3]          # its signed header
+    # A version-1 UNICAST (refused): ttl, reserved, dst, src, inner
+    # length, reserved, inner frame.
+    v1_inner = bytes([0xFF] * 6) + SRC + b"\x08\x06" + bytes(28)
+    v1 = (bytes([0x40, 1, 50, 0]) + uc_min[24:30] + uc_min[30:36] +
+          struct.pack(">HH", len(v1_inner), 0) + v1_inner)
     _, tr1 = ogm_entries(ogm1)
     ents3, tr3 = ogm_entries(ogm3)
     tv = {t: off for off, t, v, n in tvlvs(ogm3, ents3[0]) if v == 1}
@@ -187,16 +196,40 @@ def bad_frames(frames):
          "client (MAC, VLAN) listed twice"),
         (eth(put(ogm3, tr3 + 12 + 20, ogm3[tr3 + 12:tr3 + 16])), e,
          "key id listed twice"),
-        (eth(setb(uc_pad, len(uc_pad) - 1, 0x55)), e,
-         "Ethernet padding not zero"),
-        (eth(put(uc_min, 16, struct.pack(">H", 13))), e,
-         "inner length 13 is outside 14..1518"),
+        (eth(v1), e, "version 1 data frame: obsolete"),
+        (eth(setb(bc_mid, 1, 1)), e, "version 1 data frame: obsolete"),
+        (eth(setb(echo, 1, 3)), e, "version 3, ECHO frames are version 2"),
         (eth(setb(uc_min, 3, 0x10)), e, "reserved is not zero"),
-        (eth(bc_mid + b"\x00"), e, "1 bytes after the inner frame"),
-        (eth(bc_mid[:30]), e, "inner frame: needs"),
-        (eth(setb(echo, 3, 3)), e, "kind 3 is outside 1..2"),
-        (eth(setb(echo, 10, 0x03)), e, "source is not a mesh address"),
-        (eth(echo[:19]), e, "seqno: needs"),
+        (eth(setb(uc_min, 24, 0x03)), e,
+         "destination is not a mesh address"),
+        (eth(setb(uc_min, 30, 0x01)), e, "source is not a mesh address"),
+        (eth(put(uc_min, 36, bytes(4))), e,
+         "source epoch 0 is outside 1..4294967295"),
+        (eth(put(uc_min, 40, bytes(4))), e,
+         "destination epoch 0 is outside 1..4294967295"),
+        (eth(uc_min[:-1]), e, "ciphertext and AEAD tag: needs 30 bytes"),
+        (eth(uc_max + b"\x00"), e,
+         "ciphertext of 1519 bytes, UNICAST carries 14..1518"),
+        (eth(uc_min[:40]), e, "destination epoch: needs 4 bytes"),
+        (eth(echo + b"\x00"), e, "ciphertext of 7 bytes, ECHO carries 6"),
+        (eth(echo[:-1]), e, "ciphertext and AEAD tag: needs 22 bytes"),
+        (eth(setb(bc_mid, 3, 0)), e, "ntags 0 is outside 1..8"),
+        (eth(setb(bc_mid, 3, 9)), e, "ntags 9 is outside 1..8"),
+        (eth(setb(bc_mid, bs, 0x01)), e, "flags: undefined flag bits 0x01"),
+        (eth(setb(bc_mid, bs + 1, 0x01)), e,
+         "signed header reserved is not zero"),
+        (eth(put(bc_mid, bs + 2, struct.pack(">H", 13))), e,
+         "inner length 13 is outside 14..1518"),
+        (eth(setb(bc_mid, bs + 4, 0x00)), e,
+         "originator is not a mesh address"),
+        (eth(put(bc_mid, bs + 10, bytes(4))), e,
+         "epoch 0 is outside 1..4294967295"),
+        (eth(setb(bc_mid, bs + 19, 0x01)), e,
+         "signed header reserved is not zero"),
+        (eth(bc_mid + b"\x00"), e, "1 bytes after the signature"),
+        (eth(bc_mid[:-1]), e, "signature: needs 64 bytes"),
+        (eth(bc_mid[:bs + 30]), e, "inner frame: needs"),
+        (eth(bc_mid[:BC_FIXED + 5]), e, "tag: needs 8 bytes"),
     ]
 
 
