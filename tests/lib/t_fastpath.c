@@ -47,7 +47,7 @@ t_fpm_frame(uint8_t *f, size_t inner)
 	f[12] = T_FPM_ET >> 8;
 	f[13] = T_FPM_ET & 0xff;
 	f[14] = WIRE_T_UNICAST;
-	f[15] = WIRE_VERSION;
+	f[15] = 1;	/* the version-1 frame the relay knows today */
 	f[16] = 5;
 	memcpy(f + 18, t_fpm_dst, 6);
 	memcpy(f + 24, t_fpm_src, 6);
@@ -61,14 +61,37 @@ t_fpm_frame(uint8_t *f, size_t inner)
 int
 t_fpm_model(const uint8_t *f, size_t len, uint8_t *want, int *padded)
 {
-	struct wire_unicast u;
+	/* The version-1 UNICAST header (20 bytes) the relay knows today. */
+	struct {
+		uint8_t ttl;
+		const uint8_t *dst, *src;
+		size_t len, pad_len;
+	} u;
+	size_t inner, i;
 
 	*padded = 0;
-	if (len < 15 || (f[0] & 0x01) || memcmp(f, t_fpm_lo_mac, 6) != 0 ||
+	if (len < 34 || (f[0] & 0x01) || memcmp(f, t_fpm_lo_mac, 6) != 0 ||
 	    f[12] != (T_FPM_ET >> 8) || f[13] != (T_FPM_ET & 0xff) ||
 	    memcmp(f + 6, t_fpm_in_mac, 6) != 0 || f[14] != WIRE_T_UNICAST ||
-	    wire_unicast_parse(f + 14, len - 14, &u) != WIRE_OK)
+	    f[15] != 1 || f[17] != 0 || f[32] != 0 || f[33] != 0 ||
+	    (f[18] & 0x03) != 0x02 || (f[24] & 0x03) != 0x02)
 		return 0;
+	inner = (size_t)f[30] << 8 | f[31];
+	if (inner < WIRE_INNER_MIN || inner > WIRE_INNER_MAX ||
+	    inner > len - 34)
+		return 0;
+	u.ttl = f[16];
+	u.dst = f + 18;
+	u.src = f + 24;
+	u.len = 20 + inner;
+	u.pad_len = len - 34 - inner;
+	if (u.pad_len != 0) {
+		if (len - 14 > WIRE_ETH_MIN_PAYLOAD)
+			return 0;
+		for (i = 34 + inner; i < len; i++)
+			if (f[i] != 0)
+				return 0;
+	}
 	if (memcmp(u.src, t_fpm_own, 6) == 0 ||
 	    memcmp(u.dst, t_fpm_own, 6) == 0 || u.ttl <= 1 ||
 	    memcmp(u.dst, t_fpm_dst, 6) != 0 || u.len > T_FPM_MTU)

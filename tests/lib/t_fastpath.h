@@ -25,7 +25,7 @@
 
 #define T_FPM_IN_IF	1	/* the namespace's loopback */
 #define T_FPM_OUT_IF	7
-#define T_FPM_MTU	1534
+#define T_FPM_MTU	1630
 #define T_FPM_ET	0x88b5
 #define T_FPM_FRAME_MAX	2048
 
