@@ -1448,9 +1448,11 @@ atk_insider_sealed(struct atk *a, uint8_t type, const uint8_t *src,
 		sep = so->epoch;
 	}
 	d2_e2e_key(k, link, spk, d->pk, sep, d->epoch);
+	/* A forged source's counter far above the real one's, so that the
+	 * frame is refused by the AEAD and not as a replay. */
 	n = d2_sealed(f, sizeof(f), &(struct d2_sealed){ .type = type,
 	    .dst = dst, .src = src, .src_epoch = sep, .dst_epoch = d->epoch,
-	    .e2e_ctr = ++a->e2e_ctr, .pt = pt, .pt_len = pt_len,
+	    .e2e_ctr = (src != a->addr ? (uint64_t)1 << 62 : 0) + ++a->e2e_ctr, .pt = pt, .pt_len = pt_len,
 	    .e2e_key = k, .hop = v->hop, .keyid = v->hopid,
 	    .hop_ctr = ++a->hop_ctr });
 	if (n > 0)
