@@ -1277,19 +1277,20 @@ mode_outsider(struct atk *a, int secs)
 /* Each field of a captured data frame: [off, off + len). */
 struct atk_field {
 	size_t off, len;
+	int inner;	/* not under the hop tag: the end-to-end part */
 };
 
 /* The fields of a data frame of len bytes; their number. */
 static unsigned
 atk_fields(const uint8_t *p, size_t len, struct atk_field *fl, unsigned max)
 {
-	static const struct atk_field sealed[] = { { 0, 1 }, { 1, 1 },
-	    { 2, 1 }, { 3, 1 }, { 4, 4 }, { 8, 8 }, { 16, 8 }, { 24, 6 },
-	    { 30, 6 }, { 36, 4 }, { 40, 4 }, { 44, 8 } };
-	static const struct atk_field bfix[] = { { 0, 1 }, { 1, 1 },
-	    { 2, 1 }, { 3, 1 }, { 4, 8 } };
-	static const struct atk_field bsgn[] = { { 0, 1 }, { 1, 1 },
-	    { 2, 2 }, { 4, 6 }, { 10, 4 }, { 14, 4 }, { 18, 2 } };
+	static const struct atk_field sealed[] = { { 0, 1, 0 }, { 1, 1, 0 },
+	    { 2, 1, 0 }, { 3, 1, 0 }, { 4, 4, 0 }, { 8, 8, 0 }, { 16, 8, 0 },
+	    { 24, 6, 0 }, { 30, 6, 0 }, { 36, 4, 0 }, { 40, 4, 0 }, { 44, 8, 0 } };
+	static const struct atk_field bfix[] = { { 0, 1, 0 }, { 1, 1, 0 },
+	    { 2, 1, 0 }, { 3, 1, 0 }, { 4, 8, 0 } };
+	static const struct atk_field bsgn[] = { { 0, 1, 0 }, { 1, 1, 0 },
+	    { 2, 2, 0 }, { 4, 6, 0 }, { 10, 4, 0 }, { 14, 4, 0 }, { 18, 2, 0 } };
 	unsigned n = 0, i, t;
 	size_t s;
 
@@ -1299,8 +1300,9 @@ atk_fields(const uint8_t *p, size_t len, struct atk_field *fl, unsigned max)
 		for (i = 0; i < sizeof(sealed) / sizeof(sealed[0]); i++)
 			fl[n++] = sealed[i];
 		fl[n++] = (struct atk_field){ D2_CT_OFF,
-		    len - D2_OVERHEAD };
-		fl[n++] = (struct atk_field){ len - D2_AEAD_LEN, D2_AEAD_LEN };
+		    len - D2_OVERHEAD, 1 };
+		fl[n++] = (struct atk_field){ len - D2_AEAD_LEN, D2_AEAD_LEN,
+		    0 };
 		return n;
 	}
 	t = p[3];
@@ -1313,25 +1315,29 @@ atk_fields(const uint8_t *p, size_t len, struct atk_field *fl, unsigned max)
 		fl[n++] = bfix[i];
 	for (i = 0; i < t && n + 2 < max; i++) {
 		fl[n++] = (struct atk_field){ D2_BC_FIXED + D2_BC_TAG_LEN * i,
-		    BS_KEYID_LEN };
+		    BS_KEYID_LEN, 0 };
 		fl[n++] = (struct atk_field){ D2_BC_FIXED + D2_BC_TAG_LEN * i +
-		    BS_KEYID_LEN, D2_HTAG_LEN };
+		    BS_KEYID_LEN, D2_HTAG_LEN, 0 };
 	}
 	for (i = 0; i < sizeof(bsgn) / sizeof(bsgn[0]) && n < max; i++)
-		fl[n++] = (struct atk_field){ s + bsgn[i].off, bsgn[i].len };
+		fl[n++] = (struct atk_field){ s + bsgn[i].off, bsgn[i].len, 0 };
 	s += D2_BC_SGN_LEN;
 	if (bs_get16(p + s - D2_BC_SGN_LEN + 2) > len - s - BS_SIG_LEN ||
 	    n + 2 > max)
 		return n;
-	fl[n++] = (struct atk_field){ s, bs_get16(p + s - D2_BC_SGN_LEN + 2) };
-	fl[n++] = (struct atk_field){ s + fl[n - 1].len, BS_SIG_LEN };
+	fl[n++] = (struct atk_field){ s, bs_get16(p + s - D2_BC_SGN_LEN + 2),
+	    1 };
+	fl[n++] = (struct atk_field){ s + fl[n - 1].len, BS_SIG_LEN, 0 };
 	return n;
 }
 
 /*
  * Each frame of FILE with one bit flipped in each field, at its first and
  * at its last byte; then each cut short by one byte.  None is sent as it
- * was captured.
+ * was captured.  -x hop: only the fields under the hop tag (a frame that
+ * passes the hop check uses up its hop counter, so a control can send
+ * the originals afterwards only then); -x e2e: only the ciphertext or
+ * the broadcast's inner frame, which the hop tag does not cover.
  */
 static void
 mode_mutate(struct atk *a, const char *file)
@@ -1353,13 +1359,17 @@ mode_mutate(struct atk *a, const char *file)
 			for (j = 0; j < 2; j++) {
 				if (fl[i].len == 0 || (j == 1 && fl[i].len == 1))
 					continue;
+				if ((fl[i].inner && strcmp(a->kinds, "hop") == 0) ||
+				    (!fl[i].inner && strcmp(a->kinds, "e2e") == 0))
+					continue;
 				memcpy(g, f, l);
 				pos = 14 + fl[i].off + (j == 0 ? 0 : fl[i].len - 1);
 				g[pos] ^= (uint8_t)(1u << (bit++ % 8));
 				atk_send_to(a, g, g + 6, g + 14, l - 14);
 			}
 		}
-		atk_send_to(a, f, f + 6, f + 14, l - 15);
+		if (strcmp(a->kinds, "e2e") != 0)
+			atk_send_to(a, f, f + 6, f + 14, l - 15);
 	}
 	fclose(fp);
 	printf("frames %u\n", frames);
@@ -1563,6 +1573,9 @@ mode_dflood(struct atk *a, int secs)
 
 	if (atk_aim(a, 8, 0) != 0)
 		exit(1);
+	for (k = 0; k < 12 && !a->sniffed; k++)	/* a real key id costs */
+		atk_listen(a, 250, atk_watch);	/* the victim a SipHash */
+	k = 0;
 	vmac = atk_peer_find(a, a->victim)->mac;
 	cm = atk_copy_mac(a);
 	dst = atk_set(a->target) ? a->target : a->victim;
