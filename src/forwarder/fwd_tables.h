@@ -85,6 +85,15 @@ uint64_t fwd_dcount_get(const struct fwd_dcount *c, size_t i);
 
 /* ---- entries ---------------------------------------------------------------- */
 
+/* The hop key of the link with a neighbour (DP2.md): the SipHash-2-4 key
+ * and its key id; has_key 0 until known.  Also the in-kernel relay's
+ * (fwd_fast.c copies it into its neighbour map). */
+struct fwd_hop {
+	uint8_t key[16];
+	uint8_t keyid[4];
+	int has_key;
+};
+
 struct fwd_neigh {
 	uint8_t pk[BS_PK_LEN];
 	uint8_t addr[BS_ADDR_LEN];	/* == bs_mesh_addr(pk) */
@@ -102,6 +111,7 @@ struct fwd_neigh {
 	uint8_t link_key[BS_LINKKEY_LEN];
 	int has_key;
 	uint8_t key_id[BS_KEYID_LEN];
+	struct fwd_hop hop;		/* the data frames' hop key */
 	struct fwd_dcount c;		/* data frames from/to it */
 	/* private: hash chains */
 	int32_t next_addr_;
