@@ -324,7 +324,7 @@ main(int argc, char **argv)
 	c = t_ipc_config((struct t_config){ .pk = me.pk, .ethertype = 0x88b5,
 	    .epoch = 1, .hello_ms = 1000, .ogm_ms = 1000, .hop_penalty = 30,
 	    .log_level = IPC_LOG_WARNING });
-	f = t_ipc_iface((struct t_iface){ .ifindex = IFX, .mtu = 1534,
+	f = t_ipc_iface((struct t_iface){ .ifindex = IFX, .mtu = 1630,
 	    .mac = me_mac, .state = IPC_IFACE_UP, .name = "bench0" });
 	if (pcore_config(&pc, &c, err, sizeof(err)) != 0 ||
 	    pcore_iface(&pc, &f, err, sizeof(err)) != 0)

@@ -71,6 +71,7 @@ enum bs_domain {
 	BS_DOM_CERT,		/* "batsec1 cert"    */
 	BS_DOM_REVOKE,		/* "batsec1 revoke"  */
 	BS_DOM_LINK,		/* "batsec1 link"    (trailer signature mode) */
+	BS_DOM_BCAST,		/* "batsec2 bcast"   (data broadcasts, v2) */
 };
 #define BS_DOMAIN_LABEL_LEN	16
 #define BS_SIGN_MAX_MSG		4096
@@ -243,6 +244,84 @@ const char *bs_revoke_format_problem(const uint8_t *in, size_t len);
 /* 0 when issuer == anchor_pk and the signature verifies, -1 otherwise. */
 int bs_revoke_verify(const struct bs_revoke *r,
     const uint8_t anchor_pk[static BS_PK_LEN]);
+
+
+/* ---- data frames, version 2 (batsec-protocol(7)) ------------------------ */
+
+#define BS_HOPKEY_LEN	16	/* SipHash-2-4 key of one link */
+#define BS_HOPTAG_LEN	8	/* hop tag */
+#define BS_E2EKEY_LEN	32	/* end-to-end key of one direction */
+#define BS_AEAD_TAG_LEN	16	/* ChaCha20-Poly1305 tag */
+#define BS_HOPTAG_MAX_IN 128	/* bytes a hop tag may cover */
+
+/*
+ * The hop key of one link, from the static link key L (bs_link_key) and
+ * both ends' interface MAC and epoch:
+ *   H = BLAKE2b-128(key = L, msg = "batsec2-hop" || mac_lo || mac_hi ||
+ *       epoch_lo (be32) || epoch_hi (be32))
+ * lo is the end with the smaller MAC (the smaller public key when both
+ * MACs are equal), so both ends derive the same H; a new epoch on either
+ * end, or another pair of interfaces, gives another key.
+ */
+struct bs_hop_end {
+	const uint8_t *pk;		/* BS_PK_LEN */
+	const uint8_t *mac;		/* BS_ADDR_LEN */
+	uint32_t epoch;
+};
+void bs_hop_key(uint8_t h[static BS_HOPKEY_LEN],
+    const uint8_t link_key[static BS_LINKKEY_LEN],
+    const struct bs_hop_end *a, const struct bs_hop_end *b);
+/* Key id: the first 4 bytes of BLAKE2b-256(key = H, msg = "batsec2-hopid"). */
+void bs_hop_keyid(uint8_t id[static BS_KEYID_LEN],
+    const uint8_t h[static BS_HOPKEY_LEN]);
+/* tag = SipHash-2-4(H, msg); len <= BS_HOPTAG_MAX_IN is not required. */
+void bs_hop_tag(uint8_t tag[static BS_HOPTAG_LEN],
+    const uint8_t h[static BS_HOPKEY_LEN], const uint8_t *msg, size_t len);
+/* 0 when tag matches (constant time), -1 otherwise. */
+int bs_hop_tag_verify(const uint8_t tag[static BS_HOPTAG_LEN],
+    const uint8_t h[static BS_HOPKEY_LEN], const uint8_t *msg, size_t len);
+
+/*
+ * The end-to-end key of the direction src -> dst:
+ *   K = BLAKE2b-256(key = L, msg = "batsec2-e2e" || src_pk || dst_pk ||
+ *       src_epoch (be32) || dst_epoch (be32))
+ * with L = bs_link_key of the two node keys.
+ */
+void bs_e2e_key(uint8_t k[static BS_E2EKEY_LEN],
+    const uint8_t link_key[static BS_LINKKEY_LEN],
+    const uint8_t src_pk[static BS_PK_LEN],
+    const uint8_t dst_pk[static BS_PK_LEN], uint32_t src_epoch,
+    uint32_t dst_epoch);
+
+/*
+ * ChaCha20-Poly1305 (IETF), nonce = 4 zero bytes || counter (be64).
+ * Seal encrypts m[0..len) into c (may equal m) and writes the tag; open
+ * checks the tag and decrypts c into m (may equal c): 0, or -1 (nothing
+ * written to m then).
+ */
+void bs_aead_seal(uint8_t *c, uint8_t tag[static BS_AEAD_TAG_LEN],
+    const uint8_t k[static BS_E2EKEY_LEN], uint64_t counter,
+    const uint8_t *ad, size_t adlen, const uint8_t *m, size_t len);
+int bs_aead_open(uint8_t *m, const uint8_t k[static BS_E2EKEY_LEN],
+    uint64_t counter, const uint8_t *ad, size_t adlen, const uint8_t *c,
+    size_t len, const uint8_t tag[static BS_AEAD_TAG_LEN]);
+
+/*
+ * A sliding replay window of BS_REPLAY_BITS counters (RFC 6479's idea, as
+ * WireGuard uses it): a counter is fresh when it is above the highest
+ * seen, or within the last BS_REPLAY_BITS and not seen yet.  Check first
+ * (cheap, before authenticating), mark after the frame authenticated.
+ * A zeroed window has seen nothing.
+ */
+#define BS_REPLAY_BITS	256
+struct bs_replay {
+	uint64_t top;			/* highest counter marked + 1; 0: none */
+	uint64_t bits[BS_REPLAY_BITS / 64];
+};
+/* 1 when counter may be accepted, 0 when it is old or seen. */
+int bs_replay_fresh(const struct bs_replay *w, uint64_t counter);
+/* Mark counter seen (call only for a fresh one that authenticated). */
+void bs_replay_mark(struct bs_replay *w, uint64_t counter);
 
 /* ---- small helpers ----------------------------------------------------- */
 

@@ -30,6 +30,8 @@ sign_label(enum bs_domain dom)
 		return "batsec1 revoke";
 	case BS_DOM_LINK:
 		return "batsec1 link";
+	case BS_DOM_BCAST:
+		return "batsec2 bcast";
 	}
 	return NULL;
 }

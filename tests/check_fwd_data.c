@@ -23,7 +23,7 @@
 #define IF1		11
 #define IF2		12
 #define IF3		13
-#define MTU		1534
+#define MTU		1630
 #define T0		1000000ull
 #define MAX_SENDS	64
 #define MAX_TAPS	16

@@ -118,7 +118,7 @@ sample(uint16_t type, union ipc_payload *u)
 		break;
 	case IPC_IFACE:
 		u->iface.ifindex = IF_A;
-		u->iface.mtu = 1534;
+		u->iface.mtu = 1630;
 		mac(u->iface.mac, 0x0a);
 		u->iface.state = IPC_IFACE_UP;
 		strcpy(u->iface.name, "mesh0");

@@ -215,7 +215,7 @@ lm_valid(void)
 
 	mnl_attr_put_strz(nlh, IFLA_IFNAME, "mesh0");
 	mnl_attr_put(nlh, IFLA_ADDRESS, 6, mac1);
-	mnl_attr_put_u32(nlh, IFLA_MTU, 1534);
+	mnl_attr_put_u32(nlh, IFLA_MTU, 1630);
 	mnl_attr_put_u8(nlh, IFLA_OPERSTATE, NL_OPER_UP);
 	return nlh;
 }
@@ -549,7 +549,7 @@ START_TEST(test_parse_fields)
 	ck_assert_str_eq(l.name, "mesh0");
 	ck_assert(l.has_mac);
 	ck_assert_mem_eq(l.mac, mac1, 6);
-	ck_assert_uint_eq(l.mtu, 1534);
+	ck_assert_uint_eq(l.mtu, 1630);
 	ck_assert_uint_eq(l.min_mtu, 68);
 	ck_assert_uint_eq(l.max_mtu, 65535);
 	ck_assert_uint_eq(l.operstate, NL_OPER_UP);
@@ -673,10 +673,10 @@ static const struct mtu_case {
 	size_t		n;
 	uint32_t	inner, tap;
 } mtu_cases[] = {
-	{ { 1534, 1534 }, 2, 1500, 1500 },	/* raised: full frames */
+	{ { 1630, 1630 }, 2, 1500, 1500 },	/* raised: full frames */
 	{ { 9000 }, 1, 1500, 1500 },		/* never more than inner */
-	{ { 1500 }, 1, 1500, 1466 },		/* could not raise */
-	{ { 1534, 1400, 1500 }, 3, 1500, 1366 },	/* smallest wins */
+	{ { 1500 }, 1, 1500, 1370 },		/* could not raise */
+	{ { 1630, 1400, 1500 }, 3, 1500, 1270 },	/* smallest wins */
 	{ { 0 }, 0, 1500, 1500 },		/* no mesh interface yet */
 	{ { 102 }, 1, 1500, 68 },		/* the least that works */
 	{ { 101 }, 1, 1500, 0 },		/* too small to carry IPv4 */
@@ -738,7 +738,7 @@ START_TEST(test_mtu_mac)
 	ck_assert_mem_eq(a.mac, mac, 6);
 	ck_assert_int_eq(a.ifindex, ia);
 	ck_assert(memcmp(&a, &b, sizeof(a)) == 0);
-	ck_assert_uint_gt(a.max_mtu, 1534);
+	ck_assert_uint_gt(a.max_mtu, 1630);
 	/* The kernel's refusal comes back as errno and a message. */
 	ck_assert_int_eq(nl_link_set_mtu(nl, ia, 10), -1);
 	ck_assert_int_eq(errno, EINVAL);
@@ -847,11 +847,11 @@ START_TEST(test_mtu_apply_raise)
 	ck_assert_int_eq(tap_open(&tap, "bs0"), 0);
 	ck_assert_int_eq(nl_mtu_apply(nl, idx, 2, BATSEC_INNER_MTU,
 	    tap.ifindex, mesh, &tap_mtu), 0);
-	ck_assert_uint_eq(mesh[0], 1534);	/* raised */
+	ck_assert_uint_eq(mesh[0], 1630);	/* raised */
 	ck_assert_uint_eq(mesh[1], 9000);	/* never lowered */
 	ck_assert_uint_eq(tap_mtu, 1500);
 	ck_assert_int_eq(nl_link_get_by_index(nl, idx[0], &l), 0);
-	ck_assert_uint_eq(l.mtu, 1534);
+	ck_assert_uint_eq(l.mtu, 1630);
 	ck_assert_int_eq(nl_link_get_by_index(nl, tap.ifindex, &l), 0);
 	ck_assert_uint_eq(l.mtu, 1500);
 	tap_close(&tap);
@@ -877,9 +877,9 @@ START_TEST(test_mtu_apply_fallback)
 	    &tap_mtu), 0);
 	ck_assert_uint_eq(mesh[0], 1400);
 	ck_assert_uint_eq(mesh[1], 1500);
-	ck_assert_uint_eq(tap_mtu, 1366);
+	ck_assert_uint_eq(tap_mtu, 1270);
 	ck_assert_int_eq(nl_link_get_by_index(nl, tap.ifindex, &l), 0);
-	ck_assert_uint_eq(l.mtu, 1366);
+	ck_assert_uint_eq(l.mtu, 1270);
 	/* Too small to carry anything: ERANGE, the TAP left alone. */
 	ck_assert_int_eq(nl_link_set_mtu(nl, idx[0], 68), 0);
 	ck_assert_int_eq(nl_mtu_apply(nl, idx, 2, 65535, tap.ifindex, NULL,

@@ -598,7 +598,7 @@ pp_iface(struct pp *p, uint32_t ifindex, uint8_t state)
 
 	snprintf(name, sizeof(name), "pp%u", (unsigned)ifindex);
 	m = t_ipc_iface((struct t_iface){ .ifindex = ifindex,
-	    .mtu = gone ? 0 : 1534, .mac = gone ? NULL : t_pcin_macs[0],
+	    .mtu = gone ? 0 : 1630, .mac = gone ? NULL : t_pcin_macs[0],
 	    .state = state, .name = name });
 	if (!gone && ipc_ctx_iface_add(&p->fp.ctx, ifindex) != 0)
 		pp_fail(p, "ipc_ctx_iface_add %u", (unsigned)ifindex);

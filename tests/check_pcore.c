@@ -189,7 +189,7 @@ iface_of(struct ipc_iface *f, int who, uint32_t ifindex, uint8_t state)
 
 	snprintf(name, sizeof(name), "mesh%u", ifindex);
 	*f = t_ipc_iface((struct t_iface){ .ifindex = ifindex,
-	    .mtu = gone ? 0 : 1534, .mac = gone ? NULL : macs[who],
+	    .mtu = gone ? 0 : 1630, .mac = gone ? NULL : macs[who],
 	    .state = state, .name = name });
 }
 
@@ -2189,20 +2189,27 @@ make_ogm(struct frame *fr, int sender, int orig)
 static void
 make_unicast(struct frame *fr)
 {
+	static const struct t_link hop;
+	static const uint8_t k[BS_E2EKEY_LEN];
 	uint8_t inner[60] = { 0 };
 
-	fr->len = t_unicast(fr->buf, sizeof(fr->buf), (struct wire_unicast){
-	    .ttl = 5, .dst = addrs[I_X], .src = addrs[I_P], .inner = inner,
-	    .inner_len = sizeof(inner) });
+	fr->len = t_sealed(fr->buf, sizeof(fr->buf), (struct t_sealed){
+	    .ttl = 5, .hop = &hop, .hop_ctr = 1, .e2e_key = k,
+	    .e = { .dst = addrs[I_X], .src = addrs[I_P], .src_epoch = 1,
+	    .dst_epoch = 1, .counter = 1 }, .pt = inner,
+	    .pt_len = sizeof(inner) });
 }
 
 static void
 make_bcast(struct frame *fr)
 {
+	static const struct t_link hop;
+	const struct t_link *hops[1] = { &hop };
 	uint8_t inner[60] = { 0 };
 
-	fr->len = t_bcast(fr->buf, sizeof(fr->buf), (struct wire_bcast){
-	    .ttl = 5, .seqno = 1, .orig = addrs[I_P], .inner = inner,
+	fr->len = t_bcast(fr->buf, sizeof(fr->buf), (struct t_bcast){
+	    .ttl = 5, .hops = hops, .num_tags = 1, .orig = &ids[I_P],
+	    .epoch = 1, .seqno = 1, .inner = inner,
 	    .inner_len = sizeof(inner) });
 }
 

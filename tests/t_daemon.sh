@@ -131,10 +131,10 @@ check "b: a sandboxed parser runs" wait_for 30 sandboxed "$FB"
 
 # ---- MTU policy ---------------------------------------------------------------
 
-check "a: mesh0 raised to 1534" mtu_is "$NA" mesh0 1534
+check "a: mesh0 raised to 1630" mtu_is "$NA" mesh0 1630
 check "a: batsec0 carries 1500" mtu_is "$NA" batsec0 1500
 check "b: mv0 could not be raised" mtu_is "$NB" mv0 1400
-check "b: batsec0 = smallest mesh MTU - 34" mtu_is "$NB" batsec0 1366
+check "b: batsec0 = smallest mesh MTU - 130" mtu_is "$NB" batsec0 1270
 
 # ---- the parser's sandbox and the forwarder's privileges ----------------------
 
@@ -223,7 +223,7 @@ ip -n "$NA" link set mesh0 up
 ip -n "$NB" link set mesh0 up
 check "a: re-created mesh0 is used again" wait_for 20 sh -c \
     "tail -n +$((M + 1)) '$T/a.log' | grep -q 'mesh interface mesh0 (ifindex [0-9]*) present'"
-check "a: re-created mesh0 raised to 1534" wait_for 20 mtu_is "$NA" mesh0 1534
+check "a: re-created mesh0 raised to 1630" wait_for 20 mtu_is "$NA" mesh0 1630
 M=$(lines a)
 ip netns exec "$NB" "$INJ" inject mesh0 hello 2 >/dev/null 2>&1
 check "a: frames on the re-created mesh0 reach the parser" \

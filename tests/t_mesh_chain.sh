@@ -88,7 +88,7 @@ check "ping IPv6 4 -> 1" mesh_ping 4 1 6
 check "ping IPv4 2 -> 3 (neighbours)" mesh_ping 2 3 4
 
 # Full-size packets, never fragmented: batsec0 carries 1500-byte IP
-# packets (the veths were raised to 1534 for the mesh header):
+# packets (the veths were raised to 1630 for the mesh header):
 # 1472 + 8 + 20 and 1452 + 8 + 40 bytes.  Then 4000-byte echoes, which
 # the IP layer fragments and the mesh carries as several frames.
 big() { mesh_ping1 "$@" || mesh_ping1 "$@"; }

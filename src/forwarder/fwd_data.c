@@ -172,11 +172,17 @@ fwd_data_totals(const struct fwd_data *d, struct fwd_dcount *out)
 			fwd_dcount_add(out, &d->ifc[i].c);
 }
 
+/* Count a drop of a frame from neighbour n on the interface counters c. */
+#define FWD_DROP(c, n, field) do {		\
+	(c)->field++;				\
+	(n)->c.field++;				\
+} while (0)
+
 /* ---- set-up ---------------------------------------------------------------- */
 
 void
 fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
-    const uint8_t own_addr[static BS_ADDR_LEN],
+    const struct bs_identity *id, uint32_t epoch,
     const struct fwd_data_ops *ops)
 {
 	struct log_rl rl = LOG_RL_INIT(5, 1);
@@ -185,8 +191,10 @@ fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
 	d->t = t;
 	d->ops = *ops;
 	d->err_rl = rl;
-	memcpy(d->own_addr, own_addr, BS_ADDR_LEN);
-	d->bcast_seqno = randombytes_random();
+	d->id = id;
+	d->epoch = epoch;
+	bs_mesh_addr(d->own_addr, id->pk);
+	d->start_ms = log_now_ms();
 	d->ping_ident = (uint16_t)randombytes_random();
 	d->ping_seqno = (uint16_t)randombytes_random();
 	d->echo_tokens = FWD_ECHO_BURST;
@@ -308,26 +316,16 @@ fwd_data_send(struct fwd_data *d, const struct fwd_data_if *ifp,
 	    ifp->ifindex, dst, frame, len) == 0);
 }
 
-/* The built frame d->buf[0..len) to ff:ff:ff:ff:ff:ff on every up iface. */
-static void
-fwd_data_flood(struct fwd_data *d, size_t len)
-{
-	struct fwd_data_if ifs[FWD_DATA_IFC_MAX];
-	size_t n, i;
-
-	n = d->ops.ifaces(d->ops.arg, ifs, FWD_DATA_IFC_MAX);
-	for (i = 0; i < n && i < FWD_DATA_IFC_MAX; i++)
-		fwd_data_send(d, &ifs[i], fwd_bcast_mac, d->buf, len, NULL);
-}
-
 /*
- * The next hop towards originator orig: its neighbour entry and the
- * interface to send on.  0, or -1 when there is no usable route (no route,
- * the next hop is no longer an up neighbour, or its interface is down).
+ * The next hop towards originator orig: its route, neighbour entry and
+ * the interface to send on.  0, or -1 when there is no usable route (no
+ * route, the next hop is no longer an up neighbour, or its interface is
+ * down).
  */
 static int
 fwd_data_next_hop(struct fwd_data *d, const uint8_t *orig,
-    struct fwd_neigh **nh, struct fwd_data_if *ifp)
+    const struct fwd_route **rp, struct fwd_neigh **nh,
+    struct fwd_data_if *ifp)
 {
 	const struct fwd_route *r = fwd_route_find(d->t, orig);
 
@@ -335,6 +333,8 @@ fwd_data_next_hop(struct fwd_data *d, const uint8_t *orig,
 		return -1;
 	if ((*nh = fwd_neigh_find(d->t, r->nexthop, r->ifindex)) == NULL)
 		return -1;
+	if (rp != NULL)
+		*rp = r;
 	return fwd_data_if_get(d, r->ifindex, ifp) ? 0 : -1;
 }
 
@@ -350,6 +350,323 @@ fwd_data_to_tap(struct fwd_data *d, struct fwd_dcount *c, struct fwd_neigh *n,
 		return;
 	}
 	fwd_count_tx(&d->tap, len);
+}
+
+/* ---- hop by hop ------------------------------------------------------------------ */
+
+/*
+ * The hop key with neighbour n, reached through our interface ifp: made
+ * on first use (and again after its MAC or epoch changed, which wipes
+ * it) from the link key the origination code caches in the entry.
+ * 1 when n has one, 0 when it cannot (its key is refused by bs_link_key).
+ */
+static int
+fwd_hop_ready(struct fwd_data *d, struct fwd_neigh *n,
+    const struct fwd_data_if *ifp)
+{
+	struct bs_hop_end a, b;
+
+	if (n->hop.has_key)
+		return 1;
+	if (!n->has_key) {
+		if (bs_link_key(n->link_key, d->id, n->pk) != 0) {
+			sodium_memzero(n->link_key, sizeof(n->link_key));
+			return 0;
+		}
+		bs_link_keyid(n->key_id, n->link_key);
+		n->has_key = 1;
+	}
+	a.pk = d->id->pk;
+	a.mac = ifp->mac;
+	a.epoch = d->epoch;
+	b.pk = n->pk;
+	b.mac = n->mac;
+	b.epoch = n->epoch;
+	bs_hop_key(n->hop.key, n->link_key, &a, &b);
+	bs_hop_keyid(n->hop.keyid, n->hop.key);
+	n->hop.peer_epoch = n->epoch;
+	n->hop.has_key = 1;
+	return 1;
+}
+
+/* Our next hop counter (lane 0: batsecd's own). */
+static uint64_t
+fwd_hop_counter(struct fwd_data *d)
+{
+	return ++d->hop_ctr & ((UINT64_C(1) << WIRE_LANE_SHIFT) - 1);
+}
+
+/*
+ * A sealed frame (UNICAST or ECHO) of len bytes in d->buf, e2e part
+ * done: give it its hop part for neighbour nh and send it.
+ */
+static void
+fwd_sealed_send(struct fwd_data *d, const struct fwd_data_if *ifp,
+    struct fwd_neigh *nh, uint8_t ttl, size_t len, struct fwd_dcount *c)
+{
+	uint8_t in[WIRE_SEALED_HOP_IN];
+
+	if (!fwd_hop_ready(d, nh, ifp)) {
+		c->drop_no_key++;
+		return;
+	}
+	wire_sealed_set_hop(d->buf, ttl, nh->hop.keyid, fwd_hop_counter(d));
+	wire_sealed_hop_input(d->buf, len, in);
+	bs_hop_tag(d->buf + WIRE_HOP_TAG_OFF, nh->hop.key, in, sizeof(in));
+	fwd_data_send(d, ifp, nh->mac, d->buf, len, nh);
+}
+
+/*
+ * The hop check of a frame from neighbour n on ifp: key id, replay
+ * window, tag (cheapest first).  1 when it passes (and the counter is
+ * marked seen), else 0 with the drop counted.
+ */
+static int
+fwd_hop_check(struct fwd_data *d, struct fwd_dcount *c, struct fwd_neigh *n,
+    const struct fwd_data_if *ifp, const uint8_t *keyid, uint64_t counter,
+    const uint8_t *tag, const uint8_t *in, size_t inlen)
+{
+	unsigned lane = (unsigned)(counter >> WIRE_LANE_SHIFT);
+	struct bs_replay *w;
+
+	if (!fwd_hop_ready(d, n, ifp)) {
+		FWD_DROP(c, n, drop_no_key);
+		return 0;
+	}
+	if (sodium_memcmp(keyid, n->hop.keyid, BS_KEYID_LEN) != 0) {
+		FWD_DROP(c, n, drop_stale_key);
+		return 0;
+	}
+	if (lane >= FWD_HOP_LANES) {
+		FWD_DROP(c, n, drop_replay);
+		return 0;
+	}
+	w = &n->hop.rx[lane];
+	if (!bs_replay_fresh(w, counter)) {
+		FWD_DROP(c, n, drop_replay);
+		return 0;
+	}
+	if (bs_hop_tag_verify(tag, n->hop.key, in, inlen) != 0) {
+		FWD_DROP(c, n, drop_bad_tag);
+		return 0;
+	}
+	bs_replay_mark(w, counter);
+	return 1;
+}
+
+/* ---- end to end -------------------------------------------------------------------- */
+
+/*
+ * The state of the pair (us, r's originator) with keys for r's current
+ * epoch and ours: made, or made anew after the peer restarted.  NULL
+ * when its key is refused.  A new key starts our counter above anything
+ * this process can have sent under it before (FWD_CTR_SHIFT).
+ */
+static struct fwd_e2e *
+fwd_e2e_ready(struct fwd_data *d, const struct fwd_route *r)
+{
+	struct fwd_e2e *p = fwd_e2e_get(d->t, r->orig_addr, 1);
+	uint8_t l[BS_LINKKEY_LEN];
+
+	if (p->epoch == r->epoch)
+		return p;
+	if (bs_link_key(l, d->id, r->orig_pk) != 0)
+		return NULL;
+	bs_e2e_key(p->tx_key, l, d->id->pk, r->orig_pk, d->epoch, r->epoch);
+	bs_e2e_key(p->rx_key, l, r->orig_pk, d->id->pk, r->epoch, d->epoch);
+	sodium_memzero(l, sizeof(l));
+	p->tx_ctr = (log_now_ms() - d->start_ms + 1) << FWD_CTR_SHIFT;
+	memset(&p->rx, 0, sizeof(p->rx));
+	p->epoch = r->epoch;
+	return p;
+}
+
+/*
+ * Seal plaintext pt (pt_len bytes) of type for originator dst into
+ * d->buf, *len the frame's length; the next hop in *nh and *ifp.  0, or
+ * -1 with the reason counted on c.
+ */
+static int
+fwd_seal(struct fwd_data *d, uint8_t type, const uint8_t *dst,
+    const uint8_t *pt, size_t pt_len, struct fwd_neigh **nh,
+    struct fwd_data_if *ifp, size_t *len, struct fwd_dcount *c)
+{
+	const struct fwd_route *r;
+	struct fwd_e2e *p;
+	struct wire_e2e e;
+	uint8_t ad[WIRE_SEALED_AD_LEN];
+
+	if (fwd_data_next_hop(d, dst, &r, nh, ifp) != 0) {
+		c->drop_no_route++;
+		return -1;
+	}
+	if ((p = fwd_e2e_ready(d, r)) == NULL) {
+		c->drop_no_key++;
+		return -1;
+	}
+	e.dst = dst;
+	e.src = d->own_addr;
+	e.src_epoch = d->epoch;
+	e.dst_epoch = r->epoch;
+	e.counter = ++p->tx_ctr;
+	if (wire_sealed_layout(d->buf, sizeof(d->buf), type, &e, pt_len,
+	    len) != WIRE_OK) {
+		c->drop_malformed++;
+		return -1;
+	}
+	wire_sealed_ad(d->buf, ad);
+	bs_aead_seal(d->buf + WIRE_SEALED_CT_OFF,
+	    d->buf + *len - BS_AEAD_TAG_LEN, p->tx_key, e.counter, ad,
+	    sizeof(ad), pt, pt_len);
+	return 0;
+}
+
+/*
+ * Open a sealed frame s for us into d->pt: the source must be an
+ * originator we have a route to (its key and epoch), both epochs
+ * current, the counter fresh, the AEAD tag right.  1, or 0 with the
+ * drop counted.
+ */
+static int
+fwd_open(struct fwd_data *d, struct fwd_dcount *c, struct fwd_neigh *n,
+    const uint8_t *frame, const struct wire_sealed *s)
+{
+	const struct fwd_route *r = fwd_route_find(d->t, s->e.src);
+	struct fwd_e2e *p;
+	uint8_t ad[WIRE_SEALED_AD_LEN];
+
+	if (r == NULL) {
+		FWD_DROP(c, n, drop_no_key);
+		return 0;
+	}
+	if (s->e.dst_epoch != d->epoch || s->e.src_epoch != r->epoch) {
+		FWD_DROP(c, n, drop_epoch);
+		return 0;
+	}
+	if ((p = fwd_e2e_ready(d, r)) == NULL) {
+		FWD_DROP(c, n, drop_no_key);
+		return 0;
+	}
+	if (!bs_replay_fresh(&p->rx, s->e.counter)) {
+		FWD_DROP(c, n, drop_replay);
+		return 0;
+	}
+	wire_sealed_ad(frame, ad);
+	if (bs_aead_open(d->pt, p->rx_key, s->e.counter, ad, sizeof(ad),
+	    s->ct, s->ct_len, s->aead_tag) != 0) {
+		FWD_DROP(c, n, drop_e2e);
+		return 0;
+	}
+	bs_replay_mark(&p->rx, s->e.counter);
+	return 1;
+}
+
+/* ---- broadcasts -------------------------------------------------------------------- */
+
+/* One BCAST of the signed block blk with tags for the k neighbours grp. */
+static void
+fwd_bcast_send_group(struct fwd_data *d, const struct fwd_data_if *ifp,
+    struct fwd_neigh *const *grp, size_t k, const uint8_t *blk, size_t blen,
+    uint8_t ttl)
+{
+	uint8_t in[WIRE_BCAST_TAG_IN], tag[BS_HOPTAG_LEN];
+	struct wire_bcast b;
+	size_t j, len;
+
+	if (wire_bcast_frame(d->buf, sizeof(d->buf), ttl, (unsigned)k,
+	    fwd_hop_counter(d), blk, blen, &len) != WIRE_OK ||
+	    wire_bcast_parse(d->buf, len, &b) != WIRE_OK) {
+		fwd_data_ifc(d, ifp->ifindex)->drop_malformed++;
+		return;
+	}
+	wire_bcast_tag_input(d->buf, &b, in);
+	for (j = 0; j < k; j++) {
+		bs_hop_tag(tag, grp[j]->hop.key, in, sizeof(in));
+		wire_bcast_set_tag(d->buf, (unsigned)j, grp[j]->hop.keyid, tag);
+	}
+	fwd_data_send(d, ifp, fwd_bcast_mac, d->buf, len,
+	    k == 1 ? grp[0] : NULL);
+}
+
+/*
+ * Send the signed block (blen bytes at blk, not in d->buf) as BCASTs
+ * with ttl on every up interface, to every neighbour with a hop key but
+ * except (the one it came from; may be NULL): one frame per group of
+ * neighbours whose tags fit the interface's MTU (at most
+ * WIRE_BCAST_MAX_TAGS).
+ */
+static void
+fwd_bcast_flood(struct fwd_data *d, const uint8_t *blk, size_t blen,
+    uint8_t ttl, const struct fwd_neigh *except)
+{
+	struct fwd_data_if ifs[FWD_DATA_IFC_MAX];
+	struct fwd_neigh *grp[WIRE_BCAST_MAX_TAGS], *nb;
+	size_t nif, i, cur, fit, k;
+
+	nif = d->ops.ifaces(d->ops.arg, ifs, FWD_DATA_IFC_MAX);
+	for (i = 0; i < nif && i < FWD_DATA_IFC_MAX; i++) {
+		if (ifs[i].mtu < WIRE_BCAST_FIXED + WIRE_BCAST_TAG_LEN ||
+		    blen > ifs[i].mtu - WIRE_BCAST_FIXED - WIRE_BCAST_TAG_LEN) {
+			fwd_data_ifc(d, ifs[i].ifindex)->drop_too_big++;
+			continue;
+		}
+		fit = (ifs[i].mtu - WIRE_BCAST_FIXED - blen) /
+		    WIRE_BCAST_TAG_LEN;
+		if (fit > WIRE_BCAST_MAX_TAGS)
+			fit = WIRE_BCAST_MAX_TAGS;
+		cur = 0;
+		k = 0;
+		while ((nb = fwd_neigh_next(d->t, ifs[i].ifindex, &cur)) !=
+		    NULL) {
+			if (nb == except || !fwd_hop_ready(d, nb, &ifs[i]))
+				continue;
+			grp[k++] = nb;
+			if (k == fit) {
+				fwd_bcast_send_group(d, &ifs[i], grp, k, blk,
+				    blen, ttl);
+				k = 0;
+			}
+		}
+		if (k > 0)
+			fwd_bcast_send_group(d, &ifs[i], grp, k, blk, blen, ttl);
+	}
+}
+
+/*
+ * The broadcast (orig, epoch, seqno): 1 when it may be new (the window
+ * of orig's current epoch has not seen it), else 0.  A broadcast of an
+ * epoch older than the route's, or than the window's, is old.
+ */
+static int
+fwd_bcast_fresh(const struct fwd_e2e *p, const struct fwd_route *r,
+    uint32_t epoch, uint32_t seqno)
+{
+	if (epoch < r->epoch || epoch < p->bcast_epoch)
+		return 0;
+	return epoch > p->bcast_epoch || bs_replay_fresh(&p->bcast, seqno);
+}
+
+/* One signature check from neighbour n: FWD_SIG_RATE a second. */
+static int
+fwd_sig_token(struct fwd_neigh *n, uint64_t now_ms)
+{
+	struct fwd_hop *h = &n->hop;
+	uint64_t add;
+
+	if (h->sig_tokens_ms == 0 || now_ms < h->sig_tokens_ms) {
+		h->sig_tokens_ms = now_ms;
+		h->sig_tokens = FWD_SIG_BURST;
+	}
+	add = (now_ms - h->sig_tokens_ms) * FWD_SIG_RATE / 1000;
+	if (add > 0) {
+		h->sig_tokens = add >= FWD_SIG_BURST - h->sig_tokens ?
+		    FWD_SIG_BURST : h->sig_tokens + (uint32_t)add;
+		h->sig_tokens_ms += add * 1000 / FWD_SIG_RATE;
+	}
+	if (h->sig_tokens == 0)
+		return 0;
+	h->sig_tokens--;
+	return 1;
 }
 
 /* ---- from the TAP ---------------------------------------------------------------- */
@@ -373,20 +690,22 @@ fwd_frame_vid(const uint8_t *frame, size_t len)
 static void
 fwd_data_tap_bcast(struct fwd_data *d, const uint8_t *frame, size_t len)
 {
-	struct wire_bcast b;
+	struct wire_bcast_sgn s;
+	uint8_t sig[BS_SIG_LEN];
 	size_t n;
 
-	memset(&b, 0, sizeof(b));
-	b.ttl = FWD_DATA_TTL;
-	b.seqno = ++d->bcast_seqno;
-	b.orig = d->own_addr;
-	b.inner = frame;
-	b.inner_len = len;
-	if (wire_bcast_build(d->buf, sizeof(d->buf), &b, &n) != WIRE_OK) {
+	s.orig = d->own_addr;
+	s.epoch = d->epoch;
+	s.seqno = ++d->bcast_seqno;
+	s.inner = frame;
+	s.inner_len = len;
+	if (wire_bcast_signed_build(d->blk, sizeof(d->blk), &s, &n) !=
+	    WIRE_OK || bs_sign(sig, BS_DOM_BCAST, d->blk, n, d->id) != 0 ||
+	    wire_sig_append(d->blk, sizeof(d->blk), &n, sig) != WIRE_OK) {
 		d->tap.drop_malformed++;
 		return;
 	}
-	fwd_data_flood(d, n);
+	fwd_bcast_flood(d, d->blk, n, FWD_DATA_TTL, NULL);
 }
 
 static void
@@ -395,24 +714,12 @@ fwd_data_tap_unicast(struct fwd_data *d, const uint8_t *orig,
 {
 	struct fwd_data_if ifp;
 	struct fwd_neigh *nh;
-	struct wire_unicast u;
 	size_t n;
 
-	if (fwd_data_next_hop(d, orig, &nh, &ifp) != 0) {
-		d->tap.drop_no_route++;
+	if (fwd_seal(d, WIRE_T_UNICAST, orig, frame, len, &nh, &ifp, &n,
+	    &d->tap) != 0)
 		return;
-	}
-	memset(&u, 0, sizeof(u));
-	u.ttl = FWD_DATA_TTL;
-	u.dst = orig;
-	u.src = d->own_addr;
-	u.inner = frame;
-	u.inner_len = len;
-	if (wire_unicast_build(d->buf, sizeof(d->buf), &u, &n) != WIRE_OK) {
-		d->tap.drop_malformed++;
-		return;
-	}
-	fwd_data_send(d, &ifp, nh->mac, d->buf, n, nh);
+	fwd_sealed_send(d, &ifp, nh, FWD_DATA_TTL, n, &d->tap);
 }
 
 void
@@ -443,107 +750,158 @@ fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
 
 /* ---- from the mesh ------------------------------------------------------------------ */
 
-/* Count a drop of a frame from neighbour n on the interface counters c. */
-#define FWD_DROP(c, n, field) do {		\
-	(c)->field++;				\
-	(n)->c.field++;				\
-} while (0)
-
 /*
- * A UNICAST or ECHO of flen bytes (p, padding left out) for another
- * originator to: ttl - 1 along the route.
+ * A sealed frame for another originator: ttl - 1 along the route, with
+ * our hop part for the next hop; the end-to-end part travels unchanged.
  */
 static void
 fwd_data_forward(struct fwd_data *d, struct fwd_dcount *c,
-    struct fwd_neigh *n, const uint8_t *p, size_t flen, uint8_t ttl,
-    const uint8_t *to)
+    struct fwd_neigh *n, const uint8_t *p, const struct wire_sealed *s)
 {
 	struct fwd_data_if ifp;
 	struct fwd_neigh *nh;
 
-	if (ttl <= 1) {
+	if (s->ttl <= 1) {
 		FWD_DROP(c, n, drop_ttl);
 		return;
 	}
-	if (fwd_data_next_hop(d, to, &nh, &ifp) != 0) {
+	if (fwd_data_next_hop(d, s->e.dst, NULL, &nh, &ifp) != 0) {
 		FWD_DROP(c, n, drop_no_route);
 		return;
 	}
-	memcpy(d->buf, p, flen);
-	(void)wire_data_set_ttl(d->buf, flen, (uint8_t)(ttl - 1));
-	fwd_data_send(d, &ifp, nh->mac, d->buf, flen, nh);
+	memcpy(d->buf, p, s->len);
+	fwd_sealed_send(d, &ifp, nh, (uint8_t)(s->ttl - 1), s->len, c);
 }
 
-static void
-fwd_data_rx_unicast(struct fwd_data *d, struct fwd_data_ifc *s,
-    struct fwd_neigh *n, const uint8_t *dst, const uint8_t *p, size_t len)
-{
-	struct fwd_dcount *c = &s->c;
-	struct wire_unicast u;
+static void	fwd_echo_for_us(struct fwd_data *d, const uint8_t *src,
+		    const struct wire_echo *in, uint64_t now_ms);
 
-	/* A UNICAST is addressed to one interface, never to a group. */
-	if (wire_unicast_parse(p, len, &u) != WIRE_OK || (dst[0] & 0x01)) {
+/* A UNICAST or ECHO from neighbour n on interface ifp. */
+static void
+fwd_data_rx_sealed(struct fwd_data *d, struct fwd_data_ifc *ic,
+    const struct fwd_data_if *ifp, struct fwd_neigh *n, const uint8_t *dst,
+    const uint8_t *p, size_t len, uint64_t now_ms)
+{
+	struct fwd_dcount *c = &ic->c;
+	uint8_t in[WIRE_SEALED_HOP_IN];
+	struct wire_sealed s;
+	struct wire_echo e;
+
+	/* Addressed to one interface, never to a group. */
+	if (wire_sealed_parse(p, len, &s) != WIRE_OK || (dst[0] & 0x01)) {
 		FWD_DROP(c, n, drop_malformed);
 		return;
 	}
-	/* Ours, back from the mesh: a routing loop or a forgery.  Sending
-	 * it on would only go round again; delivering it would hand the
-	 * host a frame it sent itself. */
-	if (memcmp(u.src, d->own_addr, BS_ADDR_LEN) == 0) {
-		FWD_DROP(c, n, drop_own_unicast);
+	wire_sealed_hop_input(p, s.len, in);
+	if (!fwd_hop_check(d, c, n, ifp, s.keyid, s.hop_counter, s.hop_tag,
+	    in, sizeof(in)))
+		return;
+	/* Ours, back from the mesh: a routing loop.  Sending it on would
+	 * only go round again; it was never meant for us. */
+	if (memcmp(s.e.src, d->own_addr, BS_ADDR_LEN) == 0) {
+		if (s.type == WIRE_T_ECHO)
+			d->echo.drop_own++;
+		else
+			FWD_DROP(c, n, drop_own_unicast);
 		return;
 	}
-	if (memcmp(u.dst, d->own_addr, BS_ADDR_LEN) == 0) {
-		fwd_data_to_tap(d, c, n, u.inner, u.inner_len);
+	if (memcmp(s.e.dst, d->own_addr, BS_ADDR_LEN) != 0) {
+		if (s.type == WIRE_T_UNICAST)
+			ic->transit++;
+		fwd_data_forward(d, c, n, p, &s);
 		return;
 	}
-	s->transit++;
-	fwd_data_forward(d, c, n, p, u.len, u.ttl, u.dst);
+	if (!fwd_open(d, c, n, p, &s))
+		return;
+	if (s.type == WIRE_T_UNICAST) {
+		fwd_data_to_tap(d, c, n, d->pt, s.ct_len);
+		return;
+	}
+	if (wire_echo_body_parse(d->pt, s.ct_len, &e) != WIRE_OK) {
+		FWD_DROP(c, n, drop_malformed);
+		return;
+	}
+	fwd_echo_for_us(d, s.e.src, &e, now_ms);
 }
 
 static void
 fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
-    struct fwd_neigh *n, const uint8_t *dst, const uint8_t *p, size_t len,
-    uint64_t now_ms)
+    const struct fwd_data_if *ifp, struct fwd_neigh *n, const uint8_t *dst,
+    const uint8_t *p, size_t len, uint64_t now_ms)
 {
+	uint8_t in[WIRE_BCAST_TAG_IN];
+	const struct fwd_route *r;
+	struct fwd_e2e *pe;
 	struct wire_bcast b;
+	int i;
 
 	if (wire_bcast_parse(p, len, &b) != WIRE_OK || !(dst[0] & 0x01)) {
 		FWD_DROP(c, n, drop_malformed);
 		return;
 	}
+	if (!fwd_hop_ready(d, n, ifp)) {
+		FWD_DROP(c, n, drop_no_key);
+		return;
+	}
+	if ((i = wire_bcast_find_tag(&b, n->hop.keyid)) < 0) {
+		FWD_DROP(c, n, drop_stale_key);
+		return;
+	}
+	wire_bcast_tag_input(p, &b, in);
+	if (!fwd_hop_check(d, c, n, ifp, n->hop.keyid, b.hop_counter,
+	    b.tags + (size_t)i * WIRE_BCAST_TAG_LEN + BS_KEYID_LEN, in,
+	    sizeof(in)))
+		return;
 	if (memcmp(b.orig, d->own_addr, BS_ADDR_LEN) == 0) {
 		FWD_DROP(c, n, drop_own_bcast);
 		return;
 	}
-	if (!fwd_bcast_check(d->t, b.orig, b.seqno, now_ms)) {
+	/* Duplicates go before the signature is checked: each broadcast
+	 * costs one verification per node, however many paths bring it. */
+	if ((r = fwd_route_find(d->t, b.orig)) == NULL) {
+		FWD_DROP(c, n, drop_no_key);
+		return;
+	}
+	pe = fwd_e2e_get(d->t, b.orig, 1);
+	if (!fwd_bcast_fresh(pe, r, b.epoch, b.seqno)) {
 		FWD_DROP(c, n, drop_dup_bcast);
 		return;
 	}
-	fwd_data_to_tap(d, c, n, b.inner, b.inner_len);
-	if (b.ttl <= 1)
+	if (!fwd_sig_token(n, now_ms)) {
+		FWD_DROP(c, n, drop_sig_budget);
 		return;
-	memcpy(d->buf, p, b.len);
-	(void)wire_data_set_ttl(d->buf, b.len, (uint8_t)(b.ttl - 1));
-	fwd_data_flood(d, b.len);
+	}
+	if (bs_verify(b.sig, BS_DOM_BCAST, b.signed_ptr, b.signed_len,
+	    r->orig_pk) != 0) {
+		FWD_DROP(c, n, drop_bad_sig);
+		return;
+	}
+	fwd_e2e_bcast_mark(d->t, pe, b.epoch, b.seqno);
+	fwd_data_to_tap(d, c, n, b.inner, b.inner_len);
+	if (b.ttl > 1)
+		fwd_bcast_flood(d, b.block, b.block_len, (uint8_t)(b.ttl - 1),
+		    n);
 }
 
 /* ---- the mesh ping --------------------------------------------------------------- */
 
-/* Build e into d->buf and send it towards e->dst; 0, or -1 (no route). */
+/* Seal e for dst and send it; 0, or -1 (no route or no key). */
 static int
-fwd_echo_send(struct fwd_data *d, const struct wire_echo *e)
+fwd_echo_send(struct fwd_data *d, const uint8_t *dst, const struct wire_echo *e)
 {
+	uint8_t body[WIRE_ECHO_BODY_LEN];
 	struct fwd_data_if ifp;
 	struct fwd_neigh *nh;
+	struct fwd_dcount c;
 	size_t n;
 
-	if (fwd_data_next_hop(d, e->dst, &nh, &ifp) != 0)
+	memset(&c, 0, sizeof(c));
+	wire_echo_body_put(body, e);
+	if (fwd_seal(d, WIRE_T_ECHO, dst, body, sizeof(body), &nh, &ifp, &n,
+	    &c) != 0)
 		return -1;
-	if (wire_echo_build(d->buf, sizeof(d->buf), e, &n) != WIRE_OK)
-		return -1;
-	fwd_data_send(d, &ifp, nh->mac, d->buf, n, nh);
-	return 0;
+	fwd_sealed_send(d, &ifp, nh, FWD_DATA_TTL, n, &c);
+	return c.drop_no_key == 0 ? 0 : -1;
 }
 
 int
@@ -554,11 +912,7 @@ fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
 	struct wire_echo e;
 	uint64_t sent_us;
 
-	memset(&e, 0, sizeof(e));
-	e.ttl = FWD_DATA_TTL;
 	e.kind = WIRE_ECHO_REQUEST;
-	e.dst = dst;
-	e.src = d->own_addr;
 	e.ident = d->ping_ident;
 	e.seqno = (uint16_t)(d->ping_seqno + 1);
 	pg = &d->ping[e.seqno % FWD_PING_SLOTS];
@@ -567,7 +921,7 @@ fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
 	 * the next hops' receive path, and the reply may be on its way
 	 * before sendmmsg returns. */
 	sent_us = log_now_us();
-	if (fwd_echo_send(d, &e) != 0)
+	if (fwd_echo_send(d, dst, &e) != 0)
 		return -1;
 	fwd_data_flush(d);
 	d->ping_seqno = e.seqno;
@@ -613,10 +967,10 @@ fwd_echo_token(struct fwd_data *d, uint64_t now_ms)
 	return 1;
 }
 
-/* An ECHO for us: answer a request, or complete one of our pings. */
+/* An authenticated ECHO from src for us: answer or complete a ping. */
 static void
-fwd_echo_for_us(struct fwd_data *d, const struct wire_echo *in,
-    uint64_t now_ms)
+fwd_echo_for_us(struct fwd_data *d, const uint8_t *src,
+    const struct wire_echo *in, uint64_t now_ms)
 {
 	struct fwd_ping *pg;
 	struct wire_echo e;
@@ -627,14 +981,10 @@ fwd_echo_for_us(struct fwd_data *d, const struct wire_echo *in,
 			d->echo.drop_rate++;
 			return;
 		}
-		memset(&e, 0, sizeof(e));
-		e.ttl = FWD_DATA_TTL;
 		e.kind = WIRE_ECHO_REPLY;
-		e.dst = in->src;
-		e.src = d->own_addr;
 		e.ident = in->ident;
 		e.seqno = in->seqno;
-		if (fwd_echo_send(d, &e) == 0)
+		if (fwd_echo_send(d, src, &e) == 0)
 			d->echo.replies_sent++;
 		else
 			d->echo.drop_no_route++;
@@ -643,37 +993,13 @@ fwd_echo_for_us(struct fwd_data *d, const struct wire_echo *in,
 	pg = &d->ping[in->seqno % FWD_PING_SLOTS];
 	if (in->ident != d->ping_ident || pg->state != FWD_PING_SENT ||
 	    pg->seqno != in->seqno ||
-	    memcmp(pg->dst, in->src, BS_ADDR_LEN) != 0) {
+	    memcmp(pg->dst, src, BS_ADDR_LEN) != 0) {
 		d->echo.drop_unmatched++;
 		return;
 	}
 	pg->rtt_us = log_now_us() - pg->sent_us;
 	pg->state = FWD_PING_REPLIED;
 	d->echo.replies_received++;
-}
-
-static void
-fwd_data_rx_echo(struct fwd_data *d, struct fwd_dcount *c,
-    struct fwd_neigh *n, const uint8_t *dst, const uint8_t *p, size_t len,
-    uint64_t now_ms)
-{
-	struct wire_echo e;
-
-	/* Routed like a UNICAST: to one interface, never to a group. */
-	if (wire_echo_parse(p, len, &e) != WIRE_OK || (dst[0] & 0x01)) {
-		FWD_DROP(c, n, drop_malformed);
-		return;
-	}
-	/* Ours, back from the mesh: a loop or a forgery that would make
-	 * us seem to ping someone.  Never forwarded nor answered. */
-	if (memcmp(e.src, d->own_addr, BS_ADDR_LEN) == 0) {
-		d->echo.drop_own++;
-		return;
-	}
-	if (memcmp(e.dst, d->own_addr, BS_ADDR_LEN) == 0)
-		fwd_echo_for_us(d, &e, now_ms);
-	else
-		fwd_data_forward(d, c, n, p, e.len, e.ttl, e.dst);
 }
 
 void
@@ -684,20 +1010,24 @@ fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
 {
 	struct fwd_data_ifc *s = fwd_data_ifc_slot(d, ifindex);
 	struct fwd_dcount *c = &s->c;
+	struct fwd_data_if ifp;
 	struct fwd_neigh *n;
 
 	fwd_count_rx(c, len);
-	if ((n = fwd_neigh_find_mac(d->t, src, ifindex)) == NULL) {
+	if ((n = fwd_neigh_find_mac(d->t, src, ifindex)) == NULL ||
+	    !fwd_data_if_get(d, ifindex, &ifp)) {
 		c->drop_not_neigh++;
 		return;
 	}
 	fwd_count_rx(&n->c, len);
-	if (len > 0 && payload[0] == WIRE_T_UNICAST)
-		fwd_data_rx_unicast(d, s, n, dst, payload, len);
-	else if (len > 0 && payload[0] == WIRE_T_BCAST)
-		fwd_data_rx_bcast(d, c, n, dst, payload, len, now_ms);
-	else if (len > 0 && payload[0] == WIRE_T_ECHO)
-		fwd_data_rx_echo(d, c, n, dst, payload, len, now_ms);
+	if (len < WIRE_HDR_LEN || payload[1] != WIRE_DATA_VERSION) {
+		FWD_DROP(c, n, drop_version);
+		return;
+	}
+	if (payload[0] == WIRE_T_UNICAST || payload[0] == WIRE_T_ECHO)
+		fwd_data_rx_sealed(d, s, &ifp, n, dst, payload, len, now_ms);
+	else if (payload[0] == WIRE_T_BCAST)
+		fwd_data_rx_bcast(d, c, &ifp, n, dst, payload, len, now_ms);
 	else
 		FWD_DROP(c, n, drop_malformed);
 }
@@ -768,6 +1098,7 @@ fwd_data_real_ifaces(void *arg, struct fwd_data_if *out, size_t max)
 			continue;
 		out[n].ifindex = (uint32_t)v->ifindex;
 		out[n].mtu = v->mtu;
+		memcpy(out[n].mac, v->mac, BS_ADDR_LEN);
 		n++;
 	}
 	return n;
@@ -791,7 +1122,7 @@ fwd_data_setup(struct fwd *f)
 		f->tables = NULL;
 		return -1;
 	}
-	fwd_data_init(f->data, f->tables, f->own_addr, &ops);
+	fwd_data_init(f->data, f->tables, &f->id, f->epoch, &ops);
 	return 0;
 }
 

@@ -1,40 +1,48 @@
 /*
- * fwd_data.h — the forwarder's data plane (batsec-protocol(7), DATA FRAMES).
+ * fwd_data.h — the forwarder's data plane: data frames version 2
+ * (batsec-protocol(7), "Data frames").
  *
  * From batsec0 (the TAP) into the mesh:
  *   a unicast destination some originator announces (remote TT) with a
- *   route to it -> UNICAST {ttl 50, dst = that originator, src = us} to
- *   the next hop's interface MAC;  broadcast, multicast and unknown
- *   unicast -> BCAST {ttl 50, seqno++, orig = us} to ff:ff:ff:ff:ff:ff on
- *   every up mesh interface.  Source MACs are learnt into the local TT.
+ *   route to it -> UNICAST: the inner frame sealed (ChaCha20-Poly1305)
+ *   under the end-to-end key of (us -> that originator) for both current
+ *   epochs, with our hop part (key id, counter, SipHash tag) for the next
+ *   hop;  broadcast, multicast and unknown unicast -> BCAST: the inner
+ *   frame signed with our node key (epoch, seqno), sent on every up mesh
+ *   interface with one hop tag per neighbour there.  Source MACs are
+ *   learnt into the local TT.
  *
  * From a mesh interface (frames whose type byte is UNICAST, BCAST or
- * ECHO; they never go to the parser):
+ * ECHO; they never go to the parser), cheapest check first:
  *   the Ethernet source must be the MAC of a neighbour that is up on that
- *   interface, then the fixed header is parsed (wire_*_parse).
- *   UNICAST for us -> inner frame to the TAP; for another originator ->
- *   ttl - 1 along the route (dropped when the ttl would reach 0 or there
- *   is no route).  BCAST: our own -> dropped; a duplicate (64-seqno window
- *   per originator) -> dropped; else the inner frame to the TAP and,
- *   when ttl - 1 > 0, rebroadcast on every up interface.  ECHO for us: a
- *   request is answered (rate-limited), a reply completes our ping; for
- *   another originator it is forwarded as a UNICAST is.
+ *   interface; version 2; the layout (wire_*_parse); the hop part: our
+ *   hop key with that neighbour (bound to both MACs and both epochs), the
+ *   counter fresh in its lane's replay window, the tag.  Only then:
+ *   UNICAST or ECHO for another originator -> ttl - 1 along the route
+ *   with our hop part for the next hop; for us -> the source must be an
+ *   originator we have a route to, both epochs current, the end-to-end
+ *   counter fresh and the AEAD tag right: the inner frame to the TAP, or
+ *   the ECHO answered (rate-limited) or matched to our ping.  BCAST: not
+ *   our own, the originator known (route), (epoch, seqno) not seen, a
+ *   signature token of that neighbour (FWD_SIG_RATE), the signature ->
+ *   the inner frame to the TAP and, when ttl - 1 > 0, sent on to every
+ *   neighbour but the one it came from.
  *
  * Sending in batches: when ops.send_batch is set, frames for the mesh
  * are queued (up to FWD_TXQ_MAX, copied) and go out with one call per
  * interface at fwd_data_flush(), which the forwarder calls after each
  * burst it read from the TAP or a mesh socket (and fwd_data_send calls
  * when the queue is full); without a queue (no send_batch, or no memory
- * for it) a frame goes out at once, after whatever is queued.  The tx / drop_send counters are updated at
- * the flush, when the outcome is known; the neighbour entries queued
- * frames count on must stay in the table until then, so the caller
- * flushes before it lets the tables change (the forwarder: before it
- * returns to its event loop).
+ * for it) a frame goes out at once, after whatever is queued.  The tx /
+ * drop_send counters are updated at the flush, when the outcome is
+ * known; the neighbour entries queued frames count on must stay in the
+ * table until then, so the caller flushes before it lets the tables
+ * change (the forwarder: before it returns to its event loop).
  *
  * I/O goes through struct fwd_data_ops so tests and the fuzz harness can
  * capture it; fwd_data_setup() wires the real rawsock_send / tap_write of
  * a running forwarder.  Counters are kept per interface, per neighbour
- * (struct fwd_neigh.c) and for the TAP side.
+ * (struct fwd_neigh.c) and for the TAP side; every drop has its reason.
  */
 #ifndef BATSEC_FWD_DATA_H
 #define BATSEC_FWD_DATA_H
@@ -51,8 +59,17 @@ struct fwd;
 #define FWD_DATA_TTL		50	/* originated UNICAST and BCAST */
 /* Interfaces with counters; more than the configuration allows, for churn. */
 #define FWD_DATA_IFC_MAX	32
-/* Largest data frame we build: UNICAST header + the largest inner frame. */
-#define FWD_DATA_FRAME_MAX	(WIRE_UNICAST_HDR_LEN + WIRE_INNER_MAX)
+/* Largest data frame we build: a BCAST with every tag, largest inner. */
+#define FWD_DATA_FRAME_MAX	WIRE_BCAST_MAX_LEN
+/*
+ * A new end-to-end key's first counter is (ms since start + 1) << this:
+ * a key made again for the same epochs (its state was evicted) never
+ * reuses a nonce unless more than 2^22 frames a millisecond were sent.
+ */
+#define FWD_CTR_SHIFT		22
+/* Broadcast signatures checked per neighbour: a second, and at once. */
+#define FWD_SIG_RATE		500
+#define FWD_SIG_BURST		1000
 
 /* Queued frames, and the bytes a queue slot holds (any data frame). */
 #define FWD_TXQ_MAX		32
@@ -62,6 +79,7 @@ struct fwd;
 struct fwd_data_if {
 	uint32_t ifindex;
 	uint32_t mtu;			/* largest Ethernet payload */
+	uint8_t mac[BS_ADDR_LEN];	/* ours on it (hop keys) */
 };
 
 /* One frame of a batch send: payload to dst. */
@@ -113,8 +131,8 @@ struct fwd_data_ifc {
  * The mesh ping (batsec-ctl ping; batsec-protocol(7), ECHO).  A node
  * remembers its last FWD_PING_SLOTS requests, and answers requests for
  * it with at most FWD_ECHO_RATE replies a second (bursts of
- * FWD_ECHO_BURST): ECHO frames are not authenticated, so a forged
- * request must not make it send without bound.
+ * FWD_ECHO_BURST): requests are authenticated end to end, but an
+ * admitted member must still not make it send without bound.
  */
 #define FWD_PING_SLOTS		16
 #define FWD_ECHO_RATE		10
@@ -148,12 +166,18 @@ struct fwd_echo_counters {
 struct fwd_data {
 	struct fwd_tables *t;
 	struct fwd_data_ops ops;
+	const struct bs_identity *id;	/* our node key (not owned) */
+	uint32_t epoch;			/* ours */
 	uint8_t own_addr[BS_ADDR_LEN];
+	uint64_t start_ms;		/* monotonic, at init */
+	uint64_t hop_ctr;		/* last hop counter sent (lane 0) */
 	uint32_t bcast_seqno;		/* of the last BCAST we originated */
 	struct fwd_dcount tap;		/* rx: read from the TAP; tx: written */
 	struct fwd_data_ifc ifc[FWD_DATA_IFC_MAX];
 	struct log_rl err_rl;		/* send / TAP write errors */
 	uint8_t buf[FWD_DATA_FRAME_MAX];	/* the frame being built */
+	uint8_t blk[WIRE_BCAST_BLOCK_MAX];	/* a signed BCAST block */
+	uint8_t pt[WIRE_INNER_MAX];	/* an opened frame's plaintext */
 	size_t txn;			/* frames queued */
 	struct fwd_data_txe txe[FWD_TXQ_MAX];
 	uint8_t *txbuf;			/* FWD_TXQ_MAX slots; on first use */
@@ -166,12 +190,12 @@ struct fwd_data {
 };
 
 /*
- * Ready d over tables t (not owned) with our mesh address and the I/O
- * callbacks.  The first BCAST seqno is random, so a restarted node is not
- * mistaken for its own old copies.
+ * Ready d over tables t (not owned) with our node key id (not owned; it
+ * must outlive d), our epoch and the I/O callbacks.  Broadcast seqnos
+ * start at 1 in each epoch.
  */
 void	fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
-	    const uint8_t own_addr[static BS_ADDR_LEN],
+	    const struct bs_identity *id, uint32_t epoch,
 	    const struct fwd_data_ops *ops);
 
 /* One frame read from the TAP (a whole Ethernet frame). */

@@ -49,6 +49,7 @@ _Static_assert(FASTPATH_NEIGH_MAX >= FWD_NEIGH_MAX, "every neighbour");
 _Static_assert(FASTPATH_ROUTES_MAX >= FWD_ROUTE_MAX, "every route");
 _Static_assert(FASTPATH_IFACES_MAX >= BS_CONF_MAX_IFACES, "every iface");
 _Static_assert(FASTPATH_ADDR_LEN == BS_ADDR_LEN, "addresses");
+_Static_assert(FASTPATH_LANES == FWD_HOP_LANES, "the receivers' lanes");
 
 void
 fwd_fast_start(struct fwd *f)

@@ -24,27 +24,14 @@
 #define FWD_RTT_BUCKETS		(2 * FWD_RTT_MAX)
 #define FWD_GW_BUCKETS		(2 * FWD_GW_MAX)
 #define FWD_LTT_BUCKETS		(2 * FWD_LTT_MAX)
-#define FWD_BCAST_BUCKETS	(2 * FWD_BCAST_ORIG_MAX)
+#define FWD_E2E_BUCKETS	(2 * FWD_E2E_MAX)
 
 _Static_assert((FWD_NEIGH_BUCKETS & (FWD_NEIGH_BUCKETS - 1)) == 0, "pow2");
 _Static_assert((FWD_ROUTE_BUCKETS & (FWD_ROUTE_BUCKETS - 1)) == 0, "pow2");
 _Static_assert((FWD_RTT_BUCKETS & (FWD_RTT_BUCKETS - 1)) == 0, "pow2");
 _Static_assert((FWD_GW_BUCKETS & (FWD_GW_BUCKETS - 1)) == 0, "pow2");
 _Static_assert((FWD_LTT_BUCKETS & (FWD_LTT_BUCKETS - 1)) == 0, "pow2");
-_Static_assert((FWD_BCAST_BUCKETS & (FWD_BCAST_BUCKETS - 1)) == 0, "pow2");
-_Static_assert(FWD_BCAST_WINDOW == 64, "the window is one uint64_t");
-
-/* One originator's broadcast duplicate window. */
-struct fwd_bwin {
-	uint8_t orig[BS_ADDR_LEN];
-	uint32_t last;			/* highest seqno seen */
-	uint64_t bits;			/* bit i: last - i seen */
-	uint64_t last_ms;
-	uint32_t epoch;			/* the originator's when known, or 0 */
-	uint64_t grace_until_ms;	/* it restarted: see FWD_BCAST_GRACE_MS */
-	int32_t next;
-	uint8_t used;
-};
+_Static_assert((FWD_E2E_BUCKETS & (FWD_E2E_BUCKETS - 1)) == 0, "pow2");
 
 struct fwd_tables {
 	uint8_t hkey[crypto_shorthash_KEYBYTES];
@@ -84,10 +71,10 @@ struct fwd_tables {
 	uint8_t own_mac[BS_ADDR_LEN];
 	int has_own;
 
-	struct fwd_bwin bwin[FWD_BCAST_ORIG_MAX];
-	int32_t bwin_idx[FWD_BCAST_BUCKETS];
-	size_t n_bwin;			/* slots handed out so far */
-	size_t bwin_evict;		/* next slot to reuse when full */
+	struct fwd_e2e e2e[FWD_E2E_MAX];
+	int32_t e2e_idx[FWD_E2E_BUCKETS];
+	size_t n_e2e;			/* slots handed out so far */
+	size_t e2e_evict;		/* next slot to reuse when full */
 };
 
 /* ---- counters ------------------------------------------------------------- */
@@ -225,7 +212,7 @@ fwd_tables_new(void)
 	fwd_client_reset(t);
 	fwd_gw_reset(t);
 	fwd_local_reset(t);
-	fwd_idx_clear(t->bwin_idx, FWD_BCAST_BUCKETS);
+	fwd_idx_clear(t->e2e_idx, FWD_E2E_BUCKETS);
 	return t;
 }
 
@@ -235,6 +222,7 @@ fwd_tables_free(struct fwd_tables *t)
 	if (t == NULL)
 		return;
 	sodium_memzero(t->neigh, sizeof(t->neigh));
+	sodium_memzero(t->e2e, sizeof(t->e2e));
 	free(t);
 }
 
@@ -325,6 +313,7 @@ fwd_neigh_insert(struct fwd_tables *t, const struct ipc_neigh *m,
 	n->ifindex = m->ifindex;
 	n->tq = m->tq;
 	n->rx_count = m->rx_count;
+	n->epoch = m->epoch;
 	n->up_ms = n->last_ms = now_ms;
 	n->used_ = 1;
 	h = fwd_hash(t, n->addr, n->ifindex, FWD_NEIGH_BUCKETS);
@@ -346,11 +335,18 @@ fwd_neigh_refresh(struct fwd_tables *t, int32_t i, const struct ipc_neigh *m,
 	if (!fwd_addr_eq(n->mac, m->mac)) {
 		fwd_neigh_unlink_mac(t, i);
 		memcpy(n->mac, m->mac, BS_ADDR_LEN);
+		sodium_memzero(&n->hop, sizeof(n->hop));	/* bound to MACs */
 		fwd_neigh_link_mac(t, i);
 		changed = 1;
 	}
 	if (n->tq != m->tq || n->rx_count != m->rx_count)
 		changed = 1;
+	if (n->epoch != m->epoch) {
+		/* Another epoch: another hop key (fwd_data.c). */
+		sodium_memzero(&n->hop, sizeof(n->hop));
+		n->epoch = m->epoch;
+		changed = 1;
+	}
 	n->tq = m->tq;
 	n->rx_count = m->rx_count;
 	n->last_ms = now_ms;
@@ -487,9 +483,6 @@ fwd_route_remove(struct fwd_tables *t, int32_t i)
 	t->n_route--;
 }
 
-static void	fwd_bwin_epoch(struct fwd_tables *t, const uint8_t *orig,
-	    uint32_t epoch, uint64_t now_ms);
-
 int
 fwd_route_add(struct fwd_tables *t, const struct ipc_route *r,
     uint64_t now_ms)
@@ -522,11 +515,8 @@ fwd_route_add(struct fwd_tables *t, const struct ipc_route *r,
 	e->tq = r->tq;
 	e->hops = r->hops;
 	e->refresh_ms = now_ms;
-	/* Most ROUTE_ADDs are refreshes of the same epoch: nothing to do. */
-	if (r->epoch > e->epoch) {
+	if (r->epoch > e->epoch)
 		e->epoch = r->epoch;
-		fwd_bwin_epoch(t, r->orig_addr, e->epoch, now_ms);
-	}
 	return 0;
 }
 
@@ -980,15 +970,15 @@ fwd_tables_purge(struct fwd_tables *t, uint64_t now_ms)
 	return n;
 }
 
-/* ---- broadcast duplicate windows ----------------------------------------- */
+/* ---- per-originator data state ---------------------------------------------- */
 
 static int32_t
-fwd_bwin_slot(const struct fwd_tables *t, const uint8_t *orig)
+fwd_e2e_slot(const struct fwd_tables *t, const uint8_t *orig)
 {
-	int32_t i = t->bwin_idx[fwd_hash(t, orig, 0, FWD_BCAST_BUCKETS)];
+	int32_t i = t->e2e_idx[fwd_hash(t, orig, 0, FWD_E2E_BUCKETS)];
 
-	for (; i != FWD_NIL; i = t->bwin[i].next)
-		if (fwd_addr_eq(t->bwin[i].orig, orig))
+	for (; i != FWD_NIL; i = t->e2e[i].next_)
+		if (fwd_addr_eq(t->e2e[i].orig, orig))
 			return i;
 	return FWD_NIL;
 }
@@ -998,105 +988,51 @@ fwd_bwin_slot(const struct fwd_tables *t, const uint8_t *orig)
  * use, the one after the last reused (oldest first, in creation order).
  */
 static int32_t
-fwd_bwin_alloc(struct fwd_tables *t, const uint8_t *orig)
+fwd_e2e_alloc(struct fwd_tables *t, const uint8_t *orig)
 {
-	struct fwd_bwin *w;
+	struct fwd_e2e *p;
 	uint32_t h;
 	int32_t i;
 
-	if (t->n_bwin < FWD_BCAST_ORIG_MAX) {
-		i = (int32_t)t->n_bwin++;
+	if (t->n_e2e < FWD_E2E_MAX) {
+		i = (int32_t)t->n_e2e++;
 	} else {
-		i = (int32_t)t->bwin_evict;
-		t->bwin_evict = (t->bwin_evict + 1) % FWD_BCAST_ORIG_MAX;
-		h = fwd_hash(t, t->bwin[i].orig, 0, FWD_BCAST_BUCKETS);
-		FWD_UNLINK(&t->bwin_idx[h], t->bwin, next, i);
-		t->c.bcast_evicted++;
+		i = (int32_t)t->e2e_evict;
+		t->e2e_evict = (t->e2e_evict + 1) % FWD_E2E_MAX;
+		h = fwd_hash(t, t->e2e[i].orig, 0, FWD_E2E_BUCKETS);
+		FWD_UNLINK(&t->e2e_idx[h], t->e2e, next_, i);
+		t->c.e2e_evicted++;
 	}
-	w = &t->bwin[i];
-	memset(w, 0, sizeof(*w));
-	memcpy(w->orig, orig, BS_ADDR_LEN);
-	w->used = 1;
-	h = fwd_hash(t, orig, 0, FWD_BCAST_BUCKETS);
-	w->next = t->bwin_idx[h];
-	t->bwin_idx[h] = i;
+	p = &t->e2e[i];
+	sodium_memzero(p, sizeof(*p));
+	memcpy(p->orig, orig, BS_ADDR_LEN);
+	p->used_ = 1;
+	h = fwd_hash(t, orig, 0, FWD_E2E_BUCKETS);
+	p->next_ = t->e2e_idx[h];
+	t->e2e_idx[h] = i;
 	return i;
 }
 
-/* Start the window at seqno. */
-static void
-fwd_bwin_restart(struct fwd_bwin *w, uint32_t seqno, uint64_t now_ms)
+struct fwd_e2e *
+fwd_e2e_get(struct fwd_tables *t, const uint8_t orig[static BS_ADDR_LEN],
+    int create)
 {
-	w->last = seqno;
-	w->bits = 1;
-	w->last_ms = now_ms;
+	int32_t i = fwd_e2e_slot(t, orig);
+
+	if (i == FWD_NIL && create)
+		i = fwd_e2e_alloc(t, orig);
+	return i == FWD_NIL ? NULL : &t->e2e[i];
 }
 
-/*
- * The originator's epoch from a ROUTE_ADD.  A higher one than the window
- * knew means it restarted, with broadcast seqnos drawn anew: for a while
- * any seqno far from the window restarts it (fwd_bcast_check).  A window
- * that knew no epoch yet just learns it.
- */
-static void
-fwd_bwin_epoch(struct fwd_tables *t, const uint8_t *orig, uint32_t epoch,
-    uint64_t now_ms)
+void
+fwd_e2e_bcast_mark(struct fwd_tables *t, struct fwd_e2e *p, uint32_t epoch,
+    uint32_t seqno)
 {
-	int32_t i = fwd_bwin_slot(t, orig);
-	struct fwd_bwin *w;
-
-	if (i == FWD_NIL)
-		return;
-	w = &t->bwin[i];
-	if (epoch <= w->epoch)
-		return;
-	if (w->epoch != 0) {
-		w->grace_until_ms = now_ms + FWD_BCAST_GRACE_MS;
-		t->c.bcast_restarts++;
+	if (epoch > p->bcast_epoch) {
+		if (p->bcast_epoch != 0)
+			t->c.bcast_restarts++;
+		memset(&p->bcast, 0, sizeof(p->bcast));
+		p->bcast_epoch = epoch;
 	}
-	w->epoch = epoch;
-}
-
-int
-fwd_bcast_check(struct fwd_tables *t, const uint8_t orig[static BS_ADDR_LEN],
-    uint32_t seqno, uint64_t now_ms)
-{
-	const struct fwd_route *r;
-	struct fwd_bwin *w;
-	int32_t i = fwd_bwin_slot(t, orig);
-	uint32_t ahead, behind;
-
-	if (i == FWD_NIL) {
-		w = &t->bwin[fwd_bwin_alloc(t, orig)];
-		r = fwd_route_find(t, orig);
-		w->epoch = r != NULL ? r->epoch : 0;
-		fwd_bwin_restart(w, seqno, now_ms);
-		return 1;
-	}
-	w = &t->bwin[i];
-	ahead = seqno - w->last;	/* modulo 2^32 */
-	behind = w->last - seqno;
-	if (ahead != 0 && ahead < (1u << 31)) {
-		w->bits = ahead < FWD_BCAST_WINDOW ? (w->bits << ahead) | 1 : 1;
-		w->last = seqno;
-		w->last_ms = now_ms;
-		return 1;
-	}
-	if (behind < FWD_BCAST_WINDOW) {
-		if (w->bits & (1ull << behind))
-			return 0;
-		w->bits |= 1ull << behind;
-		return 1;
-	}
-	/*
-	 * Far behind the window: an old copy, unless the originator restarted
-	 * (its sequence numbers began anew): we know it did from a higher
-	 * epoch in its OGMs not long ago, or it has been quiet long enough
-	 * for us to believe it.
-	 */
-	if (now_ms >= w->grace_until_ms &&
-	    fwd_age(now_ms, w->last_ms) < FWD_BCAST_RESET_MS)
-		return 0;
-	fwd_bwin_restart(w, seqno, now_ms);
-	return 1;
+	bs_replay_mark(&p->bcast, seqno);
 }

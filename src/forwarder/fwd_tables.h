@@ -42,17 +42,9 @@
 #define FWD_GW_MAX		256
 #define FWD_LTT_MAX		WIRE_TT_MAX	/* local clients (OGM TT TVLV) */
 #define FWD_LTT_AGE_MS		300000		/* idle local client ageing */
-#define FWD_BCAST_ORIG_MAX	1024		/* duplicate windows kept */
-#define FWD_BCAST_WINDOW	64		/* seqnos remembered per orig */
-/* A window not touched for this long restarts at the next seqno seen. */
-#define FWD_BCAST_RESET_MS	30000
-/*
- * After a ROUTE_ADD shows that an originator restarted (a higher epoch),
- * this long a seqno far from its window restarts the window too: the new
- * instance began at a random seqno, which is as likely behind the old
- * window as ahead of it.
- */
-#define FWD_BCAST_GRACE_MS	10000
+#define FWD_E2E_MAX		1024		/* originators with data state */
+/* Replay windows per neighbour: lane 0 (batsecd) and the kernel's lanes. */
+#define FWD_HOP_LANES		17
 
 /* ---- data-plane counters (per interface, per neighbour, TAP) ------------ */
 
@@ -74,7 +66,16 @@
 	X(drop_own_unicast,	"drop_own_unicast") \
 	X(drop_tap_write,	"drop_tap_write") \
 	X(drop_send,		"drop_send") \
-	X(drop_too_big,		"drop_too_big")
+	X(drop_too_big,		"drop_too_big") \
+	X(drop_version,		"drop_version") \
+	X(drop_no_key,		"drop_no_key") \
+	X(drop_stale_key,	"drop_stale_key") \
+	X(drop_bad_tag,		"drop_bad_tag") \
+	X(drop_replay,		"drop_replay") \
+	X(drop_epoch,		"drop_epoch") \
+	X(drop_e2e,		"drop_e2e") \
+	X(drop_bad_sig,		"drop_bad_sig") \
+	X(drop_sig_budget,	"drop_sig_budget")
 
 COUNTERS_STRUCT(fwd_dcount, FWD_DCOUNT_LIST);
 
@@ -85,13 +86,21 @@ uint64_t fwd_dcount_get(const struct fwd_dcount *c, size_t i);
 
 /* ---- entries ---------------------------------------------------------------- */
 
-/* The hop key of the link with a neighbour (DP2.md): the SipHash-2-4 key
- * and its key id; has_key 0 until known.  Also the in-kernel relay's
- * (fwd_fast.c copies it into its neighbour map). */
+/*
+ * The hop-by-hop state of a link (batsec-protocol(7), "Data frames"):
+ * the SipHash key bound to both interfaces and both epochs, its id, the
+ * epochs it was made for, and a replay window per lane of the
+ * neighbour's hop counter.  Made by fwd_data.c on first use; wiped when
+ * the neighbour goes.
+ */
 struct fwd_hop {
-	uint8_t key[16];
-	uint8_t keyid[4];
+	uint8_t key[BS_HOPKEY_LEN];
+	uint8_t keyid[BS_KEYID_LEN];
 	int has_key;
+	uint32_t peer_epoch;		/* the epochs the key is for */
+	struct bs_replay rx[FWD_HOP_LANES];
+	uint64_t sig_tokens_ms;		/* BCAST verify budget (fwd_data.c) */
+	uint32_t sig_tokens;
 };
 
 struct fwd_neigh {
@@ -111,7 +120,8 @@ struct fwd_neigh {
 	uint8_t link_key[BS_LINKKEY_LEN];
 	int has_key;
 	uint8_t key_id[BS_KEYID_LEN];
-	struct fwd_hop hop;		/* the data frames' hop key */
+	uint32_t epoch;			/* its HELLOs' (IPC_NEIGH) */
+	struct fwd_hop hop;		/* owned by the data plane */
 	struct fwd_dcount c;		/* data frames from/to it */
 	/* private: hash chains */
 	int32_t next_addr_;
@@ -172,9 +182,9 @@ struct fwd_tables_counters {
 	uint64_t gw_full;
 	uint64_t local_full;		/* source MAC not learnt: full */
 	uint64_t local_aged;
-	uint64_t bcast_evicted;		/* duplicate window reused */
-	uint64_t bcast_restarts;	/* originator restarted: its window
-					   took a new start (FWD_BCAST_GRACE_MS) */
+	uint64_t e2e_evicted;		/* data state of an originator reused */
+	uint64_t bcast_restarts;	/* originator restarted: its broadcast
+					   window moved to its new epoch */
 };
 
 struct fwd_tables;	/* opaque */
@@ -305,19 +315,37 @@ size_t	fwd_local_count(const struct fwd_tables *t);
 unsigned fwd_local_tt(const struct fwd_tables *t, struct wire_tt_entry *out,
 	    unsigned max, uint64_t *version);
 
-/* ---- broadcast duplicate windows (the data plane) ------------------------ */
+/* ---- per-originator data state (the data plane) -------------------------- */
 
 /*
- * 1 when BCAST (orig, seqno) is seen for the first time (and remember it),
- * 0 when it is a duplicate or too old.  The table keeps
- * FWD_BCAST_ORIG_MAX originators and reuses the oldest slot when full.
- * A seqno FWD_BCAST_WINDOW or more behind the newest restarts the window
- * (and is taken) when the window was idle for FWD_BCAST_RESET_MS, or
- * within FWD_BCAST_GRACE_MS of a ROUTE_ADD with a higher epoch for orig
- * (fwd_route_add); otherwise it is dropped as an old copy.
+ * What the data plane keeps per originator it exchanges frames with: the
+ * end-to-end keys of both directions for one epoch of the peer (and ours),
+ * our send counter, the receive window, and the broadcast window of the
+ * peer's current epoch.  FWD_E2E_MAX are kept; when full, the one
+ * created longest ago is reused (counted as e2e_evicted).
  */
-int	fwd_bcast_check(struct fwd_tables *t,
-	    const uint8_t orig[static BS_ADDR_LEN], uint32_t seqno,
-	    uint64_t now_ms);
+struct fwd_e2e {
+	uint8_t orig[BS_ADDR_LEN];
+	uint32_t epoch;			/* the peer's epoch of the keys; 0: none */
+	uint8_t tx_key[BS_E2EKEY_LEN];
+	uint8_t rx_key[BS_E2EKEY_LEN];
+	uint64_t tx_ctr;		/* last counter sent */
+	struct bs_replay rx;
+	uint32_t bcast_epoch;		/* epoch of the broadcast window */
+	struct bs_replay bcast;
+	int32_t next_;			/* private */
+	uint8_t used_;
+};
+
+/* The state of orig, or NULL; with create, a new (zeroed) one if none. */
+struct fwd_e2e *fwd_e2e_get(struct fwd_tables *t,
+	    const uint8_t orig[static BS_ADDR_LEN], int create);
+/*
+ * Mark broadcast (epoch, seqno) of p seen: a newer epoch than the
+ * window's starts the window anew (counted as bcast_restarts when it had
+ * one).
+ */
+void	fwd_e2e_bcast_mark(struct fwd_tables *t, struct fwd_e2e *p,
+	    uint32_t epoch, uint32_t seqno);
 
 #endif /* BATSEC_FWD_TABLES_H */

@@ -28,8 +28,9 @@
  * in use.  The program creates a window (a copy of the zero map's empty
  * one, BPF_NOEXIST: one of two racing creators wins, both then use it).
  *
- * Our own counters: lane 1 + the CPU the program runs on (frames with a
- * CPU id of 255 or more go to user space), the low 56 bits ctr_base (set
+ * Our own counters: lane 1 + the CPU the program runs on (frames on a
+ * CPU of FASTPATH_LANES - 1 or above go to user space: receivers keep
+ * that many windows), the low 56 bits ctr_base (set
  * from the wall clock when the program is loaded, so a reload does not
  * repeat counters under a key that stayed) plus an atomic fetch-and-add
  * on that CPU's slot of a per-CPU array: atomic, because of PREEMPT_RT.
@@ -598,9 +599,10 @@ fp_asm_lookups(struct fp_asm *a, const struct fastpath *fp)
 	/* The receiving interface. */
 	fp_lookup(a, fp->iface_fd, FP_FP_INIF);
 	STX(BPF_DW, R10, R0, FP_FP_IIFACE);
-	/* Our lane: 1 + cpu, below 256. */
+	/* Our lane: 1 + cpu, below FASTPATH_LANES (DP2.md allows 255;
+	 * receivers keep FASTPATH_LANES windows). */
 	CALL(BPF_FUNC_get_smp_processor_id);
-	PASS_IF_IMM64(BPF_JGE, R0, 255);
+	PASS_IF_IMM64(BPF_JGE, R0, FASTPATH_LANES - 1);
 	ADD_IMM(R0, 1);
 	STX(BPF_DW, R10, R0, FP_FP_LANE);
 	fp_lookup(a, fp->ctr_fd, FP_FP_AKEY);

@@ -23,7 +23,8 @@
  * the counter's lane), a route to the destination whose next hop is a
  * neighbour with a hop key on an up interface, and a frame that fits that
  * interface's MTU.  Relaying: TTL - 1, the next link's keyid, a counter
- * of ours (lane 1 + cpu, the low 56 bits ctr_base + a per-CPU count), the
+ * of ours (lane 1 + cpu, cpu below FASTPATH_LANES - 1, the low 56 bits
+ * ctr_base + a per-CPU count), the
  * new tag under the next hop's key, the MACs, redirect.
  *
  * Every frame that fails a check or is not to be relayed (for us, no
@@ -70,6 +71,9 @@
 #define FASTPATH_HOPKEY_LEN	16	/* SipHash-2-4 key */
 #define FASTPATH_KEYID_LEN	4
 #define FASTPATH_WINDOW		256	/* replay window, counters */
+/* Lanes a receiver keeps windows for (FWD_HOP_LANES): 0 and ours, 1 +
+ * cpu; the program passes frames up on CPUs 16 and above. */
+#define FASTPATH_LANES		17
 
 struct fastpath {
 	int prog_fd;			/* -1: not loaded */

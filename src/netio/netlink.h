@@ -46,12 +46,15 @@
 #define NL_ERRMSG_MAX		128
 
 /*
- * MTU policy.  A UNICAST data frame adds the batsec header (20 bytes) and
- * carries the inner frame's own Ethernet header (14 bytes), so a mesh
- * interface needs an MTU of inner IP MTU + BATSEC_DATA_OVERHEAD to carry
- * every inner frame whole: 1500 + 34 = 1534.
+ * MTU policy.  A data frame carries the inner frame's own Ethernet header
+ * (14 bytes) and adds 68 bytes to a UNICAST (hop part, end-to-end header,
+ * AEAD tag) and 96 + 12 per neighbour to a BCAST (hop part, signed header,
+ * signature, a tag per neighbour).  A mesh interface of inner IP MTU +
+ * BATSEC_DATA_OVERHEAD (1500 + 130 = 1630) carries every UNICAST and a
+ * full-size BCAST with one tag (small ones with up to 8); a broadcast
+ * for more neighbours than fit goes out as several frames.
  */
-#define BATSEC_DATA_OVERHEAD	34
+#define BATSEC_DATA_OVERHEAD	130
 #define BATSEC_INNER_MTU	1500
 #define NL_MTU_MIN		68	/* smallest IPv4 MTU: below it, give up */
 

@@ -146,6 +146,7 @@ struct pcore_neigh {
 	uint8_t announced;		/* NEIGH UP went out (and no DOWN) */
 	uint8_t key_state;		/* enum pcore_key_state */
 	uint8_t have_counter;
+	uint32_t epoch;			/* the epoch NEIGH UP last told */
 	uint8_t key_id[BS_KEYID_LEN];
 	uint8_t key[BS_LINKKEY_LEN];	/* secret: wiped when it goes */
 	uint64_t counter;		/* last frame counter accepted */

@@ -87,6 +87,7 @@ pcore_send_neigh(struct pcore *pc, const struct routing_neigh_info *ni,
 	memcpy(m.mac, ni->mac, BS_ADDR_LEN);
 	m.ifindex = ni->ifindex;
 	m.state = state;
+	m.epoch = ni->epoch;
 	if (state == IPC_NEIGH_UP) {
 		m.tq = ni->link_tq;
 		m.rx_count = ni->rq;
@@ -137,9 +138,11 @@ pcore_neigh_tell(struct pcore *pc, const struct routing_hello_result *res,
 		    "the routing table");
 		return;
 	}
-	if ((res->changed || !n->announced) &&
-	    pcore_send_neigh(pc, ni, IPC_NEIGH_UP) == 0)
+	if ((res->changed || !n->announced || n->epoch != ni->epoch) &&
+	    pcore_send_neigh(pc, ni, IPC_NEIGH_UP) == 0) {
 		n->announced = 1;
+		n->epoch = ni->epoch;
+	}
 	if (n->announced && pcore_key_due(n, now_ms))
 		pcore_key_request(pc, n, now_ms);
 }

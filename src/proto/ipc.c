@@ -305,6 +305,8 @@ chk_neigh(const union ipc_payload *u, char *err, size_t errlen)
 	if (n->rx_count > WIRE_RX_WINDOW)
 		return log_errf(err, errlen, "rx_count %u exceeds %u",
 		    n->rx_count, WIRE_RX_WINDOW);
+	if (n->state == IPC_NEIGH_UP && n->epoch == 0)
+		return log_errf(err, errlen, "epoch of an up neighbour is 0");
 	if (n->state == IPC_NEIGH_DOWN && (n->tq != 0 || n->rx_count != 0))
 		return log_errf(err, errlen, "tq and rx_count of a down "
 		    "neighbour not 0");

@@ -81,7 +81,7 @@ enum ipc_type {
  * Control frames (HELLO, OGM) are passed whole.  The wire codec accepts
  * OGM frames up to WIRE_OGM_MAX_LEN (4096) bytes, which is more than the
  * 1518 bytes of a standard Ethernet payload (mesh interfaces usually run
- * with MTU 1534, jumbo links more), so FRAME carries up to 4096 bytes; the
+ * with MTU 1630, jumbo links more), so FRAME carries up to 4096 bytes; the
  * forwarder drops a longer control frame before it reaches the channel.
  */
 #define IPC_FRAME_MAX		4096
@@ -237,7 +237,7 @@ enum ipc_neigh_state {
 /*
  * IPC_NEIGH: a neighbour (public key on one interface) came up, changed,
  * or went down.  UP for a neighbour that is already up updates mac, tq and
- * rx_count; the key of an (addr, ifindex) pair can never change.  DOWN
+ * rx_count and epoch; the key of an (addr, ifindex) pair can never change.  DOWN
  * carries the same identity with tq = rx_count = 0.
  */
 struct ipc_neigh {
@@ -249,6 +249,8 @@ struct ipc_neigh {
 	uint8_t tq;			/* link TQ, 0..255 */
 	uint8_t rx_count;		/* its HELLOs heard of the last 64 */
 	uint8_t reserved;
+	uint32_t epoch;			/* its HELLOs' epoch: >= 1 when UP;
+					   a new one makes a new hop key */
 };
 
 /* IPC_LINK_KEY_REQ: derive the link key with an up neighbour. */
@@ -478,7 +480,7 @@ _Static_assert(sizeof(struct ipc_link_key) == 76, "ipc_link_key");
 _Static_assert(sizeof(struct ipc_log) == 4 + IPC_LOG_TEXT_MAX, "ipc_log");
 _Static_assert(sizeof(struct ipc_route) == 56, "ipc_route");
 _Static_assert(sizeof(struct ipc_route_del) == 8, "ipc_route_del");
-_Static_assert(sizeof(struct ipc_neigh) == 52, "ipc_neigh");
+_Static_assert(sizeof(struct ipc_neigh) == 56, "ipc_neigh");
 _Static_assert(sizeof(struct ipc_link_key_req) == 36, "ipc_link_key_req");
 _Static_assert(sizeof(struct ipc_tt_entry) == 8, "ipc_tt_entry");
 _Static_assert(offsetof(struct ipc_tt, e) == 8, "ipc_tt");

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "bs_bytes.h"
 #include "wire.h"
 
 /* Every signed range must fit bs_sign()'s bound. */
@@ -371,14 +372,18 @@ wire_peek(const uint8_t *p, size_t len, uint8_t *type)
 {
 	if (p == NULL || len < WIRE_HDR_LEN)
 		return WIRE_ETRUNC;
-	if (p[1] != WIRE_VERSION)
-		return WIRE_EVERSION;
 	switch (p[0]) {
 	case WIRE_T_HELLO:
 	case WIRE_T_OGM:
+		if (p[1] != WIRE_VERSION)
+			return WIRE_EVERSION;
+		*type = p[0];
+		return WIRE_OK;
 	case WIRE_T_UNICAST:
 	case WIRE_T_BCAST:
 	case WIRE_T_ECHO:
+		if (p[1] != WIRE_DATA_VERSION)
+			return WIRE_EVERSION;
 		*type = p[0];
 		return WIRE_OK;
 	}
@@ -1371,27 +1376,174 @@ wire_ogm_finish(struct wire_ogm_builder *b, size_t *len)
 	return WIRE_OK;
 }
 
-/* ---- data frames ------------------------------------------------------- */
+/* ---- data frames, version 2 ---------------------------------------------- */
+
+/* Type and version of a data frame: version 2 only. */
+static void
+rc_data_hdr(struct rcur *c, uint8_t type)
+{
+	const uint8_t *q = rc_take(c, WIRE_HDR_LEN, "frame header");
+
+	if (q == NULL)
+		return;
+	if (q[1] != WIRE_DATA_VERSION)
+		rc_fail(c, WIRE_EVERSION, "version", 1);
+	else if (q[0] != type)
+		rc_fail(c, WIRE_ETYPE, "type", 0);
+}
+
+static void
+rc_e2e(struct rcur *c, struct wire_e2e *e)
+{
+	e->dst = rc_mesh_addr(c, "destination");
+	e->src = rc_mesh_addr(c, "source");
+	e->src_epoch = rc_epoch(c, "source epoch");
+	e->dst_epoch = rc_epoch(c, "destination epoch");
+	e->counter = rc_u64(c, "counter");
+}
 
 int
-wire_unicast_parse(const uint8_t *p, size_t len, struct wire_unicast *u)
+wire_sealed_parse(const uint8_t *p, size_t len, struct wire_sealed *s)
 {
 	struct rcur c;
+	size_t lo, hi;
 
-	memset(u, 0, sizeof(*u));
+	memset(s, 0, sizeof(*s));
+	if (p == NULL || len < WIRE_HDR_LEN) {
+		rc_init(&c, p, 0);
+		rc_fail(&c, WIRE_ETRUNC, "frame header", 0);
+		return rc_done(&c, &s->where);
+	}
+	s->type = p[0] == WIRE_T_ECHO ? WIRE_T_ECHO : WIRE_T_UNICAST;
 	rc_init(&c, p, len);
-	rc_hdr(&c, WIRE_T_UNICAST);
-	u->ttl = rc_u8(&c, "ttl");
+	rc_data_hdr(&c, s->type);
+	s->ttl = rc_u8(&c, "ttl");
 	rc_zero(&c, 1, "reserved");
-	u->dst = rc_mesh_addr(&c, "destination");
-	u->src = rc_mesh_addr(&c, "source");
-	u->inner_len = rc_u16_in(&c, "inner length", WIRE_INNER_MIN,
+	s->keyid = rc_take(&c, BS_KEYID_LEN, "hop key id");
+	s->hop_counter = rc_u64(&c, "hop counter");
+	s->hop_tag = rc_take(&c, BS_HOPTAG_LEN, "hop tag");
+	rc_e2e(&c, &s->e);
+	if (c.err == 0) {
+		lo = s->type == WIRE_T_ECHO ? WIRE_ECHO_BODY_LEN :
+		    WIRE_INNER_MIN;
+		hi = s->type == WIRE_T_ECHO ? WIRE_ECHO_BODY_LEN :
+		    WIRE_INNER_MAX;
+		if (c.rem < BS_AEAD_TAG_LEN + lo)
+			rc_fail(&c, WIRE_ETRUNC, "ciphertext", c.off);
+		else if (c.rem > BS_AEAD_TAG_LEN + hi)
+			rc_fail(&c, WIRE_ETOOLONG, "ciphertext", c.off);
+		else
+			s->ct_len = c.rem - BS_AEAD_TAG_LEN;
+	}
+	s->ct = rc_take(&c, s->ct_len, "ciphertext");
+	s->aead_tag = rc_take(&c, BS_AEAD_TAG_LEN, "AEAD tag");
+	s->len = c.off;
+	rc_end(&c);
+	return rc_done(&c, &s->where);
+}
+
+int
+wire_sealed_layout(uint8_t *buf, size_t cap, uint8_t type,
+    const struct wire_e2e *e, size_t pt_len, size_t *len)
+{
+	struct wcur w;
+
+	if ((type != WIRE_T_UNICAST && type != WIRE_T_ECHO) || e->dst == NULL ||
+	    e->src == NULL || !wire_addr_is_mesh(e->dst) ||
+	    !wire_addr_is_mesh(e->src) || e->src_epoch == 0 ||
+	    e->dst_epoch == 0)
+		return WIRE_EINVAL;
+	if (type == WIRE_T_ECHO ? pt_len != WIRE_ECHO_BODY_LEN :
+	    (pt_len < WIRE_INNER_MIN || pt_len > WIRE_INNER_MAX))
+		return WIRE_EINVAL;
+	if (buf == NULL || cap < WIRE_SEALED_OVERHEAD ||
+	    pt_len > cap - WIRE_SEALED_OVERHEAD)
+		return WIRE_ESPACE;
+	wc_init(&w, buf, WIRE_SEALED_CT_OFF);
+	wc_u8(&w, type);
+	wc_u8(&w, WIRE_DATA_VERSION);
+	wc_zero(&w, WIRE_HOP_LEN - 2);
+	wc_bytes(&w, e->dst, BS_ADDR_LEN);
+	wc_bytes(&w, e->src, BS_ADDR_LEN);
+	wc_u32(&w, e->src_epoch);
+	wc_u32(&w, e->dst_epoch);
+	wc_u64(&w, e->counter);
+	if (w.err == WIRE_OK)
+		*len = WIRE_SEALED_OVERHEAD + pt_len;
+	return w.err;
+}
+
+void
+wire_sealed_set_hop(uint8_t *frame, uint8_t ttl,
+    const uint8_t keyid[static BS_KEYID_LEN], uint64_t counter)
+{
+	frame[2] = ttl;
+	frame[3] = 0;
+	memcpy(frame + WIRE_HOP_KEYID_OFF, keyid, BS_KEYID_LEN);
+	bs_put64(frame + WIRE_HOP_CTR_OFF, counter);
+}
+
+void
+wire_sealed_hop_input(const uint8_t *frame, size_t len,
+    uint8_t out[static WIRE_SEALED_HOP_IN])
+{
+	memcpy(out, frame, WIRE_HOP_TAG_OFF);
+	memcpy(out + WIRE_HOP_TAG_OFF, frame + WIRE_E2E_OFF, WIRE_E2E_HDR_LEN);
+	memcpy(out + WIRE_HOP_TAG_OFF + WIRE_E2E_HDR_LEN,
+	    frame + len - BS_AEAD_TAG_LEN, BS_AEAD_TAG_LEN);
+}
+
+void
+wire_sealed_ad(const uint8_t *frame, uint8_t out[static WIRE_SEALED_AD_LEN])
+{
+	out[0] = frame[0];
+	memcpy(out + 1, frame + WIRE_E2E_OFF, WIRE_E2E_HDR_LEN);
+}
+
+int
+wire_echo_body_parse(const uint8_t *p, size_t len, struct wire_echo *e)
+{
+	struct rcur c;
+	struct wire_where w;
+
+	memset(e, 0, sizeof(*e));
+	rc_init(&c, p, len);
+	e->kind = (uint8_t)rc_u8_in(&c, "kind", WIRE_ECHO_REQUEST,
+	    WIRE_ECHO_REPLY, WIRE_ERANGE);
+	rc_zero(&c, 1, "reserved");
+	e->ident = (uint16_t)rc_u16(&c, "ident");
+	e->seqno = (uint16_t)rc_u16(&c, "seqno");
+	rc_end(&c);
+	return rc_done(&c, &w);
+}
+
+void
+wire_echo_body_put(uint8_t out[static WIRE_ECHO_BODY_LEN],
+    const struct wire_echo *e)
+{
+	out[0] = e->kind;
+	out[1] = 0;
+	bs_put16(out + 2, e->ident);
+	bs_put16(out + 4, e->seqno);
+}
+
+/* The signed header and inner frame at the cursor (into b). */
+static void
+rc_bcast_signed(struct rcur *c, struct wire_bcast *b)
+{
+	b->signed_ptr = c->p;
+	b->block = c->p;
+	rc_zero(c, 2, "flags");
+	b->inner_len = rc_u16_in(c, "inner length", WIRE_INNER_MIN,
 	    WIRE_INNER_MAX, WIRE_ELEN);
-	rc_zero(&c, 2, "reserved");
-	u->inner = rc_take(&c, u->inner_len, "inner frame");
-	u->len = c.off;
-	u->pad_len = rc_padding(&c, len);
-	return rc_done(&c, &u->where);
+	b->orig = rc_mesh_addr(c, "originator");
+	b->epoch = rc_epoch(c, "epoch");
+	b->seqno = rc_u32(c, "seqno");
+	rc_zero(c, 2, "reserved");
+	b->inner = rc_take(c, b->inner_len, "inner frame");
+	b->signed_len = WIRE_BCAST_SGN_LEN + b->inner_len;
+	b->sig = rc_take(c, BS_SIG_LEN, "signature");
+	b->block_len = b->signed_len + BS_SIG_LEN;
 }
 
 int
@@ -1401,173 +1553,103 @@ wire_bcast_parse(const uint8_t *p, size_t len, struct wire_bcast *b)
 
 	memset(b, 0, sizeof(*b));
 	rc_init(&c, p, len);
-	rc_hdr(&c, WIRE_T_BCAST);
+	rc_data_hdr(&c, WIRE_T_BCAST);
 	b->ttl = rc_u8(&c, "ttl");
-	rc_zero(&c, 1, "reserved");
-	b->seqno = rc_u32(&c, "seqno");
-	b->orig = rc_mesh_addr(&c, "originator");
-	b->inner_len = rc_u16_in(&c, "inner length", WIRE_INNER_MIN,
-	    WIRE_INNER_MAX, WIRE_ELEN);
-	b->inner = rc_take(&c, b->inner_len, "inner frame");
+	b->num_tags = rc_u8_in(&c, "number of tags", 1, WIRE_BCAST_MAX_TAGS,
+	    WIRE_ECOUNT);
+	b->hop_counter = rc_u64(&c, "hop counter");
+	b->tags = rc_take(&c, b->num_tags * WIRE_BCAST_TAG_LEN, "tags");
+	rc_bcast_signed(&c, b);
 	b->len = c.off;
 	b->pad_len = rc_padding(&c, len);
 	return rc_done(&c, &b->where);
 }
 
-static int
-inner_len_ok(size_t n)
+int
+wire_bcast_find_tag(const struct wire_bcast *b,
+    const uint8_t keyid[static BS_KEYID_LEN])
 {
-	return n >= WIRE_INNER_MIN && n <= WIRE_INNER_MAX;
+	unsigned i;
+
+	for (i = 0; i < b->num_tags; i++)
+		if (memcmp(b->tags + i * WIRE_BCAST_TAG_LEN, keyid,
+		    BS_KEYID_LEN) == 0)
+			return (int)i;
+	return -1;
+}
+
+void
+wire_bcast_tag_input(const uint8_t *frame, const struct wire_bcast *b,
+    uint8_t out[static WIRE_BCAST_TAG_IN])
+{
+	memcpy(out, frame, WIRE_BCAST_FIXED);
+	memcpy(out + WIRE_BCAST_FIXED, b->block, WIRE_BCAST_SGN_LEN);
+	memcpy(out + WIRE_BCAST_FIXED + WIRE_BCAST_SGN_LEN, b->sig, BS_SIG_LEN);
 }
 
 int
-wire_unicast_put_hdr(uint8_t hdr[static WIRE_UNICAST_HDR_LEN],
-    const struct wire_unicast *u)
+wire_bcast_signed_build(uint8_t *buf, size_t cap,
+    const struct wire_bcast_sgn *s, size_t *len)
 {
 	struct wcur w;
 
-	if (u->dst == NULL || u->src == NULL || !wire_addr_is_mesh(u->dst) ||
-	    !wire_addr_is_mesh(u->src) || !inner_len_ok(u->inner_len))
+	if (s->orig == NULL || !wire_addr_is_mesh(s->orig) || s->epoch == 0 ||
+	    s->inner == NULL || s->inner_len < WIRE_INNER_MIN ||
+	    s->inner_len > WIRE_INNER_MAX)
 		return WIRE_EINVAL;
-	wc_init(&w, hdr, WIRE_UNICAST_HDR_LEN);
-	wc_u8(&w, WIRE_T_UNICAST);
-	wc_u8(&w, WIRE_VERSION);
-	wc_u8(&w, u->ttl);
-	wc_zero(&w, 1);
-	wc_bytes(&w, u->dst, BS_ADDR_LEN);
-	wc_bytes(&w, u->src, BS_ADDR_LEN);
-	wc_u16(&w, (uint16_t)u->inner_len);
+	if (buf == NULL || cap < WIRE_BCAST_SGN_LEN ||
+	    s->inner_len > cap - WIRE_BCAST_SGN_LEN)
+		return WIRE_ESPACE;
+	memmove(buf + WIRE_BCAST_SGN_LEN, s->inner, s->inner_len);
+	wc_init(&w, buf, WIRE_BCAST_SGN_LEN);
 	wc_zero(&w, 2);
-	return w.err;
-}
-
-int
-wire_bcast_put_hdr(uint8_t hdr[static WIRE_BCAST_HDR_LEN],
-    const struct wire_bcast *b)
-{
-	struct wcur w;
-
-	if (b->orig == NULL || !wire_addr_is_mesh(b->orig) ||
-	    !inner_len_ok(b->inner_len))
-		return WIRE_EINVAL;
-	wc_init(&w, hdr, WIRE_BCAST_HDR_LEN);
-	wc_u8(&w, WIRE_T_BCAST);
-	wc_u8(&w, WIRE_VERSION);
-	wc_u8(&w, b->ttl);
-	wc_zero(&w, 1);
-	wc_u32(&w, b->seqno);
-	wc_bytes(&w, b->orig, BS_ADDR_LEN);
-	wc_u16(&w, (uint16_t)b->inner_len);
-	return w.err;
-}
-
-/* Header of hlen bytes already checked; append the inner frame. */
-static int
-data_build(uint8_t *buf, size_t cap, size_t hlen, const uint8_t *inner,
-    size_t inner_len, size_t *len)
-{
-	if (inner == NULL)
-		return WIRE_EINVAL;
-	if (buf == NULL || hlen > cap || inner_len > cap - hlen)
-		return WIRE_ESPACE;
-	memmove(buf + hlen, inner, inner_len);
-	*len = hlen + inner_len;
-	return WIRE_OK;
-}
-
-int
-wire_unicast_build(uint8_t *buf, size_t cap, const struct wire_unicast *u,
-    size_t *len)
-{
-	uint8_t hdr[WIRE_UNICAST_HDR_LEN];
-	int r;
-
-	if ((r = wire_unicast_put_hdr(hdr, u)) != WIRE_OK)
-		return r;
-	if ((r = data_build(buf, cap, sizeof(hdr), u->inner, u->inner_len,
-	    len)) != WIRE_OK)
-		return r;
-	memcpy(buf, hdr, sizeof(hdr));
-	return WIRE_OK;
-}
-
-int
-wire_bcast_build(uint8_t *buf, size_t cap, const struct wire_bcast *b,
-    size_t *len)
-{
-	uint8_t hdr[WIRE_BCAST_HDR_LEN];
-	int r;
-
-	if ((r = wire_bcast_put_hdr(hdr, b)) != WIRE_OK)
-		return r;
-	if ((r = data_build(buf, cap, sizeof(hdr), b->inner, b->inner_len,
-	    len)) != WIRE_OK)
-		return r;
-	memcpy(buf, hdr, sizeof(hdr));
-	return WIRE_OK;
-}
-
-int
-wire_data_set_ttl(uint8_t *frame, size_t len, uint8_t ttl)
-{
-	uint8_t type;
-	int r;
-
-	if ((r = wire_peek(frame, len, &type)) != WIRE_OK)
-		return r;
-	if (type != WIRE_T_UNICAST && type != WIRE_T_BCAST &&
-	    type != WIRE_T_ECHO)
-		return WIRE_ETYPE;
-	if (len < 3)
-		return WIRE_ETRUNC;
-	frame[2] = ttl;
-	return WIRE_OK;
-}
-
-/* ---- echo ------------------------------------------------------------------------ */
-
-int
-wire_echo_parse(const uint8_t *p, size_t len, struct wire_echo *e)
-{
-	struct rcur c;
-
-	memset(e, 0, sizeof(*e));
-	rc_init(&c, p, len);
-	rc_hdr(&c, WIRE_T_ECHO);
-	e->ttl = rc_u8(&c, "ttl");
-	e->kind = (uint8_t)rc_u8_in(&c, "kind", WIRE_ECHO_REQUEST,
-	    WIRE_ECHO_REPLY, WIRE_ERANGE);
-	e->dst = rc_mesh_addr(&c, "destination");
-	e->src = rc_mesh_addr(&c, "source");
-	e->ident = (uint16_t)rc_u16_in(&c, "ident", 0, 0xffff, WIRE_ERANGE);
-	e->seqno = (uint16_t)rc_u16_in(&c, "seqno", 0, 0xffff, WIRE_ERANGE);
-	e->len = c.off;
-	e->pad_len = rc_padding(&c, len);
-	return rc_done(&c, &e->where);
-}
-
-int
-wire_echo_build(uint8_t *buf, size_t cap, const struct wire_echo *e,
-    size_t *len)
-{
-	struct wcur w;
-
-	if (e->dst == NULL || e->src == NULL || !wire_addr_is_mesh(e->dst) ||
-	    !wire_addr_is_mesh(e->src) || (e->kind != WIRE_ECHO_REQUEST &&
-	    e->kind != WIRE_ECHO_REPLY))
-		return WIRE_EINVAL;
-	if (buf == NULL || cap < WIRE_ECHO_LEN)
-		return WIRE_ESPACE;
-	wc_init(&w, buf, WIRE_ECHO_LEN);
-	wc_u8(&w, WIRE_T_ECHO);
-	wc_u8(&w, WIRE_VERSION);
-	wc_u8(&w, e->ttl);
-	wc_u8(&w, e->kind);
-	wc_bytes(&w, e->dst, BS_ADDR_LEN);
-	wc_bytes(&w, e->src, BS_ADDR_LEN);
-	wc_u16(&w, e->ident);
-	wc_u16(&w, e->seqno);
+	wc_u16(&w, (uint16_t)s->inner_len);
+	wc_bytes(&w, s->orig, BS_ADDR_LEN);
+	wc_u32(&w, s->epoch);
+	wc_u32(&w, s->seqno);
+	wc_zero(&w, 2);
 	if (w.err == WIRE_OK)
-		*len = WIRE_ECHO_LEN;
+		*len = WIRE_BCAST_SGN_LEN + s->inner_len;
 	return w.err;
+}
+
+int
+wire_bcast_frame(uint8_t *buf, size_t cap, uint8_t ttl, unsigned num_tags,
+    uint64_t counter, const uint8_t *block, size_t block_len, size_t *len)
+{
+	struct wire_bcast b;
+	size_t hlen;
+	struct wcur w;
+
+	if (num_tags < 1 || num_tags > WIRE_BCAST_MAX_TAGS || block == NULL)
+		return WIRE_EINVAL;
+	hlen = WIRE_BCAST_FIXED + num_tags * WIRE_BCAST_TAG_LEN;
+	if (buf == NULL || cap < hlen || block_len > cap - hlen)
+		return WIRE_ESPACE;
+	memmove(buf + hlen, block, block_len);
+	wc_init(&w, buf, hlen);
+	wc_u8(&w, WIRE_T_BCAST);
+	wc_u8(&w, WIRE_DATA_VERSION);
+	wc_u8(&w, ttl);
+	wc_u8(&w, (uint8_t)num_tags);
+	wc_u64(&w, counter);
+	wc_zero(&w, num_tags * WIRE_BCAST_TAG_LEN);
+	if (w.err != WIRE_OK)
+		return w.err;
+	if (wire_bcast_parse(buf, hlen + block_len, &b) != WIRE_OK ||
+	    b.len != hlen + block_len)
+		return WIRE_EINVAL;
+	*len = hlen + block_len;
+	return WIRE_OK;
+}
+
+void
+wire_bcast_set_tag(uint8_t *frame, unsigned idx,
+    const uint8_t keyid[static BS_KEYID_LEN],
+    const uint8_t tag[static BS_HOPTAG_LEN])
+{
+	uint8_t *t = frame + WIRE_BCAST_FIXED + idx * WIRE_BCAST_TAG_LEN;
+
+	memcpy(t, keyid, BS_KEYID_LEN);
+	memcpy(t + BS_KEYID_LEN, tag, BS_HOPTAG_LEN);
 }

@@ -400,77 +400,174 @@ int wire_ogm_add_sig(struct wire_ogm_builder *b,
 /* Check the frame is complete; *len = its length. */
 int wire_ogm_finish(struct wire_ogm_builder *b, size_t *len);
 
-/* ---- data frames ------------------------------------------------------- */
+/* ---- data frames, version 2 ---------------------------------------------- */
 
-#define WIRE_UNICAST_HDR_LEN	20
-#define WIRE_BCAST_HDR_LEN	16
+/*
+ * Data frames (UNICAST, BCAST, ECHO) are version WIRE_DATA_VERSION; a
+ * version-1 data frame is refused (WIRE_EVERSION).  Layouts, keys and
+ * checks: batsec-protocol(7), "Data frames".  This codec lays the bytes
+ * out and checks every length; the forwarder does the cryptography.
+ *
+ * UNICAST and ECHO ("sealed" frames):
+ *    0  1 type  1 version  2 ttl  3 reserved
+ *    4  4 hop key id       8  8 hop counter     16  8 hop tag
+ *   24 28 end-to-end header: dst 6, src 6, src epoch 4, dst epoch 4,
+ *         counter 8
+ *   52  n ciphertext (UNICAST: the inner Ethernet frame; ECHO: 6 bytes)
+ * 52+n 16 AEAD tag
+ * The hop tag covers bytes 0..15, 24..51 and the AEAD tag (60 bytes,
+ * wire_sealed_hop_input); the AEAD's associated data is byte 0 and bytes
+ * 24..51 (wire_sealed_ad).
+ */
+#define WIRE_DATA_VERSION	2
 #define WIRE_INNER_MIN		14	/* an Ethernet header */
 #define WIRE_INNER_MAX		1518	/* 1500 + header + VLAN tag */
 #define WIRE_ETH_MIN_PAYLOAD	46	/* 60-byte minimum - header */
 
-/* As builder input: len, pad_len and where are ignored. */
-struct wire_unicast {
-	uint8_t ttl;
-	const uint8_t *dst;		/* destination originator */
-	const uint8_t *src;		/* source originator */
-	const uint8_t *inner;		/* inner Ethernet frame */
-	size_t inner_len;
-	size_t len;			/* header + inner, no padding */
-	size_t pad_len;			/* zero Ethernet padding bytes */
-	struct wire_where where;
-};
-
-struct wire_bcast {
-	uint8_t ttl;
-	uint32_t seqno;
-	const uint8_t *orig;		/* originator, mesh address */
-	const uint8_t *inner;
-	size_t inner_len;
-	size_t len;
-	size_t pad_len;
-	struct wire_where where;
-};
-
-int wire_unicast_parse(const uint8_t *p, size_t len, struct wire_unicast *u);
-int wire_bcast_parse(const uint8_t *p, size_t len, struct wire_bcast *b);
-/* Header only (inner_len is taken from u; u->inner is not read). */
-int wire_unicast_put_hdr(uint8_t hdr[static WIRE_UNICAST_HDR_LEN],
-    const struct wire_unicast *u);
-int wire_bcast_put_hdr(uint8_t hdr[static WIRE_BCAST_HDR_LEN],
-    const struct wire_bcast *b);
-/* Header and inner frame, no padding. */
-int wire_unicast_build(uint8_t *buf, size_t cap, const struct wire_unicast *u,
-    size_t *len);
-int wire_bcast_build(uint8_t *buf, size_t cap, const struct wire_bcast *b,
-    size_t *len);
-/* Set the TTL of a UNICAST, BCAST or ECHO frame in place (forwarding). */
-int wire_data_set_ttl(uint8_t *frame, size_t len, uint8_t ttl);
-
-/*
- * ECHO: the mesh-layer ping (batsec-ctl ping), a request or a reply
- * routed like a UNICAST from src to dst.  Fixed length; padding as for
- * data frames.  The reply repeats ident and seqno.
- */
-#define WIRE_ECHO_LEN		20
+#define WIRE_HOP_LEN		24
+#define WIRE_HOP_KEYID_OFF	4
+#define WIRE_HOP_CTR_OFF	8
+#define WIRE_HOP_TAG_OFF	16
+#define WIRE_E2E_OFF		24
+#define WIRE_E2E_HDR_LEN	28
+#define WIRE_SEALED_CT_OFF	(WIRE_E2E_OFF + WIRE_E2E_HDR_LEN)	/* 52 */
+#define WIRE_SEALED_OVERHEAD	(WIRE_SEALED_CT_OFF + BS_AEAD_TAG_LEN)	/* 68 */
+#define WIRE_SEALED_HOP_IN	(16 + WIRE_E2E_HDR_LEN + BS_AEAD_TAG_LEN) /* 60 */
+#define WIRE_SEALED_AD_LEN	(1 + WIRE_E2E_HDR_LEN)			/* 29 */
+#define WIRE_ECHO_BODY_LEN	6
+#define WIRE_ECHO_LEN		(WIRE_SEALED_OVERHEAD + WIRE_ECHO_BODY_LEN)
 #define WIRE_ECHO_REQUEST	1
 #define WIRE_ECHO_REPLY		2
 
-/* As builder input: len, pad_len and where are ignored. */
-struct wire_echo {
-	uint8_t ttl;
-	uint8_t kind;			/* WIRE_ECHO_REQUEST or _REPLY */
+/* The hop counter's top byte names its lane (batsec-protocol(7)). */
+#define WIRE_LANE_SHIFT		56
+#define WIRE_LANE_USER		0	/* batsecd's own frames */
+
+struct wire_e2e {
 	const uint8_t *dst;		/* destination originator */
 	const uint8_t *src;		/* source originator */
+	uint32_t src_epoch;
+	uint32_t dst_epoch;
+	uint64_t counter;
+};
+
+/* A parsed UNICAST or ECHO; pointers into the frame. */
+struct wire_sealed {
+	uint8_t type;			/* WIRE_T_UNICAST or WIRE_T_ECHO */
+	uint8_t ttl;
+	const uint8_t *keyid;		/* BS_KEYID_LEN */
+	uint64_t hop_counter;
+	const uint8_t *hop_tag;		/* BS_HOPTAG_LEN */
+	struct wire_e2e e;
+	const uint8_t *ct;		/* ciphertext */
+	size_t ct_len;			/* UNICAST: 14..1518, ECHO: 6 */
+	const uint8_t *aead_tag;	/* BS_AEAD_TAG_LEN */
+	size_t len;			/* exact: nothing may follow */
+	struct wire_where where;
+};
+
+int wire_sealed_parse(const uint8_t *p, size_t len, struct wire_sealed *s);
+/*
+ * Lay out a sealed frame of type for a plaintext of pt_len bytes at buf:
+ * type, version, e2e header; ttl and the hop fields zero.  *len = the
+ * frame's length; the caller seals into buf + WIRE_SEALED_CT_OFF and
+ * writes the AEAD tag at buf + *len - BS_AEAD_TAG_LEN.
+ */
+int wire_sealed_layout(uint8_t *buf, size_t cap, uint8_t type,
+    const struct wire_e2e *e, size_t pt_len, size_t *len);
+/* Write ttl, key id and hop counter of a laid-out frame (len >= 68). */
+void wire_sealed_set_hop(uint8_t *frame, uint8_t ttl,
+    const uint8_t keyid[static BS_KEYID_LEN], uint64_t counter);
+/* The 60 bytes the hop tag covers, of a frame of len >= 68 bytes. */
+void wire_sealed_hop_input(const uint8_t *frame, size_t len,
+    uint8_t out[static WIRE_SEALED_HOP_IN]);
+/* The 29 bytes of associated data, of a frame of len >= 68 bytes. */
+void wire_sealed_ad(const uint8_t *frame, uint8_t out[static WIRE_SEALED_AD_LEN]);
+
+/* The ECHO plaintext. */
+struct wire_echo {
+	uint8_t kind;			/* WIRE_ECHO_REQUEST or _REPLY */
 	uint16_t ident;			/* the sender's, per daemon start */
 	uint16_t seqno;
-	size_t len;			/* WIRE_ECHO_LEN */
+};
+int wire_echo_body_parse(const uint8_t *p, size_t len, struct wire_echo *e);
+void wire_echo_body_put(uint8_t out[static WIRE_ECHO_BODY_LEN],
+    const struct wire_echo *e);
+
+/*
+ * BCAST:
+ *    0  1 type  1 version  2 ttl  3 number of tags (1..WIRE_BCAST_MAX_TAGS)
+ *    4  8 hop counter
+ *   12 12 per tag: hop key id 4, hop tag 8
+ *    S 20 signed header: flags 1 (0), reserved 1, inner length 2,
+ *         originator 6, epoch 4, broadcast seqno 4, reserved 2
+ * S+20  n inner Ethernet frame
+ *  ... 64 Ed25519 signature of the originator (BS_DOM_BCAST) over the
+ *         signed header and the inner frame
+ * Each tag covers bytes 0..11, the signed header and the signature (96
+ * bytes, wire_bcast_tag_input).  Relays copy the signed block (signed
+ * header .. signature) unchanged.  Zero Ethernet padding may follow.
+ */
+#define WIRE_BCAST_FIXED	12
+#define WIRE_BCAST_TAG_LEN	(BS_KEYID_LEN + BS_HOPTAG_LEN)	/* 12 */
+#define WIRE_BCAST_MAX_TAGS	8
+#define WIRE_BCAST_SGN_LEN	20
+#define WIRE_BCAST_BLOCK_MAX	(WIRE_BCAST_SGN_LEN + WIRE_INNER_MAX + BS_SIG_LEN)
+#define WIRE_BCAST_TAG_IN	(WIRE_BCAST_FIXED + WIRE_BCAST_SGN_LEN + BS_SIG_LEN)
+#define WIRE_BCAST_MAX_LEN	(WIRE_BCAST_FIXED + WIRE_BCAST_MAX_TAGS * \
+    WIRE_BCAST_TAG_LEN + WIRE_BCAST_BLOCK_MAX)
+
+struct wire_bcast {
+	uint8_t ttl;
+	unsigned num_tags;
+	uint64_t hop_counter;
+	const uint8_t *tags;		/* num_tags * WIRE_BCAST_TAG_LEN */
+	const uint8_t *block;		/* signed header .. signature */
+	size_t block_len;
+	const uint8_t *orig;		/* originator, mesh address */
+	uint32_t epoch;
+	uint32_t seqno;
+	const uint8_t *inner;
+	size_t inner_len;
+	const uint8_t *signed_ptr;	/* bs_verify(sig, BS_DOM_BCAST, ...) */
+	size_t signed_len;
+	const uint8_t *sig;
+	size_t len;			/* without padding */
 	size_t pad_len;
 	struct wire_where where;
 };
 
-int wire_echo_parse(const uint8_t *p, size_t len, struct wire_echo *e);
-/* The WIRE_ECHO_LEN bytes of e into buf. */
-int wire_echo_build(uint8_t *buf, size_t cap, const struct wire_echo *e,
-    size_t *len);
+int wire_bcast_parse(const uint8_t *p, size_t len, struct wire_bcast *b);
+/* Index of the tag with keyid, or -1. */
+int wire_bcast_find_tag(const struct wire_bcast *b,
+    const uint8_t keyid[static BS_KEYID_LEN]);
+/* The 96 bytes each tag covers (frame as parsed into b). */
+void wire_bcast_tag_input(const uint8_t *frame, const struct wire_bcast *b,
+    uint8_t out[static WIRE_BCAST_TAG_IN]);
+/*
+ * Originator: write the signed header and the inner frame at buf; *len =
+ * their length (what bs_sign(BS_DOM_BCAST) covers); append the signature
+ * with wire_sig_append() to make the block wire_bcast_frame() takes.
+ */
+struct wire_bcast_sgn {
+	const uint8_t *orig;
+	uint32_t epoch;			/* >= 1 */
+	uint32_t seqno;
+	const uint8_t *inner;
+	size_t inner_len;		/* WIRE_INNER_MIN..WIRE_INNER_MAX */
+};
+int wire_bcast_signed_build(uint8_t *buf, size_t cap,
+    const struct wire_bcast_sgn *s, size_t *len);
+/*
+ * One transmission: the fixed part (ttl, num_tags, hop counter), zeroed
+ * tags and the block (checked with a parse) at buf; *len = the frame's
+ * length.  Then fill each tag with wire_bcast_set_tag().
+ */
+int wire_bcast_frame(uint8_t *buf, size_t cap, uint8_t ttl,
+    unsigned num_tags, uint64_t counter, const uint8_t *block,
+    size_t block_len, size_t *len);
+void wire_bcast_set_tag(uint8_t *frame, unsigned idx,
+    const uint8_t keyid[static BS_KEYID_LEN],
+    const uint8_t tag[static BS_HOPTAG_LEN]);
 
 #endif /* BATSEC_WIRE_H */

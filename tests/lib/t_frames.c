@@ -50,30 +50,82 @@ t_eth(uint8_t *buf, const uint8_t *dst, const uint8_t *src, uint16_t vid,
 	return len;
 }
 
-size_t
-t_unicast(uint8_t *buf, size_t cap, struct wire_unicast u)
+void
+t_link_keys(struct t_link *l, struct t_end a, struct t_end b)
 {
+	uint8_t lk[BS_LINKKEY_LEN];
+	struct bs_hop_end ea = { a.id->pk, a.mac, a.epoch };
+	struct bs_hop_end eb = { b.id->pk, b.mac, b.epoch };
+
+	crypto_ok(bs_link_key(lk, a.id, b.id->pk), "link key");
+	bs_hop_key(l->key, lk, &ea, &eb);
+	bs_hop_keyid(l->keyid, l->key);
+}
+
+void
+t_e2e_key(uint8_t k[BS_E2EKEY_LEN], const struct bs_identity *src,
+    uint32_t src_epoch, const uint8_t *dst_pk, uint32_t dst_epoch)
+{
+	uint8_t lk[BS_LINKKEY_LEN];
+
+	crypto_ok(bs_link_key(lk, src, dst_pk), "link key");
+	bs_e2e_key(k, lk, src->pk, dst_pk, src_epoch, dst_epoch);
+}
+
+void
+t_sealed_retag(uint8_t *buf, size_t len, const struct t_link *hop,
+    uint8_t ttl, uint64_t hop_ctr)
+{
+	uint8_t in[WIRE_SEALED_HOP_IN];
+
+	wire_sealed_set_hop(buf, ttl, hop->keyid, hop_ctr);
+	wire_sealed_hop_input(buf, len, in);
+	bs_hop_tag(buf + WIRE_HOP_TAG_OFF, hop->key, in, sizeof(in));
+}
+
+size_t
+t_sealed(uint8_t *buf, size_t cap, struct t_sealed s)
+{
+	uint8_t ad[WIRE_SEALED_AD_LEN];
 	size_t n;
 
-	wire_ok(wire_unicast_build(buf, cap, &u, &n), "UNICAST");
+	wire_ok(wire_sealed_layout(buf, cap, s.type != 0 ? s.type :
+	    WIRE_T_UNICAST, &s.e, s.pt_len, &n), "sealed frame");
+	wire_sealed_ad(buf, ad);
+	bs_aead_seal(buf + WIRE_SEALED_CT_OFF, buf + n - BS_AEAD_TAG_LEN,
+	    s.e2e_key, s.e.counter, ad, sizeof(ad), s.pt, s.pt_len);
+	t_sealed_retag(buf, n, s.hop, s.ttl, s.hop_ctr);
 	return n;
 }
 
 size_t
-t_bcast(uint8_t *buf, size_t cap, struct wire_bcast b)
+t_bcast(uint8_t *buf, size_t cap, struct t_bcast b)
 {
-	size_t n;
+	uint8_t blk[WIRE_BCAST_BLOCK_MAX], sig[BS_SIG_LEN];
+	uint8_t in[WIRE_BCAST_TAG_IN], tag[BS_HOPTAG_LEN];
+	uint8_t orig[BS_ADDR_LEN];
+	struct wire_bcast_sgn sg;
+	struct wire_bcast p;
+	size_t bl, n;
+	unsigned i;
 
-	wire_ok(wire_bcast_build(buf, cap, &b, &n), "BCAST");
-	return n;
-}
-
-size_t
-t_echo(uint8_t *buf, size_t cap, struct wire_echo e)
-{
-	size_t n;
-
-	wire_ok(wire_echo_build(buf, cap, &e, &n), "ECHO");
+	bs_mesh_addr(orig, b.orig->pk);
+	sg.orig = orig;
+	sg.epoch = b.epoch;
+	sg.seqno = b.seqno;
+	sg.inner = b.inner;
+	sg.inner_len = b.inner_len;
+	wire_ok(wire_bcast_signed_build(blk, sizeof(blk), &sg, &bl), "BCAST");
+	crypto_ok(bs_sign(sig, BS_DOM_BCAST, blk, bl, b.orig), "BCAST sig");
+	wire_ok(wire_sig_append(blk, sizeof(blk), &bl, sig), "BCAST sig");
+	wire_ok(wire_bcast_frame(buf, cap, b.ttl, b.num_tags, b.hop_ctr, blk,
+	    bl, &n), "BCAST");
+	wire_ok(wire_bcast_parse(buf, n, &p), "BCAST");
+	wire_bcast_tag_input(buf, &p, in);
+	for (i = 0; i < b.num_tags; i++) {
+		bs_hop_tag(tag, b.hops[i]->key, in, sizeof(in));
+		wire_bcast_set_tag(buf, i, b.hops[i]->keyid, tag);
+	}
 	return n;
 }
 

@@ -3,9 +3,10 @@
  * generators and the benchmarks: made by the wire codec's own builders
  * (so no layout is written down twice) and really signed.
  *
- * The data frames take the codec's structs, so a call names each field:
- *	n = t_unicast(buf, sizeof(buf), (struct wire_unicast){ .ttl = 50,
- *	    .dst = a, .src = b, .inner = in, .inner_len = il });
+ * The data frames (version 2) take structs too, so a call names each field:
+ *	n = t_sealed(buf, sizeof(buf), (struct t_sealed){ .ttl = 50,
+ *	    .hop = &link, .e2e_key = k, .e = { .dst = a, .src = b, ... },
+ *	    .pt = in, .pt_len = il });
  * An OGM entry is a struct t_ogm_entry with designated initialisers too.
  * When the codec refuses, these print why and abort: the frame a test
  * means to send is always a valid one; a test that needs a broken frame
@@ -27,10 +28,55 @@
 size_t	t_eth(uint8_t *buf, const uint8_t *dst, const uint8_t *src,
 	    uint16_t vid, size_t len);
 
-/* Data frames; the length written, padding not included. */
-size_t	t_unicast(uint8_t *buf, size_t cap, struct wire_unicast u);
-size_t	t_bcast(uint8_t *buf, size_t cap, struct wire_bcast b);
-size_t	t_echo(uint8_t *buf, size_t cap, struct wire_echo e);
+/* ---- data frames, version 2 ---- */
+
+/* One end of a link, as the hop key takes it. */
+struct t_end {
+	const struct bs_identity *id;	/* the node (only its pk is used
+					   for the far end) */
+	const uint8_t	*mac;		/* its interface MAC */
+	uint32_t	 epoch;
+};
+
+/* A link's hop key and id, as both ends derive them (from a's secret). */
+struct t_link {
+	uint8_t		 key[BS_HOPKEY_LEN];
+	uint8_t		 keyid[BS_KEYID_LEN];
+};
+void	t_link_keys(struct t_link *l, struct t_end a, struct t_end b);
+/* The end-to-end key of the direction src -> dst. */
+void	t_e2e_key(uint8_t k[BS_E2EKEY_LEN], const struct bs_identity *src,
+	    uint32_t src_epoch, const uint8_t *dst_pk, uint32_t dst_epoch);
+
+/* A UNICAST or ECHO, sealed under e2e_key, hop-tagged with hop. */
+struct t_sealed {
+	uint8_t		 type;		/* 0: WIRE_T_UNICAST */
+	uint8_t		 ttl;
+	const struct t_link *hop;
+	uint64_t	 hop_ctr;
+	const uint8_t	*e2e_key;	/* BS_E2EKEY_LEN */
+	struct wire_e2e	 e;
+	const uint8_t	*pt;		/* inner frame or ECHO body */
+	size_t		 pt_len;
+};
+size_t	t_sealed(uint8_t *buf, size_t cap, struct t_sealed s);
+/* Re-tag a sealed frame of len bytes for another hop (ttl, counter). */
+void	t_sealed_retag(uint8_t *buf, size_t len, const struct t_link *hop,
+	    uint8_t ttl, uint64_t hop_ctr);
+
+/* A BCAST signed by orig, with a tag for each of the num_tags links. */
+struct t_bcast {
+	uint8_t		 ttl;
+	uint64_t	 hop_ctr;
+	const struct t_link *const *hops;	/* num_tags of them */
+	unsigned	 num_tags;
+	const struct bs_identity *orig;
+	uint32_t	 epoch;
+	uint32_t	 seqno;
+	const uint8_t	*inner;
+	size_t		 inner_len;
+};
+size_t	t_bcast(uint8_t *buf, size_t cap, struct t_bcast b);
 
 /* h built and signed by id (h->pk is id's). */
 size_t	t_hello(uint8_t *buf, size_t cap, const struct wire_hello *h,

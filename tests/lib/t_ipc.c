@@ -54,6 +54,7 @@ t_ipc_neigh(struct t_neigh f)
 	m.state = f.state;
 	m.tq = f.tq;
 	m.rx_count = f.rx_count;
+	m.epoch = f.epoch != 0 || f.state != IPC_NEIGH_UP ? f.epoch : 1;
 	return m;
 }
 

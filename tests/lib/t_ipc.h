@@ -46,6 +46,7 @@ struct t_neigh {
 	uint8_t		 state;		/* IPC_NEIGH_UP or IPC_NEIGH_DOWN */
 	uint8_t		 tq;
 	uint8_t		 rx_count;
+	uint32_t	 epoch;		/* 0: 1 when UP */
 };
 
 /* The fields of an IPC_ROUTE_ADD. */

@@ -1,0 +1,168 @@
+/*
+ * data.c — keys, tags, sealing and replay windows of the version-2 data
+ * frames (see batsec_crypto.h and batsec-protocol(7)).
+ */
+#include <string.h>
+
+#include <sodium.h>
+
+#include "batsec_crypto.h"
+#include "bs_bytes.h"
+
+static const char hop_kdf_prefix[] = "batsec2-hop";
+static const char hop_keyid_msg[] = "batsec2-hopid";
+static const char e2e_kdf_prefix[] = "batsec2-e2e";
+
+#define HOP_PREFIX_LEN	(sizeof(hop_kdf_prefix) - 1)
+#define E2E_PREFIX_LEN	(sizeof(e2e_kdf_prefix) - 1)
+
+_Static_assert(crypto_shorthash_siphash24_KEYBYTES == BS_HOPKEY_LEN,
+    "SipHash key");
+_Static_assert(crypto_shorthash_siphash24_BYTES == BS_HOPTAG_LEN,
+    "SipHash tag");
+_Static_assert(crypto_aead_chacha20poly1305_ietf_KEYBYTES == BS_E2EKEY_LEN,
+    "AEAD key");
+_Static_assert(crypto_aead_chacha20poly1305_ietf_ABYTES == BS_AEAD_TAG_LEN,
+    "AEAD tag");
+_Static_assert(crypto_aead_chacha20poly1305_ietf_NPUBBYTES == 12, "nonce");
+
+void
+bs_hop_key(uint8_t h[static BS_HOPKEY_LEN],
+    const uint8_t link_key[static BS_LINKKEY_LEN],
+    const struct bs_hop_end *a, const struct bs_hop_end *b)
+{
+	uint8_t msg[HOP_PREFIX_LEN + 2 * BS_ADDR_LEN + 8];
+	const struct bs_hop_end *lo = a, *hi = b;
+	int order = memcmp(a->mac, b->mac, BS_ADDR_LEN);
+
+	if (order == 0)
+		order = memcmp(a->pk, b->pk, BS_PK_LEN);
+	if (order > 0) {
+		lo = b;
+		hi = a;
+	}
+	memcpy(msg, hop_kdf_prefix, HOP_PREFIX_LEN);
+	memcpy(msg + HOP_PREFIX_LEN, lo->mac, BS_ADDR_LEN);
+	memcpy(msg + HOP_PREFIX_LEN + BS_ADDR_LEN, hi->mac, BS_ADDR_LEN);
+	bs_put32(msg + HOP_PREFIX_LEN + 2 * BS_ADDR_LEN, lo->epoch);
+	bs_put32(msg + HOP_PREFIX_LEN + 2 * BS_ADDR_LEN + 4, hi->epoch);
+	crypto_generichash(h, BS_HOPKEY_LEN, msg, sizeof(msg), link_key,
+	    BS_LINKKEY_LEN);
+}
+
+void
+bs_hop_keyid(uint8_t id[static BS_KEYID_LEN],
+    const uint8_t h[static BS_HOPKEY_LEN])
+{
+	uint8_t d[crypto_generichash_BYTES];
+
+	crypto_generichash(d, sizeof(d), (const unsigned char *)hop_keyid_msg,
+	    sizeof(hop_keyid_msg) - 1, h, BS_HOPKEY_LEN);
+	memcpy(id, d, BS_KEYID_LEN);
+}
+
+void
+bs_hop_tag(uint8_t tag[static BS_HOPTAG_LEN],
+    const uint8_t h[static BS_HOPKEY_LEN], const uint8_t *msg, size_t len)
+{
+	crypto_shorthash_siphash24(tag, msg, len, h);
+}
+
+int
+bs_hop_tag_verify(const uint8_t tag[static BS_HOPTAG_LEN],
+    const uint8_t h[static BS_HOPKEY_LEN], const uint8_t *msg, size_t len)
+{
+	uint8_t want[BS_HOPTAG_LEN];
+
+	crypto_shorthash_siphash24(want, msg, len, h);
+	return sodium_memcmp(want, tag, BS_HOPTAG_LEN) == 0 ? 0 : -1;
+}
+
+void
+bs_e2e_key(uint8_t k[static BS_E2EKEY_LEN],
+    const uint8_t link_key[static BS_LINKKEY_LEN],
+    const uint8_t src_pk[static BS_PK_LEN],
+    const uint8_t dst_pk[static BS_PK_LEN], uint32_t src_epoch,
+    uint32_t dst_epoch)
+{
+	uint8_t msg[E2E_PREFIX_LEN + 2 * BS_PK_LEN + 8];
+
+	memcpy(msg, e2e_kdf_prefix, E2E_PREFIX_LEN);
+	memcpy(msg + E2E_PREFIX_LEN, src_pk, BS_PK_LEN);
+	memcpy(msg + E2E_PREFIX_LEN + BS_PK_LEN, dst_pk, BS_PK_LEN);
+	bs_put32(msg + E2E_PREFIX_LEN + 2 * BS_PK_LEN, src_epoch);
+	bs_put32(msg + E2E_PREFIX_LEN + 2 * BS_PK_LEN + 4, dst_epoch);
+	crypto_generichash(k, BS_E2EKEY_LEN, msg, sizeof(msg), link_key,
+	    BS_LINKKEY_LEN);
+}
+
+static void
+aead_nonce(uint8_t n[static 12], uint64_t counter)
+{
+	memset(n, 0, 4);
+	bs_put64(n + 4, counter);
+}
+
+void
+bs_aead_seal(uint8_t *c, uint8_t tag[static BS_AEAD_TAG_LEN],
+    const uint8_t k[static BS_E2EKEY_LEN], uint64_t counter,
+    const uint8_t *ad, size_t adlen, const uint8_t *m, size_t len)
+{
+	uint8_t n[12];
+
+	aead_nonce(n, counter);
+	(void)crypto_aead_chacha20poly1305_ietf_encrypt_detached(c, tag, NULL,
+	    m, len, ad, adlen, NULL, n, k);
+}
+
+int
+bs_aead_open(uint8_t *m, const uint8_t k[static BS_E2EKEY_LEN],
+    uint64_t counter, const uint8_t *ad, size_t adlen, const uint8_t *c,
+    size_t len, const uint8_t tag[static BS_AEAD_TAG_LEN])
+{
+	uint8_t n[12];
+
+	aead_nonce(n, counter);
+	return crypto_aead_chacha20poly1305_ietf_decrypt_detached(m, NULL, c,
+	    len, tag, ad, adlen, n, k) == 0 ? 0 : -1;
+}
+
+/* ---- replay windows ------------------------------------------------------- */
+
+
+int
+bs_replay_fresh(const struct bs_replay *w, uint64_t counter)
+{
+	uint64_t bit;
+
+	if (counter == UINT64_MAX)
+		return 0;		/* top would wrap */
+	if (counter >= w->top)
+		return 1;
+	if (w->top - counter > BS_REPLAY_BITS)
+		return 0;
+	bit = counter % BS_REPLAY_BITS;
+	return !(w->bits[bit / 64] & ((uint64_t)1 << (bit % 64)));
+}
+
+void
+bs_replay_mark(struct bs_replay *w, uint64_t counter)
+{
+	uint64_t c, bit;
+
+	if (!bs_replay_fresh(w, counter))
+		return;
+	if (counter >= w->top) {
+		/* Clear the slots between the old top and the new one. */
+		if (counter - w->top >= BS_REPLAY_BITS)
+			memset(w->bits, 0, sizeof(w->bits));
+		else
+			for (c = w->top; c < counter; c++) {
+				bit = c % BS_REPLAY_BITS;
+				w->bits[bit / 64] &= ~((uint64_t)1 << (bit % 64));
+			}
+		w->top = counter + 1;
+	}
+	bit = counter % BS_REPLAY_BITS;
+	w->bits[bit / 64] |= (uint64_t)1 << (bit % 64);
+}
