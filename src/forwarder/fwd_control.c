@@ -409,6 +409,7 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 		drops += f->ifs.v[i].rs.stats.rx_queue_drops;
 	ctl_reply_field_u64(r, "rx_queue_drops", drops);
 	ctl_reply_field_u64(r, "fast_path_frames", f->fast_frames);
+	ctl_reply_field_u64(r, "fast_path_replays", f->fast_replays);
 	ctl_reply_field_u64(r, "tofu_pins_kept", fwd_pins_count(&f->pins));
 	if (f->data != NULL) {
 		ctl_reply_field_u64(r, "echo_requests_sent",

@@ -16,14 +16,26 @@
  *
  * While it is attached anywhere, a new, moved or deleted route is written to the map at once
  * (fwd_fast_route_changed).  Everything else the maps mirror (a
- * neighbour come, gone or with a new MAC, an interface event, routes
- * expired, a parser restart) sets f->fast_dirty, and the maps are
- * brought up to date at the end of that loop round.  The counters are
- * taken once a second and before the control socket shows them.
+ * neighbour come, gone, with a new MAC or a new hop key, an interface
+ * event, routes expired, a parser restart) sets f->fast_dirty, and the
+ * maps are brought up to date at the end of that loop round.  The
+ * counters are taken once a second and before the control socket shows
+ * them; that round also writes a neighbour's hop key afresh where the map
+ * has another one (whoever changed it forgot fast_dirty), so a key is
+ * never more than a second stale.
+ *
+ * Hop keys: each neighbour entry carries the neighbour's hop key and key
+ * id (struct fwd_hop, DP2.md); one without (has_key 0) is in the map
+ * without a key, and the program relays nothing from or to it.  The
+ * program's replay windows are keyed by the key id, so a new key starts
+ * new windows; sync deletes those of keys no longer in use.  The
+ * frames the program dropped as replays are counted in f->fast_replays.
  */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <sodium.h>
 
 #include "common/log.h"
 #include "fwd_data.h"
@@ -37,6 +49,7 @@ _Static_assert(FASTPATH_NEIGH_MAX >= FWD_NEIGH_MAX, "every neighbour");
 _Static_assert(FASTPATH_ROUTES_MAX >= FWD_ROUTE_MAX, "every route");
 _Static_assert(FASTPATH_IFACES_MAX >= BS_CONF_MAX_IFACES, "every iface");
 _Static_assert(FASTPATH_ADDR_LEN == BS_ADDR_LEN, "addresses");
+_Static_assert(FASTPATH_LANES == FWD_HOP_LANES, "the receivers' lanes");
 
 void
 fwd_fast_start(struct fwd *f)
@@ -240,7 +253,21 @@ fwd_fast_iface(struct fwd *f, uint32_t ifindex)
 static int
 fwd_fast_nonzero(const struct fastpath_count *c)
 {
-	return (c->rx_frames | c->tx_frames) != 0;
+	return (c->rx_frames | c->tx_frames | c->drop_replay) != 0;
+}
+
+/* The neighbour's hop key for the map, or NULL when it has none. */
+static const struct fastpath_hop *
+fwd_fast_hop(const struct fwd_neigh *n, struct fastpath_hop *h)
+{
+	_Static_assert(sizeof(h->key) == sizeof(n->hop.key), "hop key");
+	_Static_assert(sizeof(h->keyid) == sizeof(n->hop.keyid), "keyid");
+
+	if (!n->hop.has_key)
+		return NULL;
+	memcpy(h->key, n->hop.key, sizeof(h->key));
+	memcpy(h->keyid, n->hop.keyid, sizeof(h->keyid));
+	return h;
 }
 
 /* What an interface entry counted, into the forwarder's counters. */
@@ -260,6 +287,7 @@ fwd_fast_count_neigh(struct fwd *f, uint32_t ifindex, const uint8_t *mac,
 {
 	struct fwd_neigh *n = fwd_neigh_find_mac(f->tables, mac, ifindex);
 
+	f->fast_replays += c->drop_replay;
 	if (n != NULL && f->data != NULL)
 		fwd_data_count_relayed(f->data, 0, n, c->rx_frames,
 		    c->rx_bytes, c->tx_frames, c->tx_bytes);
@@ -289,9 +317,12 @@ void
 fwd_fast_fold(struct fwd *f)
 {
 	struct fastpath_count c;
+	struct fastpath_hop h, cur;
+	const struct fastpath_hop *want;
 	const struct fwd_iface *v;
 	struct fwd_neigh *n;
 	size_t i, cursor = 0;
+	int has;
 
 	if (!fwd_fast_active(f))
 		return;
@@ -303,13 +334,26 @@ fwd_fast_fold(struct fwd *f)
 			fwd_fast_iface_renew(f, v);
 	}
 	while ((n = fwd_neigh_next(f->tables, 0, &cursor)) != NULL) {
+		want = fwd_fast_hop(n, &h);
+		has = fastpath_neigh_hop(&f->fast, n->ifindex, n->mac, &cur);
+		if (has >= 0 && (has != (want != NULL) || (want != NULL &&
+		    memcmp(&cur, want, sizeof(cur)) != 0))) {
+			/* A key changed without fast_dirty: now. */
+			if (fastpath_neigh_add(&f->fast, n->ifindex, n->mac,
+			    want, &c) == 0)
+				fwd_fast_count_neigh(f, n->ifindex, n->mac, &c);
+			f->fast_dirty = 1;	/* its old windows go */
+		}
+		sodium_memzero(&cur, sizeof(cur));
 		if (fastpath_neigh_get(&f->fast, n->ifindex, n->mac, &c) != 0 ||
 		    !fwd_fast_nonzero(&c) ||
 		    fastpath_neigh_take(&f->fast, n->ifindex, n->mac, &c) != 0)
 			continue;
 		fwd_fast_count_neigh(f, n->ifindex, n->mac, &c);
-		(void)fastpath_neigh_add(&f->fast, n->ifindex, n->mac);
+		(void)fastpath_neigh_add(&f->fast, n->ifindex, n->mac, want,
+		    NULL);
 	}
+	sodium_memzero(&h, sizeof(h));
 }
 
 /* Interfaces: entries for those in use (written afresh), none for others. */
@@ -339,6 +383,7 @@ fwd_fast_sync_neigh(struct fwd *f)
 {
 	static struct fastpath_neigh_key keys[FASTPATH_NEIGH_MAX];
 	struct fastpath_count c;
+	struct fastpath_hop h;
 	struct fwd_neigh *n;
 	size_t k, i, cursor = 0;
 
@@ -352,11 +397,39 @@ fwd_fast_sync_neigh(struct fwd *f)
 			fwd_fast_count_neigh(f, keys[i].ifindex, keys[i].mac,
 			    &c);
 	}
-	while ((n = fwd_neigh_next(f->tables, 0, &cursor)) != NULL)
-		if (fwd_fast_iface(f, n->ifindex) != NULL &&
-		    fastpath_neigh_add(&f->fast, n->ifindex, n->mac) != 0)
+	while ((n = fwd_neigh_next(f->tables, 0, &cursor)) != NULL) {
+		if (fwd_fast_iface(f, n->ifindex) == NULL)
+			continue;
+		/* With its hop key; one with another key is replaced. */
+		if (fastpath_neigh_add(&f->fast, n->ifindex, n->mac,
+		    fwd_fast_hop(n, &h), &c) != 0)
 			log_rl(&f->ifs.err_rl, LOG_WARNING, "in-kernel relay: "
 			    "neighbour: %s", strerror(errno));
+		else if (fwd_fast_nonzero(&c))
+			fwd_fast_count_neigh(f, n->ifindex, n->mac, &c);
+	}
+	sodium_memzero(&h, sizeof(h));
+}
+
+/* Replay windows: only those of a neighbour in the map under its current
+ * hop key id. */
+static void
+fwd_fast_sync_replay(struct fwd *f)
+{
+	static struct fastpath_replay_key keys[FASTPATH_REPLAY_MAX];
+	const struct fwd_neigh *n;
+	size_t k, i;
+
+	k = fastpath_replay_keys(&f->fast, keys, FASTPATH_REPLAY_MAX);
+	for (i = 0; i < k; i++) {
+		n = fwd_neigh_find_mac(f->tables, keys[i].mac, keys[i].ifindex);
+		if (n != NULL && n->hop.has_key &&
+		    fwd_fast_iface(f, n->ifindex) != NULL &&
+		    memcmp(n->hop.keyid, keys[i].keyid,
+		    sizeof(keys[i].keyid)) == 0)
+			continue;
+		(void)fastpath_replay_del(&f->fast, &keys[i]);
+	}
 }
 
 /*
@@ -425,6 +498,7 @@ fwd_fast_sync(struct fwd *f)
 		return;
 	fwd_fast_sync_ifaces(f);
 	fwd_fast_sync_neigh(f);
+	fwd_fast_sync_replay(f);
 	fwd_fast_sync_routes(f);
 }
 

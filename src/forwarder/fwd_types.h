@@ -164,6 +164,7 @@ struct fwd {
 	int fast_dirty;			/* its maps are to be brought up to date */
 	int fast_tc;			/* attach as tc filters (no tcx) */
 	uint64_t fast_frames;		/* frames it relayed */
+	uint64_t fast_replays;		/* verified replays it dropped */
 };
 
 #endif /* BATSEC_FWD_TYPES_H */
