@@ -2748,13 +2748,12 @@ START_TEST(test_sec_restart_keys)
 END_TEST
 
 /*
- * KNOWN BUG (fails today; run with FWD_KNOWN_BUGS=1; reported to the
- * lead): the BCAST receive path creates an originator's data state
- * (fwd_e2e_get(.., 1)) before the signature is checked, so an admitted
- * insider can name FWD_E2E_MAX known originators in BCASTs with bad
- * signatures, evict our state with node 9 and with it the e2e replay
- * window; an old UNICAST from 9, re-tagged, is then delivered again
- * (same epochs, same keys).
+ * A bug this test found (and saw fail): the BCAST receive path made an
+ * originator's data state before the signature was checked, so an
+ * admitted insider could name FWD_E2E_MAX known originators in BCASTs
+ * with bad signatures, evict our state with node 9 and with it the e2e
+ * replay window; an old UNICAST from 9, re-tagged, was then delivered
+ * again (same epochs, same keys).  Only a verified BCAST makes state now.
  */
 START_TEST(test_bug_e2e_evict_replay)
 {
@@ -2904,14 +2903,11 @@ fwd_data_suite(void)
 	tcase_add_test(tc, test_sec_restart_keys);
 	suite_add_tcase(s, tc);
 
-	/* Failing tests of bugs reported, not yet fixed. */
-	if (getenv("FWD_KNOWN_BUGS") != NULL) {
-		tc = tcase_create("known_bugs");
-		tcase_add_checked_fixture(tc, setup, teardown);
-		tcase_set_timeout(tc, 60);
-		tcase_add_test(tc, test_bug_e2e_evict_replay);
-		suite_add_tcase(s, tc);
-	}
+	tc = tcase_create("regressions");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_bug_e2e_evict_replay);
+	suite_add_tcase(s, tc);
 	return s;
 }
 
