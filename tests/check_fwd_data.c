@@ -2390,6 +2390,33 @@ START_TEST(test_sec_hop_replay)
 }
 END_TEST
 
+/*
+ * A neighbour that goes and comes back with the same key, MAC and epoch:
+ * its frames recorded before are still replays (the windows were kept),
+ * while its new ones pass.
+ */
+START_TEST(test_sec_hop_replay_flap)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], q[FRAME_MAX], c1[6];
+	size_t il, len, lq;
+
+	topo_sec();
+	client_mac(1, c1);
+	il = eth(inner, c1, c1, 60);
+	len = mk_unicast(p, 1, IF1, 9, 5, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_sends, 1);
+	ck_assert_int_eq(neigh(1, IF1, 0, 0, T0 + 1), FWD_NEIGH_GONE);
+	ck_assert_int_eq(neigh(1, IF1, 1, 200, T0 + 2), FWD_NEIGH_NEW);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0 + 3);
+	ck_assert_uint_eq(n_sends, 1);
+	ck_assert_uint_eq(ifc(IF1)->drop_replay, 1);
+	lq = mk_unicast(q, 1, IF1, 9, 5, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), q, lq, T0 + 4);
+	ck_assert_uint_eq(n_sends, 2);
+}
+END_TEST
+
 /* Re-tagged with a fresh hop counter by an admitted neighbour: the e2e
  * window refuses it. */
 START_TEST(test_sec_e2e_replay)
@@ -2892,6 +2919,7 @@ fwd_data_suite(void)
 	tcase_add_test(tc, test_sec_wrong_link);
 	tcase_add_test(tc, test_sec_neigh_epoch);
 	tcase_add_test(tc, test_sec_hop_replay);
+	tcase_add_test(tc, test_sec_hop_replay_flap);
 	tcase_add_test(tc, test_sec_e2e_replay);
 	tcase_add_loop_test(tc, test_sec_e2e_modified, 0, EM_END);
 	tcase_add_test(tc, test_sec_insider_src);

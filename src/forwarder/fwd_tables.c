@@ -33,7 +33,23 @@ _Static_assert((FWD_GW_BUCKETS & (FWD_GW_BUCKETS - 1)) == 0, "pow2");
 _Static_assert((FWD_LTT_BUCKETS & (FWD_LTT_BUCKETS - 1)) == 0, "pow2");
 _Static_assert((FWD_E2E_BUCKETS & (FWD_E2E_BUCKETS - 1)) == 0, "pow2");
 
+/*
+ * The replay windows of a neighbour that went, kept for when it comes
+ * back with the same key, MAC and epoch on the same interface: its
+ * frames recorded before then must not pass again.  FWD_NEIGH_MAX are
+ * kept, the oldest reused.
+ */
+struct fwd_hop_keep {
+	uint8_t pk[BS_PK_LEN];
+	uint8_t mac[BS_ADDR_LEN];
+	uint32_t ifindex;		/* 0: free */
+	uint32_t epoch;
+	struct bs_replay rx[FWD_HOP_LANES];
+};
+
 struct fwd_tables {
+	struct fwd_hop_keep keep[FWD_NEIGH_MAX];
+	size_t keep_next;
 	uint8_t hkey[crypto_shorthash_KEYBYTES];
 	struct fwd_tables_counters c;
 
@@ -278,10 +294,45 @@ fwd_neigh_unlink_mac(struct fwd_tables *t, int32_t i)
 
 /* Unlink slot i from both indexes, wipe it (link key) and free it. */
 static void
+fwd_neigh_keep(struct fwd_tables *t, const struct fwd_neigh *n)
+{
+	struct fwd_hop_keep *k = &t->keep[t->keep_next];
+
+	t->keep_next = (t->keep_next + 1) % FWD_NEIGH_MAX;
+	memcpy(k->pk, n->pk, BS_PK_LEN);
+	memcpy(k->mac, n->mac, BS_ADDR_LEN);
+	k->ifindex = n->ifindex;
+	k->epoch = n->epoch;
+	memcpy(k->rx, n->hop.rx, sizeof(k->rx));
+}
+
+/* A new entry n takes the windows kept for it, if any. */
+static void
+fwd_neigh_unkeep(struct fwd_tables *t, struct fwd_neigh *n)
+{
+	struct fwd_hop_keep *k;
+	size_t i;
+
+	for (i = 0; i < FWD_NEIGH_MAX; i++) {
+		k = &t->keep[i];
+		if (k->ifindex != n->ifindex || k->epoch != n->epoch ||
+		    !fwd_addr_eq(k->mac, n->mac) ||
+		    memcmp(k->pk, n->pk, BS_PK_LEN) != 0)
+			continue;
+		memcpy(n->hop.rx, k->rx, sizeof(n->hop.rx));
+		memset(k, 0, sizeof(*k));
+		return;
+	}
+}
+
+static void
 fwd_neigh_remove(struct fwd_tables *t, int32_t i)
 {
 	uint32_t h = fwd_hash(t, t->neigh[i].addr, t->neigh[i].ifindex,
 	    FWD_NEIGH_BUCKETS);
+
+	if (t->neigh[i].hop.has_key)
+		fwd_neigh_keep(t, &t->neigh[i]);
 
 	FWD_UNLINK(&t->neigh_addr_idx[h], t->neigh, next_addr_, i);
 	fwd_neigh_unlink_mac(t, i);
@@ -314,6 +365,7 @@ fwd_neigh_insert(struct fwd_tables *t, const struct ipc_neigh *m,
 	n->tq = m->tq;
 	n->rx_count = m->rx_count;
 	n->epoch = m->epoch;
+	fwd_neigh_unkeep(t, n);
 	n->up_ms = n->last_ms = now_ms;
 	n->used_ = 1;
 	h = fwd_hash(t, n->addr, n->ifindex, FWD_NEIGH_BUCKETS);
