@@ -678,9 +678,9 @@ static const struct mtu_case {
 	{ { 1500 }, 1, 1500, 1370 },		/* could not raise */
 	{ { 1630, 1400, 1500 }, 3, 1500, 1270 },	/* smallest wins */
 	{ { 0 }, 0, 1500, 1500 },		/* no mesh interface yet */
-	{ { 102 }, 1, 1500, 68 },		/* the least that works */
-	{ { 101 }, 1, 1500, 0 },		/* too small to carry IPv4 */
-	{ { 1280 + 34 }, 1, 9000, 1280 },
+	{ { 68 + 130 }, 1, 1500, 68 },	/* the least that works */
+	{ { 67 + 130 }, 1, 1500, 0 },	/* too small to carry IPv4 */
+	{ { 1280 + 130 }, 1, 9000, 1280 },
 };
 #define N_MTU_CASES (int)(sizeof(mtu_cases) / sizeof(mtu_cases[0]))
 
