@@ -196,18 +196,25 @@ rc_unicast_mac(struct rcur *c, const char *field)
 	return q;
 }
 
-/* Type and version, checked version first: a v2 frame says so. */
+/* Type and version (the version checked first). */
 static void
-rc_hdr(struct rcur *c, uint8_t type)
+rc_hdr_v(struct rcur *c, uint8_t type, uint8_t version)
 {
 	const uint8_t *q = rc_take(c, WIRE_HDR_LEN, "frame header");
 
 	if (q == NULL)
 		return;
-	if (q[1] != WIRE_VERSION)
+	if (q[1] != version)
 		rc_fail(c, WIRE_EVERSION, "version", 1);
 	else if (q[0] != type)
 		rc_fail(c, WIRE_ETYPE, "type", 0);
+}
+
+/* Type and version of a HELLO or OGM: version WIRE_VERSION. */
+static void
+rc_hdr(struct rcur *c, uint8_t type)
+{
+	rc_hdr_v(c, type, WIRE_VERSION);
 }
 
 /* Nothing may follow the frame. */
@@ -1378,20 +1385,6 @@ wire_ogm_finish(struct wire_ogm_builder *b, size_t *len)
 
 /* ---- data frames, version 2 ---------------------------------------------- */
 
-/* Type and version of a data frame: version 2 only. */
-static void
-rc_data_hdr(struct rcur *c, uint8_t type)
-{
-	const uint8_t *q = rc_take(c, WIRE_HDR_LEN, "frame header");
-
-	if (q == NULL)
-		return;
-	if (q[1] != WIRE_DATA_VERSION)
-		rc_fail(c, WIRE_EVERSION, "version", 1);
-	else if (q[0] != type)
-		rc_fail(c, WIRE_ETYPE, "type", 0);
-}
-
 static void
 rc_e2e(struct rcur *c, struct wire_e2e *e)
 {
@@ -1416,7 +1409,7 @@ wire_sealed_parse(const uint8_t *p, size_t len, struct wire_sealed *s)
 	}
 	s->type = p[0] == WIRE_T_ECHO ? WIRE_T_ECHO : WIRE_T_UNICAST;
 	rc_init(&c, p, len);
-	rc_data_hdr(&c, s->type);
+	rc_hdr_v(&c, s->type, WIRE_DATA_VERSION);
 	s->ttl = rc_u8(&c, "ttl");
 	rc_zero(&c, 1, "reserved");
 	s->keyid = rc_take(&c, BS_KEYID_LEN, "hop key id");
@@ -1553,7 +1546,7 @@ wire_bcast_parse(const uint8_t *p, size_t len, struct wire_bcast *b)
 
 	memset(b, 0, sizeof(*b));
 	rc_init(&c, p, len);
-	rc_data_hdr(&c, WIRE_T_BCAST);
+	rc_hdr_v(&c, WIRE_T_BCAST, WIRE_DATA_VERSION);
 	b->ttl = rc_u8(&c, "ttl");
 	b->num_tags = rc_u8_in(&c, "number of tags", 1, WIRE_BCAST_MAX_TAGS,
 	    WIRE_ECOUNT);
