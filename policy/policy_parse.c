@@ -318,24 +318,57 @@ d_trust(struct pctx *c, const struct tok *t, size_t n)
 	return add_trust(c, t + 1, n - 1);
 }
 
+/* anchor options: name NAME, revokes-anchors, revocation-days DAYS. */
+static int
+anchor_option(struct pctx *c, const struct tok *t, size_t *i, size_t n,
+    struct bs_policy_anchor *e, int *days_set)
+{
+	uint64_t v;
+
+	if (tok_is(&t[*i], "name")) {
+		if (parse_name(c, "anchor", t, *i, n, e->name) != 0)
+			return -1;
+		(*i)++;
+	} else if (tok_is(&t[*i], "revokes-anchors")) {
+		if (e->revokes_anchors)
+			return perr(c, "anchor: revokes-anchors given twice");
+		e->revokes_anchors = 1;
+	} else if (tok_is(&t[*i], "revocation-days")) {
+		if (*days_set)
+			return perr(c, "anchor: revocation-days given twice");
+		if (*i + 1 >= n || parse_decimal(&t[*i + 1], &v) != 0 ||
+		    v < 1 || v > BS_POLICY_REVOKE_DAYS_MAX)
+			return perr(c, "anchor: revocation-days: expected a "
+			    "number of days from 1 to %d",
+			    BS_POLICY_REVOKE_DAYS_MAX);
+		e->revocation_days = (uint32_t)v;
+		*days_set = 1;
+		(*i)++;
+	} else {
+		return perr(c, "anchor: unknown option " TOKF " (expected "
+		    "name NAME, revokes-anchors or revocation-days DAYS)",
+		    TOKA(&t[*i]));
+	}
+	return 0;
+}
+
 static int
 d_anchor(struct pctx *c, const struct tok *t, size_t n)
 {
 	struct bs_policy *pol = c->pol;
 	struct bs_policy_anchor e;
+	size_t i;
+	int days_set = 0;
 
 	memset(&e, 0, sizeof(e));
+	e.revocation_days = BS_POLICY_REVOKE_DAYS_DEF;
 	if (n < 2)
 		return perr(c, "anchor: missing CAKEY");
 	if (parse_key(c, "anchor", &t[1], e.pk) != 0)
 		return -1;
-	if (n > 2 && !tok_is(&t[2], "name"))
-		return perr(c, "anchor: unknown option " TOKF
-		    " (expected name NAME)", TOKA(&t[2]));
-	if (n > 2 && parse_name(c, "anchor", t, 2, n, e.name) != 0)
-		return -1;
-	if (n > 4)
-		return perr(c, "anchor: too many arguments");
+	for (i = 2; i < n; i++)
+		if (anchor_option(c, t, &i, n, &e, &days_set) != 0)
+			return -1;
 	if (grow(c, (void **)&pol->anchor, pol->n_anchor, &c->cap_anchor,
 	    sizeof(e), BS_POLICY_MAX_ANCHOR, "anchor") != 0 ||
 	    seen_add(c, SEEN_ANCHOR, "anchor", e.pk) != 0)
