@@ -250,15 +250,15 @@ int bs_policy_is_revoked(const struct bs_policy *pol,
  *    withdrawn only by editing the policy, so who may revoke whom never
  *    goes round in a circle).
  * A caller that holds several records judges those that revoke anchors
- * first and adds them to pol as revoke entries, then the others
- * (bs_policy_revoke_expiry gives when a record stops counting).
+ * first and adds them to pol as revoke entries, then the others.
  */
 const char *bs_policy_revoke_problem(const struct bs_policy *pol,
     const struct bs_revoke *r, uint64_t now);
-/* The time a record stops counting: issued_at + revocation-days of its
- * issuer (the default when the issuer is no anchor), saturating. */
-uint64_t bs_policy_revoke_expiry(const struct bs_policy *pol,
-    const struct bs_revoke *r);
+/* 1 when r has expired at now (never when now is 0): now > issued_at +
+ * revocation-days of its issuer (the default when the issuer is no
+ * anchor) + BS_CERT_SKEW. */
+int bs_policy_revoke_expired(const struct bs_policy *pol,
+    const struct bs_revoke *r, uint64_t now);
 
 /* ---- live edits -------------------------------------------------------- */
 

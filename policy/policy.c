@@ -401,17 +401,17 @@ bs_policy_is_revoked(const struct bs_policy *pol,
 
 /* ---- CA revocation records ---------------------------------------------- */
 
-uint64_t
-bs_policy_revoke_expiry(const struct bs_policy *pol,
-    const struct bs_revoke *r)
+int
+bs_policy_revoke_expired(const struct bs_policy *pol,
+    const struct bs_revoke *r, uint64_t now)
 {
 	const struct bs_policy_anchor *a = bs_policy_anchor_find(pol,
 	    r->issuer_pk);
 	uint64_t life = (uint64_t)(a != NULL ? a->revocation_days :
-	    BS_POLICY_REVOKE_DAYS_DEF) * 86400;
+	    BS_POLICY_REVOKE_DAYS_DEF) * 86400 + BS_CERT_SKEW;
 
-	return r->issued_at > UINT64_MAX - life ? UINT64_MAX :
-	    r->issued_at + life;
+	return now != 0 && r->issued_at <= UINT64_MAX - life &&
+	    now > r->issued_at + life;
 }
 
 const char *
@@ -419,16 +419,13 @@ bs_policy_revoke_problem(const struct bs_policy *pol,
     const struct bs_revoke *r, uint64_t now)
 {
 	const struct bs_policy_anchor *a, *target;
-	uint64_t end;
 
 	if ((a = bs_policy_anchor_find(pol, r->issuer_pk)) == NULL)
 		return "the issuer is not an anchor of the policy";
 	if (bs_policy_is_blocked(pol, r->issuer_pk) ||
 	    bs_policy_is_revoked(pol, r->issuer_pk))
 		return "the issuer is a blocked or revoked anchor";
-	end = bs_policy_revoke_expiry(pol, r);
-	if (now != 0 && end < UINT64_MAX - BS_CERT_SKEW &&
-	    now > end + BS_CERT_SKEW)
+	if (bs_policy_revoke_expired(pol, r, now))
 		return "the record has expired (revocation-days of its issuer)";
 	if ((target = bs_policy_anchor_find(pol, r->revoked_pk)) != NULL &&
 	    (!a->revokes_anchors || target->revokes_anchors))

@@ -577,6 +577,7 @@ fwd_timers(struct fwd *f)
 		fwd_trust_push(f);
 	fwd_announce_run(f, now);
 	fwd_pins_tick(f, now);
+	fwd_trust_tick(f, now);
 	if (now >= f->purge_at_ms) {
 		if (f->tables != NULL && fwd_tables_purge(f->tables, now) > 0)
 			f->fast_dirty = 1;
