@@ -429,7 +429,8 @@ fwd_load(struct fwd *f)
 	    f->args.debug, err, sizeof(err)) != 0)
 		fatalx("%s", err);
 	if (state_epoch_bump(f->cfg.state_dir, (uint64_t)time(NULL),
-	    &f->epoch, err, sizeof(err)) != 0)
+	    f->cfg.epoch_seed == BS_EPOCH_SEED_CLOCK, &f->epoch, err,
+	    sizeof(err)) != 0)
 		fatalx("%s", err);
 	/* Before any interface exists: a path in use by a running daemon
 	 * is a configuration error like any other. */
