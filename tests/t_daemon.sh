@@ -68,6 +68,11 @@ conf() {
 		echo "policy $T/policy"
 		echo "socket $T/$n.sock"
 		echo "state-dir $T/$n.state"
+		# A TMPDIR on tmpfs: batsecd refuses it without epoch-seed
+		# clock (batsec.conf(5)).
+		case $(stat -f -c %T "$T") in
+		tmpfs|ramfs) echo "epoch-seed clock" ;;
+		esac
 		echo "chroot $T/$n.empty"
 		echo "log-level info"
 	} >"$T/$n.conf"
