@@ -680,7 +680,7 @@ static int
 include_file(struct pctx *c, int dfd, const char *dir,
     const char *fname)
 {
-	char disp[BS_POLICY_PATH_MAX + 2 + 256];
+	char disp[BS_POLICY_PATH_MAX + 2 + 256], why[sizeof(disp) + 128];
 	struct stat st;
 	size_t len, nlines;
 	char *buf;
@@ -695,6 +695,11 @@ include_file(struct pctx *c, int dfd, const char *dir,
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return 0;
+	}
+	if (bs_file_check_perms(disp, (uint32_t)st.st_uid,
+	    (uint32_t)st.st_mode, 0, why, sizeof(why)) != 0) {
+		close(fd);
+		return perr(c, "include %s", why);
 	}
 	r = read_all(fd, BS_POLICY_INCLUDE_FILE_MAX, &buf, &len);
 	close(fd);
@@ -716,8 +721,9 @@ include_file(struct pctx *c, int dfd, const char *dir,
 static int
 include_dir(struct pctx *c, const char *dir)
 {
-	char path[BS_POLICY_PATH_MAX * 2 + 8];
+	char path[BS_POLICY_PATH_MAX * 2 + 8], why[BS_POLICY_PATH_MAX + 160];
 	char **names = NULL;
+	struct stat st;
 	size_t n = 0, i;
 	DIR *d;
 	int dfd, r = 0;
@@ -730,6 +736,13 @@ include_dir(struct pctx *c, const char *dir)
 	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return perr(c, "include %s: %s", dir, strerror(errno));
+	/* Whoever may add a file there may add a trusted key. */
+	if (fstat(dfd, &st) != 0 || bs_file_check_perms(dir,
+	    (uint32_t)st.st_uid, (uint32_t)st.st_mode, 0, why,
+	    sizeof(why)) != 0) {
+		close(dfd);
+		return perr(c, "include %s", why);
+	}
 	if ((d = fdopendir(dfd)) == NULL) {
 		close(dfd);
 		return perr(c, "include %s: %s", dir, strerror(errno));
@@ -866,6 +879,12 @@ bs_policy_parse_file(const char *path, unsigned flags,
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return file_err(err, errlen, path, "not a regular file");
+	}
+	/* Owned by root or us, writable by nobody else (batsec-policy(5)). */
+	if (bs_file_check_perms(path, (uint32_t)st.st_uid,
+	    (uint32_t)st.st_mode, 0, err, errlen) != 0) {
+		close(fd);
+		return -1;
 	}
 	r = read_all(fd, BS_POLICY_FILE_MAX, &buf, &len);
 	close(fd);

@@ -862,6 +862,73 @@ START_TEST(test_parse_file_errors)
 }
 END_TEST
 
+/*
+ * Owner and mode of the policy file, an include directory and the files
+ * in it (batsec-policy(5) FILES): owned by root or the reader, writable
+ * by nobody else.  uid 4242 stands for another user (chown needs root:
+ * the tests run as root in CI; as another user those cases only say so).
+ */
+static const struct perm_case {
+	const char *rel;	/* what to change, under tmpdir */
+	mode_t mode;		/* 0: leave */
+	int owner;		/* give it to uid 4242 */
+	const char *msg;	/* after tmpdir "/"; NULL: parses */
+} perm_cases[] = {
+	{ "mesh.policy", 0664, 0, "mesh.policy: writable by group or others "
+	  "(mode 0664); run chmod go-w " },
+	{ "mesh.policy", 0602, 0, "mesh.policy: writable by group or others" },
+	{ "mesh.policy", 0600, 0, NULL },
+	{ "mesh.policy", 0, 1, "mesh.policy: owned by uid 4242, not by root" },
+	{ "keys.d", 0777, 0, "mesh.policy:2: include keys.d: writable by group "
+	  "or others (mode 0777)" },
+	{ "keys.d", 01777, 0, "mesh.policy:2: include keys.d: writable" },
+	{ "keys.d", 0700, 0, NULL },
+	{ "keys.d", 0, 1, "mesh.policy:2: include keys.d: owned by uid 4242" },
+	{ "keys.d/a.pub", 0666, 0, "mesh.policy:2: include keys.d/a.pub: "
+	  "writable by group or others (mode 0666)" },
+	{ "keys.d/a.pub", 0, 1, "mesh.policy:2: include keys.d/a.pub: owned by "
+	  "uid 4242" },
+	/* A key file reached through a symbolic link: its target counts. */
+	{ "target", 0620, 0, "mesh.policy:2: include keys.d/link.pub: writable" },
+	{ "target", 0, 1, "mesh.policy:2: include keys.d/link.pub: owned by" },
+};
+
+START_TEST(test_file_perms)
+{
+	const struct perm_case *pc = &perm_cases[_i];
+	struct bs_policy *pol = NULL;
+	char path[600], want[700];
+
+	make_keys_dir();
+	put_file("mesh.policy", "trust @E\ninclude keys.d\n");
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, pc->rel);
+	if (pc->mode != 0)
+		ck_assert_int_eq(chmod(path, pc->mode), 0);
+	if (pc->owner && geteuid() != 0) {
+		fprintf(stderr, "test_file_perms %d: not root, the owner "
+		    "check did not run\n", _i);
+		rm_tmpdir();
+		return;
+	}
+	if (pc->owner)
+		ck_assert_int_eq(chown(path, 4242, 4242), 0);
+	if (pc->msg == NULL) {
+		ck_assert_msg(parse_tmp("mesh.policy", &pol) == 0, "%s",
+		    errbuf);
+		bs_policy_free(pol);
+		rm_tmpdir();
+		return;
+	}
+	ck_assert_int_eq(parse_tmp("mesh.policy", &pol), -1);
+	ck_assert_ptr_null(pol);
+	snprintf(want, sizeof(want), "%s/%s", tmpdir, pc->msg);
+	ck_assert_msg(strncmp(errbuf, want, strlen(want)) == 0,
+	    "want '%s', got '%s'", want, errbuf);
+	ck_assert_ptr_null(strchr(errbuf, '\n'));
+	rm_tmpdir();
+}
+END_TEST
+
 /* ---- classification ------------------------------------------------------ */
 
 /* Keys: T trusted, G trusted gateway, B blocked, X trusted and blocked,
@@ -1585,6 +1652,7 @@ policy_suite(void)
 	tcase_add_test(tc, test_include_dir);
 	tcase_add_loop_test(tc, test_include_errors, 0, T_NELEM(inc_cases));
 	tcase_add_test(tc, test_include_dir_errors);
+	tcase_add_loop_test(tc, test_file_perms, 0, T_NELEM(perm_cases));
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 
