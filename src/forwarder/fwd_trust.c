@@ -392,11 +392,12 @@ fwd_trust_ogm_tvlvs(struct fwd *f, uint8_t *buf, size_t room)
 
 /*
  * Drop the records that have expired under the running policy
- * (bs_policy_revoke_expired): out of the store and the file, and a new
+ * (bs_policy_revoke_expired): out of the store and the file, and, with
+ * push (not at start, before the parser's channel exists), a new
  * snapshot for the parser.  The number dropped.
  */
 static size_t
-fwd_rev_prune(struct fwd *f, uint64_t now)
+fwd_rev_prune(struct fwd *f, uint64_t now, int push)
 {
 	struct fwd_trust *t = &f->trust;
 	size_t i, k = 0, gone;
@@ -412,8 +413,10 @@ fwd_rev_prune(struct fwd *f, uint64_t now)
 	log_info("%zu revocation records expired; dropped", gone);
 	if (fwd_rev_save(f, err, sizeof(err)) != 0)
 		log_warnx("%s", err);
-	f->policy_serial++;
-	fwd_trust_push(f);
+	if (push) {
+		f->policy_serial++;
+		fwd_trust_push(f);
+	}
 	return gone;
 }
 
@@ -424,7 +427,7 @@ fwd_trust_tick(struct fwd *f, uint64_t now_ms)
 	    now_ms - f->trust.rev_check_ms < FWD_TRUST_REV_CHECK_MS)
 		return;
 	f->trust.rev_check_ms = now_ms;
-	(void)fwd_rev_prune(f, fwd_rev_now());
+	(void)fwd_rev_prune(f, fwd_rev_now(), 1);
 }
 
 int
@@ -433,7 +436,7 @@ fwd_trust_start(struct fwd *f, char *err, size_t errlen)
 	if (fwd_trust_load_cert(f, err, errlen) != 0 ||
 	    fwd_rev_load(f, err, errlen) != 0)
 		return -1;
-	(void)fwd_rev_prune(f, fwd_rev_now());
+	(void)fwd_rev_prune(f, fwd_rev_now(), 0);
 	return 0;
 }
 
