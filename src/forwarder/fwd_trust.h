@@ -31,7 +31,8 @@ struct fwd;
 struct fwd_trust;
 union ipc_payload;
 
-/* Revocation records kept at most; the oldest are never dropped. */
+/* Revocation records kept at most; none is dropped to make room, only
+ * expired ones leave (fwd_trust_tick). */
 #define FWD_TRUST_REVOKE_MAX	1024
 /* The file in the state directory: one base64 record per line. */
 #define FWD_TRUST_REVOKE_FILE	"revocations"
