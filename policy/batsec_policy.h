@@ -249,8 +249,10 @@ int bs_policy_is_revoked(const struct bs_policy *pol,
  *    revokes-anchors and the revoked anchor is not (such anchors are
  *    withdrawn only by editing the policy, so who may revoke whom never
  *    goes round in a circle).
- * A caller that holds several records judges those that revoke anchors
- * first and adds them to pol as revoke entries, then the others.
+ * A caller that holds several records must also refuse a record whose
+ * issuer another counting record revokes; with those revocations added
+ * to pol as revoke entries (the parser's snapshot), this function alone
+ * gives that answer.
  */
 const char *bs_policy_revoke_problem(const struct bs_policy *pol,
     const struct bs_revoke *r, uint64_t now);
@@ -301,7 +303,7 @@ int bs_policy_format(const struct bs_policy *pol, char *buf, size_t buflen,
 
 /*
  * Version 2 layout, all integers big-endian:
- *   "BSPL" version=1 mode reserved[2] limits[17]×u32
+ *   "BSPL" version=2 mode reserved[2] limits[17]×u32
  *   n_include:u8 n_anchor:u8 reserved:u16 n_trust:u32 n_block:u32
  *   n_revoke:u32
  *   include:  len:u16 bytes
