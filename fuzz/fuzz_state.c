@@ -11,8 +11,9 @@
  *
  * Oracles (abort): accepted text is canonical, exactly "%u\n" of the
  * value; a refusal is one line that names the file; the next epoch is
- * always above the stored one (or refused for UINT32_MAX), and is the
- * stored one + 1 or the clock, the clock only when it is plausible.
+ * the stored one + 1 whatever the clock (refused for UINT32_MAX), and
+ * without a stored one 1, or the clock only with epoch-seed clock and a
+ * clock in [STATE_CLOCK_MIN, STATE_SEED_MAX].
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -34,30 +35,32 @@ fz_check(int cond)
 }
 
 static void
-fuzz_next(uint32_t old, int have_old, uint64_t now_s)
+fuzz_next(uint32_t old, int have_old, uint64_t now_s, int seed_clock)
 {
-	uint64_t want = have_old ? (uint64_t)old + 1 : 1;
 	uint32_t out = 0;
 	int r;
 
-	r = state_epoch_next(old, have_old, now_s, &out);
+	r = state_epoch_next(old, have_old, now_s, seed_clock, &out);
 	if (have_old && old == UINT32_MAX) {
 		fz_check(r == -1);
 		return;
 	}
 	fz_check(r == 0);
-	fz_check(!have_old || out > old);
-	if (now_s >= STATE_CLOCK_MIN && now_s <= UINT32_MAX && now_s > want)
+	if (have_old)
+		fz_check(out == old + 1);
+	else if (seed_clock && now_s >= STATE_CLOCK_MIN &&
+	    now_s <= STATE_SEED_MAX)
 		fz_check(out == now_s);
 	else
-		fz_check(out == want);
+		fz_check(out == 1);
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint64_t clocks[] = { 0, 1, STATE_CLOCK_MIN - 1,
-	    STATE_CLOCK_MIN, STATE_CLOCK_MIN + 1, UINT32_MAX - 1, UINT32_MAX,
+	    STATE_CLOCK_MIN, STATE_CLOCK_MIN + 1, STATE_SEED_MAX,
+	    STATE_SEED_MAX + 1, UINT32_MAX - 1, UINT32_MAX,
 	    (uint64_t)UINT32_MAX + 1, UINT64_MAX };
 	char err[256], canon[16];
 	uint32_t v = 0;
@@ -74,10 +77,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = snprintf(canon, sizeof(canon), "%" PRIu32 "\n", v);
 	fz_check(n > 0 && (size_t)n == size && memcmp(canon, data, size) == 0);
 	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
-		fuzz_next(v, 1, clocks[i]);
-		fuzz_next(v, 0, clocks[i]);
+		fuzz_next(v, 1, clocks[i], 0);
+		fuzz_next(v, 1, clocks[i], 1);
+		fuzz_next(v, 0, clocks[i], 0);
+		fuzz_next(v, 0, clocks[i], 1);
 	}
-	fuzz_next(v, 1, (uint64_t)v + 1);
-	fuzz_next(v, 1, (uint64_t)v + 2);
+	fuzz_next(v, 1, (uint64_t)v + 1, 1);
+	fuzz_next(v, 0, v, 1);
 	return 0;
 }

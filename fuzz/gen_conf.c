@@ -57,6 +57,7 @@ static const char *const dumped[] = {
 	    "ethertype 0x88b6\norig-interval 500\nhello-interval 250\n"
 	    "hop-penalty 15\ngateway server 10M/2M\nlog-level debug\n",
 	"gateway server 1.5mbit/0.1g\n",
+	"interface eth0\nepoch-seed clock\n",
 };
 
 static const char *const texts[] = {
@@ -68,6 +69,7 @@ static const char *const texts[] = {
 	"gateway server 150/100\n",
 	"gateway off extra\n",
 	"log-level verbose\n",
+	"epoch-seed later\n",
 	"chroot /\n",
 	"unknown directive\n",
 };

@@ -35,11 +35,14 @@ static const char *const texts[] = {
 	"limit verify-global-burst 10000000\nlimit roam-per-minute 0\n",
 	"mode open\nanchor " CA "\ntrust " K4 " name x # note\n\tblock " K3
 	"\t\n",
+	"mode ca\nanchor " CA " revokes-anchors revocation-days 30\n"
+	"anchor " K4 " name sub revocation-days 36500\n",
 	/* Near misses for the error paths. */
 	"mode ca\n",
 	"trust " K1 "\ntrust " K1 "\n",
 	"trust " K1 " name\n",
 	"limit originators 15\n",
+	"anchor " CA " revocation-days 0\n",
 	"mode open\r\n",
 	"frob\n",
 };

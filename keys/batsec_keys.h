@@ -101,11 +101,21 @@ int bs_revoke_save(const char *path, const struct bs_revoke *r, char *err,
  * Read a whole small file (at most BS_KEYFILE_MAX and at most buflen bytes)
  * into buf; returns the length or -1 with err set.  The buffer is not NUL
  * terminated.  Anything but a regular file (directory, FIFO, device) is
- * refused; if secret is non-zero, so is a file whose mode gives group or
- * others any access.
+ * refused; if secret is non-zero, so is a symbolic link (O_NOFOLLOW) and
+ * a file that bs_file_check_perms refuses as secret.
  */
 int bs_file_read_small(const char *path, char *buf, size_t buflen, int secret,
     char *err, size_t errlen);
+/*
+ * Owner and mode of a file or directory someone relies on (from fstat of
+ * the open file): owned by root or by the effective user (the daemon's
+ * user, or whoever runs batsec-ctl), and not writable by group or others;
+ * with secret, not readable or searchable by them either.  0, or -1 with
+ * "PATH: ..." and the command that fixes it in err.
+ */
+int bs_file_check_perms(const char *path, uint32_t uid, uint32_t mode,
+    int secret, char *err, size_t errlen);
+
 /* bs_file_write: refuse to replace an existing path (errno EEXIST). */
 #define BS_FILE_NOREPLACE	0x1
 

@@ -40,15 +40,39 @@ fileio_check(const char *path, const struct stat *st, size_t limit,
 		    path, fileio_kind(st));
 		return -1;
 	}
-	if (secret && (st->st_mode & 077) != 0) {
-		keys_errf(err, errlen, "%s: accessible by group or others "
-		    "(mode %04o); run chmod 600 %s", path,
-		    (unsigned)(st->st_mode & 07777), path);
+	if (secret && bs_file_check_perms(path, (uint32_t)st->st_uid,
+	    (uint32_t)st->st_mode, 1, err, errlen) != 0)
 		return -1;
-	}
 	if (st->st_size < 0 || (unsigned long long)st->st_size > limit) {
 		keys_errf(err, errlen, "%s: too large (%lld bytes, at most %zu)",
 		    path, (long long)st->st_size, limit);
+		return -1;
+	}
+	return 0;
+}
+
+int
+bs_file_check_perms(const char *path, uint32_t uid, uint32_t mode,
+    int secret, char *err, size_t errlen)
+{
+	uint32_t me = (uint32_t)geteuid();
+
+	if (uid != 0 && uid != me) {
+		keys_errf(err, errlen, "%s: owned by uid %u, not by root or "
+		    "uid %u (this user); run chown root %s", path,
+		    (unsigned)uid, (unsigned)me, path);
+		return -1;
+	}
+	if (secret && (mode & 077) != 0) {
+		keys_errf(err, errlen, "%s: accessible by group or others "
+		    "(mode %04o); run chmod 600 %s", path,
+		    (unsigned)(mode & 07777), path);
+		return -1;
+	}
+	if ((mode & 022) != 0) {
+		keys_errf(err, errlen, "%s: writable by group or others "
+		    "(mode %04o); run chmod go-w %s", path,
+		    (unsigned)(mode & 07777), path);
 		return -1;
 	}
 	return 0;
@@ -109,8 +133,15 @@ bs_file_read_small(const char *path, char *buf, size_t buflen, int secret,
 		keys_errf(err, errlen, "(null): no file name");
 		return -1;
 	}
-	/* O_NONBLOCK: opening a FIFO must not hang; it is refused below. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	/* O_NONBLOCK: opening a FIFO must not hang; it is refused below.
+	 * A secret is never read through a symbolic link. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+	    (secret ? O_NOFOLLOW : 0));
+	if (fd < 0 && secret && errno == ELOOP) {
+		keys_errf(err, errlen, "%s: is a symbolic link; a secret key "
+		    "file must be named by its own path", path);
+		return -1;
+	}
 	if (fd < 0) {
 		keys_errf(err, errlen, "%s: cannot open: %s", path,
 		    strerror(errno));

@@ -92,8 +92,17 @@ struct bs_policy_trust {
 	char name[BS_POLICY_NAME_MAX + 1];	/* "" when none */
 };
 
+/*
+ * An anchor.  revokes_anchors: its revocation records may revoke other
+ * anchors (batsec-policy(5) REVOCATION); revocation_days: its records
+ * stay in force that many days after their issue time.
+ */
+#define BS_POLICY_REVOKE_DAYS_DEF	3650	/* batsec-ctl's longest cert */
+#define BS_POLICY_REVOKE_DAYS_MAX	36500
 struct bs_policy_anchor {
 	uint8_t pk[BS_PK_LEN];
+	uint8_t revokes_anchors;
+	uint32_t revocation_days;	/* 1..BS_POLICY_REVOKE_DAYS_MAX */
 	char name[BS_POLICY_NAME_MAX + 1];
 };
 
@@ -229,6 +238,30 @@ int bs_policy_is_blocked(const struct bs_policy *pol,
 int bs_policy_is_revoked(const struct bs_policy *pol,
     const uint8_t pk[static BS_PK_LEN]);
 
+/*
+ * Whether a CA revocation record r (signature already checked) counts
+ * under pol at now (unix seconds; 0 = no clock, expiry not checked):
+ * NULL when it does, else a short static reason.  It counts only when
+ *  - its issuer is an anchor of pol that is neither blocked nor revoked;
+ *  - it is not expired: now <= issued_at + the issuer's revocation-days
+ *    (BS_CERT_SKEW tolerated);
+ *  - when the revoked key is an anchor of pol: the issuer is marked
+ *    revokes-anchors and the revoked anchor is not (such anchors are
+ *    withdrawn only by editing the policy, so who may revoke whom never
+ *    goes round in a circle).
+ * A caller that holds several records must also refuse a record whose
+ * issuer another counting record revokes; with those revocations added
+ * to pol as revoke entries (the parser's snapshot), this function alone
+ * gives that answer.
+ */
+const char *bs_policy_revoke_problem(const struct bs_policy *pol,
+    const struct bs_revoke *r, uint64_t now);
+/* 1 when r has expired at now (never when now is 0): now > issued_at +
+ * revocation-days of its issuer (the default when the issuer is no
+ * anchor) + BS_CERT_SKEW. */
+int bs_policy_revoke_expired(const struct bs_policy *pol,
+    const struct bs_revoke *r, uint64_t now);
+
 /* ---- live edits -------------------------------------------------------- */
 
 /*
@@ -269,12 +302,13 @@ int bs_policy_format(const struct bs_policy *pol, char *buf, size_t buflen,
 /* ---- binary snapshot (forwarder -> parser IPC) ------------------------- */
 
 /*
- * Version 1 layout, all integers big-endian:
- *   "BSPL" version=1 mode reserved[2] limits[17]×u32
+ * Version 2 layout, all integers big-endian:
+ *   "BSPL" version=2 mode reserved[2] limits[17]×u32
  *   n_include:u8 n_anchor:u8 reserved:u16 n_trust:u32 n_block:u32
  *   n_revoke:u32
  *   include:  len:u16 bytes
- *   anchor:   pk[32] namelen:u8 name
+ *   anchor:   pk[32] flags:u8 (bit0 revokes-anchors) days:u32 namelen:u8
+ *             name
  *   trust:    pk[32] flags:u8 (bit0 gateway) namelen:u8 include:u16 name
  *   block:    pk[32]
  *   revoke:   pk[32]
@@ -283,11 +317,11 @@ int bs_policy_format(const struct bs_policy *pol, char *buf, size_t buflen,
  * trailing bytes, then bs_policy_validate.
  */
 #define BS_POLICY_SNAP_MAGIC	"BSPL"
-#define BS_POLICY_SNAP_VERSION	1
+#define BS_POLICY_SNAP_VERSION	2
 #define BS_POLICY_SNAP_HDR_LEN	92
 #define BS_POLICY_SNAP_MAX	(BS_POLICY_SNAP_HDR_LEN + \
     BS_POLICY_MAX_INCLUDE * (2 + BS_POLICY_PATH_MAX) + \
-    BS_POLICY_MAX_ANCHOR * (BS_PK_LEN + 1 + BS_POLICY_NAME_MAX) + \
+    BS_POLICY_MAX_ANCHOR * (BS_PK_LEN + 6 + BS_POLICY_NAME_MAX) + \
     BS_POLICY_MAX_TRUST * (BS_PK_LEN + 4 + BS_POLICY_NAME_MAX) + \
     (BS_POLICY_MAX_BLOCK + BS_POLICY_MAX_REVOKE) * BS_PK_LEN)
 

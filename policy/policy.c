@@ -155,6 +155,8 @@ anchor_equal(const struct bs_policy_anchor *a,
     const struct bs_policy_anchor *b)
 {
 	return memcmp(a->pk, b->pk, BS_PK_LEN) == 0 &&
+	    a->revokes_anchors == b->revokes_anchors &&
+	    a->revocation_days == b->revocation_days &&
 	    strcmp(a->name, b->name) == 0;
 }
 
@@ -301,7 +303,10 @@ validate_lists(const struct bs_policy *pol, char *err,
 			return verr(err, errlen, "bad trust entry");
 	}
 	for (i = 0; i < pol->n_anchor; i++)
-		if (!field_name_ok(pol->anchor[i].name, 1))
+		if (!field_name_ok(pol->anchor[i].name, 1) ||
+		    pol->anchor[i].revokes_anchors > 1 ||
+		    pol->anchor[i].revocation_days < 1 ||
+		    pol->anchor[i].revocation_days > BS_POLICY_REVOKE_DAYS_MAX)
 			return verr(err, errlen, "bad anchor entry");
 	return 0;
 }
@@ -392,6 +397,41 @@ bs_policy_is_revoked(const struct bs_policy *pol,
 {
 	return pol->n_revoke > 0 && bsearch(pk, pol->revoke, pol->n_revoke,
 	    sizeof(*pol->revoke), pk_cmp) != NULL;
+}
+
+/* ---- CA revocation records ---------------------------------------------- */
+
+int
+bs_policy_revoke_expired(const struct bs_policy *pol,
+    const struct bs_revoke *r, uint64_t now)
+{
+	const struct bs_policy_anchor *a = bs_policy_anchor_find(pol,
+	    r->issuer_pk);
+	uint64_t life = (uint64_t)(a != NULL ? a->revocation_days :
+	    BS_POLICY_REVOKE_DAYS_DEF) * 86400 + BS_CERT_SKEW;
+
+	return now != 0 && r->issued_at <= UINT64_MAX - life &&
+	    now > r->issued_at + life;
+}
+
+const char *
+bs_policy_revoke_problem(const struct bs_policy *pol,
+    const struct bs_revoke *r, uint64_t now)
+{
+	const struct bs_policy_anchor *a, *target;
+
+	if ((a = bs_policy_anchor_find(pol, r->issuer_pk)) == NULL)
+		return "the issuer is not an anchor of the policy";
+	if (bs_policy_is_blocked(pol, r->issuer_pk) ||
+	    bs_policy_is_revoked(pol, r->issuer_pk))
+		return "the issuer is a blocked or revoked anchor";
+	if (bs_policy_revoke_expired(pol, r, now))
+		return "the record has expired (revocation-days of its issuer)";
+	if ((target = bs_policy_anchor_find(pol, r->revoked_pk)) != NULL &&
+	    (!a->revokes_anchors || target->revokes_anchors))
+		return "the record revokes an anchor, which its issuer may not "
+		    "(anchor option revokes-anchors)";
+	return NULL;
 }
 
 /* ---- classification ------------------------------------------------------ */

@@ -16,7 +16,8 @@
 /* Longest line of each kind, with its '\n'. */
 #define L_MODE		(sizeof("mode allowlist\n") - 1)
 #define L_LIMIT		(sizeof("limit  4294967295\n") - 1 + 24)
-#define L_ANCHOR	(sizeof("anchor  name \n") - 1 + BS_KEY_B64_LEN + \
+#define L_ANCHOR	(sizeof("anchor  name  revokes-anchors " \
+			 "revocation-days 36500\n") - 1 + BS_KEY_B64_LEN + \
 			 BS_POLICY_NAME_MAX)
 #define L_INCLUDE	(sizeof("include \n") - 1 + BS_POLICY_PATH_MAX)
 #define L_TRUST		(sizeof("trust  name  gateway\n") - 1 + \
@@ -71,6 +72,21 @@ put_name(struct out *o, const char *name)
 }
 
 static void
+put_anchor_opts(struct out *o, const struct bs_policy_anchor *a)
+{
+	char num[24];
+
+	put_name(o, a->name);
+	if (a->revokes_anchors)
+		puts_(o, " revokes-anchors");
+	if (a->revocation_days != BS_POLICY_REVOKE_DAYS_DEF) {
+		snprintf(num, sizeof(num), " %u", a->revocation_days);
+		puts_(o, " revocation-days");
+		puts_(o, num);
+	}
+}
+
+static void
 put_limits(struct out *o, const struct bs_policy_limits *l)
 {
 	char num[16];
@@ -115,7 +131,7 @@ write_policy(struct out *o, const struct bs_policy *pol)
 	for (i = 0; i < pol->n_anchor; i++) {
 		puts_(o, "anchor ");
 		put_key(o, pol->anchor[i].pk);
-		put_name(o, pol->anchor[i].name);
+		put_anchor_opts(o, &pol->anchor[i]);
 		put(o, "\n", 1);
 	}
 	for (i = 0; i < pol->n_include; i++) {

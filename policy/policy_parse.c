@@ -318,24 +318,57 @@ d_trust(struct pctx *c, const struct tok *t, size_t n)
 	return add_trust(c, t + 1, n - 1);
 }
 
+/* anchor options: name NAME, revokes-anchors, revocation-days DAYS. */
+static int
+anchor_option(struct pctx *c, const struct tok *t, size_t *i, size_t n,
+    struct bs_policy_anchor *e, int *days_set)
+{
+	uint64_t v;
+
+	if (tok_is(&t[*i], "name")) {
+		if (parse_name(c, "anchor", t, *i, n, e->name) != 0)
+			return -1;
+		(*i)++;
+	} else if (tok_is(&t[*i], "revokes-anchors")) {
+		if (e->revokes_anchors)
+			return perr(c, "anchor: revokes-anchors given twice");
+		e->revokes_anchors = 1;
+	} else if (tok_is(&t[*i], "revocation-days")) {
+		if (*days_set)
+			return perr(c, "anchor: revocation-days given twice");
+		if (*i + 1 >= n || parse_decimal(&t[*i + 1], &v) != 0 ||
+		    v < 1 || v > BS_POLICY_REVOKE_DAYS_MAX)
+			return perr(c, "anchor: revocation-days: expected a "
+			    "number of days from 1 to %d",
+			    BS_POLICY_REVOKE_DAYS_MAX);
+		e->revocation_days = (uint32_t)v;
+		*days_set = 1;
+		(*i)++;
+	} else {
+		return perr(c, "anchor: unknown option " TOKF " (expected "
+		    "name NAME, revokes-anchors or revocation-days DAYS)",
+		    TOKA(&t[*i]));
+	}
+	return 0;
+}
+
 static int
 d_anchor(struct pctx *c, const struct tok *t, size_t n)
 {
 	struct bs_policy *pol = c->pol;
 	struct bs_policy_anchor e;
+	size_t i;
+	int days_set = 0;
 
 	memset(&e, 0, sizeof(e));
+	e.revocation_days = BS_POLICY_REVOKE_DAYS_DEF;
 	if (n < 2)
 		return perr(c, "anchor: missing CAKEY");
 	if (parse_key(c, "anchor", &t[1], e.pk) != 0)
 		return -1;
-	if (n > 2 && !tok_is(&t[2], "name"))
-		return perr(c, "anchor: unknown option " TOKF
-		    " (expected name NAME)", TOKA(&t[2]));
-	if (n > 2 && parse_name(c, "anchor", t, 2, n, e.name) != 0)
-		return -1;
-	if (n > 4)
-		return perr(c, "anchor: too many arguments");
+	for (i = 2; i < n; i++)
+		if (anchor_option(c, t, &i, n, &e, &days_set) != 0)
+			return -1;
 	if (grow(c, (void **)&pol->anchor, pol->n_anchor, &c->cap_anchor,
 	    sizeof(e), BS_POLICY_MAX_ANCHOR, "anchor") != 0 ||
 	    seen_add(c, SEEN_ANCHOR, "anchor", e.pk) != 0)
@@ -647,7 +680,7 @@ static int
 include_file(struct pctx *c, int dfd, const char *dir,
     const char *fname)
 {
-	char disp[BS_POLICY_PATH_MAX + 2 + 256];
+	char disp[BS_POLICY_PATH_MAX + 2 + 256], why[sizeof(disp) + 128];
 	struct stat st;
 	size_t len, nlines;
 	char *buf;
@@ -662,6 +695,11 @@ include_file(struct pctx *c, int dfd, const char *dir,
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return 0;
+	}
+	if (bs_file_check_perms(disp, (uint32_t)st.st_uid,
+	    (uint32_t)st.st_mode, 0, why, sizeof(why)) != 0) {
+		close(fd);
+		return perr(c, "include %s", why);
 	}
 	r = read_all(fd, BS_POLICY_INCLUDE_FILE_MAX, &buf, &len);
 	close(fd);
@@ -683,8 +721,9 @@ include_file(struct pctx *c, int dfd, const char *dir,
 static int
 include_dir(struct pctx *c, const char *dir)
 {
-	char path[BS_POLICY_PATH_MAX * 2 + 8];
+	char path[BS_POLICY_PATH_MAX * 2 + 8], why[BS_POLICY_PATH_MAX + 160];
 	char **names = NULL;
+	struct stat st;
 	size_t n = 0, i;
 	DIR *d;
 	int dfd, r = 0;
@@ -697,6 +736,13 @@ include_dir(struct pctx *c, const char *dir)
 	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return perr(c, "include %s: %s", dir, strerror(errno));
+	/* Whoever may add a file there may add a trusted key. */
+	if (fstat(dfd, &st) != 0 || bs_file_check_perms(dir,
+	    (uint32_t)st.st_uid, (uint32_t)st.st_mode, 0, why,
+	    sizeof(why)) != 0) {
+		close(dfd);
+		return perr(c, "include %s", why);
+	}
 	if ((d = fdopendir(dfd)) == NULL) {
 		close(dfd);
 		return perr(c, "include %s: %s", dir, strerror(errno));
@@ -833,6 +879,12 @@ bs_policy_parse_file(const char *path, unsigned flags,
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return file_err(err, errlen, path, "not a regular file");
+	}
+	/* Owned by root or us, writable by nobody else (batsec-policy(5)). */
+	if (bs_file_check_perms(path, (uint32_t)st.st_uid,
+	    (uint32_t)st.st_mode, 0, err, errlen) != 0) {
+		close(fd);
+		return -1;
 	}
 	r = read_all(fd, BS_POLICY_FILE_MAX, &buf, &len);
 	close(fd);

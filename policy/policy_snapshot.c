@@ -15,7 +15,8 @@
 #include "batsec_policy.h"
 
 #define TRUST_FIXED	(BS_PK_LEN + 4)	/* pk flags namelen include */
-#define ANCHOR_FIXED	(BS_PK_LEN + 1)	/* pk namelen */
+#define ANCHOR_FIXED	(BS_PK_LEN + 6)	/* pk flags days namelen */
+#define ANCHOR_REVOKES	0x01
 #define TRUST_GATEWAY	0x01
 
 _Static_assert(BS_POLICY_SNAP_HDR_LEN == 4 + 4 + 4 * BS_POLICY_LIMIT_COUNT +
@@ -86,6 +87,9 @@ bs_policy_snapshot_encode(const struct bs_policy *pol, uint8_t *out,
 	for (i = 0; i < pol->n_anchor; i++) {
 		n = strlen(pol->anchor[i].name);
 		p = put_bytes(p, pol->anchor[i].pk, BS_PK_LEN);
+		*p++ = pol->anchor[i].revokes_anchors ? ANCHOR_REVOKES : 0;
+		bs_put32(p, pol->anchor[i].revocation_days);
+		p += 4;
 		*p++ = (uint8_t)n;
 		p = put_bytes(p, pol->anchor[i].name, n);
 	}
@@ -246,13 +250,22 @@ walk_anchors(struct cur *c, size_t n, struct bs_policy *pol)
 	const uint8_t *h, *prev = NULL;
 	size_t i;
 
+	uint32_t days;
+
 	for (i = 0; i < n; i++) {
 		if (take(c, ANCHOR_FIXED, &h) != 0 || !in_order(&prev, h) ||
-		    walk_name(c, h[BS_PK_LEN], pol != NULL ?
+		    (h[BS_PK_LEN] & ~ANCHOR_REVOKES) != 0 ||
+		    (days = bs_get32(h + BS_PK_LEN + 1)) < 1 ||
+		    days > BS_POLICY_REVOKE_DAYS_MAX ||
+		    walk_name(c, h[BS_PK_LEN + 5], pol != NULL ?
 		    pol->anchor[i].name : NULL) != 0)
 			return -1;
-		if (pol != NULL)
+		if (pol != NULL) {
 			memcpy(pol->anchor[i].pk, h, BS_PK_LEN);
+			pol->anchor[i].revokes_anchors = h[BS_PK_LEN] &
+			    ANCHOR_REVOKES;
+			pol->anchor[i].revocation_days = days;
+		}
 	}
 	return 0;
 }

@@ -127,6 +127,9 @@ static const struct {
 	{ "fast-path off", "\nfast-path off\n" },
 	{ "fast-path on", "\nfast-path on\n" },
 	{ "fast-path tc", "\nfast-path tc\n" },
+	{ "epoch-seed clock", "\nepoch-seed clock\n" },
+	{ "epoch-seed none", "\nepoch-seed none\n" },
+	{ "# only a comment\n", "\nepoch-seed none\n" },
 	{ "# only a comment\n\n \t \n", "\nfast-path on\n" },
 	{ "# only a comment\n\n \t \n", "\ntap batsec0\n" },
 	{ "interface eth0\n\n# end, no newline\nhop-penalty 1",
@@ -420,6 +423,11 @@ static const struct {
 	    "of error, warning, info, debug" },
 	{ "log-level DEBUG", 0, "t.conf:1: log-level: 'DEBUG' is not one of "
 	    "error, warning, info, debug" },
+	/* epoch-seed */
+	{ "epoch-seed yes", 0, "t.conf:1: epoch-seed: 'yes' is not none or "
+	    "clock" },
+	{ "epoch-seed clock\nepoch-seed none", 0, "t.conf:2: epoch-seed: "
+	    "given twice (first on line 1)" },
 	/* fast-path */
 	{ "fast-path yes", 0, "t.conf:1: fast-path: 'yes' is not on, off or "
 	    "tc" },
@@ -857,7 +865,7 @@ START_TEST(test_man_page)
 	static const char *const directives[] = { "interface", "tap", "key",
 	    "policy", "socket", "state-dir", "user", "chroot", "ethertype",
 	    "orig-interval", "hello-interval", "hop-penalty", "gateway",
-	    "log-level", "fast-path" };
+	    "log-level", "fast-path", "epoch-seed" };
 	struct bs_config cfg;
 	char path[PATH_MAX + 64], dump[BS_CONF_DUMP_MAX], want[64];
 	static char man[65536];

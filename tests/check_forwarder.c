@@ -23,7 +23,10 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
+
+#include <linux/magic.h>
 
 #include <check.h>
 #include <dirent.h>
@@ -1108,23 +1111,30 @@ START_TEST(test_epoch_next)
 {
 	uint32_t e;
 
-	/* No state: the clock when it is plausible, else 1. */
-	ck_assert_int_eq(state_epoch_next(0, 0, CLOCK_OK, &e), 0);
-	ck_assert_uint_eq(e, CLOCK_OK);
-	ck_assert_int_eq(state_epoch_next(0, 0, 1000, &e), 0);
+	/* No state: 1, or the clock with epoch-seed clock when plausible. */
+	ck_assert_int_eq(state_epoch_next(0, 0, CLOCK_OK, 0, &e), 0);
 	ck_assert_uint_eq(e, 1);
-	/* Stored: always higher, the clock only when it is ahead. */
-	ck_assert_int_eq(state_epoch_next(41, 1, 1000, &e), 0);
-	ck_assert_uint_eq(e, 42);
-	ck_assert_int_eq(state_epoch_next(41, 1, CLOCK_OK, &e), 0);
+	ck_assert_int_eq(state_epoch_next(0, 0, CLOCK_OK, 1, &e), 0);
 	ck_assert_uint_eq(e, CLOCK_OK);
-	ck_assert_int_eq(state_epoch_next(CLOCK_OK + 5, 1, CLOCK_OK, &e), 0);
+	ck_assert_int_eq(state_epoch_next(0, 0, 1000, 1, &e), 0);
+	ck_assert_uint_eq(e, 1);
+	ck_assert_int_eq(state_epoch_next(0, 0, UINT32_MAX, 1, &e), 0);
+	ck_assert_uint_eq(e, 1);
+	ck_assert_int_eq(state_epoch_next(0, 0, STATE_SEED_MAX, 1, &e), 0);
+	ck_assert_uint_eq(e, STATE_SEED_MAX);
+	/* Stored: + 1, whatever the clock says. */
+	ck_assert_int_eq(state_epoch_next(41, 1, 1000, 0, &e), 0);
+	ck_assert_uint_eq(e, 42);
+	ck_assert_int_eq(state_epoch_next(41, 1, CLOCK_OK, 1, &e), 0);
+	ck_assert_uint_eq(e, 42);
+	ck_assert_int_eq(state_epoch_next(41, 1, UINT32_MAX, 0, &e), 0);
+	ck_assert_uint_eq(e, 42);
+	ck_assert_int_eq(state_epoch_next(CLOCK_OK + 5, 1, CLOCK_OK, 1, &e),
+	    0);
 	ck_assert_uint_eq(e, CLOCK_OK + 6);
-	/* A clock beyond 32 bits is not used; the last epoch has no next. */
-	ck_assert_int_eq(state_epoch_next(7, 1, (uint64_t)1 << 33, &e), 0);
-	ck_assert_uint_eq(e, 8);
-	ck_assert_int_eq(state_epoch_next(UINT32_MAX, 1, CLOCK_OK, &e), -1);
-	ck_assert_int_eq(state_epoch_next(UINT32_MAX - 1, 1, 0, &e), 0);
+	/* The last epoch has no next. */
+	ck_assert_int_eq(state_epoch_next(UINT32_MAX, 1, CLOCK_OK, 0, &e), -1);
+	ck_assert_int_eq(state_epoch_next(UINT32_MAX - 1, 1, 0, 0, &e), 0);
 	ck_assert_uint_eq(e, UINT32_MAX);
 }
 END_TEST
@@ -1212,16 +1222,19 @@ START_TEST(test_state_dir_and_bump)
 	ck_assert_uint_eq(st.st_mode & 07777, 0700);
 	/* Opening it again is fine. */
 	ck_assert_int_eq(state_dir_open(dir, err, sizeof(err)), 0);
-	/* First start without a clock: 1; then every start goes up. */
-	ck_assert_int_eq(state_epoch_bump(dir, 0, &e1, err, sizeof(err)), 0);
+	/* First start: 1; then every start goes up by one, the clock does
+	 * not matter. */
+	ck_assert_int_eq(state_epoch_bump(dir, 0, 0, &e1, err, sizeof(err)),
+	    0);
 	ck_assert_uint_eq(e1, 1);
 	ck_assert_uint_eq(read_epoch(dir), 1);
-	ck_assert_int_eq(state_epoch_bump(dir, 0, &e2, err, sizeof(err)), 0);
+	ck_assert_int_eq(state_epoch_bump(dir, 0, 0, &e2, err, sizeof(err)),
+	    0);
 	ck_assert_uint_eq(e2, 2);
-	ck_assert_int_eq(state_epoch_bump(dir, CLOCK_OK, &e2, err,
+	ck_assert_int_eq(state_epoch_bump(dir, CLOCK_OK, 0, &e2, err,
 	    sizeof(err)), 0);
-	ck_assert_uint_eq(e2, CLOCK_OK);
-	ck_assert_uint_eq(read_epoch(dir), CLOCK_OK);
+	ck_assert_uint_eq(e2, 3);
+	ck_assert_uint_eq(read_epoch(dir), 3);
 	snprintf(path, sizeof(path), "%s/epoch", dir);
 	ck_assert_int_eq(stat(path, &st), 0);
 	ck_assert_uint_eq(st.st_mode & 07777, 0600);
@@ -1229,17 +1242,90 @@ START_TEST(test_state_dir_and_bump)
 	ck_assert_ptr_nonnull(fp_ = fopen(path, "w"));
 	fputs("12x\n", fp_);
 	fclose(fp_);
-	ck_assert_int_eq(state_epoch_bump(dir, CLOCK_OK, &e2, err,
+	ck_assert_int_eq(state_epoch_bump(dir, CLOCK_OK, 0, &e2, err,
 	    sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "epoch"));
 	ck_assert_ptr_nonnull(fp_ = fopen(path, "w"));
 	fputs("4294967295\n", fp_);
 	fclose(fp_);
-	ck_assert_int_eq(state_epoch_bump(dir, CLOCK_OK, &e2, err,
+	ck_assert_int_eq(state_epoch_bump(dir, CLOCK_OK, 0, &e2, err,
 	    sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "last one"));
 	ck_assert_uint_eq(read_epoch(dir), UINT32_MAX);
 	rm_tmpdir();
+}
+END_TEST
+
+/*
+ * One start with the clock in 2106 (the last second a 32-bit epoch can
+ * hold), then starts with a right clock: the epoch goes up by one each
+ * time and is nowhere near its end.  With epoch-seed clock the clock
+ * seeds a missing file once, and is ignored after that.
+ */
+START_TEST(test_epoch_clock_2106)
+{
+	char dir[128], err[256];
+	uint32_t e;
+	int seed;
+
+	make_tmpdir();
+	for (seed = 0; seed <= 1; seed++) {
+		snprintf(dir, sizeof(dir), "%s/state%d", tmpdir, seed);
+		ck_assert_int_eq(state_dir_open(dir, err, sizeof(err)), 0);
+		ck_assert_int_eq(state_epoch_bump(dir, seed ? CLOCK_OK : 0,
+		    seed, &e, err, sizeof(err)), 0);
+		ck_assert_uint_eq(e, seed ? CLOCK_OK : 1);
+		ck_assert_int_eq(state_epoch_bump(dir, UINT32_MAX, seed, &e,
+		    err, sizeof(err)), 0);
+		ck_assert_uint_eq(e, (seed ? CLOCK_OK : 1) + 1);
+		ck_assert_int_eq(state_epoch_bump(dir, CLOCK_OK, seed, &e, err,
+		    sizeof(err)), 0);
+		ck_assert_uint_eq(e, (seed ? CLOCK_OK : 1) + 2);
+		ck_assert_uint_eq(read_epoch(dir), e);
+	}
+	/* A seed from a clock in 2106 is not taken either. */
+	snprintf(dir, sizeof(dir), "%s/state2", tmpdir);
+	ck_assert_int_eq(state_dir_open(dir, err, sizeof(err)), 0);
+	ck_assert_int_eq(state_epoch_bump(dir, UINT32_MAX, 1, &e, err,
+	    sizeof(err)), 0);
+	ck_assert_uint_eq(e, 1);
+	rm_tmpdir();
+}
+END_TEST
+
+/*
+ * A state directory on tmpfs (or ramfs) forgets the epoch at every boot:
+ * refused with a clear error, unless epoch-seed is clock.  Uses /dev/shm
+ * when it is a tmpfs, and the f_type test on its own in any case.
+ */
+START_TEST(test_epoch_tmpfs)
+{
+	char dir[128], path[160], err[512];
+	struct statfs sf;
+	uint32_t e;
+
+	ck_assert_int_eq(state_fs_volatile((long)TMPFS_MAGIC), 1);
+	ck_assert_int_eq(state_fs_volatile((long)RAMFS_MAGIC), 1);
+	ck_assert_int_eq(state_fs_volatile((long)EXT4_SUPER_MAGIC), 0);
+	ck_assert_int_eq(state_fs_volatile((long)BTRFS_SUPER_MAGIC), 0);
+	if (statfs("/dev/shm", &sf) != 0 || sf.f_type != TMPFS_MAGIC) {
+		fprintf(stderr, "test_epoch_tmpfs: /dev/shm is no tmpfs; "
+		    "only the f_type test ran\n");
+		return;
+	}
+	snprintf(dir, sizeof(dir), "/dev/shm/check_forwarder.%d",
+	    (int)getpid());
+	ck_assert_int_eq(state_dir_open(dir, err, sizeof(err)), 0);
+	ck_assert_int_eq(state_epoch_bump(dir, CLOCK_OK, 0, &e, err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "tmpfs"));
+	ck_assert_ptr_nonnull(strstr(err, "epoch-seed clock"));
+	snprintf(path, sizeof(path), "%s/epoch", dir);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	ck_assert_int_eq(state_epoch_bump(dir, CLOCK_OK, 1, &e, err,
+	    sizeof(err)), 0);
+	ck_assert_uint_eq(e, CLOCK_OK);
+	t_rmtree(dir);
 }
 END_TEST
 
@@ -1365,6 +1451,8 @@ forwarder_suite(void)
 
 	tc = tcase_create("state");
 	tcase_add_test(tc, test_epoch_next);
+	tcase_add_test(tc, test_epoch_clock_2106);
+	tcase_add_test(tc, test_epoch_tmpfs);
 	tcase_add_loop_test(tc, test_epoch_parse, 0,
 	    (int)(sizeof(epoch_texts) / sizeof(epoch_texts[0])));
 	tcase_add_test(tc, test_state_dir_and_bump);

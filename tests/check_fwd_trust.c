@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "batsec_keys.h"
@@ -342,21 +343,30 @@ START_TEST(test_listings)
 }
 END_TEST
 
-/* A revocation record for pk by issuer, as batsec-ctl sends it. */
+/* A revocation record for pk by issuer issued at t, as batsec-ctl sends
+ * it. */
 static void
-rev_b64(char out[static CTLP_REVOKE_B64_LEN + 1],
+rev_b64_at(char out[static CTLP_REVOKE_B64_LEN + 1],
     const struct bs_identity *issuer, const uint8_t pk[static BS_PK_LEN],
-    int flip)
+    int flip, uint64_t t)
 {
 	uint8_t raw[BS_REVOKE_LEN];
 	struct bs_revoke r;
 
-	ck_assert_int_eq(bs_revoke_issue(&r, issuer, pk, T0), 0);
+	ck_assert_int_eq(bs_revoke_issue(&r, issuer, pk, t), 0);
 	bs_revoke_encode(raw, &r);
 	if (flip)
 		raw[BS_REVOKE_SIGNED_LEN + 2] ^= 1;
 	ck_assert_int_eq(bs_b64_encode(out, CTLP_REVOKE_B64_LEN + 1, raw,
 	    sizeof(raw)), CTLP_REVOKE_B64_LEN);
+}
+
+static void
+rev_b64(char out[static CTLP_REVOKE_B64_LEN + 1],
+    const struct bs_identity *issuer, const uint8_t pk[static BS_PK_LEN],
+    int flip)
+{
+	rev_b64_at(out, issuer, pk, flip, T0);
 }
 
 START_TEST(test_revoke_record)
@@ -424,6 +434,182 @@ START_TEST(test_revoke_record_refused)
 		ck_assert_ptr_nonnull(strstr(msg, "does not verify"));
 	ck_assert_ptr_null(slurp(path_rev));
 	ck_assert_ptr_null(last_snapshot());
+}
+END_TEST
+
+static void ogm_run(unsigned n, char *cert_map, char *rev_map);
+
+/* Write the policy text (with "@C" for ca's key and "@R" for rogue's),
+ * then reload it as batsec-ctl reload does. */
+static void
+reload_policy(const char *in)
+{
+	char text[1024], b64[BS_KEY_B64_LEN + 1], err[256];
+	size_t o = 0;
+
+	for (; *in != '\0'; in++) {
+		ck_assert_uint_lt(o + BS_KEY_B64_LEN + 1, sizeof(text));
+		if (in[0] == '@' && (in[1] == 'C' || in[1] == 'R')) {
+			bs_key_to_b64(b64, *++in == 'C' ? ca.pk : rogue.pk);
+			memcpy(text + o, b64, BS_KEY_B64_LEN);
+			o += BS_KEY_B64_LEN;
+		} else {
+			text[o++] = *in;
+		}
+	}
+	text[o] = '\0';
+	put(path_pol, text);
+	ck_assert_msg(fwd_trust_reload(&f, err, sizeof(err)) == 0, "%s", err);
+}
+
+/* 1 when the parser's policy (the effective one) revokes pk. */
+static int
+eff_revoked(const uint8_t pk[static BS_PK_LEN])
+{
+	struct bs_policy *owned = NULL;
+	const struct bs_policy *p = fwd_trust_effective(&f, &owned);
+	int rc;
+
+	ck_assert_ptr_nonnull(p);
+	rc = bs_policy_is_revoked(p, pk);
+	bs_policy_free(owned);
+	return rc;
+}
+
+/*
+ * A stored record counts only while its issuer is an anchor that is
+ * neither blocked nor revoked: judged again at every policy change, in
+ * the snapshot, the OGMs and policy show.
+ */
+START_TEST(test_revoke_issuer_scope)
+{
+	char b64[CTLP_REVOKE_B64_LEN + 1], c[8], r[8];
+	const char *argv[] = { b64, NULL }, *key[] = { cakey, NULL };
+	struct bs_policy *snap;
+	uint32_t n;
+
+	reload_policy("mode ca\nanchor @C name ca\nanchor @R\n");
+	rev_b64(b64, &ca, other.pk, 0);
+	ck_assert_int_eq(run(fwd_trust_ctl_revoke_record, 1, argv, NULL,
+	    NULL), CTLP_OK);
+	ck_assert_int_eq(eff_revoked(other.pk), 1);
+	/* Blocked: the record stays stored but counts no more. */
+	ck_assert_int_eq(run(fwd_trust_ctl_block, 1, key, NULL, NULL),
+	    CTLP_OK);
+	ck_assert_int_eq(eff_revoked(other.pk), 0);
+	snap = last_snapshot();
+	ck_assert_ptr_nonnull(snap);
+	ck_assert_int_eq(bs_policy_is_revoked(snap, other.pk), 0);
+	bs_policy_free(snap);
+	ogm_run(3, c, r);
+	ck_assert_str_eq(r, "...");
+	ck_assert_int_eq(run(fwd_trust_ctl_policy_show, 0, NULL, NULL, &n),
+	    CTLP_OK);
+	ck_assert_uint_eq(n, text_lines());
+	ck_assert_uint_eq(fwd_trust_rev_count(&f.trust), 1);
+	/* Unblocked: in force again. */
+	ck_assert_int_eq(run(fwd_trust_ctl_unblock, 1, key, NULL, NULL),
+	    CTLP_OK);
+	ck_assert_int_eq(eff_revoked(other.pk), 1);
+	ogm_run(1, c, r);
+	ck_assert_str_eq(r, "o");
+	/* Revoked by a local line, or no anchor any more: not in force. */
+	reload_policy("mode ca\nanchor @C\nanchor @R\nrevoke @C\n");
+	ck_assert_int_eq(eff_revoked(other.pk), 0);
+	reload_policy("mode ca\nanchor @R\n");
+	ck_assert_int_eq(eff_revoked(other.pk), 0);
+	/* And a new record of a blocked anchor is refused. */
+	reload_policy("mode ca\nanchor @C\nanchor @R\nblock @R\n");
+	rev_b64(b64, &rogue, other.pk, 0);
+	ck_assert_int_eq(run(fwd_trust_ctl_revoke_record, 1, argv, NULL,
+	    NULL), CTLP_E_FAILED);
+	ck_assert_uint_eq(fwd_trust_rev_count(&f.trust), 1);
+}
+END_TEST
+
+/*
+ * An anchor revokes another anchor only with revokes-anchors; then the
+ * revoked anchor's own records stop counting.
+ */
+START_TEST(test_revoke_anchor_scope)
+{
+	char b64[CTLP_REVOKE_B64_LEN + 1], msg[CTLP_ERR_MAX + 1];
+	const char *argv[] = { b64, NULL };
+	union ipc_payload u;
+
+	reload_policy("mode ca\nanchor @C\nanchor @R\n");
+	rev_b64(b64, &rogue, other.pk, 0);
+	ck_assert_int_eq(run(fwd_trust_ctl_revoke_record, 1, argv, NULL,
+	    NULL), CTLP_OK);
+	ck_assert_int_eq(eff_revoked(other.pk), 1);
+	rev_b64(b64, &ca, rogue.pk, 0);
+	ck_assert_int_eq(run(fwd_trust_ctl_revoke_record, 1, argv, msg,
+	    NULL), CTLP_E_FAILED);
+	ck_assert_ptr_nonnull(strstr(msg, "revokes an anchor"));
+	ck_assert_int_eq(eff_revoked(rogue.pk), 0);
+	/* Over IPC from the parser: refused the same way. */
+	ck_assert_int_eq(bs_b64_decode_exact(u.revoke.rec, BS_REVOKE_LEN, b64,
+	    CTLP_REVOKE_B64_LEN), BS_REVOKE_LEN);
+	ck_assert_int_eq(fwd_trust_on_revoke(&f, &u), 0);
+	ck_assert_int_eq(eff_revoked(rogue.pk), 0);
+	ck_assert_uint_eq(fwd_trust_rev_count(&f.trust), 1);
+
+	reload_policy("mode ca\nanchor @C revokes-anchors\nanchor @R\n");
+	ck_assert_int_eq(run(fwd_trust_ctl_revoke_record, 1, argv, NULL,
+	    NULL), CTLP_OK);
+	ck_assert_int_eq(eff_revoked(rogue.pk), 1);
+	ck_assert_int_eq(eff_revoked(other.pk), 0);
+	/* The rogue cannot answer in kind: the other has revokes-anchors. */
+	rev_b64(b64, &rogue, ca.pk, 0);
+	ck_assert_int_eq(run(fwd_trust_ctl_revoke_record, 1, argv, msg,
+	    NULL), CTLP_E_FAILED);
+	ck_assert_int_eq(eff_revoked(ca.pk), 0);
+	/* Without the option again, the rogue's record is back in force. */
+	reload_policy("mode ca\nanchor @C\nanchor @R\n");
+	ck_assert_int_eq(eff_revoked(rogue.pk), 0);
+	ck_assert_int_eq(eff_revoked(other.pk), 1);
+}
+END_TEST
+
+/*
+ * Records expire revocation-days after their issue time: refused when
+ * handed in, dropped from the store (and the file) at start.
+ */
+START_TEST(test_revoke_expiry)
+{
+	char b64[CTLP_REVOKE_B64_LEN + 1], old[CTLP_REVOKE_B64_LEN + 1];
+	char msg[CTLP_ERR_MAX + 1], text[512];
+	const char *argv[] = { b64, NULL };
+	uint64_t now = (uint64_t)time(NULL);
+
+	reload_policy("mode ca\nanchor @C revocation-days 2\n");
+	rev_b64_at(b64, &ca, other.pk, 0, now - 3 * 86400);
+	ck_assert_int_eq(run(fwd_trust_ctl_revoke_record, 1, argv, msg,
+	    NULL), CTLP_E_FAILED);
+	ck_assert_ptr_nonnull(strstr(msg, "expired"));
+	rev_b64_at(b64, &ca, other.pk, 0, now - 86400 - 3600);
+	ck_assert_int_eq(run(fwd_trust_ctl_revoke_record, 1, argv, NULL,
+	    NULL), CTLP_OK);
+	ck_assert_int_eq(eff_revoked(other.pk), 1);
+	/* A store with one live and one expired record: at start the expired
+	 * one goes, from memory and from the file. */
+	rev_b64_at(old, &ca, rogue.pk, 0, now - 3 * 86400);
+	snprintf(text, sizeof(text), "%s\n%s\n", old, b64);
+	put(path_rev, text);
+	fwd_trust_stop(&f);
+	ck_assert_int_eq(fwd_trust_start(&f, msg, sizeof(msg)), 0);
+	ck_assert_uint_eq(fwd_trust_rev_count(&f.trust), 1);
+	ck_assert_int_eq(eff_revoked(rogue.pk), 0);
+	ck_assert_int_eq(eff_revoked(other.pk), 1);
+	snprintf(text, sizeof(text), "%s\n", b64);
+	ck_assert_str_eq(slurp(path_rev), text);
+	/* A longer life brings nothing back that was dropped, and a shorter
+	 * one ends the other at the next check. */
+	reload_policy("mode ca\nanchor @C revocation-days 1\n");
+	ck_assert_int_eq(eff_revoked(other.pk), 0);
+	fwd_trust_tick(&f, 1);
+	ck_assert_uint_eq(fwd_trust_rev_count(&f.trust), 0);
+	ck_assert_str_eq(slurp(path_rev), "");
 }
 END_TEST
 
@@ -776,6 +962,9 @@ fwd_trust_suite(void)
 	tcase_add_test(tc, test_revoke_record);
 	tcase_add_loop_test(tc, test_revoke_record_refused, 0, RV_COUNT);
 	tcase_add_test(tc, test_revocation_store_bad_line);
+	tcase_add_test(tc, test_revoke_issuer_scope);
+	tcase_add_test(tc, test_revoke_anchor_scope);
+	tcase_add_test(tc, test_revoke_expiry);
 	tcase_add_test(tc, test_own_cert_cadence);
 	tcase_add_test(tc, test_own_cert_other_key);
 	tcase_add_test(tc, test_revocations_in_turn);

@@ -420,6 +420,7 @@ START_TEST(test_seckey_load_unreadable)
 }
 END_TEST
 
+/* A secret key is never read through a symbolic link (O_NOFOLLOW). */
 START_TEST(test_seckey_load_symlink)
 {
 	struct bs_identity id;
@@ -427,10 +428,81 @@ START_TEST(test_seckey_load_symlink)
 	const char *l = tpath("link.key");
 
 	ck_assert_int_eq(symlink(p, l), 0);
-	ck_assert_int_eq(bs_seckey_load(l, &id, err, sizeof(err)), 0);
-	ck_assert_int_eq(chmod(p, 0644), 0);
 	ck_assert_int_eq(bs_seckey_load(l, &id, err, sizeof(err)), -1);
-	assert_err(l, "(mode 0644)");
+	assert_err(l, "is a symbolic link");
+	ck_assert_int_eq(bs_seckey_load(p, &id, err, sizeof(err)), 0);
+	/* A dangling one too, not "No such file". */
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_int_eq(bs_seckey_load(l, &id, err, sizeof(err)), -1);
+	assert_err(l, "is a symbolic link");
+}
+END_TEST
+
+/*
+ * The key file's owner: root or the user reading it.  Needs root to give
+ * a file away (the tests run as root in CI); otherwise only the
+ * reader's own file is tried.
+ */
+START_TEST(test_seckey_load_owner)
+{
+	struct bs_identity id;
+	const char *p = put_file("node.key", SEED_A_B64 "\n", 45, 0600);
+	char want[64];
+
+	ck_assert_int_eq(bs_seckey_load(p, &id, err, sizeof(err)), 0);
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_seckey_load_owner: not root, the owner "
+		    "check of another user's file did not run\n");
+		return;
+	}
+	ck_assert_int_eq(chown(p, 4242, 4242), 0);
+	ck_assert_int_eq(bs_seckey_load(p, &id, err, sizeof(err)), -1);
+	assert_err(p, "owned by uid 4242, not by root or uid 0");
+	snprintf(want, sizeof(want), "run chown root %s", p);
+	ck_assert_ptr_nonnull(strstr(err, want));
+	ck_assert_int_eq(chown(p, 0, 4242), 0);
+	ck_assert_int_eq(bs_seckey_load(p, &id, err, sizeof(err)), 0);
+}
+END_TEST
+
+/* bs_file_check_perms on its own: owner, then secret, then writable. */
+static const struct perm_case {
+	uint32_t uid, mode;
+	int secret;
+	const char *err;	/* NULL: accepted */
+} perm_cases[] = {
+	{ 0, 0100600, 1, NULL },
+	{ 0, 0100400, 1, NULL },
+	{ 0, 0100640, 1, "accessible by group or others (mode 0640)" },
+	{ 0, 0100604, 1, "accessible by group or others (mode 0604)" },
+	{ 0, 0100644, 0, NULL },
+	{ 0, 0040755, 0, NULL },
+	{ 0, 0041777, 0, "writable by group or others (mode 1777)" },
+	{ 0, 0100664, 0, "writable by group or others (mode 0664); run "
+	  "chmod go-w" },
+	{ 0, 0100646, 0, "writable by group or others" },
+	{ 4242, 0100644, 0, "owned by uid 4242" },
+	{ 4242, 0100600, 1, "owned by uid 4242" },
+};
+
+START_TEST(test_check_perms)
+{
+	const struct perm_case *t = &perm_cases[_i];
+	uint32_t uid = t->uid;
+	int r;
+
+	/* 4242 stands for another user; run as 4242, use 4243. */
+	if (uid == 4242 && geteuid() == 4242)
+		uid = 4243;
+	err[0] = '\0';
+	r = bs_file_check_perms("/x/f", uid, t->mode, t->secret, err,
+	    sizeof(err));
+	if (t->err == NULL) {
+		ck_assert_msg(r == 0, "case %d: %s", _i, err);
+		return;
+	}
+	ck_assert_int_eq(r, -1);
+	assert_err("/x/f", uid == t->uid ? t->err : "owned by uid");
 }
 END_TEST
 
@@ -1121,6 +1193,8 @@ keys_suite(void)
 	tcase_add_test(tc, test_seckey_load_not_regular);
 	tcase_add_test(tc, test_seckey_load_unreadable);
 	tcase_add_test(tc, test_seckey_load_symlink);
+	tcase_add_test(tc, test_seckey_load_owner);
+	tcase_add_loop_test(tc, test_check_perms, 0, T_NELEM(perm_cases));
 	tcase_add_loop_test(tc, test_seckey_save, 0, T_NELEM(umasks));
 	tcase_add_test(tc, test_seckey_save_replaces);
 	tcase_add_test(tc, test_seckey_save_fails);

@@ -54,7 +54,8 @@ emit(void *arg, uint16_t type, const void *obj, size_t n)
 	return 0;
 }
 
-/* Replace the running policy with text, "@C" standing for the CA key. */
+/* Replace the running policy with text, "@C" standing for the CA key and
+ * "@R" for the rogue's. */
 static void
 use_policy(const char *in)
 {
@@ -62,9 +63,9 @@ use_policy(const char *in)
 	struct bs_policy *pol = NULL;
 	size_t o = 0;
 
-	bs_key_to_b64(b64, ca.pk);
 	while (*in != '\0' && o + BS_KEY_B64_LEN + 1 < sizeof(text)) {
-		if (in[0] == '@' && in[1] == 'C') {
+		if (in[0] == '@' && (in[1] == 'C' || in[1] == 'R')) {
+			bs_key_to_b64(b64, in[1] == 'C' ? ca.pk : rogue.pk);
 			memcpy(text + o, b64, BS_KEY_B64_LEN);
 			o += BS_KEY_B64_LEN;
 			in += 2;
@@ -488,6 +489,74 @@ START_TEST(test_revoke_from_anchor)
 }
 END_TEST
 
+/*
+ * The scope of a record (batsec-policy(5) REVOCATION): which issuer may
+ * revoke which key under which policy, and when a record has expired.
+ * The record is issued at T0 by ca ('C') or rogue ('R') for node ('N')
+ * or the other anchor; now is T0 + dt.
+ */
+static const struct scope_case {
+	const char *policy;
+	char issuer, revoked;
+	uint64_t dt;
+	unsigned sent;
+} scope_cases[] = {
+	{ "mode ca\nanchor @C\n", 'C', 'N', 0, 1 },
+	/* a blocked or locally revoked anchor revokes nothing */
+	{ "mode ca\nanchor @C\nblock @C\n", 'C', 'N', 0, 0 },
+	{ "mode ca\nanchor @C\nanchor @R\nrevoke @C\n", 'C', 'N', 0, 0 },
+	/* an anchor revokes another anchor only with revokes-anchors */
+	{ "mode ca\nanchor @C\nanchor @R\n", 'C', 'R', 0, 0 },
+	{ "mode ca\nanchor @C\nanchor @R\n", 'R', 'C', 0, 0 },
+	{ "mode ca\nanchor @C revokes-anchors\nanchor @R\n", 'C', 'R', 0, 1 },
+	{ "mode ca\nanchor @C revokes-anchors\nanchor @R\n", 'R', 'C', 0, 0 },
+	{ "mode ca\nanchor @C revokes-anchors\nanchor @R revokes-anchors\n",
+	  'C', 'R', 0, 0 },
+	/* expiry: issued_at + revocation-days (+ 300 s of skew) */
+	{ "mode ca\nanchor @C revocation-days 1\n", 'C', 'N', 86400 + 300, 1 },
+	{ "mode ca\nanchor @C revocation-days 1\n", 'C', 'N', 86400 + 301, 0 },
+	{ "mode ca\nanchor @C\n", 'C', 'N', 3650 * 86400ULL, 1 },
+	{ "mode ca\nanchor @C\n", 'C', 'N', 3651 * 86400ULL, 0 },
+};
+
+START_TEST(test_revoke_scope)
+{
+	const struct scope_case *sc = &scope_cases[_i];
+	const struct bs_identity *issuer = sc->issuer == 'C' ? &ca : &rogue;
+	const uint8_t *target = sc->revoked == 'N' ? node.pk :
+	    sc->revoked == 'C' ? ca.pk : rogue.pk;
+	uint8_t raw[BS_REVOKE_LEN];
+
+	use_policy(sc->policy);
+	make_rev(raw, issuer, target);
+	fake_now = T0 + sc->dt;
+	ck_assert_int_eq(pcore_trust_revoke(&pc, raw), (int)sc->sent);
+	ck_assert_uint_eq(n_revoke_msgs, sc->sent);
+	ck_assert_int_eq(bs_policy_is_revoked(pc.policy, target),
+	    (int)sc->sent);
+}
+END_TEST
+
+/* A record's anchor revoked by a record of an anchor with revokes-anchors:
+ * its certificates and its records stop counting at once. */
+START_TEST(test_revoke_anchor_by_anchor)
+{
+	uint8_t raw[BS_REVOKE_LEN], cert[BS_CERT_LEN];
+
+	use_policy("mode ca\nanchor @C revokes-anchors\nanchor @R\n");
+	make_cert(cert, &rogue, node.pk, 0, T0 - HOUR, T0 + HOUR);
+	ck_assert_int_eq(give(node.pk, cert), 0);
+	ck_assert_int_eq(pcore_trust_class(&pc, node.pk), BS_CLASS_CERTIFIED);
+	make_rev(raw, &ca, rogue.pk);
+	ck_assert_int_eq(pcore_trust_revoke(&pc, raw), 1);
+	ck_assert_int_eq(pcore_trust_class(&pc, node.pk), BS_CLASS_REFUSED);
+	make_rev(raw, &rogue, other.pk);
+	ck_assert_int_eq(pcore_trust_revoke(&pc, raw), 0);
+	ck_assert_int_eq(bs_policy_is_revoked(pc.policy, other.pk), 0);
+	ck_assert_uint_eq(n_revoke_msgs, 1);
+}
+END_TEST
+
 enum { V_ROGUE, V_BAD_SIG, V_MALFORMED, V_NO_POLICY, V_COUNT };
 
 START_TEST(test_revoke_ignored)
@@ -600,6 +669,8 @@ trust_suite(void)
 	tcase_add_test(tc, test_pin_conflict);
 	tcase_add_test(tc, test_revoke_from_anchor);
 	tcase_add_loop_test(tc, test_revoke_ignored, 0, V_COUNT);
+	tcase_add_loop_test(tc, test_revoke_scope, 0, T_NELEM(scope_cases));
+	tcase_add_test(tc, test_revoke_anchor_by_anchor);
 	tcase_add_loop_test(tc, test_entry_hooks_revoke, 0, T_NELEM(hook_cases));
 	tcase_add_test(tc, test_entry_hooks_cert);
 	suite_add_tcase(s, tc);

@@ -319,6 +319,20 @@ START_TEST(test_anchor_block_revoke_mode)
 	ck_assert(!bs_policy_is_blocked(pol, pk));
 	bs_policy_free(pol);
 
+	pol = parse_ok("anchor @Z revocation-days 30 revokes-anchors name r\n"
+	    "anchor @Y\n", 0);
+	pkof(pk, 'Z');
+	ck_assert_str_eq(bs_policy_anchor_find(pol, pk)->name, "r");
+	ck_assert_int_eq(bs_policy_anchor_find(pol, pk)->revokes_anchors, 1);
+	ck_assert_uint_eq(bs_policy_anchor_find(pol, pk)->revocation_days, 30);
+	pkof(pk, 'Y');
+	ck_assert_int_eq(bs_policy_anchor_find(pol, pk)->revokes_anchors, 0);
+	ck_assert_uint_eq(bs_policy_anchor_find(pol, pk)->revocation_days,
+	    BS_POLICY_REVOKE_DAYS_DEF);
+	assert_text_round_trip(pol, 0);
+	assert_snap_round_trip(pol);
+	bs_policy_free(pol);
+
 	pol = parse_ok("mode open", 0);
 	ck_assert_int_eq(pol->mode, BS_POLICY_OPEN);
 	bs_policy_free(pol);
@@ -469,7 +483,15 @@ static const struct perr_case perr_cases[] = {
 	{ "anchor xyz", 1, "anchor: bad key (expected 44" },
 	{ "anchor @A gateway", 1, "anchor: unknown option 'gateway'" },
 	{ "anchor @A name", 1, "anchor: name: missing NAME" },
-	{ "anchor @A name x.y z", 1, "anchor: too many arguments" },
+	{ "anchor @A name x.y z", 1, "anchor: unknown option 'z'" },
+	{ "anchor @A revokes-anchors revokes-anchors", 1,
+	  "anchor: revokes-anchors given twice" },
+	{ "anchor @A revocation-days", 1, "anchor: revocation-days: expected" },
+	{ "anchor @A revocation-days 0", 1, "anchor: revocation-days: expected" },
+	{ "anchor @A revocation-days 36501", 1,
+	  "anchor: revocation-days: expected a number of days from 1 to 36500" },
+	{ "anchor @A revocation-days 1 revocation-days 2", 1,
+	  "anchor: revocation-days given twice" },
 	{ "anchor @A name -x+", 1, "anchor: bad name '-x+'" },
 	{ "anchor @A\nanchor @A", 2,
 	  "anchor: key listed twice (first on line 1)" },
@@ -840,6 +862,73 @@ START_TEST(test_parse_file_errors)
 }
 END_TEST
 
+/*
+ * Owner and mode of the policy file, an include directory and the files
+ * in it (batsec-policy(5) FILES): owned by root or the reader, writable
+ * by nobody else.  uid 4242 stands for another user (chown needs root:
+ * the tests run as root in CI; as another user those cases only say so).
+ */
+static const struct perm_case {
+	const char *rel;	/* what to change, under tmpdir */
+	mode_t mode;		/* 0: leave */
+	int owner;		/* give it to uid 4242 */
+	const char *msg;	/* after tmpdir "/"; NULL: parses */
+} perm_cases[] = {
+	{ "mesh.policy", 0664, 0, "mesh.policy: writable by group or others "
+	  "(mode 0664); run chmod go-w " },
+	{ "mesh.policy", 0602, 0, "mesh.policy: writable by group or others" },
+	{ "mesh.policy", 0600, 0, NULL },
+	{ "mesh.policy", 0, 1, "mesh.policy: owned by uid 4242, not by root" },
+	{ "keys.d", 0777, 0, "mesh.policy:2: include keys.d: writable by group "
+	  "or others (mode 0777)" },
+	{ "keys.d", 01777, 0, "mesh.policy:2: include keys.d: writable" },
+	{ "keys.d", 0700, 0, NULL },
+	{ "keys.d", 0, 1, "mesh.policy:2: include keys.d: owned by uid 4242" },
+	{ "keys.d/a.pub", 0666, 0, "mesh.policy:2: include keys.d/a.pub: "
+	  "writable by group or others (mode 0666)" },
+	{ "keys.d/a.pub", 0, 1, "mesh.policy:2: include keys.d/a.pub: owned by "
+	  "uid 4242" },
+	/* A key file reached through a symbolic link: its target counts. */
+	{ "target", 0620, 0, "mesh.policy:2: include keys.d/link.pub: writable" },
+	{ "target", 0, 1, "mesh.policy:2: include keys.d/link.pub: owned by" },
+};
+
+START_TEST(test_file_perms)
+{
+	const struct perm_case *pc = &perm_cases[_i];
+	struct bs_policy *pol = NULL;
+	char path[600], want[700];
+
+	make_keys_dir();
+	put_file("mesh.policy", "trust @E\ninclude keys.d\n");
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, pc->rel);
+	if (pc->mode != 0)
+		ck_assert_int_eq(chmod(path, pc->mode), 0);
+	if (pc->owner && geteuid() != 0) {
+		fprintf(stderr, "test_file_perms %d: not root, the owner "
+		    "check did not run\n", _i);
+		rm_tmpdir();
+		return;
+	}
+	if (pc->owner)
+		ck_assert_int_eq(chown(path, 4242, 4242), 0);
+	if (pc->msg == NULL) {
+		ck_assert_msg(parse_tmp("mesh.policy", &pol) == 0, "%s",
+		    errbuf);
+		bs_policy_free(pol);
+		rm_tmpdir();
+		return;
+	}
+	ck_assert_int_eq(parse_tmp("mesh.policy", &pol), -1);
+	ck_assert_ptr_null(pol);
+	snprintf(want, sizeof(want), "%s/%s", tmpdir, pc->msg);
+	ck_assert_msg(strncmp(errbuf, want, strlen(want)) == 0,
+	    "want '%s', got '%s'", want, errbuf);
+	ck_assert_ptr_null(strchr(errbuf, '\n'));
+	rm_tmpdir();
+}
+END_TEST
+
 /* ---- classification ------------------------------------------------------ */
 
 /* Keys: T trusted, G trusted gateway, B blocked, X trusted and blocked,
@@ -1015,6 +1104,66 @@ START_TEST(test_classify_cert)
 	    CV_NONE ? NULL : &cert, cc->now), cc->gateway);
 	ck_assert_ptr_nonnull(bs_policy_verdict_str(&v));
 	ck_assert_str_ne(bs_policy_verdict_str(&v), "unknown");
+	bs_policy_free(pol);
+}
+END_TEST
+
+/*
+ * Which CA revocation records count (bs_policy_revoke_problem): @M may
+ * revoke anchors (and @O), @A and @B are plain anchors, @K is blocked, @L
+ * revoked locally (both anchors), @N is a node key, @X no anchor.  Days: @A 10, the rest 3650.
+ */
+#define RP_T0	1800000000ULL
+#define RP_DAY	86400ULL
+static const char *const rp_policy =
+    "mode ca\nanchor @M revokes-anchors\nanchor @O revokes-anchors\n"
+    "anchor @A revocation-days 10\nanchor @B\nanchor @K revokes-anchors\n"
+    "anchor @L\nblock @K\nrevoke @L\n";
+
+static const struct rp_case {
+	char issuer, revoked;
+	uint64_t issued, now;
+	const char *why;		/* NULL: counts; else a substring */
+} rp_cases[] = {
+	{ 'A', 'N', RP_T0, RP_T0, NULL },
+	{ 'X', 'N', RP_T0, RP_T0, "not an anchor" },
+	{ 'K', 'N', RP_T0, RP_T0, "blocked or revoked anchor" },
+	{ 'L', 'N', RP_T0, RP_T0, "blocked or revoked anchor" },
+	{ 'K', 'B', RP_T0, RP_T0, "blocked or revoked anchor" },
+	/* an anchor revoking an anchor: only with revokes-anchors */
+	{ 'A', 'B', RP_T0, RP_T0, "revokes an anchor" },
+	{ 'A', 'A', RP_T0, RP_T0, "revokes an anchor" },
+	{ 'M', 'B', RP_T0, RP_T0, NULL },
+	{ 'M', 'M', RP_T0, RP_T0, "revokes an anchor" },
+	/* and never one that has revokes-anchors itself */
+	{ 'M', 'K', RP_T0, RP_T0, "revokes an anchor" },
+	/* expiry: issued_at + revocation-days, with the skew */
+	{ 'A', 'N', RP_T0, RP_T0 + 10 * RP_DAY + BS_CERT_SKEW, NULL },
+	{ 'A', 'N', RP_T0, RP_T0 + 10 * RP_DAY + BS_CERT_SKEW + 1, "expired" },
+	{ 'B', 'N', RP_T0, RP_T0 + 11 * RP_DAY, NULL },
+	{ 'B', 'N', RP_T0, RP_T0 + 3651 * RP_DAY, "expired" },
+	{ 'A', 'N', RP_T0, 0, NULL },		/* no clock */
+	{ 'A', 'N', UINT64_MAX - 5, UINT64_MAX, NULL },	/* saturates */
+};
+
+START_TEST(test_revoke_scope)
+{
+	const struct rp_case *rc = &rp_cases[_i];
+	struct bs_policy *pol = parse_ok(rp_policy, 0);
+	struct bs_revoke r;
+	const char *why;
+
+	memset(&r, 0, sizeof(r));
+	pkof(r.issuer_pk, rc->issuer);
+	pkof(r.revoked_pk, rc->revoked);
+	r.issued_at = rc->issued;
+	why = bs_policy_revoke_problem(pol, &r, rc->now);
+	if (rc->why == NULL)
+		ck_assert_msg(why == NULL, "case %d: %s", _i, why);
+	else
+		ck_assert_msg(why != NULL && strstr(why, rc->why) != NULL,
+		    "case %d: want '%s', got '%s'", _i, rc->why,
+		    why ? why : "(counts)");
 	bs_policy_free(pol);
 }
 END_TEST
@@ -1264,6 +1413,8 @@ START_TEST(test_largest_policy)
 	for (i = 0; i < BS_POLICY_MAX_ANCHOR; i++) {
 		bs_put32(pol->anchor[i].pk, (uint32_t)i);
 		memset(pol->anchor[i].name, 'a', BS_POLICY_NAME_MAX);
+		pol->anchor[i].revokes_anchors = 1;
+		pol->anchor[i].revocation_days = BS_POLICY_REVOKE_DAYS_MAX;
 	}
 	for (i = 0; i < BS_POLICY_MAX_BLOCK; i++)
 		bs_put32(pol->block[i].pk, (uint32_t)i);
@@ -1367,8 +1518,8 @@ struct corrupt_case {
 /* Offsets in the encoding of "mode ca / anchor @Z name ca / include dd /
  * trust @A name al / trust @B / block @C / revoke @D" (see corrupt_policy). */
 #define OFF_INC		92	/* include: len u16, "dd" */
-#define OFF_ANCHOR	(OFF_INC + 4)	/* pk, namelen, "ca" */
-#define OFF_TRUST0	(OFF_ANCHOR + 35)	/* pk flags namelen inc "al" */
+#define OFF_ANCHOR	(OFF_INC + 4)	/* pk flags days namelen "ca" */
+#define OFF_TRUST0	(OFF_ANCHOR + 40)	/* pk flags namelen inc "al" */
 #define OFF_TRUST1	(OFF_TRUST0 + 38)
 #define OFF_BLOCK	(OFF_TRUST1 + 36)
 
@@ -1378,7 +1529,7 @@ static const char *const corrupt_policy =
 
 static const struct corrupt_case corrupt_cases[] = {
 	{ "magic", 0, 'X', "bad magic" },
-	{ "version", 4, 2, "unsupported version 2" },
+	{ "version", 4, 1, "unsupported version 1" },
 	{ "mode", 5, 3, "bad mode 3" },
 	{ "reserved 6", 6, 1, "reserved bytes not zero" },
 	{ "reserved 79", 79, 1, "reserved bytes not zero" },
@@ -1391,8 +1542,10 @@ static const struct corrupt_case corrupt_cases[] = {
 	{ "include len 0", OFF_INC + 1, 0, "bad include record" },
 	{ "include space", OFF_INC + 2, ' ', "bad include record" },
 	{ "include #", OFF_INC + 2, '#', "bad include record" },
-	{ "anchor name len", OFF_ANCHOR + 32, 33, "bad anchor record" },
-	{ "anchor name char", OFF_ANCHOR + 33, '/', "bad anchor record" },
+	{ "anchor flags", OFF_ANCHOR + 32, 2, "bad anchor record" },
+	{ "anchor days max", OFF_ANCHOR + 33, 1, "bad anchor record" },
+	{ "anchor name len", OFF_ANCHOR + 37, 33, "bad anchor record" },
+	{ "anchor name char", OFF_ANCHOR + 38, '/', "bad anchor record" },
 	{ "trust flags", OFF_TRUST0 + 32, 2, "bad trust record" },
 	{ "trust include idx", OFF_TRUST0 + 35, 2, "bad trust record" },
 	{ "trust name char", OFF_TRUST0 + 36, 0, "bad trust record" },
@@ -1499,6 +1652,7 @@ policy_suite(void)
 	tcase_add_test(tc, test_include_dir);
 	tcase_add_loop_test(tc, test_include_errors, 0, T_NELEM(inc_cases));
 	tcase_add_test(tc, test_include_dir_errors);
+	tcase_add_loop_test(tc, test_file_perms, 0, T_NELEM(perm_cases));
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 
@@ -1506,6 +1660,7 @@ policy_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_loop_test(tc, test_classify, 0, T_NELEM(class_cases));
 	tcase_add_loop_test(tc, test_classify_cert, 0, T_NELEM(cert_cases));
+	tcase_add_loop_test(tc, test_revoke_scope, 0, T_NELEM(rp_cases));
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 

@@ -170,6 +170,11 @@ mesh_conf() {
 		echo "policy $pol"
 		echo "socket $(mesh_sock "$1")"
 		echo "state-dir $MT/n$1.state"
+		# A TMPDIR on tmpfs: batsecd refuses it without epoch-seed
+		# clock (batsec.conf(5)).
+		case $(stat -f -c %T "$MT") in
+		tmpfs|ramfs) echo "epoch-seed clock" ;;
+		esac
 		echo "chroot $MT/n$1.empty"
 		echo "orig-interval $MESH_ORIG_MS"
 		echo "hello-interval $MESH_HELLO_MS"

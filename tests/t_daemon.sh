@@ -68,6 +68,11 @@ conf() {
 		echo "policy $T/policy"
 		echo "socket $T/$n.sock"
 		echo "state-dir $T/$n.state"
+		# A TMPDIR on tmpfs: batsecd refuses it without epoch-seed
+		# clock (batsec.conf(5)).
+		case $(stat -f -c %T "$T") in
+		tmpfs|ramfs) echo "epoch-seed clock" ;;
+		esac
 		echo "chroot $T/$n.empty"
 		echo "log-level info"
 	} >"$T/$n.conf"
@@ -350,7 +355,8 @@ bad() {
 conf c mesh0
 cp "$T/c.conf" "$T/bad.conf"
 echo "hop-penalty 300" >>"$T/bad.conf"
-bad "value out of range names file:line" "$T/bad.conf:8:"
+bad "value out of range names file:line" \
+    "$T/bad.conf:$(wc -l <"$T/bad.conf" | tr -d ' '):"
 conf c mesh0
 sed "s|^key .*|key $T/missing.key|" "$T/c.conf" >"$T/bad.conf"
 bad "missing key" "missing.key"
@@ -358,6 +364,23 @@ cp "$T/a.key" "$T/loose.key"
 chmod 644 "$T/loose.key"
 sed "s|^key .*|key $T/loose.key|" "$T/c.conf" >"$T/bad.conf"
 bad "key readable by others" "loose.key"
+ln -s "$T/a.key" "$T/link.key"
+sed "s|^key .*|key $T/link.key|" "$T/c.conf" >"$T/bad.conf"
+bad "key through a symbolic link" "link.key: is a symbolic link"
+cp "$T/policy" "$T/loose.policy"
+chmod 664 "$T/loose.policy"
+sed "s|^policy .*|policy $T/loose.policy|" "$T/c.conf" >"$T/bad.conf"
+bad "policy writable by group" "loose.policy: writable by group or others"
+# A state directory on tmpfs forgets the epoch: refused without
+# epoch-seed clock (batsec.conf(5)).
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+	SHM=$(mktemp -d /dev/shm/batsec-state.XXXXXX)
+	sed -e "s|^state-dir .*|state-dir $SHM/s|" -e '/^epoch-seed /d' \
+	    "$T/c.conf" >"$T/bad.conf"
+	bad "state-dir on tmpfs" "is on tmpfs or ramfs"
+	check "state-dir on tmpfs: no epoch written" test ! -e "$SHM/s/epoch"
+	rm -rf "$SHM"
+fi
 sed "s|^policy .*|policy $T/missing.policy|" "$T/c.conf" >"$T/bad.conf"
 bad "missing policy" "missing.policy"
 echo "mode sometimes" >"$T/bad.policy"

@@ -585,6 +585,7 @@ config_defaults(struct bs_config *cfg)
 	cfg->gw_mode = BS_GW_OFF;
 	cfg->log_level = BS_LOG_INFO;
 	cfg->fast_path = BS_FAST_ON;
+	cfg->epoch_seed = BS_EPOCH_SEED_NONE;
 }
 
 /* ---- the file ---------------------------------------------------------- */
@@ -789,6 +790,28 @@ conf_d_fast_path(struct conf_parser *p, char **av, size_t ac)
 	return -1;
 }
 
+static const char *const conf_epoch_seed_names[] = {
+	[BS_EPOCH_SEED_NONE] = "none", [BS_EPOCH_SEED_CLOCK] = "clock",
+};
+
+static int
+conf_d_epoch_seed(struct conf_parser *p, char **av, size_t ac)
+{
+	struct conf_quoted q;
+	size_t i;
+
+	(void)ac;
+	for (i = 0; i < sizeof(conf_epoch_seed_names) /
+	    sizeof(conf_epoch_seed_names[0]); i++)
+		if (strcmp(av[0], conf_epoch_seed_names[i]) == 0) {
+			p->cfg.epoch_seed = (enum bs_epoch_seed)i;
+			return 0;
+		}
+	conf_err(p->err, p->errlen, p->where, "'%s' is not none or clock",
+	    conf_quote(&q, av[0]));
+	return -1;
+}
+
 static const struct conf_directive conf_directives[] = {
 	{ "interface", conf_d_interface, 1, 1, true },
 	{ "tap", conf_d_tap, 1, 1, false },
@@ -805,6 +828,7 @@ static const struct conf_directive conf_directives[] = {
 	{ "gateway", conf_d_gateway, 1, 2, false },
 	{ "log-level", conf_d_log_level, 1, 1, false },
 	{ "fast-path", conf_d_fast_path, 1, 1, false },
+	{ "epoch-seed", conf_d_epoch_seed, 1, 1, false },
 };
 #define CONF_N_DIRECTIVES \
 	(sizeof(conf_directives) / sizeof(conf_directives[0]))
@@ -1404,6 +1428,7 @@ config_dump(const struct bs_config *cfg, char *buf, size_t len)
 		conf_put(&o, "gateway off\n");
 	conf_put(&o, "log-level %s\n", config_log_level_name(cfg->log_level));
 	conf_put(&o, "fast-path %s\n", conf_fast_path_names[cfg->fast_path]);
+	conf_put(&o, "epoch-seed %s\n", conf_epoch_seed_names[cfg->epoch_seed]);
 	return o.overflow ? -1 : (int)o.pos;
 }
 
@@ -1430,5 +1455,6 @@ config_equal(const struct bs_config *a, const struct bs_config *b)
 	    a->hello_interval_ms == b->hello_interval_ms &&
 	    a->hop_penalty == b->hop_penalty && a->gw_mode == b->gw_mode &&
 	    a->gw_down == b->gw_down && a->gw_up == b->gw_up &&
-	    a->log_level == b->log_level && a->fast_path == b->fast_path;
+	    a->log_level == b->log_level && a->fast_path == b->fast_path &&
+	    a->epoch_seed == b->epoch_seed;
 }

@@ -74,6 +74,12 @@ enum bs_fast_path {
 	BS_FAST_TC,		/* in the kernel, always as a tc filter */
 };
 
+/* epoch-seed: where a missing epoch file starts (state.h). */
+enum bs_epoch_seed {
+	BS_EPOCH_SEED_NONE = 0,	/* at 1; a state-dir on tmpfs is refused */
+	BS_EPOCH_SEED_CLOCK,	/* from the wall clock; tmpfs allowed */
+};
+
 struct bs_config {
 	char		ifaces[BS_CONF_MAX_IFACES][IFNAMSIZ];
 	size_t		n_ifaces;
@@ -94,6 +100,7 @@ struct bs_config {
 	enum bs_log_level log_level;
 	enum bs_fast_path fast_path;	/* relay UNICAST in the kernel
 					   (fastpath.h) */
+	enum bs_epoch_seed epoch_seed;
 };
 
 enum bs_role {

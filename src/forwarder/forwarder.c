@@ -429,7 +429,8 @@ fwd_load(struct fwd *f)
 	    f->args.debug, err, sizeof(err)) != 0)
 		fatalx("%s", err);
 	if (state_epoch_bump(f->cfg.state_dir, (uint64_t)time(NULL),
-	    &f->epoch, err, sizeof(err)) != 0)
+	    f->cfg.epoch_seed == BS_EPOCH_SEED_CLOCK, &f->epoch, err,
+	    sizeof(err)) != 0)
 		fatalx("%s", err);
 	/* Before any interface exists: a path in use by a running daemon
 	 * is a configuration error like any other. */
@@ -577,6 +578,7 @@ fwd_timers(struct fwd *f)
 		fwd_trust_push(f);
 	fwd_announce_run(f, now);
 	fwd_pins_tick(f, now);
+	fwd_trust_tick(f, now);
 	if (now >= f->purge_at_ms) {
 		if (f->tables != NULL && fwd_tables_purge(f->tables, now) > 0)
 			f->fast_dirty = 1;

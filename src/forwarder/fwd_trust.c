@@ -90,20 +90,58 @@ fwd_rev_find(const struct fwd_trust *t, const uint8_t pk[static BS_PK_LEN],
 	return NULL;
 }
 
-/* 1 when the record's issuer is an anchor of pol. */
-static int
-fwd_rev_active(const struct bs_policy *pol, const struct fwd_rev *v)
+/* Unix seconds for the records' expiry; 0 when the clock is not set. */
+static uint64_t
+fwd_rev_now(void)
 {
-	return bs_policy_anchor_find(pol, v->r.issuer_pk) != NULL;
+	time_t now = time(NULL);
+
+	return now < FWD_TRUST_CLOCK_MIN ? 0 : (uint64_t)now;
 }
 
 /*
- * Check raw as a record: canonical, issued by an anchor of the running
- * policy (when need_anchor), signature valid.  0 with *out filled.
+ * Why a stored record does not count under the running policy at now,
+ * or NULL when it does (batsec-policy(5) REVOCATION): the policy's rules
+ * (bs_policy_revoke_problem), and the issuer must not be an anchor that
+ * a counting record of an anchor with revokes-anchors revoked.  Records
+ * that revoke an anchor are judged on the policy alone: their issuers
+ * have revokes-anchors, which no record can revoke.
+ */
+static const char *
+fwd_rev_problem(const struct fwd *f, const struct bs_revoke *r, uint64_t now)
+{
+	const struct fwd_trust *t = &f->trust;
+	const char *why;
+	size_t i;
+
+	if ((why = bs_policy_revoke_problem(f->policy, r, now)) != NULL)
+		return why;
+	if (bs_policy_anchor_find(f->policy, r->revoked_pk) != NULL)
+		return NULL;
+	for (i = 0; i < t->n_rev; i++)
+		if (memcmp(t->rev[i].r.revoked_pk, r->issuer_pk,
+		    BS_PK_LEN) == 0 && bs_policy_revoke_problem(f->policy,
+		    &t->rev[i].r, now) == NULL)
+			return "the issuer is an anchor revoked by another "
+			    "anchor";
+	return NULL;
+}
+
+/* 1 when the stored record v counts now. */
+static int
+fwd_rev_active(const struct fwd *f, const struct fwd_rev *v, uint64_t now)
+{
+	return fwd_rev_problem(f, &v->r, now) == NULL;
+}
+
+/*
+ * Check raw as a record: canonical, signature valid and, when
+ * need_counts, one that counts under the running policy now.  0 with
+ * *out filled.
  */
 static int
 fwd_rev_check(const struct fwd *f, const uint8_t raw[static BS_REVOKE_LEN],
-    int need_anchor, struct fwd_rev *out, char *err, size_t errlen)
+    int need_counts, struct fwd_rev *out, char *err, size_t errlen)
 {
 	const char *why;
 
@@ -111,10 +149,9 @@ fwd_rev_check(const struct fwd *f, const uint8_t raw[static BS_REVOKE_LEN],
 	    bs_revoke_decode(&out->r, raw, BS_REVOKE_LEN) != 0)
 		return log_errf(err, errlen, "malformed revocation "
 		    "record: %s", why != NULL ? why : "?");
-	if (need_anchor && bs_policy_anchor_find(f->policy,
-	    out->r.issuer_pk) == NULL)
-		return log_errf(err, errlen, "the record's issuer is "
-		    "not an anchor of this node's policy");
+	if (need_counts && (why = fwd_rev_problem(f, &out->r,
+	    fwd_rev_now())) != NULL)
+		return log_errf(err, errlen, "%s", why);
 	if (bs_revoke_verify(&out->r, out->r.issuer_pk) != 0)
 		return log_errf(err, errlen, "the record's signature "
 		    "does not verify");
@@ -273,11 +310,12 @@ fwd_trust_effective(struct fwd *f, struct bs_policy **owned)
 {
 	const struct fwd_trust *t = &f->trust;
 	struct bs_policy *p = NULL;
+	uint64_t now = fwd_rev_now();
 	size_t i;
 
 	*owned = NULL;
 	for (i = 0; i < t->n_rev; i++) {
-		if (!fwd_rev_active(f->policy, &t->rev[i]) ||
+		if (!fwd_rev_active(f, &t->rev[i], now) ||
 		    bs_policy_is_revoked(f->policy, t->rev[i].r.revoked_pk))
 			continue;
 		if (p == NULL && (p = bs_policy_dup(f->policy)) == NULL)
@@ -329,6 +367,7 @@ fwd_trust_ogm_tvlvs(struct fwd *f, uint8_t *buf, size_t room)
 	struct fwd_trust *t = &f->trust;
 	size_t len = 0, i, k;
 	uint32_t every = f->policy->limits.cert_every;
+	uint64_t now = fwd_rev_now();
 
 	t->ogms++;
 	if (t->have_cert && (t->cert_burst > 0 || every == 0 ||
@@ -339,7 +378,7 @@ fwd_trust_ogm_tvlvs(struct fwd *f, uint8_t *buf, size_t room)
 	/* One active record in turn, when it fits. */
 	for (k = 0; k < t->n_rev; k++) {
 		i = (t->rev_next + k) % t->n_rev;
-		if (!fwd_rev_active(f->policy, &t->rev[i]))
+		if (!fwd_rev_active(f, &t->rev[i], now))
 			continue;
 		if (wire_tvlv_put_revoke(buf, room, &len, t->rev[i].raw) ==
 		    WIRE_OK)
@@ -351,12 +390,54 @@ fwd_trust_ogm_tvlvs(struct fwd *f, uint8_t *buf, size_t room)
 
 /* ---- start, reload, commit --------------------------------------------------- */
 
+/*
+ * Drop the records that have expired under the running policy
+ * (bs_policy_revoke_expired): out of the store and the file, and, with
+ * push (not at start, before the parser's channel exists), a new
+ * snapshot for the parser.  The number dropped.
+ */
+static size_t
+fwd_rev_prune(struct fwd *f, uint64_t now, int push)
+{
+	struct fwd_trust *t = &f->trust;
+	size_t i, k = 0, gone;
+	char err[256];
+
+	for (i = 0; i < t->n_rev; i++)
+		if (!bs_policy_revoke_expired(f->policy, &t->rev[i].r, now))
+			t->rev[k++] = t->rev[i];
+	if ((gone = t->n_rev - k) == 0)
+		return 0;
+	t->n_rev = k;
+	t->rev_next = 0;
+	log_info("%zu revocation records expired; dropped", gone);
+	if (fwd_rev_save(f, err, sizeof(err)) != 0)
+		log_warnx("%s", err);
+	if (push) {
+		f->policy_serial++;
+		fwd_trust_push(f);
+	}
+	return gone;
+}
+
+void
+fwd_trust_tick(struct fwd *f, uint64_t now_ms)
+{
+	if (f->trust.rev_check_ms != 0 &&
+	    now_ms - f->trust.rev_check_ms < FWD_TRUST_REV_CHECK_MS)
+		return;
+	f->trust.rev_check_ms = now_ms;
+	(void)fwd_rev_prune(f, fwd_rev_now(), 1);
+}
+
 int
 fwd_trust_start(struct fwd *f, char *err, size_t errlen)
 {
-	if (fwd_trust_load_cert(f, err, errlen) != 0)
+	if (fwd_trust_load_cert(f, err, errlen) != 0 ||
+	    fwd_rev_load(f, err, errlen) != 0)
 		return -1;
-	return fwd_rev_load(f, err, errlen);
+	(void)fwd_rev_prune(f, fwd_rev_now(), 0);
+	return 0;
 }
 
 void
@@ -688,10 +769,11 @@ fwd_ctl_rev_lines(const struct fwd *f, struct ctl_reply *r)
 	const struct fwd_trust *t = &f->trust;
 	char line[64 + 2 * BS_KEY_B64_LEN], a[BS_KEY_B64_LEN + 1],
 	    k[BS_KEY_B64_LEN + 1];
+	uint64_t now = fwd_rev_now();
 	size_t i;
 
 	for (i = 0; i < t->n_rev; i++) {
-		if (!fwd_rev_active(f->policy, &t->rev[i]))
+		if (!fwd_rev_active(f, &t->rev[i], now))
 			continue;
 		bs_key_to_b64(k, t->rev[i].r.revoked_pk);
 		bs_key_to_b64(a, t->rev[i].r.issuer_pk);

@@ -8,9 +8,11 @@
  *
  * The forwarder's policy (struct fwd.policy) is always what the policy
  * file says.  What the parser gets is that policy plus a `revoke` entry
- * for every stored revocation record whose issuer is one of its anchors
- * (fwd_trust_effective); fwd_trust_push() queues it to the parser after
- * every change.
+ * for every stored revocation record that counts under it now
+ * (fwd_trust_effective; bs_policy_revoke_problem, and the issuer not an
+ * anchor revoked by another record), judged again at every change of
+ * the policy; fwd_trust_push() queues it to the parser after every
+ * change.
  *
  * The module's state is struct fwd_trust (fwd_types.h), f->trust.
  */
@@ -29,7 +31,8 @@ struct fwd;
 struct fwd_trust;
 union ipc_payload;
 
-/* Revocation records kept at most; the oldest are never dropped. */
+/* Revocation records kept at most; none is dropped to make room, only
+ * expired ones leave (fwd_trust_tick). */
 #define FWD_TRUST_REVOKE_MAX	1024
 /* The file in the state directory: one base64 record per line. */
 #define FWD_TRUST_REVOKE_FILE	"revocations"
@@ -37,6 +40,10 @@ union ipc_payload;
 #define FWD_TRUST_CERT_SUFFIX	".cert"
 /* After start-up or a new certificate, it rides on this many OGMs. */
 #define FWD_TRUST_CERT_BURST	3
+/* A clock before 2024-01-01 is taken as none: records do not expire. */
+#define FWD_TRUST_CLOCK_MIN	1704067200
+/* How often expired revocation records are looked for, ms. */
+#define FWD_TRUST_REV_CHECK_MS	60000
 /* Policy file mode when the file does not exist yet. */
 #define FWD_TRUST_POLICY_MODE	0644
 
@@ -49,6 +56,13 @@ union ipc_payload;
 int	fwd_trust_start(struct fwd *f, char *err, size_t errlen);
 /* Free what fwd_trust_start allocated. */
 void	fwd_trust_stop(struct fwd *f);
+
+/*
+ * Once every FWD_TRUST_REV_CHECK_MS: revocation records that have expired
+ * (their issuer's revocation-days, batsec-policy(5)) leave the store and
+ * the file, and the parser gets a new snapshot.
+ */
+void	fwd_trust_tick(struct fwd *f, uint64_t now_ms);
 
 /*
  * Read the policy file again (SIGHUP, `batsec-ctl reload`) and the own
@@ -83,8 +97,8 @@ const uint8_t *fwd_trust_own_cert(const struct fwd_trust *t);
 /*
  * IPC_REVOKE from the parser (a channel handler, fwd_parser.h; arg a
  * struct fwd): a record it verified.  The forwarder checks it again
- * (format, an anchor of its policy, signature); a record it already
- * holds is ignored, one it refuses is logged.  Always 0.
+ * (format, that it counts under its policy, signature); a record it
+ * already holds is ignored, one it refuses is logged.  Always 0.
  */
 int	fwd_trust_on_revoke(void *arg, const union ipc_payload *u);
 

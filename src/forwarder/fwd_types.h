@@ -102,6 +102,7 @@ struct fwd_trust {
 	struct fwd_rev *rev;		/* in arrival order */
 	size_t n_rev;
 	size_t rev_next;		/* the next one to send */
+	uint64_t rev_check_ms;		/* expiry looked for last */
 };
 
 /* ---- TOFU pins (fwd_pins.c) ---------------------------------------------- */

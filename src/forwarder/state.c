@@ -3,6 +3,9 @@
  * stores of lines other modules keep there (state.h).
  */
 #include <sys/stat.h>
+#include <sys/vfs.h>
+
+#include <linux/magic.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -72,15 +75,43 @@ state_dir_open(const char *dir, char *err, size_t errlen)
 /* ---- epoch ---------------------------------------------------------------- */
 
 int
-state_epoch_next(uint32_t old, int have_old, uint64_t now_s, uint32_t *out)
+state_epoch_next(uint32_t old, int have_old, uint64_t now_s, int seed_clock,
+    uint32_t *out)
 {
-	uint64_t next = have_old ? (uint64_t)old + 1 : 1;
+	if (have_old) {
+		if (old == UINT32_MAX)
+			return -1;
+		*out = old + 1;
+	} else if (seed_clock && now_s >= STATE_CLOCK_MIN &&
+	    now_s <= STATE_SEED_MAX) {
+		*out = (uint32_t)now_s;
+	} else {
+		*out = 1;
+	}
+	return 0;
+}
 
-	if (have_old && old == UINT32_MAX)
-		return -1;
-	if (now_s >= STATE_CLOCK_MIN && now_s <= UINT32_MAX && now_s > next)
-		next = now_s;
-	*out = (uint32_t)next;
+int
+state_fs_volatile(long f_type)
+{
+	return f_type == (long)TMPFS_MAGIC || f_type == (long)RAMFS_MAGIC;
+}
+
+/* Refuse a state directory that forgets the epoch at every boot. */
+static int
+state_check_persistent(const char *dir, int seed_clock, char *err,
+    size_t errlen)
+{
+	struct statfs sf;
+
+	if (statfs(dir, &sf) != 0)
+		return log_errf(err, errlen, "state directory %s: statfs: %s",
+		    dir, strerror(errno));
+	if (state_fs_volatile((long)sf.f_type) && !seed_clock)
+		return log_errf(err, errlen, "state directory %s is on tmpfs "
+		    "or ramfs: the epoch would start again at 1 after every "
+		    "boot and peers would refuse this node; use persistent "
+		    "storage, or set epoch-seed clock (batsec.conf(5))", dir);
 	return 0;
 }
 
@@ -132,8 +163,8 @@ state_epoch_read(const char *path, uint32_t *epoch, char *err, size_t errlen)
 }
 
 int
-state_epoch_bump(const char *dir, uint64_t now_s, uint32_t *epoch,
-    char *err, size_t errlen)
+state_epoch_bump(const char *dir, uint64_t now_s, int seed_clock,
+    uint32_t *epoch, char *err, size_t errlen)
 {
 	char path[4096], text[STATE_EPOCH_TEXT_MAX];
 	uint32_t old = 0, next;
@@ -142,9 +173,10 @@ state_epoch_bump(const char *dir, uint64_t now_s, uint32_t *epoch,
 	n = snprintf(path, sizeof(path), "%s/%s", dir, STATE_EPOCH_FILE);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return log_errf(err, errlen, "%s: path too long", dir);
-	if ((have = state_epoch_read(path, &old, err, errlen)) < 0)
+	if (state_check_persistent(dir, seed_clock, err, errlen) != 0 ||
+	    (have = state_epoch_read(path, &old, err, errlen)) < 0)
 		return -1;
-	if (state_epoch_next(old, have, now_s, &next) != 0)
+	if (state_epoch_next(old, have, now_s, seed_clock, &next) != 0)
 		return log_errf(err, errlen, "%s: epoch %u is the last one; "
 		    "this node needs a new key", path, old);
 	n = snprintf(text, sizeof(text), "%u\n", next);

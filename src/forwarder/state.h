@@ -9,8 +9,15 @@
  *   epoch	the node's epoch: one decimal number and a newline.  Peers
  *		reject OGMs and HELLOs of an (originator, epoch) older than
  *		the newest they saw, so every start must use a higher epoch
- *		than any earlier one.  The new epoch is written (atomically,
- *		fsync'ed, see bs_file_write_atomic) before anything is sent.
+ *		than any earlier one.  It is a counter: the stored epoch + 1
+ *		at every start, whatever the clock says (a clock that once
+ *		read 2106 cannot use up the epochs).  Only when there is no
+ *		file does it start afresh: at 1, or from the clock with
+ *		epoch-seed clock (batsec.conf(5)).  The new epoch is written
+ *		(atomically, file and directory fsync'ed, see
+ *		bs_file_write_atomic) before anything is sent.  A state
+ *		directory on tmpfs or ramfs loses it at every boot, so it is
+ *		refused unless epoch-seed is clock.
  *
  * and the stores of other modules, files of lines that they write
  * (atomically) and read through state_read_lines():
@@ -32,23 +39,31 @@
 #define STATE_EPOCH_TEXT_MAX	16	/* "4294967295\n" and then some */
 /*
  * A clock reading before this (2024-01-01) is taken as "no clock" (a
- * router without a real-time clock starts in 1970).
+ * router without a real-time clock starts in 1970); one after
+ * STATE_SEED_MAX (2105-08) is not used as a first epoch either, so at
+ * least 2^24 starts are left after a seed from a wrong clock.
  */
 #define STATE_CLOCK_MIN		1704067200u
+#define STATE_SEED_MAX		(UINT32_MAX - (1u << 24))
 
 /* Create (0700) or check the state directory. */
 int	state_dir_open(const char *dir, char *err, size_t errlen);
 
 /*
- * Pure: the epoch to use after `old` (have_old: 0 when none is stored),
- * given the wall clock now_s (seconds since 1970).  The result is
- * old + 1, or the clock when that is larger and plausible, so that a node
- * whose state was lost still comes back with a higher epoch than before
- * whenever its clock is right.  -1 when old is UINT32_MAX (no higher
- * epoch exists).
+ * Pure: the epoch to use after `old` (have_old: 0 when none is stored).
+ * With a stored epoch: old + 1, and -1 when old is UINT32_MAX (no higher
+ * epoch exists).  Without: 1, or, when seed_clock is set, the wall clock
+ * now_s (seconds since 1970) when it lies in [STATE_CLOCK_MIN,
+ * STATE_SEED_MAX].
  */
 int	state_epoch_next(uint32_t old, int have_old, uint64_t now_s,
-	    uint32_t *out);
+	    int seed_clock, uint32_t *out);
+
+/*
+ * Pure: 1 when a file system of this statfs(2) f_type forgets its files
+ * at every boot (tmpfs, ramfs).
+ */
+int	state_fs_volatile(long f_type);
 
 /*
  * Pure: parse the epoch file's text (decimal, no sign or leading zero,
@@ -58,13 +73,15 @@ int	state_epoch_parse(const char *buf, size_t len, uint32_t *out,
 	    const char *name, char *err, size_t errlen);
 
 /*
- * Read dir/epoch (missing: none), choose the next epoch, write it
- * atomically (mode 0600) and return it in *epoch.  A file that exists but
+ * Check that dir is not on a volatile file system (statfs; allowed when
+ * seed_clock is set), read dir/epoch (missing: none), choose the next
+ * epoch (state_epoch_next), write it atomically (mode 0600, file and
+ * directory fsync'ed) and return it in *epoch.  A file that exists but
  * cannot be read or parsed is an error: batsecd never guesses an epoch
  * that could be lower than one it used.
  */
-int	state_epoch_bump(const char *dir, uint64_t now_s, uint32_t *epoch,
-	    char *err, size_t errlen);
+int	state_epoch_bump(const char *dir, uint64_t now_s, int seed_clock,
+	    uint32_t *epoch, char *err, size_t errlen);
 
 /*
  * A store of the state directory, line by line: state_lines() calls fn

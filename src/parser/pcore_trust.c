@@ -459,9 +459,13 @@ pcore_trust_revoke(struct pcore *pc, const uint8_t *raw)
 	struct ipc_revoke m;
 	struct bs_revoke r;
 
+	/* Only a record that counts (batsec-policy(5) REVOCATION): from an
+	 * anchor neither blocked nor revoked, not expired, and one that
+	 * revokes an anchor only with revokes-anchors.  Cheap, so first. */
 	if (raw == NULL || pc->policy == NULL || (t = pt_get(pc)) == NULL ||
 	    bs_revoke_decode(&r, raw, BS_REVOKE_LEN) != 0 ||
-	    bs_policy_anchor_find(pc->policy, r.issuer_pk) == NULL ||
+	    bs_policy_revoke_problem(pc->policy, &r,
+	    pcore_trust_now(pc)) != NULL ||
 	    bs_policy_is_revoked(pc->policy, r.revoked_pk) ||
 	    pt_rev_bad(t, raw, 0))
 		return 0;

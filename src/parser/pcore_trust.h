@@ -41,7 +41,9 @@
  *
  * Revocations.  A REVOKE container in a verified OGM entry of a trusted
  * or certified originator (never a stranger's: each record costs one
- * verification) whose issuer is an anchor of the policy and whose key is
+ * verification) that counts under the policy (bs_policy_revoke_problem:
+ * its issuer an anchor neither blocked nor revoked, not expired, and an
+ * anchor revoked only by an anchor with revokes-anchors) and whose key is
  * not revoked yet is verified once; then the key is revoked in the
  * parser's policy at once (its table entries go), and the record goes to
  * the forwarder (IPC_REVOKE), which stores it, spreads it and sends a new
