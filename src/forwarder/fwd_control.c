@@ -387,6 +387,10 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 	ctl_reply_field_u64(r, "parser_spawns", pc->spawns);
 	ctl_reply_field_u64(r, "parser_deaths", pc->deaths);
 	ctl_reply_field_u64(r, "parser_kills", pc->kills);
+	ctl_reply_field_u64(r, "parser_silent", pc->silent);
+	ctl_reply_field_u64(r, "ipc_refused", f->admit.refused);
+	ctl_reply_field_u64(r, "ipc_refused_dropped", pc->refused);
+	ctl_reply_field_u64(r, "policy_removed", f->admit.removed);
 	ctl_reply_field_u64(r, "ipc_msgs", pc->msgs);
 	ctl_reply_field_u64(r, "ipc_stale", pc->stale);
 	ctl_reply_field_u64(r, "frames_to_parser", pc->frames_sent);

@@ -259,12 +259,26 @@ fwd_rev_add(struct fwd *f, const uint8_t raw[static BS_REVOKE_LEN],
 int
 fwd_trust_on_revoke(void *arg, const union ipc_payload *u)
 {
+	struct fwd *f = arg;
+	struct fwd_rev v;
 	char err[256];
 
-	/* Checked again: the parser's word is not enough.  A record the
-	 * policy changed under is not a parser fault. */
-	if (fwd_rev_add(arg, u->revoke.rec, err, sizeof(err)) < 0)
-		log_warnx("revocation record from the mesh refused: %s", err);
+	/*
+	 * Checked again: the parser's word is not enough.  A record our
+	 * policy refuses is one a correct parser never sends (a violation:
+	 * the parser is killed), unless the parser may not have read the
+	 * policy that refuses it yet (fwd_parser_settled).
+	 */
+	if (fwd_rev_check(f, u->revoke.rec, 1, &v, err, sizeof(err)) != 0) {
+		log_warnx("revocation record from the parser refused: %s",
+		    err);
+		return fwd_parser_settled(&f->parser) && !f->policy_pending ?
+		    -1 : 0;
+	}
+	/* Not the parser's fault: the store is full or cannot be written. */
+	if (fwd_rev_add(f, u->revoke.rec, err, sizeof(err)) < 0)
+		log_warnx("revocation record from the mesh not stored: %s",
+		    err);
 	return 0;
 }
 

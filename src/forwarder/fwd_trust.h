@@ -84,7 +84,10 @@ const uint8_t *fwd_trust_own_cert(const struct fwd_trust *t);
  * IPC_REVOKE from the parser (a channel handler, fwd_parser.h; arg a
  * struct fwd): a record it verified.  The forwarder checks it again
  * (format, an anchor of its policy, signature); a record it already
- * holds is ignored, one it refuses is logged.  Always 0.
+ * holds is ignored.  One it refuses returns -1 (the parser is killed),
+ * or 0 while the parser may not have read the newest policy
+ * (fwd_parser_settled); a record that passed but cannot be stored (full,
+ * disk) is only logged.
  */
 int	fwd_trust_on_revoke(void *arg, const union ipc_payload *u);
 

@@ -112,6 +112,37 @@ struct fwd_pins {
 	int full_logged;		/* "full" said once */
 };
 
+/* ---- the forwarder's own admission check (fwd_admit.c) ------------------- */
+
+/* A certificate the forwarder verified (signature) when the parser sent it. */
+struct fwd_admit_cert {
+	struct bs_cert c;		/* sorted by c.node_pk */
+	uint8_t addr[BS_ADDR_LEN];	/* bs_mesh_addr(c.node_pk) */
+};
+
+/* A key of the policy's trust, block or revoke lists, by its address. */
+struct fwd_admit_addr {
+	uint8_t addr[BS_ADDR_LEN];	/* sorted by addr */
+	uint8_t listed;			/* FWD_ADMIT_TRUST or _BLOCK */
+	uint8_t pk[BS_PK_LEN];
+};
+#define FWD_ADMIT_TRUST		1
+#define FWD_ADMIT_BLOCK		2	/* block or revoke entry */
+
+struct fwd_admit {
+	struct bs_policy *eff;		/* effective policy (own copy) */
+	uint32_t serial;		/* the f->policy_serial of eff */
+	struct fwd_admit_addr *addrs;
+	size_t n_addrs;
+	struct fwd_admit_cert *certs;
+	size_t n_certs;
+	uint64_t spawns;		/* the parser the certificates came from */
+	uint64_t (*clock)(void);	/* unix seconds; NULL: time(2) */
+	uint64_t removed;		/* table entries removed */
+	uint64_t refused;		/* messages refused (kill or not) */
+	struct log_rl rl;
+};
+
 /* ---- the whole forwarder ---------------------------------------------------- */
 
 struct fwd {
@@ -125,6 +156,7 @@ struct fwd {
 	int policy_pending;		/* not yet queued to this parser */
 	struct fwd_trust trust;		/* certificate, revocations */
 	struct fwd_pins pins;
+	struct fwd_admit admit;		/* what the parser may claim */
 
 	struct tap tap;
 	uint32_t tap_mtu;
