@@ -299,10 +299,10 @@ fwd_admit_gate(void *arg, const struct ipc_msg *m, char *why, size_t whylen)
 	const char *no;
 
 	fwd_admit_sync(f);
-	if (f->admit.eff == NULL) {
+	if (f->admit.eff == NULL) {	/* none, or out of memory */
 		log_errf(why, whylen, "no policy to check IPC %s against",
 		    ipc_type_name(type));
-		return f->policy == NULL ? IPC_CHECK_STALE : IPC_CHECK_BAD;
+		return IPC_CHECK_BAD;
 	}
 	fwd_cert_follow_parser(f);
 	if (ipc_get(m, type, &u, ipc_obj_size(type)) != 0)
