@@ -90,6 +90,8 @@ forwarder_handlers(struct fwd *f)
 	fwd_parser_handlers(&f->parser, fwd_chan_handlers, f);
 	/* Every key the parser vouches for, checked against our policy. */
 	fwd_parser_gate(&f->parser, fwd_admit_gate, f);
+	/* And a trust edit removes what it refuses at once. */
+	f->trust.changed = fwd_admit_sync;
 }
 
 /*

@@ -226,6 +226,14 @@ fwd_trust_rev_record(const struct fwd_trust *t, size_t i)
 	return i < t->n_rev ? t->rev[i].raw : NULL;
 }
 
+/* The policy or the revocations changed: the registered hook, if any. */
+static void
+fwd_trust_changed(struct fwd *f)
+{
+	if (f->trust.changed != NULL)
+		f->trust.changed(f);
+}
+
 /*
  * A new record: store it, persist it, and apply it (new snapshot for the
  * parser).  0; 1 when it was known already; -1 with err.
@@ -252,6 +260,7 @@ fwd_rev_add(struct fwd *f, const uint8_t raw[static BS_REVOKE_LEN],
 	bs_key_to_b64(key, v.r.revoked_pk);
 	log_info("revocation of %s by the CA stored and applied", key);
 	f->policy_serial++;
+	fwd_trust_changed(f);
 	fwd_trust_push(f);
 	return 0;
 }
@@ -387,6 +396,7 @@ fwd_trust_install(struct fwd *f, struct bs_policy *pol)
 	bs_policy_free(f->policy);
 	f->policy = pol;
 	f->policy_serial++;
+	fwd_trust_changed(f);
 	fwd_trust_push(f);
 }
 

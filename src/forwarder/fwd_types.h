@@ -37,6 +37,7 @@
 
 struct bs_policy;
 struct control;
+struct fwd;
 struct fwd_data;	/* fwd_data.h */
 struct fwd_tables;	/* fwd_tables.h */
 struct nl_sock;
@@ -102,6 +103,10 @@ struct fwd_trust {
 	struct fwd_rev *rev;		/* in arrival order */
 	size_t n_rev;
 	size_t rev_next;		/* the next one to send */
+	/* Called after every change of the policy or the revocations,
+	 * before the parser hears of it (forwarder_handlers registers
+	 * fwd_admit_sync: refused keys leave the tables at once). */
+	void (*changed)(struct fwd *f);
 };
 
 /* ---- TOFU pins (fwd_pins.c) ---------------------------------------------- */
