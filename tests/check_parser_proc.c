@@ -946,12 +946,17 @@ pp_eof(struct pp *p, const char *what)
 	ck_assert_msg(p->err[0] == '\0', "%s: %s", what, p->err);
 	ck_assert_msg(p->pid == 0, "%s: the parser still runs %d s after EOF",
 	    what, PP_WAIT_MS / 1000);
+	/* It answered every heartbeat (one after each policy). */
+	ck_assert_msg(p->fp->hb_seq > 0 && p->fp->hb_acked == p->fp->hb_seq,
+	    "%s: heartbeats answered: %u of %u", what, p->fp->hb_acked,
+	    p->fp->hb_seq);
 	ipc_close(&p->fp->ipc);
 }
 
 /*
  * The end of a test: every frame counted, nothing refused or lost, the
- * parser alive and sandboxed, and a clean exit on EOF.
+ * parser alive and sandboxed, every heartbeat answered, and a clean exit
+ * on EOF.
  */
 static void
 pp_finish(struct pp *p, const char *what)
