@@ -65,9 +65,10 @@ union ipc_payload;
 #define FWD_ADMIT_CERT_MAX	4096	/* as the parser's PCORE_CERT_MAX */
 /* A clock before this is no clock (as the parser's PCORE_TRUST_CLOCK_MIN). */
 #define FWD_ADMIT_CLOCK_MIN	1704067200ULL
-/* The gate tolerates a certificate this much past its window's end: the
- * parser judged it a moment earlier.  The removal does not. */
-#define FWD_ADMIT_CERT_LAG	2
+/* The gate tolerates a certificate this many seconds past its window's
+ * end: the parser judged it a moment earlier (it looks once a second).
+ * The removal does not. */
+#define FWD_ADMIT_CERT_LAG	10
 
 /* The channel's gate (fwd_parser.h's fwd_chan_gate_fn; arg a struct fwd). */
 int	fwd_admit_gate(void *arg, const struct ipc_msg *m, char *why,

@@ -12,6 +12,11 @@
  * (fwd_trust_effective); fwd_trust_push() queues it to the parser after
  * every change.
  *
+ * Every change of the policy or of the revocations in force calls
+ * f->trust.changed, when registered (forwarder_handlers: fwd_admit_sync,
+ * which removes what the new policy refuses from the tables), before the
+ * new snapshot is queued to the parser.
+ *
  * The module's state is struct fwd_trust (fwd_types.h), f->trust.
  */
 #ifndef BATSEC_FWD_TRUST_H
