@@ -212,6 +212,8 @@ check "a: the new parser gets frames" wait_for 20 stats_after "$M" a
 # one started.
 silent_kills() {
 	"$CTL" -s "$T/a.sock" -j stats 2>/dev/null |
+	    grep -q '"parser_silent":1[,}]' &&
+	"$CTL" -s "$T/a.sock" -j status 2>/dev/null |
 	    grep -q '"parser_silent":1[,}]'
 }
 new_parser2() { p=$(parser_of "$FA"); [ -n "$p" ] && [ "$p" != "$P2" ]; }
@@ -219,7 +221,7 @@ kill -STOP "$P2"
 check "a: a stopped parser is replaced within 12 s" wait_for 12 new_parser2
 check "a: for not answering the heartbeat" \
     logged a "no answer to heartbeat [0-9]* for 6000 ms; killing it"
-check "a: counted as parser_silent" wait_for 5 silent_kills
+check "a: counted as parser_silent (stats, status)" wait_for 5 silent_kills
 check "a: the replacement is sandboxed" wait_for 30 sandboxed "$FA"
 P2=$(parser_of "$FA")	# the parser the reloads below must leave alone
 

@@ -551,6 +551,9 @@ fwd_control_status(void *ctx, size_t argc, const char *const argv[],
 	ctl_reply_field_str(r, "tap", f->tap.name);
 	ctl_reply_field_u64(r, "ogm_seqno", f->orig.ogm_seqno);
 	ctl_reply_field_bool(r, "parser_running", fwd_parser_up(&f->parser));
+	/* Parsers replaced for a violation, and of those for silence. */
+	ctl_reply_field_u64(r, "parser_kills", f->parser.c.kills);
+	ctl_reply_field_u64(r, "parser_silent", f->parser.c.silent);
 }
 
 const struct control_cmd fwd_control_cmds[] = {
