@@ -19,7 +19,8 @@
  *  - a refused IPC_REVOKE kills the parser (item 6);
  *  - a block, a trust removal and a CA revocation while the parser never
  *    reads: the key's neighbours, routes, clients, gateway and link keys
- *    leave the tables at once;
+ *    leave the tables at once; so does a key whose certificate expired,
+ *    at the next tick;
  *  - the race: a message the newest policy refuses, sent before the
  *    parser answered the heartbeat that followed that policy, is dropped
  *    and the parser kept; after the answer it kills;
@@ -69,10 +70,12 @@ static char dir[64], path_pol[128];
 static struct ipc peer;			/* the scripted parser's end */
 static pid_t child;			/* stands for the parser process */
 
+static uint64_t now_s = T0;	/* the forwarder's clock, unix seconds */
+
 static uint64_t
 clock_t0(void)
 {
-	return T0;
+	return now_s;
 }
 
 /* ---- the forwarder and its scripted parser -------------------------------------- */
@@ -301,6 +304,7 @@ cert(int k, int issuer, uint8_t roles)
 
 	ck_assert_int_eq(bs_cert_issue(&c, &id[issuer], id[k].pk, "node",
 	    roles, T0 - 3600, T0 + 86400), 0);
+	now_s = T0;
 	bs_cert_encode(m.cert, &c);
 	return m;
 }
@@ -671,6 +675,7 @@ START_TEST(test_admitted_ca)
 {
 	struct ipc_cert c;
 	struct ipc_route r;
+	struct ipc_tt m;
 	struct ipc_gw g;
 
 	start_ca();
@@ -681,10 +686,13 @@ START_TEST(test_admitted_ca)
 	say(IPC_ROUTE_ADD, &r, sizeof(r));
 	g = gw(K_CERTGW);
 	say(IPC_GW, &g, sizeof(g));
+	m = tt(K_CERTGW);
+	say(IPC_TT, &m, sizeof(m));
 	ck_assert_int_eq(pump(), FWD_CHAN_OK);
 	assert_alive();
 	ck_assert_ptr_nonnull(fwd_route_find(f.tables, addr[K_CERTGW]));
 	ck_assert_ptr_nonnull(fwd_gw_find(f.tables, addr[K_CERTGW]));
+	ck_assert_uint_eq(fwd_client_count(f.tables), 1);
 	stop();
 }
 END_TEST
@@ -811,6 +819,31 @@ START_TEST(test_ca_revocation_while_hung)
 	fwd_trust_ctl_revoke_record(&f, 1, argv, &r);
 	ck_assert_uint_eq(fwd_trust_rev_count(&f.trust), 1);
 	ck_assert_ptr_null(fwd_neigh_find(f.tables, addr[K_CERT], IFX));
+	stop();
+}
+END_TEST
+
+START_TEST(test_cert_expiry_removes)
+{
+	struct ipc_cert c;
+	struct ipc_route r;
+
+	start_ca();
+	c = cert(K_CERT, K_CA, 0);
+	say(IPC_CERT, &c, sizeof(c));
+	neigh_up(K_CERT);
+	r = route(K_CERT, K_CERT);
+	say(IPC_ROUTE_ADD, &r, sizeof(r));
+	ck_assert_int_eq(pump(), FWD_CHAN_OK);
+	/* Within the skew: kept; past it: gone at the next tick. */
+	now_s = T0 + 86400 + BS_CERT_SKEW;
+	fwd_admit_tick(&f, 1000);
+	ck_assert_ptr_nonnull(fwd_neigh_find(f.tables, addr[K_CERT], IFX));
+	now_s++;
+	fwd_admit_tick(&f, 2000);
+	ck_assert_ptr_null(fwd_neigh_find(f.tables, addr[K_CERT], IFX));
+	ck_assert_ptr_null(fwd_route_find(f.tables, addr[K_CERT]));
+	assert_alive();
 	stop();
 }
 END_TEST
@@ -964,6 +997,7 @@ boundary_suite(void)
 	tcase_add_test(tc, test_block_while_hung);
 	tcase_add_test(tc, test_remove_gateway_while_hung);
 	tcase_add_test(tc, test_ca_revocation_while_hung);
+	tcase_add_test(tc, test_cert_expiry_removes);
 	tcase_add_test(tc, test_race_before_and_after_answer);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("heartbeat");

@@ -101,6 +101,7 @@ fwd_cert_follow_parser(struct fwd *f)
 		return;
 	a->spawns = f->parser.c.spawns;
 	a->n_certs = 0;
+	a->cert_addrs_stale = 1;
 }
 
 /* Room for one more: drop the expired ones when full.  0 or -1. */
@@ -119,6 +120,7 @@ fwd_cert_room(struct fwd_admit *a)
 		if (fwd_cert_window(&a->certs[i].c, now, 0))
 			a->certs[k++] = a->certs[i];
 	a->n_certs = k;
+	a->cert_addrs_stale = 1;
 	return k < FWD_ADMIT_CERT_MAX ? 0 : -1;
 }
 
@@ -156,6 +158,7 @@ fwd_admit_on_cert(void *arg, const union ipc_payload *u)
 	}
 	a->certs[i].c = c;
 	bs_mesh_addr(a->certs[i].addr, c.node_pk);
+	a->cert_addrs_stale = 1;
 	return 0;
 }
 
@@ -208,36 +211,63 @@ fwd_pin_ok(const struct fwd *f, const uint8_t pk[static BS_PK_LEN])
 	    !fwd_pin_conflict(f, pk);
 }
 
-/* First index entry for addr, or n_addrs. */
+static int fwd_addr_cmp(const void *, const void *);
+
+/* First entry of v[0..n) (sorted by address) for addr, or n. */
 static size_t
-fwd_addr_first(const struct fwd_admit *a, const uint8_t addr[static BS_ADDR_LEN])
+fwd_addr_first(const struct fwd_admit_addr *v, size_t n,
+    const uint8_t addr[static BS_ADDR_LEN])
 {
 	int found;
 
-	return bs_sorted_index(a->addrs, a->n_addrs, sizeof(*a->addrs),
+	return bs_sorted_index(v, n, sizeof(*v),
 	    offsetof(struct fwd_admit_addr, addr), addr, BS_ADDR_LEN, &found);
+}
+
+/* The certificates' keys by address, sorted again after a change. */
+static const struct fwd_admit_addr *
+fwd_cert_addrs(struct fwd_admit *a)
+{
+	size_t i;
+
+	if (!a->cert_addrs_stale)
+		return a->cert_addrs;
+	if (a->cert_addrs == NULL && (a->cert_addrs = calloc(
+	    FWD_ADMIT_CERT_MAX, sizeof(*a->cert_addrs))) == NULL)
+		return NULL;
+	for (i = 0; i < a->n_certs; i++) {
+		memcpy(a->cert_addrs[i].addr, a->certs[i].addr, BS_ADDR_LEN);
+		memcpy(a->cert_addrs[i].pk, a->certs[i].c.node_pk, BS_PK_LEN);
+		a->cert_addrs[i].listed = FWD_ADMIT_TRUST;
+	}
+	qsort(a->cert_addrs, a->n_certs, sizeof(*a->cert_addrs),
+	    fwd_addr_cmp);
+	a->cert_addrs_stale = 0;
+	return a->cert_addrs;
 }
 
 /* Is an originator, known by its address only, admitted for role? */
 static int
-fwd_addr_ok(const struct fwd *f, const uint8_t addr[static BS_ADDR_LEN],
+fwd_addr_ok(struct fwd *f, const uint8_t addr[static BS_ADDR_LEN],
     enum fwd_role role, uint64_t lag)
 {
-	const struct fwd_admit *a = &f->admit;
+	struct fwd_admit *a = &f->admit;
+	const struct fwd_admit_addr *v;
 	int blocked = 0;
 	size_t i;
 
-	for (i = fwd_addr_first(a, addr); i < a->n_addrs &&
+	for (i = fwd_addr_first(a->addrs, a->n_addrs, addr); i < a->n_addrs &&
 	    memcmp(a->addrs[i].addr, addr, BS_ADDR_LEN) == 0; i++) {
 		if (a->addrs[i].listed == FWD_ADMIT_BLOCK)
 			blocked = 1;
 		else if (fwd_key_ok(f, a->addrs[i].pk, role, lag))
 			return 1;
 	}
-	for (i = 0; i < a->n_certs; i++)
-		if (memcmp(a->certs[i].addr, addr, BS_ADDR_LEN) == 0 &&
-		    fwd_key_ok(f, a->certs[i].c.node_pk, role, lag))
-			return 1;
+	if ((v = fwd_cert_addrs(a)) != NULL)
+		for (i = fwd_addr_first(v, a->n_certs, addr); i < a->n_certs &&
+		    memcmp(v[i].addr, addr, BS_ADDR_LEN) == 0; i++)
+			if (fwd_key_ok(f, v[i].pk, role, lag))
+				return 1;
 	return role == FWD_ROLE_NODE && a->eff->mode == BS_POLICY_OPEN &&
 	    !blocked;
 }
@@ -246,7 +276,7 @@ fwd_addr_ok(const struct fwd *f, const uint8_t addr[static BS_ADDR_LEN],
 
 /* Why a message is refused, or NULL when it is admitted. */
 static const char *
-fwd_admit_refusal(const struct fwd *f, uint16_t type,
+fwd_admit_refusal(struct fwd *f, uint16_t type,
     const union ipc_payload *u)
 {
 	const struct ipc_ctx_neigh *nh;
@@ -533,5 +563,6 @@ fwd_admit_stop(struct fwd *f)
 	bs_policy_free(a->eff);
 	free(a->addrs);
 	free(a->certs);
+	free(a->cert_addrs);
 	memset(a, 0, sizeof(*a));
 }

@@ -141,6 +141,8 @@ struct fwd_admit {
 	size_t n_addrs;
 	struct fwd_admit_cert *certs;
 	size_t n_certs;
+	struct fwd_admit_addr *cert_addrs;	/* the certs by address */
+	int cert_addrs_stale;		/* to be sorted again before use */
 	uint64_t spawns;		/* the parser the certificates came from */
 	uint64_t (*clock)(void);	/* unix seconds; NULL: time(2) */
 	uint64_t removed;		/* table entries removed */
