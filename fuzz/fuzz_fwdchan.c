@@ -27,8 +27,9 @@
  *
  * The forwarder: our identity is the seed of 32 bytes 0x11 (as in
  * fuzz_ipc.c); interfaces FUZZ_IF_A and FUZZ_IF_B exist, FUZZ_IF_GONE was
- * removed; the policy has no anchor (so no revocation record is ever
- * stored, and nothing is written to disk); logging is at LOG_ERR.
+ * removed; the policy is mode open with no entry and no anchor (every
+ * key is a stranger, so no revocation record is ever stored, and
+ * nothing is written to disk); logging is at LOG_ERR.
  *
  * Oracles (abort): the neighbour table and the check context agree
  * (same count; every neighbour in the table is up in the context with
@@ -94,6 +95,10 @@ fuzz_init(void)
 	t_ident_addr(&F.id, F.own_addr, FUZZ_OWN_SEED);
 	F.epoch = 7;
 	fz_check((F.policy = bs_policy_new()) != NULL);
+	/* Mode open: every key but a pinned address's rival passes the
+	 * forwarder's own policy check (fwd_admit.h), so the tables fill. */
+	F.policy->mode = BS_POLICY_OPEN;
+	F.policy_serial = 1;
 	ready = 1;
 }
 

@@ -141,6 +141,34 @@ seed_forwarder_session(void)
 	t_seed_flush(&gen_seed);
 }
 
+/*
+ * The heartbeat and the certificates (fwd_admit.h): two answers (for
+ * heartbeats never sent, in fuzz_ipc's context) and a certificate.
+ */
+static void
+seed_heartbeat_cert(void)
+{
+	struct ipc_heartbeat hb = { .seq = 1 };
+	struct ipc_cert m;
+	struct bs_cert c;
+
+	gen_start(IPC_ROLE_FORWARDER);
+	gen_add(IPC_HEARTBEAT_ACK, &hb);
+	hb.seq = 2;
+	gen_add(IPC_HEARTBEAT_ACK, &hb);
+	if (bs_cert_issue(&c, &gen_orig, gen_n1.pk, "n1", BS_ROLE_GATEWAY,
+	    1700000000, 1900000000) == 0) {
+		bs_cert_encode(m.cert, &c);
+		gen_add(IPC_CERT, &m);
+	}
+	t_seed_flush(&gen_seed);
+
+	gen_start(IPC_ROLE_PARSER);
+	hb.seq = 1;
+	gen_add(IPC_HEARTBEAT, &hb);
+	t_seed_flush(&gen_seed);
+}
+
 static void
 seed_parser_session(void)
 {
@@ -225,5 +253,6 @@ main(int argc, char **argv)
 	t_ident_addr(&gen_orig, gen_orig_addr, 0x44);
 	seed_forwarder_session();
 	seed_parser_session();
+	seed_heartbeat_cert();
 	return 0;
 }

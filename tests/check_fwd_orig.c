@@ -33,7 +33,9 @@
 #include <sodium.h>
 
 #include "batsec_crypto.h"
+#include "batsec_policy.h"
 #include "forwarder/forwarder.h"
+#include "forwarder/fwd_admit.h"
 #include "forwarder/fwd_announce.h"
 #include "forwarder/fwd_orig.h"
 #include "forwarder/fwd_tables.h"
@@ -664,6 +666,7 @@ static void
 fw_setup(void)
 {
 	char err[256];
+	size_t i;
 	int sv[2];
 
 	memset(&fw, 0, sizeof(fw));
@@ -675,6 +678,16 @@ fw_setup(void)
 	fwd_orig_init(&fw.orig, &fw.id, EPOCH, 1000, 1000);
 	fwd_parser_init(&fw.parser, &fw.id);
 	forwarder_handlers(&fw);
+	/* The forwarder checks every key against its policy (fwd_admit.h):
+	 * the peers are trusted, the originator a trusted gateway. */
+	fw.policy = bs_policy_new();
+	ck_assert_ptr_nonnull(fw.policy);
+	for (i = 0; i < NPEERS; i++)
+		ck_assert_msg(bs_policy_trust_add(fw.policy, id_peer[i].pk, NULL,
+		    0, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(bs_policy_trust_add(fw.policy, id_orig.pk, NULL, 1, err,
+	    sizeof(err)) == 0, "%s", err);
+	fw.policy_serial = 1;
 	ck_assert_int_eq(ipc_socketpair(sv), 0);
 	ck_assert_msg(fwd_parser_attach(&fw.parser, sv[0], 0, addr_own, err,
 	    sizeof(err)) == 0, "%s", err);
@@ -777,6 +790,8 @@ START_TEST(test_dispatch)
 	ck_assert_uint_eq(fw.parser.c.kills, 0);
 	ipc_close(&fw.parser.ipc);
 	fwd_tables_free(fw.tables);
+	fwd_admit_stop(&fw);
+	bs_policy_free(fw.policy);
 }
 END_TEST
 
@@ -830,6 +845,8 @@ START_TEST(test_relay_not_back)
 	ck_assert_int_eq(fwd_relay_back_only(fw.tables, IF_A, e, 9), 0);
 	ipc_close(&fw.parser.ipc);
 	fwd_tables_free(fw.tables);
+	fwd_admit_stop(&fw);
+	bs_policy_free(fw.policy);
 }
 END_TEST
 
@@ -848,6 +865,8 @@ START_TEST(test_dispatch_bad_relay)
 	ck_assert_uint_eq(fw.orig.rq.n, 0);
 	ipc_close(&fw.parser.ipc);
 	fwd_tables_free(fw.tables);
+	fwd_admit_stop(&fw);
+	bs_policy_free(fw.policy);
 }
 END_TEST
 
@@ -882,6 +901,8 @@ START_TEST(test_relay_no_iface)
 	ck_assert_uint_gt(fwd_announce_deadline(&fw), at);
 	ipc_close(&fw.parser.ipc);
 	fwd_tables_free(fw.tables);
+	fwd_admit_stop(&fw);
+	bs_policy_free(fw.policy);
 }
 END_TEST
 

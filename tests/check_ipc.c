@@ -32,7 +32,8 @@ static const uint16_t all_types[] = {
 	IPC_CONFIG, IPC_POLICY_BEGIN, IPC_POLICY_CHUNK, IPC_POLICY_END,
 	IPC_IFACE, IPC_FRAME, IPC_LINK_KEY, IPC_LOG, IPC_ROUTE_ADD,
 	IPC_ROUTE_DEL, IPC_NEIGH, IPC_LINK_KEY_REQ, IPC_TT, IPC_GW, IPC_RELAY,
-	IPC_STATS, IPC_PINS, IPC_PIN,
+	IPC_STATS, IPC_PINS, IPC_PIN, IPC_HEARTBEAT, IPC_HEARTBEAT_ACK,
+	IPC_CERT,
 };
 #define N_TYPES	((int)(sizeof(all_types) / sizeof(all_types[0])))
 
@@ -92,6 +93,7 @@ ogm_entry(uint8_t *e, const uint8_t *pk, uint8_t hops)
 static void
 sample(uint16_t type, union ipc_payload *u)
 {
+	struct bs_cert c;
 	size_t i;
 
 	memset(u, 0, sizeof(*u));
@@ -202,6 +204,15 @@ sample(uint16_t type, union ipc_payload *u)
 		break;
 	case IPC_PIN:
 		memcpy(u->pin.pk, id_orig.pk, BS_PK_LEN);
+		break;
+	case IPC_HEARTBEAT:
+	case IPC_HEARTBEAT_ACK:
+		u->heartbeat.seq = 7;
+		break;
+	case IPC_CERT:
+		ck_assert_int_eq(bs_cert_issue(&c, &id_orig, id_n1.pk, "n1",
+		    BS_ROLE_GATEWAY, 1700000000, 1900000000), 0);
+		bs_cert_encode(u->cert.cert, &c);
 		break;
 	default:
 		ck_abort_msg("no sample for type %u", type);
@@ -732,6 +743,14 @@ static const struct fmt_case fmt_cases[] = {
 	FB(IPC_PINS, struct ipc_pins, pk[2], BS_PK_LEN, (const char *)id_n1.pk,
 	    "key 2 repeats key 0"),
 	FB(IPC_PIN, struct ipc_pin, pk, BS_PK_LEN, zero32, "pk is all zero"),
+	/* HEARTBEAT, HEARTBEAT_ACK and CERT */
+	F(IPC_HEARTBEAT, struct ipc_heartbeat, seq, 4, 0, "seq is 0"),
+	F(IPC_HEARTBEAT, struct ipc_heartbeat, reserved, 4, 1, "reserved"),
+	F(IPC_HEARTBEAT_ACK, struct ipc_heartbeat, seq, 4, 0, "seq is 0"),
+	F(IPC_HEARTBEAT_ACK, struct ipc_heartbeat, reserved, 4, 9,
+	    "reserved"),
+	FX(IPC_CERT, struct ipc_cert, cert[0], 0x03, "certificate: "),
+	FX(IPC_CERT, struct ipc_cert, cert[3], 0x01, "certificate: "),
 	/* Counts that disagree with the payload size. */
 	{ IPC_TT, offsetof(struct ipc_tt, count), 1, 3, NULL, -8,
 	  "payload of 24 bytes, expected 32", 0 },
@@ -1433,6 +1452,9 @@ START_TEST(names)
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "tofu_pins");
 	ck_assert_str_eq(ipc_type_name(IPC_PINS), "PINS");
 	ck_assert_str_eq(ipc_type_name(IPC_PIN), "PIN");
+	ck_assert_str_eq(ipc_type_name(IPC_HEARTBEAT), "HEARTBEAT");
+	ck_assert_str_eq(ipc_type_name(IPC_HEARTBEAT_ACK), "HEARTBEAT_ACK");
+	ck_assert_str_eq(ipc_type_name(IPC_CERT), "CERT");
 	ck_assert_ptr_null(ipc_stat_name(0));
 	ck_assert_ptr_null(ipc_stat_name(IPC_STAT_ID_END));
 	ck_assert_int_eq(ipc_str_field_ok("ab\0\0", 4, 0), 1);

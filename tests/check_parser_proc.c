@@ -9,8 +9,10 @@
  * inherits and stacks with its own).  The test then plays the forwarder:
  * CONFIG, a policy snapshot, IFACE events, and the inputs as received
  * FRAMEs; every message the parser sends back goes through the
- * forwarder's handler (fwd_parser_read: layers 1-3 of ipc.h, LINK_KEY
- * answers with the test's identity).  At the end the parser must
+ * forwarder's handler (fwd_parser_read: layers 1-3 of ipc.h, the policy
+ * gate of fwd_admit.h against the policy the test sent, with the
+ * certificates and pins the parser sent, LINK_KEY answers with the
+ * test's identity).  At the end the parser must
  *
  *   - still be running, in its sandbox (uid nobody, no capabilities,
  *     seccomp filter mode with both filters, no_new_privs);
@@ -65,7 +67,10 @@
 #include "batsec_crypto.h"
 #include "batsec_keys.h"
 #include "batsec_policy.h"
+#include "forwarder/fwd_admit.h"
 #include "forwarder/fwd_parser.h"
+#include "forwarder/fwd_pins.h"
+#include "forwarder/fwd_types.h"
 #include "forwarder/ipc_check.h"
 #include "proto/ipc.h"
 #include "common/log.h"
@@ -360,8 +365,30 @@ make_identities(void)
 
 /* ---- playing the forwarder ----------------------------------------------- */
 
+/*
+ * The forwarder behind the channel, as far as its policy gate needs one
+ * (fwd_admit.h): the policy the test sent last, the certificates and pins
+ * the parser sent.  Every parser message passes the gate, so a correct
+ * parser that the gate would kill fails the test.
+ */
+static struct fwd pf;
+static const struct fwd_chan_handler pf_handlers[] = {
+	{ IPC_CERT, fwd_admit_on_cert },
+	{ IPC_PIN, fwd_pins_on_pin },
+	{ 0, NULL }
+};
+
+/* pol becomes the forwarder's policy (it takes it over). */
+static void
+pf_policy(struct bs_policy *pol)
+{
+	bs_policy_free(pf.policy);
+	pf.policy = pol;
+	pf.policy_serial++;
+}
+
 struct pp {
-	struct fwd_parser fp;
+	struct fwd_parser *fp;		/* &pf.parser */
 	pid_t pid;
 	uint32_t serial;		/* of the last policy snapshot */
 	uint64_t offered;		/* to fwd_parser_send_frame */
@@ -426,10 +453,10 @@ pp_pump(struct pp *p, int timeout_ms)
 	char why[256] = "";
 	int r;
 
-	if (p->err[0] != '\0' || p->fp.ipc.fd < 0 || p->pid == 0)
+	if (p->err[0] != '\0' || p->fp->ipc.fd < 0 || p->pid == 0)
 		return 0;
-	pfd.fd = p->fp.ipc.fd;
-	pfd.events = ipc_poll_events(&p->fp.ipc);
+	pfd.fd = p->fp->ipc.fd;
+	pfd.events = ipc_poll_events(&p->fp->ipc);
 	pfd.revents = 0;
 	r = poll(&pfd, 1, timeout_ms);
 	if (r < 0 && errno != EINTR)
@@ -437,13 +464,13 @@ pp_pump(struct pp *p, int timeout_ms)
 	if (r <= 0)
 		return 0;
 	if ((pfd.revents & POLLOUT) && !p->eof_sent &&
-	    ipc_flush(&p->fp.ipc) < 0) {
+	    ipc_flush(&p->fp->ipc) < 0) {
 		pp_reap(p, "sending to it");
 		return 0;
 	}
 	if (!(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
 		return 0;
-	rc = fwd_parser_read(&p->fp, why, sizeof(why));
+	rc = fwd_parser_read(p->fp, why, sizeof(why));
 	if (rc == FWD_CHAN_KILL)
 		pp_fail(p, "the forwarder's checks refused a parser message: "
 		    "%s", why);
@@ -458,7 +485,7 @@ pp_drain(struct pp *p)
 {
 	uint64_t end = log_now_ms() + PP_WAIT_MS;
 
-	while (p->err[0] == '\0' && ipc_pending(&p->fp.ipc)) {
+	while (p->err[0] == '\0' && ipc_pending(&p->fp->ipc)) {
 		if (log_now_ms() > end) {
 			pp_fail(p, "the parser took nothing for %d s",
 			    PP_WAIT_MS / 1000);
@@ -473,9 +500,9 @@ pp_send(struct pp *p, uint16_t type, const void *obj, size_t size)
 {
 	if (p->err[0] != '\0')
 		return;
-	if (fwd_parser_send(&p->fp, type, obj, size) != 0)
+	if (fwd_parser_send(p->fp, type, obj, size) != 0)
 		pp_fail(p, "sending %s: %s", ipc_type_name(type),
-		    errno == EINVAL ? ipc_error(&p->fp.ipc) : strerror(errno));
+		    errno == EINVAL ? ipc_error(&p->fp->ipc) : strerror(errno));
 }
 
 /* A received frame, as fwd_ifaces_rx hands it over. */
@@ -488,8 +515,8 @@ pp_frame(struct pp *p, uint32_t ifindex, const uint8_t *src,
 	p->offered++;
 	if (len > 0 && len <= IPC_FRAME_MAX && ipc_mac_is_unicast(src))
 		p->expect++;
-	fwd_parser_send_frame(&p->fp, ifindex, src, dst, data, len);
-	if (ipc_pending(&p->fp.ipc))
+	fwd_parser_send_frame(p->fp, ifindex, src, dst, data, len);
+	if (ipc_pending(&p->fp->ipc))
 		pp_drain(p);
 	else if (++p->since_read >= PP_READ_EVERY) {
 		/* Everything the parser has said so far, so that it never
@@ -554,10 +581,13 @@ pp_policy(struct pp *p, uint8_t mode, uint8_t trust, uint8_t gw,
 	    cap, (const uint8_t (*)[BS_PK_LEN])pp_pk, T_PCIN_NIDS), 0);
 	buf = t_policy_snapshot(pol, &n);
 	if (p->err[0] == '\0' &&
-	    ipc_send_policy(&p->fp.ipc, ++p->serial, buf, n) != 0)
+	    fwd_parser_send_policy(p->fp, ++p->serial, buf, n) != 0)
 		pp_fail(p, "sending policy %u: %s", p->serial, strerror(errno));
 	free(buf);
-	bs_policy_free(pol);
+	pf_policy(pol);
+	/* Policies in a row (the pcore corpus has many): let the parser
+	 * take each, so the frames after them find room in the queue. */
+	pp_drain(p);
 }
 
 /*
@@ -582,10 +612,13 @@ pp_policy_ca(struct pp *p)
 	pp_roomy_limits(pol);
 	buf = t_policy_snapshot(pol, &n);
 	if (p->err[0] == '\0' &&
-	    ipc_send_policy(&p->fp.ipc, ++p->serial, buf, n) != 0)
+	    fwd_parser_send_policy(p->fp, ++p->serial, buf, n) != 0)
 		pp_fail(p, "sending policy %u: %s", p->serial, strerror(errno));
 	free(buf);
-	bs_policy_free(pol);
+	pf_policy(pol);
+	/* Policies in a row (the pcore corpus has many): let the parser
+	 * take each, so the frames after them find room in the queue. */
+	pp_drain(p);
 }
 
 /* As fwd_if_tell, with the forwarder's ipc_ctx bookkeeping around it. */
@@ -600,11 +633,11 @@ pp_iface(struct pp *p, uint32_t ifindex, uint8_t state)
 	m = t_ipc_iface((struct t_iface){ .ifindex = ifindex,
 	    .mtu = gone ? 0 : 1630, .mac = gone ? NULL : t_pcin_macs[0],
 	    .state = state, .name = name });
-	if (!gone && ipc_ctx_iface_add(&p->fp.ctx, ifindex) != 0)
+	if (!gone && ipc_ctx_iface_add(&p->fp->ctx, ifindex) != 0)
 		pp_fail(p, "ipc_ctx_iface_add %u", (unsigned)ifindex);
 	pp_send(p, IPC_IFACE, &m, sizeof(m));
 	if (state == IPC_IFACE_REMOVED)
-		ipc_ctx_iface_del(&p->fp.ctx, ifindex);
+		ipc_ctx_iface_del(&p->fp->ctx, ifindex);
 }
 
 /* Wait until the parser's STATS count every frame passed on so far. */
@@ -615,11 +648,11 @@ pp_wait_counted(struct pp *p)
 
 	pp_drain(p);
 	while (p->err[0] == '\0' &&
-	    p->fp.stat[IPC_STAT_RX_FRAMES] < p->expect) {
+	    p->fp->stat[IPC_STAT_RX_FRAMES] < p->expect) {
 		if (log_now_ms() > end) {
 			pp_fail(p, "after %d s the parser has counted %llu of "
 			    "the %llu frames", PP_WAIT_MS / 1000,
-			    (unsigned long long)p->fp.stat[IPC_STAT_RX_FRAMES],
+			    (unsigned long long)p->fp->stat[IPC_STAT_RX_FRAMES],
 			    (unsigned long long)p->expect);
 			return;
 		}
@@ -783,15 +816,28 @@ pp_start(struct pp *p)
 
 	memset(p, 0, sizeof(*p));
 	memset(pp_ifs, 0, sizeof(pp_ifs));
-	fwd_parser_init(&p->fp, &own_id);
-	ck_assert_msg(fwd_parser_setup(&p->fp, PP_USER, root_dir, pp_debug,
+	fwd_admit_stop(&pf);
+	fwd_pins_forget(&pf.pins);
+	bs_policy_free(pf.policy);
+	memset(&pf, 0, sizeof(pf));
+	pf.id = own_id;
+	memcpy(pf.own_addr, own_addr, BS_ADDR_LEN);
+	/* Until the first snapshot the parser admits nobody, nor do we. */
+	pf.policy = bs_policy_new();
+	ck_assert_ptr_nonnull(pf.policy);
+	pf.policy_serial = 1;
+	p->fp = &pf.parser;
+	fwd_parser_init(p->fp, &own_id);
+	fwd_parser_handlers(p->fp, pf_handlers, &pf);
+	fwd_parser_gate(p->fp, fwd_admit_gate, &pf);
+	ck_assert_msg(fwd_parser_setup(p->fp, PP_USER, root_dir, pp_debug,
 	    err, sizeof(err)) == 0, "%s", err);
 	/* fwd_parser_setup took our own path; the parser is batsecd's. */
-	snprintf(p->fp.exe, sizeof(p->fp.exe), "%s", batsecd_path);
+	snprintf(p->fp->exe, sizeof(p->fp->exe), "%s", batsecd_path);
 	fwd_enter();
-	ck_assert_msg(fwd_parser_spawn(&p->fp, own_addr, log_now_ms(), err,
+	ck_assert_msg(fwd_parser_spawn(p->fp, own_addr, log_now_ms(), err,
 	    sizeof(err)) == 0, "%s", err);
-	p->pid = p->fp.pid;
+	p->pid = p->fp->pid;
 	pp_config(p, 30, IPC_LOG_INFO);
 }
 
@@ -864,13 +910,13 @@ pp_print(const struct pp *p, const char *what)
 	n = (size_t)snprintf(line, sizeof(line), "%s: %llu frames offered, "
 	    "%llu passed on; forwarder accepted %llu messages;", what,
 	    (unsigned long long)p->offered,
-	    (unsigned long long)p->fp.c.frames_sent,
-	    (unsigned long long)p->fp.c.msgs);
+	    (unsigned long long)p->fp->c.frames_sent,
+	    (unsigned long long)p->fp->c.msgs);
 	for (id = 1; id < IPC_STAT_ID_END && n < sizeof(line); id++)
-		if (p->fp.stat[id] != 0 && ipc_stat_name(id) != NULL)
+		if (p->fp->stat[id] != 0 && ipc_stat_name(id) != NULL)
 			n += (size_t)snprintf(line + n, sizeof(line) - n,
 			    " %s %llu", ipc_stat_name(id),
-			    (unsigned long long)p->fp.stat[id]);
+			    (unsigned long long)p->fp->stat[id]);
 	printf("%s\n", line);
 	fflush(stdout);
 }
@@ -890,7 +936,7 @@ pp_eof(struct pp *p, const char *what)
 	pp_drain(p);
 	ck_assert_msg(p->err[0] == '\0', "%s: %s", what, p->err);
 	p->eof_sent = 1;
-	ck_assert_int_eq(shutdown(p->fp.ipc.fd, SHUT_WR), 0);
+	ck_assert_int_eq(shutdown(p->fp->ipc.fd, SHUT_WR), 0);
 	/* Answers to its last LINK_KEY_REQs cannot go: no warning for that. */
 	log_set_level(LOG_ERR);
 	end = log_now_ms() + PP_WAIT_MS;
@@ -900,12 +946,17 @@ pp_eof(struct pp *p, const char *what)
 	ck_assert_msg(p->err[0] == '\0', "%s: %s", what, p->err);
 	ck_assert_msg(p->pid == 0, "%s: the parser still runs %d s after EOF",
 	    what, PP_WAIT_MS / 1000);
-	ipc_close(&p->fp.ipc);
+	/* It answered every heartbeat (one after each policy). */
+	ck_assert_msg(p->fp->hb_seq > 0 && p->fp->hb_acked == p->fp->hb_seq,
+	    "%s: heartbeats answered: %u of %u", what, p->fp->hb_acked,
+	    p->fp->hb_seq);
+	ipc_close(&p->fp->ipc);
 }
 
 /*
  * The end of a test: every frame counted, nothing refused or lost, the
- * parser alive and sandboxed, and a clean exit on EOF.
+ * parser alive and sandboxed, every heartbeat answered, and a clean exit
+ * on EOF.
  */
 static void
 pp_finish(struct pp *p, const char *what)
@@ -914,15 +965,15 @@ pp_finish(struct pp *p, const char *what)
 	pp_drain(p);
 	ck_assert_msg(p->err[0] == '\0', "%s: %s", what, p->err);
 	pp_print(p, what);
-	ck_assert_msg(p->fp.stat[IPC_STAT_RX_FRAMES] == p->expect,
+	ck_assert_msg(p->fp->stat[IPC_STAT_RX_FRAMES] == p->expect,
 	    "%s: rx_frames %llu, %llu frames passed on", what,
-	    (unsigned long long)p->fp.stat[IPC_STAT_RX_FRAMES],
+	    (unsigned long long)p->fp->stat[IPC_STAT_RX_FRAMES],
 	    (unsigned long long)p->expect);
-	ck_assert_uint_eq(p->fp.c.frames_sent, p->expect);
-	ck_assert_uint_eq(p->fp.c.drop_queue, 0);
-	ck_assert_msg(p->fp.stat[IPC_STAT_EMIT_FAILED] == 0,
+	ck_assert_uint_eq(p->fp->c.frames_sent, p->expect);
+	ck_assert_uint_eq(p->fp->c.drop_queue, 0);
+	ck_assert_msg(p->fp->stat[IPC_STAT_EMIT_FAILED] == 0,
 	    "%s: the parser could not send %llu messages", what,
-	    (unsigned long long)p->fp.stat[IPC_STAT_EMIT_FAILED]);
+	    (unsigned long long)p->fp->stat[IPC_STAT_EMIT_FAILED]);
 	ck_assert_msg(p->offered > 0, "%s: no input", what);
 	pp_assert_sandboxed(p->pid);
 	pp_eof(p, what);
@@ -1144,7 +1195,7 @@ START_TEST(death_noticed)
 		pp_pump(&p, 1000);
 	ck_assert_msg(strstr(p.err, "killed by signal SIGSYS") != NULL,
 	    "'%s'", p.err);
-	ipc_close(&p.fp.ipc);
+	ipc_close(&p.fp->ipc);
 }
 END_TEST
 

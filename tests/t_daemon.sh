@@ -3,7 +3,8 @@
 # joined by a veth pair, each with its own socket, state directory and
 # chroot.  Checks the TAP and its MTU, the parser's sandbox (uid, seccomp,
 # capabilities, no_new_privs, chroot, descriptors), the forwarder's
-# capabilities, frames reaching the parser, respawn after kill -9, mesh
+# capabilities, frames reaching the parser, respawn after kill -9 and
+# after the parser stops answering the heartbeat (SIGSTOP), mesh
 # interfaces that appear late or are deleted and re-created, SIGHUP
 # (good and bad policy), SIGTERM (exit 0, TAP gone), a higher epoch on
 # every start, daemonising, and configuration errors (one line naming
@@ -208,6 +209,26 @@ P2=$(parser_of "$FA")
 M=$(lines a)
 ip netns exec "$NB" "$INJ" inject mesh0 hello 2 >/dev/null 2>&1
 check "a: the new parser gets frames" wait_for 20 stats_after "$M" a
+
+# ---- a parser that stops answering (hung, or a stopped process) ----------------
+
+# The forwarder's heartbeat (batsecd(8), PRIVILEGE SEPARATION): a parser
+# that leaves one unanswered for 3 intervals of 2 s is killed and a new
+# one started.
+silent_kills() {
+	"$CTL" -s "$T/a.sock" -j stats 2>/dev/null |
+	    grep -q '"parser_silent":1[,}]' &&
+	"$CTL" -s "$T/a.sock" -j status 2>/dev/null |
+	    grep -q '"parser_silent":1[,}]'
+}
+new_parser2() { p=$(parser_of "$FA"); [ -n "$p" ] && [ "$p" != "$P2" ]; }
+kill -STOP "$P2"
+check "a: a stopped parser is replaced within 12 s" wait_for 12 new_parser2
+check "a: for not answering the heartbeat" \
+    logged a "no answer to heartbeat [0-9]* for 6000 ms; killing it"
+check "a: counted as parser_silent (stats, status)" wait_for 5 silent_kills
+check "a: the replacement is sandboxed" wait_for 30 sandboxed "$FA"
+P2=$(parser_of "$FA")	# the parser the reloads below must leave alone
 
 # ---- interfaces that come late, go, and come back -------------------------------
 

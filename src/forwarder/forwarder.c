@@ -37,6 +37,7 @@
 #include "common/version.h"
 #include "control.h"
 #include "forwarder.h"
+#include "fwd_admit.h"
 #include "fwd_announce.h"
 #include "fwd_apply.h"
 #include "fwd_control.h"
@@ -79,6 +80,7 @@ static const struct fwd_chan_handler fwd_chan_handlers[] = {
 	{ IPC_LINK_KEY, fwd_announce_on_link_key },
 	{ IPC_REVOKE, fwd_trust_on_revoke },
 	{ IPC_PIN, fwd_pins_on_pin },
+	{ IPC_CERT, fwd_admit_on_cert },
 	{ 0, NULL }
 };
 
@@ -86,6 +88,10 @@ void
 forwarder_handlers(struct fwd *f)
 {
 	fwd_parser_handlers(&f->parser, fwd_chan_handlers, f);
+	/* Every key the parser vouches for, checked against our policy. */
+	fwd_parser_gate(&f->parser, fwd_admit_gate, f);
+	/* And a trust edit removes what it refuses at once. */
+	f->trust.changed = fwd_admit_sync;
 }
 
 /*
@@ -555,6 +561,7 @@ fwd_timeout(const struct fwd *f)
 		at = f->parser.respawn_at_ms;
 	if (f->policy_pending && fwd_parser_up(&f->parser))
 		at = fwd_earlier(at, now + 1000);
+	at = fwd_earlier(at, fwd_parser_deadline(&f->parser));
 	at = fwd_earlier(at, fwd_announce_deadline(f));
 	at = fwd_earlier(at, f->purge_at_ms);
 	at = fwd_earlier(at, fwd_pins_due(&f->pins));
@@ -570,7 +577,11 @@ static void
 fwd_timers(struct fwd *f)
 {
 	uint64_t now = log_now_ms();
+	char why[256];
 
+	if (fwd_parser_tick(&f->parser, now, why, sizeof(why)) ==
+	    FWD_CHAN_KILL)
+		fwd_parser_kill(&f->parser, why);
 	if (fwd_parser_respawn_due(&f->parser, now))
 		fwd_spawn_parser(f);
 	else if (f->policy_pending && fwd_parser_up(&f->parser) &&
@@ -582,6 +593,7 @@ fwd_timers(struct fwd *f)
 	if (now >= f->purge_at_ms) {
 		if (f->tables != NULL && fwd_tables_purge(f->tables, now) > 0)
 			f->fast_dirty = 1;
+		fwd_admit_tick(f, now);
 		fwd_fast_tick(f);
 		fwd_ifaces_collect_drops(f, now);
 		fwd_ifaces_ring_tick(f, now);
@@ -613,6 +625,8 @@ fwd_loop(struct fwd *f)
 		for (k = 0; k < n && !f->quit; k++)
 			fwd_dispatch(f, &ev[k]);
 		fwd_timers(f);
+		/* A trust edit this round: its keys leave the tables now. */
+		fwd_admit_sync(f);
 		fwd_fast_sync(f);
 	}
 }
@@ -631,6 +645,7 @@ fwd_shutdown(struct fwd *f)
 	bs_policy_free(f->policy);
 	fwd_trust_stop(f);
 	fwd_pins_stop(f);
+	fwd_admit_stop(f);
 	bs_identity_wipe(&f->id);
 	free(f->rxbufs);
 	free(f->tapbuf);

@@ -26,6 +26,9 @@
  *   fwd_trust.c	policy edits, certificate, revocations, the policy
  *			snapshot for the parser (control, state, parser)
  *   fwd_pins.c		TOFU pins kept across parsers (state, parser)
+ *   fwd_admit.c	the policy gate of the parser's messages, removal
+ *			of keys the policy no longer admits (tables,
+ *			parser, fast, trust)
  *   fwd_announce.c	HELLOs, own OGMs and relays on their timers; the
  *			RELAY and LINK_KEY handlers (tables, orig, iface,
  *			trust)
@@ -49,8 +52,8 @@ int	forwarder_main(const struct bs_args *args);
 
 /*
  * Register with f->parser the handlers that apply what the parser sends
- * (fwd_apply.c, fwd_announce.c, fwd_trust.c, fwd_pins.c), with f as
- * their argument.  forwarder_main does it at start-up; tests and fuzz
+ * (fwd_apply.c, fwd_announce.c, fwd_trust.c, fwd_pins.c, fwd_admit.c)
+ * and the policy gate (fwd_admit.h), with f as their argument.  forwarder_main does it at start-up; tests and fuzz
  * targets that drive the channel with a forwarder behind it do it too.
  */
 void	forwarder_handlers(struct fwd *f);

@@ -387,6 +387,10 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 	ctl_reply_field_u64(r, "parser_spawns", pc->spawns);
 	ctl_reply_field_u64(r, "parser_deaths", pc->deaths);
 	ctl_reply_field_u64(r, "parser_kills", pc->kills);
+	ctl_reply_field_u64(r, "parser_silent", pc->silent);
+	ctl_reply_field_u64(r, "ipc_refused", f->admit.refused);
+	ctl_reply_field_u64(r, "ipc_refused_dropped", pc->refused);
+	ctl_reply_field_u64(r, "policy_removed", f->admit.removed);
 	ctl_reply_field_u64(r, "ipc_msgs", pc->msgs);
 	ctl_reply_field_u64(r, "ipc_stale", pc->stale);
 	ctl_reply_field_u64(r, "frames_to_parser", pc->frames_sent);
@@ -547,6 +551,9 @@ fwd_control_status(void *ctx, size_t argc, const char *const argv[],
 	ctl_reply_field_str(r, "tap", f->tap.name);
 	ctl_reply_field_u64(r, "ogm_seqno", f->orig.ogm_seqno);
 	ctl_reply_field_bool(r, "parser_running", fwd_parser_up(&f->parser));
+	/* Parsers replaced for a violation, and of those for silence. */
+	ctl_reply_field_u64(r, "parser_kills", f->parser.c.kills);
+	ctl_reply_field_u64(r, "parser_silent", f->parser.c.silent);
 }
 
 const struct control_cmd fwd_control_cmds[] = {

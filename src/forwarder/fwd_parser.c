@@ -47,6 +47,13 @@ fwd_parser_handlers(struct fwd_parser *fp, const struct fwd_chan_handler *h,
 	fp->handlers_arg = arg;
 }
 
+void
+fwd_parser_gate(struct fwd_parser *fp, fwd_chan_gate_fn *fn, void *arg)
+{
+	fp->gate = fn;
+	fp->gate_arg = arg;
+}
+
 int
 fwd_parser_setup(struct fwd_parser *fp, const char *user,
     const char *chroot_dir, int debug, char *err, size_t errlen)
@@ -106,6 +113,8 @@ fwd_parser_attach(struct fwd_parser *fp, int fd, pid_t pid,
 	ipc_ctx_init(&fp->ctx, own_addr);
 	memset(fp->stat, 0, sizeof(fp->stat));
 	fp->pid = pid;
+	fp->hb_seq = fp->hb_acked = fp->hb_fence = 0;
+	fp->hb_wait_ms = fp->hb_next_ms = 0;
 	return 0;
 }
 
@@ -293,11 +302,89 @@ fwd_parser_send(struct fwd_parser *fp, uint16_t type, const void *obj,
 	return -1;
 }
 
+/* ---- heartbeats ---------------------------------------------------------------- */
+
+static int
+fwd_heartbeat_send(struct fwd_parser *fp)
+{
+	struct ipc_heartbeat hb;
+
+	memset(&hb, 0, sizeof(hb));
+	hb.seq = fp->hb_seq + 1;
+	if (hb.seq == 0 || fwd_parser_send(fp, IPC_HEARTBEAT, &hb,
+	    sizeof(hb)) != 0)
+		return -1;
+	fp->hb_seq = hb.seq;
+	return 0;
+}
+
 int
 fwd_parser_send_policy(struct fwd_parser *fp, uint32_t serial,
     const uint8_t *data, size_t len)
 {
-	return ipc_send_policy(&fp->ipc, serial, data, len);
+	if (ipc_send_policy(&fp->ipc, serial, data, len) != 0)
+		return -1;
+	/* The fence: the next heartbeat, sent now if there is room, else
+	 * by fwd_parser_tick(); both follow the policy on the channel. */
+	fp->hb_fence = fp->hb_seq + 1;
+	(void)fwd_heartbeat_send(fp);
+	return 0;
+}
+
+int
+fwd_parser_settled(const struct fwd_parser *fp)
+{
+	return fp->hb_acked >= fp->hb_fence;
+}
+
+uint64_t
+fwd_parser_deadline(const struct fwd_parser *fp)
+{
+	if (!fwd_parser_up(fp))
+		return 0;
+	if (fp->hb_seq != fp->hb_acked)
+		return fp->hb_wait_ms == 0 ? 1 : fp->hb_wait_ms +
+		    (uint64_t)FWD_HEARTBEAT_MS * FWD_HEARTBEAT_MISS;
+	return fp->hb_next_ms == 0 ? 1 : fp->hb_next_ms;
+}
+
+enum fwd_chan_rc
+fwd_parser_tick(struct fwd_parser *fp, uint64_t now_ms, char *why,
+    size_t whylen)
+{
+	uint64_t limit = (uint64_t)FWD_HEARTBEAT_MS * FWD_HEARTBEAT_MISS;
+
+	if (!fwd_parser_up(fp))
+		return FWD_CHAN_OK;
+	if (fp->hb_seq != fp->hb_acked) {
+		if (fp->hb_wait_ms == 0)
+			fp->hb_wait_ms = now_ms;
+		if (now_ms - fp->hb_wait_ms < limit)
+			return FWD_CHAN_OK;
+		fp->c.silent++;
+		log_errf(why, whylen, "no answer to heartbeat %u for %llu ms",
+		    fp->hb_acked + 1, (unsigned long long)limit);
+		return FWD_CHAN_KILL;
+	}
+	if (fp->hb_next_ms == 0)
+		fp->hb_next_ms = now_ms + FWD_HEARTBEAT_MS;
+	if (now_ms < fp->hb_next_ms)
+		return FWD_CHAN_OK;
+	fp->hb_next_ms = now_ms + FWD_HEARTBEAT_MS;
+	if (fwd_heartbeat_send(fp) == 0)
+		fp->hb_wait_ms = now_ms;
+	return FWD_CHAN_OK;
+}
+
+/* An answer: for a heartbeat sent and not answered yet, in order. */
+static int
+fwd_on_heartbeat_ack(struct fwd_parser *fp, const struct ipc_heartbeat *hb)
+{
+	if (hb->seq <= fp->hb_acked || hb->seq > fp->hb_seq)
+		return -1;
+	fp->hb_acked = hb->seq;
+	fp->hb_wait_ms = 0;
+	return 0;
 }
 
 void
@@ -423,6 +510,8 @@ fwd_chan_act(struct fwd_parser *fp, const struct ipc_msg *m)
 		return 0;
 	case IPC_LINK_KEY_REQ:
 		return fwd_on_link_key_req(fp, &u);
+	case IPC_HEARTBEAT_ACK:
+		return fwd_on_heartbeat_ack(fp, &u.heartbeat);
 	default:
 		return fwd_chan_dispatch(fp, type, &u);
 	}
@@ -438,6 +527,15 @@ fwd_parser_handle(struct fwd_parser *fp, const struct ipc_msg *m, char *why,
 		return FWD_CHAN_KILL;
 	if (r == IPC_CHECK_STALE) {
 		fp->c.stale++;
+		return FWD_CHAN_OK;
+	}
+	if (fp->gate != NULL &&
+	    (r = fp->gate(fp->gate_arg, m, why, whylen)) != IPC_CHECK_OK) {
+		if (r == IPC_CHECK_BAD)
+			return FWD_CHAN_KILL;
+		/* The parser's view moves on; the tables do not. */
+		fp->c.refused++;
+		ipc_ctx_apply(&fp->ctx, m);
 		return FWD_CHAN_OK;
 	}
 	fp->c.msgs++;

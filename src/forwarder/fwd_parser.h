@@ -40,6 +40,16 @@
 #define FWD_RESPAWN_MIN_MS	1000
 #define FWD_RESPAWN_MAX_MS	30000
 #define FWD_PARSER_STABLE_MS	10000
+/*
+ * Liveness (batsecd(8), PRIVILEGE SEPARATION): a HEARTBEAT every
+ * FWD_HEARTBEAT_MS while the last one was answered, and one right after
+ * every policy snapshot (the fence: its answer proves the parser read
+ * that policy).  A parser that leaves a heartbeat unanswered for
+ * FWD_HEARTBEAT_MISS intervals (counted from the first tick that saw it
+ * waiting, or from the last answer) is killed and respawned.
+ */
+#define FWD_HEARTBEAT_MS	2000
+#define FWD_HEARTBEAT_MISS	3
 /* Parser LOG lines the forwarder writes: burst, then per second. */
 #define FWD_PARSER_LOG_BURST	20
 #define FWD_PARSER_LOG_RATE	5
@@ -66,6 +76,16 @@ struct fwd_chan_handler {
 	fwd_chan_fn *fn;
 };
 
+/*
+ * The policy gate (fwd_admit.h): called for every message that passed
+ * ipc_check, before anything is applied.  Returns IPC_CHECK_OK (apply
+ * it), IPC_CHECK_STALE (refused, but the parser may not have read the
+ * policy that refuses it yet: drop the message, keep the parser, and
+ * still let ipc_ctx follow it) or IPC_CHECK_BAD (why says it: kill).
+ */
+typedef int fwd_chan_gate_fn(void *arg, const struct ipc_msg *m, char *why,
+    size_t whylen);
+
 struct fwd_parser_counters {
 	uint64_t spawns;
 	uint64_t deaths;
@@ -77,11 +97,16 @@ struct fwd_parser_counters {
 	uint64_t drop_queue;	/* channel queue full */
 	uint64_t drop_size;	/* empty or longer than IPC_FRAME_MAX */
 	uint64_t drop_src;	/* source MAC not unicast */
+	uint64_t silent;	/* killed for an unanswered heartbeat */
+	uint64_t refused;	/* refused by the gate while the parser
+				   had not read the newest policy */
 };
 
 struct fwd_parser {
 	const struct fwd_chan_handler *handlers;	/* NULL: count only */
 	void *handlers_arg;
+	fwd_chan_gate_fn *gate;			/* NULL: no policy gate */
+	void *gate_arg;
 	struct ipc ipc;			/* fd -1 when there is no channel */
 	struct ipc_ctx ctx;		/* what ipc_check needs to know */
 	const struct bs_identity *id;	/* answers LINK_KEY_REQ */
@@ -93,6 +118,12 @@ struct fwd_parser {
 	struct log_rl log_rl;		/* the parser's LOG lines */
 	struct log_rl note_rl;		/* notes about its messages */
 	struct fwd_parser_counters c;
+	/* Heartbeats on this channel (0: none yet). */
+	uint32_t hb_seq;		/* the last one sent */
+	uint32_t hb_acked;		/* the last one answered */
+	uint32_t hb_fence;		/* the one after the last policy */
+	uint64_t hb_wait_ms;		/* waiting for an answer since; 0 */
+	uint64_t hb_next_ms;		/* the next periodic one; 0: now */
 	/* How to start it (set by fwd_parser_setup). */
 	char exe[PATH_MAX];
 	char user[BS_CONF_USER_MAX + 1];
@@ -108,6 +139,25 @@ void	fwd_parser_init(struct fwd_parser *fp, const struct bs_identity *id);
  */
 void	fwd_parser_handlers(struct fwd_parser *fp,
 	    const struct fwd_chan_handler *h, void *arg);
+/* Register the policy gate (fn NULL: none). */
+void	fwd_parser_gate(struct fwd_parser *fp, fwd_chan_gate_fn *fn,
+	    void *arg);
+/*
+ * The heartbeat's timer, called from the loop: sends the periodic
+ * heartbeat when due; FWD_CHAN_KILL (why says it, counted as silent)
+ * when an answer is overdue, then the caller calls fwd_parser_kill().
+ */
+enum fwd_chan_rc fwd_parser_tick(struct fwd_parser *fp, uint64_t now_ms,
+	    char *why, size_t whylen);
+/* When fwd_parser_tick() has work next (0: no channel). */
+uint64_t fwd_parser_deadline(const struct fwd_parser *fp);
+/*
+ * 1 when the parser answered the heartbeat sent after the last policy
+ * snapshot (or got none): what it sends now was decided under that
+ * policy.
+ */
+int	fwd_parser_settled(const struct fwd_parser *fp);
+
 /*
  * Remember how to start the parser: the real path of our own binary
  * (readlink of /proc/self/exe, resolved once now so a respawn never
@@ -180,7 +230,10 @@ void	fwd_parser_send_frame(struct fwd_parser *fp, uint32_t ifindex,
 /* A message of ours (CONFIG, IFACE...); a failure means a bug or no room. */
 int	fwd_parser_send(struct fwd_parser *fp, uint16_t type, const void *obj,
 	    size_t objsize);
-/* A policy snapshot, as ipc_send_policy(): all of it queued, or -1. */
+/*
+ * A policy snapshot, as ipc_send_policy(): all of it queued, or -1.  A
+ * heartbeat follows it (the fence, fwd_parser_settled()).
+ */
 int	fwd_parser_send_policy(struct fwd_parser *fp, uint32_t serial,
 	    const uint8_t *data, size_t len);
 /* "killed by signal SIGSYS", "exited with status 1", ... into buf. */

@@ -1051,9 +1051,11 @@ fwd_e2e_alloc(struct fwd_tables *t, const uint8_t *orig)
 	} else {
 		i = (int32_t)t->e2e_evict;
 		t->e2e_evict = (t->e2e_evict + 1) % FWD_E2E_MAX;
-		h = fwd_hash(t, t->e2e[i].orig, 0, FWD_E2E_BUCKETS);
-		FWD_UNLINK(&t->e2e_idx[h], t->e2e, next_, i);
-		t->c.e2e_evicted++;
+		if (t->e2e[i].used_) {	/* not forgotten (fwd_e2e_forget) */
+			h = fwd_hash(t, t->e2e[i].orig, 0, FWD_E2E_BUCKETS);
+			FWD_UNLINK(&t->e2e_idx[h], t->e2e, next_, i);
+			t->c.e2e_evicted++;
+		}
 	}
 	p = &t->e2e[i];
 	sodium_memzero(p, sizeof(*p));
@@ -1074,6 +1076,20 @@ fwd_e2e_get(struct fwd_tables *t, const uint8_t orig[static BS_ADDR_LEN],
 	if (i == FWD_NIL && create)
 		i = fwd_e2e_alloc(t, orig);
 	return i == FWD_NIL ? NULL : &t->e2e[i];
+}
+
+void
+fwd_e2e_forget(struct fwd_tables *t, const uint8_t orig[static BS_ADDR_LEN])
+{
+	int32_t i = fwd_e2e_slot(t, orig);
+	uint32_t h;
+
+	if (i == FWD_NIL)
+		return;
+	h = fwd_hash(t, orig, 0, FWD_E2E_BUCKETS);
+	FWD_UNLINK(&t->e2e_idx[h], t->e2e, next_, i);
+	sodium_memzero(&t->e2e[i], sizeof(t->e2e[i]));
+	t->e2e[i].next_ = FWD_NIL;
 }
 
 void

@@ -341,6 +341,12 @@ struct fwd_e2e {
 struct fwd_e2e *fwd_e2e_get(struct fwd_tables *t,
 	    const uint8_t orig[static BS_ADDR_LEN], int create);
 /*
+ * Forget the data state of orig (keys wiped): its key is no longer
+ * admitted (fwd_admit.h).  Its slot is not reused before its turn.
+ */
+void	fwd_e2e_forget(struct fwd_tables *t,
+	    const uint8_t orig[static BS_ADDR_LEN]);
+/*
  * Mark broadcast (epoch, seqno) of p seen: a newer epoch than the
  * window's starts the window anew (counted as bcast_restarts when it had
  * one).

@@ -263,6 +263,14 @@ fwd_trust_rev_record(const struct fwd_trust *t, size_t i)
 	return i < t->n_rev ? t->rev[i].raw : NULL;
 }
 
+/* The policy or the revocations changed: the registered hook, if any. */
+static void
+fwd_trust_changed(struct fwd *f)
+{
+	if (f->trust.changed != NULL)
+		f->trust.changed(f);
+}
+
 /*
  * A new record: store it, persist it, and apply it (new snapshot for the
  * parser).  0; 1 when it was known already; -1 with err.
@@ -289,6 +297,7 @@ fwd_rev_add(struct fwd *f, const uint8_t raw[static BS_REVOKE_LEN],
 	bs_key_to_b64(key, v.r.revoked_pk);
 	log_info("revocation of %s by the CA stored and applied", key);
 	f->policy_serial++;
+	fwd_trust_changed(f);
 	fwd_trust_push(f);
 	return 0;
 }
@@ -296,12 +305,32 @@ fwd_rev_add(struct fwd *f, const uint8_t raw[static BS_REVOKE_LEN],
 int
 fwd_trust_on_revoke(void *arg, const union ipc_payload *u)
 {
+	struct fwd *f = arg;
+	struct fwd_rev v;
 	char err[256];
 
-	/* Checked again: the parser's word is not enough.  A record the
-	 * policy changed under is not a parser fault. */
-	if (fwd_rev_add(arg, u->revoke.rec, err, sizeof(err)) < 0)
-		log_warnx("revocation record from the mesh refused: %s", err);
+	/*
+	 * Checked again: the parser's word is not enough.  A record our
+	 * policy refuses is one a correct parser never sends (a violation:
+	 * the parser is killed), unless the parser may not have read the
+	 * policy that refuses it yet (fwd_parser_settled).
+	 */
+	if (fwd_rev_check(f, u->revoke.rec, 1, &v, err, sizeof(err)) != 0) {
+		log_warnx("revocation record from the parser refused: %s",
+		    err);
+		/* Expiry is a matter of the second each side read its
+		 * clock: a record that expired since the parser took it
+		 * is no violation. */
+		if (bs_revoke_decode(&v.r, u->revoke.rec, BS_REVOKE_LEN) == 0 &&
+		    bs_policy_revoke_expired(f->policy, &v.r, fwd_rev_now()))
+			return 0;
+		return fwd_parser_settled(&f->parser) && !f->policy_pending ?
+		    -1 : 0;
+	}
+	/* Not the parser's fault: the store is full or cannot be written. */
+	if (fwd_rev_add(f, u->revoke.rec, err, sizeof(err)) < 0)
+		log_warnx("revocation record from the mesh not stored: %s",
+		    err);
 	return 0;
 }
 
@@ -454,6 +483,7 @@ fwd_trust_install(struct fwd *f, struct bs_policy *pol)
 	bs_policy_free(f->policy);
 	f->policy = pol;
 	f->policy_serial++;
+	fwd_trust_changed(f);
 	fwd_trust_push(f);
 }
 

@@ -14,6 +14,11 @@
  * the policy; fwd_trust_push() queues it to the parser after every
  * change.
  *
+ * Every change of the policy or of the revocations in force calls
+ * f->trust.changed, when registered (forwarder_handlers: fwd_admit_sync,
+ * which removes what the new policy refuses from the tables), before the
+ * new snapshot is queued to the parser.
+ *
  * The module's state is struct fwd_trust (fwd_types.h), f->trust.
  */
 #ifndef BATSEC_FWD_TRUST_H
@@ -98,7 +103,10 @@ const uint8_t *fwd_trust_own_cert(const struct fwd_trust *t);
  * IPC_REVOKE from the parser (a channel handler, fwd_parser.h; arg a
  * struct fwd): a record it verified.  The forwarder checks it again
  * (format, that it counts under its policy, signature); a record it
- * already holds is ignored, one it refuses is logged.  Always 0.
+ * already holds is ignored.  One it refuses returns -1 (the parser is killed),
+ * or 0 while the parser may not have read the newest policy
+ * (fwd_parser_settled); a record that passed but cannot be stored (full,
+ * disk) is only logged.
  */
 int	fwd_trust_on_revoke(void *arg, const union ipc_payload *u);
 

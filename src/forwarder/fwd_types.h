@@ -37,6 +37,7 @@
 
 struct bs_policy;
 struct control;
+struct fwd;
 struct fwd_data;	/* fwd_data.h */
 struct fwd_tables;	/* fwd_tables.h */
 struct nl_sock;
@@ -103,6 +104,10 @@ struct fwd_trust {
 	size_t n_rev;
 	size_t rev_next;		/* the next one to send */
 	uint64_t rev_check_ms;		/* expiry looked for last */
+	/* Called after every change of the policy or the revocations,
+	 * before the parser hears of it (forwarder_handlers registers
+	 * fwd_admit_sync: refused keys leave the tables at once). */
+	void (*changed)(struct fwd *f);
 };
 
 /* ---- TOFU pins (fwd_pins.c) ---------------------------------------------- */
@@ -111,6 +116,39 @@ struct fwd_pins {
 	struct pinset set;
 	uint64_t save_at_ms;		/* 0: nothing to write */
 	int full_logged;		/* "full" said once */
+};
+
+/* ---- the forwarder's own admission check (fwd_admit.c) ------------------- */
+
+/* A certificate the forwarder verified (signature) when the parser sent it. */
+struct fwd_admit_cert {
+	struct bs_cert c;		/* sorted by c.node_pk */
+	uint8_t addr[BS_ADDR_LEN];	/* bs_mesh_addr(c.node_pk) */
+};
+
+/* A key of the policy's trust, block or revoke lists, by its address. */
+struct fwd_admit_addr {
+	uint8_t addr[BS_ADDR_LEN];	/* sorted by addr */
+	uint8_t listed;			/* FWD_ADMIT_TRUST or _BLOCK */
+	uint8_t pk[BS_PK_LEN];
+};
+#define FWD_ADMIT_TRUST		1
+#define FWD_ADMIT_BLOCK		2	/* block or revoke entry */
+
+struct fwd_admit {
+	struct bs_policy *eff;		/* effective policy (own copy) */
+	uint32_t serial;		/* the f->policy_serial of eff */
+	struct fwd_admit_addr *addrs;
+	size_t n_addrs;
+	struct fwd_admit_cert *certs;
+	size_t n_certs;
+	struct fwd_admit_addr *cert_addrs;	/* the certs by address */
+	int cert_addrs_stale;		/* to be sorted again before use */
+	uint64_t spawns;		/* the parser the certificates came from */
+	uint64_t (*clock)(void);	/* unix seconds; NULL: time(2) */
+	uint64_t removed;		/* table entries removed */
+	uint64_t refused;		/* messages refused (kill or not) */
+	struct log_rl rl;
 };
 
 /* ---- the whole forwarder ---------------------------------------------------- */
@@ -126,6 +164,7 @@ struct fwd {
 	int policy_pending;		/* not yet queued to this parser */
 	struct fwd_trust trust;		/* certificate, revocations */
 	struct fwd_pins pins;
+	struct fwd_admit admit;		/* what the parser may claim */
 
 	struct tap tap;
 	uint32_t tap_mtu;

@@ -160,6 +160,21 @@ parser_on_link_key(struct parser *p)
 	sodium_memzero(p->msg.data, sizeof(p->msg.data));
 }
 
+/*
+ * The forwarder's liveness check: answered as soon as it is read, so the
+ * answer also says that everything sent before it was read.  An answer
+ * that finds the queue full is lost; the forwarder waits for the next.
+ */
+static void
+parser_on_heartbeat(struct parser *p)
+{
+	struct ipc_heartbeat hb;
+
+	if (ipc_get(&p->msg, IPC_HEARTBEAT, &hb, sizeof(hb)) != 0)
+		parser_die(p, "HEARTBEAT: malformed");
+	(void)ipc_send(&p->ipc, IPC_HEARTBEAT_ACK, &hb, sizeof(hb));
+}
+
 /* One message from the forwarder (layers 1-2 passed in ipc_recv). */
 static void
 parser_handle(struct parser *p, uint64_t now_ms)
@@ -196,6 +211,9 @@ parser_handle(struct parser *p, uint64_t now_ms)
 		if (ipc_get(&p->msg, type, &u.pins, sizeof(u.pins)) != 0)
 			parser_die(p, "PINS: malformed");
 		pcore_pins(&p->pc, &u.pins);
+		break;
+	case IPC_HEARTBEAT:
+		parser_on_heartbeat(p);
 		break;
 	default:
 		parser_die(p, "unexpected message type");

@@ -86,8 +86,17 @@
  *	prev_sender = the mesh address of the neighbour we got it from
  *	(batman's rule, batsec-protocol(7)), element = bs_chain_step(element);
  *	the signed block is copied unchanged.
+ *  IPC_CERT {the certificate}: when pcore_trust.c accepts a certificate
+ *	(new, or one that replaces a key's older one), before it is kept
+ *	and before any message about its key: the forwarder admits a
+ *	certified key only with a certificate it verified itself.  A
+ *	certificate that cannot be sent is not kept.
+ *  IPC_PIN {pk}: mode open, a stranger's address pinned (pcore_trust.h);
+ *	again when sending failed, but only keys that are strangers still.
  *  IPC_LOG (debug lines about dropped frames, rate limited) and IPC_STATS
  *	(from pcore_tick, at most every PCORE_STATS_MS while counters move).
+ *  IPC_HEARTBEAT_ACK is parser.c's, not the core's: the answer to each
+ *	IPC_HEARTBEAT, as soon as it is read.
  *
  * Counters (IPC_STATS ids; every refused frame and entry lands in one):
  * rx_frames every frame; rx_hello, rx_ogm HELLOs and OGM frames that

@@ -191,6 +191,11 @@ pt_pins_resend(struct pcore *pc, uint64_t now_ms)
 		return;
 	t->resent_ms = now_ms;
 	for (i = 0; i < t->pins.n; i++) {
+		/* The forwarder refuses a pin for a key that has an entry
+		 * now, or in a mode other than open (fwd_admit.h). */
+		if (pcore_trust_class(pc, t->pins.v[i].pk) !=
+		    BS_CLASS_STRANGER)
+			continue;
 		memcpy(m.pk, t->pins.v[i].pk, BS_PK_LEN);
 		if (pcore_emit(pc, IPC_PIN, &m, sizeof(m)) != 0)
 			return;
@@ -349,6 +354,15 @@ pt_cert_store(struct pcore_trust *t, const struct bs_cert *c, uint64_t now)
 	return 0;
 }
 
+static int
+pt_cert_send(struct pcore *pc, const struct bs_cert *c)
+{
+	struct ipc_cert m;
+
+	bs_cert_encode(m.cert, c);
+	return pcore_emit(pc, IPC_CERT, &m, sizeof(m));
+}
+
 int
 pcore_trust_accept(struct pcore *pc, const struct pcore_cert_cand *cand)
 {
@@ -369,7 +383,11 @@ pcore_trust_accept(struct pcore *pc, const struct pcore_cert_cand *cand)
 		pcore_count(pc, IPC_STAT_CERT_REFUSED);
 		return -1;
 	}
-	if (pt_cert_store(t, &cand->c, now) != 0) {
+	/* The forwarder admits the key only with its own check of the
+	 * certificate (IPC_CERT): it goes up before anything relies on it,
+	 * and is not kept when it could not be sent. */
+	if (pt_cert_send(pc, &cand->c) != 0 ||
+	    pt_cert_store(t, &cand->c, now) != 0) {
 		pcore_count(pc, IPC_STAT_CERT_REFUSED);
 		return -1;
 	}

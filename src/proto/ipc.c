@@ -471,6 +471,27 @@ chk_pin(const union ipc_payload *u, char *err, size_t errlen)
 }
 
 static int
+chk_heartbeat(const union ipc_payload *u, char *err, size_t errlen)
+{
+	if (u->heartbeat.seq == 0)
+		return log_errf(err, errlen, "seq is 0");
+	if (u->heartbeat.reserved != 0)
+		return log_errf(err, errlen, "reserved field not 0");
+	return 0;
+}
+
+/* A certificate in its canonical form (the signature is checked later). */
+static int
+chk_cert(const union ipc_payload *u, char *err, size_t errlen)
+{
+	const char *why = bs_cert_format_problem(u->cert.cert, BS_CERT_LEN);
+
+	if (why != NULL)
+		return log_errf(err, errlen, "certificate: %s", why);
+	return 0;
+}
+
+static int
 chk_pins(const union ipc_payload *u, char *err, size_t errlen)
 {
 	const struct ipc_pins *p = &u->pins;
@@ -528,6 +549,8 @@ static const struct ipc_desc ipc_descs[] = {
 	    chk_link_key),
 	VAR(IPC_PINS, IPC_ROLE_PARSER, "PINS", struct ipc_pins, pk, count,
 	    BS_PK_LEN, 1, IPC_PINS_MAX, chk_pins),
+	FIXED(IPC_HEARTBEAT, IPC_ROLE_PARSER, "HEARTBEAT", struct ipc_heartbeat,
+	    chk_heartbeat),
 	FIXED(IPC_LOG, IPC_ROLE_FORWARDER, "LOG", struct ipc_log, chk_log),
 	FIXED(IPC_ROUTE_ADD, IPC_ROLE_FORWARDER, "ROUTE_ADD", struct ipc_route,
 	    chk_route),
@@ -547,6 +570,9 @@ static const struct ipc_desc ipc_descs[] = {
 	FIXED(IPC_REVOKE, IPC_ROLE_FORWARDER, "REVOKE", struct ipc_revoke,
 	    chk_revoke),
 	FIXED(IPC_PIN, IPC_ROLE_FORWARDER, "PIN", struct ipc_pin, chk_pin),
+	FIXED(IPC_HEARTBEAT_ACK, IPC_ROLE_FORWARDER, "HEARTBEAT_ACK",
+	    struct ipc_heartbeat, chk_heartbeat),
+	FIXED(IPC_CERT, IPC_ROLE_FORWARDER, "CERT", struct ipc_cert, chk_cert),
 };
 
 #undef FIXED

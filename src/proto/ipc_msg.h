@@ -61,6 +61,7 @@ enum ipc_type {
 	IPC_FRAME		= 0x06,
 	IPC_LINK_KEY		= 0x07,
 	IPC_PINS		= 0x08,
+	IPC_HEARTBEAT		= 0x09,
 	/* parser -> forwarder */
 	IPC_LOG			= 0x41,
 	IPC_ROUTE_ADD		= 0x42,
@@ -73,6 +74,8 @@ enum ipc_type {
 	IPC_STATS		= 0x49,
 	IPC_REVOKE		= 0x4a,
 	IPC_PIN			= 0x4b,
+	IPC_HEARTBEAT_ACK	= 0x4c,
+	IPC_CERT		= 0x4d,
 };
 
 /* ---- limits shared by both ends ----------------------------------------- */
@@ -192,6 +195,20 @@ struct ipc_link_key {
 	uint8_t reserved[3];
 	uint8_t key_id[BS_KEYID_LEN];	/* bs_link_keyid(key) */
 	uint8_t key[BS_LINKKEY_LEN];
+};
+
+/*
+ * IPC_HEARTBEAT (forwarder -> parser) and IPC_HEARTBEAT_ACK (parser ->
+ * forwarder, the same seq): the parser's liveness check (batsecd(8),
+ * PRIVILEGE SEPARATION).  The forwarder numbers its heartbeats 1, 2, ...
+ * on each channel; the parser answers each one when it reads it, so an
+ * answer also says that every message sent before that heartbeat (a new
+ * policy, say) has been read.  An answer for a heartbeat that was not
+ * sent, or answered already, is a violation.
+ */
+struct ipc_heartbeat {
+	uint32_t seq;			/* >= 1 */
+	uint32_t reserved;
 };
 
 /* ---- parser -> forwarder ------------------------------------------------ */
@@ -325,6 +342,17 @@ struct ipc_revoke {
  */
 struct ipc_pin {
 	uint8_t pk[BS_PK_LEN];		/* not all zero */
+};
+
+/*
+ * IPC_CERT: a node certificate (BS_CERT_LEN canonical bytes) the parser
+ * verified and keeps, sent before any message that relies on it (NEIGH,
+ * ROUTE_ADD, TT, GW of that key).  The forwarder admits a key by
+ * certificate only if it verified the certificate itself against its own
+ * policy (fwd_admit.h); the parser's word is not enough.
+ */
+struct ipc_cert {
+	uint8_t cert[BS_CERT_LEN];
 };
 
 /*
@@ -467,6 +495,8 @@ union ipc_payload {
 	struct ipc_revoke revoke;
 	struct ipc_pin pin;
 	struct ipc_pins pins;
+	struct ipc_heartbeat heartbeat;
+	struct ipc_cert cert;
 };
 
 /* No compiler padding anywhere in what travels (sizes = sum of fields). */
@@ -491,6 +521,8 @@ _Static_assert(offsetof(struct ipc_stats, s) == 8, "ipc_stats");
 _Static_assert(sizeof(struct ipc_revoke) == BS_REVOKE_LEN, "ipc_revoke");
 _Static_assert(sizeof(struct ipc_pin) == BS_PK_LEN, "ipc_pin");
 _Static_assert(offsetof(struct ipc_pins, pk) == 8, "ipc_pins");
+_Static_assert(sizeof(struct ipc_heartbeat) == 8, "ipc_heartbeat");
+_Static_assert(sizeof(struct ipc_cert) == BS_CERT_LEN, "ipc_cert");
 /* The largest payload of every variable type fits. */
 _Static_assert(20 + IPC_FRAME_MAX <= IPC_MAX_PAYLOAD, "frame fits");
 _Static_assert(12 + IPC_POLICY_CHUNK_MAX <= IPC_MAX_PAYLOAD, "chunk fits");
