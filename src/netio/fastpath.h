@@ -12,8 +12,10 @@
  * assembled here, without libbpf; the kernel's verifier proves it safe
  * before it runs.
  *
- * The frames the program relays (DP2.md): pkt_type HOST, the configured
- * ethertype, a version-2 UNICAST (0x40) or ECHO (0x42), reserved byte
+ * The frames the program relays (DP2.md): pkt_type HOST, no VLAN tag
+ * (none the kernel took out of the frame at ingress either: the socket
+ * filter refuses tagged frames, so the relay passes them on), the
+ * configured ethertype, a version-2 UNICAST (0x40) or ECHO (0x42), reserved byte
  * zero, both addresses of mesh form, the frame exactly as long as the
  * type allows (UNICAST: 68 + 14..1518 bytes, ECHO: 68 + 6), TTL above 1,
  * a source originator that is not us, a source MAC that is a neighbour
