@@ -6,8 +6,10 @@
  *	sandbox_chroot_prepare(conf.chroot_dir, err, sizeof err);
  *	sandbox_forwarder_caps(err, sizeof err);
  *	... sodium_init, load keys, open TAP / AF_PACKET / netlink / control
- *	sandbox_forwarder_seccomp();
- *	... fork + execve("batsecd -P", channel on fd 3) for each parser
+ *	exe = sandbox_exe_open(NULL, err, sizeof err);	(before the filter)
+ *	sandbox_forwarder_seccomp(exe);
+ *	... fork + sandbox_exe_exec(exe, "batsecd -P", channel on fd 3)
+ *	    for each parser
  *
  * Parser (batsecd -P), still uid 0 with the few capabilities it inherited:
  *	r = sandbox_parser_enter(conf.user, conf.chroot_dir, err, sizeof err);
@@ -128,7 +130,27 @@ int sandbox_forwarder_caps(char *err, size_t errlen);
  */
 int sandbox_kill(pid_t pid, int sig);
 
-/* Load the forwarder's seccomp filter.  0, or -1 with errno. */
-int sandbox_forwarder_seccomp(void);
+/*
+ * The parser is started from a descriptor of the binary, not by path:
+ * sandbox_exe_open() opens path (NULL: /proc/self/exe, our own binary)
+ * O_PATH | O_CLOEXEC, at a descriptor of at least SANDBOX_EXE_FD_MIN so
+ * a child's fds 0-3 never clobber it, before the forwarder's filter is
+ * loaded; the descriptor, or -1 with err.  It keeps the file that was
+ * started, also when a package upgrade replaces the path.
+ * sandbox_exe_exec() is execveat(exe_fd, "", argv, envp, AT_EMPTY_PATH)
+ * (close-on-exec, so the parser does not inherit it); it returns only on
+ * failure, -1 with errno.
+ */
+#define SANDBOX_EXE_FD_MIN	4
+int sandbox_exe_open(const char *path, char *err, size_t errlen);
+int sandbox_exe_exec(int exe_fd, char *const argv[], char *const envp[]);
+
+/*
+ * Load the forwarder's seccomp filter.  Its only exec is
+ * sandbox_exe_exec(exe_fd, ...) exactly (the descriptor, the path
+ * argument's address, the flags); no execve, no other execveat.
+ * exe_fd < 0: no exec at all.  0, or -1 with errno.
+ */
+int sandbox_forwarder_seccomp(int exe_fd);
 
 #endif /* BATSEC_SANDBOX_H */

@@ -494,7 +494,7 @@ fwd_sandbox(struct fwd *f)
 	sandbox_set_debug(f->args.debug);
 	if (geteuid() == 0 && sandbox_forwarder_caps(err, sizeof(err)) != 0)
 		fatalx("%s", err);
-	if (sandbox_forwarder_seccomp() != 0)
+	if (sandbox_forwarder_seccomp(f->parser.exe_fd) != 0)
 		fatal("loading the forwarder's seccomp filter");
 }
 

@@ -94,7 +94,7 @@ struct fwd_parser {
 	struct log_rl note_rl;		/* notes about its messages */
 	struct fwd_parser_counters c;
 	/* How to start it (set by fwd_parser_setup). */
-	char exe[PATH_MAX];
+	int exe_fd;			/* sandbox_exe_open(): our binary */
 	char user[BS_CONF_USER_MAX + 1];
 	char chroot_dir[BS_CONF_PATH_MAX + 1];
 	int debug;			/* pass -d: seccomp reports, not kills */
@@ -109,17 +109,18 @@ void	fwd_parser_init(struct fwd_parser *fp, const struct bs_identity *id);
 void	fwd_parser_handlers(struct fwd_parser *fp,
 	    const struct fwd_chan_handler *h, void *arg);
 /*
- * Remember how to start the parser: the real path of our own binary
- * (readlink of /proc/self/exe, resolved once now so a respawn never
- * depends on /proc), the user and the chroot directory.  0 or -1 + err.
+ * Remember how to start the parser: a descriptor of our own binary
+ * (sandbox_exe_open of /proc/self/exe, opened once now, before the
+ * seccomp filter, so a respawn never depends on /proc or on a path; one
+ * already set is kept), the user and the chroot directory.  0 or -1 + err.
  */
 int	fwd_parser_setup(struct fwd_parser *fp, const char *user,
 	    const char *chroot_dir, int debug, char *err, size_t errlen);
 /*
  * Start a parser: socketpair, fork, and in the child fd 3 = channel,
- * 0-2 = /dev/null, everything else closed, signals reset, then execve
- * of exe as "batsecd -P [-d] -u USER -r CHROOT" with an empty
- * environment (see parser.h).
+ * 0-2 = /dev/null, everything else closed, signals reset, then
+ * sandbox_exe_exec of exe_fd as "batsecd -P [-d] -u USER -r CHROOT" with
+ * an empty environment (see parser.h).
  * A fresh ipc_ctx knows own_addr and no interface.  0 or -1 + err.
  */
 int	fwd_parser_spawn(struct fwd_parser *fp,
