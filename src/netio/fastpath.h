@@ -53,10 +53,12 @@
  * and delete, then insert afresh) into its own once a second and before
  * it shows them.
  *
- * Needs CAP_BPF when loading, and Linux 6.6 or newer for a tcx link
- * (older kernels take the program as a tc filter; atomic compare and
- * exchange needs 5.12); the forwarder loads the program before it drops
- * its capabilities and attaches it with CAP_NET_ADMIN.
+ * Needs CAP_BPF and CAP_PERFMON when loading (without the latter the
+ * verifier refuses adding a variable length to a packet pointer), and
+ * Linux 6.6 or newer for a tcx link (older kernels take the program as a
+ * tc filter; atomic compare and exchange needs 5.12); the forwarder loads
+ * the program before it drops its capabilities and attaches it with
+ * CAP_NET_ADMIN.
  */
 #ifndef BATSEC_FASTPATH_H
 #define BATSEC_FASTPATH_H
