@@ -397,6 +397,45 @@ sb_user(const char *user, uid_t *uid, gid_t *gid, int *fallback,
 	return 0;
 }
 
+int
+sandbox_parser_user_check(const char *user, const char *group, char *err,
+    size_t errlen)
+{
+	struct group *gr;
+	char **m;
+	uid_t uid;
+	gid_t gid;
+	int fallback, bad = 0;
+	FILE *f;
+
+	if (group == NULL || group[0] == '\0')
+		return 0;
+	if (sb_user(user, &uid, &gid, &fallback, err, errlen) != 0)
+		return -1;
+	if (fallback)
+		user = "nobody";
+	/* As the control socket looks its group up (control.c). */
+	if ((f = fopen("/etc/group", "re")) != NULL) {
+		while ((gr = fgetgrent(f)) != NULL &&
+		    strcmp(gr->gr_name, group) != 0)
+			;
+	} else
+		gr = getgrnam(group);
+	if (gr != NULL) {
+		bad = gr->gr_gid == gid;
+		for (m = gr->gr_mem; !bad && m != NULL && *m != NULL; m++)
+			bad = strcmp(*m, user) == 0;
+	}
+	if (f != NULL)
+		(void)fclose(f);
+	if (bad)
+		return log_errf(err, errlen, "sandbox: the parser's user '%s' "
+		    "is in the control socket's group '%s': a parser that "
+		    "escaped its sandbox could edit the trust; give it a "
+		    "group of its own", user, group);
+	return 0;
+}
+
 /* Everything that needs capabilities, while we still have them. */
 static int
 sb_lock_caps(char *err, size_t errlen)

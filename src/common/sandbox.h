@@ -112,6 +112,18 @@ int sandbox_parser_enter(const char *user, const char *chroot_dir, char *err,
     size_t errlen);
 
 /*
+ * The forwarder, at the start: -1 with err when the user the parser will
+ * run as (user, or "nobody" when user does not exist, as
+ * sandbox_parser_enter() picks it) has group (the control socket's) as
+ * its primary group or is listed as a member of it in /etc/group (NSS
+ * when that file cannot be read): a parser that escaped its sandbox would
+ * then reach the control socket.  0 when not, or when group is NULL, ""
+ * or does not exist.
+ */
+int sandbox_parser_user_check(const char *user, const char *group,
+    char *err, size_t errlen);
+
+/*
  * Load the parser's seccomp filter (default: kill the process).  Call it
  * after every allocation and set-up is done.  0, or -1 with errno.
  */

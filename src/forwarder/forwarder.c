@@ -426,7 +426,9 @@ fwd_load(struct fwd *f)
 	fwd_parser_init(&f->parser, &f->id);
 	forwarder_handlers(f);
 	if (fwd_parser_setup(&f->parser, f->cfg.user, f->cfg.chroot_dir,
-	    f->args.debug, err, sizeof(err)) != 0)
+	    f->args.debug, err, sizeof(err)) != 0 ||
+	    sandbox_parser_user_check(f->cfg.user, CONTROL_GROUP, err,
+	    sizeof(err)) != 0)
 		fatalx("%s", err);
 	if (state_epoch_bump(f->cfg.state_dir, (uint64_t)time(NULL),
 	    &f->epoch, err, sizeof(err)) != 0)
