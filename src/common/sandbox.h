@@ -22,8 +22,8 @@
  * the forwarder stays uid 0 and keeps CAP_NET_ADMIN and CAP_NET_RAW
  * effective for TAP, netlink and raw sockets.  CAP_SETUID, CAP_SETGID,
  * CAP_SYS_CHROOT and CAP_SETPCAP stay in its permitted set only: it never
- * uses them itself, but a parser it starts is a fork + execve by uid 0,
- * and execve gives uid 0 a permitted (and effective) set equal to the
+ * uses them itself, but a parser it starts is a fork + exec by uid 0,
+ * and exec gives uid 0 a permitted (and effective) set equal to the
  * bounding set, limited by no_new_privs to what the forwarder still
  * permits.  So the parser starts with exactly those seven capabilities,
  * which is what it needs to chroot, switch to the batsec user and drop
@@ -32,9 +32,10 @@
  * a parser that broke the IPC contract: the parser runs as another user,
  * so uid 0 without CAP_KILL gets EPERM.  Every other
  * capability is gone from the forwarder's bounding set, so no exec can
- * ever bring it back.
+ * ever bring it back: CAP_BPF and CAP_PERFMON (the systemd unit grants
+ * them) serve only to load the in-kernel relay before this drop.
  *
- * Seccomp filters are inherited across fork and execve and stack: the
+ * Seccomp filters are inherited across fork and exec and stack: the
  * parser runs under the forwarder's filter and its own.  So the forwarder's
  * allow-list must also cover the parser's start-up (the dynamic loader,
  * getpwnam, chroot, setres[ug]id, capset, prctl, setrlimit, seccomp),
