@@ -237,9 +237,11 @@ CONFDIR := $(DESTDIR)$(SYSCONFDIR)/batsec
 UNIT    := $(DESTDIR)$(SYSTEMDUNITDIR)/batsecd.service
 
 # An existing batsec.conf is never replaced; the example always is.
-# Without DESTDIR (installing on this machine) the user batsec and the
-# chroot directory are created when systemd's tools are there, so the
-# unit can start; with DESTDIR a package's scripts do that.
+# Without DESTDIR (installing on this machine) the user batsec (the
+# parser's), the group batsec-ctl (the control socket's, which the parser's
+# user must not be in) and the chroot directory are created when systemd's
+# tools are there, so the unit can start; with DESTDIR a package's scripts
+# do that.
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR)
 	install -m 0755 $(B)/batsecd $(DESTDIR)$(SBINDIR)/batsecd
@@ -267,7 +269,8 @@ install: all
 	        echo "systemd-tmpfiles --create $(TMPFILESDIR)/batsec.conf"; \
 	        systemd-tmpfiles --create $(TMPFILESDIR)/batsec.conf || exit 1; \
 	    else \
-	        echo "batsec: create the user batsec and the directory" \
+	        echo "batsec: create the user batsec, the group" \
+	            "batsec-ctl (batsec not in it) and the directory" \
 	            "/var/empty (root, 0755) before starting batsecd"; \
 	    fi; \
 	    echo "batsec: edit $(SYSCONFDIR)/batsec/batsec.conf, then" \

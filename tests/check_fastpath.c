@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -31,6 +32,7 @@
 
 #include "netio/fastpath.h"
 #include "netio/netlink.h"
+#include "netio/rawsock.h"
 #include "proto/wire.h"
 #include "lib/t_fastpath.h"
 #include "lib/t_check.h"
@@ -758,6 +760,99 @@ START_TEST(test_attach_tcx_relays)
 END_TEST
 
 /*
+ * VLAN tags (batsecd(8), "In-kernel relay"): a frame sent on va with a
+ * tag after the MACs arrives at vb with the tag moved out of the frame by
+ * the kernel (skb->vlan_present) before the relay runs.  The socket path
+ * (rawsock.c's filter on a socket bound to vb) and the relay must treat
+ * it alike: whether the forwarder's socket gets a tagged frame may not
+ * depend on whether the relay is attached, and the relay relays none.
+ * A priority tag (VID 0) is cleared by the kernel before the socket sees
+ * the frame; a tag for a VLAN no device of vb's serves makes it a frame
+ * for another host; neither is the relay's to take.
+ */
+static const struct vlan_case {
+	uint16_t tpid, tci;
+} vlan_cases[] = {
+	{ 0x8100, 100 },		/* 802.1Q, VLAN 100 */
+	{ 0x8100, 0 },			/* 802.1p priority tag */
+	{ 0x8100, 0xe000 | 7 },		/* priority 7, VLAN 7 */
+	{ 0x88a8, 100 },		/* 802.1ad service tag */
+};
+
+/* The relayable frame of wire2_relays with the tag after the MACs. */
+static size_t
+vlan_frame(const struct wire2 *w, const struct vlan_case *c, uint8_t tag,
+    uint8_t *f, size_t cap)
+{
+	uint8_t plain[2048];
+	size_t len = t_fpm_frame(plain, INNER);
+
+	ck_assert_uint_le(len + 4, cap);
+	memcpy(plain, w->vb.mac, 6);
+	memcpy(plain + 6, w->va.mac, 6);
+	plain[66] = tag;
+	t_fpm_retag(plain, len, t_fpm_in_hop.key);
+	memcpy(f, plain, 12);
+	f[12] = (uint8_t)(c->tpid >> 8);
+	f[13] = (uint8_t)c->tpid;
+	f[14] = (uint8_t)(c->tci >> 8);
+	f[15] = (uint8_t)c->tci;
+	memcpy(f + 16, plain + 12, len - 12);
+	return len + 4;
+}
+
+/* 1 when fd (nonblocking or not) gets a frame with byte 66 (after the
+ * Ethernet header) equal to tag within 300 ms. */
+static int
+got_tag(int fd, uint8_t tag)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint8_t in[2048];
+	ssize_t n;
+
+	while (poll(&p, 1, 300) == 1) {
+		n = recv(fd, in, sizeof(in), MSG_DONTWAIT);
+		if (n > 66 && in[66] == tag)
+			return 1;
+	}
+	return 0;
+}
+
+START_TEST(test_vlan_agree)
+{
+	const struct vlan_case *c = &vlan_cases[_i];
+	struct rawsock rs;
+	struct wire2 w;
+	uint8_t f[2048];
+	size_t len;
+	int link, sock_off, sock_on, relayed;
+
+	wire2_setup(&w);
+	ck_assert_int_eq(rawsock_open(&rs, w.vb.ifindex, T_FPM_ET), 0);
+	len = vlan_frame(&w, c, 1, f, sizeof(f));
+	ck_assert_int_eq(send(w.tx, f, len, 0), (ssize_t)len);
+	sock_off = got_tag(rs.fd, 1);
+	link = fastpath_attach(&fp, w.vb.ifindex);
+	ck_assert_msg(link >= 0, "tcx attach: %s", strerror(errno));
+	/* Untagged, the same frame is relayed: the relay is working. */
+	ck_assert_int_eq(wire2_relays(&w, 2), 1);
+	len = vlan_frame(&w, c, 3, f, sizeof(f));
+	ck_assert_int_eq(send(w.tx, f, len, 0), (ssize_t)len);
+	sock_on = got_tag(rs.fd, 3);
+	relayed = got_tag(w.rx, 3);
+	ck_assert_msg(!relayed, "tpid %04x tci %04x: the relay relayed a "
+	    "tagged frame (the socket path %s it)", c->tpid, c->tci,
+	    sock_off ? "takes" : "refuses");
+	ck_assert_msg(sock_on == sock_off, "tpid %04x tci %04x: the socket "
+	    "gets the tagged frame %s the relay, %s it", c->tpid, c->tci,
+	    sock_off ? "without" : "with", sock_off ? "not with" : "not without");
+	ck_assert_int_eq(close(link), 0);
+	rawsock_close(&rs);
+	wire2_teardown(&w);
+}
+END_TEST
+
+/*
  * A tc filter (kernels without tcx, fast-path tc): relays once attached,
  * and not past its deadline, though still attached; replaced in place
  * when attached again; relays nothing once removed.
@@ -887,6 +982,8 @@ fastpath_suite(void)
 	tcase_add_test(tc, test_alive);
 	tcase_add_test(tc, test_attach_tcx_relays);
 	tcase_add_test(tc, test_attach_tc_relays);
+	tcase_add_loop_test(tc, test_vlan_agree, 0,
+	    (int)(sizeof(vlan_cases) / sizeof(vlan_cases[0])));
 	tcase_add_test(tc, test_open_errors);
 	tcase_add_test(tc, test_bench);
 	suite_add_tcase(s, tc);

@@ -798,7 +798,7 @@ pp_pcore_file(struct pp *p, const struct blob *b)
 
 /* The forwarder's sandbox, which the parser inherits and stacks. */
 static void
-fwd_enter(void)
+fwd_enter(int exe_fd)
 {
 	static int entered;	/* per test: Check forks a child for each */
 	char err[256];
@@ -806,12 +806,13 @@ fwd_enter(void)
 	if (entered++)
 		return;
 	ck_assert_msg(sandbox_forwarder_caps(err, sizeof(err)) == 0, "%s", err);
-	ck_assert_int_eq(sandbox_forwarder_seccomp(), 0);
+	ck_assert_int_eq(sandbox_forwarder_seccomp(exe_fd), 0);
 }
 
 static void
 pp_start(struct pp *p)
 {
+	static int exe = -1;	/* the filter allows this one descriptor */
 	char err[256];
 
 	memset(p, 0, sizeof(*p));
@@ -826,15 +827,19 @@ pp_start(struct pp *p)
 	pf.policy = bs_policy_new();
 	ck_assert_ptr_nonnull(pf.policy);
 	pf.policy_serial = 1;
+	if (exe < 0)
+		exe = sandbox_exe_open(batsecd_path, err, sizeof(err));
+	ck_assert_msg(exe >= 0, "%s", err);
 	p->fp = &pf.parser;
 	fwd_parser_init(p->fp, &own_id);
 	fwd_parser_handlers(p->fp, pf_handlers, &pf);
 	fwd_parser_gate(p->fp, fwd_admit_gate, &pf);
+	/* The parser is batsecd: fwd_parser_setup keeps a descriptor set. */
+	p->fp->exe_fd = exe;
 	ck_assert_msg(fwd_parser_setup(p->fp, PP_USER, root_dir, pp_debug,
 	    err, sizeof(err)) == 0, "%s", err);
-	/* fwd_parser_setup took our own path; the parser is batsecd's. */
-	snprintf(p->fp->exe, sizeof(p->fp->exe), "%s", batsecd_path);
-	fwd_enter();
+	ck_assert_int_eq(p->fp->exe_fd, exe);
+	fwd_enter(exe);
 	ck_assert_msg(fwd_parser_spawn(p->fp, own_addr, log_now_ms(), err,
 	    sizeof(err)) == 0, "%s", err);
 	p->pid = p->fp->pid;

@@ -683,7 +683,7 @@ debug_mode_child(int parser, long nr, const char *want)
 		if (parser && (sandbox_parser_enter(NOBODY, root_dir, err,
 		    sizeof(err)) != 0 || sandbox_parser_seccomp() != 0))
 			_exit(3);
-		if (!parser && sandbox_forwarder_seccomp() != 0)
+		if (!parser && sandbox_forwarder_seccomp(-1) != 0)
 			_exit(4);
 		syscall(nr, 0, 0, 0, 0, 0, 0);
 		_exit(5);
@@ -816,13 +816,25 @@ START_TEST(forwarder_caps_not_root)
 }
 END_TEST
 
+/* The forwarder's sandbox, its one exec that of exe (-1: none). */
 static void
-fwd_enter(void)
+fwd_enter(int exe)
 {
 	char err[256];
 
 	ck_assert_msg(sandbox_forwarder_caps(err, sizeof(err)) == 0, "%s", err);
-	ck_assert_int_eq(sandbox_forwarder_seccomp(), 0);
+	ck_assert_int_eq(sandbox_forwarder_seccomp(exe), 0);
+}
+
+/* A descriptor of path for sandbox_exe_exec, opened as the forwarder's. */
+static int
+exe_open(const char *path)
+{
+	char err[256];
+	int fd = sandbox_exe_open(path, err, sizeof(err));
+
+	ck_assert_msg(fd >= SANDBOX_EXE_FD_MIN, "%s", err);
+	return fd;
 }
 
 /* File work of the forwarder: temp + fsync + rename, modes, listing. */
@@ -871,7 +883,8 @@ fwd_descriptors(void)
 	ck_assert_int_ge(fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
 	    0), 0);
 	close(fd);
-	ck_assert_int_ge(fd = socket(AF_INET, SOCK_DGRAM, 0), 0);
+	/* Interface queries on any socket (inet sockets are refused). */
+	ck_assert_int_ge(fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0), 0);
 	memset(&ifr, 0, sizeof(ifr));
 	strcpy(ifr.ifr_name, "lo");
 	ck_assert_int_eq(ioctl(fd, SIOCGIFINDEX, &ifr), 0);
@@ -895,10 +908,11 @@ fwd_descriptors(void)
 	close(ep);
 }
 
-/* Start, watch and stop children, as with the parser. */
+/* Start, watch and stop children, as with the parser: exe is /bin/true. */
 static void
-fwd_children(void)
+fwd_children(int exe)
 {
+	char *const argv[] = { "true", NULL }, *const envp[] = { NULL };
 	pid_t pid;
 	int st, pfd;
 
@@ -911,7 +925,7 @@ fwd_children(void)
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		execl("/bin/true", "true", (char *)NULL);
+		sandbox_exe_exec(exe, argv, envp);
 		_exit(127);
 	}
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
@@ -933,17 +947,22 @@ fwd_children(void)
 START_TEST(forwarder_allowed)
 {
 	struct timespec ts = { 0, 1000000 };
+	int exe = exe_open("/bin/true");
 
-	fwd_enter();
+	fwd_enter(exe);
 	fwd_files();
 	fwd_descriptors();
-	fwd_children();
+	fwd_children(exe);
 	ck_assert_ptr_nonnull(getpwnam(NOBODY));
 	ck_assert_ptr_null(getpwnam("batsec-no-such-user"));
 	ck_assert_int_eq(nanosleep(&ts, NULL), 0);
 	ck_assert_int_eq(clock_gettime(CLOCK_MONOTONIC, &ts), 0);
 }
 END_TEST
+
+/* Stand-ins in forwarder_forbidden: the binary's descriptor, "". */
+#define EXE	(-1000L)
+#define EMPTY	(-1001L)
 
 static const struct forbidden forwarder_forbidden[] = {
 	{ "ptrace", SYS_ptrace, { PTRACE_TRACEME, 0, 0, 0 } },
@@ -971,23 +990,71 @@ static const struct forbidden forwarder_forbidden[] = {
 	{ "open_by_handle_at", SYS_open_by_handle_at, { -1, 0, 0 } },
 	{ "prctl set_mm", SYS_prctl, { PR_SET_MM, 0, 0, 0, 0 } },
 	{ "execveat", SYS_execveat, { -1, 0, 0, 0, 0 } },
+	/* Nothing uses them after the filter is loaded (#20). */
+	{ "socket inet", SYS_socket, { AF_INET, SOCK_DGRAM, 0 } },
+	{ "socket inet6", SYS_socket, { AF_INET6, SOCK_DGRAM, 0 } },
+	{ "ioctl siocsifflags", SYS_ioctl, { 0, SIOCSIFFLAGS, 0 } },
+	{ "ioctl siocsifmtu", SYS_ioctl, { 0, SIOCSIFMTU, 0 } },
+	{ "ioctl siocsifhwaddr", SYS_ioctl, { 0, SIOCSIFHWADDR, 0 } },
+	/* The only exec is sandbox_exe_exec of the binary's descriptor
+	 * (EXE below); an absolute path would ignore the descriptor. */
+	{ "execve", SYS_execve, { (long)"/bin/true", 0, 0 } },
+	{ "execveat path", SYS_execveat, { AT_FDCWD, (long)"/bin/true", 0, 0,
+	  0 } },
+	{ "execveat exe + path", SYS_execveat, { EXE, (long)"/bin/true", 0,
+	  0, AT_EMPTY_PATH } },
+	{ "execveat exe, other flags", SYS_execveat, { EXE, EMPTY, 0, 0,
+	  AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW } },
+	{ "execveat other fd", SYS_execveat, { 0, EMPTY, 0, 0,
+	  AT_EMPTY_PATH } },
 };
 
 START_TEST(forwarder_forbidden_killed)
 {
 	const struct forbidden *f = &forwarder_forbidden[_i];
+	char *const argv[] = { "true", NULL };
+	char err[256];
+	long a[6];
+	int i, exe = sandbox_exe_open("/bin/true", err, sizeof(err));
 
-	if (sandbox_forwarder_seccomp() != 0)
+	if (exe < 0 || sandbox_forwarder_seccomp(exe) != 0)
 		_exit(4);
-	syscall(f->nr, f->a[0], f->a[1], f->a[2], f->a[3], f->a[4], f->a[5]);
+	for (i = 0; i < 6; i++)
+		a[i] = f->a[i] == EXE ? exe : f->a[i] == EMPTY ? (long)"" :
+		    f->a[i];
+	if (f->nr == SYS_execve || f->nr == SYS_execveat)
+		a[f->nr == SYS_execve ? 1 : 2] = (long)argv;
+	syscall(f->nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	_exit(5);
+}
+END_TEST
+
+/* The one exec allowed runs the binary; it fails, not kills, when the
+ * file cannot run (the filter let it through). */
+START_TEST(forwarder_exec_fd)
+{
+	char *const argv[] = { "true", NULL }, *const envp[] = { NULL };
+	int exe = exe_open("/bin/true"), st;
+	pid_t pid;
+
+	ck_assert_int_eq(fcntl(exe, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+	fwd_enter(exe);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		sandbox_exe_exec(exe, argv, envp);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status 0x%x",
+	    st);
 }
 END_TEST
 
 /* clone3 cannot be filtered by its flags: it says ENOSYS, libc falls back. */
 START_TEST(forwarder_clone3_enosys)
 {
-	fwd_enter();
+	fwd_enter(-1);
 	errno = 0;
 	ck_assert_int_eq(syscall(SYS_clone3, NULL, 0), -1);
 	ck_assert_int_eq(errno, ENOSYS);
@@ -1039,18 +1106,19 @@ START_TEST(forwarder_starts_parser)
 	struct ipc_log l;
 	struct pollfd pfd;
 	char err[256], want[128];
-	int sv[2], st, r = IPC_RECV_NONE;
+	char *const argv[] = { "check_sandbox", "--parser-child", root_dir,
+	    NULL }, *const envp[] = { NULL };
+	int sv[2], st, r = IPC_RECV_NONE, exe = exe_open(NULL);
 	pid_t pid;
 
 	ck_assert_int_eq(ipc_socketpair(sv), 0);
-	fwd_enter();
+	fwd_enter(exe);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		if (dup2(sv[1], 3) != 3)
 			_exit(126);
-		execl("/proc/self/exe", "check_sandbox", "--parser-child",
-		    root_dir, (char *)NULL);
+		sandbox_exe_exec(exe, argv, envp);
 		_exit(127);
 	}
 	close(sv[1]);
@@ -1104,6 +1172,7 @@ sandbox_suite(void)
 	    SIGSYS, 0,
 	    (int)(sizeof(forwarder_forbidden) / sizeof(forwarder_forbidden[0])));
 	tcase_add_test(tc, forwarder_clone3_enosys);
+	tcase_add_test(tc, forwarder_exec_fd);
 	tcase_add_test(tc, forwarder_starts_parser);
 	suite_add_tcase(s, tc);
 	return s;

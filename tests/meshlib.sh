@@ -27,7 +27,8 @@
 # MESH_LOG_LEVEL (info), MESH_DAEMON_FLAGS ("-f -d"), MESH_PING=ping to
 # use ping(8) instead of the python3 stand-in, MESH_PING_COUNT (3),
 # MESH_CONF_EXTRA (lines added to every node's configuration, such as
-# "fast-path off").
+# "fast-path off"), MESH_WRAP_I (a command, word-split, that node I's
+# batsecd runs under inside its namespace, such as a setpriv(1) line).
 #
 # -d is passed to batsecd because without it the daemon logs only to
 # syslog(3), and a test machine has no /dev/log: with -d the log goes to
@@ -199,7 +200,9 @@ mesh_mac() {
 
 # mesh_launch I: batsecd in node I's namespace, in the background.
 mesh_launch() {
-	ip netns exec "$(mesh_ns "$1")" "$D" $MESH_DAEMON_FLAGS \
+	local wrap
+	eval "wrap=\${MESH_WRAP_$1:-}"
+	ip netns exec "$(mesh_ns "$1")" $wrap "$D" $MESH_DAEMON_FLAGS \
 	    -c "$MT/n$1.conf" 2>>"$MT/n$1.log" &
 	echo $! >"$MT/n$1.pid"
 	track_pid "$!"

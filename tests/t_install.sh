@@ -93,7 +93,7 @@ done <<'EOF'
 ExecStart=/usr/sbin/batsecd -f -c /etc/batsec/batsec.conf
 ExecReload=/bin/kill -HUP $MAINPID
 Restart=on-failure
-CapabilityBoundingSet=CAP_NET_ADMIN CAP_NET_RAW CAP_SETUID CAP_SETGID CAP_SYS_CHROOT CAP_SETPCAP CAP_KILL
+CapabilityBoundingSet=CAP_NET_ADMIN CAP_NET_RAW CAP_SETUID CAP_SETGID CAP_SYS_CHROOT CAP_SETPCAP CAP_KILL CAP_BPF CAP_PERFMON
 AmbientCapabilities=
 NoNewPrivileges=yes
 RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_PACKET
@@ -170,6 +170,51 @@ fi
 
 S=$D/scratch
 mkdir -p "$S/etc"
+
+# The parser's user (batsecd's default) and the control socket's group,
+# as the daemon has them.
+PU=$(sed -n 's/^#define BS_CONF_DEF_USER[[:space:]]*"\(.*\)"$/\1/p' \
+    "$TOP/src/common/config.h")
+CG=$(sed -n 's/^#define CONTROL_GROUP[[:space:]]*"\(.*\)"$/\1/p' \
+    "$TOP/src/forwarder/control.h")
+
+# sysusers_groups: in $S, the control group exists; the parser's user is
+# neither in it by its primary group nor as a listed member.
+sysusers_groups() {
+	local cg pgid
+	cg=$(grep "^$CG:" "$S/etc/group")
+	pgid=$(grep "^$PU:" "$S/etc/passwd" | cut -d: -f4)
+	if [ -n "$cg" ]; then
+		pass "sysusers.d: the control socket's group $CG ($cg)"
+	else
+		fail "sysusers.d: the control socket's group $CG exists"
+	fi
+	if [ -n "$cg" ] && [ -n "$pgid" ] &&
+	    [ "$pgid" != "$(echo "$cg" | cut -d: -f3)" ] &&
+	    ! echo "$cg" | cut -d: -f4 | tr ',' '\n' | grep -qx "$PU"; then
+		pass "sysusers.d: the parser's user $PU (gid $pgid) is not in" \
+		    "group $CG"
+	else
+		fail "sysusers.d: the parser's user $PU (gid $pgid) is not in" \
+		    "group $CG ($cg)"
+	fi
+}
+
+# The documentation names the same user and group.
+# after_line FILE LINE: the line that follows LINE in FILE.
+after_line() { awk -v l="$2" 'f { print; exit } $0 == l { f = 1 }' "$1"; }
+if [ "$(after_line "$TOP/man/batsecd.8" \
+    "It is created mode 0660, group")" = ".Ql $CG ," ] &&
+    [ "$(after_line "$TOP/man/batsec-ctl.8" \
+    "The socket is created with mode 0660, owner root and group")" = \
+    ".Li $CG" ] &&
+    grep -qx "#user $PU" "$TOP/contrib/batsec.conf.example"; then
+	pass "batsecd(8), batsec-ctl(8) and batsec.conf.example name group" \
+	    "$CG and user $PU"
+else
+	fail "batsecd(8), batsec-ctl(8) and batsec.conf.example name group" \
+	    "$CG and user $PU"
+fi
 if command -v systemd-sysusers >/dev/null 2>&1; then
 	if systemd-sysusers --root="$S" "$R/usr/lib/sysusers.d/batsec.conf" \
 	    >"$D/sysusers.log" 2>&1; then
@@ -185,6 +230,7 @@ if command -v systemd-sysusers >/dev/null 2>&1; then
 		else
 			fail "sysusers.d: user batsec: '$pw', group '$gr'"
 		fi
+		sysusers_groups
 	else
 		fail "systemd-sysusers accepts the snippet: $(cat \
 		    "$D/sysusers.log")"
@@ -204,6 +250,76 @@ if command -v systemd-tmpfiles >/dev/null 2>&1; then
 	fi
 else
 	echo "SKIP: systemd-tmpfiles not installed: tmpfiles.d not applied"
+fi
+
+# ---- the daemon with these accounts (root only) -----------------------------
+
+# batsecd in a private mount and network namespace whose /etc/passwd and
+# /etc/group are this machine's plus the user and groups sysusers.d made
+# above: the control socket gets group $CG, mode 0660.  With the parser's
+# user in that group, as its primary group or as a listed member, batsecd
+# refuses to start.
+L=$D/live
+# unshare -m -n sh -c "$LIVE_SH" sh PASSWD GROUP ARGS...: ARGS (batsecd,
+# which the exec chain keeps at unshare's pid) under those files.
+LIVE_SH='mount --bind "$1" /etc/passwd && mount --bind "$2" /etc/group &&
+    shift 2 && exec "$@"'
+# live_refused NAME PASSWD GROUP: batsecd exits 1 and says why.
+live_refused() {
+	if timeout 30 unshare -m -n sh -c "$LIVE_SH" sh "$2" "$3" \
+	    "$B/batsecd" -f -d -c "$L/conf" >"$L/refused.log" 2>&1; then
+		fail "$1: batsecd refuses to start (it ran)"
+	elif grep -q "is in the control socket's group '$CG'" "$L/refused.log"
+	then
+		pass "$1: batsecd refuses to start"
+	else
+		fail "$1: batsecd refuses to start: $(tail -n 2 "$L/refused.log")"
+	fi
+}
+if [ "$(id -u)" != 0 ] || ! grep -q "^$CG:" "$S/etc/group" 2>/dev/null ||
+    ! command -v unshare >/dev/null 2>&1; then
+	echo "SKIP: not root, no unshare(1) or no sysusers.d accounts:" \
+	    "batsecd is not started with them"
+else
+	mkdir -p "$L/empty"
+	chmod 755 "$L" "$L/empty"
+	"$B/batsec-ctl" key generate -o "$L/key" >/dev/null 2>&1
+	echo "mode open" >"$L/policy"
+	chmod 644 "$L/policy"
+	printf '%s\n' "interface late0" "key $L/key" "policy $L/policy" \
+	    "socket $L/sock" "state-dir $L/state" "chroot $L/empty" \
+	    "log-level info" >"$L/conf"
+	chmod 644 "$L/conf"
+	{ cat /etc/passwd; grep "^$PU:" "$S/etc/passwd"; } >"$L/passwd"
+	{ cat /etc/group; grep -e "^$PU:" -e "^$CG:" "$S/etc/group"; } \
+	    >"$L/group"
+	cgid=$(grep "^$CG:" "$L/group" | cut -d: -f3)
+	unshare -m -n sh -c "$LIVE_SH" sh "$L/passwd" "$L/group" \
+	    "$B/batsecd" -f -d -c "$L/conf" >"$L/daemon.log" 2>&1 &
+	lp=$!
+	track_pid "$lp"
+	if wait_for 20 test -S "$L/sock" &&
+	    [ "$(stat -c '%u %g %a' "$L/sock")" = "0 $cgid 660" ]; then
+		pass "batsecd under the sysusers.d accounts: control socket" \
+		    "root:$CG 0660"
+	else
+		fail "batsecd under the sysusers.d accounts: control socket" \
+		    "root:$CG ($cgid) 0660: $(stat -c '%u %g %a' "$L/sock" \
+		    2>&1) $(tail -n 3 "$L/daemon.log")"
+	fi
+	kill -TERM "$lp" 2>/dev/null
+	wait "$lp" 2>/dev/null
+	# The parser's user with the control group as its primary group.
+	awk -F: -v OFS=: -v u="$PU" -v g="$cgid" '$1 == u { $4 = g } 1' \
+	    "$L/passwd" >"$L/passwd.bad"
+	live_refused "the parser's user has group $CG" "$L/passwd.bad" \
+	    "$L/group"
+	# ... or is a listed member of it.
+	awk -F: -v OFS=: -v u="$PU" -v g="$CG" \
+	    '$1 == g { $4 = ($4 == "" ? u : $4 "," u) } 1' "$L/group" \
+	    >"$L/group.bad"
+	live_refused "the parser's user is a member of $CG" "$L/passwd" \
+	    "$L/group.bad"
 fi
 
 # ---- a second install keeps the configuration -------------------------------

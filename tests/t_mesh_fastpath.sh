@@ -12,10 +12,36 @@
 # nothing once its deadline passed.  Restarted with fast-path off, node
 # 2 removes that filter and relays in the forwarder again, and the kernel
 # relays nothing.
+#
+# Node 2 runs with exactly the capabilities the shipped unit
+# (contrib/batsecd.service) gives batsecd, through setpriv(1): its
+# CapabilityBoundingSet=, AmbientCapabilities= (nothing inheritable) and
+# NoNewPrivileges=; so the relay attaching shows that the unit's set loads
+# it.  Started with that set less CAP_BPF, or less CAP_PERFMON, it cannot
+# load the program and says so.  Its forwarder ends with neither.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/meshlib.sh"
 need_root
 mesh_init t_mesh_fastpath
+
+# unit_setpriv [CAP]: setpriv(1) and its options for the unit's sets,
+# less CAP (such as CAP_BPF) when given.
+unit_setpriv() {
+	local u=$TOP/contrib/batsecd.service bnd="-all" amb="-all" c
+	for c in $(sed -n 's/^CapabilityBoundingSet=//p' "$u"); do
+		[ "$c" = "${1:-}" ] && continue
+		c=$(echo "${c#CAP_}" | tr 'A-Z' 'a-z')
+		bnd="$bnd,+$c"
+	done
+	for c in $(sed -n 's/^AmbientCapabilities=//p' "$u"); do
+		c=$(echo "${c#CAP_}" | tr 'A-Z' 'a-z')
+		amb="$amb,+$c"
+	done
+	echo "setpriv --bounding-set=$bnd --inh-caps=$amb --ambient-caps=$amb" \
+	    "$(grep -qx 'NoNewPrivileges=yes' "$u" && echo --no-new-privs)"
+}
+MESH_WRAP_2=$(unit_setpriv)
+echo "node 2 runs under: $MESH_WRAP_2"
 
 mesh_build 3 "1-2 2-3"
 mesh_start_all || finish
@@ -106,10 +132,39 @@ check "node 2's forwarder read none of them from m1 ($(($2 - S0)) frames)" \
 check "node 2's neighbour counters include them (rx from 1: +$(($3 - R0)), tx to 3: +$(($4 - T0)))" \
     [ $(($3 - R0)) -ge "$N" ] && [ $(($4 - T0)) -ge "$N" ]
 
+# capset NAME: node 2's forwarder's capability set NAME (CapBnd, ...).
+capset() {
+	sed -n "s/^$1:[[:space:]]*//p" "/proc/$(cat "$MT/n2.pid")/status"
+}
+# no_relay_caps: neither CAP_PERFMON (38) nor CAP_BPF (39) in any of node
+# 2's forwarder's sets, and its bounding set no more than it permits.
+no_relay_caps() {
+	local s
+	for s in CapEff CapPrm CapInh CapBnd CapAmb; do
+		[ $(( 0x$(capset $s) & (3 << 38) )) -eq 0 ] || return 1
+	done
+	[ "$(capset CapBnd)" = "$(capset CapPrm)" ]
+}
+check "node 2's forwarder dropped CAP_BPF and CAP_PERFMON after loading (CapPrm $(capset CapPrm), CapBnd $(capset CapBnd))" \
+    no_relay_caps
+
 # The relay lives no longer than the daemon: right after node 2 stops,
 # node 1 (which still has its route) reaches node 3 no more.
 mesh_stop 2
 check "node 2 stopped: nothing relays node 1's pings" mesh_noreply 1 3 4 3 2
+
+# Without CAP_BPF, or without CAP_PERFMON, the program does not load.
+check_not "under the unit's set node 2 loaded the relay" \
+    grep -q "in-kernel relay unavailable" "$MT/n2.log"
+for cap in CAP_BPF CAP_PERFMON; do
+	: >"$MT/n2.log"
+	MESH_WRAP_2=$(unit_setpriv $cap)
+	mesh_start 2 || finish
+	check "the unit's set less $cap: node 2 cannot load the relay" \
+	    grep -q "in-kernel relay unavailable" "$MT/n2.log"
+	mesh_stop 2
+done
+MESH_WRAP_2=$(unit_setpriv)
 
 # ---- as a tc filter -----------------------------------------------------------
 # tc_filter I IFACE: node I has the relay's tc filter at IFACE's ingress.

@@ -397,6 +397,45 @@ sb_user(const char *user, uid_t *uid, gid_t *gid, int *fallback,
 	return 0;
 }
 
+int
+sandbox_parser_user_check(const char *user, const char *group, char *err,
+    size_t errlen)
+{
+	struct group *gr;
+	char **m;
+	uid_t uid;
+	gid_t gid;
+	int fallback, bad = 0;
+	FILE *f;
+
+	if (group == NULL || group[0] == '\0')
+		return 0;
+	if (sb_user(user, &uid, &gid, &fallback, err, errlen) != 0)
+		return -1;
+	if (fallback)
+		user = "nobody";
+	/* As the control socket looks its group up (control.c). */
+	if ((f = fopen("/etc/group", "re")) != NULL) {
+		while ((gr = fgetgrent(f)) != NULL &&
+		    strcmp(gr->gr_name, group) != 0)
+			;
+	} else
+		gr = getgrnam(group);
+	if (gr != NULL) {
+		bad = gr->gr_gid == gid;
+		for (m = gr->gr_mem; !bad && m != NULL && *m != NULL; m++)
+			bad = strcmp(*m, user) == 0;
+	}
+	if (f != NULL)
+		(void)fclose(f);
+	if (bad)
+		return log_errf(err, errlen, "sandbox: the parser's user '%s' "
+		    "is in the control socket's group '%s': a parser that "
+		    "escaped its sandbox could edit the trust; give it a "
+		    "group of its own", user, group);
+	return 0;
+}
+
 /* Everything that needs capabilities, while we still have them. */
 static int
 sb_lock_caps(char *err, size_t errlen)
@@ -538,6 +577,42 @@ sandbox_parser_enter(const char *user, const char *chroot_dir, char *err,
 	return 0;
 }
 
+/* ---- the parser's binary ------------------------------------------------------ */
+
+/*
+ * The path argument of the one exec the forwarder's filter allows: the
+ * filter compares the pointer, so it must be this object's address.
+ */
+static const char sb_empty_path[1] = "";
+
+int
+sandbox_exe_open(const char *path, char *err, size_t errlen)
+{
+	int fd, hi;
+
+	if (path == NULL)
+		path = "/proc/self/exe";
+	if ((fd = open(path, O_PATH | O_CLOEXEC)) < 0)
+		return log_errf(err, errlen, "sandbox: opening %s: %s", path,
+		    strerror(errno));
+	if (fd >= SANDBOX_EXE_FD_MIN)
+		return fd;
+	/* Above the descriptors a child sets up before its exec. */
+	hi = fcntl(fd, F_DUPFD_CLOEXEC, SANDBOX_EXE_FD_MIN);
+	(void)close(fd);
+	if (hi < 0)
+		return log_errf(err, errlen, "sandbox: %s: F_DUPFD: %s", path,
+		    strerror(errno));
+	return hi;
+}
+
+int
+sandbox_exe_exec(int exe_fd, char *const argv[], char *const envp[])
+{
+	return (int)syscall(SYS_execveat, exe_fd, sb_empty_path, argv, envp,
+	    AT_EMPTY_PATH);
+}
+
 /* ---- seccomp ------------------------------------------------------------------ */
 
 /*
@@ -606,11 +681,11 @@ static const struct sb_rule sb_forwarder_rules[] = {
 	ALLOW(pwrite64), ALLOW(lseek), ALLOW(close), ALLOW(close_range),
 	ALLOW(dup), ALLOW(dup2), ALLOW(dup3), ALLOW(fcntl), ALLOW(pipe2),
 	ALLOW(fstat), ALLOW(newfstatat), ALLOW(statx), ALLOW(fstatfs),
-	/* Sockets: unix (control, syslog, channel), netlink, packet, inet
-	 * (interface ioctls only). */
+	/* Sockets: unix (control, syslog, channel), netlink, packet.  No
+	 * inet socket: interfaces are configured over rtnetlink, and the
+	 * TAP's index is looked up before the filter is loaded. */
 	ALLOW_EQ(socket, 0, AF_UNIX), ALLOW_EQ(socket, 0, AF_NETLINK),
-	ALLOW_EQ(socket, 0, AF_PACKET), ALLOW_EQ(socket, 0, AF_INET),
-	ALLOW_EQ(socket, 0, AF_INET6),
+	ALLOW_EQ(socket, 0, AF_PACKET),
 	ALLOW(socketpair), ALLOW(bind), ALLOW(listen), ALLOW(accept4),
 	ALLOW(connect), ALLOW(getsockname), ALLOW(getpeername),
 	ALLOW(getsockopt), ALLOW(setsockopt), ALLOW(shutdown),
@@ -624,13 +699,13 @@ static const struct sb_rule sb_forwarder_rules[] = {
 	ALLOW_EQ(bpf, 0, BPF_MAP_GET_NEXT_KEY),
 	ALLOW_EQ(bpf, 0, BPF_MAP_LOOKUP_AND_DELETE_ELEM),
 	ALLOW_EQ(bpf, 0, BPF_LINK_CREATE),
-	/* ioctl: TAP, interface queries, and what libc asks of a tty. */
+	/* ioctl: TAP, interface queries, and what libc asks of a tty.  No
+	 * SIOCS*: every interface change goes over rtnetlink. */
 	ALLOW_EQ(ioctl, 1, TUNSETIFF), ALLOW_EQ(ioctl, 1, TUNGETIFF),
 	ALLOW_EQ(ioctl, 1, TUNSETPERSIST), ALLOW_EQ(ioctl, 1, TUNSETOFFLOAD),
 	ALLOW_EQ(ioctl, 1, SIOCGIFINDEX), ALLOW_EQ(ioctl, 1, SIOCGIFNAME),
-	ALLOW_EQ(ioctl, 1, SIOCGIFFLAGS), ALLOW_EQ(ioctl, 1, SIOCSIFFLAGS),
-	ALLOW_EQ(ioctl, 1, SIOCGIFMTU), ALLOW_EQ(ioctl, 1, SIOCSIFMTU),
-	ALLOW_EQ(ioctl, 1, SIOCGIFHWADDR), ALLOW_EQ(ioctl, 1, SIOCSIFHWADDR),
+	ALLOW_EQ(ioctl, 1, SIOCGIFFLAGS), ALLOW_EQ(ioctl, 1, SIOCGIFMTU),
+	ALLOW_EQ(ioctl, 1, SIOCGIFHWADDR),
 	ALLOW_EQ(ioctl, 1, FIONREAD), ALLOW_EQ(ioctl, 1, FIONBIO),
 	ALLOW_EQ(ioctl, 1, FIOCLEX), ALLOW_EQ(ioctl, 1, TCGETS),
 	ALLOW_EQ(ioctl, 1, TIOCGWINSZ),
@@ -657,11 +732,12 @@ static const struct sb_rule sb_forwarder_rules[] = {
 	ALLOW(ftruncate), ALLOW(fchmod), ALLOW(fchmodat), ALLOW(chmod),
 	ALLOW(fchown), ALLOW(fchownat), ALLOW(umask), ALLOW(flock),
 	ALLOW(getcwd), ALLOW(chdir),
-	/* Processes: start (fork + execve), watch, stop the parser.  No
+	/* Processes: start (fork + sandbox_exe_exec: the one execveat that
+	 * sb_exec_rule allows, no execve), watch, stop the parser.  No
 	 * namespaces; clone3 cannot be filtered, so libc falls back to clone. */
 	ALLOW_M(clone, 0, CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWNET |
 	    CLONE_NEWPID | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWCGROUP, 0),
-	DENY(clone3, ENOSYS), ALLOW(execve), ALLOW(wait4), ALLOW(waitid),
+	DENY(clone3, ENOSYS), ALLOW(wait4), ALLOW(waitid),
 	ALLOW(pidfd_open), ALLOW(pidfd_send_signal), ALLOW(kill),
 	ALLOW(tgkill), ALLOW(exit), ALLOW(exit_group),
 	ALLOW(getpid), ALLOW(getppid), ALLOW(gettid), ALLOW(setsid),
@@ -799,9 +875,26 @@ sb_add_rules(scmp_filter_ctx ctx, const struct sb_rule *r,
 	return 0;
 }
 
+/*
+ * The forwarder's only exec: execveat(exe_fd, sb_empty_path, argv, envp,
+ * AT_EMPTY_PATH), which runs the file exe_fd refers to.  With another
+ * path pointer (an absolute path ignores the descriptor), another
+ * descriptor or other flags it kills.  exe_fd < 0: no exec at all.
+ */
+static int
+sb_exec_rule(scmp_filter_ctx ctx, int exe_fd)
+{
+	if (exe_fd < 0)
+		return 0;
+	return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(execveat), 3,
+	    SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)exe_fd),
+	    SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)(uintptr_t)sb_empty_path),
+	    SCMP_A4(SCMP_CMP_MASKED_EQ, 0xffffffffu, AT_EMPTY_PATH));
+}
+
 static int
 sb_load(const struct sb_rule *rules, size_t n,
-    const struct sb_rule *extra, size_t nextra)
+    const struct sb_rule *extra, size_t nextra, int exe_fd)
 {
 	scmp_filter_ctx ctx;
 	int rc;
@@ -820,6 +913,8 @@ sb_load(const struct sb_rule *rules, size_t n,
 	if (rc == 0)
 		rc = sb_add_rules(ctx, extra, nextra);
 	if (rc == 0)
+		rc = sb_exec_rule(ctx, exe_fd);
+	if (rc == 0)
 		rc = seccomp_load(ctx);
 	seccomp_release(ctx);
 	if (rc != 0) {
@@ -835,13 +930,14 @@ int
 sandbox_parser_seccomp(void)
 {
 	return sb_load(sb_parser_rules, NELEM(sb_parser_rules),
-	    sb_parser_asan_rules, SB_ASAN ? NELEM(sb_parser_asan_rules) : 0);
+	    sb_parser_asan_rules, SB_ASAN ? NELEM(sb_parser_asan_rules) : 0,
+	    -1);
 }
 
 int
-sandbox_forwarder_seccomp(void)
+sandbox_forwarder_seccomp(int exe_fd)
 {
 	return sb_load(sb_forwarder_rules, NELEM(sb_forwarder_rules),
 	    sb_forwarder_asan_rules,
-	    SB_ASAN ? NELEM(sb_forwarder_asan_rules) : 0);
+	    SB_ASAN ? NELEM(sb_forwarder_asan_rules) : 0, exe_fd);
 }

@@ -6,8 +6,10 @@
  *	sandbox_chroot_prepare(conf.chroot_dir, err, sizeof err);
  *	sandbox_forwarder_caps(err, sizeof err);
  *	... sodium_init, load keys, open TAP / AF_PACKET / netlink / control
- *	sandbox_forwarder_seccomp();
- *	... fork + execve("batsecd -P", channel on fd 3) for each parser
+ *	exe = sandbox_exe_open(NULL, err, sizeof err);	(before the filter)
+ *	sandbox_forwarder_seccomp(exe);
+ *	... fork + sandbox_exe_exec(exe, "batsecd -P", channel on fd 3)
+ *	    for each parser
  *
  * Parser (batsecd -P), still uid 0 with the few capabilities it inherited:
  *	r = sandbox_parser_enter(conf.user, conf.chroot_dir, err, sizeof err);
@@ -20,8 +22,8 @@
  * the forwarder stays uid 0 and keeps CAP_NET_ADMIN and CAP_NET_RAW
  * effective for TAP, netlink and raw sockets.  CAP_SETUID, CAP_SETGID,
  * CAP_SYS_CHROOT and CAP_SETPCAP stay in its permitted set only: it never
- * uses them itself, but a parser it starts is a fork + execve by uid 0,
- * and execve gives uid 0 a permitted (and effective) set equal to the
+ * uses them itself, but a parser it starts is a fork + exec by uid 0,
+ * and exec gives uid 0 a permitted (and effective) set equal to the
  * bounding set, limited by no_new_privs to what the forwarder still
  * permits.  So the parser starts with exactly those seven capabilities,
  * which is what it needs to chroot, switch to the batsec user and drop
@@ -30,9 +32,10 @@
  * a parser that broke the IPC contract: the parser runs as another user,
  * so uid 0 without CAP_KILL gets EPERM.  Every other
  * capability is gone from the forwarder's bounding set, so no exec can
- * ever bring it back.
+ * ever bring it back: CAP_BPF and CAP_PERFMON (the systemd unit grants
+ * them) serve only to load the in-kernel relay before this drop.
  *
- * Seccomp filters are inherited across fork and execve and stack: the
+ * Seccomp filters are inherited across fork and exec and stack: the
  * parser runs under the forwarder's filter and its own.  So the forwarder's
  * allow-list must also cover the parser's start-up (the dynamic loader,
  * getpwnam, chroot, setres[ug]id, capset, prctl, setrlimit, seccomp),
@@ -110,6 +113,18 @@ int sandbox_parser_enter(const char *user, const char *chroot_dir, char *err,
     size_t errlen);
 
 /*
+ * The forwarder, at the start: -1 with err when the user the parser will
+ * run as (user, or "nobody" when user does not exist, as
+ * sandbox_parser_enter() picks it) has group (the control socket's) as
+ * its primary group or is listed as a member of it in /etc/group (NSS
+ * when that file cannot be read): a parser that escaped its sandbox would
+ * then reach the control socket.  0 when not, or when group is NULL, ""
+ * or does not exist.
+ */
+int sandbox_parser_user_check(const char *user, const char *group,
+    char *err, size_t errlen);
+
+/*
  * Load the parser's seccomp filter (default: kill the process).  Call it
  * after every allocation and set-up is done.  0, or -1 with errno.
  */
@@ -128,7 +143,27 @@ int sandbox_forwarder_caps(char *err, size_t errlen);
  */
 int sandbox_kill(pid_t pid, int sig);
 
-/* Load the forwarder's seccomp filter.  0, or -1 with errno. */
-int sandbox_forwarder_seccomp(void);
+/*
+ * The parser is started from a descriptor of the binary, not by path:
+ * sandbox_exe_open() opens path (NULL: /proc/self/exe, our own binary)
+ * O_PATH | O_CLOEXEC, at a descriptor of at least SANDBOX_EXE_FD_MIN so
+ * a child's fds 0-3 never clobber it, before the forwarder's filter is
+ * loaded; the descriptor, or -1 with err.  It keeps the file that was
+ * started, also when a package upgrade replaces the path.
+ * sandbox_exe_exec() is execveat(exe_fd, "", argv, envp, AT_EMPTY_PATH)
+ * (close-on-exec, so the parser does not inherit it); it returns only on
+ * failure, -1 with errno.
+ */
+#define SANDBOX_EXE_FD_MIN	4
+int sandbox_exe_open(const char *path, char *err, size_t errlen);
+int sandbox_exe_exec(int exe_fd, char *const argv[], char *const envp[]);
+
+/*
+ * Load the forwarder's seccomp filter.  Its only exec is
+ * sandbox_exe_exec(exe_fd, ...) exactly (the descriptor, the path
+ * argument's address, the flags); no execve, no other execveat.
+ * exe_fd < 0: no exec at all.  0, or -1 with errno.
+ */
+int sandbox_forwarder_seccomp(int exe_fd);
 
 #endif /* BATSEC_SANDBOX_H */

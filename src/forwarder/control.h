@@ -45,7 +45,7 @@
  * CTLP_REPLY_MAX bytes) and sent as the client reads it.
  *
  * Access: the socket file is created mode 0660 owner root, group
- * CONTROL_GROUP ("batsec") when that group exists, else mode 0600 (root
+ * CONTROL_GROUP ("batsec-ctl") when that group exists, else mode 0600 (root
  * only).  Every accepted connection is checked with SO_PEERCRED and
  * SO_PEERGROUPS (both captured by the kernel at connect time; no /proc,
  * which systemd's ProtectProc= hides, and no NSS lookups after start-up):
@@ -64,7 +64,11 @@
 
 #include "proto/ctlproto.h"
 
-#define CONTROL_GROUP		"batsec"
+/*
+ * Not the parser's group: the forwarder refuses to start when the
+ * parser's user is in it (sandbox_parser_user_check).
+ */
+#define CONTROL_GROUP		"batsec-ctl"
 #define CONTROL_CLIENTS_MAX	16	/* connected clients at once */
 #define CONTROL_IDLE_MS		10000	/* no request / no progress: dropped */
 #define CONTROL_BACKLOG		16

@@ -432,7 +432,9 @@ fwd_load(struct fwd *f)
 	fwd_parser_init(&f->parser, &f->id);
 	forwarder_handlers(f);
 	if (fwd_parser_setup(&f->parser, f->cfg.user, f->cfg.chroot_dir,
-	    f->args.debug, err, sizeof(err)) != 0)
+	    f->args.debug, err, sizeof(err)) != 0 ||
+	    sandbox_parser_user_check(f->cfg.user, CONTROL_GROUP, err,
+	    sizeof(err)) != 0)
 		fatalx("%s", err);
 	if (state_epoch_bump(f->cfg.state_dir, (uint64_t)time(NULL),
 	    f->cfg.epoch_seed == BS_EPOCH_SEED_CLOCK, &f->epoch, err,
@@ -501,7 +503,7 @@ fwd_sandbox(struct fwd *f)
 	sandbox_set_debug(f->args.debug);
 	if (geteuid() == 0 && sandbox_forwarder_caps(err, sizeof(err)) != 0)
 		fatalx("%s", err);
-	if (sandbox_forwarder_seccomp() != 0)
+	if (sandbox_forwarder_seccomp(f->parser.exe_fd) != 0)
 		fatal("loading the forwarder's seccomp filter");
 }
 

@@ -33,6 +33,7 @@ fwd_parser_init(struct fwd_parser *fp, const struct bs_identity *id)
 
 	memset(fp, 0, sizeof(*fp));
 	ipc_clear(&fp->ipc);
+	fp->exe_fd = -1;
 	fp->id = id;
 	fp->backoff_ms = FWD_RESPAWN_MIN_MS;
 	fp->log_rl = lrl;
@@ -58,18 +59,12 @@ int
 fwd_parser_setup(struct fwd_parser *fp, const char *user,
     const char *chroot_dir, int debug, char *err, size_t errlen)
 {
-	ssize_t n;
-
 	if (strlen(user) >= sizeof(fp->user) ||
 	    strlen(chroot_dir) >= sizeof(fp->chroot_dir))
 		return log_errf(err, errlen, "parser user or chroot too long");
-	n = readlink("/proc/self/exe", fp->exe, sizeof(fp->exe));
-	if (n < 0)
-		return log_errf(err, errlen, "readlink /proc/self/exe: %s",
-		    strerror(errno));
-	if ((size_t)n >= sizeof(fp->exe) || fp->exe[0] != '/')
-		return log_errf(err, errlen, "/proc/self/exe: not a usable path");
-	fp->exe[n] = '\0';
+	if (fp->exe_fd < 0 &&
+	    (fp->exe_fd = sandbox_exe_open(NULL, err, errlen)) < 0)
+		return -1;
 	snprintf(fp->user, sizeof(fp->user), "%s", user);
 	snprintf(fp->chroot_dir, sizeof(fp->chroot_dir), "%s", chroot_dir);
 	fp->debug = debug;
@@ -120,21 +115,42 @@ fwd_parser_attach(struct fwd_parser *fp, int fd, pid_t pid,
 
 /* ---- spawning ----------------------------------------------------------------- */
 
+/* Close every descriptor from lo up, but keep. */
+static void
+fwd_child_close_from(unsigned lo, unsigned keep)
+{
+	struct rlimit rl;
+	unsigned fd;
+	int ok;
+
+	if (keep < lo)
+		ok = close_range(lo, ~0U, 0) == 0;
+	else
+		ok = (keep == lo || close_range(lo, keep - 1, 0) == 0) &&
+		    close_range(keep + 1, ~0U, 0) == 0;
+	if (ok)
+		return;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		_exit(127);
+	for (fd = lo; fd < rl.rlim_cur && fd < 1048576; fd++)
+		if (fd != keep)
+			close((int)fd);
+}
+
 /*
- * In the child, between fork and execve: only async-signal-safe calls.
- * The channel goes to fd 3, /dev/null to 0-2, every other descriptor is
- * closed, the signal mask and SIGPIPE's disposition are reset (both
- * survive execve), and the environment is empty.
+ * In the child, between fork and exec: only async-signal-safe calls.
+ * The channel goes to fd 3, /dev/null to 0-2, every other descriptor but
+ * the binary's (close-on-exec) is closed, the signal mask and SIGPIPE's
+ * disposition are reset (both survive exec), and the environment is
+ * empty.  The exec is the one the forwarder's seccomp filter allows.
  */
 static void __attribute__((noreturn))
-fwd_child_exec(int chan, const char *exe, char *const argv[])
+fwd_child_exec(int chan, int exe_fd, char *const argv[])
 {
 	static char *const envp[] = { NULL };
 	struct sigaction sa;
-	struct rlimit rl;
 	sigset_t none;
 	int null;
-	unsigned fd;
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -149,14 +165,8 @@ fwd_child_exec(int chan, const char *exe, char *const argv[])
 	if ((null = open("/dev/null", O_RDWR)) < 0 || dup2(null, 0) != 0 ||
 	    dup2(null, 1) != 1 || dup2(null, 2) != 2)
 		_exit(127);
-	if (close_range(FWD_CHAN_FD + 1, ~0U, 0) != 0) {
-		if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-			_exit(127);
-		for (fd = FWD_CHAN_FD + 1; fd < rl.rlim_cur && fd < 1048576;
-		    fd++)
-			close((int)fd);
-	}
-	execve(exe, argv, envp);
+	fwd_child_close_from(FWD_CHAN_FD + 1, (unsigned)exe_fd);
+	(void)sandbox_exe_exec(exe_fd, argv, envp);
 	_exit(127);
 }
 
@@ -174,6 +184,9 @@ fwd_parser_spawn(struct fwd_parser *fp,
 
 	if (fp->pid != 0 || fwd_parser_up(fp))
 		return log_errf(err, errlen, "a parser is still running");
+	if (fp->exe_fd < SANDBOX_EXE_FD_MIN)
+		return log_errf(err, errlen, "no descriptor of the binary to "
+		    "start the parser from");
 	if (ipc_socketpair(sv) != 0)
 		return log_errf(err, errlen, "socketpair: %s", strerror(errno));
 	if ((pid = fork()) < 0) {
@@ -182,7 +195,8 @@ fwd_parser_spawn(struct fwd_parser *fp,
 		return log_errf(err, errlen, "fork: %s", strerror(errno));
 	}
 	if (pid == 0)
-		fwd_child_exec(sv[1], fp->exe, fp->debug ? argv_debug : argv);
+		fwd_child_exec(sv[1], fp->exe_fd, fp->debug ? argv_debug :
+		    argv);
 	close(sv[1]);
 	fp->spawned_ms = now_ms;
 	fp->respawn_at_ms = 0;

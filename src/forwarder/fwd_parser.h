@@ -125,7 +125,7 @@ struct fwd_parser {
 	uint64_t hb_wait_ms;		/* waiting for an answer since; 0 */
 	uint64_t hb_next_ms;		/* the next periodic one; 0: now */
 	/* How to start it (set by fwd_parser_setup). */
-	char exe[PATH_MAX];
+	int exe_fd;			/* sandbox_exe_open(): our binary */
 	char user[BS_CONF_USER_MAX + 1];
 	char chroot_dir[BS_CONF_PATH_MAX + 1];
 	int debug;			/* pass -d: seccomp reports, not kills */
@@ -159,17 +159,18 @@ uint64_t fwd_parser_deadline(const struct fwd_parser *fp);
 int	fwd_parser_settled(const struct fwd_parser *fp);
 
 /*
- * Remember how to start the parser: the real path of our own binary
- * (readlink of /proc/self/exe, resolved once now so a respawn never
- * depends on /proc), the user and the chroot directory.  0 or -1 + err.
+ * Remember how to start the parser: a descriptor of our own binary
+ * (sandbox_exe_open of /proc/self/exe, opened once now, before the
+ * seccomp filter, so a respawn never depends on /proc or on a path; one
+ * already set is kept), the user and the chroot directory.  0 or -1 + err.
  */
 int	fwd_parser_setup(struct fwd_parser *fp, const char *user,
 	    const char *chroot_dir, int debug, char *err, size_t errlen);
 /*
  * Start a parser: socketpair, fork, and in the child fd 3 = channel,
- * 0-2 = /dev/null, everything else closed, signals reset, then execve
- * of exe as "batsecd -P [-d] -u USER -r CHROOT" with an empty
- * environment (see parser.h).
+ * 0-2 = /dev/null, everything else closed, signals reset, then
+ * sandbox_exe_exec of exe_fd as "batsecd -P [-d] -u USER -r CHROOT" with
+ * an empty environment (see parser.h).
  * A fresh ipc_ctx knows own_addr and no interface.  0 or -1 + err.
  */
 int	fwd_parser_spawn(struct fwd_parser *fp,

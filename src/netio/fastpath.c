@@ -88,6 +88,7 @@
 #define FP_SKB_LEN	((int16_t)offsetof(struct __sk_buff, len))
 #define FP_SKB_PKTTYPE	((int16_t)offsetof(struct __sk_buff, pkt_type))
 #define FP_SKB_IFINDEX	((int16_t)offsetof(struct __sk_buff, ifindex))
+#define FP_SKB_VLAN	((int16_t)offsetof(struct __sk_buff, vlan_present))
 #define FP_SKB_DATA	((int16_t)offsetof(struct __sk_buff, data))
 #define FP_SKB_DATA_END	((int16_t)offsetof(struct __sk_buff, data_end))
 
@@ -423,6 +424,14 @@ fp_asm_checks(struct fp_asm *a, uint16_t ethertype,
 
 	LDX(BPF_W, R0, R6, FP_SKB_PKTTYPE);
 	PASS_IF_IMM(BPF_JNE, R0, 0);		/* PACKET_HOST */
+	/*
+	 * A VLAN tag the kernel took out of the frame at ingress: not ours
+	 * to relay.  The socket filter (rawsock.c) refuses tagged frames; a
+	 * frame passed on reaches it, or the VLAN device the tag is for, as
+	 * if no relay were attached (batsecd(8), "In-kernel relay").
+	 */
+	LDX(BPF_W, R0, R6, FP_SKB_VLAN);
+	PASS_IF_IMM(BPF_JNE, R0, 0);
 	/* The frame's bytes as a little-endian load sees them. */
 	LDX(BPF_H, R0, R7, FP_ETH_TYPE);
 	TO_BE(R0, 16);

@@ -12,8 +12,10 @@
  * assembled here, without libbpf; the kernel's verifier proves it safe
  * before it runs.
  *
- * The frames the program relays (DP2.md): pkt_type HOST, the configured
- * ethertype, a version-2 UNICAST (0x40) or ECHO (0x42), reserved byte
+ * The frames the program relays (DP2.md): pkt_type HOST, no VLAN tag
+ * (none the kernel took out of the frame at ingress either: the socket
+ * filter refuses tagged frames, so the relay passes them on), the
+ * configured ethertype, a version-2 UNICAST (0x40) or ECHO (0x42), reserved byte
  * zero, both addresses of mesh form, the frame exactly as long as the
  * type allows (UNICAST: 68 + 14..1518 bytes, ECHO: 68 + 6), TTL above 1,
  * a source originator that is not us, a source MAC that is a neighbour
@@ -51,10 +53,12 @@
  * and delete, then insert afresh) into its own once a second and before
  * it shows them.
  *
- * Needs CAP_BPF when loading, and Linux 6.6 or newer for a tcx link
- * (older kernels take the program as a tc filter; atomic compare and
- * exchange needs 5.12); the forwarder loads the program before it drops
- * its capabilities and attaches it with CAP_NET_ADMIN.
+ * Needs CAP_BPF and CAP_PERFMON when loading (without the latter the
+ * verifier refuses adding a variable length to a packet pointer), and
+ * Linux 6.6 or newer for a tcx link (older kernels take the program as a
+ * tc filter; atomic compare and exchange needs 5.12); the forwarder loads
+ * the program before it drops its capabilities and attaches it with
+ * CAP_NET_ADMIN.
  */
 #ifndef BATSEC_FASTPATH_H
 #define BATSEC_FASTPATH_H
