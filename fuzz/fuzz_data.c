@@ -92,9 +92,9 @@ fuzz_init(void)
 	}
 	for (i = 1; i < FUZZ_NODES; i++)
 		t_link_keys(&fuzz_nodes[i].link, (struct t_end){
-		    &fuzz_nodes[0].id, fuzz_nodes[0].mac, fuzz_nodes[0].epoch },
-		    (struct t_end){ &fuzz_nodes[i].id, fuzz_nodes[i].mac,
-		    fuzz_nodes[i].epoch });
+		    &fuzz_nodes[0].id, fuzz_nodes[0].mac, fuzz_nodes[0].epoch,
+		    NULL }, (struct t_end){ &fuzz_nodes[i].id,
+		    fuzz_nodes[i].mac, fuzz_nodes[i].epoch, NULL });
 	ready = 1;
 }
 

@@ -76,7 +76,6 @@ static const struct fwd_chan_handler fwd_chan_handlers[] = {
 	{ IPC_TT, fwd_apply_tt },
 	{ IPC_GW, fwd_apply_gw },
 	{ IPC_RELAY, fwd_announce_on_relay },
-	{ IPC_LINK_KEY, fwd_announce_on_link_key },
 	{ IPC_REVOKE, fwd_trust_on_revoke },
 	{ IPC_PIN, fwd_pins_on_pin },
 	{ 0, NULL }
@@ -86,6 +85,7 @@ void
 forwarder_handlers(struct fwd *f)
 {
 	fwd_parser_handlers(&f->parser, fwd_chan_handlers, f);
+	fwd_parser_link_keys(&f->parser, fwd_announce_link_key);
 }
 
 /*
@@ -154,6 +154,12 @@ fwd_spawn_parser(struct fwd *f)
 		fwd_tables_parser_reset(f->tables);
 		f->fast_dirty = 1;
 	}
+	/*
+	 * New link salts at every respawn: the OGM keys the last parser
+	 * held stop working once the neighbours' grace for them is over.
+	 */
+	if (f->data != NULL && f->parser.c.spawns > 0)
+		fwd_links_rotate_all(&f->data->links, log_now_ms());
 
 	if (fwd_parser_spawn(&f->parser, f->own_addr, log_now_ms(), err,
 	    sizeof(err)) != 0) {

@@ -13,7 +13,9 @@
  *   ipc_check.c	layer 3 of the channel's checks (pure)
  *   state.c		the state directory: epoch, stores of lines
  *   fwd_tables.c	neighbours, routes, TT, gateways (opaque)
- *   fwd_orig.c		HELLO and OGM builders, the relay queue (tables)
+ *   fwd_links.c	link salts, the keys of each neighbour link (tables)
+ *   fwd_orig.c		HELLO and OGM builders, the relay queue (tables,
+ *			links)
  *   fwd_parser.c	the parser process and the channel: frames, checks,
  *			dispatches to the handlers forwarder.c registers
  *			(ipc_check)

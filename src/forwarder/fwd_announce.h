@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "batsec_crypto.h"
+
 struct fwd;
 struct ipc_relay;
 union ipc_payload;
@@ -37,9 +39,13 @@ int	fwd_announce_relay(struct fwd *f, const struct ipc_relay *r,
 /* IPC_RELAY: fwd_announce_relay now. */
 int	fwd_announce_on_relay(void *arg, const union ipc_payload *u);
 /*
- * IPC_LINK_KEY, the key the channel handed the parser: keep it in the
- * neighbour's entry for the tags of our own frames.
+ * The answer to a LINK_KEY_REQ (fwd_parser.h's fwd_link_key_fn, arg a
+ * struct fwd): the OGM key of the newest key with the neighbour peer_pk
+ * up on ifindex, never the static link key nor the hop key.  0, or -1
+ * when there is no such neighbour or its key cannot be derived.
  */
-int	fwd_announce_on_link_key(void *arg, const union ipc_payload *u);
+int	fwd_announce_link_key(void *arg, const uint8_t peer_pk[static BS_PK_LEN],
+	    uint32_t ifindex, uint8_t key[static BS_LINKKEY_LEN],
+	    uint8_t key_id[static BS_KEYID_LEN]);
 
 #endif /* BATSEC_FWD_ANNOUNCE_H */
