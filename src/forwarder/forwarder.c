@@ -277,6 +277,7 @@ fwd_reload_fixed(const struct bs_config *o, const struct bs_config *n)
 	    o->orig_interval_ms != n->orig_interval_ms);
 	fwd_note_fixed("hello-interval",
 	    o->hello_interval_ms != n->hello_interval_ms);
+	fwd_note_fixed("link-rekey", o->link_rekey_s != n->link_rekey_s);
 	fwd_note_fixed("hop-penalty", o->hop_penalty != n->hop_penalty);
 	fwd_note_fixed("fast-path", o->fast_path != n->fast_path);
 	fwd_note_fixed("gateway", o->gw_mode != n->gw_mode ||

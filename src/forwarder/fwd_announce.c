@@ -259,6 +259,10 @@ fwd_announce_setup(struct fwd *f, uint64_t now_ms)
 	fwd_orig_init(&f->orig, &f->id, f->epoch,
 	    (uint16_t)f->cfg.orig_interval_ms,
 	    (uint16_t)f->cfg.hello_interval_ms);
+	if (f->data != NULL)
+		fwd_links_config(&f->data->links,
+		    (uint64_t)f->cfg.link_rekey_s * 1000,
+		    f->cfg.hello_interval_ms);
 	/* The first OGM after the first HELLOs had a chance to be heard. */
 	f->orig.next_ogm_ms = now_ms + fwd_jitter(f->orig.ogm_ms);
 }

@@ -433,6 +433,7 @@ fwd_hop_check(struct fwd_data *d, struct fwd_dcount *c, struct fwd_neigh *n,
 		return 0;
 	}
 	bs_replay_mark(w, counter);
+	h->used_ms = d->now_ms;
 	return 1;
 }
 
@@ -832,7 +833,9 @@ fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
 	}
 	if ((i = wire_bcast_find_tag(&b, n->hop.keyid)) < 0 &&
 	    (!n->alt.has_key ||
-	    (i = wire_bcast_find_tag(&b, n->alt.keyid)) < 0)) {
+	    (i = wire_bcast_find_tag(&b, n->alt.keyid)) < 0) &&
+	    (!n->old.has_key ||
+	    (i = wire_bcast_find_tag(&b, n->old.keyid)) < 0)) {
 		FWD_DROP(c, n, drop_stale_key);
 		return;
 	}

@@ -28,6 +28,8 @@ fwd_links_config(struct fwd_links *L, uint64_t rekey_ms, uint64_t hello_ms)
 	L->rekey_ms = rekey_ms;
 	L->tx_delay_ms = FWD_TX_DELAY_HELLOS * hello_ms;
 	L->grace_ms = FWD_GRACE_HELLOS * hello_ms;
+	if (L->grace_ms < FWD_GRACE_MIN_MS)
+		L->grace_ms = FWD_GRACE_MIN_MS;
 }
 
 /* ---- our salts ------------------------------------------------------------------ */
@@ -198,12 +200,29 @@ fwd_hop_make(struct fwd_links *L, struct fwd_hop *h,
 	return 1;
 }
 
+/*
+ * An old key in alt (one in its grace period) moves to the third slot
+ * before alt is taken: rotations of both ends close together must not
+ * cut short the grace of a key the neighbour may still send under (its
+ * in-kernel relay, for one, learns of a new key a little later).
+ */
+static void
+fwd_hop_park(struct fwd_neigh *n)
+{
+	if (!n->alt.has_key || n->alt_until_ms == 0)
+		return;
+	n->old = n->alt;
+	n->old_until_ms = n->alt_until_ms;
+	sodium_memzero(&n->alt, sizeof(n->alt));
+}
+
 /* alt becomes the old key hop was, accepted for the grace period. */
 static void
 fwd_hop_retire(struct fwd_links *L, struct fwd_neigh *n, uint64_t now_ms)
 {
 	struct fwd_hop tmp;
 
+	fwd_hop_park(n);
 	tmp = n->alt;
 	n->alt = n->hop;
 	n->hop = tmp;
@@ -223,6 +242,9 @@ fwd_links_ready(struct fwd_links *L, struct fwd_neigh *n,
 	if (n->alt.has_key && (!fwd_hop_same_link(&n->alt, n, ifmac) ||
 	    (n->alt_until_ms != 0 && now_ms >= n->alt_until_ms)))
 		sodium_memzero(&n->alt, sizeof(n->alt));
+	if (n->old.has_key && (!fwd_hop_same_link(&n->old, n, ifmac) ||
+	    now_ms >= n->old_until_ms))
+		sodium_memzero(&n->old, sizeof(n->old));
 	if (n->hop.has_key && !fwd_hop_same_link(&n->hop, n, ifmac))
 		sodium_memzero(&n->hop, sizeof(n->hop));
 	if (fwd_hop_is(&n->hop, n, ifmac, s->salt))
@@ -240,13 +262,25 @@ fwd_links_ready(struct fwd_links *L, struct fwd_neigh *n,
 		 * the new key at once, keep sending under the old one until
 		 * our HELLOs have told the neighbour.
 		 */
+		fwd_hop_park(n);
 		if (!fwd_hop_make(L, &n->alt, n, ifmac, s->salt))
 			return 1;
 		n->alt_until_ms = 0;
 		return 1;
 	}
-	/* A first key, or the neighbour's new salt: send under it at once. */
-	if (n->hop.has_key)
+	/*
+	 * A first key, or the neighbour's new salt: send under it at once.
+	 * Of the old keys, the one the neighbour used last stays for the
+	 * grace period (both ends rotating at once: it may already be on
+	 * the key of our new salt and its old one).
+	 */
+	if (n->alt.has_key && n->alt.used_ms > n->hop.used_ms) {
+		/* hop goes to the third slot, alt stays for the grace. */
+		n->old = n->hop;
+		n->old_until_ms = now_ms + L->grace_ms;
+		sodium_memzero(&n->hop, sizeof(n->hop));
+		n->alt_until_ms = now_ms + L->grace_ms;
+	} else if (n->hop.has_key)
 		fwd_hop_retire(L, n, now_ms);
 	return fwd_hop_make(L, &n->hop, n, ifmac, s->salt);
 }
@@ -262,6 +296,9 @@ fwd_links_rx(struct fwd_neigh *n, const uint8_t keyid[static BS_KEYID_LEN],
 	    (n->alt_until_ms == 0 || now_ms < n->alt_until_ms) &&
 	    sodium_memcmp(keyid, n->alt.keyid, BS_KEYID_LEN) == 0)
 		return &n->alt;
+	if (n->old.has_key && now_ms < n->old_until_ms &&
+	    sodium_memcmp(keyid, n->old.keyid, BS_KEYID_LEN) == 0)
+		return &n->old;
 	return NULL;
 }
 

@@ -17,9 +17,10 @@
  *   alt  the other key we accept: the new one during our own rotation
  *        (for tx_delay after the new salt, while our HELLOs tell the
  *        neighbour of it), then the old one for a grace period.
- * A new salt of the neighbour's moves hop to alt (accepted for the grace
- * period) and puts the new key in hop at once.  Each slot has its own
- * replay windows.
+ * A new salt of the neighbour's puts the new key in hop at once and keeps
+ * the old ones for the grace period: alt the one the neighbour used last,
+ * old (a third slot) an older one still in its grace (both ends may be
+ * rotating at once).  Each slot has its own replay windows.
  *
  * Floor: just above fwd_tables.c (it works on neighbour entries).
  */
@@ -43,6 +44,7 @@
  */
 #define FWD_TX_DELAY_HELLOS	2
 #define FWD_GRACE_HELLOS	5
+#define FWD_GRACE_MIN_MS	5000	/* and at least this long */
 
 struct fwd_link_salt {
 	uint32_t ifindex;		/* 0: free */

@@ -104,6 +104,7 @@ struct fwd_hop {
 	uint8_t peer_salt[BS_LINKSALT_LEN];
 	uint8_t own_mac[BS_ADDR_LEN];	/* the MACs it is for */
 	uint8_t peer_mac[BS_ADDR_LEN];
+	uint64_t used_ms;		/* a frame last verified under it */
 	struct bs_replay rx[FWD_HOP_LANES];
 	uint64_t sig_tokens_ms;		/* BCAST verify budget (fwd_data.c) */
 	uint32_t sig_tokens;
@@ -128,6 +129,8 @@ struct fwd_neigh {
 	struct fwd_hop hop;
 	struct fwd_hop alt;
 	uint64_t alt_until_ms;
+	struct fwd_hop old;		/* an older one, until old_until_ms */
+	uint64_t old_until_ms;
 	struct fwd_dcount c;		/* data frames from/to it */
 	/* private: hash chains */
 	int32_t next_addr_;
