@@ -2593,6 +2593,64 @@ START_TEST(test_link_rekey_peer)
 END_TEST
 
 /*
+ * Both ends make new salts close together: we rotate, and before we
+ * switch the neighbour's new salt arrives.  Every key the neighbour may
+ * still send under is accepted for the grace: the old one, the one of
+ * our new salt and its old one (it heard our HELLO but its relay has not
+ * switched yet), and the newest, which we send under at once.
+ */
+START_TEST(test_link_rekey_both)
+{
+	uint8_t inner[FRAME_MAX], f[FRAME_MAX], c1[6], ns[BS_LINKSALT_LEN];
+	uint8_t s_old[BS_LINKSALT_LEN], kid[BS_KEYID_LEN];
+	struct t_link la, lb, lc;
+	size_t il, lf;
+	uint64_t t1;
+	int rot = 0;
+
+	topo_sec();
+	tt(9, 100, 1, T0);
+	client_mac(1, c1);
+	il = eth(inner, c1, c1, 60);
+	la = link_of(1, IF1);
+	memcpy(s_old, our_salt(IF1), sizeof(s_old));
+	lf = mk_uc_key(f, &la, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, T0);
+	ck_assert_uint_eq(n_taps, 1);
+	t1 = T0 + dp.links.rekey_ms;
+	ck_assert_ptr_nonnull(fwd_links_salt(&dp.links, IF1, t1, &rot));
+	ck_assert_int_eq(rot, 1);
+	lb = link_of(1, IF1);			/* our new salt, its old */
+	sent_keyid(t1 + 1, kid);		/* makes the new key */
+	ck_assert_mem_eq(kid, la.keyid, BS_KEYID_LEN);
+	memset(ns, 0x44, sizeof(ns));
+	ck_assert_int_eq(neigh_salt(1, IF1, ns, t1 + 2), FWD_NEIGH_CHANGED);
+	lc = link_salts(1, IF1, ns, our_salt(IF1));
+	sent_keyid(t1 + 3, kid);
+	ck_assert_mem_eq(kid, lc.keyid, BS_KEYID_LEN);
+	lf = mk_uc_key(f, &lb, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, t1 + 4);
+	ck_assert_uint_eq(n_taps, 2);
+	lf = mk_uc_key(f, &la, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, t1 + 5);
+	ck_assert_uint_eq(n_taps, 3);
+	lf = mk_uc_key(f, &lc, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, t1 + 6);
+	ck_assert_uint_eq(n_taps, 4);
+	/* After the grace only the newest. */
+	lf = mk_uc_key(f, &lb, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, t1 + 3 + dp.links.grace_ms);
+	lf = mk_uc_key(f, &la, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, t1 + 3 + dp.links.grace_ms);
+	ck_assert_uint_eq(n_taps, 4);
+	ck_assert_uint_eq(ifc(IF1)->drop_stale_key, 2);
+	lf = mk_uc_key(f, &lc, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, t1 + 3 + dp.links.grace_ms);
+	ck_assert_uint_eq(n_taps, 5);
+}
+END_TEST
+
+/*
  * Binding to the link: the same two nodes on two links, our interfaces
  * even with the same MAC.  A frame authenticated on link 1 is refused
  * on link 2, and the OGM keys of the two links differ.
@@ -3214,6 +3272,7 @@ fwd_data_suite(void)
 	tcase_add_test(tc, test_sec_hop_replay_flap);
 	tcase_add_test(tc, test_link_rekey_own);
 	tcase_add_test(tc, test_link_rekey_peer);
+	tcase_add_test(tc, test_link_rekey_both);
 	tcase_add_test(tc, test_link_binding);
 	tcase_add_test(tc, test_link_parser_key_no_hop);
 	tcase_add_test(tc, test_sec_e2e_replay);

@@ -3,9 +3,9 @@
 # on a chain 1-2-3 with link-rekey 10 (the shortest allowed): while node 1
 # pings node 3 through node 2 five times a second for 45 s (at least
 # four rotations of every salt, on both ends of both links, so a change
-# of key on each link every few seconds), at most 5 % of the echoes go
-# unanswered (measured: 0 to 3 %; at the default link-rekey of 600 s the
-# same losses would be spread over an hour); the hop key id each node shows for its
+# of key on each link every few seconds), at most 2 % of the echoes go
+# unanswered (measured: none; a margin for a loaded machine), and no
+# data frame is dropped for a stale key; the hop key id each node shows for its
 # neighbours (batsec-ctl -j n, hop_keyid) changes at least three times,
 # and both ends of a link end up under the same key.  A respawned parser
 # (killed by the test) makes new salts: the key id changes at once, and
@@ -97,11 +97,11 @@ wait "$PING"
 got=$(cat "$MT/steady.out")
 case $got in ''|*[!0-9]*) got=0 ;; esac
 lost=$((COUNT - got))
-if [ $((lost * 20)) -le "$COUNT" ]; then
+if [ $((lost * 50)) -le "$COUNT" ]; then
 	pass "ping 1 -> 3 across the rotations: $got of $COUNT answered"
 else
 	fail "ping 1 -> 3 across the rotations: only $got of $COUNT" \
-	    "answered (more than 5 % lost)"
+	    "answered (more than 2 % lost)"
 fi
 for f in ids12 ids21 ids23; do
 	echo "$f: $(tr '\n' ' ' <"$MT/$f")"
@@ -117,6 +117,15 @@ done
 for n in 1 2 3; do
 	echo "node $n drops: $(mesh_json "$n" n "[(r['address'], {k: v for k, v in r.items() if k.startswith('drop') and v}) for r in j]")"
 done
+stale() {
+	mesh_json "$1" n "sum(r.get('drop_stale_key', 0) for r in j)"
+}
+n_stale=$(($(stale 1) + $(stale 2) + $(stale 3)))
+if [ "$n_stale" -eq 0 ]; then
+	pass "no data frame dropped for a stale key"
+else
+	fail "$n_stale data frames dropped for a stale key"
+fi
 # Both ends of a link send under the same key once a rotation is done.
 same_key() { [ "$(keyid 1 2)" = "$(keyid 2 1)" ]; }
 check "nodes 1 and 2 agree on their link's key" wait_for 10 same_key

@@ -28,9 +28,10 @@
  *   fwd_trust.c	policy edits, certificate, revocations, the policy
  *			snapshot for the parser (control, state, parser)
  *   fwd_pins.c		TOFU pins kept across parsers (state, parser)
- *   fwd_announce.c	HELLOs, own OGMs and relays on their timers; the
- *			RELAY and LINK_KEY handlers (tables, orig, iface,
- *			trust)
+ *   fwd_announce.c	HELLOs, own OGMs and relays on their timers, link
+ *			salts and their rotation; the RELAY handler and the
+ *			LINK_KEY_REQ answer (tables, links, orig, parser,
+ *			iface, data, trust)
  *   fwd_apply.c	the NEIGH, ROUTE, TT and GW handlers (tables, fast)
  *   fwd_ifaces.c	mesh interfaces over their life: netlink events,
  *			raw sockets, MTU policy (tables, parser, iface, poll,

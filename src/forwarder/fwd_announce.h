@@ -4,11 +4,11 @@
  * OGM interval (each with fwd_jitter), and the entries the parser asks
  * it to relay, aggregated with the own OGM or flushed after the relay
  * delay (batsec-protocol(7); timing in fwd_orig.h).  fwd_orig.c builds
- * the frames, over the neighbour list and link keys of fwd_tables.c;
- * this module is the forwarder's glue: timers in the event loop, the
- * raw sockets, the relay queue's intake, and the link keys it keeps in
- * the neighbour entries so that its frames carry the tags the peers
- * expect.
+ * the frames, over the neighbour list of fwd_tables.c and the link keys
+ * of fwd_links.c; this module is the forwarder's glue: timers in the
+ * event loop, the raw sockets, the relay queue's intake, our link salt
+ * in each HELLO (made anew every link-rekey: the parser gets the new OGM
+ * keys at once), and the answer to the parser's LINK_KEY_REQ.
  */
 #ifndef BATSEC_FWD_ANNOUNCE_H
 #define BATSEC_FWD_ANNOUNCE_H

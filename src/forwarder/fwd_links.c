@@ -274,6 +274,8 @@ fwd_links_ready(struct fwd_links *L, struct fwd_neigh *n,
 	 * grace period (both ends rotating at once: it may already be on
 	 * the key of our new salt and its old one).
 	 */
+	if (n->alt.has_key && n->alt_until_ms == 0)
+		n->alt_until_ms = now_ms + L->grace_ms;	/* no longer due */
 	if (n->alt.has_key && n->alt.used_ms > n->hop.used_ms) {
 		/* hop goes to the third slot, alt stays for the grace. */
 		n->old = n->hop;
