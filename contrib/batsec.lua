@@ -1,5 +1,6 @@
--- batsec.lua -- Wireshark dissector for the batsec mesh protocol: HELLO and
--- OGM of version 1, data frames of version 2.
+-- batsec.lua -- Wireshark dissector for the batsec mesh protocol: HELLO of
+-- version 2 (with the link salt), OGM of version 1, data frames of
+-- version 2.
 --
 -- Usage:
 --   tshark -X lua_script:batsec.lua -r capture.pcap -V
@@ -18,7 +19,8 @@
 -- opaque here) and BCAST (hop counter, tag list, signed header, the inner
 -- Ethernet frame handed to Wireshark's Ethernet dissector, signature).
 -- Data frames of version 1 are decoded with their old layout but marked
--- with an error: batsecd refuses them.
+-- with an error: batsecd refuses them.  A HELLO of version 1 (before the
+-- link salt) is marked as refused too.
 --
 -- The dissector applies the structural rules batsecd applies before it
 -- looks at anything else (step 1 of RECEIVING in batsec-protocol(7)):
@@ -39,7 +41,9 @@ local batsec = Proto("batsec", "batsec mesh protocol")
 
 -- ---- constants (batsec-protocol(7), "Sizes and limits") -----------------
 
-local VERSION = 1		-- HELLO and OGM
+local VERSION = 1		-- OGM
+local HELLO_VERSION = 2		-- HELLO (version 2: the link salt)
+local SALT_LEN = 16
 local DATA_VERSION = 2		-- UNICAST, BCAST, ECHO
 local DEFAULT_ETHERTYPE = 0x88B5
 local PK_LEN, SIG_LEN, ADDR_LEN = 32, 64, 6
@@ -105,6 +109,7 @@ local F = {
 	    "HELLO interval (ms)", base.DEC),
 	hello_epoch = ProtoField.uint32("batsec.hello.epoch", "Epoch",
 	    base.DEC),
+	hello_salt = ProtoField.bytes("batsec.hello.salt", "Link salt"),
 	hello_seqno = ProtoField.uint32("batsec.hello.seqno",
 	    "Sequence number", base.DEC),
 	neigh = ProtoField.none("batsec.hello.neigh", "Neighbour"),
@@ -634,6 +639,7 @@ local function dissect_hello(c, tree, pinfo)
 	local _, er = ranged(c, ht, F.hello_epoch, 4, 1, 0xffffffff, E.range,
 	    "epoch")
 	local _, sr = add(c, ht, F.hello_seqno, 4, "seqno")
+	add(c, ht, F.hello_salt, SALT_LEN, "link salt")
 	local n = nr and nr:uint() or 0
 	local seen = {}
 	for i = 1, n do
@@ -1272,7 +1278,8 @@ function batsec.dissector(tvb, pinfo, root)
 	end
 	local data = ftype == T_UNICAST or ftype == T_BCAST or
 	    ftype == T_ECHO
-	local want = data and DATA_VERSION or VERSION
+	local want = data and DATA_VERSION or
+	    (ftype == T_HELLO and HELLO_VERSION or VERSION)
 	pinfo.cols.info = "batsec " .. name
 	if data and ver == 1 then
 		vit:add_proto_expert_info(E.version, "version 1 data frame: " ..
@@ -1286,6 +1293,13 @@ function batsec.dissector(tvb, pinfo, root)
 		else
 			dissect_bcast_v1(c, tree, root, pinfo)
 		end
+		return tvb:len()
+	end
+	if ftype == T_HELLO and ver == 1 then
+		vit:add_proto_expert_info(E.version, "version 1 HELLO (no " ..
+		    "link salt): obsolete, batsecd refuses it (HELLO is " ..
+		    "version 2)")
+		pinfo.cols.info:append(" v1 (obsolete, refused)")
 		return tvb:len()
 	end
 	if ver ~= want then

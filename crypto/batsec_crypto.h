@@ -254,23 +254,42 @@ int bs_revoke_verify(const struct bs_revoke *r,
 #define BS_AEAD_TAG_LEN	16	/* ChaCha20-Poly1305 tag */
 #define BS_HOPTAG_MAX_IN 128	/* bytes a hop tag may cover */
 
+#define BS_LINKSALT_LEN	16	/* a node's link salt of one interface */
+#define BS_LINKROOT_LEN	32	/* root key of one link */
+
 /*
- * The hop key of one link, from the static link key L (bs_link_key) and
- * both ends' interface MAC and epoch:
- *   H = BLAKE2b-128(key = L, msg = "batsec2-hop" || mac_lo || mac_hi ||
- *       epoch_lo (be32) || epoch_hi (be32))
- * lo is the end with the smaller MAC (the smaller public key when both
- * MACs are equal), so both ends derive the same H; a new epoch on either
- * end, or another pair of interfaces, gives another key.
+ * One end of a link: its node key, interface MAC, epoch and the link salt
+ * it announces in its HELLOs on that interface (batsec-protocol(7),
+ * "LINK KEYS").
  */
 struct bs_hop_end {
 	const uint8_t *pk;		/* BS_PK_LEN */
 	const uint8_t *mac;		/* BS_ADDR_LEN */
 	uint32_t epoch;
+	const uint8_t *salt;		/* BS_LINKSALT_LEN */
 };
-void bs_hop_key(uint8_t h[static BS_HOPKEY_LEN],
+/*
+ * The root key of one link, from the static link key L (bs_link_key) and
+ * both ends' interface MAC, epoch and link salt:
+ *   R = BLAKE2b-256(key = L, msg = "batsec-link-v2" || mac_lo || mac_hi ||
+ *       epoch_lo (be32) || epoch_hi (be32) || salt_lo || salt_hi)
+ * lo is the end with the smaller MAC (the smaller public key when both
+ * MACs are equal), so both ends derive the same R; a new epoch or salt on
+ * either end, or another pair of interfaces, gives another root.
+ */
+void bs_link_root(uint8_t root[static BS_LINKROOT_LEN],
     const uint8_t link_key[static BS_LINKKEY_LEN],
     const struct bs_hop_end *a, const struct bs_hop_end *b);
+/*
+ * The two keys of a link, independent of each other:
+ *   hop key  H = BLAKE2b-128(key = R, msg = "batsec2-hop")   (data frames)
+ *   OGM key  K = BLAKE2b-256(key = R, msg = "batsec-ogm-link") (OGM tags)
+ * Only K ever leaves the forwarder (IPC_LINK_KEY).
+ */
+void bs_hop_key(uint8_t h[static BS_HOPKEY_LEN],
+    const uint8_t root[static BS_LINKROOT_LEN]);
+void bs_ogm_key(uint8_t k[static BS_LINKKEY_LEN],
+    const uint8_t root[static BS_LINKROOT_LEN]);
 /* Key id: the first 4 bytes of BLAKE2b-256(key = H, msg = "batsec2-hopid"). */
 void bs_hop_keyid(uint8_t id[static BS_KEYID_LEN],
     const uint8_t h[static BS_HOPKEY_LEN]);

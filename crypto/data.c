@@ -9,11 +9,15 @@
 #include "batsec_crypto.h"
 #include "bs_bytes.h"
 
+static const char root_kdf_prefix[] = "batsec-link-v2";
 static const char hop_kdf_prefix[] = "batsec2-hop";
+static const char ogm_kdf_prefix[] = "batsec-ogm-link";
 static const char hop_keyid_msg[] = "batsec2-hopid";
 static const char e2e_kdf_prefix[] = "batsec2-e2e";
 
+#define ROOT_PREFIX_LEN	(sizeof(root_kdf_prefix) - 1)
 #define HOP_PREFIX_LEN	(sizeof(hop_kdf_prefix) - 1)
+#define OGM_PREFIX_LEN	(sizeof(ogm_kdf_prefix) - 1)
 #define E2E_PREFIX_LEN	(sizeof(e2e_kdf_prefix) - 1)
 
 _Static_assert(crypto_shorthash_siphash24_KEYBYTES == BS_HOPKEY_LEN,
@@ -27,12 +31,14 @@ _Static_assert(crypto_aead_chacha20poly1305_ietf_ABYTES == BS_AEAD_TAG_LEN,
 _Static_assert(crypto_aead_chacha20poly1305_ietf_NPUBBYTES == 12, "nonce");
 
 void
-bs_hop_key(uint8_t h[static BS_HOPKEY_LEN],
+bs_link_root(uint8_t root[static BS_LINKROOT_LEN],
     const uint8_t link_key[static BS_LINKKEY_LEN],
     const struct bs_hop_end *a, const struct bs_hop_end *b)
 {
-	uint8_t msg[HOP_PREFIX_LEN + 2 * BS_ADDR_LEN + 8];
+	uint8_t msg[ROOT_PREFIX_LEN + 2 * BS_ADDR_LEN + 8 +
+	    2 * BS_LINKSALT_LEN];
 	const struct bs_hop_end *lo = a, *hi = b;
+	size_t o = ROOT_PREFIX_LEN;
 	int order = memcmp(a->mac, b->mac, BS_ADDR_LEN);
 
 	if (order == 0)
@@ -41,13 +47,35 @@ bs_hop_key(uint8_t h[static BS_HOPKEY_LEN],
 		lo = b;
 		hi = a;
 	}
-	memcpy(msg, hop_kdf_prefix, HOP_PREFIX_LEN);
-	memcpy(msg + HOP_PREFIX_LEN, lo->mac, BS_ADDR_LEN);
-	memcpy(msg + HOP_PREFIX_LEN + BS_ADDR_LEN, hi->mac, BS_ADDR_LEN);
-	bs_put32(msg + HOP_PREFIX_LEN + 2 * BS_ADDR_LEN, lo->epoch);
-	bs_put32(msg + HOP_PREFIX_LEN + 2 * BS_ADDR_LEN + 4, hi->epoch);
-	crypto_generichash(h, BS_HOPKEY_LEN, msg, sizeof(msg), link_key,
+	memcpy(msg, root_kdf_prefix, ROOT_PREFIX_LEN);
+	memcpy(msg + o, lo->mac, BS_ADDR_LEN);
+	o += BS_ADDR_LEN;
+	memcpy(msg + o, hi->mac, BS_ADDR_LEN);
+	o += BS_ADDR_LEN;
+	bs_put32(msg + o, lo->epoch);
+	bs_put32(msg + o + 4, hi->epoch);
+	o += 8;
+	memcpy(msg + o, lo->salt, BS_LINKSALT_LEN);
+	memcpy(msg + o + BS_LINKSALT_LEN, hi->salt, BS_LINKSALT_LEN);
+	crypto_generichash(root, BS_LINKROOT_LEN, msg, sizeof(msg), link_key,
 	    BS_LINKKEY_LEN);
+	sodium_memzero(msg, sizeof(msg));
+}
+
+void
+bs_hop_key(uint8_t h[static BS_HOPKEY_LEN],
+    const uint8_t root[static BS_LINKROOT_LEN])
+{
+	crypto_generichash(h, BS_HOPKEY_LEN, (const unsigned char *)
+	    hop_kdf_prefix, HOP_PREFIX_LEN, root, BS_LINKROOT_LEN);
+}
+
+void
+bs_ogm_key(uint8_t k[static BS_LINKKEY_LEN],
+    const uint8_t root[static BS_LINKROOT_LEN])
+{
+	crypto_generichash(k, BS_LINKKEY_LEN, (const unsigned char *)
+	    ogm_kdf_prefix, OGM_PREFIX_LEN, root, BS_LINKROOT_LEN);
 }
 
 void

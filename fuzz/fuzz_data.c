@@ -92,9 +92,9 @@ fuzz_init(void)
 	}
 	for (i = 1; i < FUZZ_NODES; i++)
 		t_link_keys(&fuzz_nodes[i].link, (struct t_end){
-		    &fuzz_nodes[0].id, fuzz_nodes[0].mac, fuzz_nodes[0].epoch },
-		    (struct t_end){ &fuzz_nodes[i].id, fuzz_nodes[i].mac,
-		    fuzz_nodes[i].epoch });
+		    &fuzz_nodes[0].id, fuzz_nodes[0].mac, fuzz_nodes[0].epoch,
+		    NULL }, (struct t_end){ &fuzz_nodes[i].id,
+		    fuzz_nodes[i].mac, fuzz_nodes[i].epoch, NULL });
 	ready = 1;
 }
 
@@ -237,6 +237,19 @@ fuzz_ifaces(void *arg, struct fwd_data_if *out, size_t max)
 
 /* ---- the fixed context ------------------------------------------------------ */
 
+/* Our link salts: t_salt of our key on both interfaces, as the keys. */
+static void
+fuzz_salts(struct fwd_data *d)
+{
+	size_t i;
+
+	(void)fwd_links_own_salt(&d->links, FUZZ_IF_A, FUZZ_T0);
+	(void)fwd_links_own_salt(&d->links, FUZZ_IF_B, FUZZ_T0);
+	for (i = 0; i < FWD_LINKS_IF_MAX; i++)
+		if (d->links.s[i].ifindex != 0)
+			t_salt(d->links.s[i].salt, fuzz_nodes[0].id.pk);
+}
+
 static void
 fuzz_neigh(struct fwd_tables *t, unsigned n, uint32_t ifindex)
 {
@@ -251,6 +264,7 @@ fuzz_neigh(struct fwd_tables *t, unsigned n, uint32_t ifindex)
 	m.state = IPC_NEIGH_UP;
 	m.tq = 200;
 	m.rx_count = 64;
+	t_salt(m.salt, m.pk);
 	if (fwd_neigh_update(t, &m, FUZZ_T0) != FWD_NEIGH_NEW)
 		abort();
 }
@@ -391,6 +405,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	t = fuzz_tables();
 	fwd_data_init(&fuzz_dp, t, &fuzz_nodes[0].id, fuzz_nodes[0].epoch,
 	    &ops);
+	fuzz_salts(&fuzz_dp);
 	fuzz_sent = fuzz_written = 0;
 	while (size - off >= 4 && in < FUZZ_MAX_RECORDS) {
 		kind = data[off];

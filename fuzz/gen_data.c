@@ -289,8 +289,8 @@ main(int argc, char **argv)
 	for (i = 1; i < GEN_NODES; i++) {
 		gen_mac(i, mac);
 		t_link_keys(&gen_link[i], (struct t_end){ &gen_id[i], mac,
-		    gen_epoch(i) }, (struct t_end){ &gen_id[0], mac0,
-		    gen_epoch(0) });
+		    gen_epoch(i), NULL }, (struct t_end){ &gen_id[0], mac0,
+		    gen_epoch(0), NULL });
 	}
 	gen_tap();
 	gen_mesh_unicast();

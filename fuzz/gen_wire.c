@@ -13,6 +13,8 @@
  */
 #include <string.h>
 
+#include <sodium.h>
+
 #include "batsec_crypto.h"
 #include "lib/t_frames.h"
 #include "lib/t_ident.h"
@@ -223,15 +225,19 @@ gen_ogm(const struct gen_ent *ents, unsigned n, uint8_t auth, unsigned ntags)
 static const uint8_t gen_ifmac[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 1, 2, 3 };
 static const uint8_t gen_nhmac[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 4, 5, 6 };
 
-/* The hop key of the link from node 0 to node `to' (its MAC: mac). */
+/*
+ * The hop key of the link from node 0 to node `to' (its MAC: mac), both
+ * with the test salts (t_salt).
+ */
 static void
 gen_hop_key(uint8_t h[BS_HOPKEY_LEN], unsigned to, const uint8_t *mac)
 {
-	uint8_t l[BS_LINKKEY_LEN];
+	struct t_link l;
 
-	t_seed_ok(bs_link_key(l, &gen_id[0], gen_id[to].pk), "link key");
-	bs_hop_key(h, l, &(struct bs_hop_end){ gen_id[0].pk, gen_ifmac, 3 },
-	    &(struct bs_hop_end){ gen_id[to].pk, mac, 5 });
+	t_link_keys(&l, (struct t_end){ &gen_id[0], gen_ifmac, 3, NULL },
+	    (struct t_end){ &gen_id[to], mac, 5, NULL });
+	memcpy(h, l.key, BS_HOPKEY_LEN);
+	sodium_memzero(&l, sizeof(l));
 }
 
 /* A sealed frame of type carrying pt (pt_len bytes) from node src to dst. */

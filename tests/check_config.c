@@ -107,6 +107,8 @@ static const struct {
 	{ "orig-interval 100", "\norig-interval 100\n" },
 	{ "orig-interval 60000", "\norig-interval 60000\n" },
 	{ "hello-interval 250", "\nhello-interval 250\n" },
+	{ "link-rekey 10", "\nlink-rekey 10\n" },
+	{ "link-rekey 86400", "\nlink-rekey 86400\n" },
 	{ "hop-penalty 0", "\nhop-penalty 0\n" },
 	{ "hop-penalty 255", "\nhop-penalty 255\n" },
 	{ "hop-penalty 007", "\nhop-penalty 7\n" },
@@ -366,6 +368,10 @@ static const struct {
 	    "100..60000" },
 	{ "hello-interval 0x100", 0,
 	    "t.conf:1: hello-interval: '0x100' is not a decimal number" },
+	{ "link-rekey 9", 0,
+	    "t.conf:1: link-rekey: 9 is out of range 10..86400" },
+	{ "link-rekey 86401", 0,
+	    "t.conf:1: link-rekey: 86401 is out of range 10..86400" },
 	{ "hop-penalty 256", 0,
 	    "t.conf:1: hop-penalty: 256 is out of range 0..255" },
 	{ "hop-penalty 1.5", 0,
@@ -864,8 +870,8 @@ START_TEST(test_man_page)
 {
 	static const char *const directives[] = { "interface", "tap", "key",
 	    "policy", "socket", "state-dir", "user", "chroot", "ethertype",
-	    "orig-interval", "hello-interval", "hop-penalty", "gateway",
-	    "log-level", "fast-path", "epoch-seed" };
+	    "orig-interval", "hello-interval", "link-rekey", "hop-penalty",
+	    "gateway", "log-level", "fast-path", "epoch-seed" };
 	struct bs_config cfg;
 	char path[PATH_MAX + 64], dump[BS_CONF_DUMP_MAX], want[64];
 	static char man[65536];

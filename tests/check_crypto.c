@@ -903,50 +903,120 @@ d_setup(void)
 	memset(d_pkb, 0x22, sizeof(d_pkb));
 }
 
+static const uint8_t d_salta[BS_LINKSALT_LEN] = {
+	0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7,
+	0xa8, 0xa9, 0xaa, 0xab, 0xac, 0xad, 0xae, 0xaf };
+static const uint8_t d_saltb[BS_LINKSALT_LEN] = {
+	0xb0, 0xb1, 0xb2, 0xb3, 0xb4, 0xb5, 0xb6, 0xb7,
+	0xb8, 0xb9, 0xba, 0xbb, 0xbc, 0xbd, 0xbe, 0xbf };
+
+/* The root of a link; end a has salt sa, end b salt sb. */
+static void
+link_root_s(uint8_t r[BS_LINKROOT_LEN], const uint8_t *lk,
+    const uint8_t *pka, const uint8_t *maca, uint32_t ea, const uint8_t *sa,
+    const uint8_t *pkb, const uint8_t *macb, uint32_t eb, const uint8_t *sb)
+{
+	struct bs_hop_end a = { pka, maca, ea, sa }, b = { pkb, macb, eb, sb };
+
+	bs_link_root(r, lk, &a, &b);
+}
+
+/* The hop key of a link whose ends have the fixture salts a and b. */
 static void
 hop_key(uint8_t h[BS_HOPKEY_LEN], const uint8_t *lk, const uint8_t *pka,
     const uint8_t *maca, uint32_t ea, const uint8_t *pkb,
     const uint8_t *macb, uint32_t eb)
 {
-	struct bs_hop_end a = { pka, maca, ea }, b = { pkb, macb, eb };
+	uint8_t r[BS_LINKROOT_LEN];
 
-	bs_hop_key(h, lk, &a, &b);
+	link_root_s(r, lk, pka, maca, ea, d_salta, pkb, macb, eb, d_saltb);
+	bs_hop_key(h, r);
 }
 
 START_TEST(test_hop_key_kat)
 {
-	uint8_t h[BS_HOPKEY_LEN], h2[BS_HOPKEY_LEN], id[BS_KEYID_LEN];
+	uint8_t r[BS_LINKROOT_LEN], r2[BS_LINKROOT_LEN], h[BS_HOPKEY_LEN],
+	    k[BS_LINKKEY_LEN], id[BS_KEYID_LEN];
 
 	/*
 	 * python3 -c "import hashlib,struct; L=bytes(range(32));
 	 *   ma=bytes.fromhex('020000000001'); mb=bytes.fromhex('00163e000009');
-	 *   print(hashlib.blake2b(b'batsec2-hop'+mb+ma+struct.pack('>II',7,
-	 *   0x01020304),key=L,digest_size=16).hexdigest())"
-	 * (mac_b is the lower MAC, so its epoch 7 comes first)
+	 *   sa=bytes(range(0xa0,0xb0)); sb=bytes(range(0xb0,0xc0));
+	 *   print(hashlib.blake2b(b'batsec-link-v2'+mb+ma+struct.pack('>II',
+	 *   7,0x01020304)+sb+sa,key=L,digest_size=32).hexdigest())"
+	 * (mac_b is the lower MAC, so its epoch 7 and salt come first)
 	 */
-	hop_key(h, d_lk, d_pka, d_maca, 0x01020304, d_pkb, d_macb, 7);
-	assert_hex(h, sizeof(h), "b3c3095a78f13eb649a6998a1405cb62");
-	/* From the other end: the same key. */
-	hop_key(h2, d_lk, d_pkb, d_macb, 7, d_pka, d_maca, 0x01020304);
-	ck_assert_mem_eq(h, h2, sizeof(h));
+	link_root_s(r, d_lk, d_pka, d_maca, 0x01020304, d_salta, d_pkb, d_macb,
+	    7, d_saltb);
+	assert_hex(r, sizeof(r), "ec786397ee57dbec4d7ad480dfef3aee"
+	    "6d3bb3fd491c477b39bac6e3c643423e");
+	/* From the other end: the same root. */
+	link_root_s(r2, d_lk, d_pkb, d_macb, 7, d_saltb, d_pka, d_maca,
+	    0x01020304, d_salta);
+	ck_assert_mem_eq(r, r2, sizeof(r));
 	/*
-	 * python3 -c "import hashlib; H=bytes.fromhex(
-	 *   'b3c3095a78f13eb649a6998a1405cb62'); print(hashlib.blake2b(
-	 *   b'batsec2-hopid',key=H,digest_size=32).hexdigest()[:8])"
+	 * R as above; H = blake2b(b'batsec2-hop', key=R, digest_size=16),
+	 * its id = blake2b(b'batsec2-hopid', key=H)[:4];
+	 * K = blake2b(b'batsec-ogm-link', key=R, digest_size=32), its id =
+	 * blake2b(b'batsec-keyid', key=K)[:4].
 	 */
+	bs_hop_key(h, r);
+	assert_hex(h, sizeof(h), "90586030922d13fbdce52535c1c4e04f");
 	bs_hop_keyid(id, h);
-	assert_hex(id, sizeof(id), "21a6676b");
+	assert_hex(id, sizeof(id), "92191917");
+	bs_ogm_key(k, r);
+	assert_hex(k, sizeof(k), "e761e14156b565f9a662818a70258c45"
+	    "fd87f24fb3a1a607e33e8d0055334b58");
+	bs_link_keyid(id, k);
+	assert_hex(id, sizeof(id), "39183fb6");
 	/*
 	 * Equal MACs: ordered by public key (11.. before 22..):
-	 * python3 -c "import hashlib,struct; L=bytes(range(32));
-	 *   ma=bytes.fromhex('020000000001'); print(hashlib.blake2b(
-	 *   b'batsec2-hop'+ma+ma+struct.pack('>II',0x01020304,7),key=L,
-	 *   digest_size=16).hexdigest())"
+	 * ... b'batsec-link-v2'+ma+ma+struct.pack('>II',0x01020304,7)+sa+sb
 	 */
-	hop_key(h, d_lk, d_pka, d_maca, 0x01020304, d_pkb, d_maca, 7);
-	assert_hex(h, sizeof(h), "b1ee4031fe0ca892f7b265b30af90f93");
-	hop_key(h2, d_lk, d_pkb, d_maca, 7, d_pka, d_maca, 0x01020304);
-	ck_assert_mem_eq(h, h2, sizeof(h));
+	link_root_s(r, d_lk, d_pka, d_maca, 0x01020304, d_salta, d_pkb, d_maca,
+	    7, d_saltb);
+	assert_hex(r, sizeof(r), "d6dfa4c8e5f7eb1e9924f13ad21224d4"
+	    "93b94660589282fadc9b927cbb3c6893");
+	link_root_s(r2, d_lk, d_pkb, d_maca, 7, d_saltb, d_pka, d_maca,
+	    0x01020304, d_salta);
+	ck_assert_mem_eq(r, r2, sizeof(r));
+}
+END_TEST
+
+/*
+ * Either salt changes the root and both keys; the salts swapped between
+ * the ends too.  The hop key and the OGM key of one root are unrelated:
+ * the OGM key (all the parser ever holds) is not the hop key's source.
+ */
+START_TEST(test_link_root_salts)
+{
+	uint8_t r0[BS_LINKROOT_LEN], r[BS_LINKROOT_LEN], s[BS_LINKSALT_LEN],
+	    h0[BS_HOPKEY_LEN], h[BS_HOPKEY_LEN], k0[BS_LINKKEY_LEN],
+	    k[BS_LINKKEY_LEN];
+
+	link_root_s(r0, d_lk, d_pka, d_maca, 5, d_salta, d_pkb, d_macb, 9,
+	    d_saltb);
+	bs_hop_key(h0, r0);
+	bs_ogm_key(k0, r0);
+	memcpy(s, d_salta, sizeof(s));
+	s[15] ^= 0x01;
+	link_root_s(r, d_lk, d_pka, d_maca, 5, s, d_pkb, d_macb, 9, d_saltb);
+	ck_assert_mem_ne(r, r0, sizeof(r));
+	bs_hop_key(h, r);
+	bs_ogm_key(k, r);
+	ck_assert_mem_ne(h, h0, sizeof(h));
+	ck_assert_mem_ne(k, k0, sizeof(k));
+	memcpy(s, d_saltb, sizeof(s));
+	s[0] ^= 0x80;
+	link_root_s(r, d_lk, d_pka, d_maca, 5, d_salta, d_pkb, d_macb, 9, s);
+	ck_assert_mem_ne(r, r0, sizeof(r));
+	link_root_s(r, d_lk, d_pka, d_maca, 5, d_saltb, d_pkb, d_macb, 9,
+	    d_salta);
+	ck_assert_mem_ne(r, r0, sizeof(r));
+	/* OGM key and hop key: different derivations of the root. */
+	ck_assert_mem_ne(k0, h0, sizeof(h0));
+	bs_hop_key(h, k0);
+	ck_assert_mem_ne(h, h0, sizeof(h));
 }
 END_TEST
 
@@ -954,7 +1024,8 @@ END_TEST
 START_TEST(test_hop_key_inputs)
 {
 	uint8_t h0[BS_HOPKEY_LEN], h[BS_HOPKEY_LEN], lk[BS_LINKKEY_LEN],
-	    m[BS_ADDR_LEN], id0[BS_KEYID_LEN], id[BS_KEYID_LEN];
+	    m[BS_ADDR_LEN], id0[BS_KEYID_LEN], id[BS_KEYID_LEN],
+	    r[BS_LINKROOT_LEN];
 
 	hop_key(h0, d_lk, d_pka, d_maca, 5, d_pkb, d_macb, 9);
 	bs_hop_keyid(id0, h0);
@@ -989,7 +1060,9 @@ START_TEST(test_hop_key_inputs)
 	hop_key(h0, d_lk, d_pka, d_maca, 5, d_pkb, d_maca, 9);
 	hop_key(h, d_lk, d_pkb, d_maca, 5, d_pka, d_maca, 9);
 	ck_assert_mem_ne(h, h0, sizeof(h));
-	hop_key(h, d_lk, d_pkb, d_maca, 9, d_pka, d_maca, 5);
+	link_root_s(r, d_lk, d_pkb, d_maca, 9, d_saltb, d_pka, d_maca, 5,
+	    d_salta);
+	bs_hop_key(h, r);
 	ck_assert_mem_eq(h, h0, sizeof(h));
 	/* the id is deterministic */
 	bs_hop_keyid(id, h0);
@@ -1003,7 +1076,8 @@ START_TEST(test_hop_key_ends)
 {
 	struct bs_identity a, b;
 	uint8_t la[BS_LINKKEY_LEN], lb[BS_LINKKEY_LEN], ha[BS_HOPKEY_LEN],
-	    hb[BS_HOPKEY_LEN], ka[BS_E2EKEY_LEN], kb[BS_E2EKEY_LEN];
+	    hb[BS_HOPKEY_LEN], ka[BS_E2EKEY_LEN], kb[BS_E2EKEY_LEN],
+	    r[BS_LINKROOT_LEN];
 
 	ident(&a, SEED_A);
 	ident(&b, SEED_B);
@@ -1011,7 +1085,9 @@ START_TEST(test_hop_key_ends)
 	ck_assert_int_eq(bs_link_key(lb, &b, a.pk), 0);
 	ck_assert_mem_eq(la, lb, sizeof(la));
 	hop_key(ha, la, a.pk, d_maca, 3, b.pk, d_macb, 4);
-	hop_key(hb, lb, b.pk, d_macb, 4, a.pk, d_maca, 3);
+	link_root_s(r, lb, b.pk, d_macb, 4, d_saltb, a.pk, d_maca, 3,
+	    d_salta);
+	bs_hop_key(hb, r);
 	ck_assert_mem_eq(ha, hb, sizeof(ha));
 	/* Both ends derive the same key for each direction. */
 	bs_e2e_key(ka, la, a.pk, b.pk, 3, 4);
@@ -1326,6 +1402,7 @@ crypto_suite(void)
 	tc = tcase_create("data");
 	tcase_add_checked_fixture(tc, d_setup, NULL);
 	tcase_add_test(tc, test_hop_key_kat);
+	tcase_add_test(tc, test_link_root_salts);
 	tcase_add_test(tc, test_hop_key_inputs);
 	tcase_add_test(tc, test_hop_key_ends);
 	tcase_add_test(tc, test_hop_tag);

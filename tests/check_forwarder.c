@@ -741,8 +741,22 @@ END_TEST
 /*
  * The fake parser sends a valid conversation and then waits for the
  * forwarder's LINK_KEY answer, which it checks itself: exit 0 when the
- * key is bs_link_key(n1, own) and its id matches.
+ * key is the one the parent's link-key function gave (fake_link_key) and
+ * its id matches, and not the static bs_link_key(n1, own).
  */
+/* The parent's answer to LINK_KEY_REQ: a fixed key for n1 on IF_A. */
+static int
+fake_link_key(void *arg, const uint8_t *peer_pk, uint32_t ifindex,
+    uint8_t *key, uint8_t *key_id)
+{
+	(void)arg;
+	if (ifindex != IF_A || memcmp(peer_pk, id_n1.pk, BS_PK_LEN) != 0)
+		return -1;
+	memset(key, 0x5c, BS_LINKKEY_LEN);
+	bs_link_keyid(key_id, key);
+	return 0;
+}
+
 static void __attribute__((noreturn))
 fake_parser_conversation(int fd, const struct script *s)
 {
@@ -763,6 +777,9 @@ fake_parser_conversation(int fd, const struct script *s)
 		_exit(3);
 	if (bs_link_key(key, &id_n1, id_own.pk) != 0)
 		_exit(4);
+	if (sodium_memcmp(k.key, key, sizeof(key)) == 0)
+		_exit(6);
+	memset(key, 0x5c, sizeof(key));
 	bs_link_keyid(kid, key);
 	if (k.status != IPC_LINK_KEY_OK || k.ifindex != IF_A ||
 	    memcmp(k.peer_pk, id_n1.pk, BS_PK_LEN) != 0 ||
@@ -811,6 +828,7 @@ START_TEST(test_valid_conversation)
 	}
 	close(sv[1]);
 	fwd_parser_init(&fp, &id_own);
+	fwd_parser_link_keys(&fp, fake_link_key);
 	ck_assert_msg(fwd_parser_attach(&fp, sv[0], 0, addr_own, err,
 	    sizeof(err)) == 0, "%s", err);
 	ipc_ctx_iface_add(&fp.ctx, IF_A);

@@ -340,15 +340,41 @@ eth_vlan(uint8_t *buf, const uint8_t *dst, const uint8_t *src, uint16_t id,
 	return t_eth(buf, dst, src, id, len);
 }
 
-/* The hop key of the link (node id's MAC, epoch) -- (our ifindex MAC, ours). */
+/* Our link salt on ifindex now (the data plane's, made on first use). */
+static const uint8_t *
+our_salt(uint32_t ifindex)
+{
+	const struct fwd_link_salt *s = fwd_links_own_salt(&dp.links, ifindex,
+	    T0);
+
+	ck_assert_ptr_nonnull(s);
+	return s->salt;
+}
+
+/* Set our link salt on ifindex to t_salt(pk). */
+static void
+set_salt(uint32_t ifindex, const uint8_t *pk)
+{
+	size_t i;
+
+	(void)our_salt(ifindex);
+	for (i = 0; i < FWD_LINKS_IF_MAX; i++)
+		if (dp.links.s[i].ifindex == ifindex)
+			t_salt(dp.links.s[i].salt, pk);
+}
+
+/*
+ * The keys of the link (node id's MAC, epoch, salt t_salt) -- (our
+ * ifindex MAC, ours, our current salt there).
+ */
 static struct t_link
 link_of(unsigned id, uint32_t ifindex)
 {
 	struct t_link l;
 
 	t_link_keys(&l, (struct t_end){ node(id)->id, node(id)->mac,
-	    node(id)->epoch }, (struct t_end){ node(US)->id, ifmac(ifindex),
-	    dp.epoch });
+	    node(id)->epoch, NULL }, (struct t_end){ node(US)->id,
+	    ifmac(ifindex), dp.epoch, our_salt(ifindex) });
 	return l;
 }
 
@@ -607,23 +633,23 @@ START_TEST(test_neigh_link_key)
 
 	neigh(1, IF1, 1, 100, T0);
 	n = fwd_neigh_find(tab, node(1)->addr, IF1);
-	ck_assert_int_eq(n->has_key, 0);
-	memset(n->link_key, 0x77, BS_LINKKEY_LEN);
-	memset(n->key_id, 0x66, BS_KEYID_LEN);
-	n->has_key = 1;
+	ck_assert_int_eq(n->hop.has_key, 0);
+	memset(n->hop.ogm_key, 0x77, BS_LINKKEY_LEN);
+	memset(n->hop.ogm_keyid, 0x66, BS_KEYID_LEN);
+	n->hop.has_key = 1;
 	ck_assert_int_eq(neigh(1, IF1, 1, 90, T0 + 1), FWD_NEIGH_CHANGED);
 	n = fwd_neigh_find(tab, node(1)->addr, IF1);
-	ck_assert_int_eq(n->has_key, 1);
-	ck_assert_uint_eq(n->link_key[31], 0x77);
+	ck_assert_int_eq(n->hop.has_key, 1);
+	ck_assert_uint_eq(n->hop.ogm_key[31], 0x77);
 	/* Down: the slot is wiped before reuse. */
 	neigh(1, IF1, 0, 0, T0 + 2);
 	ck_assert_int_eq(neigh(1, IF1, 1, 90, T0 + 3), FWD_NEIGH_NEW);
 	n = fwd_neigh_find(tab, node(1)->addr, IF1);
-	ck_assert_int_eq(n->has_key, 0);
-	ck_assert_mem_eq(n->link_key, zero, BS_LINKKEY_LEN);
+	ck_assert_int_eq(n->hop.has_key, 0);
+	ck_assert_mem_eq(n->hop.ogm_key, zero, BS_LINKKEY_LEN);
 	/* Another key claiming the address: replaced, key gone. */
-	n->has_key = 1;
-	memset(n->link_key, 0x77, BS_LINKKEY_LEN);
+	n->hop.has_key = 1;
+	memset(n->hop.ogm_key, 0x77, BS_LINKKEY_LEN);
 	memset(&m, 0, sizeof(m));
 	memcpy(m.pk, node(2)->pk, BS_PK_LEN);
 	memcpy(m.addr, node(1)->addr, BS_ADDR_LEN);
@@ -633,8 +659,8 @@ START_TEST(test_neigh_link_key)
 	ck_assert_int_eq(fwd_neigh_update(tab, &m, T0 + 4), FWD_NEIGH_NEW);
 	n = fwd_neigh_find(tab, node(1)->addr, IF1);
 	ck_assert_mem_eq(n->pk, node(2)->pk, BS_PK_LEN);
-	ck_assert_int_eq(n->has_key, 0);
-	ck_assert_mem_eq(n->link_key, zero, BS_LINKKEY_LEN);
+	ck_assert_int_eq(n->hop.has_key, 0);
+	ck_assert_mem_eq(n->hop.ogm_key, zero, BS_LINKKEY_LEN);
 	ck_assert_uint_eq(fwd_neigh_count(tab, 0), 1);
 }
 END_TEST
@@ -2195,11 +2221,14 @@ START_TEST(test_end_to_end)
 	memcpy(if5.mac, node(5)->mac, BS_ADDR_LEN);
 	up[0] = if5;
 	n_up = 1;
+	/* Node 5's salt: the one our NEIGH about it told (t_salt). */
+	set_salt(IF1, node(5)->pk);
 	{
 		struct ipc_neigh m = t_ipc_neigh((struct t_neigh){
 		    .pk = node(US)->pk, .addr = node(US)->addr,
 		    .mac = ifmac(IF1), .ifindex = IF1, .state = IPC_NEIGH_UP,
-		    .tq = 200, .rx_count = 64, .epoch = EP_US });
+		    .tq = 200, .rx_count = 64, .epoch = EP_US,
+		    .salt = fwd_links_own_salt(&dp0.links, IF1, T0)->salt });
 		struct ipc_route r = t_ipc_route((struct t_route){
 		    .orig_pk = node(US)->pk, .orig_addr = node(US)->addr,
 		    .nexthop = node(US)->addr, .ifindex = IF1, .tq = 200,
@@ -2387,6 +2416,325 @@ START_TEST(test_sec_hop_replay)
 	rx_from(1, IF1, ifmac(IF1), a, la, T0);
 	ck_assert_uint_eq(n_taps, 4);
 	ck_assert_uint_eq(ifc(IF1)->drop_replay, 5);
+}
+END_TEST
+
+/* ---- link keys: salts, rotation, binding (#20 item 3) ------------------------ */
+
+/* The keys of the link with node id on ifindex for these two salts. */
+static struct t_link
+link_salts(unsigned id, uint32_t ifindex, const uint8_t *peer_salt,
+    const uint8_t *own_salt)
+{
+	struct t_link l;
+
+	t_link_keys(&l, (struct t_end){ node(id)->id, node(id)->mac,
+	    node(id)->epoch, peer_salt }, (struct t_end){ node(US)->id,
+	    ifmac(ifindex), dp.epoch, own_salt });
+	return l;
+}
+
+/* NEIGH UP for node id on ifindex with link salt salt. */
+static enum fwd_neigh_rc
+neigh_salt(unsigned id, uint32_t ifindex, const uint8_t *salt, uint64_t now)
+{
+	const struct node *n = node(id);
+	struct ipc_neigh m = t_ipc_neigh((struct t_neigh){ .pk = n->pk,
+	    .addr = n->addr, .mac = n->mac, .ifindex = ifindex,
+	    .state = IPC_NEIGH_UP, .tq = 200, .rx_count = 64,
+	    .epoch = n->epoch, .salt = salt });
+
+	return fwd_neigh_update(tab, &m, now);
+}
+
+/* A UNICAST from node 9 for us, hop part by node 1 under key l. */
+static size_t
+mk_uc_key(uint8_t *buf, const struct t_link *l, const uint8_t *inner,
+    size_t il)
+{
+	uint8_t k[BS_E2EKEY_LEN];
+
+	e2e_key(k, 9, US);
+	return t_sealed(buf, FRAME_MAX, (struct t_sealed){
+	    .type = WIRE_T_UNICAST, .ttl = 9, .hop = l, .hop_ctr = ++hctr,
+	    .e2e_key = k, .e = { .dst = node(US)->addr, .src = node(9)->addr,
+	    .src_epoch = node(9)->epoch, .dst_epoch = dp.epoch,
+	    .counter = ++ectr }, .pt = inner, .pt_len = il });
+}
+
+/* Send a frame from the TAP to node 9's client: the key id it went under. */
+static void
+sent_keyid(uint64_t now, uint8_t keyid[BS_KEYID_LEN])
+{
+	uint8_t frame[FRAME_MAX], dst[BS_ADDR_LEN], src[BS_ADDR_LEN];
+	struct wire_sealed u;
+	size_t len, before = n_sends;
+
+	client_mac(100, dst);
+	client_mac(7, src);
+	len = eth(frame, dst, src, 80);
+	fwd_data_tap_rx(&dp, frame, len, now);
+	ck_assert_uint_eq(n_sends, before + 1);
+	ck_assert_int_eq(wire_sealed_parse(sends[before].buf,
+	    sends[before].len, &u), WIRE_OK);
+	memcpy(keyid, u.keyid, BS_KEYID_LEN);
+}
+
+/*
+ * Our own rotation: the new key is accepted at once, we keep sending
+ * under the old one for the tx delay, then switch; the old key is
+ * refused once its grace is over, and each key has its own windows.
+ */
+START_TEST(test_link_rekey_own)
+{
+	uint8_t inner[FRAME_MAX], a[FRAME_MAX], b[FRAME_MAX], c[FRAME_MAX];
+	uint8_t f[FRAME_MAX], c1[6], s_old[BS_LINKSALT_LEN], kid[BS_KEYID_LEN];
+	struct t_link lold, lnew;
+	uint64_t t1, t2;
+	size_t il, la, lb, lc, lf;
+	int rot = 0;
+
+	topo_sec();
+	tt(9, 100, 1, T0);
+	client_mac(1, c1);
+	il = eth(inner, c1, c1, 60);
+	lold = link_of(1, IF1);
+	memcpy(s_old, our_salt(IF1), sizeof(s_old));
+	la = mk_uc_key(a, &lold, inner, il);
+	rx_from(1, IF1, ifmac(IF1), a, la, T0);
+	ck_assert_uint_eq(n_taps, 1);
+	sent_keyid(T0, kid);
+	ck_assert_mem_eq(kid, lold.keyid, BS_KEYID_LEN);
+	lb = mk_uc_key(b, &lold, inner, il);
+	lc = mk_uc_key(c, &lold, inner, il);
+	/* The rekey interval passed: a new salt of ours. */
+	t1 = T0 + dp.links.rekey_ms;
+	ck_assert_ptr_nonnull(fwd_links_salt(&dp.links, IF1, t1, &rot));
+	ck_assert_int_eq(rot, 1);
+	ck_assert_mem_ne(our_salt(IF1), s_old, BS_LINKSALT_LEN);
+	lnew = link_of(1, IF1);
+	ck_assert_mem_ne(lnew.keyid, lold.keyid, BS_KEYID_LEN);
+	ck_assert_mem_ne(lnew.key, lold.key, BS_HOPKEY_LEN);
+	/* The overlap: frames under either key are delivered. */
+	lf = mk_uc_key(f, &lnew, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, t1 + 1);
+	ck_assert_uint_eq(n_taps, 2);
+	rx_from(1, IF1, ifmac(IF1), b, lb, t1 + 2);
+	ck_assert_uint_eq(n_taps, 3);
+	/* Per-key windows: a replay under either key is still one. */
+	rx_from(1, IF1, ifmac(IF1), f, lf, t1 + 3);
+	rx_from(1, IF1, ifmac(IF1), b, lb, t1 + 3);
+	ck_assert_uint_eq(n_taps, 3);
+	ck_assert_uint_eq(ifc(IF1)->drop_replay, 2);
+	/* We send under the old key until our HELLOs told the neighbour... */
+	sent_keyid(t1 + 4, kid);
+	ck_assert_mem_eq(kid, lold.keyid, BS_KEYID_LEN);
+	/* ... then under the new one. */
+	sent_keyid(t1 + dp.links.tx_delay_ms, kid);
+	ck_assert_mem_eq(kid, lnew.keyid, BS_KEYID_LEN);
+	/* The old key is refused after the grace, the new one is not. */
+	t2 = t1 + dp.links.tx_delay_ms + dp.links.grace_ms;
+	rx_from(1, IF1, ifmac(IF1), c, lc, t2);
+	ck_assert_uint_eq(n_taps, 3);
+	ck_assert_uint_eq(ifc(IF1)->drop_stale_key, 1);
+	lf = mk_uc_key(f, &lnew, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, t2);
+	ck_assert_uint_eq(n_taps, 4);
+}
+END_TEST
+
+/*
+ * The neighbour's new salt (its HELLO, through IPC_NEIGH): we send under
+ * the new key at once and accept its frames under the old one until the
+ * grace is over.  A rotation at a respawn (fwd_links_rotate_all) is our
+ * own rotation on every interface.
+ */
+START_TEST(test_link_rekey_peer)
+{
+	uint8_t inner[FRAME_MAX], b[FRAME_MAX], c[FRAME_MAX], f[FRAME_MAX];
+	uint8_t c1[6], ns[BS_LINKSALT_LEN], kid[BS_KEYID_LEN];
+	uint8_t s1[BS_LINKSALT_LEN], s2[BS_LINKSALT_LEN];
+	struct t_link lold, lnew;
+	size_t il, lb, lc, lf;
+	uint64_t t1;
+
+	topo_sec();
+	tt(9, 100, 1, T0);
+	client_mac(1, c1);
+	il = eth(inner, c1, c1, 60);
+	lold = link_of(1, IF1);
+	sent_keyid(T0, kid);
+	ck_assert_mem_eq(kid, lold.keyid, BS_KEYID_LEN);
+	lb = mk_uc_key(b, &lold, inner, il);
+	lc = mk_uc_key(c, &lold, inner, il);
+	memset(ns, 0x33, sizeof(ns));
+	t1 = T0 + 100;
+	ck_assert_int_eq(neigh_salt(1, IF1, ns, t1), FWD_NEIGH_CHANGED);
+	lnew = link_salts(1, IF1, ns, our_salt(IF1));
+	ck_assert_mem_ne(lnew.keyid, lold.keyid, BS_KEYID_LEN);
+	sent_keyid(t1 + 1, kid);
+	ck_assert_mem_eq(kid, lnew.keyid, BS_KEYID_LEN);
+	rx_from(1, IF1, ifmac(IF1), b, lb, t1 + 2);
+	ck_assert_uint_eq(n_taps, 1);
+	lf = mk_uc_key(f, &lnew, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, t1 + 3);
+	ck_assert_uint_eq(n_taps, 2);
+	rx_from(1, IF1, ifmac(IF1), c, lc, t1 + 1 + dp.links.grace_ms);
+	ck_assert_uint_eq(n_taps, 2);
+	ck_assert_uint_eq(ifc(IF1)->drop_stale_key, 1);
+	/* A respawn: new salts everywhere, none equal to the last. */
+	memcpy(s1, our_salt(IF1), sizeof(s1));
+	memcpy(s2, our_salt(IF2), sizeof(s2));
+	fwd_links_rotate_all(&dp.links, t1 + 10);
+	ck_assert_mem_ne(our_salt(IF1), s1, BS_LINKSALT_LEN);
+	ck_assert_mem_ne(our_salt(IF2), s2, BS_LINKSALT_LEN);
+	ck_assert_mem_ne(our_salt(IF1), our_salt(IF2), BS_LINKSALT_LEN);
+}
+END_TEST
+
+/*
+ * Both ends make new salts close together: we rotate, and before we
+ * switch the neighbour's new salt arrives.  Every key the neighbour may
+ * still send under is accepted for the grace: the old one, the one of
+ * our new salt and its old one (it heard our HELLO but its relay has not
+ * switched yet), and the newest, which we send under at once.
+ */
+START_TEST(test_link_rekey_both)
+{
+	uint8_t inner[FRAME_MAX], f[FRAME_MAX], c1[6], ns[BS_LINKSALT_LEN];
+	uint8_t s_old[BS_LINKSALT_LEN], kid[BS_KEYID_LEN];
+	struct t_link la, lb, lc;
+	size_t il, lf;
+	uint64_t t1;
+	int rot = 0;
+
+	topo_sec();
+	tt(9, 100, 1, T0);
+	client_mac(1, c1);
+	il = eth(inner, c1, c1, 60);
+	la = link_of(1, IF1);
+	memcpy(s_old, our_salt(IF1), sizeof(s_old));
+	lf = mk_uc_key(f, &la, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, T0);
+	ck_assert_uint_eq(n_taps, 1);
+	t1 = T0 + dp.links.rekey_ms;
+	ck_assert_ptr_nonnull(fwd_links_salt(&dp.links, IF1, t1, &rot));
+	ck_assert_int_eq(rot, 1);
+	lb = link_of(1, IF1);			/* our new salt, its old */
+	sent_keyid(t1 + 1, kid);		/* makes the new key */
+	ck_assert_mem_eq(kid, la.keyid, BS_KEYID_LEN);
+	memset(ns, 0x44, sizeof(ns));
+	ck_assert_int_eq(neigh_salt(1, IF1, ns, t1 + 2), FWD_NEIGH_CHANGED);
+	lc = link_salts(1, IF1, ns, our_salt(IF1));
+	sent_keyid(t1 + 3, kid);
+	ck_assert_mem_eq(kid, lc.keyid, BS_KEYID_LEN);
+	lf = mk_uc_key(f, &lb, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, t1 + 4);
+	ck_assert_uint_eq(n_taps, 2);
+	lf = mk_uc_key(f, &la, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, t1 + 5);
+	ck_assert_uint_eq(n_taps, 3);
+	lf = mk_uc_key(f, &lc, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, t1 + 6);
+	ck_assert_uint_eq(n_taps, 4);
+	/* After the grace only the newest. */
+	lf = mk_uc_key(f, &lb, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, t1 + 3 + dp.links.grace_ms);
+	lf = mk_uc_key(f, &la, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, t1 + 3 + dp.links.grace_ms);
+	ck_assert_uint_eq(n_taps, 4);
+	ck_assert_uint_eq(ifc(IF1)->drop_stale_key, 2);
+	lf = mk_uc_key(f, &lc, inner, il);
+	rx_from(1, IF1, ifmac(IF1), f, lf, t1 + 3 + dp.links.grace_ms);
+	ck_assert_uint_eq(n_taps, 5);
+}
+END_TEST
+
+/*
+ * Binding to the link: the same two nodes on two links, our interfaces
+ * even with the same MAC.  A frame authenticated on link 1 is refused
+ * on link 2, and the OGM keys of the two links differ.
+ */
+START_TEST(test_link_binding)
+{
+	uint8_t inner[FRAME_MAX], a[FRAME_MAX], c1[6];
+	uint8_t k1[BS_LINKKEY_LEN], k2[BS_LINKKEY_LEN], i1[BS_KEYID_LEN];
+	uint8_t i2[BS_KEYID_LEN];
+	struct fwd_neigh *n1, *n2;
+	struct t_link l1;
+	size_t il, la;
+
+	memcpy(up[1].mac, ifmac(IF1), BS_ADDR_LEN);	/* one MAC on both */
+	neigh(1, IF1, 1, 200, T0);
+	neigh(1, IF2, 1, 200, T0);
+	route(9, 1, IF1, T0);
+	client_mac(1, c1);
+	il = eth(inner, c1, c1, 60);
+	l1 = link_of(1, IF1);
+	la = mk_uc_key(a, &l1, inner, il);
+	/* On link 2: refused (before: the same key on both). */
+	fwd_data_mesh_rx(&dp, IF2, node(1)->mac, ifmac(IF1), a, la, T0);
+	ck_assert_uint_eq(n_taps, 0);
+	ck_assert_uint_eq(ifc(IF2)->drop_stale_key, 1);
+	/* On link 1: delivered. */
+	rx_from(1, IF1, ifmac(IF1), a, la, T0);
+	ck_assert_uint_eq(n_taps, 1);
+	/* The parser's keys of the two links differ. */
+	n1 = fwd_neigh_find(tab, node(1)->addr, IF1);
+	n2 = fwd_neigh_find(tab, node(1)->addr, IF2);
+	ck_assert_int_eq(fwd_links_ogm_key(&dp.links, n1, ifmac(IF1), T0, k1,
+	    i1), 0);
+	ck_assert_int_eq(fwd_links_ogm_key(&dp.links, n2, ifmac(IF1), T0, k2,
+	    i2), 0);
+	ck_assert_mem_ne(k1, k2, sizeof(k1));
+	ck_assert_mem_ne(i1, i2, sizeof(i1));
+	ck_assert_mem_eq(k1, l1.ogm_key, sizeof(k1));
+}
+END_TEST
+
+/*
+ * What the parser gets (the OGM key, IPC_LINK_KEY) cannot make a hop
+ * tag: neither as the static key of the derivation (which is what the
+ * parser held before), nor as the root, nor as a hop key.
+ */
+START_TEST(test_link_parser_key_no_hop)
+{
+	uint8_t inner[FRAME_MAX], a[FRAME_MAX], c1[6], k[BS_LINKKEY_LEN];
+	uint8_t kid[BS_KEYID_LEN], root[BS_LINKROOT_LEN], ts[BS_LINKSALT_LEN];
+	struct bs_hop_end ea, eb;
+	struct fwd_neigh *n;
+	struct t_link l, forged[3];
+	size_t il, la, i;
+
+	topo_sec();
+	client_mac(1, c1);
+	il = eth(inner, c1, c1, 60);
+	l = link_of(1, IF1);
+	n = fwd_neigh_find(tab, node(1)->addr, IF1);
+	ck_assert_int_eq(fwd_links_ogm_key(&dp.links, n, ifmac(IF1), T0, k,
+	    kid), 0);
+	ck_assert_mem_eq(kid, l.ogm_keyid, BS_KEYID_LEN);
+	/* Everything else the derivation takes is public (HELLOs). */
+	t_salt(ts, node(1)->pk);
+	ea = (struct bs_hop_end){ node(1)->pk, node(1)->mac, node(1)->epoch,
+	    ts };
+	eb = (struct bs_hop_end){ node(US)->pk, ifmac(IF1), dp.epoch,
+	    our_salt(IF1) };
+	bs_link_root(root, k, &ea, &eb);
+	bs_hop_key(forged[0].key, root);
+	bs_hop_key(forged[1].key, k);
+	memcpy(forged[2].key, k, BS_HOPKEY_LEN);
+	for (i = 0; i < 3; i++) {
+		ck_assert_mem_ne(forged[i].key, l.key, BS_HOPKEY_LEN);
+		memcpy(forged[i].keyid, l.keyid, BS_KEYID_LEN);
+		la = mk_uc_key(a, &forged[i], inner, il);
+		rx_from(1, IF1, ifmac(IF1), a, la, T0);
+	}
+	ck_assert_uint_eq(n_taps, 0);
+	ck_assert_uint_eq(ifc(IF1)->drop_bad_tag, 3);
+	la = mk_uc_key(a, &l, inner, il);
+	rx_from(1, IF1, ifmac(IF1), a, la, T0);
+	ck_assert_uint_eq(n_taps, 1);
 }
 END_TEST
 
@@ -2738,7 +3086,7 @@ END_TEST
 START_TEST(test_sec_restart_keys)
 {
 	uint8_t frame[FRAME_MAX], dst[BS_ADDR_LEN], src[BS_ADDR_LEN];
-	uint8_t first[FRAME_MAX];
+	uint8_t first[FRAME_MAX], old_salt[BS_LINKSALT_LEN];
 	struct wire_sealed u, u2;
 	size_t len;
 
@@ -2750,6 +3098,7 @@ START_TEST(test_sec_restart_keys)
 	ck_assert_uint_eq(n_sends, 1);
 	check_unicast(&sends[0], 1, US, 5, frame, len, &u);
 	memcpy(first, sends[0].buf, sends[0].len);
+	memcpy(old_salt, our_salt(IF1), sizeof(old_salt));
 	fwd_data_fini(&dp);
 	fwd_tables_free(tab);
 	tab = fwd_tables_new();
@@ -2766,7 +3115,8 @@ START_TEST(test_sec_restart_keys)
 		uint8_t in[WIRE_SEALED_HOP_IN];
 
 		t_link_keys(&old, (struct t_end){ node(1)->id, node(1)->mac,
-		    1 }, (struct t_end){ node(US)->id, ifmac(IF1), EP_US });
+		    1, NULL }, (struct t_end){ node(US)->id, ifmac(IF1), EP_US,
+		    old_salt });
 		wire_sealed_hop_input(sends[1].buf, sends[1].len, in);
 		ck_assert_int_ne(bs_hop_tag_verify(u2.hop_tag, old.key, in,
 		    sizeof(in)), 0);
@@ -2920,6 +3270,11 @@ fwd_data_suite(void)
 	tcase_add_test(tc, test_sec_neigh_epoch);
 	tcase_add_test(tc, test_sec_hop_replay);
 	tcase_add_test(tc, test_sec_hop_replay_flap);
+	tcase_add_test(tc, test_link_rekey_own);
+	tcase_add_test(tc, test_link_rekey_peer);
+	tcase_add_test(tc, test_link_rekey_both);
+	tcase_add_test(tc, test_link_binding);
+	tcase_add_test(tc, test_link_parser_key_no_hop);
 	tcase_add_test(tc, test_sec_e2e_replay);
 	tcase_add_loop_test(tc, test_sec_e2e_modified, 0, EM_END);
 	tcase_add_test(tc, test_sec_insider_src);

@@ -37,6 +37,8 @@
 #include "forwarder/forwarder.h"
 #include "forwarder/fwd_admit.h"
 #include "forwarder/fwd_announce.h"
+#include "forwarder/fwd_data.h"
+#include "forwarder/fwd_links.h"
 #include "forwarder/fwd_orig.h"
 #include "forwarder/fwd_tables.h"
 #include "forwarder/fwd_types.h"
@@ -83,14 +85,20 @@ keys_init(void)
 
 /* Neighbour i up on ifindex with rx_count rx. */
 static void
+neigh_mac(uint8_t mac[6], int i)
+{
+	memcpy(mac, addr_peer[i], 6);
+	mac[0] = 0x02;
+	mac[5] ^= 0x55;
+}
+
+static void
 neigh_up(struct fwd_tables *t, int i, uint32_t ifindex, uint8_t rx)
 {
 	uint8_t mac[6];
 	struct ipc_neigh n;
 
-	memcpy(mac, addr_peer[i], 6);
-	mac[0] = 0x02;
-	mac[5] ^= 0x55;
+	neigh_mac(mac, i);
 	n = t_ipc_neigh((struct t_neigh){ .pk = id_peer[i].pk,
 	    .addr = addr_peer[i], .mac = mac, .ifindex = ifindex,
 	    .state = IPC_NEIGH_UP, .tq = 200, .rx_count = rx });
@@ -145,15 +153,32 @@ relay_entry(uint8_t *out, size_t tvlv_pad, uint32_t seqno)
 	    .prev_sender = addr_orig });
 }
 
+/* Our link salts and keys, and our MAC on IF_A, for the tag keys. */
+static struct fwd_links lk;
+static const uint8_t own_ifmac[6] = { 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0x01 };
+
+/* The OGM key of our link on IF_A with peer i, as peer i derives it. */
+static struct t_link
+peer_link(int i)
+{
+	uint8_t mac[6];
+	struct t_link l;
+
+	neigh_mac(mac, i);
+	t_link_keys(&l, (struct t_end){ &id_peer[i], mac, 1, NULL },
+	    (struct t_end){ &id_own, own_ifmac, EPOCH,
+	    fwd_links_own_salt(&lk, IF_A, 1000)->salt });
+	return l;
+}
+
 /* Verify the trailer of a parsed frame as receiver peer i would. */
 static void
 check_tag(const struct wire_ogm *o, int i)
 {
-	uint8_t key[BS_LINKKEY_LEN], kid[BS_KEYID_LEN];
+	struct t_link l = peer_link(i);
+	const uint8_t *key = l.ogm_key, *kid = l.ogm_keyid;
 	int k;
 
-	ck_assert_int_eq(bs_link_key(key, &id_peer[i], id_own.pk), 0);
-	bs_link_keyid(kid, key);
 	k = wire_trailer_find(&o->tr, kid);
 	ck_assert_msg(k >= 0, "no tag for peer %d", i);
 	ck_assert_int_eq(bs_link_mac_verify(o->tr.tags[k].tag, key, o->sender,
@@ -204,7 +229,9 @@ START_TEST(test_own_and_relays)
 	l1 = relay_entry(r1, 0, 10);
 	l2 = relay_entry(r2, 200, 11);
 
-	nkeys = fwd_orig_tagkeys(t, &id_own, IF_A, keys, WIRE_MAX_TAGS, &og.c);
+	fwd_links_init(&lk, &id_own, EPOCH);
+	nkeys = fwd_orig_tagkeys(t, &lk, IF_A, own_ifmac, 1000, keys,
+	    WIRE_MAX_TAGS, &og.c);
 	ck_assert_uint_eq(nkeys, 2);
 	ck_assert_uint_eq(og.c.link_keys, 2);
 	fwd_agg_begin(&agg, &og, keys, nkeys, 1500, capture_frame, &cap);
@@ -306,7 +333,9 @@ START_TEST(test_trailer_mode)
 	memset(&cap, 0, sizeof(cap));
 	fwd_orig_init(&og, &id_own, EPOCH, 1000, 1000);
 	ck_assert_int_eq(fwd_ogm_originate(&og, NULL, 0, 0, 0), WIRE_OK);
-	nkeys = fwd_orig_tagkeys(t, &id_own, IF_A, keys, WIRE_MAX_TAGS, NULL);
+	fwd_links_init(&lk, &id_own, EPOCH);
+	nkeys = fwd_orig_tagkeys(t, &lk, IF_A, own_ifmac, 1000, keys,
+	    WIRE_MAX_TAGS, NULL);
 	ck_assert_uint_eq(nkeys, (size_t)trailer_cases[_i].neigh);
 	fwd_agg_begin(&agg, &og, keys, nkeys, 1500, capture_frame, &cap);
 	ck_assert_int_eq(fwd_agg_add(&agg, og.own, og.own_len), WIRE_OK);
@@ -323,7 +352,8 @@ START_TEST(test_trailer_mode)
 			check_tag(&wo, i);
 	}
 	/* Keys derived once are kept in the table entries. */
-	nkeys = fwd_orig_tagkeys(t, &id_own, IF_A, keys, WIRE_MAX_TAGS, &og.c);
+	nkeys = fwd_orig_tagkeys(t, &lk, IF_A, own_ifmac, 1000, keys,
+	    WIRE_MAX_TAGS, &og.c);
 	ck_assert_uint_eq(og.c.link_keys, 0);
 	fwd_tables_free(t);
 }
@@ -561,6 +591,8 @@ END_TEST
 START_TEST(test_hello)
 {
 	static const uint8_t ifmac[6] = { 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0xee };
+	static const uint8_t salt[BS_LINKSALT_LEN] = { 1, 2, 3, 4, 5, 6, 7,
+	    8, 9, 10, 11, 12, 13, 14, 15, 16 };
 	struct fwd_peer peers[WIRE_HELLO_MAX_NEIGH];
 	uint8_t buf[WIRE_HELLO_MAX_LEN];
 	struct fwd_tables *t = fwd_tables_new();
@@ -576,13 +608,14 @@ START_TEST(test_hello)
 	n = fwd_orig_peers(t, IF_A, peers, WIRE_HELLO_MAX_NEIGH);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_int_eq(fwd_hello_build(&id_own, ifmac, 1000, EPOCH, 42,
-	    peers, n, buf, sizeof(buf), &len), WIRE_OK);
+	    salt, peers, n, buf, sizeof(buf), &len), WIRE_OK);
 	ck_assert_int_eq(wire_hello_parse(buf, len, &h), WIRE_OK);
 	ck_assert_mem_eq(h.pk, id_own.pk, BS_PK_LEN);
 	ck_assert_mem_eq(h.ifmac, ifmac, 6);
 	ck_assert_uint_eq(h.epoch, EPOCH);
 	ck_assert_uint_eq(h.seqno, 42);
 	ck_assert_uint_eq(h.interval_ms, 1000);
+	ck_assert_mem_eq(h.salt, salt, sizeof(salt));
 	ck_assert_ptr_null(h.cert);
 	ck_assert_int_eq(bs_verify(h.sig, BS_DOM_HELLO, h.signed_ptr,
 	    h.signed_len, id_own.pk), 0);
@@ -600,16 +633,16 @@ START_TEST(test_hello)
 	/* Nobody on an interface: an empty list, still signed. */
 	ck_assert_uint_eq(fwd_orig_peers(t, 9, peers, 64), 0);
 	ck_assert_int_eq(fwd_hello_build(&id_own, ifmac, 1000, EPOCH, 1,
-	    peers, 0, buf, sizeof(buf), &len), WIRE_OK);
+	    salt, peers, 0, buf, sizeof(buf), &len), WIRE_OK);
 	ck_assert_uint_eq(len, WIRE_HELLO_FIXED_LEN + BS_SIG_LEN);
 	/* Bad input is refused. */
 	ck_assert_int_eq(fwd_hello_build(&id_own, ifmac, 1000, EPOCH, 1,
-	    peers, WIRE_HELLO_MAX_NEIGH + 1, buf, sizeof(buf), &len),
+	    salt, peers, WIRE_HELLO_MAX_NEIGH + 1, buf, sizeof(buf), &len),
 	    WIRE_EINVAL);
 	ck_assert_int_eq(fwd_hello_build(&id_own, ifmac, 10, EPOCH, 1,
-	    peers, 0, buf, sizeof(buf), &len), WIRE_EINVAL);
+	    salt, peers, 0, buf, sizeof(buf), &len), WIRE_EINVAL);
 	ck_assert_int_eq(fwd_hello_build(&id_own, ifmac, 1000, EPOCH, 1,
-	    peers, 0, buf, 100, &len), WIRE_ESPACE);
+	    salt, peers, 0, buf, 100, &len), WIRE_ESPACE);
 	fwd_tables_free(t);
 }
 END_TEST
@@ -642,7 +675,25 @@ END_TEST
 /* ---- the forwarder's side of the channel -------------------------------------------- */
 
 static struct fwd fw;
-static int fw_peer_fd = -1;	/* the fake parser's end, never read */
+static int fw_peer_fd = -1;	/* the fake parser's end */
+static struct fwd_data fw_data;
+static const struct fwd_data_ops fw_data_ops;
+
+/* The next message the forwarder sent the fake parser: its LINK_KEY. */
+static void
+fw_read_link_key(struct ipc_link_key *k)
+{
+	uint8_t buf[IPC_MAX_MSG];
+	struct ipc_msg m;
+	char err[256];
+	ssize_t n;
+
+	n = recv(fw_peer_fd, buf, sizeof(buf), MSG_DONTWAIT);
+	ck_assert_int_gt(n, 0);
+	ck_assert_msg(ipc_msg_parse(&m, buf, (size_t)n, IPC_ROLE_PARSER, err,
+	    sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(ipc_get(&m, IPC_LINK_KEY, k, sizeof(*k)), 0);
+}
 
 /* A parser -> forwarder message, through the receiver's checks. */
 static enum fwd_chan_rc
@@ -693,6 +744,12 @@ fw_setup(void)
 	    sizeof(err)) == 0, "%s", err);
 	fw_peer_fd = sv[1];
 	ipc_ctx_iface_add(&fw.parser.ctx, IF_A);
+	/* One interface, IF_A (own_ifmac), and a data plane (link keys). */
+	fw.ifs.v[0].ifindex = IF_A;
+	memcpy(fw.ifs.v[0].rs.mac, own_ifmac, 6);
+	fw.ifs.n = 1;
+	fwd_data_init(&fw_data, fw.tables, &fw.id, EPOCH, &fw_data_ops);
+	fw.data = &fw_data;
 	fw.cfg.orig_interval_ms = 1000;
 	fw.cfg.hello_interval_ms = 1000;
 }
@@ -709,6 +766,8 @@ START_TEST(test_dispatch)
 	struct ipc_gw gw;
 	const struct fwd_route *r;
 	struct fwd_neigh *nb;
+	struct ipc_link_key lk_ans;
+	struct t_link tl;
 
 	fw_setup();
 	memset(&n, 0, sizeof(n));
@@ -725,20 +784,37 @@ START_TEST(test_dispatch)
 	ck_assert_ptr_nonnull(nb);
 	ck_assert_uint_eq(nb->tq, 180);
 	ck_assert_uint_eq(nb->rx_count, 50);
-	ck_assert_int_eq(nb->has_key, 0);
+	ck_assert_int_eq(nb->hop.has_key, 0);
 
-	/* The key handed to the parser is the one our tags use. */
+	/*
+	 * The key handed to the parser is the OGM key of this link (both
+	 * MACs, epochs and salts), the one our tags use: never the static
+	 * link key of the two node keys, nor the hop key.
+	 */
 	memset(&q, 0, sizeof(q));
 	memcpy(q.peer_pk, id_peer[0].pk, BS_PK_LEN);
 	q.ifindex = IF_A;
 	ck_assert_int_eq(deliver(IPC_LINK_KEY_REQ, &q, sizeof(q)),
 	    FWD_CHAN_OK);
+	fw_read_link_key(&lk_ans);
+	ck_assert_uint_eq(lk_ans.status, IPC_LINK_KEY_OK);
 	nb = fwd_neigh_find(fw.tables, addr_peer[0], IF_A);
-	ck_assert_int_eq(nb->has_key, 1);
+	ck_assert_int_eq(nb->hop.has_key, 1);
+	t_link_keys(&tl, (struct t_end){ &id_peer[0], n.mac, 3, n.salt },
+	    (struct t_end){ &id_own, own_ifmac, EPOCH,
+	    fwd_links_own_salt(&fw_data.links, IF_A, 1000)->salt });
+	ck_assert_int_eq(sodium_memcmp(lk_ans.key, tl.ogm_key,
+	    sizeof(tl.ogm_key)), 0);
+	ck_assert_mem_eq(lk_ans.key_id, tl.ogm_keyid, BS_KEYID_LEN);
+	ck_assert_mem_eq(nb->hop.ogm_key, tl.ogm_key, sizeof(tl.ogm_key));
 	ck_assert_int_eq(bs_link_key(key, &id_peer[0], id_own.pk), 0);
-	bs_link_keyid(kid, key);
-	ck_assert_int_eq(sodium_memcmp(nb->link_key, key, sizeof(key)), 0);
-	ck_assert_mem_eq(nb->key_id, kid, sizeof(kid));
+	ck_assert_mem_ne(lk_ans.key, key, sizeof(key));
+	ck_assert_mem_ne(lk_ans.key, nb->hop.key, BS_HOPKEY_LEN);
+	(void)kid;
+	/* A key for a neighbour that is not up: refused. */
+	memcpy(q.peer_pk, id_peer[1].pk, BS_PK_LEN);
+	ck_assert_int_ne(deliver(IPC_LINK_KEY_REQ, &q, sizeof(q)),
+	    FWD_CHAN_OK);
 
 	memset(&rt, 0, sizeof(rt));
 	memcpy(rt.orig_pk, id_orig.pk, BS_PK_LEN);

@@ -455,6 +455,9 @@ struct auth {
 	int bad;			/* flip a bit of the tag / signature */
 };
 
+/* When set, MAC trailers are made with this OGM key instead. */
+static const uint8_t *frame_key;
+
 static void
 frame_of(struct frame *fr, int sender, const struct agg *a,
     const struct auth *au, uint64_t counter)
@@ -481,8 +484,14 @@ frame_of(struct frame *fr, int sender, const struct agg *a,
 	ck_assert_int_eq(wire_ogm_trailer(&b, au->type,
 	    au->type == WIRE_AUTH_MAC ? 1 : 0, counter, &cov, &clen), WIRE_OK);
 	if (au->type == WIRE_AUTH_MAC) {
-		t_link_tag(keyid, tag, &ids[au->tag_from], ids[au->tag_to].pk,
-		    addrs[sender], counter, cov, clen);
+		if (frame_key != NULL) {
+			bs_link_keyid(keyid, frame_key);
+			bs_link_mac(tag, frame_key, addrs[sender], counter,
+			    cov, clen);
+		} else
+			t_link_tag(keyid, tag, &ids[au->tag_from],
+			    ids[au->tag_to].pk, addrs[sender], counter, cov,
+			    clen);
 		tag[0] ^= (uint8_t)(au->bad ? 1 : 0);
 		ck_assert_int_eq(wire_ogm_add_tag(&b, keyid, tag), WIRE_OK);
 	} else {
@@ -629,6 +638,100 @@ START_TEST(test_neigh_discovery)
 	ck_assert_uint_eq(pn->key_state, PCORE_KEY_OK);
 	ck_assert_mem_eq(pn->key, key, BS_LINKKEY_LEN);
 	ck_assert_uint_eq(X.stale + P.stale, 0);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/* The forwarder hands X the OGM key key for neighbour P. */
+static void
+give_key(const uint8_t key[BS_LINKKEY_LEN])
+{
+	struct ipc_link_key k;
+	char err[128];
+
+	memset(&k, 0, sizeof(k));
+	memcpy(k.peer_pk, ids[I_P].pk, BS_PK_LEN);
+	k.ifindex = IFX;
+	memcpy(k.key, key, BS_LINKKEY_LEN);
+	bs_link_keyid(k.key_id, k.key);
+	ck_assert_int_eq(pcore_link_key(&X.pc, &k, err, sizeof(err)), 0);
+}
+
+/* P's own OGM to X, tagged under key. */
+static enum pcore_drop
+ogm_under(const uint8_t key[BS_LINKKEY_LEN])
+{
+	enum pcore_drop why;
+
+	frame_key = key;
+	why = send_own(&P, &X);
+	frame_key = NULL;
+	return why;
+}
+
+/*
+ * Link salts (#20 item 3): NEIGH carries the salt of the neighbour's
+ * HELLOs; a new salt is told at once and the key asked for again while
+ * the old one stays in use; after the new key comes, frames under the
+ * old one pass until one under the new one verified, then no more.
+ */
+START_TEST(test_link_salt_rekey)
+{
+	uint8_t s1[BS_LINKSALT_LEN], s2[BS_LINKSALT_LEN];
+	uint8_t k1[BS_LINKKEY_LEN], k2[BS_LINKKEY_LEN];
+	struct wire_hello h;
+	struct ipc_neigh ng;
+	struct frame fr;
+	int i, j;
+
+	node_up(&X, I_X, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	X.auto_key = 0;
+	memset(s1, 0x11, sizeof(s1));
+	memset(s2, 0x22, sizeof(s2));
+	memset(k1, 0xa1, sizeof(k1));
+	memset(k2, 0xb2, sizeof(k2));
+	memset(&h, 0, sizeof(h));
+	h.pk = ids[I_P].pk;
+	h.ifmac = macs[I_P];
+	h.interval_ms = 1000;
+	h.epoch = EPOCH;
+	h.seqno = 1;
+	h.salt = s1;
+	fr.len = t_hello(fr.buf, sizeof(fr.buf), &h, &ids[I_P]);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	ck_assert_int_ge(i = msg_find(&X, 0, IPC_NEIGH, &ng, sizeof(ng)), 0);
+	ck_assert_uint_eq(ng.state, IPC_NEIGH_UP);
+	ck_assert_mem_eq(ng.salt, s1, sizeof(s1));
+	ck_assert_uint_eq(msg_count(&X, 0, IPC_LINK_KEY_REQ), 1);
+	give_key(k1);
+	ck_assert_int_eq(ogm_under(k1), PCORE_ACCEPT);
+	/* The same salt again: nothing to tell, nothing to ask. */
+	h.seqno = 2;
+	fr.len = t_hello(fr.buf, sizeof(fr.buf), &h, &ids[I_P]);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(&X, 0, IPC_LINK_KEY_REQ), 1);
+	/* A new salt: NEIGH UP with it and LINK_KEY_REQ at once. */
+	j = (int)X.n;
+	h.seqno = 3;
+	h.salt = s2;
+	fr.len = t_hello(fr.buf, sizeof(fr.buf), &h, &ids[I_P]);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	ck_assert_int_ge(msg_find(&X, (unsigned)j, IPC_NEIGH, &ng, sizeof(ng)),
+	    0);
+	ck_assert_mem_eq(ng.salt, s2, sizeof(s2));
+	ck_assert_uint_eq(msg_count(&X, 0, IPC_LINK_KEY_REQ), 2);
+	/* Until the answer comes, the key we hold stays in use. */
+	ck_assert_int_eq(ogm_under(k1), PCORE_ACCEPT);
+	give_key(k2);
+	/* The overlap: the old key, then the new one. */
+	ck_assert_int_eq(ogm_under(k1), PCORE_ACCEPT);
+	ck_assert_int_eq(ogm_under(k2), PCORE_ACCEPT);
+	/* The neighbour moved to the new key: the old one is gone. */
+	ck_assert_int_eq(ogm_under(k1), PCORE_DROP_LINK_AUTH);
+	ck_assert_int_eq(ogm_under(k2), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.invalid, 0);
 	node_down(&X);
 	node_down(&P);
 }
@@ -1614,6 +1717,7 @@ START_TEST(test_hello_old_epoch)
 	h.interval_ms = 1000;
 	h.epoch = EPOCH;
 	h.seqno = 100;
+	h.salt = (const uint8_t[BS_LINKSALT_LEN]){ 0x5a };
 	ck_assert_int_eq(wire_hello_build(fr.buf, sizeof(fr.buf), &h,
 	    &fr.len), WIRE_OK);
 	ck_assert_int_eq(bs_sign(sig, BS_DOM_HELLO, fr.buf, fr.len,
@@ -2263,7 +2367,7 @@ make_bad(struct frame *fr, enum mut mut)
 		break;
 	case M_VERSION:
 		make_hello(fr, I_P, macs[I_P]);
-		fr->buf[1] = 2;
+		fr->buf[1] = 1;		/* a version-1 HELLO: no link salt */
 		break;
 	case M_TYPE:
 		make_hello(fr, I_P, macs[I_P]);
@@ -2751,7 +2855,8 @@ START_TEST(test_random_bytes)
 		/* Half of them look like our frame types, to get deeper. */
 		if (fr.len >= 2 && (i & 1)) {
 			fr.buf[0] = (i & 2) ? WIRE_T_HELLO : WIRE_T_OGM;
-			fr.buf[1] = WIRE_VERSION;
+			fr.buf[1] = (i & 2) ? WIRE_HELLO_VERSION :
+			    WIRE_VERSION;
 		}
 		now_ms++;
 		feed_from(&X, I_P, &fr);
@@ -2797,6 +2902,7 @@ pcore_suite(void)
 	tcase_add_test(tc, test_hello_first);
 	tcase_add_test(tc, test_neigh_discovery);
 	tcase_add_test(tc, test_link_key_answers);
+	tcase_add_test(tc, test_link_salt_rekey);
 	tcase_add_test(tc, test_hello_policy);
 	tcase_add_test(tc, test_unannounced_neigh);
 	suite_add_tcase(s, tc);

@@ -71,6 +71,8 @@ make_revoke(uint8_t out[BS_REVOKE_LEN], const uint8_t pk[BS_PK_LEN])
 /* ---- HELLO recipes ----------------------------------------------------- */
 
 static const uint8_t hello_ifmac[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 1, 2, 3 };
+static const uint8_t hello_salt[BS_LINKSALT_LEN] = { 0x5a, 1, 2, 3, 4, 5, 6,
+    7, 8, 9, 10, 11, 12, 13, 14, 0xa5 };
 
 static void
 hello_eq(const struct wire_hello *a, const struct wire_hello *b)
@@ -83,6 +85,7 @@ hello_eq(const struct wire_hello *a, const struct wire_hello *b)
 	ck_assert_uint_eq(a->interval_ms, b->interval_ms);
 	ck_assert_uint_eq(a->epoch, b->epoch);
 	ck_assert_uint_eq(a->seqno, b->seqno);
+	ck_assert_mem_eq(a->salt, b->salt, BS_LINKSALT_LEN);
 	for (i = 0; i < a->num_neigh; i++) {
 		ck_assert_mem_eq(a->neigh[i].addr, b->neigh[i].addr,
 		    BS_ADDR_LEN);
@@ -109,6 +112,7 @@ make_hello(struct frame *f, unsigned n, int with_cert)
 	h.interval_ms = 1000;
 	h.epoch = 7;
 	h.seqno = 0x01020304;
+	h.salt = hello_salt;
 	h.num_neigh = n;
 	for (i = 0; i < n; i++) {
 		neigh_addr(addrs[i], i);
@@ -135,6 +139,11 @@ make_hello(struct frame *f, unsigned n, int with_cert)
 	ck_assert_mem_eq(v.sig, sig, BS_SIG_LEN);
 	ck_assert_uint_eq(v.len, f->len);
 	ck_assert_ptr_null(v.where.field);
+	/* The salt sits right after the sequence number. */
+	ck_assert_uint_eq(f->buf[1], WIRE_HELLO_VERSION);
+	ck_assert_mem_eq(f->buf + WIRE_HELLO_SALT_OFF, hello_salt,
+	    BS_LINKSALT_LEN);
+	ck_assert_ptr_eq(v.salt, f->buf + WIRE_HELLO_SALT_OFF);
 }
 
 /* ---- OGM recipes ------------------------------------------------------- */
@@ -453,8 +462,8 @@ link_i(struct t_link *l, unsigned i)
 
 	memcpy(mb, mac_b, sizeof(mb));
 	mb[5] = (uint8_t)(2 + i);
-	t_link_keys(l, (struct t_end){ &ids[0], mac_a, 5 },
-	    (struct t_end){ &ids[1], mb, 7 + i });
+	t_link_keys(l, (struct t_end){ &ids[0], mac_a, 5, NULL },
+	    (struct t_end){ &ids[1], mb, 7 + i, NULL });
 }
 
 /* The e2e key ids[2] -> ids[1], epochs 3 and 4. */
@@ -917,7 +926,10 @@ struct bad {
 
 static const struct bad bad[] = {
 	/* common header */
-	{ R_HELLO3C, M_START, 1, 1, 2, 0, WIRE_EVERSION, 0 },
+	{ R_HELLO3C, M_START, 1, 1, 1, 0, WIRE_EVERSION, 0 },	/* old HELLO */
+	{ R_HELLO3C, M_START, 1, 1, 3, 0, WIRE_EVERSION, 0 },
+	{ R_HELLO3, M_START, 52, 8, 0, 0, WIRE_OK, 0 },	/* any salt */
+	{ R_HELLO3, M_START, 60, 8, ~0ull, 0, WIRE_OK, 0 },
 	{ R_HELLO3C, M_START, 1, 1, 0, 0, WIRE_EVERSION, 0 },
 	{ R_HELLO3C, M_START, 0, 1, WIRE_T_OGM, 0, WIRE_ETYPE, 0 },
 	{ R_HELLO3C, M_START, 0, 1, 0x99, 0, WIRE_ETYPE, 0 },
@@ -1178,13 +1190,13 @@ START_TEST(test_cross_type)
 	int data_f, data_t;
 
 	make((enum recipe)_i, &f);
-	data_f = f.type != WIRE_T_HELLO && f.type != WIRE_T_OGM;
+	data_f = f.type != WIRE_T_OGM;	/* HELLO and data frames: 2 */
 	for (i = 0; i < sizeof(types); i++) {
 		/* One parser reads UNICAST and ECHO alike. */
 		if (types[i] == f.type ||
 		    (is_sealed(types[i]) && is_sealed(f.type)))
 			continue;
-		data_t = types[i] != WIRE_T_HELLO && types[i] != WIRE_T_OGM;
+		data_t = types[i] != WIRE_T_OGM;
 		/* Version first: a v1 parser refuses a v2 frame for it. */
 		if (data_t != data_f) {
 			ck_assert_int_eq(parse_as(types[i], f.buf, f.len, &w),
@@ -1523,6 +1535,9 @@ START_TEST(test_build_hello_inval)
 	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
 	    WIRE_EINVAL);
 	v = h; v.pk = NULL;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
+	    WIRE_EINVAL);
+	v = h; v.salt = NULL;
 	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
 	    WIRE_EINVAL);
 	v = h; v.interval_ms = WIRE_INTERVAL_MIN - 1;
@@ -2169,7 +2184,7 @@ START_TEST(test_peek_ttl_strerror)
 	ck_assert_int_eq(wire_peek(p, 0, &type), WIRE_ETRUNC);
 	ck_assert_int_eq(wire_peek(p, 1, &type), WIRE_ETRUNC);
 	ck_assert_int_eq(wire_peek(NULL, 2, &type), WIRE_ETRUNC);
-	/* Data frames are version 2 only; HELLO and OGM stay version 1. */
+	/* Data frames and HELLO are version 2 only; OGM stays version 1. */
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
 	p[1] = WIRE_DATA_VERSION;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
@@ -2187,8 +2202,9 @@ START_TEST(test_peek_ttl_strerror)
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
 	ck_assert_uint_eq(type, WIRE_T_ECHO);
 	p[0] = WIRE_T_HELLO;
+	p[1] = WIRE_VERSION;		/* a version-1 HELLO: no salt */
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
-	p[1] = WIRE_VERSION;
+	p[1] = WIRE_HELLO_VERSION;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
 	ck_assert_uint_eq(type, WIRE_T_HELLO);
 	p[0] = WIRE_T_OGM;

@@ -421,8 +421,11 @@ send_hello(struct sim_node *v)
 		peers[n++].rx_count = v->role == SIM_LIAR ? ROUTING_WINDOW :
 		    v->fnb[i].rx_count;
 	}
+	/* Link salt: any 16 bytes (the simulated forwarders hand out the
+	 * static key, which the parser cannot tell from another). */
 	if (fwd_hello_build(&v->id, v->mac, SIM_HELLO_MS, SIM_EPOCH,
-	    ++v->hello_seqno, peers, n, buf, sizeof(buf), &len) == WIRE_OK)
+	    ++v->hello_seqno, v->id.pk, peers, n, buf, sizeof(buf),
+	    &len) == WIRE_OK)
 		(void)transmit(v, buf, len);
 }
 

@@ -581,6 +581,7 @@ config_defaults(struct bs_config *cfg)
 	cfg->ethertype = BS_CONF_DEF_ETHERTYPE;
 	cfg->orig_interval_ms = BS_CONF_DEF_ORIG_MS;
 	cfg->hello_interval_ms = BS_CONF_DEF_HELLO_MS;
+	cfg->link_rekey_s = BS_CONF_DEF_REKEY_S;
 	cfg->hop_penalty = BS_CONF_DEF_HOP_PENALTY;
 	cfg->gw_mode = BS_GW_OFF;
 	cfg->log_level = BS_LOG_INFO;
@@ -594,7 +595,7 @@ struct conf_parser {
 	struct bs_config	cfg;
 	const char		*name;
 	size_t			line;
-	size_t			seen[16];	/* line of first use, per directive */
+	size_t			seen[32];	/* line of first use, per directive */
 	char			where[CONF_WHERE_MAX];
 	char			*err;
 	size_t			errlen;
@@ -702,6 +703,19 @@ conf_d_hello_interval(struct conf_parser *p, char **av, size_t ac)
 {
 	(void)ac;
 	return conf_d_interval(p, av[0], &p->cfg.hello_interval_ms);
+}
+
+static int
+conf_d_link_rekey(struct conf_parser *p, char **av, size_t ac)
+{
+	uint64_t v;
+
+	(void)ac;
+	if (conf_parse_range(av[0], BS_CONF_REKEY_MIN_S, BS_CONF_REKEY_MAX_S,
+	    &v, p->where, p->err, p->errlen) != 0)
+		return -1;
+	p->cfg.link_rekey_s = (uint32_t)v;
+	return 0;
 }
 
 static int
@@ -824,6 +838,7 @@ static const struct conf_directive conf_directives[] = {
 	{ "ethertype", conf_d_ethertype, 1, 1, false },
 	{ "orig-interval", conf_d_orig_interval, 1, 1, false },
 	{ "hello-interval", conf_d_hello_interval, 1, 1, false },
+	{ "link-rekey", conf_d_link_rekey, 1, 1, false },
 	{ "hop-penalty", conf_d_hop_penalty, 1, 1, false },
 	{ "gateway", conf_d_gateway, 1, 2, false },
 	{ "log-level", conf_d_log_level, 1, 1, false },
@@ -832,7 +847,7 @@ static const struct conf_directive conf_directives[] = {
 };
 #define CONF_N_DIRECTIVES \
 	(sizeof(conf_directives) / sizeof(conf_directives[0]))
-_Static_assert(CONF_N_DIRECTIVES <= 16, "conf_parser.seen is too small");
+_Static_assert(CONF_N_DIRECTIVES <= 32, "conf_parser.seen is too small");
 
 /*
  * Splits line (NUL-terminated, writable) at blanks into tok; a token that
@@ -1219,6 +1234,12 @@ conf_validate_values(const struct bs_config *cfg, char *err, size_t errlen)
 		    "%d..%d", BS_CONF_INTERVAL_MIN, BS_CONF_INTERVAL_MAX);
 		return -1;
 	}
+	if (cfg->link_rekey_s < BS_CONF_REKEY_MIN_S ||
+	    cfg->link_rekey_s > BS_CONF_REKEY_MAX_S) {
+		conf_err(err, errlen, NULL, "link-rekey is out of range "
+		    "%d..%d", BS_CONF_REKEY_MIN_S, BS_CONF_REKEY_MAX_S);
+		return -1;
+	}
 	if ((cfg->gw_mode == BS_GW_OFF && (cfg->gw_down | cfg->gw_up) != 0) ||
 	    (cfg->gw_mode == BS_GW_SERVER && (cfg->gw_down == 0 ||
 	    cfg->gw_up == 0)) ||
@@ -1419,6 +1440,7 @@ config_dump(const struct bs_config *cfg, char *buf, size_t len)
 	conf_put(&o, "ethertype 0x%04x\n", cfg->ethertype);
 	conf_put(&o, "orig-interval %u\n", cfg->orig_interval_ms);
 	conf_put(&o, "hello-interval %u\n", cfg->hello_interval_ms);
+	conf_put(&o, "link-rekey %u\n", cfg->link_rekey_s);
 	conf_put(&o, "hop-penalty %u\n", cfg->hop_penalty);
 	if (cfg->gw_mode == BS_GW_SERVER)
 		conf_put(&o, "gateway server %llu/%llu\n",
@@ -1453,6 +1475,7 @@ config_equal(const struct bs_config *a, const struct bs_config *b)
 	    a->ethertype == b->ethertype &&
 	    a->orig_interval_ms == b->orig_interval_ms &&
 	    a->hello_interval_ms == b->hello_interval_ms &&
+	    a->link_rekey_s == b->link_rekey_s &&
 	    a->hop_penalty == b->hop_penalty && a->gw_mode == b->gw_mode &&
 	    a->gw_down == b->gw_down && a->gw_up == b->gw_up &&
 	    a->log_level == b->log_level && a->fast_path == b->fast_path &&

@@ -48,6 +48,10 @@
 #define BS_CONF_DEF_ETHERTYPE	0x88b5
 #define BS_CONF_DEF_ORIG_MS	1000
 #define BS_CONF_DEF_HELLO_MS	1000
+/* link-rekey: seconds between new link salts (batsec-protocol(7)). */
+#define BS_CONF_DEF_REKEY_S	600
+#define BS_CONF_REKEY_MIN_S	10
+#define BS_CONF_REKEY_MAX_S	86400
 #define BS_CONF_DEF_HOP_PENALTY	30
 
 #define BS_CONF_INTERVAL_MIN	100	/* ms, for both intervals */
@@ -93,6 +97,7 @@ struct bs_config {
 	uint16_t	ethertype;
 	uint32_t	orig_interval_ms;
 	uint32_t	hello_interval_ms;
+	uint32_t	link_rekey_s;	/* new link salts this often */
 	uint8_t		hop_penalty;
 	enum bs_gw_mode	gw_mode;
 	uint32_t	gw_down;	/* units of 100 kbit/s, as on the wire; */

@@ -77,7 +77,6 @@ static const struct fwd_chan_handler fwd_chan_handlers[] = {
 	{ IPC_TT, fwd_apply_tt },
 	{ IPC_GW, fwd_apply_gw },
 	{ IPC_RELAY, fwd_announce_on_relay },
-	{ IPC_LINK_KEY, fwd_announce_on_link_key },
 	{ IPC_REVOKE, fwd_trust_on_revoke },
 	{ IPC_PIN, fwd_pins_on_pin },
 	{ IPC_CERT, fwd_admit_on_cert },
@@ -92,6 +91,7 @@ forwarder_handlers(struct fwd *f)
 	fwd_parser_gate(&f->parser, fwd_admit_gate, f);
 	/* And a trust edit removes what it refuses at once. */
 	f->trust.changed = fwd_admit_sync;
+	fwd_parser_link_keys(&f->parser, fwd_announce_link_key);
 }
 
 /*
@@ -160,6 +160,12 @@ fwd_spawn_parser(struct fwd *f)
 		fwd_tables_parser_reset(f->tables);
 		f->fast_dirty = 1;
 	}
+	/*
+	 * New link salts at every respawn: the OGM keys the last parser
+	 * held stop working once the neighbours' grace for them is over.
+	 */
+	if (f->data != NULL && f->parser.c.spawns > 0)
+		fwd_links_rotate_all(&f->data->links, log_now_ms());
 
 	if (fwd_parser_spawn(&f->parser, f->own_addr, log_now_ms(), err,
 	    sizeof(err)) != 0) {
@@ -277,6 +283,7 @@ fwd_reload_fixed(const struct bs_config *o, const struct bs_config *n)
 	    o->orig_interval_ms != n->orig_interval_ms);
 	fwd_note_fixed("hello-interval",
 	    o->hello_interval_ms != n->hello_interval_ms);
+	fwd_note_fixed("link-rekey", o->link_rekey_s != n->link_rekey_s);
 	fwd_note_fixed("hop-penalty", o->hop_penalty != n->hop_penalty);
 	fwd_note_fixed("fast-path", o->fast_path != n->fast_path);
 	fwd_note_fixed("gateway", o->gw_mode != n->gw_mode ||

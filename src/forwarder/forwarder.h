@@ -13,7 +13,9 @@
  *   ipc_check.c	layer 3 of the channel's checks (pure)
  *   state.c		the state directory: epoch, stores of lines
  *   fwd_tables.c	neighbours, routes, TT, gateways (opaque)
- *   fwd_orig.c		HELLO and OGM builders, the relay queue (tables)
+ *   fwd_links.c	link salts, the keys of each neighbour link (tables)
+ *   fwd_orig.c		HELLO and OGM builders, the relay queue (tables,
+ *			links)
  *   fwd_parser.c	the parser process and the channel: frames, checks,
  *			dispatches to the handlers forwarder.c registers
  *			(ipc_check)
@@ -29,9 +31,10 @@
  *   fwd_admit.c	the policy gate of the parser's messages, removal
  *			of keys the policy no longer admits (tables,
  *			parser, fast, trust)
- *   fwd_announce.c	HELLOs, own OGMs and relays on their timers; the
- *			RELAY and LINK_KEY handlers (tables, orig, iface,
- *			trust)
+ *   fwd_announce.c	HELLOs, own OGMs and relays on their timers, link
+ *			salts and their rotation; the RELAY handler and the
+ *			LINK_KEY_REQ answer (tables, links, orig, parser,
+ *			iface, data, trust)
  *   fwd_apply.c	the NEIGH, ROUTE, TT and GW handlers (tables, fast)
  *   fwd_ifaces.c	mesh interfaces over their life: netlink events,
  *			raw sockets, MTU policy (tables, parser, iface, poll,

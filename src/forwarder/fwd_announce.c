@@ -6,10 +6,15 @@
 #include <errno.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "common/config.h"
 #include "common/log.h"
 #include "fwd_announce.h"
+#include "fwd_data.h"
 #include "fwd_iface.h"
+#include "fwd_links.h"
+#include "fwd_parser.h"
 #include "fwd_orig.h"
 #include "fwd_tables.h"
 #include "fwd_trust.h"
@@ -59,10 +64,11 @@ static size_t
 fwd_announce_keys(struct fwd *f, const struct fwd_iface *v,
     struct fwd_tagkey *keys)
 {
-	if (f->tables == NULL)
+	if (f->tables == NULL || f->data == NULL)
 		return 0;
-	return fwd_orig_tagkeys(f->tables, &f->id, (uint32_t)v->ifindex, keys,
-	    WIRE_MAX_TAGS, &f->orig.c);
+	return fwd_orig_tagkeys(f->tables, &f->data->links,
+	    (uint32_t)v->ifindex, v->rs.mac, log_now_ms(), keys, WIRE_MAX_TAGS,
+	    &f->orig.c);
 }
 
 /* An interface whose MTU netlink did not tell: assume Ethernet's. */
@@ -168,14 +174,57 @@ fwd_announce_ogm(struct fwd *f)
 	fwd_announce_flush(f, 1);
 }
 
+/*
+ * The keys of v's neighbours brought up to date (fwd_links_ready: our
+ * sending switches to the new key when due, old keys go after their
+ * grace); after a new salt of ours, the parser gets the new OGM key of
+ * each at once, so that it accepts it as soon as the neighbour uses it.
+ */
+static void
+fwd_announce_links(struct fwd *f, struct fwd_iface *v, int rotated,
+    uint64_t now_ms)
+{
+	struct ipc_link_key k;
+	struct fwd_neigh *nb;
+	size_t cur = 0;
+
+	while ((nb = fwd_neigh_next(f->tables, (uint32_t)v->ifindex, &cur)) !=
+	    NULL) {
+		if (!rotated) {
+			(void)fwd_links_ready(&f->data->links, nb, v->rs.mac,
+			    now_ms);
+			continue;
+		}
+		memset(&k, 0, sizeof(k));
+		memcpy(k.peer_pk, nb->pk, BS_PK_LEN);
+		k.ifindex = (uint32_t)v->ifindex;
+		if (fwd_links_ogm_key(&f->data->links, nb, v->rs.mac, now_ms,
+		    k.key, k.key_id) == 0 &&
+		    fwd_parser_send(&f->parser, IPC_LINK_KEY, &k,
+		    sizeof(k)) != 0)
+			log_rl(&f->rx_rl, LOG_WARNING, "%s: new link key not "
+			    "sent to the parser", v->name);
+		sodium_memzero(&k, sizeof(k));
+	}
+	f->fast_dirty = 1;
+}
+
 /* The neighbours we hear on v, signed, to everyone on v's link. */
 static void
 fwd_announce_hello(struct fwd *f, struct fwd_iface *v)
 {
 	struct fwd_peer peers[WIRE_HELLO_MAX_NEIGH];
 	uint8_t buf[WIRE_HELLO_MAX_LEN];
+	const struct fwd_link_salt *salt;
+	uint64_t now_ms = log_now_ms();
 	size_t n = 0, len = 0;
-	int r;
+	int r, rotated = 0;
+
+	if (f->data == NULL || f->tables == NULL ||
+	    (salt = fwd_links_salt(&f->data->links, (uint32_t)v->ifindex,
+	    now_ms, &rotated)) == NULL)
+		return;
+	fwd_announce_links(f, v, rotated, now_ms);
 
 	/* A fresh slot continues above every seqno used on any interface,
 	 * so a neighbour that heard another of our interfaces never takes
@@ -186,7 +235,7 @@ fwd_announce_hello(struct fwd *f, struct fwd_iface *v)
 		n = fwd_orig_peers(f->tables, (uint32_t)v->ifindex, peers,
 		    WIRE_HELLO_MAX_NEIGH);
 	r = fwd_hello_build_cert(&f->id, v->rs.mac, f->orig.hello_ms,
-	    f->epoch, v->hello_seqno + 1, peers, n,
+	    f->epoch, v->hello_seqno + 1, salt->salt, peers, n,
 	    fwd_trust_own_cert(&f->trust), buf, sizeof(buf), &len);
 	if (r != WIRE_OK) {
 		log_rl(&f->rx_rl, LOG_WARNING, "%s: HELLO not built: %s",
@@ -210,6 +259,10 @@ fwd_announce_setup(struct fwd *f, uint64_t now_ms)
 	fwd_orig_init(&f->orig, &f->id, f->epoch,
 	    (uint16_t)f->cfg.orig_interval_ms,
 	    (uint16_t)f->cfg.hello_interval_ms);
+	if (f->data != NULL)
+		fwd_links_config(&f->data->links,
+		    (uint64_t)f->cfg.link_rekey_s * 1000,
+		    f->cfg.hello_interval_ms);
 	/* The first OGM after the first HELLOs had a chance to be heard. */
 	f->orig.next_ogm_ms = now_ms + fwd_jitter(f->orig.ogm_ms);
 }
@@ -284,19 +337,18 @@ fwd_announce_on_relay(void *arg, const union ipc_payload *u)
 }
 
 int
-fwd_announce_on_link_key(void *arg, const union ipc_payload *u)
+fwd_announce_link_key(void *arg, const uint8_t peer_pk[static BS_PK_LEN],
+    uint32_t ifindex, uint8_t key[static BS_LINKKEY_LEN],
+    uint8_t key_id[static BS_KEYID_LEN])
 {
-	const struct ipc_link_key *k = &u->link_key;
 	struct fwd *f = arg;
+	const struct fwd_iface *v;
 	struct fwd_neigh *nb;
 
-	if (f->tables == NULL || (nb = fwd_neigh_find_pk(f->tables, k->peer_pk,
-	    k->ifindex)) == NULL)
-		return 0;
-	if (!nb->has_key)
-		f->orig.c.link_keys++;
-	memcpy(nb->link_key, k->key, BS_LINKKEY_LEN);
-	memcpy(nb->key_id, k->key_id, BS_KEYID_LEN);
-	nb->has_key = 1;
-	return 0;
+	if (f->tables == NULL || f->data == NULL ||
+	    (nb = fwd_neigh_find_pk(f->tables, peer_pk, ifindex)) == NULL ||
+	    (v = fwd_iface_by_index(&f->ifs, ifindex)) == NULL)
+		return -1;
+	return fwd_links_ogm_key(&f->data->links, nb, v->rs.mac, log_now_ms(),
+	    key, key_id);
 }

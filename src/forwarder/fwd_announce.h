@@ -4,16 +4,18 @@
  * OGM interval (each with fwd_jitter), and the entries the parser asks
  * it to relay, aggregated with the own OGM or flushed after the relay
  * delay (batsec-protocol(7); timing in fwd_orig.h).  fwd_orig.c builds
- * the frames, over the neighbour list and link keys of fwd_tables.c;
- * this module is the forwarder's glue: timers in the event loop, the
- * raw sockets, the relay queue's intake, and the link keys it keeps in
- * the neighbour entries so that its frames carry the tags the peers
- * expect.
+ * the frames, over the neighbour list of fwd_tables.c and the link keys
+ * of fwd_links.c; this module is the forwarder's glue: timers in the
+ * event loop, the raw sockets, the relay queue's intake, our link salt
+ * in each HELLO (made anew every link-rekey: the parser gets the new OGM
+ * keys at once), and the answer to the parser's LINK_KEY_REQ.
  */
 #ifndef BATSEC_FWD_ANNOUNCE_H
 #define BATSEC_FWD_ANNOUNCE_H
 
 #include <stdint.h>
+
+#include "batsec_crypto.h"
 
 struct fwd;
 struct ipc_relay;
@@ -37,9 +39,13 @@ int	fwd_announce_relay(struct fwd *f, const struct ipc_relay *r,
 /* IPC_RELAY: fwd_announce_relay now. */
 int	fwd_announce_on_relay(void *arg, const union ipc_payload *u);
 /*
- * IPC_LINK_KEY, the key the channel handed the parser: keep it in the
- * neighbour's entry for the tags of our own frames.
+ * The answer to a LINK_KEY_REQ (fwd_parser.h's fwd_link_key_fn, arg a
+ * struct fwd): the OGM key of the newest key with the neighbour peer_pk
+ * up on ifindex, never the static link key nor the hop key.  0, or -1
+ * when there is no such neighbour or its key cannot be derived.
  */
-int	fwd_announce_on_link_key(void *arg, const union ipc_payload *u);
+int	fwd_announce_link_key(void *arg, const uint8_t peer_pk[static BS_PK_LEN],
+	    uint32_t ifindex, uint8_t key[static BS_LINKKEY_LEN],
+	    uint8_t key_id[static BS_KEYID_LEN]);
 
 #endif /* BATSEC_FWD_ANNOUNCE_H */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "control.h"
+#include "bs_bytes.h"
 #include "fwd_control.h"
 #include "fwd_data.h"
 #include "fwd_fast.h"
@@ -131,7 +132,10 @@ fwd_ctl_neighbors(void *ctx, size_t argc, const char *const argv[],
 		ctl_reply_field_addr(r, "mac", nb->mac);
 		ctl_reply_field_u64(r, "rx_count", nb->rx_count);
 		ctl_reply_field_u64(r, "up_ms", fwd_ago(now, nb->up_ms));
-		ctl_reply_field_bool(r, "link_key", nb->has_key != 0);
+		ctl_reply_field_bool(r, "link_key", nb->hop.has_key != 0);
+		/* The id we send under (not secret: it is on the wire). */
+		ctl_reply_field_u64(r, "hop_keyid", nb->hop.has_key ?
+		    bs_get32(nb->hop.keyid) : 0);
 		fwd_field_dcount(r, "", &nb->c);
 	}
 	ctl_reply_ok(r);

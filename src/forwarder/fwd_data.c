@@ -198,6 +198,8 @@ fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
 	d->ping_ident = (uint16_t)randombytes_random();
 	d->ping_seqno = (uint16_t)randombytes_random();
 	d->echo_tokens = FWD_ECHO_BURST;
+	fwd_links_init(&d->links, id, epoch);
+	d->now_ms = d->start_ms;
 }
 
 int
@@ -355,38 +357,16 @@ fwd_data_to_tap(struct fwd_data *d, struct fwd_dcount *c, struct fwd_neigh *n,
 /* ---- hop by hop ------------------------------------------------------------------ */
 
 /*
- * The hop key with neighbour n, reached through our interface ifp: made
- * on first use (and again after its MAC or epoch changed, which wipes
- * it) from the link key the origination code caches in the entry.
- * 1 when n has one, 0 when it cannot (its key is refused by bs_link_key).
+ * The keys with neighbour n, reached through our interface ifp, up to
+ * date (fwd_links.c: made on first use, after a new MAC, epoch or salt of
+ * either end, switched and dropped on their timers).  1 when n has a key
+ * to send under, 0 when it cannot (its key is refused by bs_link_key).
  */
 static int
 fwd_hop_ready(struct fwd_data *d, struct fwd_neigh *n,
     const struct fwd_data_if *ifp)
 {
-	struct bs_hop_end a, b;
-
-	if (n->hop.has_key)
-		return 1;
-	if (!n->has_key) {
-		if (bs_link_key(n->link_key, d->id, n->pk) != 0) {
-			sodium_memzero(n->link_key, sizeof(n->link_key));
-			return 0;
-		}
-		bs_link_keyid(n->key_id, n->link_key);
-		n->has_key = 1;
-	}
-	a.pk = d->id->pk;
-	a.mac = ifp->mac;
-	a.epoch = d->epoch;
-	b.pk = n->pk;
-	b.mac = n->mac;
-	b.epoch = n->epoch;
-	bs_hop_key(n->hop.key, n->link_key, &a, &b);
-	bs_hop_keyid(n->hop.keyid, n->hop.key);
-	n->hop.peer_epoch = n->epoch;
-	n->hop.has_key = 1;
-	return 1;
+	return fwd_links_ready(&d->links, n, ifp->mac, d->now_ms);
 }
 
 /* Our next hop counter (lane 0: batsecd's own). */
@@ -428,12 +408,14 @@ fwd_hop_check(struct fwd_data *d, struct fwd_dcount *c, struct fwd_neigh *n,
 {
 	unsigned lane = (unsigned)(counter >> WIRE_LANE_SHIFT);
 	struct bs_replay *w;
+	struct fwd_hop *h;
 
 	if (!fwd_hop_ready(d, n, ifp)) {
 		FWD_DROP(c, n, drop_no_key);
 		return 0;
 	}
-	if (sodium_memcmp(keyid, n->hop.keyid, BS_KEYID_LEN) != 0) {
+	/* The key we send under, or the other one while it lasts. */
+	if ((h = fwd_links_rx(n, keyid, d->now_ms)) == NULL) {
 		FWD_DROP(c, n, drop_stale_key);
 		return 0;
 	}
@@ -441,16 +423,17 @@ fwd_hop_check(struct fwd_data *d, struct fwd_dcount *c, struct fwd_neigh *n,
 		FWD_DROP(c, n, drop_replay);
 		return 0;
 	}
-	w = &n->hop.rx[lane];
+	w = &h->rx[lane];
 	if (!bs_replay_fresh(w, counter)) {
 		FWD_DROP(c, n, drop_replay);
 		return 0;
 	}
-	if (bs_hop_tag_verify(tag, n->hop.key, in, inlen) != 0) {
+	if (bs_hop_tag_verify(tag, h->key, in, inlen) != 0) {
 		FWD_DROP(c, n, drop_bad_tag);
 		return 0;
 	}
 	bs_replay_mark(w, counter);
+	h->used_ms = d->now_ms;
 	return 1;
 }
 
@@ -733,6 +716,7 @@ fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
 	const struct fwd_client *cl;
 	uint16_t vid;
 
+	d->now_ms = now_ms;
 	fwd_count_rx(&d->tap, len);
 	if (len < FWD_ETH_HLEN || !wire_mac_is_unicast(frame + 6)) {
 		d->tap.drop_malformed++;
@@ -847,12 +831,17 @@ fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
 		FWD_DROP(c, n, drop_no_key);
 		return;
 	}
-	if ((i = wire_bcast_find_tag(&b, n->hop.keyid)) < 0) {
+	if ((i = wire_bcast_find_tag(&b, n->hop.keyid)) < 0 &&
+	    (!n->alt.has_key ||
+	    (i = wire_bcast_find_tag(&b, n->alt.keyid)) < 0) &&
+	    (!n->old.has_key ||
+	    (i = wire_bcast_find_tag(&b, n->old.keyid)) < 0)) {
 		FWD_DROP(c, n, drop_stale_key);
 		return;
 	}
 	wire_bcast_tag_input(p, &b, in);
-	if (!fwd_hop_check(d, c, n, ifp, n->hop.keyid, b.hop_counter,
+	if (!fwd_hop_check(d, c, n, ifp, b.tags + (size_t)i *
+	    WIRE_BCAST_TAG_LEN, b.hop_counter,
 	    b.tags + (size_t)i * WIRE_BCAST_TAG_LEN + BS_KEYID_LEN, in,
 	    sizeof(in)))
 		return;
@@ -929,6 +918,7 @@ fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
 	 * the next hops' receive path, and the reply may be on its way
 	 * before sendmmsg returns. */
 	sent_us = log_now_us();
+	d->now_ms = sent_us / 1000;
 	if (fwd_echo_send(d, dst, &e) != 0)
 		return -1;
 	fwd_data_flush(d);
@@ -1021,6 +1011,7 @@ fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
 	struct fwd_data_if ifp;
 	struct fwd_neigh *n;
 
+	d->now_ms = now_ms;
 	fwd_count_rx(c, len);
 	if ((n = fwd_neigh_find_mac(d->t, src, ifindex)) == NULL ||
 	    !fwd_data_if_get(d, ifindex, &ifp)) {

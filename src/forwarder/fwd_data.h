@@ -50,6 +50,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fwd_links.h"
 #include "fwd_tables.h"
 #include "common/log.h"
 #include "proto/wire.h"
@@ -187,6 +188,8 @@ struct fwd_data {
 	uint32_t echo_tokens;		/* replies we may send now */
 	uint64_t echo_refill_ms;
 	struct fwd_echo_counters echo;
+	struct fwd_links links;		/* salts and link keys */
+	uint64_t now_ms;		/* of the frame being handled */
 };
 
 /*

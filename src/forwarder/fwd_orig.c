@@ -8,6 +8,7 @@
 
 #include <sodium.h>
 
+#include "fwd_links.h"
 #include "fwd_orig.h"
 #include "fwd_tables.h"
 
@@ -57,18 +58,20 @@ fwd_orig_counter(struct fwd_orig *o, uint64_t *ctr)
 int
 fwd_hello_build(const struct bs_identity *id,
     const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
-    uint32_t epoch, uint32_t seqno, const struct fwd_peer *peers, size_t n,
-    uint8_t *buf, size_t cap, size_t *len)
+    uint32_t epoch, uint32_t seqno, const uint8_t *salt,
+    const struct fwd_peer *peers, size_t n, uint8_t *buf, size_t cap,
+    size_t *len)
 {
 	return fwd_hello_build_cert(id, ifmac, interval_ms, epoch, seqno,
-	    peers, n, NULL, buf, cap, len);
+	    salt, peers, n, NULL, buf, cap, len);
 }
 
 int
 fwd_hello_build_cert(const struct bs_identity *id,
     const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
-    uint32_t epoch, uint32_t seqno, const struct fwd_peer *peers, size_t n,
-    const uint8_t *cert, uint8_t *buf, size_t cap, size_t *len)
+    uint32_t epoch, uint32_t seqno, const uint8_t *salt,
+    const struct fwd_peer *peers, size_t n, const uint8_t *cert,
+    uint8_t *buf, size_t cap, size_t *len)
 {
 	struct wire_hello h;
 	uint8_t sig[BS_SIG_LEN];
@@ -84,6 +87,7 @@ fwd_hello_build_cert(const struct bs_identity *id,
 	h.interval_ms = interval_ms;
 	h.epoch = epoch;
 	h.seqno = seqno;
+	h.salt = salt;
 	h.cert = cert;
 	for (i = 0; i < n; i++) {
 		h.neigh[i].addr = peers[i].addr;
@@ -421,35 +425,30 @@ fwd_orig_peers(struct fwd_tables *t, uint32_t ifindex, struct fwd_peer *out,
 }
 
 size_t
-fwd_orig_tagkeys(struct fwd_tables *t, const struct bs_identity *id,
-    uint32_t ifindex, struct fwd_tagkey *out, size_t max,
-    struct fwd_ocount *c)
+fwd_orig_tagkeys(struct fwd_tables *t, struct fwd_links *L, uint32_t ifindex,
+    const uint8_t ifmac[static BS_ADDR_LEN], uint64_t now_ms,
+    struct fwd_tagkey *out, size_t max, struct fwd_ocount *c)
 {
 	struct fwd_neigh *nb;
 	size_t cur = 0, n = 0;
+	uint64_t made = L->keys_made;
 
 	if (ifindex == 0)
 		return 0;
 	while ((nb = fwd_neigh_next(t, ifindex, &cur)) != NULL) {
-		if (!nb->has_key) {
-			if (bs_link_key(nb->link_key, id, nb->pk) != 0) {
-				sodium_memzero(nb->link_key,
-				    sizeof(nb->link_key));
-				if (c != NULL)
-					c->link_key_failed++;
-				continue;
-			}
-			bs_link_keyid(nb->key_id, nb->link_key);
-			nb->has_key = 1;
+		if (!fwd_links_ready(L, nb, ifmac, now_ms)) {
 			if (c != NULL)
-				c->link_keys++;
+				c->link_key_failed++;
+			continue;
 		}
 		if (n < max) {
-			out[n].key = nb->link_key;
-			out[n].key_id = nb->key_id;
+			out[n].key = nb->hop.ogm_key;
+			out[n].key_id = nb->hop.ogm_keyid;
 		}
 		n++;
 	}
+	if (c != NULL)
+		c->link_keys += L->keys_made - made;
 	return n;
 }
 

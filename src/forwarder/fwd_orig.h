@@ -39,6 +39,8 @@
 #include "proto/ipc_msg.h"
 #include "proto/wire.h"
 
+struct fwd_links;
+
 struct fwd_tables;
 
 #define FWD_OGM_TTL		50	/* own OGMs leave with this TTL */
@@ -77,20 +79,22 @@ struct fwd_tagkey {
 
 /*
  * A signed HELLO (BS_DOM_HELLO, node key) into buf: sender id->pk, the
- * interface MAC ifmac, the interval, epoch and seqno, and the n (at most
+ * interface MAC ifmac, the interval, epoch, seqno and link salt
+ * (BS_LINKSALT_LEN), and the n (at most
  * WIRE_HELLO_MAX_NEIGH) peers.  *len = its length.  WIRE_OK or a wire
  * error (WIRE_EINVAL for bad input, WIRE_ESPACE when cap is too small).
  */
 int	fwd_hello_build(const struct bs_identity *id,
 	    const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
-	    uint32_t epoch, uint32_t seqno, const struct fwd_peer *peers,
-	    size_t n, uint8_t *buf, size_t cap, size_t *len);
+	    uint32_t epoch, uint32_t seqno, const uint8_t *salt,
+	    const struct fwd_peer *peers, size_t n, uint8_t *buf, size_t cap,
+	    size_t *len);
 /* fwd_hello_build carrying cert (BS_CERT_LEN bytes) when not NULL. */
 int	fwd_hello_build_cert(const struct bs_identity *id,
 	    const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
-	    uint32_t epoch, uint32_t seqno, const struct fwd_peer *peers,
-	    size_t n, const uint8_t *cert, uint8_t *buf, size_t cap,
-	    size_t *len);
+	    uint32_t epoch, uint32_t seqno, const uint8_t *salt,
+	    const struct fwd_peer *peers, size_t n, const uint8_t *cert,
+	    uint8_t *buf, size_t cap, size_t *len);
 
 /* Counters of the origination code (the "stats" dump names them). */
 #define FWD_OCOUNT_LIST(X) \
@@ -261,14 +265,16 @@ int	fwd_relay_back_only(struct fwd_tables *t, uint32_t ifindex,
 size_t	fwd_orig_peers(struct fwd_tables *t, uint32_t ifindex,
 	    struct fwd_peer *out, size_t max);
 /*
- * The link keys of the neighbours up on ifindex, derived now (and kept in
- * their table entries) where missing.  Fills out[0..min(count, max)) and
- * returns count, the number of neighbours with a key; a neighbour whose
- * key cannot be derived (bs_link_key refuses its public key) is left out.
- * Derived and refused keys are counted in c (optional).
+ * The OGM keys we send under to the neighbours up on ifindex (our MAC
+ * there: ifmac), brought up to date now (fwd_links_ready, kept in their
+ * table entries).  Fills out[0..min(count, max)) and returns count, the
+ * number of neighbours with a key; a neighbour whose key cannot be
+ * derived (bs_link_key refuses its public key) is left out.  Neighbours
+ * with and without a key are counted in c (optional).
  */
-size_t	fwd_orig_tagkeys(struct fwd_tables *t, const struct bs_identity *id,
-	    uint32_t ifindex, struct fwd_tagkey *out, size_t max,
+size_t	fwd_orig_tagkeys(struct fwd_tables *t, struct fwd_links *L,
+	    uint32_t ifindex, const uint8_t ifmac[static BS_ADDR_LEN],
+	    uint64_t now_ms, struct fwd_tagkey *out, size_t max,
 	    struct fwd_ocount *c);
 
 #endif /* BATSEC_FWD_ORIG_H */

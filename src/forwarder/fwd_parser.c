@@ -55,6 +55,12 @@ fwd_parser_gate(struct fwd_parser *fp, fwd_chan_gate_fn *fn, void *arg)
 	fp->gate_arg = arg;
 }
 
+void
+fwd_parser_link_keys(struct fwd_parser *fp, fwd_link_key_fn *fn)
+{
+	fp->link_key = fn;
+}
+
 int
 fwd_parser_setup(struct fwd_parser *fp, const char *user,
     const char *chroot_dir, int debug, char *err, size_t errlen)
@@ -478,32 +484,29 @@ fwd_chan_dispatch(struct fwd_parser *fp, uint16_t type,
 }
 
 /*
- * Derive the link key the parser asked for and answer; the secret never
- * leaves us except in this answer.  The answer goes to the handler of
- * IPC_LINK_KEY too (our own frames to that neighbour carry tags under
- * the same key), in u itself, which is wiped afterwards.
+ * Answer the parser's LINK_KEY_REQ with the key the parent gives for that
+ * link: the OGM key only (fwd_announce_link_key), never the static link
+ * key nor the hop key of the data frames.
  */
 static int
 fwd_on_link_key_req(struct fwd_parser *fp, union ipc_payload *u)
 {
 	struct ipc_link_key_req rq = u->link_key_req;
 	struct ipc_link_key *k = &u->link_key;
-	int r = 0;
 
 	memset(k, 0, sizeof(*k));
 	memcpy(k->peer_pk, rq.peer_pk, BS_PK_LEN);
 	k->ifindex = rq.ifindex;
-	if (fp->id == NULL || bs_link_key(k->key, fp->id, rq.peer_pk) != 0) {
+	if (fp->link_key == NULL || fp->link_key(fp->handlers_arg, rq.peer_pk,
+	    rq.ifindex, k->key, k->key_id) != 0) {
 		sodium_memzero(k->key, sizeof(k->key));
+		memset(k->key_id, 0, sizeof(k->key_id));
 		k->status = IPC_LINK_KEY_REFUSED;
-	} else
-		bs_link_keyid(k->key_id, k->key);
+	}
 	if (fwd_parser_send(fp, IPC_LINK_KEY, k, sizeof(*k)) != 0)
 		log_rl(&fp->note_rl, LOG_WARNING, "LINK_KEY answer not sent");
-	if (k->status == IPC_LINK_KEY_OK)
-		r = fwd_chan_dispatch(fp, IPC_LINK_KEY, u);
 	sodium_memzero(k, sizeof(*k));
-	return r;
+	return 0;
 }
 
 /* A vetted message: the channel's own conversation, or a handler's. */

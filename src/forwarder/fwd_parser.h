@@ -64,12 +64,18 @@ enum fwd_chan_rc {
 /*
  * A handler of vetted messages: arg is what the parent registered, u the
  * payload of the type it was registered for (u->neigh for IPC_NEIGH, ...).
- * Besides the parser's types, IPC_LINK_KEY is dispatched too: the key the
- * channel just handed the parser for a LINK_KEY_REQ (status OK only).
  * Returns 0, or -1 when the payload breaks the contract in a way the
  * checks could not see (the parser is then killed).
  */
 typedef int fwd_chan_fn(void *arg, const union ipc_payload *u);
+
+/*
+ * The key that answers a LINK_KEY_REQ for peer_pk on ifindex (the
+ * parent's, with the handlers' arg): 0 with key and key_id set, or -1
+ * (the answer says refused).
+ */
+typedef int fwd_link_key_fn(void *arg, const uint8_t *peer_pk,
+    uint32_t ifindex, uint8_t *key, uint8_t *key_id);
 
 struct fwd_chan_handler {
 	uint16_t type;			/* enum ipc_type */
@@ -109,7 +115,8 @@ struct fwd_parser {
 	void *gate_arg;
 	struct ipc ipc;			/* fd -1 when there is no channel */
 	struct ipc_ctx ctx;		/* what ipc_check needs to know */
-	const struct bs_identity *id;	/* answers LINK_KEY_REQ */
+	const struct bs_identity *id;	/* our node key (not owned) */
+	fwd_link_key_fn *link_key;	/* answers LINK_KEY_REQ; NULL: refused */
 	pid_t pid;			/* 0 when no parser process */
 	uint64_t spawned_ms;
 	uint64_t backoff_ms;
@@ -142,6 +149,8 @@ void	fwd_parser_handlers(struct fwd_parser *fp,
 /* Register the policy gate (fn NULL: none). */
 void	fwd_parser_gate(struct fwd_parser *fp, fwd_chan_gate_fn *fn,
 	    void *arg);
+/* Answer LINK_KEY_REQs with fn (and the handlers' arg). */
+void	fwd_parser_link_keys(struct fwd_parser *fp, fwd_link_key_fn *fn);
 /*
  * The heartbeat's timer, called from the loop: sends the periodic
  * heartbeat when due; FWD_CHAN_KILL (why says it, counted as silent)

@@ -365,6 +365,7 @@ fwd_neigh_insert(struct fwd_tables *t, const struct ipc_neigh *m,
 	n->tq = m->tq;
 	n->rx_count = m->rx_count;
 	n->epoch = m->epoch;
+	memcpy(n->salt, m->salt, BS_LINKSALT_LEN);
 	fwd_neigh_unkeep(t, n);
 	n->up_ms = n->last_ms = now_ms;
 	n->used_ = 1;
@@ -397,6 +398,11 @@ fwd_neigh_refresh(struct fwd_tables *t, int32_t i, const struct ipc_neigh *m,
 		/* Another epoch: another hop key (fwd_data.c). */
 		sodium_memzero(&n->hop, sizeof(n->hop));
 		n->epoch = m->epoch;
+		changed = 1;
+	}
+	if (memcmp(n->salt, m->salt, BS_LINKSALT_LEN) != 0) {
+		/* A new salt: fwd_links.c makes the new key. */
+		memcpy(n->salt, m->salt, BS_LINKSALT_LEN);
 		changed = 1;
 	}
 	n->tq = m->tq;

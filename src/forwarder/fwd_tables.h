@@ -87,17 +87,24 @@ uint64_t fwd_dcount_get(const struct fwd_dcount *c, size_t i);
 /* ---- entries ---------------------------------------------------------------- */
 
 /*
- * The hop-by-hop state of a link (batsec-protocol(7), "Data frames"):
- * the SipHash key bound to both interfaces and both epochs, its id, the
- * epochs it was made for, and a replay window per lane of the
- * neighbour's hop counter.  Made by fwd_data.c on first use; wiped when
- * the neighbour goes.
+ * One key of a link (batsec-protocol(7), "Data frames" and "LINK KEYS"):
+ * the SipHash hop key and the OGM key from one root, their ids, what the
+ * root was made of (both salts, the MACs and the neighbour's epoch), and
+ * a replay window per lane of the neighbour's hop counter.  Made by
+ * fwd_links.c; wiped when the neighbour goes.
  */
 struct fwd_hop {
 	uint8_t key[BS_HOPKEY_LEN];
 	uint8_t keyid[BS_KEYID_LEN];
 	int has_key;
 	uint32_t peer_epoch;		/* the epochs the key is for */
+	uint8_t ogm_key[BS_LINKKEY_LEN];	/* the OGM trailer key */
+	uint8_t ogm_keyid[BS_KEYID_LEN];
+	uint8_t own_salt[BS_LINKSALT_LEN];	/* the salts it is for */
+	uint8_t peer_salt[BS_LINKSALT_LEN];
+	uint8_t own_mac[BS_ADDR_LEN];	/* the MACs it is for */
+	uint8_t peer_mac[BS_ADDR_LEN];
+	uint64_t used_ms;		/* a frame last verified under it */
 	struct bs_replay rx[FWD_HOP_LANES];
 	uint64_t sig_tokens_ms;		/* BCAST verify budget (fwd_data.c) */
 	uint32_t sig_tokens;
@@ -112,16 +119,18 @@ struct fwd_neigh {
 	uint8_t rx_count;		/* its HELLOs we heard, of the last 64 */
 	uint64_t up_ms;			/* when it came up */
 	uint64_t last_ms;		/* last IPC_NEIGH UP about it */
-	/*
-	 * Owned by the origination code (fwd_link_key cache): the link key
-	 * with this neighbour, and its key id.  Zero and has_key 0 when the
-	 * entry is created; wiped when it goes.
-	 */
-	uint8_t link_key[BS_LINKKEY_LEN];
-	int has_key;
-	uint8_t key_id[BS_KEYID_LEN];
 	uint32_t epoch;			/* its HELLOs' (IPC_NEIGH) */
-	struct fwd_hop hop;		/* owned by the data plane */
+	uint8_t salt[BS_LINKSALT_LEN];	/* its HELLOs' link salt (IPC_NEIGH) */
+	/*
+	 * Owned by fwd_links.c: the key we send under (and accept), and
+	 * the other one we accept until alt_until_ms (0: until our own
+	 * rotation makes it the one we send under).
+	 */
+	struct fwd_hop hop;
+	struct fwd_hop alt;
+	uint64_t alt_until_ms;
+	struct fwd_hop old;		/* an older one, until old_until_ms */
+	uint64_t old_until_ms;
 	struct fwd_dcount c;		/* data frames from/to it */
 	/* private: hash chains */
 	int32_t next_addr_;

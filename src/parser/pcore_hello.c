@@ -167,6 +167,6 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 	pcore_count(pc, IPC_STAT_RX_HELLO);
 	pcore_lim_authentic(pc, ifindex, src, now_ms);
 	if (routing_neigh_get(pc->rt, ifindex, addr, &ni) == ROUTING_OK)
-		pcore_neigh_tell(pc, &res, &ni, now_ms);
+		pcore_neigh_tell(pc, &res, &ni, h.salt, now_ms);
 	return PCORE_ACCEPT;
 }

@@ -147,8 +147,17 @@ struct pcore_neigh {
 	uint8_t key_state;		/* enum pcore_key_state */
 	uint8_t have_counter;
 	uint32_t epoch;			/* the epoch NEIGH UP last told */
+	uint8_t salt[BS_LINKSALT_LEN];	/* the link salt NEIGH UP last told */
 	uint8_t key_id[BS_KEYID_LEN];
 	uint8_t key[BS_LINKKEY_LEN];	/* secret: wiped when it goes */
+	/*
+	 * The key before the last one the forwarder gave, accepted too
+	 * until a frame verifies under the new one (a rotation's overlap,
+	 * batsec-protocol(7) LINK KEYS); has_prev 0: none.
+	 */
+	uint8_t has_prev;
+	uint8_t prev_key_id[BS_KEYID_LEN];
+	uint8_t prev_key[BS_LINKKEY_LEN];	/* secret */
 	uint64_t counter;		/* last frame counter accepted */
 	uint64_t key_req_ms;		/* when LINK_KEY_REQ went out */
 	/* Attack resistance (pcore_limits.h). */

@@ -77,7 +77,7 @@ pcore_neigh_new(struct pcore *pc, const struct routing_neigh_info *ni)
 
 static int
 pcore_send_neigh(struct pcore *pc, const struct routing_neigh_info *ni,
-    uint8_t state)
+    const uint8_t *salt, uint8_t state)
 {
 	struct ipc_neigh m;
 
@@ -91,6 +91,7 @@ pcore_send_neigh(struct pcore *pc, const struct routing_neigh_info *ni,
 	if (state == IPC_NEIGH_UP) {
 		m.tq = ni->link_tq;
 		m.rx_count = ni->rq;
+		memcpy(m.salt, salt, BS_LINKSALT_LEN);
 	}
 	return pcore_emit(pc, IPC_NEIGH, &m, sizeof(m));
 }
@@ -110,6 +111,18 @@ pcore_key_request(struct pcore *pc, struct pcore_neigh *n, uint64_t now_ms)
 	n->key_req_ms = now_ms;
 }
 
+/* LINK_KEY_REQ for a neighbour whose key we hold: it stays in use. */
+static void
+pcore_key_ask(struct pcore *pc, const struct pcore_neigh *n)
+{
+	struct ipc_link_key_req q;
+
+	memset(&q, 0, sizeof(q));
+	memcpy(q.peer_pk, n->pk, BS_PK_LEN);
+	q.ifindex = n->ifindex;
+	(void)pcore_emit(pc, IPC_LINK_KEY_REQ, &q, sizeof(q));
+}
+
 static int
 pcore_key_due(const struct pcore_neigh *n, uint64_t now_ms)
 {
@@ -127,9 +140,11 @@ pcore_key_due(const struct pcore_neigh *n, uint64_t now_ms)
  */
 void
 pcore_neigh_tell(struct pcore *pc, const struct routing_hello_result *res,
-    const struct routing_neigh_info *ni, uint64_t now_ms)
+    const struct routing_neigh_info *ni,
+    const uint8_t salt[static BS_LINKSALT_LEN], uint64_t now_ms)
 {
 	struct pcore_neigh *n = pcore_neigh_get(pc, ni->ifindex, ni->addr);
+	int rekey;
 
 	if (n == NULL && res->neigh_new)
 		n = pcore_neigh_new(pc, ni);
@@ -138,10 +153,23 @@ pcore_neigh_tell(struct pcore *pc, const struct routing_hello_result *res,
 		    "the routing table");
 		return;
 	}
-	if ((res->changed || !n->announced || n->epoch != ni->epoch) &&
-	    pcore_send_neigh(pc, ni, IPC_NEIGH_UP) == 0) {
+	/* A new epoch or salt of the neighbour's: a new link key. */
+	rekey = n->announced && (n->epoch != ni->epoch ||
+	    memcmp(n->salt, salt, BS_LINKSALT_LEN) != 0);
+	if ((res->changed || !n->announced || rekey) &&
+	    pcore_send_neigh(pc, ni, salt, IPC_NEIGH_UP) == 0) {
 		n->announced = 1;
 		n->epoch = ni->epoch;
+		memcpy(n->salt, salt, BS_LINKSALT_LEN);
+		/*
+		 * Ask again at once, even with a request out (its answer may
+		 * be for the old salt).  A key we hold stays in use until
+		 * the new one comes.
+		 */
+		if (rekey && n->key_state == PCORE_KEY_OK)
+			pcore_key_ask(pc, n);
+		else if (rekey)
+			n->key_state = PCORE_KEY_NONE;
 	}
 	if (n->announced && pcore_key_due(n, now_ms))
 		pcore_key_request(pc, n, now_ms);
@@ -169,10 +197,27 @@ pcore_link_key(struct pcore *pc, const struct ipc_link_key *k, char *err,
 			    "match the key");
 		return -1;
 	}
+	/* A new key: the one it replaces stays good for the overlap. */
+	if (n->key_state == PCORE_KEY_OK &&
+	    sodium_memcmp(n->key_id, id, BS_KEYID_LEN) != 0) {
+		memcpy(n->prev_key, n->key, BS_LINKKEY_LEN);
+		memcpy(n->prev_key_id, n->key_id, BS_KEYID_LEN);
+		n->has_prev = 1;
+	}
 	memcpy(n->key, k->key, BS_LINKKEY_LEN);
 	memcpy(n->key_id, id, BS_KEYID_LEN);
 	n->key_state = PCORE_KEY_OK;
 	return 0;
+}
+
+void
+pcore_neigh_prev_drop(struct pcore_neigh *n)
+{
+	if (!n->has_prev)
+		return;
+	sodium_memzero(n->prev_key, sizeof(n->prev_key));
+	memset(n->prev_key_id, 0, sizeof(n->prev_key_id));
+	n->has_prev = 0;
 }
 
 /* ---- routing events ---------------------------------------------------------- */
@@ -242,7 +287,7 @@ pcore_neigh_gone(struct pcore *pc, const struct routing_neigh_info *ni)
 	struct pcore_neigh *n = pcore_neigh_get(pc, ni->ifindex, ni->addr);
 
 	if (n != NULL && n->announced)
-		pcore_send_neigh(pc, ni, IPC_NEIGH_DOWN);
+		pcore_send_neigh(pc, ni, NULL, IPC_NEIGH_DOWN);
 	/* The slot's next tenant inherits none of the strangers this one
 	 * introduced (pcore_aux.intro_gen). */
 	if (n != NULL)

@@ -25,13 +25,16 @@ struct routing_orig_info;
 #define PCORE_KEY_RETRY_MS	5000	/* LINK_KEY_REQ again after */
 
 /*
- * IPC_LINK_KEY, the answer to a LINK_KEY_REQ.  Stored with the neighbour
- * (peer_pk, ifindex); an answer for a neighbour that is gone meanwhile
- * is ignored.  The caller wipes its copy of k afterwards.  0, or -1 with
+ * IPC_LINK_KEY, the answer to a LINK_KEY_REQ or a new key the forwarder
+ * sends unasked.  Stored with the neighbour (peer_pk, ifindex), the key
+ * it replaces kept as the previous one; an answer for a neighbour that is
+ * gone meanwhile is ignored.  The caller wipes its copy of k afterwards.  0, or -1 with
  * err set when the key id is not the key's (a forwarder bug).
  */
 int	pcore_link_key(struct pcore *pc, const struct ipc_link_key *k,
 	    char *err, size_t errlen);
+/* Forget n's previous link key (the neighbour uses the new one). */
+void	pcore_neigh_prev_drop(struct pcore_neigh *n);
 /* The parser's state of neighbour (ifindex, addr), or NULL. */
 const struct pcore_neigh *pcore_neigh_find(const struct pcore *pc,
 	    uint32_t ifindex, const uint8_t addr[static BS_ADDR_LEN]);
@@ -40,12 +43,14 @@ struct pcore_neigh *pcore_neigh_get(struct pcore *pc, uint32_t ifindex,
 	    const uint8_t addr[static BS_ADDR_LEN]);
 /*
  * After an accepted HELLO (res from routing_hello, ni the neighbour as
- * the table has it now): a slot for a new neighbour, NEIGH UP when
- * something the forwarder shows changed, then LINK_KEY_REQ when due.
+ * the table has it now, salt the HELLO's link salt): a slot for a new
+ * neighbour, NEIGH UP when something the forwarder shows changed, then
+ * LINK_KEY_REQ when due (again after a new epoch or salt: a new key).
  */
 void	pcore_neigh_tell(struct pcore *pc,
 	    const struct routing_hello_result *res,
-	    const struct routing_neigh_info *ni, uint64_t now_ms);
+	    const struct routing_neigh_info *ni,
+	    const uint8_t salt[static BS_LINKSALT_LEN], uint64_t now_ms);
 
 /* ROUTE_ADD for an originator with a route via an announced neighbour. */
 void	pcore_route_add(struct pcore *pc,

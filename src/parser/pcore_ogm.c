@@ -24,10 +24,13 @@
 
 /* ---- the frame ------------------------------------------------------------------- */
 
-/* The tag under our link key's id, or the link signature, verifies. */
+/*
+ * The tag under our link key's id (or, during a rotation's overlap, the
+ * previous key's), or the link signature, verifies.
+ */
 static int
 pcore_ogm_auth(struct pcore *pc, const struct wire_ogm *o,
-    const struct pcore_neigh *n)
+    struct pcore_neigh *n)
 {
 	const struct wire_trailer *t = &o->tr;
 	int i;
@@ -35,11 +38,21 @@ pcore_ogm_auth(struct pcore *pc, const struct wire_ogm *o,
 	if (t->auth == WIRE_AUTH_SIG)
 		return pcore_verify(pc, t->sig, BS_DOM_LINK, t->covered,
 		    t->covered_len, n->pk);
-	if ((i = wire_trailer_find(t, n->key_id)) < 0)
+	if ((i = wire_trailer_find(t, n->key_id)) >= 0) {
+		if (PCORE_FUZZ_BYPASS(t->tags[i].tag) ||
+		    bs_link_mac_verify(t->tags[i].tag, n->key, o->sender,
+		    t->counter, t->covered, t->covered_len) == 0) {
+			/* The neighbour uses the new key: the old one goes. */
+			pcore_neigh_prev_drop(n);
+			return 0;
+		}
+		return -1;
+	}
+	if (!n->has_prev || (i = wire_trailer_find(t, n->prev_key_id)) < 0)
 		return -1;
 	if (PCORE_FUZZ_BYPASS(t->tags[i].tag))
 		return 0;
-	return bs_link_mac_verify(t->tags[i].tag, n->key, o->sender,
+	return bs_link_mac_verify(t->tags[i].tag, n->prev_key, o->sender,
 	    t->counter, t->covered, t->covered_len);
 }
 

@@ -310,6 +310,8 @@ chk_neigh(const union ipc_payload *u, char *err, size_t errlen)
 	if (n->state == IPC_NEIGH_DOWN && (n->tq != 0 || n->rx_count != 0))
 		return log_errf(err, errlen, "tq and rx_count of a down "
 		    "neighbour not 0");
+	if (n->state == IPC_NEIGH_DOWN && !ipc_zero(n->salt, sizeof(n->salt)))
+		return log_errf(err, errlen, "salt of a down neighbour not 0");
 	if (n->reserved != 0)
 		return log_errf(err, errlen, "reserved field not 0");
 	return 0;

@@ -181,12 +181,15 @@ struct ipc_frame {
 
 enum ipc_link_key_status {
 	IPC_LINK_KEY_OK = 0,
-	IPC_LINK_KEY_REFUSED = 1,	/* bs_link_key failed; key, key_id 0 */
+	IPC_LINK_KEY_REFUSED = 1,	/* no such link key; key, key_id 0 */
 };
 
 /*
- * IPC_LINK_KEY: answer to IPC_LINK_KEY_REQ.  key is a secret: the parser
- * wipes its copies with sodium_memzero when the neighbour goes away.
+ * IPC_LINK_KEY: answer to IPC_LINK_KEY_REQ, or unasked when the
+ * forwarder made a new link salt.  key is the OGM key of the link (the
+ * only link secret the parser ever holds; batsec-protocol(7), LINK KEYS):
+ * the parser wipes its copies with sodium_memzero when the neighbour goes
+ * away or the key has been replaced.
  */
 struct ipc_link_key {
 	uint8_t peer_pk[BS_PK_LEN];
@@ -254,8 +257,9 @@ enum ipc_neigh_state {
 /*
  * IPC_NEIGH: a neighbour (public key on one interface) came up, changed,
  * or went down.  UP for a neighbour that is already up updates mac, tq and
- * rx_count and epoch; the key of an (addr, ifindex) pair can never change.  DOWN
- * carries the same identity with tq = rx_count = 0.
+ * rx_count, epoch and salt; the key of an (addr, ifindex) pair can never
+ * change.  DOWN carries the same identity with tq = rx_count = 0 and a
+ * zero salt.
  */
 struct ipc_neigh {
 	uint8_t pk[BS_PK_LEN];
@@ -268,6 +272,8 @@ struct ipc_neigh {
 	uint8_t reserved;
 	uint32_t epoch;			/* its HELLOs' epoch: >= 1 when UP;
 					   a new one makes a new hop key */
+	uint8_t salt[BS_LINKSALT_LEN];	/* its HELLOs' link salt: a new one
+					   makes new link keys */
 };
 
 /* IPC_LINK_KEY_REQ: derive the link key with an up neighbour. */
@@ -510,7 +516,7 @@ _Static_assert(sizeof(struct ipc_link_key) == 76, "ipc_link_key");
 _Static_assert(sizeof(struct ipc_log) == 4 + IPC_LOG_TEXT_MAX, "ipc_log");
 _Static_assert(sizeof(struct ipc_route) == 56, "ipc_route");
 _Static_assert(sizeof(struct ipc_route_del) == 8, "ipc_route_del");
-_Static_assert(sizeof(struct ipc_neigh) == 56, "ipc_neigh");
+_Static_assert(sizeof(struct ipc_neigh) == 72, "ipc_neigh");
 _Static_assert(sizeof(struct ipc_link_key_req) == 36, "ipc_link_key_req");
 _Static_assert(sizeof(struct ipc_tt_entry) == 8, "ipc_tt_entry");
 _Static_assert(offsetof(struct ipc_tt, e) == 8, "ipc_tt");

@@ -381,6 +381,10 @@ wire_peek(const uint8_t *p, size_t len, uint8_t *type)
 		return WIRE_ETRUNC;
 	switch (p[0]) {
 	case WIRE_T_HELLO:
+		if (p[1] != WIRE_HELLO_VERSION)
+			return WIRE_EVERSION;
+		*type = p[0];
+		return WIRE_OK;
 	case WIRE_T_OGM:
 		if (p[1] != WIRE_VERSION)
 			return WIRE_EVERSION;
@@ -470,7 +474,7 @@ wire_hello_parse(const uint8_t *p, size_t len, struct wire_hello *h)
 
 	memset(h, 0, sizeof(*h));
 	rc_init(&c, p, len);
-	rc_hdr(&c, WIRE_T_HELLO);
+	rc_hdr_v(&c, WIRE_T_HELLO, WIRE_HELLO_VERSION);
 	h->flags = rc_flags(&c, "flags", WIRE_HELLO_F_MASK);
 	h->num_neigh = rc_u8_in(&c, "num_neigh", 0, WIRE_HELLO_MAX_NEIGH,
 	    WIRE_ECOUNT);
@@ -480,6 +484,7 @@ wire_hello_parse(const uint8_t *p, size_t len, struct wire_hello *h)
 	    WIRE_INTERVAL_MIN, WIRE_INTERVAL_MAX, WIRE_ERANGE);
 	h->epoch = rc_epoch(&c, "epoch");
 	h->seqno = rc_u32(&c, "seqno");
+	h->salt = rc_take(&c, BS_LINKSALT_LEN, "link salt");
 	for (i = 0; c.err == 0 && i < h->num_neigh; i++)
 		hello_neigh(&c, h, i);
 	if (h->flags & WIRE_HELLO_F_CERT)
@@ -498,7 +503,8 @@ hello_check(const struct wire_hello *h)
 {
 	unsigned i, j;
 
-	if (h->pk == NULL || h->ifmac == NULL || !wire_mac_is_unicast(h->ifmac))
+	if (h->pk == NULL || h->ifmac == NULL || h->salt == NULL ||
+	    !wire_mac_is_unicast(h->ifmac))
 		return WIRE_EINVAL;
 	if (!interval_ok(h->interval_ms) || h->num_neigh > WIRE_HELLO_MAX_NEIGH)
 		return WIRE_EINVAL;
@@ -530,7 +536,7 @@ wire_hello_build(uint8_t *buf, size_t cap, const struct wire_hello *h,
 		return r;
 	wc_init(&w, buf, cap);
 	wc_u8(&w, WIRE_T_HELLO);
-	wc_u8(&w, WIRE_VERSION);
+	wc_u8(&w, WIRE_HELLO_VERSION);
 	wc_u8(&w, h->cert != NULL ? WIRE_HELLO_F_CERT : 0);
 	wc_u8(&w, (uint8_t)h->num_neigh);
 	wc_bytes(&w, h->pk, BS_PK_LEN);
@@ -538,6 +544,7 @@ wire_hello_build(uint8_t *buf, size_t cap, const struct wire_hello *h,
 	wc_u16(&w, h->interval_ms);
 	wc_u32(&w, h->epoch);
 	wc_u32(&w, h->seqno);
+	wc_bytes(&w, h->salt, BS_LINKSALT_LEN);
 	for (i = 0; i < h->num_neigh; i++) {
 		wc_bytes(&w, h->neigh[i].addr, BS_ADDR_LEN);
 		wc_u8(&w, h->neigh[i].rx_count);

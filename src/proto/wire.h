@@ -77,7 +77,7 @@ struct wire_where {
 
 /*
  * Dispatch helper: 0 (WIRE_OK) and *type set when p starts with a known
- * type and version 1; WIRE_ETRUNC, WIRE_EVERSION or WIRE_ETYPE otherwise.
+ * type and the version of that type (HELLO 2, OGM 1, data frames 2); WIRE_ETRUNC, WIRE_EVERSION or WIRE_ETYPE otherwise.
  */
 int wire_peek(const uint8_t *p, size_t len, uint8_t *type);
 
@@ -95,7 +95,14 @@ int wire_sig_append(uint8_t *buf, size_t cap, size_t *len,
 
 /* ---- HELLO ------------------------------------------------------------- */
 
-#define WIRE_HELLO_FIXED_LEN	52
+/*
+ * HELLO is version WIRE_HELLO_VERSION: version 2 added the link salt
+ * (16 bytes after the sequence number); a version-1 HELLO is refused
+ * (WIRE_EVERSION) like any other unknown version.
+ */
+#define WIRE_HELLO_VERSION	2
+#define WIRE_HELLO_FIXED_LEN	68
+#define WIRE_HELLO_SALT_OFF	52
 #define WIRE_HELLO_NEIGH_LEN	8
 #define WIRE_HELLO_MAX_NEIGH	64
 #define WIRE_HELLO_F_CERT	0x01
@@ -121,6 +128,7 @@ struct wire_hello {
 	uint16_t interval_ms;
 	uint32_t epoch;
 	uint32_t seqno;
+	const uint8_t *salt;		/* link salt, BS_LINKSALT_LEN */
 	struct wire_hello_neigh neigh[WIRE_HELLO_MAX_NEIGH];
 	const uint8_t *cert;		/* BS_CERT_LEN bytes or NULL */
 	const uint8_t *signed_ptr;	/* for bs_verify(BS_DOM_HELLO) */

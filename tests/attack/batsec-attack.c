@@ -81,15 +81,20 @@
 #define ATK_POOL	64	/* random keys reused by forge */
 #define ATK_HOPKEY_LEN	16
 
-/* A HELLO sender: its link key, and the hop key of our link with it. */
+/*
+ * A HELLO sender: the static key of our two node keys, and the OGM key
+ * and hop key of our link with it (from both MACs, epochs and salts).
+ */
 struct atk_peer {
 	uint8_t pk[BS_PK_LEN];
 	uint8_t addr[BS_ADDR_LEN];
+	uint8_t lkey[BS_LINKKEY_LEN];
 	uint8_t key[BS_LINKKEY_LEN];
 	uint8_t keyid[BS_KEYID_LEN];
 	int keyed;
 	uint8_t mac[6];
 	uint32_t epoch;
+	uint8_t salt[BS_LINKSALT_LEN];
 	uint8_t hop[ATK_HOPKEY_LEN];
 	uint8_t hopid[BS_KEYID_LEN];
 };
@@ -296,34 +301,9 @@ atk_recv(struct atk *a, uint8_t *src, uint8_t *p, size_t cap, int ms)
 #define D2_E2E_KEY_LEN	32
 #define D2_INNER_MAX	1518
 
-static const char d2_hop_label[] = "batsec2-hop";
 static const char d2_hopid_label[] = "batsec2-hopid";
 static const char d2_e2e_label[] = "batsec2-e2e";
 static const char d2_bcast_label[] = "batsec2 bcast";
-
-/*
- * H = BLAKE2b-128(key = L, "batsec2-hop" || mac_lo || mac_hi || epoch_lo
- * || epoch_hi), lo the end with the smaller MAC (then public key).
- */
-static void
-d2_hop_key(uint8_t h[ATK_HOPKEY_LEN], const uint8_t link[BS_LINKKEY_LEN],
-    const uint8_t *mac_a, const uint8_t *pk_a, uint32_t ep_a,
-    const uint8_t *mac_b, const uint8_t *pk_b, uint32_t ep_b)
-{
-	uint8_t msg[sizeof(d2_hop_label) - 1 + 12 + 8];
-	size_t o = sizeof(d2_hop_label) - 1;
-	int order = memcmp(mac_a, mac_b, 6);
-
-	if (order == 0)
-		order = memcmp(pk_a, pk_b, BS_PK_LEN);
-	memcpy(msg, d2_hop_label, o);
-	memcpy(msg + o, order < 0 ? mac_a : mac_b, 6);
-	memcpy(msg + o + 6, order < 0 ? mac_b : mac_a, 6);
-	bs_put32(msg + o + 12, order < 0 ? ep_a : ep_b);
-	bs_put32(msg + o + 16, order < 0 ? ep_b : ep_a);
-	crypto_generichash(h, ATK_HOPKEY_LEN, msg, sizeof(msg), link,
-	    BS_LINKKEY_LEN);
-}
 
 static void
 d2_hop_keyid(uint8_t id[BS_KEYID_LEN], const uint8_t h[ATK_HOPKEY_LEN])
@@ -622,6 +602,26 @@ atk_orig_note(struct atk *a, const uint8_t *pk, uint32_t epoch)
 	o->epoch = epoch;
 }
 
+/*
+ * The keys of our link with q: the root from the static key, both MACs,
+ * epochs and salts (ours: t_salt, what t_hello puts in our HELLOs), then
+ * the OGM key and the hop key (batsec-protocol(7), LINK KEYS).
+ */
+static void
+atk_link_keys(struct atk *a, struct atk_peer *q)
+{
+	uint8_t own_salt[BS_LINKSALT_LEN], root[BS_LINKROOT_LEN];
+	struct bs_hop_end me = { a->id.pk, a->mac, a->epoch, own_salt };
+	struct bs_hop_end it = { q->pk, q->mac, q->epoch, q->salt };
+
+	t_salt(own_salt, a->id.pk);
+	bs_link_root(root, q->lkey, &me, &it);
+	bs_ogm_key(q->key, root);
+	bs_link_keyid(q->keyid, q->key);
+	bs_hop_key(q->hop, root);
+	d2_hop_keyid(q->hopid, q->hop);
+}
+
 /* Learn the HELLO senders around us (link keys, MACs, hop keys). */
 static void
 atk_learn(struct atk *a, const uint8_t *p, size_t len)
@@ -640,20 +640,17 @@ atk_learn(struct atk *a, const uint8_t *p, size_t len)
 		q = &a->peer[a->n_peer++];
 		memcpy(q->pk, h.pk, BS_PK_LEN);
 		memcpy(q->addr, addr, BS_ADDR_LEN);
-		if (bs_link_key(q->key, &a->id, q->pk) == 0) {
-			bs_link_keyid(q->keyid, q->key);
+		if (bs_link_key(q->lkey, &a->id, q->pk) == 0)
 			q->keyed = 1;
-		}
 	}
-	if (q->epoch == h.epoch && memcmp(q->mac, h.ifmac, 6) == 0)
+	if (q->epoch == h.epoch && memcmp(q->mac, h.ifmac, 6) == 0 &&
+	    memcmp(q->salt, h.salt, BS_LINKSALT_LEN) == 0)
 		return;
 	q->epoch = h.epoch;
 	memcpy(q->mac, h.ifmac, 6);
-	if (q->keyed) {
-		d2_hop_key(q->hop, q->key, a->mac, a->id.pk, a->epoch, q->mac,
-		    q->pk, q->epoch);
-		d2_hop_keyid(q->hopid, q->hop);
-	}
+	memcpy(q->salt, h.salt, BS_LINKSALT_LEN);
+	if (q->keyed)
+		atk_link_keys(a, q);
 }
 
 /* The originators of an OGM frame (unverified: we only aim with them). */
@@ -802,6 +799,7 @@ mode_forge(struct atk *a, int secs)
 		{
 			struct wire_hello h;
 			uint8_t hb[WIRE_HELLO_MAX_LEN], sig[BS_SIG_LEN];
+			uint8_t salt[BS_LINKSALT_LEN];
 
 			memset(&h, 0, sizeof(h));
 			h.pk = id->pk;
@@ -809,6 +807,8 @@ mode_forge(struct atk *a, int secs)
 			h.interval_ms = 500;
 			h.epoch = 1;
 			h.seqno = a->hello_seqno;
+			bs_random(salt, sizeof(salt));
+			h.salt = salt;
 			if (wire_hello_build(hb, sizeof(hb), &h, &len) ==
 			    WIRE_OK) {
 				bs_random(sig, sizeof(sig));

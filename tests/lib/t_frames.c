@@ -51,15 +51,43 @@ t_eth(uint8_t *buf, const uint8_t *dst, const uint8_t *src, uint16_t vid,
 }
 
 void
+t_salt(uint8_t salt[BS_LINKSALT_LEN], const uint8_t *pk)
+{
+	size_t i;
+
+	for (i = 0; i < BS_LINKSALT_LEN; i++)
+		salt[i] = (uint8_t)(pk[i] ^ 0x5a);
+}
+
+void
+t_link_root(uint8_t root[BS_LINKROOT_LEN], struct t_end a, struct t_end b)
+{
+	uint8_t lk[BS_LINKKEY_LEN], sa[BS_LINKSALT_LEN], sb[BS_LINKSALT_LEN];
+	struct bs_hop_end ea = { a.id->pk, a.mac, a.epoch, a.salt };
+	struct bs_hop_end eb = { b.id->pk, b.mac, b.epoch, b.salt };
+
+	if (ea.salt == NULL) {
+		t_salt(sa, a.id->pk);
+		ea.salt = sa;
+	}
+	if (eb.salt == NULL) {
+		t_salt(sb, b.id->pk);
+		eb.salt = sb;
+	}
+	crypto_ok(bs_link_key(lk, a.id, b.id->pk), "link key");
+	bs_link_root(root, lk, &ea, &eb);
+}
+
+void
 t_link_keys(struct t_link *l, struct t_end a, struct t_end b)
 {
-	uint8_t lk[BS_LINKKEY_LEN];
-	struct bs_hop_end ea = { a.id->pk, a.mac, a.epoch };
-	struct bs_hop_end eb = { b.id->pk, b.mac, b.epoch };
+	uint8_t root[BS_LINKROOT_LEN];
 
-	crypto_ok(bs_link_key(lk, a.id, b.id->pk), "link key");
-	bs_hop_key(l->key, lk, &ea, &eb);
+	t_link_root(root, a, b);
+	bs_hop_key(l->key, root);
 	bs_hop_keyid(l->keyid, l->key);
+	bs_ogm_key(l->ogm_key, root);
+	bs_link_keyid(l->ogm_keyid, l->ogm_key);
 }
 
 void
@@ -133,10 +161,15 @@ size_t
 t_hello(uint8_t *buf, size_t cap, const struct wire_hello *h,
     const struct bs_identity *id)
 {
-	uint8_t sig[BS_SIG_LEN];
+	uint8_t sig[BS_SIG_LEN], salt[BS_LINKSALT_LEN];
+	struct wire_hello v = *h;
 	size_t len;
 
-	wire_ok(wire_hello_build(buf, cap, h, &len), "HELLO");
+	if (v.salt == NULL) {
+		t_salt(salt, id->pk);
+		v.salt = salt;
+	}
+	wire_ok(wire_hello_build(buf, cap, &v, &len), "HELLO");
 	crypto_ok(bs_sign(sig, BS_DOM_HELLO, buf, len, id), "HELLO signature");
 	wire_ok(wire_sig_append(buf, cap, &len, sig), "HELLO signature");
 	return len;

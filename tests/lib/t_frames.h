@@ -30,18 +30,26 @@ size_t	t_eth(uint8_t *buf, const uint8_t *dst, const uint8_t *src,
 
 /* ---- data frames, version 2 ---- */
 
-/* One end of a link, as the hop key takes it. */
+/* One end of a link, as the link root takes it. */
 struct t_end {
 	const struct bs_identity *id;	/* the node (only its pk is used
 					   for the far end) */
 	const uint8_t	*mac;		/* its interface MAC */
 	uint32_t	 epoch;
+	const uint8_t	*salt;		/* its link salt; NULL: t_salt(pk) */
 };
 
-/* A link's hop key and id, as both ends derive them (from a's secret). */
+/* The link salt a test node uses unless told otherwise: pk ^ 0x5a. */
+void	t_salt(uint8_t salt[BS_LINKSALT_LEN], const uint8_t *pk);
+/* The root of a link, as both ends derive it (from a's secret). */
+void	t_link_root(uint8_t root[BS_LINKROOT_LEN], struct t_end a,
+	    struct t_end b);
+/* A link's hop key and OGM key with their ids, from its root. */
 struct t_link {
 	uint8_t		 key[BS_HOPKEY_LEN];
 	uint8_t		 keyid[BS_KEYID_LEN];
+	uint8_t		 ogm_key[BS_LINKKEY_LEN];
+	uint8_t		 ogm_keyid[BS_KEYID_LEN];
 };
 void	t_link_keys(struct t_link *l, struct t_end a, struct t_end b);
 /* The end-to-end key of the direction src -> dst. */
@@ -78,7 +86,7 @@ struct t_bcast {
 };
 size_t	t_bcast(uint8_t *buf, size_t cap, struct t_bcast b);
 
-/* h built and signed by id (h->pk is id's). */
+/* h built and signed by id (h->pk is id's); salt NULL: t_salt(pk). */
 size_t	t_hello(uint8_t *buf, size_t cap, const struct wire_hello *h,
 	    const struct bs_identity *id);
 

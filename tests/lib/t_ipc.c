@@ -7,6 +7,7 @@
 
 #include "batsec_crypto.h"
 #include "proto/ipc.h"
+#include "t_frames.h"
 #include "t_ipc.h"
 
 struct ipc_config
@@ -55,6 +56,10 @@ t_ipc_neigh(struct t_neigh f)
 	m.tq = f.tq;
 	m.rx_count = f.rx_count;
 	m.epoch = f.epoch != 0 || f.state != IPC_NEIGH_UP ? f.epoch : 1;
+	if (f.state == IPC_NEIGH_UP && f.salt != NULL)
+		memcpy(m.salt, f.salt, BS_LINKSALT_LEN);
+	else if (f.state == IPC_NEIGH_UP)
+		t_salt(m.salt, f.pk);
 	return m;
 }
 

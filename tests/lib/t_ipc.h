@@ -47,6 +47,7 @@ struct t_neigh {
 	uint8_t		 tq;
 	uint8_t		 rx_count;
 	uint32_t	 epoch;		/* 0: 1 when UP */
+	const uint8_t	*salt;		/* NULL: t_salt(pk) when UP */
 };
 
 /* The fields of an IPC_ROUTE_ADD. */

@@ -7,7 +7,7 @@ CORPUS_DIR holds the output of fuzz/gen_wire: real frames, built and signed by t
 codec's own builders (fuzz/gen_wire.c).  Writes into OUT_DIR:
 
   valid.pcap    every frame of the corpus that starts with a known type and
-                its version (1 for HELLO and OGM, 2 for data frames), in
+                its version (1 for OGM, 2 for HELLO and data frames), in
                 an Ethernet II header with the batsec
                 ethertype, ordered by (type, length, bytes);
   valid.list    one line per frame of valid.pcap: number, type, length;
@@ -38,10 +38,10 @@ NEXT_HOP = bytes([0x00, 0x16, 0x3E, 0x04, 0x05, 0x06])
 OTHER_SRC = bytes([0x00, 0x16, 0x3E, 0x0A, 0x0B, 0x0C])
 KNOWN = {0x01: "HELLO", 0x02: "OGM", 0x40: "UNICAST", 0x41: "BCAST",
          0x42: "ECHO"}
-VERSION = {0x01: 1, 0x02: 1, 0x40: 2, 0x41: 2, 0x42: 2}
+VERSION = {0x01: 2, 0x02: 1, 0x40: 2, 0x41: 2, 0x42: 2}
 
 OGM_HDR, ENTRY_FIXED, SIG = 12, 156, 64
-HELLO_FIXED, NEIGH = 52, 8
+HELLO_FIXED, NEIGH = 68, 8             # HELLO version 2: the 16-byte salt
 SEALED_CT, AEAD = 52, 16                # UNICAST/ECHO: ciphertext offset
 BC_FIXED, BC_TAG = 12, 12               # BCAST: then the signed header
 
@@ -149,7 +149,8 @@ def bad_frames(frames):
          "neighbour reserved is not zero"),
         (eth(setb(hello0, 3, 65)), e, "num_neigh 65 is outside 0..64"),
         (eth(setb(hello0, 2, 0x02)), e, "undefined flag bits 0x02"),
-        (eth(setb(hello0, 1, 2)), e, "version 2"),
+        (eth(setb(hello0, 1, 3)), e, "version 3"),
+        (eth(setb(hello0, 1, 1)), e, "version 1 HELLO (no link salt)"),
         (eth(bytes([0x03, 0x01]) + hello0[2:]), e, "type 0x03"),
         (eth(put(hello0, 42, struct.pack(">H", 99))), e,
          "hello interval 99 is outside 100..60000"),
