@@ -236,8 +236,12 @@ parser_read(struct parser *p, uint64_t now_ms)
 		r = ipc_recv(&p->ipc, &p->msg, err, sizeof(err));
 		if (r == IPC_RECV_NONE)
 			return;
-		if (r == IPC_RECV_EOF)
+		if (r == IPC_RECV_EOF) {
+			/* What is queued (answers, heartbeat acks) still
+			 * goes: the forwarder reads until it sees EOF. */
+			ipc_flush_wait(&p->ipc, 1000);
 			_exit(0);
+		}
 		if (r != IPC_RECV_MSG)
 			parser_die(p, err);
 		ipc_cork(&p->ipc);
