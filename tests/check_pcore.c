@@ -1592,6 +1592,73 @@ START_TEST(test_verify_budget)
 END_TEST
 
 /*
+ * OGM frames with garbage signature trailers under a neighbour's MAC and
+ * address (issue #20, item 1): a stale counter costs no signature; a
+ * fresh one costs a token of the neighbour's and the node's verify
+ * budget, so the forger spends at most those, and the node goes under
+ * load as for any other flood of signatures.
+ */
+static enum pcore_drop
+link_sig_forged(uint32_t counter)
+{
+	static struct agg a;
+	static struct frame fr;
+	struct auth au = { WIRE_AUTH_SIG, 0, 0, I_P, 1 };
+
+	own_agg(&a, &P);
+	frame_of(&fr, I_P, &a, &au, ((uint64_t)EPOCH << 32) | counter);
+	return feed_from(&X, I_P, &fr);
+}
+
+START_TEST(test_link_sig_budget)
+{
+	struct bs_policy_limits l;
+	uint64_t w0;
+	unsigned i;
+
+	pair_up(1);
+	lim_roomy(&l);
+	l.verify_rate = 1;
+	l.verify_burst = 4;
+	lim_policy(BS_POLICY_ALLOWLIST, &l, 0, 3);
+	P.counter = 1000;
+	ck_assert_int_eq(send_own(&P, &X), PCORE_ACCEPT);
+	/* A counter not above the last one: refused before the signature. */
+	w0 = sig_work(&X);
+	ck_assert_int_eq(link_sig_forged(1000), PCORE_DROP_REPLAY);
+	ck_assert_int_eq(link_sig_forged(5), PCORE_DROP_REPLAY);
+	ck_assert_uint_eq(sig_work(&X), w0);
+	/* Fresh counters: P's budget (4, one entry spent) and no more. */
+	for (i = 0; i < 20; i++)
+		link_sig_forged(2000 + i);
+	ck_assert_uint_eq(sig_work(&X), w0 + 3);
+	ck_assert_uint_eq(X.pc.drop[PCORE_DROP_LINK_AUTH], 3);
+	ck_assert_uint_eq(X.pc.drop[PCORE_DROP_BUDGET], 17);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_VERIFY_BUDGET], 17);
+	/* P's own frames still pass once its budget refilled (MAC tags). */
+	now_ms += 10000;
+	link_up(&X, &P, 1);
+	ck_assert_int_eq(send_own(&P, &X), PCORE_ACCEPT);
+	/* The node's budget: 20 tokens, under load below 5. */
+	lim_roomy(&l);
+	l.verify_global_rate = 1;
+	l.verify_global_burst = 20;
+	lim_policy(BS_POLICY_ALLOWLIST, &l, 0, 4);
+	now_ms += 60000;
+	link_up(&X, &P, 1);
+	ck_assert_uint_eq(X.pc.lim.under_load, 0);
+	w0 = sig_work(&X);
+	for (i = 0; i < 40; i++)
+		link_sig_forged(5000 + i);
+	ck_assert_uint_le(sig_work(&X), w0 + 20);
+	ck_assert_uint_eq(X.pc.lim.under_load, 1);
+	ck_assert_uint_eq(X.pc.lim.under_load_entered, 1);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/*
  * A HELLO from an epoch older than the key's OGMs show is a replay, also
  * where the key is no neighbour yet (another interface, or after it
  * left): captured before the node restarted.
@@ -2823,6 +2890,7 @@ pcore_suite(void)
 	tcase_add_test(tc, test_epoch_memory);
 	tcase_add_test(tc, test_epoch_zero);
 	tcase_add_test(tc, test_verify_budget);
+	tcase_add_test(tc, test_link_sig_budget);
 	tcase_add_test(tc, test_hello_old_epoch);
 	tcase_add_test(tc, test_sigcache_chain);
 	tcase_add_test(tc, test_sigcache_fit);

@@ -69,7 +69,8 @@ enum pcore_drop {
 	PCORE_DROP_TABLE_FULL,	/* HELLO: the neighbour table is full */
 	PCORE_DROP_ROUTING,	/* HELLO: address of another key there */
 	PCORE_DROP_RATE,	/* source or neighbour over its frame rate */
-	PCORE_DROP_BUDGET,	/* HELLO over the verification budget */
+	PCORE_DROP_BUDGET,	/* HELLO, or OGM frame with a signature
+				   trailer, over the verification budget */
 	PCORE_DROP_COUNT
 };
 

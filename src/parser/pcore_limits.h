@@ -13,6 +13,9 @@
  * Order in the receive pipeline (DESIGN.md §5):
  *   pcore_frame: pcore_lim_frame() right after the 2-byte header peek
  *	(per source MAC bucket, limit frame-rate / frame-burst);
+ *   OGM frame, after the frame counter and before a signature trailer
+ *	is checked: pcore_lim_verify_budget() (the neighbour's and the
+ *	global verify budgets; a MAC trailer costs nothing);
  *   OGM frame, after link authentication: the neighbour's own frame
  *	bucket (same limits), so a forger spoofing a neighbour's MAC
  *	cannot drain it;
@@ -168,7 +171,8 @@ int	pcore_lim_hello_budget(struct pcore *pc, uint32_t ifindex,
 	    const uint8_t src[static BS_ADDR_LEN], int known,
 	    uint64_t now_ms);
 /*
- * Before an OGM entry's signature (cache miss): neighbour n's budget
+ * Before an OGM entry's signature (cache miss), or an OGM frame's
+ * signature trailer (known = 1: n is a neighbour): neighbour n's budget
  * and the global one; under load only known originators.  0 or -1.
  */
 int	pcore_lim_verify_budget(struct pcore *pc, struct pcore_neigh *n,
