@@ -41,6 +41,7 @@ struct pcore_trust;		/* pcore_trust.c */
 struct pl_src;			/* pcore_limits.h */
 struct pl_mem;
 struct pl_claim;
+struct pl_pincand;
 
 #define PCORE_MAX_IFACES	32	/* as IPC_CTX_MAX_IFACES */
 #define PCORE_MAX_NEIGH		IPC_MAX_NEIGH	/* as the forwarder */
@@ -133,6 +134,11 @@ struct pcore_limits {
 	uint8_t under_load;
 	uint64_t under_load_entered;
 	struct log_rl note_rl;		/* notices about attacks */
+	/* Strangers holding a route, not pinned yet (pcore_lim_pins). */
+	struct pl_pincand *pincand;	/* PCORE_PIN_MAX, sorted by key */
+	size_t n_pincand;
+	uint32_t pin_mark;
+	uint64_t pins_ms;		/* last pass */
 };
 
 /*
@@ -157,6 +163,8 @@ struct pcore_neigh {
 	struct pl_bucket intro;		/* new originators */
 	struct pl_bucket verify;	/* OGM entry verifications */
 	uint32_t strangers;		/* strangers it introduced */
+	uint64_t pin_period_ms;		/* its pin period began (0: none) */
+	uint32_t pins;			/* TOFU pins it caused in it */
 };
 
 /*

@@ -67,6 +67,23 @@
 #define PL_EVICT_IDLE_OGMS	10
 #define PL_EVICT_IDLE_MIN_MS	5000
 
+/*
+ * TOFU pins (mode open): pcore_lim_pins() looks at the strangers every
+ * PL_PINS_MS; each new pin is charged to the neighbour that introduced
+ * the stranger (else its next hop), at most `limit pins-per-neighbor` in
+ * PL_PIN_PERIOD_MS.
+ */
+#define PL_PINS_MS		1000
+#define PL_PIN_PERIOD_MS	3600000
+
+/* A stranger holding a route since since_ms, not pinned yet. */
+struct pl_pincand {
+	uint8_t pk[BS_PK_LEN];		/* the sort key */
+	uint64_t since_ms;
+	uint32_t mark;			/* pass that last saw it routed */
+	uint32_t reserved;
+};
+
 /* Token buckets (struct pl_bucket, pcore_int.h).  Refill at now_ms; the
  * whole tokens now held. */
 uint64_t pl_bucket_level(struct pl_bucket *b, uint32_t rate, uint32_t burst,
@@ -225,6 +242,34 @@ int	pcore_lim_orig_stale(const struct pcore *pc,
 /* The same for a neighbour on our interface ifindex (its HELLOs). */
 int	pcore_lim_hello_stale(const struct pcore *pc, uint32_t ifindex,
 	    const uint8_t pk[static BS_PK_LEN], uint32_t epoch, uint32_t seqno);
+
+/*
+ * The neighbour table by class, for a new neighbour of class cls on
+ * ifindex: a stranger finds room only while strangers hold fewer than
+ * `limit stranger-neighbors` % of the interface's slots and of all slots
+ * (0, else -1); the rest is kept for trusted and certified keys.
+ */
+int	pcore_lim_neigh_room(struct pcore *pc, uint32_t ifindex, uint8_t cls);
+/*
+ * The neighbour table is full for a new neighbour of class cls on
+ * ifindex: the neighbour of a lower class (a stranger; for a trusted key
+ * also a certified one) heard least recently, on ifindex if there is one
+ * there, else on any interface.  1 with *vif and vpk set, else 0 (a
+ * stranger never evicts).  The caller removes it.
+ */
+int	pcore_lim_neigh_victim(struct pcore *pc, uint32_t ifindex, uint8_t cls,
+	    uint32_t *vif, uint8_t vpk[static BS_PK_LEN]);
+
+/*
+ * TOFU pins, once every PL_PINS_MS (pcore_purge): a stranger in the
+ * originator table that has held a route continuously for `limit
+ * pin-after` seconds is pinned (pcore_trust_pin) when the neighbour that
+ * introduced it (else its next hop) has not caused `limit
+ * pins-per-neighbor` new pins within PL_PIN_PERIOD_MS; a pinned stranger
+ * with a route marks its pin used; pins unused for `limit pin-max-age`
+ * days go (pcore_trust_pins_age).  Only in mode open.
+ */
+void	pcore_lim_pins(struct pcore *pc, uint64_t now_ms);
 
 /* Gauges and per-source counters into v[] (indexed by ipc_stat_id). */
 void	pcore_lim_stats(const struct pcore *pc, uint64_t *v, size_t n);
