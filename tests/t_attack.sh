@@ -143,9 +143,10 @@ run_attack() {
 }
 
 # ATTACK_PARTS: "control" (the attacks on HELLOs and OGMs), "budget" (the
-# signature-trailer flood), "data" (the data plane, below), or any of
-# them (all three by default).
-want() { case " ${ATTACK_PARTS:-control budget data} " in *" $1 "*) return 0 ;; esac; return 1; }
+# signature-trailer flood), "neigh" (stranger HELLOs against the
+# neighbour table), "data" (the data plane, below), or any of them (all
+# four by default).
+want() { case " ${ATTACK_PARTS:-control budget neigh data} " in *" $1 "*) return 0 ;; esac; return 1; }
 
 if want control; then
 # 1. Forged HELLOs and OGMs from random unknown keys and source MACs.
@@ -260,6 +261,39 @@ check "linksig: node 2 refused trailers over the budget" gt0 $((b1 - b0))
 check "linksig: node 2 went under load" gt0 $((u1 - u0))
 cp "$MT/policy.base" "$MT/policy"
 check "linksig: node 2 back on the test's policy" mesh_ctl 2 reload
+fi
+
+# 8. 64 strangers' HELLOs on the segment (mode open: each wants one of the
+# 64 slots node 2 has for s0), and node 1, trusted, restarts meanwhile:
+# strangers hold at most stranger-neighbors (75 %, 48) of the slots, and
+# node 1 is a neighbour of node 2 on s0 again (issue #20: before, the
+# strangers filled the table and node 1 was refused).
+if want neigh; then
+s0_strangers() {
+	mesh_json 2 n "len([r for r in j if r['interface'] == 's0' and \
+r['address'] not in ('$(mesh_addr 1)', '$(mesh_addr 2)', '$(mesh_addr 3)', \
+'$(mesh_addr 4)')])"
+}
+s0_has1() {
+	[ "$(mesh_json 2 n "any(r['interface'] == 's0' and \
+r['address'] == '$(mesh_addr 1)' for r in j)")" = yes ]
+}
+many_strangers() { [ "$(s0_strangers)" -ge 40 ] 2>/dev/null; }
+ip netns exec "$(mesh_ns 4)" "$ATK" -i s0 -m hellos -n 64 -t 40 \
+    >"$MT/atk.hellos.txt" 2>&1 &
+hpid=$!
+track_pid "$hpid"
+check "hellos: node 2 took the strangers in" wait_for 15 many_strangers
+mesh_stop 1
+mesh_start 1 || finish
+check "hellos: node 1 (trusted) a neighbour of node 2 on s0 again" \
+    wait_for 20 s0_has1
+n=$(s0_strangers)
+check "hellos: strangers hold ${n:-x} <= 48 of node 2's s0 slots" \
+    test "${n:-999}" -le 48
+check "hellos: nodes 1-3 converged again" wait_for 60 mesh_converged 1 2 3
+wait "$hpid"
+echo "hellos: $(cat "$MT/atk.hellos.txt")"
 fi
 
 # ---- the data plane (version-2 data frames) ------------------------------

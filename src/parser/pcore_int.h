@@ -18,7 +18,8 @@
  *	pcore_neigh.c	the neighbour store, routing events, routes out
  *	pcore_drop.c	what a refused frame or entry counts as
  *	pcore_claims.c	who owns a client MAC
- *	pcore_limits.c	buckets, per-source table, epoch memory, admission
+ *	pcore_limits.c	buckets, per-source table, epoch memory, admission,
+ *			neighbour slots by class, when a stranger is pinned
  *	pcore_trust.c	key classes: certificates, pins, revocations
  *	pcore_base.c	output, log, counters, counted signature checks
  *	sigcache.c	the signature and hop-chain cache (no pcore types)

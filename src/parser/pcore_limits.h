@@ -2,8 +2,9 @@
  * pcore_limits.h — the parser's attack resistance: token buckets, the
  * per-source table (frame rate and drop accounting per interface and
  * Ethernet source), the bounded memory of the highest (epoch, seqno)
- * seen from keys that left the tables, and the verification budget with
- * its "under load" mode.  No system calls; batsec-policy(5) (LIMITS)
+ * seen from keys that left the tables, the verification budget with
+ * its "under load" mode, the neighbour table's slots by class, and when
+ * a stranger's TOFU pin is made (hold time, per-neighbour quota, aging).  No system calls; batsec-policy(5) (LIMITS)
  * and batsecd(8) (ATTACK RESISTANCE) document the behaviour.
  *
  * Everything here is bounded at CONFIG time: PL_SRC_SLOTS source

@@ -27,6 +27,9 @@
  *   linksig	as -C (MAC and mesh address learnt from its HELLOs): OGM
  *		frames with garbage type-2 (signature) trailers and fresh
  *		frame counters, as fast as -r allows
+ *   hellos	-n fresh keys, each with its own random source MAC, send
+ *		correctly signed HELLOs every 250 ms (strangers in mode
+ *		open, each wanting a neighbour slot)
  *
  * Data-plane modes (version-2 data frames, laid out here by hand from
  * the specification, see "version-2 data frames" below).  -V names the
@@ -1651,12 +1654,51 @@ mode_linksig(struct atk *a, int secs)
 	}
 }
 
+/*
+ * -n fresh keys (at most ATK_HELLO_KEYS), each with a random source MAC,
+ * send correctly signed HELLOs every 250 ms: in mode open each is a
+ * stranger that wants a slot of the neighbour table.
+ */
+#define ATK_HELLO_KEYS	256
+
+static void
+mode_hellos(struct atk *a, int secs)
+{
+	static struct bs_identity id[ATK_HELLO_KEYS];
+	static uint8_t mac[ATK_HELLO_KEYS][6];
+	uint8_t buf[WIRE_HELLO_MAX_LEN];
+	struct wire_hello h;
+	unsigned i, n = a->count < ATK_HELLO_KEYS ? a->count : ATK_HELLO_KEYS;
+	uint32_t seqno = 0;
+
+	for (i = 0; i < n; i++) {
+		if (bs_identity_generate(&id[i]) != 0)
+			exit(1);
+		bs_random(mac[i], 6);
+		mac[i][0] = (uint8_t)((mac[i][0] & 0xfe) | 0x02);
+	}
+	while (atk_running(a, secs)) {
+		seqno++;
+		for (i = 0; i < n; i++) {
+			memset(&h, 0, sizeof(h));
+			h.pk = id[i].pk;
+			h.ifmac = mac[i];
+			h.interval_ms = 500;
+			h.epoch = a->epoch;
+			h.seqno = seqno;
+			atk_send(a, mac[i], buf, t_hello(buf, sizeof(buf), &h,
+			    &id[i]));
+		}
+		atk_listen(a, 250, NULL);
+	}
+}
+
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: batsec-attack -i IFACE -m forge|sybil|capture|"
 	    "replay|inflate|malformed|claim|outsider|mutate|insider|bseq|"
-	    "dflood|linksig [-t SECS] [-r RATE] [-f FILE] [-c MAC,...] [-e ETHERTYPE] "
+	    "dflood|linksig|hellos [-t SECS] [-r RATE] [-f FILE] [-c MAC,...] [-e ETHERTYPE] "
 	    "[-K KEYFILE] [-V ADDR] [-C ADDR] [-T ADDR] [-M MAC] [-w TOKEN] "
 	    "[-y data] [-S MAC] [-x KINDS] [-n N]\n");
 	exit(2);
@@ -1768,6 +1810,8 @@ main(int argc, char **argv)
 		mode_dflood(&a, secs);
 	else if (strcmp(mode, "linksig") == 0 && atk_set(a.copy))
 		mode_linksig(&a, secs);
+	else if (strcmp(mode, "hellos") == 0)
+		mode_hellos(&a, secs);
 	else
 		usage();
 	printf("sent %llu frames\n", (unsigned long long)a.sent);
