@@ -28,7 +28,7 @@
  *		frames with garbage type-2 (signature) trailers and fresh
  *		frame counters, as fast as -r allows
  *   hellos	-n fresh keys, each with its own random source MAC, send
- *		correctly signed HELLOs every 250 ms (strangers in mode
+ *		correctly signed HELLOs every second (strangers in mode
  *		open, each wanting a neighbour slot)
  *
  * Data-plane modes (version-2 data frames, laid out here by hand from
@@ -1656,8 +1656,9 @@ mode_linksig(struct atk *a, int secs)
 
 /*
  * -n fresh keys (at most ATK_HELLO_KEYS), each with a random source MAC,
- * send correctly signed HELLOs every 250 ms: in mode open each is a
- * stranger that wants a slot of the neighbour table.
+ * send correctly signed HELLOs every second (slow enough that a busy
+ * test machine's pauses do not make the victim drop them as lost): in
+ * mode open each is a stranger that wants a slot of the neighbour table.
  */
 #define ATK_HELLO_KEYS	256
 
@@ -1683,13 +1684,13 @@ mode_hellos(struct atk *a, int secs)
 			memset(&h, 0, sizeof(h));
 			h.pk = id[i].pk;
 			h.ifmac = mac[i];
-			h.interval_ms = 500;
+			h.interval_ms = 1000;
 			h.epoch = a->epoch;
 			h.seqno = seqno;
 			atk_send(a, mac[i], buf, t_hello(buf, sizeof(buf), &h,
 			    &id[i]));
 		}
-		atk_listen(a, 250, NULL);
+		atk_listen(a, 1000, NULL);
 	}
 }
 
