@@ -39,7 +39,8 @@ fz_check(int cond)
 		abort();
 }
 
-/* The key's base64 is one of the input's lines. */
+/* The key's base64 begins one of the input's lines, alone or followed
+ * by a space (its time of last use). */
 static int
 fuzz_in_input(const uint8_t pk[static BS_PK_LEN], const char *in, size_t len)
 {
@@ -51,7 +52,8 @@ fuzz_in_input(const uint8_t pk[static BS_PK_LEN], const char *in, size_t len)
 		end = pos;
 		while (end < len && in[end] != '\n')
 			end++;
-		if (end - pos == BS_KEY_B64_LEN &&
+		if ((end - pos == BS_KEY_B64_LEN || (end - pos >
+		    BS_KEY_B64_LEN && in[pos + BS_KEY_B64_LEN] == ' ')) &&
 		    memcmp(in + pos, b64, BS_KEY_B64_LEN) == 0)
 			return 1;
 		pos = end + 1;

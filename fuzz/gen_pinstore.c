@@ -1,7 +1,8 @@
 /*
  * gen_pinstore.c — writes the seed corpus of fuzz_pinstore into the
- * directory named by argv[1]: pin store files as batsecd writes them (one
- * base64 key a line) and as a crash or an editor leaves them.  Each file
+ * directory named by argv[1]: pin store files as batsecd writes them (a
+ * base64 key and the time of its last use a line), as older versions
+ * wrote them (a key alone) and as a crash or an editor leaves them.  Each file
  * is named by (the first 20 bytes of) its SHA-256.  Deterministic.
  */
 #include <string.h>
@@ -36,10 +37,23 @@ main(int argc, char **argv)
 
 	t_seed_main(argc, argv, "gen_pinstore", T_SEED_SHA256);
 
-	/* As batsecd writes it: three keys. */
+	/* As batsecd writes it: three keys with their last use. */
+	gen_key(&g, 0x01, " 1800000000\n");
+	gen_key(&g, 0x02, " 1704067200\n");
+	gen_key(&g, 0x03, " 0\n");
+	t_seed_flush(&g);
+	/* As older versions wrote it: keys alone. */
 	gen_key(&g, 0x01, "\n");
 	gen_key(&g, 0x02, "\n");
 	gen_key(&g, 0x03, "\n");
+	t_seed_flush(&g);
+	/* Bad times of last use (kept as used now): none, letters, too
+	 * many digits, two spaces, one far in the future. */
+	gen_key(&g, 0x08, " \n");
+	gen_key(&g, 0x09, " 17x\n");
+	gen_key(&g, 0x0a, " 123456789012345678901234\n");
+	gen_key(&g, 0x0b, "  1800000000\n");
+	gen_key(&g, 0x0c, " 99999999999\n");
 	t_seed_flush(&g);
 	/* One key, no newline at the end (cut off). */
 	gen_key(&g, 0x04, "");

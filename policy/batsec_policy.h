@@ -69,6 +69,13 @@ struct bs_policy_limits {
 	uint32_t roam_per_minute;	/* client moves/min per client MAC */
 	uint32_t pending_certs;		/* certificates awaiting a check */
 	uint32_t cert_every;		/* own cert rides on every Nth OGM */
+	uint32_t stranger_neighbors;	/* % of neighbour slots strangers may
+					   use (per interface and in all) */
+	uint32_t pin_after;		/* s a stranger holds a route before
+					   its TOFU pin is made */
+	uint32_t pins_per_neighbor;	/* new pins per introducing neighbour
+					   per hour */
+	uint32_t pin_max_age;		/* days a pin may go unused */
 };
 
 struct bs_policy_limit_def {
@@ -76,7 +83,7 @@ struct bs_policy_limit_def {
 	size_t offset;			/* in struct bs_policy_limits */
 	uint32_t def, min, max;		/* default and inclusive range */
 };
-#define BS_POLICY_LIMIT_COUNT	17
+#define BS_POLICY_LIMIT_COUNT	21
 extern const struct bs_policy_limit_def
     bs_policy_limit_defs[BS_POLICY_LIMIT_COUNT];
 
@@ -303,7 +310,7 @@ int bs_policy_format(const struct bs_policy *pol, char *buf, size_t buflen,
 
 /*
  * Version 2 layout, all integers big-endian:
- *   "BSPL" version=2 mode reserved[2] limits[17]×u32
+ *   "BSPL" version=2 mode reserved[2] limits[21]×u32
  *   n_include:u8 n_anchor:u8 reserved:u16 n_trust:u32 n_block:u32
  *   n_revoke:u32
  *   include:  len:u16 bytes
@@ -318,7 +325,7 @@ int bs_policy_format(const struct bs_policy *pol, char *buf, size_t buflen,
  */
 #define BS_POLICY_SNAP_MAGIC	"BSPL"
 #define BS_POLICY_SNAP_VERSION	2
-#define BS_POLICY_SNAP_HDR_LEN	92
+#define BS_POLICY_SNAP_HDR_LEN	108
 #define BS_POLICY_SNAP_MAX	(BS_POLICY_SNAP_HDR_LEN + \
     BS_POLICY_MAX_INCLUDE * (2 + BS_POLICY_PATH_MAX) + \
     BS_POLICY_MAX_ANCHOR * (BS_PK_LEN + 6 + BS_POLICY_NAME_MAX) + \

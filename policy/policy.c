@@ -30,6 +30,10 @@ const struct bs_policy_limit_def bs_policy_limit_defs[BS_POLICY_LIMIT_COUNT] = {
 	LIM("roam-per-minute", roam_per_minute, 6, 0, 600),
 	LIM("pending-certs", pending_certs, 64, 0, 4096),
 	LIM("cert-every", cert_every, 10, 1, 1000),
+	LIM("stranger-neighbors", stranger_neighbors, 75, 0, 100),
+	LIM("pin-after", pin_after, 600, 0, 604800),
+	LIM("pins-per-neighbor", pins_per_neighbor, 8, 0, 4096),
+	LIM("pin-max-age", pin_max_age, 30, 1, 3650),
 };
 
 _Static_assert(sizeof(struct bs_policy_limits) ==

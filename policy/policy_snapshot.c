@@ -18,6 +18,8 @@
 #define ANCHOR_FIXED	(BS_PK_LEN + 6)	/* pk flags days namelen */
 #define ANCHOR_REVOKES	0x01
 #define TRUST_GATEWAY	0x01
+/* The header's counts follow the limits. */
+#define SNAP_COUNTS	(8 + 4 * BS_POLICY_LIMIT_COUNT)
 
 _Static_assert(BS_POLICY_SNAP_HDR_LEN == 4 + 4 + 4 * BS_POLICY_LIMIT_COUNT +
     4 + 12, "snapshot header layout");
@@ -169,7 +171,8 @@ check_header(const uint8_t *h, struct bs_policy_limits *lim,
 		return serr(err, errlen, "unsupported version %u", h[4]);
 	if (bs_policy_mode_name((enum bs_policy_mode)h[5]) == NULL)
 		return serr(err, errlen, "bad mode %u", h[5]);
-	if (h[6] != 0 || h[7] != 0 || h[78] != 0 || h[79] != 0)
+	if (h[6] != 0 || h[7] != 0 || h[SNAP_COUNTS + 2] != 0 ||
+	    h[SNAP_COUNTS + 3] != 0)
 		return serr(err, errlen, "reserved bytes not zero");
 	for (i = 0; i < BS_POLICY_LIMIT_COUNT; i++) {
 		d = &bs_policy_limit_defs[i];
@@ -179,11 +182,11 @@ check_header(const uint8_t *h, struct bs_policy_limits *lim,
 			    d->name, v);
 		memcpy((char *)lim + d->offset, &v, sizeof(v));
 	}
-	cnt->n_include = h[76];
-	cnt->n_anchor = h[77];
-	cnt->n_trust = bs_get32(h + 80);
-	cnt->n_block = bs_get32(h + 84);
-	cnt->n_revoke = bs_get32(h + 88);
+	cnt->n_include = h[SNAP_COUNTS];
+	cnt->n_anchor = h[SNAP_COUNTS + 1];
+	cnt->n_trust = bs_get32(h + SNAP_COUNTS + 4);
+	cnt->n_block = bs_get32(h + SNAP_COUNTS + 8);
+	cnt->n_revoke = bs_get32(h + SNAP_COUNTS + 12);
 	if (cnt->n_include > BS_POLICY_MAX_INCLUDE ||
 	    cnt->n_anchor > BS_POLICY_MAX_ANCHOR ||
 	    cnt->n_trust > BS_POLICY_MAX_TRUST ||

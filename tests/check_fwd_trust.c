@@ -824,7 +824,8 @@ START_TEST(test_pins_keep_save_push)
 	ck_assert_uint_eq(fwd_pins_due(&f.pins), 0);
 	text = slurp(path_pins);
 	ck_assert_ptr_nonnull(text);
-	ck_assert_uint_eq(strlen(text), 2 * (BS_KEY_B64_LEN + 1));
+	ck_assert_uint_eq(strlen(text), 2 * (BS_KEY_B64_LEN + 1 +
+	    strlen(" 1800000000")));
 	bs_key_to_b64(k1, other.pk);
 	bs_key_to_b64(k2, rogue.pk);
 	ck_assert_ptr_nonnull(strstr(text, k1));
@@ -846,6 +847,70 @@ START_TEST(test_pins_keep_save_push)
 	ck_assert_int_eq(unlink(path_pins), 0);
 	fwd_pins_stop(&f);
 	ck_assert_ptr_null(slurp(path_pins));
+}
+END_TEST
+
+/*
+ * Pins age (issue #20, item 4): each keeps its last use (when pinned,
+ * and when the parser sends the key again), written with it; one not
+ * used for `limit pin-max-age` days is forgotten, at start and hourly; a
+ * line of a key alone (an older file) counts as used at start.
+ */
+static uint64_t wall_now = 1800000000;
+
+static uint64_t
+wall_clock(void)
+{
+	return wall_now;
+}
+
+START_TEST(test_pins_age)
+{
+	char err[256], text[512], k1[BS_KEY_B64_LEN + 1];
+	char k2[BS_KEY_B64_LEN + 1];
+	const char *got;
+	uint64_t t;
+
+	fwd_pins_set_clock(wall_clock);
+	wall_now = 1800000000;
+	bs_key_to_b64(k1, other.pk);
+	bs_key_to_b64(k2, rogue.pk);
+	snprintf(text, sizeof(text), "limit pin-max-age 2\n");
+	put(path_pol, text);
+	bs_policy_free(f.policy);
+	ck_assert_int_eq(bs_policy_parse_file(path_pol, 0, &f.policy, err,
+	    sizeof(err)), 0);
+	/* An old file: keys alone, used "now". */
+	snprintf(text, sizeof(text), "%s\n%s\n", k1, k2);
+	put(path_pins, text);
+	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
+	ck_assert_uint_eq(fwd_pins_count(&f.pins), 2);
+	/* A day later the parser still uses other's pin. */
+	wall_now += 86400;
+	pin_from_parser(other.pk);
+	ck_assert_uint_eq(fwd_pins_count(&f.pins), 2);
+	t = log_now_ms();
+	fwd_pins_tick(&f, t + FWD_PINS_TOUCH_SAVE_MS);
+	got = slurp(path_pins);
+	ck_assert_ptr_nonnull(got);
+	snprintf(text, sizeof(text), "%s 1800086400\n", k1);
+	ck_assert_ptr_nonnull(strstr(got, text));
+	snprintf(text, sizeof(text), "%s 1800000000\n", k2);
+	ck_assert_ptr_nonnull(strstr(got, text));
+	/* Two days and a second after rogue's last use: it goes. */
+	wall_now = 1800000000 + 2 * 86400 + 1;
+	fwd_pins_tick(&f, t + FWD_PINS_TOUCH_SAVE_MS + FWD_PINS_AGE_MS);
+	ck_assert_uint_eq(fwd_pins_count(&f.pins), 1);
+	ck_assert_mem_eq(fwd_pins_key(&f.pins, 0), other.pk, BS_PK_LEN);
+	fwd_pins_stop(&f);
+	got = slurp(path_pins);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_ptr_null(strstr(got, k2));
+	/* Read back after more than two days: other goes at start. */
+	wall_now += 2 * 86400;
+	ck_assert_int_eq(fwd_pins_start(&f, err, sizeof(err)), 0);
+	ck_assert_uint_eq(fwd_pins_count(&f.pins), 0);
+	fwd_pins_set_clock(NULL);
 }
 END_TEST
 
@@ -974,6 +1039,7 @@ fwd_trust_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_pins_keep_save_push);
 	tcase_add_test(tc, test_pins_written_at_stop);
+	tcase_add_test(tc, test_pins_age);
 	tcase_add_test(tc, test_pins_push_many);
 	tcase_add_test(tc, test_pins_full);
 	tcase_add_test(tc, test_pins_file_lines);

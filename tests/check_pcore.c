@@ -26,6 +26,7 @@
 #include "proto/ipc.h"
 #include "parser/pcore.h"
 #include "parser/pcore_limits.h"
+#include "parser/pcore_trust.h"
 #include "routing/routing.h"
 #include "proto/wire.h"
 #include "lib/t_check.h"
@@ -38,6 +39,7 @@
 #define T0	100000	/* a monotonic clock reading */
 #define EPOCH	5	/* every node's epoch */
 #define NMSG	512	/* messages kept per node */
+#define NB_MAX	72	/* neighbours a test's forwarder holds */
 
 /* Identities: X is the node under test in most cases. */
 enum { I_X, I_P, I_Q, I_O, I_U, I_N };
@@ -88,7 +90,7 @@ struct node {
 	unsigned n_log, n_stats;
 	char last_log[IPC_LOG_TEXT_MAX];
 	struct ipc_msg last_stats;
-	struct fwd_nb nb[16];		/* the forwarder's neighbours */
+	struct fwd_nb nb[NB_MAX];	/* the forwarder's neighbours */
 	int auto_key;			/* answer LINK_KEY_REQ */
 	unsigned keyed;			/* messages looked at for that */
 	uint32_t hello_seqno, ogm_seqno;
@@ -357,7 +359,7 @@ hello_of(struct frame *fr, struct node *n)
 	struct wire_hello_neigh nb[16];
 	unsigned i, k = 0;
 
-	for (i = 0; i < 16; i++)
+	for (i = 0; i < NB_MAX && k < 16; i++)
 		if (n->nb[i].up && n->nb[i].ifindex == IFX) {
 			nb[k].addr = n->nb[i].addr;
 			nb[k].rx_count = n->nb[i].rx;
@@ -1695,6 +1697,235 @@ START_TEST(test_verify_budget)
 END_TEST
 
 /*
+ * OGM frames with garbage signature trailers under a neighbour's MAC and
+ * address (issue #20, item 1): a stale counter costs no signature; a
+ * fresh one costs a token of the neighbour's and the node's verify
+ * budget, so the forger spends at most those, and the node goes under
+ * load as for any other flood of signatures.
+ */
+static enum pcore_drop
+link_sig_forged(uint32_t counter)
+{
+	static struct agg a;
+	static struct frame fr;
+	struct auth au = { WIRE_AUTH_SIG, 0, 0, I_P, 1 };
+
+	own_agg(&a, &P);
+	frame_of(&fr, I_P, &a, &au, ((uint64_t)EPOCH << 32) | counter);
+	return feed_from(&X, I_P, &fr);
+}
+
+START_TEST(test_link_sig_budget)
+{
+	struct bs_policy_limits l;
+	uint64_t w0;
+	unsigned i;
+
+	pair_up(1);
+	lim_roomy(&l);
+	l.verify_rate = 1;
+	l.verify_burst = 4;
+	lim_policy(BS_POLICY_ALLOWLIST, &l, 0, 3);
+	P.counter = 1000;
+	ck_assert_int_eq(send_own(&P, &X), PCORE_ACCEPT);
+	/* A counter not above the last one: refused before the signature. */
+	w0 = sig_work(&X);
+	ck_assert_int_eq(link_sig_forged(1000), PCORE_DROP_REPLAY);
+	ck_assert_int_eq(link_sig_forged(5), PCORE_DROP_REPLAY);
+	ck_assert_uint_eq(sig_work(&X), w0);
+	/* Fresh counters: P's budget (4, one entry spent) and no more. */
+	for (i = 0; i < 20; i++)
+		link_sig_forged(2000 + i);
+	ck_assert_uint_eq(sig_work(&X), w0 + 3);
+	ck_assert_uint_eq(X.pc.drop[PCORE_DROP_LINK_AUTH], 3);
+	ck_assert_uint_eq(X.pc.drop[PCORE_DROP_BUDGET], 17);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_VERIFY_BUDGET], 17);
+	/* P's own frames still pass once its budget refilled (MAC tags). */
+	now_ms += 10000;
+	link_up(&X, &P, 1);
+	ck_assert_int_eq(send_own(&P, &X), PCORE_ACCEPT);
+	/* The node's budget: 20 tokens, under load below 5. */
+	lim_roomy(&l);
+	l.verify_global_rate = 1;
+	l.verify_global_burst = 20;
+	lim_policy(BS_POLICY_ALLOWLIST, &l, 0, 4);
+	now_ms += 60000;
+	link_up(&X, &P, 1);
+	ck_assert_uint_eq(X.pc.lim.under_load, 0);
+	w0 = sig_work(&X);
+	for (i = 0; i < 40; i++)
+		link_sig_forged(5000 + i);
+	ck_assert_uint_le(sig_work(&X), w0 + 20);
+	ck_assert_uint_eq(X.pc.lim.under_load, 1);
+	ck_assert_uint_eq(X.pc.lim.under_load_entered, 1);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/*
+ * The neighbour table by class (issue #20, item 4): 64 strangers' HELLOs
+ * on one interface (64 slots) take at most stranger-neighbors % of it,
+ * and a trusted key's HELLO still finds a slot; with the share at 100 %
+ * the trusted key takes the slot of the stranger heard least recently.
+ */
+static struct bs_identity strangers64[64];
+
+static enum pcore_drop
+stranger_hello(int k, uint32_t seqno)
+{
+	static struct frame fr;
+	uint8_t mac[BS_ADDR_LEN] = { 0x02, 0x33, 0x44, 0x55, 0x66, 0 };
+
+	mac[5] = (uint8_t)k;
+	ids[I_U] = strangers64[k];
+	hello_build(&fr, I_U, mac, seqno, NULL, 0);
+	return pcore_frame(&X.pc, IFX, mac, mac_bcast, fr.buf, fr.len, now_ms);
+}
+
+START_TEST(test_neigh_slots)
+{
+	struct bs_policy_limits l;
+	unsigned i, ok = 0, full = 0;
+	enum pcore_drop why;
+
+	for (i = 0; i < 64; i++)
+		t_ident(&strangers64[i], (uint8_t)(0xa0 + i));
+	node_up(&X, I_X, IPC_LOG_INFO);
+	node_up(&Q, I_Q, IPC_LOG_INFO);
+	bs_policy_limits_default(&l);
+	lim_policy(BS_POLICY_OPEN, &l, 0, 3);
+	for (i = 0; i < 64; i++) {
+		now_ms += 10;
+		why = stranger_hello((int)i, 1);
+		ok += why == PCORE_ACCEPT;
+		full += why == PCORE_DROP_TABLE_FULL;
+	}
+	ck_assert_uint_eq(ok, 64 * 75 / 100);
+	ck_assert_uint_eq(full, 64 - ok);
+	/* The trusted key Q: admitted. */
+	ck_assert_int_eq(hello_to(&Q, &X), PCORE_ACCEPT);
+	ck_assert_ptr_nonnull(pcore_neigh_find(&X.pc, IFX, addrs[I_Q]));
+	node_down(&X);
+	/* Strangers may fill the table: Q evicts the idlest of them. */
+	node_up(&X, I_X, IPC_LOG_INFO);
+	l.stranger_neighbors = 100;
+	lim_policy(BS_POLICY_OPEN, &l, 0, 3);
+	for (i = 0, ok = 0; i < 64; i++) {
+		now_ms += 10;
+		ok += stranger_hello((int)i, 2) == PCORE_ACCEPT;
+	}
+	ck_assert_uint_eq(ok, 64);
+	ck_assert_uint_eq(routing_neigh_count(X.pc.rt), 64);
+	ck_assert_int_eq(hello_to(&Q, &X), PCORE_ACCEPT);
+	ck_assert_ptr_nonnull(pcore_neigh_find(&X.pc, IFX, addrs[I_Q]));
+	ck_assert_uint_eq(routing_neigh_count(X.pc.rt), 64);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_EVICTED], 1);
+	bs_mesh_addr(addrs[I_U], strangers64[0].pk);
+	ck_assert_ptr_null(pcore_neigh_find(&X.pc, IFX, addrs[I_U]));
+	/* A stranger never evicts: the 65th is refused. */
+	ck_assert_int_eq(stranger_hello(0, 3), PCORE_DROP_TABLE_FULL);
+	node_down(&X);
+	node_down(&Q);
+}
+END_TEST
+
+/* n's forwarder answers the link-key request for who (past NMSG). */
+static void
+key_answer(struct node *n, int who)
+{
+	struct ipc_link_key k;
+	char err[128];
+
+	memset(&k, 0, sizeof(k));
+	memcpy(k.peer_pk, ids[who].pk, BS_PK_LEN);
+	k.ifindex = IFX;
+	ck_assert_int_eq(bs_link_key(k.key, &ids[n->who], ids[who].pk), 0);
+	bs_link_keyid(k.key_id, k.key);
+	ck_assert_int_eq(pcore_link_key(&n->pc, &k, err, sizeof(err)), 0);
+}
+
+/* 1 when k's address is pinned (marks the pin used: test only). */
+static int
+many_pinned(int k)
+{
+	return pcore_trust_pin_used(&X.pc, many[k].pk, now_ms);
+}
+
+/* A second of X's life with P: HELLOs both ways and X's periodic work. */
+static void
+pins_second(void)
+{
+	now_ms += 1000;
+	link_up(&X, &P, 1);
+	pcore_tick(&X.pc, now_ms);
+}
+
+/*
+ * TOFU pins (issue #20, item 4): none at admission; a stranger is pinned
+ * only once it held a route for pin-after seconds (throwaway keys never
+ * are), at most pins-per-neighbor through one neighbour per hour, and a
+ * pin not used for pin-max-age days is forgotten.
+ */
+START_TEST(test_tofu_pins)
+{
+	struct bs_policy_limits l;
+	uint64_t tpin;
+	uint32_t s = 1;
+	int i, k, used = -1;
+
+	many_init();
+	pair_up(1);
+	lim_roomy(&l);
+	l.pin_after = 600;
+	l.pins_per_neighbor = 8;
+	l.pin_max_age = 1;
+	lim_policy(BS_POLICY_OPEN, &l, 0, 3);
+	many_send(&P, 0, 20, s++);
+	ck_assert_uint_eq(X.pc.n_strangers, 20);
+	pcore_tick(&X.pc, now_ms);
+	ck_assert_uint_eq(pcore_trust_pin_count(&X.pc), 0);
+	/* 0..9 stay, 10..19 are thrown away (gone after 400 s). */
+	for (i = 1; i <= 599; i++) {
+		pins_second();
+		if (i % 10 == 0)
+			many_send(&P, 0, 10, s++);
+	}
+	ck_assert_uint_eq(pcore_trust_pin_count(&X.pc), 0);
+	for (i = 0; i < 3; i++)
+		pins_second();
+	tpin = now_ms;
+	ck_assert_uint_eq(pcore_trust_pin_count(&X.pc), 8);
+	for (k = 10; k < 20; k++)
+		ck_assert_int_eq(many_pinned(k), 0);
+	for (k = 0; k < 10; k++)
+		if (many_pinned(k) && used < 0)
+			used = k;
+	ck_assert_int_ge(used, 0);
+	for (i = 0; i < 20; i++) {
+		pins_second();
+		if (i % 10 == 0)
+			many_send(&P, 0, 10, s++);
+	}
+	ck_assert_uint_eq(pcore_trust_pin_count(&X.pc), 8);
+	/* Nearly a day later only `used` comes back: the others age out. */
+	now_ms = tpin + 86400000u - 5000;
+	pcore_tick(&X.pc, now_ms);
+	ck_assert_uint_eq(pcore_trust_pin_count(&X.pc), 8);
+	link_up(&X, &P, 64);
+	key_answer(&X, I_P);
+	many_send(&P, used, used + 1, s++);
+	pins_second();
+	now_ms = tpin + 86400000u + 25000;
+	pcore_tick(&X.pc, now_ms);
+	ck_assert_uint_eq(pcore_trust_pin_count(&X.pc), 1);
+	ck_assert_int_eq(many_pinned(used), 1);
+	node_down(&X);
+	node_down(&P);
+}
+END_TEST
+
+/*
  * A HELLO from an epoch older than the key's OGMs show is a replay, also
  * where the key is no neighbour yet (another interface, or after it
  * left): captured before the node restarted.
@@ -2929,6 +3160,9 @@ pcore_suite(void)
 	tcase_add_test(tc, test_epoch_memory);
 	tcase_add_test(tc, test_epoch_zero);
 	tcase_add_test(tc, test_verify_budget);
+	tcase_add_test(tc, test_link_sig_budget);
+	tcase_add_test(tc, test_neigh_slots);
+	tcase_add_test(tc, test_tofu_pins);
 	tcase_add_test(tc, test_hello_old_epoch);
 	tcase_add_test(tc, test_sigcache_chain);
 	tcase_add_test(tc, test_sigcache_fit);

@@ -404,7 +404,9 @@ START_TEST(test_documented_defaults)
 		{ "verify-global-burst", 4000 }, { "frame-rate", 100 },
 		{ "frame-burst", 200 }, { "clients-per-originator", 64 },
 		{ "roam-per-minute", 6 }, { "pending-certs", 64 },
-		{ "cert-every", 10 },
+		{ "cert-every", 10 }, { "stranger-neighbors", 75 },
+		{ "pin-after", 600 }, { "pins-per-neighbor", 8 },
+		{ "pin-max-age", 30 },
 	};
 	size_t i;
 
@@ -1517,7 +1519,7 @@ struct corrupt_case {
 
 /* Offsets in the encoding of "mode ca / anchor @Z name ca / include dd /
  * trust @A name al / trust @B / block @C / revoke @D" (see corrupt_policy). */
-#define OFF_INC		92	/* include: len u16, "dd" */
+#define OFF_INC		108	/* include: len u16, "dd" */
 #define OFF_ANCHOR	(OFF_INC + 4)	/* pk flags days namelen "ca" */
 #define OFF_TRUST0	(OFF_ANCHOR + 40)	/* pk flags namelen inc "al" */
 #define OFF_TRUST1	(OFF_TRUST0 + 38)
@@ -1532,13 +1534,13 @@ static const struct corrupt_case corrupt_cases[] = {
 	{ "version", 4, 1, "unsupported version 1" },
 	{ "mode", 5, 3, "bad mode 3" },
 	{ "reserved 6", 6, 1, "reserved bytes not zero" },
-	{ "reserved 79", 79, 1, "reserved bytes not zero" },
+	{ "reserved 95", 95, 1, "reserved bytes not zero" },
 	{ "limit", 8, 0xff, "limit originators: 4278194176 out of range" },
-	{ "n_include", 76, BS_POLICY_MAX_INCLUDE + 1, "over its bound" },
-	{ "n_anchor", 77, BS_POLICY_MAX_ANCHOR + 1, "over its bound" },
-	{ "n_trust", 80, 1, "over its bound" },
-	{ "n_include+1", 76, 2, "bad include record" },
-	{ "n_trust-1", 83, 1, "36 trailing bytes" },
+	{ "n_include", 92, BS_POLICY_MAX_INCLUDE + 1, "over its bound" },
+	{ "n_anchor", 93, BS_POLICY_MAX_ANCHOR + 1, "over its bound" },
+	{ "n_trust", 96, 1, "over its bound" },
+	{ "n_include+1", 92, 2, "bad include record" },
+	{ "n_trust-1", 99, 1, "36 trailing bytes" },
 	{ "include len 0", OFF_INC + 1, 0, "bad include record" },
 	{ "include space", OFF_INC + 2, ' ', "bad include record" },
 	{ "include #", OFF_INC + 2, '#', "bad include record" },
@@ -1550,8 +1552,8 @@ static const struct corrupt_case corrupt_cases[] = {
 	{ "trust include idx", OFF_TRUST0 + 35, 2, "bad trust record" },
 	{ "trust name char", OFF_TRUST0 + 36, 0, "bad trust record" },
 	{ "trust order", OFF_TRUST1, '@', "bad trust record" },
-	{ "n_revoke", 91, 0, "32 trailing bytes" },
-	{ "n_block", 87, 2, "bad revoke record" },
+	{ "n_revoke", 107, 0, "32 trailing bytes" },
+	{ "n_block", 103, 2, "bad revoke record" },
 };
 
 static uint8_t *

@@ -6,7 +6,8 @@
 #
 # Node 3 joins as a stranger without any change on nodes 1 and 2.  A
 # `block` on nodes 1 and 2 removes it within 5 OGM intervals, `unblock`
-# lets it back.  Node 3's key is pinned (TOFU) on nodes 1 and 2 and kept
+# lets it back.  Node 3's key is pinned (TOFU, once it held a route for
+# `limit pin-after 2` seconds) on nodes 1 and 2 and kept
 # in their state directories (STATE_DIR/pins); on node 2 a new parser
 # (the old one killed) and a restarted daemon get the pin back while
 # node 3 is blocked, so it can only come from the kept pins.  (A pin
@@ -24,7 +25,8 @@ LIMIT_S=$(( 5 * MESH_ORIG_MS / 1000 ))
 mesh_build 3 "1-2 2-3"
 for i in 1 2; do
 	{ echo "mode open"; echo "trust $(mesh_key 1) name node1";
-	  echo "trust $(mesh_key 2) name node2"; } >"$MT/policy.$i"
+	  echo "trust $(mesh_key 2) name node2";
+	  echo "limit pin-after 2"; } >"$MT/policy.$i"
 	mesh_conf "$i" "$MT/policy.$i"
 done
 mesh_policy "$MT/policy.3" 1 2 3
@@ -39,6 +41,9 @@ fi
 check "ping 1 -> 3 (stranger)" mesh_ping 1 3 4
 strangers2() { [ "$(mesh_stat 2 strangers)" -ge 1 ] 2>/dev/null; }
 check "node 2 counts node 3 as a stranger" wait_for 10 strangers2
+# A stranger is pinned once it held a route for `limit pin-after` (2 s).
+pins2() { [ "$(mesh_stat 2 tofu_pins)" = 1 ] 2>/dev/null; }
+check "node 2 pins node 3 after it held a route for 2 s" wait_for 15 pins2
 
 K3=$(mesh_key 3)
 A3=$(mesh_addr 3)
@@ -61,7 +66,7 @@ else
 fi
 
 # TOFU pins: node 3's key (and no trusted one) in node 2's state dir.
-pinned() { grep -qx "$K3" "$MT/n2.state/pins" 2>/dev/null; }
+pinned() { grep -q "^$K3 [0-9]*\$" "$MT/n2.state/pins" 2>/dev/null; }
 check "node 2 keeps node 3's pin in its state directory" wait_for 15 pinned
 check "... and only that one (trusted keys are not pinned)" \
     [ "$(wc -l <"$MT/n2.state/pins")" = 1 ]

@@ -28,6 +28,31 @@ pinset_find(const struct pinset *s, const uint8_t addr[static BS_ADDR_LEN])
 	return found ? s->v[i].pk : NULL;
 }
 
+struct pinset_entry *
+pinset_get(struct pinset *s, const uint8_t addr[static BS_ADDR_LEN])
+{
+	size_t i;
+	int found;
+
+	if (s->n == 0)
+		return NULL;
+	i = pinset_index(s, addr, &found);
+	return found ? &s->v[i] : NULL;
+}
+
+size_t
+pinset_expire(struct pinset *s, uint64_t before)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].seen == 0 || s->v[i].seen >= before)
+			s->v[k++] = s->v[i];
+	i = s->n - k;
+	s->n = k;
+	return i;
+}
+
 int
 pinset_add(struct pinset *s, const uint8_t addr[static BS_ADDR_LEN],
     const uint8_t pk[static BS_PK_LEN], size_t max)
@@ -51,6 +76,8 @@ pinset_add(struct pinset *s, const uint8_t addr[static BS_ADDR_LEN],
 	memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof(*s->v));
 	memcpy(s->v[i].addr, addr, BS_ADDR_LEN);
 	memcpy(s->v[i].pk, pk, BS_PK_LEN);
+	s->v[i].seen = 0;
+	s->v[i].told = 0;
 	s->n++;
 	return 1;
 }

@@ -3,14 +3,21 @@
  * batsec-policy(5)), kept in the state directory so that they outlive
  * the parser and the daemon.
  *
- * The parser decides: the first stranger key seen for a mesh address pins
- * it (pcore_trust.h) and it sends the key up (IPC_PIN).  The forwarder
- * stores the key (at most FWD_PINS_MAX, first come first kept, one per
- * address), writes STATE_DIR/pins (one base64 key a line, atomically) a
- * few seconds after a change and when it stops, and hands every new
- * parser the keys kept so far (IPC_PINS) right after its policy.  Without
- * this a crashed, killed or restarted parser would forget its pins, and a
- * key colliding with a pinned address could take it over.
+ * The parser decides: a stranger key that held a route for `limit
+ * pin-after` seconds pins its mesh address (pcore_trust.h) and it sends
+ * the key up (IPC_PIN).  The forwarder stores the key (at most
+ * FWD_PINS_MAX, first come first kept, one per address) with the time of
+ * its last use (Unix seconds: when it was pinned, and each time the
+ * parser sends a pinned key again, about hourly while the key holds a
+ * route), writes STATE_DIR/pins (a line "BASE64KEY SECONDS" per pin,
+ * atomically; a line of a key alone, as older versions wrote, counts as
+ * used at start) a few seconds after a change and when it stops, and
+ * hands every new parser the keys kept so far (IPC_PINS) right after its
+ * policy.  Without this a crashed, killed or restarted parser would
+ * forget its pins, and a key colliding with a pinned address could take
+ * it over.  At start and hourly, pins not used for `limit pin-max-age`
+ * days are forgotten (none while the clock reads before 2024, and a last
+ * use in the future counts as now).
  *
  * The module's state is struct fwd_pins (fwd_types.h), f->pins; what
  * needs only the pins takes that, what needs the forwarder (the state
@@ -31,7 +38,15 @@ union ipc_payload;
 
 #define FWD_PINS_MAX		4096	/* as PCORE_PIN_MAX */
 #define FWD_PINS_FILE		"pins"
-#define FWD_PINS_FILE_MAX	((size_t)FWD_PINS_MAX * (BS_KEY_B64_LEN + 1))
+/* "KEY SECONDS\n": a key, a space, up to 20 digits. */
+#define FWD_PINS_LINE_MAX	(BS_KEY_B64_LEN + 1 + 20 + 1)
+#define FWD_PINS_FILE_MAX	((size_t)FWD_PINS_MAX * FWD_PINS_LINE_MAX)
+/* A pin's use (the parser's IPC_PIN again) is written within this. */
+#define FWD_PINS_TOUCH_SAVE_MS	3600000
+/* Pins unused for `limit pin-max-age` days are looked for this often. */
+#define FWD_PINS_AGE_MS		3600000
+/* A clock before 2024-01-01 is no clock: no last use, no aging. */
+#define FWD_PINS_CLOCK_MIN	1704067200ULL
 /* A change is written this long after it (pins come in bursts). */
 #define FWD_PINS_SAVE_MS	5000
 /* After a failed write, the next try. */
@@ -66,8 +81,17 @@ const uint8_t *fwd_pins_key(const struct fwd_pins *p, size_t i);
 int	fwd_pins_on_pin(void *arg, const union ipc_payload *u);
 /* Queue every kept key to a new parser (IPC_PINS). */
 void	fwd_pins_push(struct fwd *f);
-/* Write the file when a change is due (forwarder timers). */
+/* Write the file when a change is due, forget pins unused for too long
+ * (forwarder timers). */
 void	fwd_pins_tick(struct fwd *f, uint64_t now_ms);
+/*
+ * Forget the pins not used for max_days days (by the real-time clock);
+ * how many went (a write is then due).  fwd_pins_tick does it hourly.
+ */
+size_t	fwd_pins_age(struct fwd_pins *p, uint32_t max_days);
+/* Tests: the real-time clock in Unix seconds (NULL: time()). */
+typedef uint64_t fwd_pins_clock_fn(void);
+void	fwd_pins_set_clock(fwd_pins_clock_fn *fn);
 /* When fwd_pins_tick next has work, or 0. */
 uint64_t fwd_pins_due(const struct fwd_pins *p);
 

@@ -116,6 +116,7 @@ struct fwd_pins {
 	struct pinset set;
 	uint64_t save_at_ms;		/* 0: nothing to write */
 	int full_logged;		/* "full" said once */
+	uint64_t aged_ms;		/* last fwd_pins_age pass */
 };
 
 /* ---- the forwarder's own admission check (fwd_admit.c) ------------------- */

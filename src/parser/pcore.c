@@ -241,6 +241,7 @@ pcore_purge(struct pcore *pc, uint64_t now_ms)
 	    pcore_since(now_ms, pc->purged_ms) < PCORE_PURGE_MS)
 		return pc->purged_ms + PCORE_PURGE_MS;
 	routing_purge(pc->rt, now_ms, pcore_event, pc, &r);
+	pcore_lim_pins(pc, now_ms);
 	/* Out of memory keeps the old size: only costs verifications. */
 	(void)sigcache_fit(&pc->sigs, routing_orig_count(pc->rt));
 	if (r.neigh_removed + r.orig_removed + r.routes_changed +

@@ -78,8 +78,9 @@ pcore_hello_refused(int r)
 
 /*
  * After the HELLO's signature: a certificate that admits the key is
- * verified and kept (pcore_trust.h), a renewed one is offered, and a
- * stranger's address is pinned (mode open).
+ * verified and kept (pcore_trust.h), and a renewed one is offered.  A
+ * stranger is not pinned here: only once it held a route for a while
+ * (pcore_lim_pins).
  */
 static enum pcore_drop
 pcore_hello_trust(struct pcore *pc, const struct wire_hello *h, uint8_t cls,
@@ -90,8 +91,6 @@ pcore_hello_trust(struct pcore *pc, const struct wire_hello *h, uint8_t cls,
 		    PCORE_DROP_POLICY;
 	if (cls != BS_CLASS_TRUSTED && h->cert != NULL)
 		pcore_trust_offer(pc, h->pk, h->cert);
-	if (cls == BS_CLASS_STRANGER)
-		pcore_trust_pin(pc, h->pk);
 	return PCORE_ACCEPT;
 }
 
@@ -99,7 +98,7 @@ pcore_hello_trust(struct pcore *pc, const struct wire_hello *h, uint8_t cls,
 static enum pcore_drop
 pcore_hello_check(struct pcore *pc, uint32_t ifindex,
     const uint8_t src[static BS_ADDR_LEN], const struct wire_hello *h,
-    const uint8_t addr[static BS_ADDR_LEN], uint64_t now_ms)
+    const uint8_t addr[static BS_ADDR_LEN], uint64_t now_ms, uint8_t *clsp)
 {
 	struct pcore_cert_cand cand, *newcert = NULL;
 	uint8_t cls;
@@ -117,6 +116,7 @@ pcore_hello_check(struct pcore *pc, uint32_t ifindex,
 		cls = BS_CLASS_CERTIFIED;
 		newcert = &cand;
 	}
+	*clsp = cls;
 	if (pcore_hello_replayed(pc, ifindex, h, addr) ||
 	    pcore_hello_old_epoch(pc, h))
 		return PCORE_DROP_REPLAY;
@@ -134,6 +134,35 @@ pcore_hello_check(struct pcore *pc, uint32_t ifindex,
 	return pcore_hello_trust(pc, h, cls, newcert);
 }
 
+/*
+ * routing_hello, with the neighbour table kept by class (pcore_limits.h):
+ * a new stranger only within its share; a trusted or certified key that
+ * finds the table full takes the slot of a lower class.
+ */
+static int
+pcore_hello_admit(struct pcore *pc, const struct routing_hello *rh,
+    uint8_t cls, uint64_t now_ms, struct routing_hello_result *res)
+{
+	uint8_t vpk[BS_PK_LEN];
+	uint32_t vif;
+	int r, tries;
+
+	if (pcore_neigh_find(pc, rh->ifindex, rh->addr) == NULL &&
+	    pcore_lim_neigh_room(pc, rh->ifindex, cls) != 0)
+		return ROUTING_EFULL;
+	r = routing_hello(pc->rt, rh, now_ms, res);
+	/* Two tries: the interface's cap and the total one. */
+	for (tries = 0; r == ROUTING_EFULL && tries < 2; tries++) {
+		if (!pcore_lim_neigh_victim(pc, rh->ifindex, cls, &vif, vpk) ||
+		    routing_neigh_remove(pc->rt, vif, vpk, pcore_event, pc,
+		    NULL) != ROUTING_OK)
+			break;
+		pcore_count(pc, IPC_STAT_EVICTED);
+		r = routing_hello(pc->rt, rh, now_ms, res);
+	}
+	return r;
+}
+
 enum pcore_drop
 pcore_hello(struct pcore *pc, uint32_t ifindex,
     const uint8_t src[static BS_ADDR_LEN], const uint8_t *p, size_t len,
@@ -143,15 +172,15 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 	struct routing_neigh_info ni;
 	struct routing_hello rh;
 	struct wire_hello h;
-	uint8_t addr[BS_ADDR_LEN];
+	uint8_t addr[BS_ADDR_LEN], cls = BS_CLASS_REFUSED;
 	enum pcore_drop why;
 	int r;
 
 	if ((r = wire_hello_parse(p, len, &h)) != WIRE_OK)
 		return pcore_malformed(pc, r, &h.where, ifindex, src, now_ms);
 	bs_mesh_addr(addr, h.pk);
-	if ((why = pcore_hello_check(pc, ifindex, src, &h, addr, now_ms)) !=
-	    PCORE_ACCEPT)
+	if ((why = pcore_hello_check(pc, ifindex, src, &h, addr, now_ms,
+	    &cls)) != PCORE_ACCEPT)
 		return pcore_drop(pc, why, ifindex, src, NULL, 0, now_ms);
 	memset(&rh, 0, sizeof(rh));
 	rh.ifindex = ifindex;
@@ -161,7 +190,7 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 	rh.epoch = h.epoch;
 	rh.seqno = h.seqno;
 	rh.echo = pcore_hello_echo(pc, &h);
-	if ((r = routing_hello(pc->rt, &rh, now_ms, &res)) != ROUTING_OK)
+	if ((r = pcore_hello_admit(pc, &rh, cls, now_ms, &res)) != ROUTING_OK)
 		return pcore_drop(pc, pcore_hello_refused(r), ifindex, src,
 		    NULL, 0, now_ms);
 	pcore_count(pc, IPC_STAT_RX_HELLO);

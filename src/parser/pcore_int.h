@@ -18,7 +18,8 @@
  *	pcore_neigh.c	the neighbour store, routing events, routes out
  *	pcore_drop.c	what a refused frame or entry counts as
  *	pcore_claims.c	who owns a client MAC
- *	pcore_limits.c	buckets, per-source table, epoch memory, admission
+ *	pcore_limits.c	buckets, per-source table, epoch memory, admission,
+ *			neighbour slots by class, when a stranger is pinned
  *	pcore_trust.c	key classes: certificates, pins, revocations
  *	pcore_base.c	output, log, counters, counted signature checks
  *	sigcache.c	the signature and hop-chain cache (no pcore types)
@@ -41,6 +42,7 @@ struct pcore_trust;		/* pcore_trust.c */
 struct pl_src;			/* pcore_limits.h */
 struct pl_mem;
 struct pl_claim;
+struct pl_pincand;
 
 #define PCORE_MAX_IFACES	32	/* as IPC_CTX_MAX_IFACES */
 #define PCORE_MAX_NEIGH		IPC_MAX_NEIGH	/* as the forwarder */
@@ -69,7 +71,8 @@ enum pcore_drop {
 	PCORE_DROP_TABLE_FULL,	/* HELLO: the neighbour table is full */
 	PCORE_DROP_ROUTING,	/* HELLO: address of another key there */
 	PCORE_DROP_RATE,	/* source or neighbour over its frame rate */
-	PCORE_DROP_BUDGET,	/* HELLO over the verification budget */
+	PCORE_DROP_BUDGET,	/* HELLO, or OGM frame with a signature
+				   trailer, over the verification budget */
 	PCORE_DROP_COUNT
 };
 
@@ -132,6 +135,11 @@ struct pcore_limits {
 	uint8_t under_load;
 	uint64_t under_load_entered;
 	struct log_rl note_rl;		/* notices about attacks */
+	/* Strangers holding a route, not pinned yet (pcore_lim_pins). */
+	struct pl_pincand *pincand;	/* PCORE_PIN_MAX, sorted by key */
+	size_t n_pincand;
+	uint32_t pin_mark;
+	uint64_t pins_ms;		/* last pass */
 };
 
 /*
@@ -165,6 +173,8 @@ struct pcore_neigh {
 	struct pl_bucket intro;		/* new originators */
 	struct pl_bucket verify;	/* OGM entry verifications */
 	uint32_t strangers;		/* strangers it introduced */
+	uint64_t pin_period_ms;		/* its pin period began (0: none) */
+	uint32_t pins;			/* TOFU pins it caused in it */
 };
 
 /*

@@ -3,6 +3,7 @@
  * memory, the verification budget and the originator admission rules
  * of the parser (pcore_limits.h).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,7 +91,9 @@ pcore_lim_setup(struct pcore *pc)
 	l->src = zmem_alloc(PL_SRC_SLOTS, sizeof(*l->src));
 	l->mem = zmem_alloc(PL_MEM_SLOTS, sizeof(*l->mem));
 	l->claims = zmem_alloc(PL_CLAIM_SLOTS, sizeof(*l->claims));
-	if (l->src == NULL || l->mem == NULL || l->claims == NULL) {
+	l->pincand = zmem_alloc(PCORE_PIN_MAX, sizeof(*l->pincand));
+	if (l->src == NULL || l->mem == NULL || l->claims == NULL ||
+	    l->pincand == NULL) {
 		pcore_lim_free(pc);
 		return -1;
 	}
@@ -103,6 +106,9 @@ pcore_lim_free(struct pcore *pc)
 	zmem_free(pc->lim.src, PL_SRC_SLOTS, sizeof(*pc->lim.src));
 	zmem_free(pc->lim.mem, PL_MEM_SLOTS, sizeof(*pc->lim.mem));
 	zmem_free(pc->lim.claims, PL_CLAIM_SLOTS, sizeof(*pc->lim.claims));
+	zmem_free(pc->lim.pincand, PCORE_PIN_MAX, sizeof(*pc->lim.pincand));
+	pc->lim.pincand = NULL;
+	pc->lim.n_pincand = 0;
 	pc->lim.src = NULL;
 	pc->lim.mem = NULL;
 	pc->lim.claims = NULL;
@@ -640,6 +646,194 @@ pcore_lim_hello_stale(const struct pcore *pc, uint32_t ifindex,
 	m = pl_mem_find(pc, &id);
 	return m != NULL && (m->have & 2) &&
 	    !routing_newer(epoch, seqno, m->h_epoch, m->h_seqno);
+}
+
+/* ---- the neighbour table by class ------------------------------------------------------ */
+
+/* Stranger neighbours on ifindex, or on every interface when it is 0. */
+static unsigned
+pl_neigh_strangers(const struct pcore *pc, uint32_t ifindex)
+{
+	unsigned i, k = 0;
+
+	for (i = 0; i < PCORE_MAX_NEIGH; i++)
+		if (pc->neigh[i].ifindex != 0 && (ifindex == 0 ||
+		    pc->neigh[i].ifindex == ifindex) &&
+		    pcore_trust_class(pc, pc->neigh[i].pk) == BS_CLASS_STRANGER)
+			k++;
+	return k;
+}
+
+int
+pcore_lim_neigh_room(struct pcore *pc, uint32_t ifindex, uint8_t cls)
+{
+	const struct bs_policy_limits *l = pcore_lim_limits(pc);
+	const struct routing_params *rp;
+
+	if (cls != BS_CLASS_STRANGER || pc->rt == NULL)
+		return 0;
+	rp = routing_get_params(pc->rt);
+	if (pl_neigh_strangers(pc, ifindex) >=
+	    (uint64_t)rp->neigh_iface_cap * l->stranger_neighbors / 100 ||
+	    pl_neigh_strangers(pc, 0) >=
+	    (uint64_t)rp->neigh_cap * l->stranger_neighbors / 100)
+		return -1;
+	return 0;
+}
+
+/* The neighbour in slot i may go for a key of class cls: its class. */
+static int
+pl_neigh_lower(const struct pcore *pc, unsigned i, uint8_t cls, uint8_t *c)
+{
+	*c = pcore_trust_class(pc, pc->neigh[i].pk);
+	return *c < cls && (*c <= BS_CLASS_STRANGER || cls == BS_CLASS_TRUSTED);
+}
+
+int
+pcore_lim_neigh_victim(struct pcore *pc, uint32_t ifindex, uint8_t cls,
+    uint32_t *vif, uint8_t vpk[static BS_PK_LEN])
+{
+	struct routing_neigh_info ni;
+	unsigned i, best = PCORE_MAX_NEIGH;
+	uint64_t best_seen = 0;
+	uint8_t c, best_c = 0;
+	int here, best_here = 0;
+
+	if (cls <= BS_CLASS_STRANGER || pc->rt == NULL)
+		return 0;
+	for (i = 0; i < PCORE_MAX_NEIGH; i++) {
+		if (pc->neigh[i].ifindex == 0 || !pl_neigh_lower(pc, i, cls, &c) ||
+		    routing_neigh_get(pc->rt, pc->neigh[i].ifindex,
+		    pc->neigh[i].addr, &ni) != ROUTING_OK)
+			continue;
+		here = pc->neigh[i].ifindex == ifindex;
+		/* Same interface first, then the lower class, then idle. */
+		if (best < PCORE_MAX_NEIGH && (best_here > here ||
+		    (best_here == here && (best_c < c || (best_c == c &&
+		    best_seen <= ni.last_seen_ms)))))
+			continue;
+		best = i;
+		best_here = here;
+		best_c = c;
+		best_seen = ni.last_seen_ms;
+	}
+	if (best == PCORE_MAX_NEIGH)
+		return 0;
+	*vif = pc->neigh[best].ifindex;
+	memcpy(vpk, pc->neigh[best].pk, BS_PK_LEN);
+	return 1;
+}
+
+/* ---- TOFU pins --------------------------------------------------------------------------- */
+
+/* The neighbour a stranger is charged to: its introducer, else its next hop. */
+static struct pcore_neigh *
+pl_pin_neigh(struct pcore *pc, const struct routing_orig_info *oi)
+{
+	struct pcore_neigh *n;
+	unsigned i;
+
+	if ((n = pl_introducer(pc, oi->aux)) != NULL)
+		return n;
+	for (i = 0; i < PCORE_MAX_NEIGH; i++)
+		if (pc->neigh[i].ifindex != 0 &&
+		    pc->neigh[i].ifindex == oi->ifindex &&
+		    memcmp(pc->neigh[i].addr, oi->nexthop, BS_ADDR_LEN) == 0)
+			return &pc->neigh[i];
+	return NULL;
+}
+
+/* One more pin for n within its period: 1 when allowed (and counted). */
+static int
+pl_pin_quota(struct pcore *pc, struct pcore_neigh *n, uint64_t now_ms)
+{
+	const struct bs_policy_limits *l = pcore_lim_limits(pc);
+
+	if (n->pin_period_ms == 0 || now_ms < n->pin_period_ms ||
+	    now_ms - n->pin_period_ms >= PL_PIN_PERIOD_MS) {
+		n->pin_period_ms = now_ms != 0 ? now_ms : 1;
+		n->pins = 0;
+	}
+	if (n->pins >= l->pins_per_neighbor)
+		return 0;
+	n->pins++;
+	return 1;
+}
+
+/* A routed stranger not pinned yet: its candidate, or its pin when due. */
+static void
+pl_pin_candidate(struct pcore *pc, const struct routing_orig_info *oi,
+    uint64_t now_ms)
+{
+	const struct bs_policy_limits *l = pcore_lim_limits(pc);
+	struct pcore_limits *lim = &pc->lim;
+	struct pl_pincand *c;
+	struct pcore_neigh *n;
+	size_t i;
+	int found;
+
+	i = bs_sorted_index(lim->pincand, lim->n_pincand, sizeof(*c),
+	    offsetof(struct pl_pincand, pk), oi->pk, BS_PK_LEN, &found);
+	if (!found) {
+		if (lim->n_pincand >= PCORE_PIN_MAX)
+			return;		/* tried again next pass */
+		memmove(&lim->pincand[i + 1], &lim->pincand[i],
+		    (lim->n_pincand - i) * sizeof(*c));
+		c = &lim->pincand[i];
+		memcpy(c->pk, oi->pk, BS_PK_LEN);
+		c->since_ms = now_ms;
+		c->mark = lim->pin_mark;
+		lim->n_pincand++;
+		if (l->pin_after > 0)
+			return;
+	}
+	c = &lim->pincand[i];
+	c->mark = lim->pin_mark;
+	if (now_ms < c->since_ms ||
+	    now_ms - c->since_ms < (uint64_t)l->pin_after * 1000 ||
+	    pcore_trust_pin_count(pc) >= PCORE_PIN_MAX ||
+	    (n = pl_pin_neigh(pc, oi)) == NULL || !pl_pin_quota(pc, n, now_ms))
+		return;
+	pcore_trust_pin(pc, oi->pk);
+	pcore_trust_pin_used(pc, oi->pk, now_ms);
+	c->mark = lim->pin_mark - 1;	/* pinned: the sweep drops it */
+}
+
+/* Forget the candidates this pass did not see routed. */
+static void
+pl_pin_sweep(struct pcore_limits *lim)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < lim->n_pincand; i++)
+		if (lim->pincand[i].mark == lim->pin_mark)
+			lim->pincand[k++] = lim->pincand[i];
+	lim->n_pincand = k;
+}
+
+void
+pcore_lim_pins(struct pcore *pc, uint64_t now_ms)
+{
+	const struct bs_policy_limits *l = pcore_lim_limits(pc);
+	struct pcore_limits *lim = &pc->lim;
+	struct routing_orig_info oi;
+	uint32_t pos = 0;
+
+	if (pc->rt == NULL || lim->pincand == NULL || pc->policy == NULL ||
+	    (lim->pins_ms != 0 && now_ms >= lim->pins_ms &&
+	    now_ms - lim->pins_ms < PL_PINS_MS))
+		return;
+	lim->pins_ms = now_ms != 0 ? now_ms : 1;
+	lim->pin_mark++;
+	while (pc->policy->mode == BS_POLICY_OPEN &&
+	    routing_orig_next(pc->rt, &pos, &oi)) {
+		if (oi.cls != BS_CLASS_STRANGER || !oi.has_route ||
+		    pcore_trust_pin_used(pc, oi.pk, now_ms))
+			continue;
+		pl_pin_candidate(pc, &oi, now_ms);
+	}
+	pl_pin_sweep(lim);
+	pcore_trust_pins_age(pc, now_ms, (uint64_t)l->pin_max_age * 86400000u);
 }
 
 /* ---- counters ----------------------------------------------------------------------- */

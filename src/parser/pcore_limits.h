@@ -2,8 +2,9 @@
  * pcore_limits.h — the parser's attack resistance: token buckets, the
  * per-source table (frame rate and drop accounting per interface and
  * Ethernet source), the bounded memory of the highest (epoch, seqno)
- * seen from keys that left the tables, and the verification budget with
- * its "under load" mode.  No system calls; batsec-policy(5) (LIMITS)
+ * seen from keys that left the tables, the verification budget with
+ * its "under load" mode, the neighbour table's slots by class, and when
+ * a stranger's TOFU pin is made (hold time, per-neighbour quota, aging).  No system calls; batsec-policy(5) (LIMITS)
  * and batsecd(8) (ATTACK RESISTANCE) document the behaviour.
  *
  * Everything here is bounded at CONFIG time: PL_SRC_SLOTS source
@@ -13,6 +14,9 @@
  * Order in the receive pipeline (DESIGN.md §5):
  *   pcore_frame: pcore_lim_frame() right after the 2-byte header peek
  *	(per source MAC bucket, limit frame-rate / frame-burst);
+ *   OGM frame, after the frame counter and before a signature trailer
+ *	is checked: pcore_lim_verify_budget() (the neighbour's and the
+ *	global verify budgets; a MAC trailer costs nothing);
  *   OGM frame, after link authentication: the neighbour's own frame
  *	bucket (same limits), so a forger spoofing a neighbour's MAC
  *	cannot drain it;
@@ -63,6 +67,23 @@
  */
 #define PL_EVICT_IDLE_OGMS	10
 #define PL_EVICT_IDLE_MIN_MS	5000
+
+/*
+ * TOFU pins (mode open): pcore_lim_pins() looks at the strangers every
+ * PL_PINS_MS; each new pin is charged to the neighbour that introduced
+ * the stranger (else its next hop), at most `limit pins-per-neighbor` in
+ * PL_PIN_PERIOD_MS.
+ */
+#define PL_PINS_MS		1000
+#define PL_PIN_PERIOD_MS	3600000
+
+/* A stranger holding a route since since_ms, not pinned yet. */
+struct pl_pincand {
+	uint8_t pk[BS_PK_LEN];		/* the sort key */
+	uint64_t since_ms;
+	uint32_t mark;			/* pass that last saw it routed */
+	uint32_t reserved;
+};
 
 /* Token buckets (struct pl_bucket, pcore_int.h).  Refill at now_ms; the
  * whole tokens now held. */
@@ -168,7 +189,8 @@ int	pcore_lim_hello_budget(struct pcore *pc, uint32_t ifindex,
 	    const uint8_t src[static BS_ADDR_LEN], int known,
 	    uint64_t now_ms);
 /*
- * Before an OGM entry's signature (cache miss): neighbour n's budget
+ * Before an OGM entry's signature (cache miss), or an OGM frame's
+ * signature trailer (known = 1: n is a neighbour): neighbour n's budget
  * and the global one; under load only known originators.  0 or -1.
  */
 int	pcore_lim_verify_budget(struct pcore *pc, struct pcore_neigh *n,
@@ -221,6 +243,34 @@ int	pcore_lim_orig_stale(const struct pcore *pc,
 /* The same for a neighbour on our interface ifindex (its HELLOs). */
 int	pcore_lim_hello_stale(const struct pcore *pc, uint32_t ifindex,
 	    const uint8_t pk[static BS_PK_LEN], uint32_t epoch, uint32_t seqno);
+
+/*
+ * The neighbour table by class, for a new neighbour of class cls on
+ * ifindex: a stranger finds room only while strangers hold fewer than
+ * `limit stranger-neighbors` % of the interface's slots and of all slots
+ * (0, else -1); the rest is kept for trusted and certified keys.
+ */
+int	pcore_lim_neigh_room(struct pcore *pc, uint32_t ifindex, uint8_t cls);
+/*
+ * The neighbour table is full for a new neighbour of class cls on
+ * ifindex: the neighbour of a lower class (a stranger; for a trusted key
+ * also a certified one) heard least recently, on ifindex if there is one
+ * there, else on any interface.  1 with *vif and vpk set, else 0 (a
+ * stranger never evicts).  The caller removes it.
+ */
+int	pcore_lim_neigh_victim(struct pcore *pc, uint32_t ifindex, uint8_t cls,
+	    uint32_t *vif, uint8_t vpk[static BS_PK_LEN]);
+
+/*
+ * TOFU pins, once every PL_PINS_MS (pcore_purge): a stranger in the
+ * originator table that has held a route continuously for `limit
+ * pin-after` seconds is pinned (pcore_trust_pin) when the neighbour that
+ * introduced it (else its next hop) has not caused `limit
+ * pins-per-neighbor` new pins within PL_PIN_PERIOD_MS; a pinned stranger
+ * with a route marks its pin used; pins unused for `limit pin-max-age`
+ * days go (pcore_trust_pins_age).  Only in mode open.
+ */
+void	pcore_lim_pins(struct pcore *pc, uint64_t now_ms);
 
 /* Gauges and per-source counters into v[] (indexed by ipc_stat_id). */
 void	pcore_lim_stats(const struct pcore *pc, uint64_t *v, size_t n);

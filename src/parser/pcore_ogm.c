@@ -57,9 +57,16 @@ pcore_ogm_auth(struct pcore *pc, const struct wire_ogm *o,
 }
 
 /*
- * Steps 2 and 3: an up neighbour with a known key, authentic, fresh, and
- * within its own frame rate (counted only for authentic frames, so a
- * forger using its MAC cannot spend it).
+ * Steps 2 and 3: an up neighbour with a known key, a fresh frame counter,
+ * authentic, and within its own frame rate (counted only for authentic
+ * frames, so a forger using its MAC cannot spend it).  The counter is
+ * looked at before the trailer: a replayed frame costs no MAC and no
+ * signature.  A signature trailer (a sender with no link keys, or more
+ * than WIRE_MAX_TAGS neighbours) costs an Ed25519 check, so it is paid
+ * from the neighbour's and the node's verification budgets, as an OGM
+ * entry's signature is, and counts towards the under-load mode: a forger
+ * copying the neighbour's MAC and address spends at most that
+ * neighbour's budget.
  */
 static enum pcore_drop
 pcore_ogm_link(struct pcore *pc, uint32_t ifindex,
@@ -76,10 +83,13 @@ pcore_ogm_link(struct pcore *pc, uint32_t ifindex,
 		return PCORE_DROP_NOT_NEIGH;
 	if (n->key_state != PCORE_KEY_OK)
 		return PCORE_DROP_NO_LINK_KEY;
-	if (pcore_ogm_auth(pc, o, n) != 0)
-		return PCORE_DROP_LINK_AUTH;
 	if (n->have_counter && o->tr.counter <= n->counter)
 		return PCORE_DROP_REPLAY;
+	if (o->tr.auth == WIRE_AUTH_SIG &&
+	    pcore_lim_verify_budget(pc, n, 1, now_ms) != 0)
+		return PCORE_DROP_BUDGET;
+	if (pcore_ogm_auth(pc, o, n) != 0)
+		return PCORE_DROP_LINK_AUTH;
 	n->counter = o->tr.counter;
 	n->have_counter = 1;
 	routing_neigh_heard(pc->rt, ifindex, o->sender, now_ms);

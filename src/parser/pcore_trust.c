@@ -212,6 +212,55 @@ pcore_trust_pin_addr(struct pcore *pc, const uint8_t addr[static BS_ADDR_LEN],
 	return t != NULL && pinset_add(&t->pins, addr, pk, PCORE_PIN_MAX) == 1;
 }
 
+int
+pcore_trust_pin_used(struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
+    uint64_t now_ms)
+{
+	struct pinset_entry *e;
+	uint8_t addr[BS_ADDR_LEN];
+	struct ipc_pin m;
+
+	if (pc->trust == NULL || pc->trust->pins.n == 0)
+		return 0;
+	bs_mesh_addr(addr, pk);
+	if ((e = pinset_get(&pc->trust->pins, addr)) == NULL)
+		return 0;
+	if (memcmp(e->pk, pk, BS_PK_LEN) != 0)
+		return 1;
+	e->seen = now_ms != 0 ? now_ms : 1;
+	if (e->told == 0)
+		e->told = e->seen;	/* it went up when it was made */
+	if (now_ms - e->told < PCORE_PIN_TELL_MS)
+		return 1;
+	memcpy(m.pk, pk, BS_PK_LEN);
+	if (pcore_emit(pc, IPC_PIN, &m, sizeof(m)) == 0)
+		e->told = e->seen;
+	return 1;
+}
+
+size_t
+pcore_trust_pins_age(struct pcore *pc, uint64_t now_ms, uint64_t max_age_ms)
+{
+	struct pcore_trust *t = pc->trust;
+	size_t i, gone;
+
+	if (t == NULL || t->pins.n == 0)
+		return 0;
+	/* A pin not used yet (new, or from the forwarder) starts now. */
+	for (i = 0; i < t->pins.n; i++)
+		if (t->pins.v[i].seen == 0)
+			t->pins.v[i].seen = now_ms != 0 ? now_ms : 1;
+	if (now_ms <= max_age_ms)
+		return 0;
+	if ((gone = pinset_expire(&t->pins, now_ms - max_age_ms)) > 0) {
+		pc->stats_dirty = 1;
+		pcore_logf(pc, IPC_LOG_INFO, "%zu TOFU pins unused for %llu "
+		    "days: forgotten", gone, (unsigned long long)(max_age_ms /
+		    86400000u));
+	}
+	return gone;
+}
+
 size_t
 pcore_trust_pin_count(const struct pcore *pc)
 {
@@ -567,8 +616,7 @@ int
 pcore_trust_entry_done(struct pcore *pc, const struct wire_ogm_entry *e,
     uint8_t cls, int orig_new, int newer)
 {
-	if (orig_new && cls == BS_CLASS_STRANGER)
-		pcore_trust_pin(pc, e->sgn.pk);
+	(void)orig_new;	/* pins are made later: pcore_lim_pins() */
 	/* Strangers do not carry revocations: each costs a verification. */
 	if (newer && cls >= BS_CLASS_CERTIFIED &&
 	    (e->tv.present & (1u << WIRE_TVLV_REVOKE)))

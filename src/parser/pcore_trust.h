@@ -30,14 +30,21 @@
  * certificate comes with its next HELLO (neighbours) or within `limit
  * cert-every` of its OGMs.
  *
- * TOFU (mode open).  The first stranger key seen for a mesh address pins
- * it; a different stranger key for the same address is refused from then
- * on (drop_policy), even after the first left the tables.  Trusted and
+ * TOFU (mode open).  A stranger key that was admitted to the originator
+ * table and has held a route there for `limit pin-after` seconds pins its
+ * mesh address (pcore_lim_pins() in pcore_limits.c decides when, and
+ * limits how many new pins each introducing neighbour may cause); a
+ * different stranger key for the same address is refused from then on
+ * (drop_policy), even after the first left the tables.  Trusted and
  * certified keys are not pinned and not refused by pins.  At most
- * PCORE_PIN_MAX pins; beyond that no new pin is made.  Each new pin goes
- * to the forwarder (IPC_PIN), which keeps it in the state directory and
- * gives every new parser the pins kept so far (IPC_PINS, pcore_pins), so
- * a pin outlives the parser and the daemon.
+ * PCORE_PIN_MAX pins; beyond that no new pin is made.  A pin is used
+ * while its key holds a route (pcore_trust_pin_used); one unused for
+ * `limit pin-max-age` days is forgotten (pcore_trust_pins_age).  Each new
+ * pin goes to the forwarder (IPC_PIN), and a used one again every
+ * PCORE_PIN_TELL_MS so the forwarder keeps its last use too; the
+ * forwarder keeps the pins in the state directory and gives every new
+ * parser the pins kept so far (IPC_PINS, pcore_pins), so a pin outlives
+ * the parser and the daemon.
  *
  * Revocations.  A REVOKE container in a verified OGM entry of a trusted
  * or certified originator (never a stranger's: each record costs one
@@ -66,6 +73,7 @@ struct wire_ogm_entry;
 #define PCORE_PIN_MAX		4096	/* TOFU pins */
 #define PCORE_TRUST_CLOCK_MIN	1704067200ULL	/* 2024-01-01 00:00 UTC */
 #define PCORE_TRUST_CHECK_MS	1000	/* expiry check interval */
+#define PCORE_PIN_TELL_MS	3600000	/* a used pin goes up again after */
 
 /* A certificate checked except for its signature (pcore_trust_precheck). */
 struct pcore_cert_cand {
@@ -134,7 +142,8 @@ void	pcore_trust_pending(struct pcore *pc,
 /* Keys in the pending set. */
 size_t	pcore_trust_pending_count(const struct pcore *pc);
 
-/* Mode open: a stranger pk was admitted; pin its address (IPC_PIN). */
+/* Mode open: pin a stranger pk's address (IPC_PIN); pcore_lim_pins()
+ * decides when. */
 void	pcore_trust_pin(struct pcore *pc, const uint8_t pk[static BS_PK_LEN]);
 /*
  * Pin addr to pk (what pcore_trust_pin does with pk's own address),
@@ -146,6 +155,20 @@ void	pcore_trust_pin(struct pcore *pc, const uint8_t pk[static BS_PK_LEN]);
 int	pcore_trust_pin_addr(struct pcore *pc,
 	    const uint8_t addr[static BS_ADDR_LEN],
 	    const uint8_t pk[static BS_PK_LEN]);
+/*
+ * pk holds a route at now_ms: when pk's address is pinned to pk, the pin
+ * is used now (and goes up again as IPC_PIN when PCORE_PIN_TELL_MS passed
+ * since it last did).  1 when pk's address is pinned (to pk or to
+ * another key), else 0.
+ */
+int	pcore_trust_pin_used(struct pcore *pc,
+	    const uint8_t pk[static BS_PK_LEN], uint64_t now_ms);
+/*
+ * Forget the pins not used for max_age_ms at now_ms (a pin never used
+ * yet counts as used now); how many went.
+ */
+size_t	pcore_trust_pins_age(struct pcore *pc, uint64_t now_ms,
+	    uint64_t max_age_ms);
 /* Pins made so far. */
 size_t	pcore_trust_pin_count(const struct pcore *pc);
 /*
@@ -174,8 +197,8 @@ int	pcore_trust_revoke(struct pcore *pc, const uint8_t *raw);
  * entry_verified: after the entry's signature; 0, or -1 when the new
  * certificate's own signature fails (the entry is then refused by
  * policy); also offers a renewed certificate of an admitted key.
- * entry_done: after routing took the entry: pins a new stranger, and
- * for a newer OGM reads its REVOKE container; 1 when that revoked a key.
+ * entry_done: after routing took the entry: for a newer OGM reads its
+ * REVOKE container; 1 when that revoked a key.
  */
 struct pcore_cert_cand *pcore_trust_entry_cert(struct pcore *pc,
 	    const struct wire_ogm_entry *e, struct pcore_cert_cand *cand);

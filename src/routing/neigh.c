@@ -504,6 +504,9 @@ neigh_marked(const struct routing *rt, const struct rt_neigh *n,
 		return n->ifindex == ifindex;
 	case RT_MARK_KEY:
 		return memcmp(n->pk, pk, BS_PK_LEN) == 0;
+	case RT_MARK_ONE:
+		return n->ifindex == ifindex &&
+		    memcmp(n->pk, pk, BS_PK_LEN) == 0;
 	}
 	return 0;
 }

@@ -55,6 +55,7 @@ enum rt_mark {
 	RT_MARK_EXPIRED,	/* not heard for neigh_timeout_ms at now_ms */
 	RT_MARK_IFACE,		/* on ifindex */
 	RT_MARK_KEY,		/* with key pk, any interface */
+	RT_MARK_ONE,		/* with key pk on ifindex */
 };
 /*
  * Mark neighbours dead; returns how many.  Dead neighbours stay in place

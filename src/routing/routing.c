@@ -208,3 +208,16 @@ routing_remove_key(struct routing *rt, const uint8_t pk[static BS_PK_LEN],
 	}
 	return found ? ROUTING_OK : ROUTING_ENOENT;
 }
+
+int
+routing_neigh_remove(struct routing *rt, uint32_t ifindex,
+    const uint8_t pk[static BS_PK_LEN], routing_event_fn cb, void *arg,
+    struct routing_purge_result *res)
+{
+	routing_res_init(res);
+	if (ifindex == 0 || rt_neigh_mark(rt, RT_MARK_ONE, 0, ifindex, pk) == 0)
+		return ROUTING_ENOENT;
+	rt_orig_sweep(rt, 0, 0, cb, arg, res);
+	rt_neigh_reap(rt, cb, arg, res);
+	return ROUTING_OK;
+}

@@ -194,4 +194,13 @@ int	routing_remove_key(struct routing *rt,
 	    const uint8_t pk[static BS_PK_LEN], routing_event_fn cb, void *arg,
 	    struct routing_purge_result *res);
 
+/*
+ * Remove one neighbour entry, key pk on ifindex (the parser makes room
+ * for a better class): the routes through it move or go as when it
+ * times out.  ROUTING_ENOENT when there is none.
+ */
+int	routing_neigh_remove(struct routing *rt, uint32_t ifindex,
+	    const uint8_t pk[static BS_PK_LEN], routing_event_fn cb, void *arg,
+	    struct routing_purge_result *res);
+
 #endif /* BATSEC_ROUTING_H */

@@ -24,6 +24,12 @@
  *   malformed	frames of every type, cut, padded and with bad counts
  *   claim	become a neighbour and originate OGMs announcing the
  *		client MACs of -c and a gateway it has no right to
+ *   linksig	as -C (MAC and mesh address learnt from its HELLOs): OGM
+ *		frames with garbage type-2 (signature) trailers and fresh
+ *		frame counters, as fast as -r allows
+ *   hellos	-n fresh keys, each with its own random source MAC, send
+ *		correctly signed HELLOs every second (strangers in mode
+ *		open, each wanting a neighbour slot)
  *
  * Data-plane modes (version-2 data frames, laid out here by hand from
  * the specification, see "version-2 data frames" below).  -V names the
@@ -1598,12 +1604,102 @@ mode_dflood(struct atk *a, int secs)
 	atk_report(a);
 }
 
+/*
+ * As -C (its MAC and mesh address, learnt from its HELLOs): OGM frames
+ * with a type-2 (signature) trailer of random bytes and fresh frame
+ * counters (its epoch, above any counter it used), so that each reaches
+ * the signature check of every node that has -C as a neighbour.
+ */
+static void
+mode_linksig(struct atk *a, int secs)
+{
+	uint8_t buf[WIRE_OGM_MAX_LEN], block[1200], seed[BS_CHAIN_LEN];
+	uint8_t elem[BS_CHAIN_LEN], sig[BS_SIG_LEN];
+	struct wire_ogm_builder b;
+	struct wire_ogm_mut m;
+	struct atk_peer *c = NULL;
+	const uint8_t *cov;
+	size_t blen, clen, len;
+	uint32_t k = 0;
+	int i;
+
+	for (i = 0; i < 32 && (c = atk_peer_find(a, a->copy)) == NULL; i++)
+		atk_listen(a, 250, NULL);
+	if (c == NULL) {
+		fprintf(stderr, "batsec-attack: -C not heard\n");
+		exit(1);
+	}
+	bs_random(seed, sizeof(seed));
+	bs_chain_iter(elem, seed, 1);
+	blen = atk_block2(&a->id, a->epoch, 1, seed, NULL, 0, block,
+	    sizeof(block), 1);
+	memset(&m, 0, sizeof(m));
+	m.ttl = 50;
+	m.tq = 225;
+	m.hops = 1;
+	m.prev_sender = a->copy;
+	m.chain = elem;
+	a->start_ns = atk_now_ns();
+	a->sent = 0;
+	while (atk_running(a, secs)) {
+		if (wire_ogm_begin(&b, buf, sizeof(buf), a->copy) != WIRE_OK ||
+		    wire_ogm_add(&b, &m, block, blen) != WIRE_OK ||
+		    wire_ogm_trailer(&b, WIRE_AUTH_SIG, 0, (uint64_t)c->epoch <<
+		    32 | (0x80000000u + k++), &cov, &clen) != WIRE_OK)
+			break;
+		bs_random(sig, sizeof(sig));
+		if (wire_ogm_add_sig(&b, sig) == WIRE_OK &&
+		    wire_ogm_finish(&b, &len) == WIRE_OK)
+			atk_send(a, c->mac, buf, len);
+	}
+}
+
+/*
+ * -n fresh keys (at most ATK_HELLO_KEYS), each with a random source MAC,
+ * send correctly signed HELLOs every second (slow enough that a busy
+ * test machine's pauses do not make the victim drop them as lost): in
+ * mode open each is a stranger that wants a slot of the neighbour table.
+ */
+#define ATK_HELLO_KEYS	256
+
+static void
+mode_hellos(struct atk *a, int secs)
+{
+	static struct bs_identity id[ATK_HELLO_KEYS];
+	static uint8_t mac[ATK_HELLO_KEYS][6];
+	uint8_t buf[WIRE_HELLO_MAX_LEN];
+	struct wire_hello h;
+	unsigned i, n = a->count < ATK_HELLO_KEYS ? a->count : ATK_HELLO_KEYS;
+	uint32_t seqno = 0;
+
+	for (i = 0; i < n; i++) {
+		if (bs_identity_generate(&id[i]) != 0)
+			exit(1);
+		bs_random(mac[i], 6);
+		mac[i][0] = (uint8_t)((mac[i][0] & 0xfe) | 0x02);
+	}
+	while (atk_running(a, secs)) {
+		seqno++;
+		for (i = 0; i < n; i++) {
+			memset(&h, 0, sizeof(h));
+			h.pk = id[i].pk;
+			h.ifmac = mac[i];
+			h.interval_ms = 1000;
+			h.epoch = a->epoch;
+			h.seqno = seqno;
+			atk_send(a, mac[i], buf, t_hello(buf, sizeof(buf), &h,
+			    &id[i]));
+		}
+		atk_listen(a, 1000, NULL);
+	}
+}
+
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: batsec-attack -i IFACE -m forge|sybil|capture|"
 	    "replay|inflate|malformed|claim|outsider|mutate|insider|bseq|"
-	    "dflood [-t SECS] [-r RATE] [-f FILE] [-c MAC,...] [-e ETHERTYPE] "
+	    "dflood|linksig|hellos [-t SECS] [-r RATE] [-f FILE] [-c MAC,...] [-e ETHERTYPE] "
 	    "[-K KEYFILE] [-V ADDR] [-C ADDR] [-T ADDR] [-M MAC] [-w TOKEN] "
 	    "[-y data] [-S MAC] [-x KINDS] [-n N]\n");
 	exit(2);
@@ -1713,6 +1809,10 @@ main(int argc, char **argv)
 		mode_bseq(&a, secs);
 	else if (strcmp(mode, "dflood") == 0 && atk_set(a.victim))
 		mode_dflood(&a, secs);
+	else if (strcmp(mode, "linksig") == 0 && atk_set(a.copy))
+		mode_linksig(&a, secs);
+	else if (strcmp(mode, "hellos") == 0)
+		mode_hellos(&a, secs);
 	else
 		usage();
 	printf("sent %llu frames\n", (unsigned long long)a.sent);
