@@ -26,11 +26,43 @@ AR      ?= ar
 SANITIZE ?= 0
 WERROR  ?= 1
 
+# Cross builds (ARCH=armhf, arm64 or mipsel): Debian's cross compiler and
+# the multiarch -dev packages of the target, installed like the native
+# ones; objects in build-ARCH.  `make ARCH=A` builds the programs and the
+# unit tests; `make ARCH=A check-qemu` runs the unit tests under
+# qemu-user (README.md, "Routers").
+ARCH ?=
+CROSS_armhf  := arm-linux-gnueabihf
+CROSS_arm64  := aarch64-linux-gnu
+CROSS_mipsel := mipsel-linux-gnu
+QEMU_armhf   := qemu-arm-static
+QEMU_arm64   := qemu-aarch64-static
+QEMU_mipsel  := qemu-mipsel-static
+ifneq ($(ARCH),)
+CROSS := $(CROSS_$(ARCH))
+ifeq ($(CROSS),)
+$(error ARCH=$(ARCH): the cross builds are armhf, arm64 and mipsel)
+endif
 ifeq ($(SANITIZE),1)
+$(error SANITIZE=1 is for native builds only)
+endif
+CC := $(CROSS)-gcc
+AR := $(CROSS)-ar
+B := build-$(ARCH)
+# The target's libraries: Debian's packages unpacked into a sysroot
+# (contrib/cross-sysroot), not installed.
+SYSROOT := $(CURDIR)/$(B)/sysroot
+PKG_CONFIG := env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+    PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(CROSS)/pkgconfig:$(SYSROOT)/usr/share/pkgconfig \
+    pkg-config
+CPPFLAGS += -isystem $(SYSROOT)/usr/include -isystem $(SYSROOT)/usr/include/$(CROSS)
+LDFLAGS += -Wl,-rpath-link,$(SYSROOT)/usr/lib/$(CROSS)
+else ifeq ($(SANITIZE),1)
 B := build-san
 else
 B := build
 endif
+PKG_CONFIG ?= pkg-config
 
 ifeq ($(V),1)
 Q :=
@@ -43,6 +75,9 @@ DEB_PKGS := libsodium-dev libmnl-dev libseccomp-dev check pkg-config \
             afl++ clang mandoc iproute2 nftables tcpdump ethtool procps \
             libcap2-bin tshark systemd python3 busybox
 PC_MODULES := libsodium libmnl libseccomp check
+ifneq ($(ARCH),)
+DEB_PKGS := gcc-$(CROSS) libc6-dev-$(ARCH)-cross pkg-config qemu-user-static
+endif
 
 WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
         -Wmissing-prototypes -Wpointer-arith -Wcast-qual -Wvla
@@ -62,11 +97,15 @@ endif
 
 # '=' (lazy): pkg-config runs when a recipe needs the value, after the
 # dependency probe had its chance to install the packages.
-PKG_CFLAGS = $(shell pkg-config --cflags libsodium libmnl libseccomp 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs libsodium libmnl libseccomp 2>/dev/null)
-CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libsodium libmnl libseccomp 2>/dev/null)
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs libsodium libmnl libseccomp 2>/dev/null)
+CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 
-CPPFLAGS_ALL = -Icrypto -Ikeys -Ipolicy -Isrc -D_GNU_SOURCE $(CPPFLAGS)
+# 64-bit file offsets, inode numbers and time_t on 32-bit targets too:
+# without them readdir() and stat() fail with EOVERFLOW on file systems
+# with 64-bit inode numbers, and the clock ends in 2038 (no-ops on 64-bit).
+CPPFLAGS_ALL = -Icrypto -Ikeys -Ipolicy -Isrc -D_GNU_SOURCE \
+               -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 $(CPPFLAGS)
 CFLAGS_ALL   = -std=gnu11 $(OPT) $(WARN) $(HARDEN_C) $(SANF) -MMD -MP \
                $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL  = $(HARDEN_LD) $(SANF) $(LDFLAGS)
@@ -101,10 +140,14 @@ ATTACKS := $(patsubst tests/attack/%.c,$(B)/tests/attack/%,$(ATTACK_SRC))
 
 MANPAGES := $(sort $(wildcard man/*.[1-8]))
 
-.PHONY: all deps deps-ok check fuzz-replayers man-lint install clean \
+.PHONY: all deps deps-ok check check-qemu fuzz-replayers man-lint install clean \
         fuzz fuzz-corpus fuzz-smoke fuzz-run demo bench sim
 
+ifneq ($(ARCH),)
+all: $(BINS) $(TESTS)
+else
 all: $(BINS)
+endif
 	$(Q)[ "$(B)" = build ] && ln -sf build/batsecd batsecd && \
 	    ln -sf build/batsec-ctl batsec-ctl || true
 
@@ -115,8 +158,14 @@ deps:
 
 # Fast probe before anything compiles: installs the packages when running
 # as root with apt-get, else stops with the list of what is missing.
+ifneq ($(ARCH),)
+deps-ok:
+	$(Q)contrib/ensure-deps --install $(DEB_PKGS)
+	$(Q)contrib/cross-sysroot $(ARCH) $(SYSROOT)
+else
 deps-ok:
 	$(Q)contrib/ensure-deps --probe "$(PC_MODULES)" $(DEB_PKGS)
+endif
 
 # --- compile --------------------------------------------------------------
 
@@ -180,6 +229,10 @@ check: $(BINS) $(TESTS) $(ATTACKS) | deps-ok
 	$(Q)B=$(B) tests/run
 
 fuzz-replayers: $(REPLAYERS)
+
+# make ARCH=A check-qemu: the cross build's unit tests under qemu-user.
+check-qemu: $(BINS) $(TESTS) | deps-ok
+	$(Q)$(if $(ARCH),tests/run-qemu $(ARCH),@echo "check-qemu: give ARCH=armhf, arm64 or mipsel" >&2; exit 2)
 
 man-lint:
 	$(Q)mandoc -Tlint -W warning $(MANPAGES)

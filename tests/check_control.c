@@ -2293,11 +2293,20 @@ control_suite(void)
 	tcase_add_test(tc, server_client_leaves_mid_reply);
 	tcase_add_test(tc, server_close_keeps_foreign_file);
 	tcase_add_test(tc, server_refuses_outsider);
+	suite_add_tcase(s, tc);
+
+	/* SO_PEERGROUPS, which qemu-user does not translate. */
+	tc = tcase_create("server-groups");
+	tcase_set_tags(tc, T_TAG_NATIVE);
+	tcase_set_timeout(tc, 120);
+	tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
 	tcase_add_loop_test(tc, server_group_members, 0,
 	    (int)(sizeof(member_cases) / sizeof(member_cases[0])));
 	suite_add_tcase(s, tc);
 
+	/* Runs build/batsec-ctl: a program of the build's own architecture. */
 	tc = tcase_create("batsec-ctl");
+	tcase_set_tags(tc, T_TAG_NATIVE);
 	tcase_set_timeout(tc, 300);
 	tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
 	tcase_add_test(tc, json_checker);

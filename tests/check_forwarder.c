@@ -1458,10 +1458,16 @@ forwarder_suite(void)
 	tcase_add_test(tc, test_frame_queue_bound);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("process");
+	/* These start build/batsecd as the parser. */
+	tc = tcase_create("spawn");
+	tcase_set_tags(tc, T_TAG_NATIVE);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_spawn_hygiene);
 	tcase_add_test(tc, test_spawn_debug_argv);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("process");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_kill_and_reap);
 	tcase_add_test(tc, test_backoff);
 	tcase_add_test(tc, test_describe_status);

@@ -635,8 +635,13 @@ static const struct forbidden parser_forbidden[] = {
 	{ "kill", SYS_kill, { 0, 0 } },
 	{ "tgkill", SYS_tgkill, { 0, 0, 0 } },
 	{ "ptrace", SYS_ptrace, { PTRACE_TRACEME, 0, 0, 0 } },
+#ifdef SYS_mmap2			/* 32-bit: mmap2 takes pages, mmap is old */
+	{ "mmap2 exec", SYS_mmap2, { 0, 4096, PROT_READ | PROT_EXEC,
+	  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 } },
+#else
 	{ "mmap exec", SYS_mmap, { 0, 4096, PROT_READ | PROT_EXEC,
 	  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 } },
+#endif
 	{ "mprotect exec", SYS_mprotect, { (long)exec_page, 4096,
 	  PROT_READ | PROT_EXEC } },
 	{ "dup", SYS_dup, { 0 } },

@@ -780,8 +780,13 @@ static const struct sb_rule sb_forwarder_asan_rules[] = {
 	ALLOW_EQ(prctl, 0, PR_SET_PTRACER), ALLOW_EQ(prctl, 0, PR_GET_PDEATHSIG),
 	ALLOW_EQ(ptrace, 0, PTRACE_ATTACH), ALLOW_EQ(ptrace, 0, PTRACE_DETACH),
 	ALLOW_EQ(ptrace, 0, PTRACE_CONT), ALLOW_EQ(ptrace, 0, PTRACE_KILL),
-	ALLOW_EQ(ptrace, 0, PTRACE_GETREGS), ALLOW_EQ(ptrace, 0, PTRACE_GETREGSET),
+	ALLOW_EQ(ptrace, 0, PTRACE_GETREGSET),
+#ifdef PTRACE_GETREGS		/* not on arm64: GETREGSET only */
+	ALLOW_EQ(ptrace, 0, PTRACE_GETREGS),
+#endif
+#ifdef PTRACE_GETFPREGS
 	ALLOW_EQ(ptrace, 0, PTRACE_GETFPREGS),
+#endif
 };
 
 static void

@@ -18,6 +18,13 @@
 /* The number of elements of an array, for tcase_add_loop_test. */
 #define T_NELEM(a)	((int)(sizeof(a) / sizeof((a)[0])))
 
+/*
+ * The tag of test cases that need what only the build's own machine
+ * gives: running the build's other programs, or kernel features qemu-user
+ * does not translate.  tests/run-qemu sets CK_EXCLUDE_TAGS to it.
+ */
+#define T_TAG_NATIVE	"native"
+
 /* Runs the suite (CK_NORMAL): EXIT_SUCCESS when no test failed. */
 int	 t_run(Suite *s);
 
