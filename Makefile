@@ -73,7 +73,7 @@ endif
 # Debian packages: libraries and headers first, tools after.
 DEB_PKGS := libsodium-dev libmnl-dev libseccomp-dev check pkg-config \
             afl++ clang mandoc iproute2 nftables tcpdump ethtool procps \
-            libcap2-bin tshark systemd python3 busybox
+            libcap2-bin tshark systemd python3 busybox musl-tools
 PC_MODULES := libsodium libmnl libseccomp check
 ifneq ($(ARCH),)
 DEB_PKGS := gcc-$(CROSS) libc6-dev-$(ARCH)-cross pkg-config qemu-user-static
@@ -140,7 +140,7 @@ ATTACKS := $(patsubst tests/attack/%.c,$(B)/tests/attack/%,$(ATTACK_SRC))
 
 MANPAGES := $(sort $(wildcard man/*.[1-8]))
 
-.PHONY: all deps deps-ok check check-qemu fuzz-replayers man-lint install clean \
+.PHONY: all deps deps-ok check check-qemu musl-syntax fuzz-replayers man-lint install clean \
         fuzz fuzz-corpus fuzz-smoke fuzz-run demo bench sim
 
 ifneq ($(ARCH),)
@@ -229,6 +229,23 @@ check: $(BINS) $(TESTS) $(ATTACKS) | deps-ok
 	$(Q)B=$(B) tests/run
 
 fuzz-replayers: $(REPLAYERS)
+
+# The daemon and batsec-ctl must also compile against musl, OpenWrt's C
+# library: musl-gcc -fsyntax-only with the same warnings over every
+# source file, the dependencies' headers (and the kernel's) taken from the
+# host (tests/t_musl.sh runs it).
+MUSL_INC := $(B)/musl-include
+musl-syntax:
+	$(Q)rm -rf $(MUSL_INC) && mkdir -p $(MUSL_INC)
+	$(Q)for f in sodium.h sodium libmnl seccomp.h seccomp-syscalls.h \
+	    linux asm-generic; do ln -s /usr/include/$$f $(MUSL_INC)/$$f; done
+	$(Q)ln -s /usr/include/$$(gcc -print-multiarch)/asm $(MUSL_INC)/asm
+	$(Q)rc=0; for f in $(CRYPTO_SRC) $(KEYS_SRC) $(POLICY_SRC) $(CORE_SRC) \
+	    $(CTL_SRC) src/batsecd.c; do \
+		musl-gcc -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+		    -Icrypto -Ikeys -Ipolicy -Isrc -isystem $(MUSL_INC) \
+		    $(WARN) -fsyntax-only $$f || { echo "musl: $$f"; rc=1; }; \
+	done; exit $$rc
 
 # make ARCH=A check-qemu: the cross build's unit tests under qemu-user.
 check-qemu: $(BINS) $(TESTS) | deps-ok

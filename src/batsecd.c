@@ -33,7 +33,9 @@ main(int argc, char **argv)
 	 * that come from the brk heap, where freeing them seldom gives the
 	 * memory back.  Both roles start here; the parser is exec'ed.
 	 */
+#ifdef __GLIBC__	/* musl has no mallopt and no brk heap to pin */
 	(void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 
 	/* The parser role has its own, stricter command line (parser.h). */
 	if (argc >= 2 && argv[1] != NULL && strcmp(argv[1], "-P") == 0)

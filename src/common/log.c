@@ -2,6 +2,7 @@
  * log.c — stderr or syslog(3) logging with levels and rate limiting.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,34 @@ log_clamp(int level)
 	if (level > LOG_DEBUG)
 		return LOG_DEBUG;
 	return level;
+}
+
+/*
+ * glibc has sigabbrev_np; musl (OpenWrt's C library) has not, and the
+ * daemon names only the signals a process of ours can die of or receive.
+ */
+const char *
+log_signame(int sig)
+{
+#ifdef __GLIBC__
+	return sigabbrev_np(sig);
+#else
+	static const struct { int sig; const char *name; } t[] = {
+		{ SIGHUP, "HUP" }, { SIGINT, "INT" }, { SIGQUIT, "QUIT" },
+		{ SIGILL, "ILL" }, { SIGTRAP, "TRAP" }, { SIGABRT, "ABRT" },
+		{ SIGBUS, "BUS" }, { SIGFPE, "FPE" }, { SIGKILL, "KILL" },
+		{ SIGUSR1, "USR1" }, { SIGSEGV, "SEGV" }, { SIGUSR2, "USR2" },
+		{ SIGPIPE, "PIPE" }, { SIGALRM, "ALRM" }, { SIGTERM, "TERM" },
+		{ SIGCHLD, "CHLD" }, { SIGSYS, "SYS" }, { SIGXCPU, "XCPU" },
+		{ SIGXFSZ, "XFSZ" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].sig == sig)
+			return t[i].name;
+	return NULL;
+#endif
 }
 
 void

@@ -32,6 +32,8 @@ enum log_dest {
  * May be called again to switch (after daemonising).
  */
 void	log_init(enum log_dest dest, int level, const char *ident);
+/* A signal's name without "SIG" ("TERM"), or NULL when unknown. */
+const char *log_signame(int sig);
 void	log_set_level(int level);
 int	log_get_level(void);
 /* 1 when a message of this priority would be written. */

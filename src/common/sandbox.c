@@ -36,6 +36,16 @@
 #include "log.h"
 #include "sandbox.h"
 
+/*
+ * musl's headers define the large-file names as macros for the plain
+ * functions (pread64 -> pread), which would turn SCMP_SYS(pread64) into
+ * the name of another (or no) system call.  The rules below name system
+ * calls, not functions.
+ */
+#undef pread64
+#undef pwrite64
+#undef prlimit64
+
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/common_interface_defs.h>
 #include <sanitizer/lsan_interface.h>

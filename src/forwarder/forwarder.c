@@ -352,7 +352,7 @@ fwd_on_signal(struct fwd *f)
 		switch (si.ssi_signo) {
 		case SIGTERM:
 		case SIGINT:
-			log_info("SIG%s: shutting down", sigabbrev_np(
+			log_info("SIG%s: shutting down", log_signame(
 			    (int)si.ssi_signo));
 			f->quit = 1;
 			break;
@@ -609,7 +609,9 @@ fwd_timers(struct fwd *f)
 		f->purge_at_ms = now + FWD_PURGE_MS;
 	}
 	if (now >= f->trim_at_ms) {
+#ifdef __GLIBC__	/* musl's allocator gives freed memory back itself */
 		(void)malloc_trim(0);
+#endif
 		f->trim_at_ms = now + FWD_TRIM_MS;
 	}
 	/* Idle clients, and accepting again after a pause (EMFILE). */

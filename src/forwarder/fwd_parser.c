@@ -5,6 +5,7 @@
  * fwd_parser.h): framed, checked, then handed to the registered handlers.
  */
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -122,6 +123,20 @@ fwd_parser_attach(struct fwd_parser *fp, int fd, pid_t pid,
 /* ---- spawning ----------------------------------------------------------------- */
 
 /* Close every descriptor from lo up, but keep. */
+/* close_range through syscall(2): musl has no wrapper for it. */
+static int
+fwd_close_range(unsigned lo, unsigned hi)
+{
+#ifdef SYS_close_range
+	return (int)syscall(SYS_close_range, lo, hi, 0);
+#else
+	(void)lo;
+	(void)hi;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
 static void
 fwd_child_close_from(unsigned lo, unsigned keep)
 {
@@ -130,10 +145,10 @@ fwd_child_close_from(unsigned lo, unsigned keep)
 	int ok;
 
 	if (keep < lo)
-		ok = close_range(lo, ~0U, 0) == 0;
+		ok = fwd_close_range(lo, ~0U) == 0;
 	else
-		ok = (keep == lo || close_range(lo, keep - 1, 0) == 0) &&
-		    close_range(keep + 1, ~0U, 0) == 0;
+		ok = (keep == lo || fwd_close_range(lo, keep - 1) == 0) &&
+		    fwd_close_range(keep + 1, ~0U) == 0;
 	if (ok)
 		return;
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
@@ -234,7 +249,7 @@ fwd_describe_status(int status, char *buf, size_t len)
 		snprintf(buf, len, "stopped (status 0x%x)", (unsigned)status);
 		return;
 	}
-	abbrev = sigabbrev_np(WTERMSIG(status));
+	abbrev = log_signame(WTERMSIG(status));
 	snprintf(buf, len, "killed by signal %s%s%s",
 	    abbrev != NULL ? "SIG" : "", abbrev != NULL ? abbrev : "?",
 	    WTERMSIG(status) == SIGSYS ? " (seccomp: forbidden system call)" :
