@@ -1319,7 +1319,13 @@ atk_fields(const uint8_t *p, size_t len, struct atk_field *fl, unsigned max)
 		return 0;
 	for (i = 0; i < sizeof(bfix) / sizeof(bfix[0]); i++)
 		fl[n++] = bfix[i];
-	for (i = 0; i < t && n + 2 < max; i++) {
+	/*
+	 * A tag group is checked only by the neighbour it is for: with
+	 * several, a flip in one leaves the frame authentic for the others,
+	 * which may rightly deliver it when they missed the original.  So
+	 * the groups are flipped only in a frame with one group.
+	 */
+	for (i = 0; t == 1 && i < t && n + 2 < max; i++) {
 		fl[n++] = (struct atk_field){ D2_BC_FIXED + D2_BC_TAG_LEN * i,
 		    BS_KEYID_LEN, 0 };
 		fl[n++] = (struct atk_field){ D2_BC_FIXED + D2_BC_TAG_LEN * i +
