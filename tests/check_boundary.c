@@ -8,9 +8,10 @@
  * end this program holds as a scripted parser; a forked child that only
  * waits stands for the parser process, so a kill is seen as its death by
  * SIGKILL.  Covered:
- *  - NEIGH UP, LINK_KEY_REQ, ROUTE_ADD (originator and next hop), TT, GW
- *    and PIN for a key the policy blocks or does not admit: refused, the
- *    parser killed, nothing in the tables, no link key handed out;
+ *  - NEIGH UP, LINK_KEY_REQ, ROUTE_ADD (originator and next hop), TT, GW,
+ *    RELAY (the relayed OGM's originator) and PIN for a key the policy blocks or does not admit: refused, the
+ *    parser killed, nothing in the tables, no link key handed out,
+ *    nothing queued for rebroadcast;
  *  - the same messages for admitted keys: accepted (a gateway only for a
  *    key with the gateway role; a pin only in mode open for a key with no
  *    entry);
@@ -53,6 +54,7 @@
 #include "forwarder/fwd_types.h"
 #include "proto/ipc.h"
 #include "lib/t_check.h"
+#include "lib/t_frames.h"
 #include "lib/t_ident.h"
 #include "lib/t_ipc.h"
 
@@ -483,6 +485,41 @@ r_pin_allowlist(void)
 	say(IPC_PIN, &m, sizeof(m));
 }
 
+/* IPC_RELAY of orig's OGM, one hop on, as the parser hands it over. */
+static void
+say_relay(int orig)
+{
+	struct ipc_relay m;
+	uint8_t seed[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN];
+
+	memset(&m, 0, sizeof(m));
+	bs_chain_new(seed, anchor);
+	m.ifindex = IPC_IFINDEX_ALL;
+	m.len = (uint16_t)t_ogm_raw(m.entry, sizeof(m.entry),
+	    &(struct t_ogm_entry){ .orig = &id[orig], .epoch = 3, .seqno = 7,
+	    .interval_ms = 1000, .chain_seed = seed, .ttl = 49, .tq = 225,
+	    .hops = 1, .prev_sender = addr[orig] });
+	say(IPC_RELAY, &m, sizeof(m));
+}
+
+static void
+r_relay_blocked(void)
+{
+	say_relay(K_BLOCKED);
+}
+
+static void
+r_relay_unknown(void)
+{
+	say_relay(K_UNKNOWN);
+}
+
+static void
+a_no_relay(void)
+{
+	ck_assert_uint_eq(f.orig.rq.n, 0);
+}
+
 static void
 r_pin_blocked(void)
 {
@@ -607,6 +644,10 @@ static const struct refusal refusals[] = {
 	{ "GW of a trusted key without gateway", "allowlist",
 	    r_gw_not_gateway, a_no_gw },
 	{ "GW of a stranger", "open", r_gw_stranger, a_no_gw },
+	{ "RELAY of a blocked key", "allowlist", r_relay_blocked, a_no_relay },
+	{ "RELAY of a blocked key", "open", r_relay_blocked, a_no_relay },
+	{ "RELAY of an unknown key", "allowlist", r_relay_unknown, a_no_relay },
+	{ "RELAY of an unknown key", "ca", r_relay_unknown, a_no_relay },
 	{ "PIN in mode allowlist", "allowlist", r_pin_allowlist, a_no_pin },
 	{ "PIN in mode ca", "ca", r_pin_allowlist, a_no_pin },
 	{ "PIN of a blocked key", "open", r_pin_blocked, a_no_pin },
@@ -662,8 +703,10 @@ START_TEST(test_admitted_allowlist)
 	say(IPC_TT, &m, sizeof(m));
 	g = gw(K_GATEWAY);
 	say(IPC_GW, &g, sizeof(g));
+	say_relay(K_GATEWAY);
 	ck_assert_int_eq(pump(), FWD_CHAN_OK);
 	assert_alive();
+	ck_assert_uint_eq(f.orig.rq.n, 1);
 	ck_assert_ptr_nonnull(fwd_route_find(f.tables, addr[K_GATEWAY]));
 	ck_assert_uint_eq(fwd_client_count(f.tables), 1);
 	ck_assert_ptr_nonnull(fwd_gw_find(f.tables, addr[K_GATEWAY]));

@@ -20,6 +20,7 @@
 #include "fwd_trust.h"
 #include "fwd_types.h"
 #include "proto/ipc.h"
+#include "proto/wire.h"
 
 /* What a key is to be admitted for. */
 enum fwd_role {
@@ -280,6 +281,7 @@ fwd_admit_refusal(struct fwd *f, uint16_t type,
     const union ipc_payload *u)
 {
 	const struct ipc_ctx_neigh *nh;
+	struct wire_ogm_head oh;
 	const uint64_t lag = FWD_ADMIT_CERT_LAG;
 
 	switch (type) {
@@ -309,6 +311,12 @@ fwd_admit_refusal(struct fwd *f, uint16_t type,
 		if (u->gw.op == IPC_GW_ANNOUNCE &&
 		    !fwd_addr_ok(f, u->gw.orig_addr, FWD_ROLE_GATEWAY, lag))
 			return "originator may not be a gateway by the policy";
+		return NULL;
+	case IPC_RELAY:
+		if (wire_ogm_head_get(u->relay.entry, u->relay.len, &oh) !=
+		    WIRE_OK || !fwd_key_ok(f, oh.pk, FWD_ROLE_NODE, lag))
+			return "relayed OGM's originator key not admitted by "
+			    "the policy";
 		return NULL;
 	case IPC_PIN:
 		if (!fwd_pin_ok(f, u->pin.pk))

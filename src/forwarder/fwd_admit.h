@@ -17,6 +17,11 @@
  *   TT with clients		the originator's address is admitted
  *   GW ANNOUNCE		the originator's address belongs to a key the
  *				policy lets be a gateway
+ *   RELAY			the relayed OGM entry's originator key is
+ *				admitted (its signature is not checked: at
+ *				one verification per originator per interval
+ *				that would double the privileged process's
+ *				work; the receivers check it)
  *   PIN			mode open, the key has no trust, block or
  *				revoke entry, and its address is not pinned
  *				to another key
