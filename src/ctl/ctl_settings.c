@@ -224,6 +224,8 @@ ctl_event(struct ctl *ctl, const struct ctl_cmd *cmd, int argc, char **argv)
 		return rc == CTL_HELP_SHOWN ? CTL_EXIT_OK : rc;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = ctl_event_signal;
+	/* A request under way finishes; the loop then ends. */
+	sa.sa_flags = SA_RESTART;
 	(void)sigemptyset(&sa.sa_mask);
 	(void)sigaction(SIGINT, &sa, NULL);
 	(void)sigaction(SIGTERM, &sa, NULL);

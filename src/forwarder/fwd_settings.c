@@ -8,13 +8,13 @@
 #include "common/config.h"
 #include "common/log.h"
 #include "control.h"
-#include "fwd_parser.h"
-#include "proto/ipc.h"
+#include "fwd_data.h"
 #include "fwd_iface.h"
 #include "fwd_links.h"
-#include "fwd_data.h"
+#include "fwd_parser.h"
 #include "fwd_settings.h"
 #include "fwd_types.h"
+#include "proto/ipc.h"
 
 void
 fwd_send_config(struct fwd *f)
@@ -80,7 +80,8 @@ fwd_settings_apply(struct fwd *f, const struct bs_config *n, const char *why)
 	ogm = o.orig_interval_ms != f->cfg.orig_interval_ms;
 	if (hello || ogm)
 		fwd_settings_timers(f, hello, ogm);
-	level = f->args.debug ? LOG_DEBUG : (int)f->cfg.log_level;
+	/* -d is in n already (config_apply_args), as at the start. */
+	level = (int)f->cfg.log_level;
 	if (level != log_get_level()) {
 		log_set_level(level);
 		parser = 1;
@@ -106,13 +107,29 @@ fwd_settings_apply(struct fwd *f, const struct bs_config *n, const char *why)
 
 /* ---- set / get ------------------------------------------------------------------ */
 
+/* A setting as a field: its name with '_' for '-' ("hop_penalty"). */
+static void
+fwd_settings_field(struct ctl_reply *r, const struct bs_config *cfg,
+    const char *name)
+{
+	char field[CTLP_NAME_MAX + 1], val[64];
+	size_t i;
+
+	if (config_get_runtime(cfg, name, val, sizeof(val)) < 0)
+		return;
+	for (i = 0; name[i] != '\0' && i < CTLP_NAME_MAX; i++)
+		field[i] = name[i] == '-' ? '_' : name[i];
+	field[i] = '\0';
+	ctl_reply_field_str(r, field, val);
+}
+
 void
 fwd_settings_ctl_set(void *ctx, size_t argc, const char *const argv[],
     struct ctl_reply *r)
 {
 	struct fwd *f = ctx;
 	struct bs_config n = f->cfg;
-	char err[512], val[64];
+	char err[512];
 
 	if (config_set_runtime(&n, argc, argv, err, sizeof(err)) != 0) {
 		ctl_reply_error(r, CTLP_E_USAGE, "%s", err);
@@ -120,8 +137,7 @@ fwd_settings_ctl_set(void *ctx, size_t argc, const char *const argv[],
 	}
 	(void)fwd_settings_apply(f, &n, "set");
 	ctl_reply_record_begin(r);
-	if (config_get_runtime(&f->cfg, argv[0], val, sizeof(val)) >= 0)
-		ctl_reply_field_str(r, argv[0], val);
+	fwd_settings_field(r, &f->cfg, argv[0]);
 	ctl_reply_ok(r);
 }
 
@@ -143,9 +159,8 @@ fwd_settings_ctl_get(void *ctx, size_t argc, const char *const argv[],
 	}
 	ctl_reply_record_begin(r);
 	for (i = 0; (name = config_runtime_name(i)) != NULL; i++)
-		if ((argc == 0 || strcmp(argv[0], name) == 0) &&
-		    config_get_runtime(&f->cfg, name, val, sizeof(val)) >= 0)
-			ctl_reply_field_str(r, name, val);
+		if (argc == 0 || strcmp(argv[0], name) == 0)
+			fwd_settings_field(r, &f->cfg, name);
 	ctl_reply_ok(r);
 }
 
