@@ -122,7 +122,9 @@ enum ctlp_status {
  *	set		NAME VALUE...	one record: NAME = the value now
  *					(config_set_runtime names and forms)
  *	get		[NAME]		one record: every runtime setting (or
- *					NAME) as text, as batsec.conf has it
+ *					NAME) as text, as batsec.conf has it;
+ *					field names have '_' for '-'
+ *					(hop_penalty)
  *	events		[CURSOR]	without: one record, last (the newest
  *					event's number); with: lost (when
  *					events after CURSOR were overwritten),
