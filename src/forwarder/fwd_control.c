@@ -474,6 +474,12 @@ fwd_stats_tables(struct fwd *f, struct ctl_reply *r)
 	ctl_reply_field_u64(r, "local_aged", tc->local_aged);
 	ctl_reply_field_u64(r, "e2e_evicted", tc->e2e_evicted);
 	ctl_reply_field_u64(r, "bcast_restarts", tc->bcast_restarts);
+	if (f->data != NULL) {
+		ctl_reply_field_u64(r, "bcast_repeats",
+		    f->data->bcast_repeats);
+		ctl_reply_field_u64(r, "bcast_repeat_drops",
+		    f->data->bcast_repeat_drops);
+	}
 }
 
 /*
