@@ -27,7 +27,8 @@
 # MESH_LOG_LEVEL (info), MESH_DAEMON_FLAGS ("-f -d"), MESH_PING=ping to
 # use ping(8) instead of the python3 stand-in, MESH_PING_COUNT (3),
 # MESH_CONF_EXTRA (lines added to every node's configuration, such as
-# "fast-path off"), MESH_WRAP_I (a command, word-split, that node I's
+# "fast-path off"), MESH_IF_OPTS (words after every "interface mJ" line,
+# such as "wireless bcast-repeat 2"), MESH_WRAP_I (a command, word-split, that node I's
 # batsecd runs under inside its namespace, such as a setpriv(1) line).
 #
 # -d is passed to batsecd because without it the daemon logs only to
@@ -166,7 +167,9 @@ mesh_conf() {
 	local pol j
 	pol=${2:-$MT/policy}
 	{
-		for j in $(mesh_neighbours "$1"); do echo "interface m$j"; done
+		for j in $(mesh_neighbours "$1"); do
+			echo "interface m$j${MESH_IF_OPTS:+ $MESH_IF_OPTS}"
+		done
 		echo "key $MT/n$1.key"
 		echo "policy $pol"
 		echo "socket $(mesh_sock "$1")"

@@ -199,6 +199,19 @@ fwd_if_medium(struct fwd_iface *v, const struct bs_config *cfg, size_t i)
 	v->bcast_repeat = config_iface_repeat(o, v->wireless != 0);
 }
 
+/* Its line may have new options (reload): settle them again. */
+static void
+fwd_if_reoptions(struct fwd_iface *v, const struct bs_config *cfg, size_t i)
+{
+	int wireless = v->wireless;
+	unsigned rep = v->bcast_repeat;
+
+	fwd_if_medium(v, cfg, i);
+	if (v->wireless != wireless || v->bcast_repeat != rep)
+		log_info("mesh interface %s: %s, bcast-repeat %u", v->name,
+		    v->wireless ? "wireless" : "wired", v->bcast_repeat);
+}
+
 static void
 fwd_if_appear(struct fwd *f, size_t i, const struct nl_link *link)
 {
@@ -588,8 +601,7 @@ fwd_ifaces_reconfigure(struct fwd *f, const struct bs_config *cfg)
 	fwd_ifaces_relayout(f, cfg);
 	for (i = 0; i < f->ifs.n; i++) {
 		if (fwd_if(f, i)->ifindex != 0) {
-			/* Its line may have new options. */
-			fwd_if_medium(fwd_if(f, i), cfg, i);
+			fwd_if_reoptions(fwd_if(f, i), cfg, i);
 			continue;
 		}
 		if (nl_link_get_by_name(f->nl, fwd_if(f, i)->name, &link) == 0)
