@@ -1999,22 +1999,36 @@ START_TEST(test_mesh_version)
 }
 END_TEST
 
-START_TEST(test_mesh_bcast)
+/*
+ * Interfaces IF1..IF3 (IF1 wireless or not), neighbours 1 and 4 on IF1, 2
+ * on IF2, 3 on IF3, a route to 9 via 1; a broadcast inner frame in inner
+ * (*il bytes) and node 9's BCAST of it (TTL 5, seqno 77) from node 1 in
+ * p: its length.
+ */
+static size_t
+bcast_setup(int if1_wireless, uint8_t *inner, size_t *il, uint8_t *p)
 {
-	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c2[6];
-	struct wire_bcast b, in;
-	size_t il, len, k;
+	uint8_t c2[6];
 
 	set_up(3);
-	up[0].wireless = 1;	/* back out on IF1 too (node 4 there) */
+	up[0].wireless = (uint8_t)if1_wireless;
 	neigh(1, IF1, 1, 200, T0);
 	neigh(2, IF2, 1, 200, T0);
 	neigh(3, IF3, 1, 200, T0);
 	neigh(4, IF1, 1, 200, T0);
 	route(9, 1, IF1, T0);
 	client_mac(2, c2);
-	il = eth(inner, bcast_mac, c2, 90);
-	len = mk_bcast(p, 1, IF1, 5, 77, 9, inner, il);
+	*il = eth(inner, bcast_mac, c2, 90);
+	return mk_bcast(p, 1, IF1, 5, 77, 9, inner, *il);
+}
+
+START_TEST(test_mesh_bcast)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX];
+	struct wire_bcast b, in;
+	size_t il, len, k;
+
+	len = bcast_setup(1, inner, &il, p);
 	ck_assert_int_eq(wire_bcast_parse(p, len, &in), WIRE_OK);
 	rx_from(1, IF1, bcast_mac, p, len, T0);
 	ck_assert_uint_eq(n_taps, 1);
@@ -2073,19 +2087,11 @@ END_TEST
  */
 START_TEST(test_mesh_bcast_wired)
 {
-	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c2[6];
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX];
 	struct wire_bcast b;
 	size_t il, len, k;
 
-	set_up(3);
-	neigh(1, IF1, 1, 200, T0);
-	neigh(2, IF2, 1, 200, T0);
-	neigh(3, IF3, 1, 200, T0);
-	neigh(4, IF1, 1, 200, T0);
-	route(9, 1, IF1, T0);
-	client_mac(2, c2);
-	il = eth(inner, bcast_mac, c2, 90);
-	len = mk_bcast(p, 1, IF1, 5, 77, 9, inner, il);
+	len = bcast_setup(0, inner, &il, p);
 	rx_from(1, IF1, bcast_mac, p, len, T0);
 	ck_assert_uint_eq(n_taps, 1);
 	ck_assert_uint_eq(n_sends, 2);

@@ -446,9 +446,10 @@ mesh_isolate() {
 # socket, one a second, for machines without ping(8); exit 0 at the first
 # reply, 1 when none came within WAIT seconds of the last echo, 2 when
 # the script itself failed.
-# bcast_rx.py IFACE TOKEN SECS READY: count the frames received (not sent)
-# on IFACE that contain TOKEN during SECS seconds; touch READY once the
-# socket is bound; print the count.
+# bcast_rx.py IFACE TOKEN SECS READY [seq]: count the frames received (not
+# sent) on IFACE that contain TOKEN during SECS seconds; touch READY once
+# the socket is bound; print the count.  With "seq": frames that contain
+# TOKEN-NUMBER. ; print "distinct total" (distinct NUMBERs, frames).
 # bcast_tx.py ADDR PORT TOKEN: one UDP datagram out of batsec0, to a
 # broadcast or multicast ADDR (IPv4, or IPv6 link scope).
 mesh_write_helpers() {
@@ -514,12 +515,14 @@ mesh_write_helpers() {
 	sys.exit(1)
 	EOF
 	cat >"$MT/bcast_rx.py" <<-'EOF'
-	import select, socket, sys, time
+	import re, select, socket, sys, time
 	iface, token, secs, ready = sys.argv[1], sys.argv[2].encode(), float(sys.argv[3]), sys.argv[4]
+	seq = re.compile(re.escape(token) + rb"-(\d+)\.") if sys.argv[5:] == ["seq"] else None
 	s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
 	s.bind((iface, 0))
 	open(ready, "w").close()
 	n = 0
+	seen = set()
 	end = time.monotonic() + secs
 	while True:
 	    left = end - time.monotonic()
@@ -529,9 +532,15 @@ mesh_write_helpers() {
 	    if not r:
 	        continue
 	    data, addr = s.recvfrom(65536)
-	    if addr[2] != socket.PACKET_OUTGOING and token in data:
-	        n += 1
-	print(n)
+	    if addr[2] == socket.PACKET_OUTGOING or token not in data:
+	        continue
+	    m = seq.search(data) if seq else None
+	    if seq and not m:
+	        continue
+	    n += 1
+	    if m:
+	        seen.add(m.group(1))
+	print("%d %d" % (len(seen), n) if seq else n)
 	EOF
 	cat >"$MT/bcast_tx.py" <<-'EOF'
 	import socket, sys

@@ -48,32 +48,6 @@ for i in range(count):
     s.sendto(("%s-%05d." % (token, i)).encode(), ("10.99.0.255", 9))
     time.sleep(gap)
 EOF
-# burst_rx.py IFACE TOKEN SECS READY: frames received on IFACE carrying
-# TOKEN-i. during SECS seconds; prints "distinct total".
-cat >"$MT/burst_rx.py" <<-'EOF'
-import re, select, socket, sys, time
-iface, token, secs, ready = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
-pat = re.compile(re.escape(token.encode()) + rb"-(\d{5})\.")
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
-s.bind((iface, 0))
-open(ready, "w").close()
-seen, total = set(), 0
-end = time.monotonic() + secs
-while True:
-    left = end - time.monotonic()
-    if left <= 0:
-        break
-    r, _, _ = select.select([s], [], [], left)
-    if not r:
-        continue
-    data, addr = s.recvfrom(65536)
-    m = pat.search(data)
-    if addr[2] != socket.PACKET_OUTGOING and m:
-        seen.add(int(m.group(1)))
-        total += 1
-print(len(seen), total)
-EOF
-
 # burst LABEL: COUNT broadcasts 1 -> 3; "distinct total" in $MT/rx.LABEL.
 burst() {
 	local tok pid
@@ -81,8 +55,8 @@ burst() {
 	rm -f "$MT/rx.$1" "$MT/rx.$1.ready"
 	# Sending takes COUNT * 10 ms and more on a loaded machine; the
 	# receiver listens for long enough either way.
-	ip netns exec "$(mesh_ns 3)" python3 "$MT/burst_rx.py" batsec0 \
-	    "$tok" $((COUNT / 100 + 20)) "$MT/rx.$1.ready" >"$MT/rx.$1" &
+	ip netns exec "$(mesh_ns 3)" python3 "$MT/bcast_rx.py" batsec0 \
+	    "$tok" $((COUNT / 100 + 20)) "$MT/rx.$1.ready" seq >"$MT/rx.$1" &
 	pid=$!
 	track_pid "$pid"
 	wait_for 20 test -e "$MT/rx.$1.ready" || return 1
@@ -134,6 +108,9 @@ check "bcast-repeat 2: none delivered twice ($all2 frames)" \
 rep=$(( $(mesh_stat 2 bcast_repeats) - rep_before ))
 drops=$(mesh_stat 2 bcast_repeat_drops)
 echo "node 2: bcast_repeats $rep, bcast_repeat_drops $drops"
+for i in 2 3; do
+	echo "node $i data drops: $(mesh_json "$i" s "' '.join('%s=%s' % (k[10:], v) for k, v in sorted(j.items()) if k.startswith('data_drop_') and v)")"
+done
 check "node 2 repeated what it relayed ($rep + 2 * $drops >= 2 * $got2)" \
     test $((rep + 2 * drops)) -ge $((2 * got2))
 # The extra copies die at the receivers' hop check (replayed counter).
