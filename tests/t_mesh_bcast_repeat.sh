@@ -92,6 +92,10 @@ check "SIGHUP: node 2 m1 repeats twice" wait_for 20 reloaded 2 1
 check "SIGHUP: node 2 m3 repeats twice" wait_for 20 reloaded 2 3
 check "SIGHUP: node 3 m2 repeats twice" wait_for 20 reloaded 3 2
 check "node 1 still reaches node 3" wait_for 30 mesh_nexthop_is 1 3 2
+ifopt() { mesh_json 2 if "[r['$2'] for r in j if r['name'] == '$1'][0]"; }
+check "node 2 m3: wireless ($(ifopt m3 wireless))" test "$(ifopt m3 wireless)" = yes
+check "node 2 m3: bcast_repeat 2 ($(ifopt m3 bcast_repeat))" \
+    test "$(ifopt m3 bcast_repeat)" = 2
 
 check "400 broadcasts, bcast-repeat 2" burst r2
 read -r got2 all2 <"$MT/rx.r2" 2>/dev/null || { got2=0; all2=0; }
@@ -116,6 +120,15 @@ check "node 2 repeated what it relayed ($rep + 2 * $drops >= 2 * $got2)" \
 # The extra copies die at the receivers' hop check (replayed counter).
 check "node 3 dropped repeats it had already (drop_replay)" \
     test "$(mesh_stat 3 data_drop_replay)" -gt 0
+
+# auto (no words): a veth has neither /sys/class/net/m3/wireless nor
+# phy80211, so it is wired with no repeats.
+MESH_IF_OPTS=""
+mesh_conf 2
+kill -HUP "$(cat "$MT/n2.pid")"
+check "auto: node 2 m3 is wired, no repeats" \
+    wait_for 20 grep -q "mesh interface m3: wired, bcast-repeat 0" "$MT/n2.log"
+check "auto: node 2 m3 shows wireless no" test "$(ifopt m3 wireless)" = no
 
 for i in 1 2 3; do
 	check "node $i: batsecd still running" mesh_running "$i"

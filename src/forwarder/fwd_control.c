@@ -164,6 +164,8 @@ fwd_ctl_interfaces(void *ctx, size_t argc, const char *const argv[],
 		ctl_reply_field_u64(r, "ifindex", (uint64_t)(v->ifindex > 0 ?
 		    v->ifindex : 0));
 		ctl_reply_field_u64(r, "mtu", v->mtu);
+		ctl_reply_field_bool(r, "wireless", v->wireless);
+		ctl_reply_field_u64(r, "bcast_repeat", v->bcast_repeat);
 		if (v->ifindex > 0)
 			ctl_reply_field_addr(r, "address", v->mac);
 		ctl_reply_field_bool(r, "present", v->ifindex > 0);
