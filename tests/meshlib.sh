@@ -17,6 +17,7 @@
 #	mesh_ping FROM TO [4|6] [TRIES]	3 echoes, 5 s wait, TRIES runs
 #	mesh_cut I J / mesh_heal I J	drop everything on the link (nftables)
 #	mesh_loss I J PCT		random loss on the link (nftables)
+#	mesh_loss_all PCT		the same on every link
 #	mesh_stop I			SIGTERM the daemon of node I
 #	mesh_ctl I ARGS...		batsec-ctl -s SOCK ARGS in node I
 #	mesh_json I CMD EXPR		a python3 expression over `-j CMD`
@@ -431,6 +432,14 @@ mesh_heal() { mesh_filter "$1" "$2" && mesh_filter "$2" "$1"; }
 mesh_loss() {
 	mesh_filter "$1" "$2" numgen random mod 100 "<" "$3" counter drop &&
 	    mesh_filter "$2" "$1" numgen random mod 100 "<" "$3" counter drop
+}
+# mesh_loss_all PCT: mesh_loss on every edge (a FAIL line for each that
+# could not be set up).
+mesh_loss_all() {
+	local e
+	for e in $MESH_EDGES; do
+		mesh_loss "${e%-*}" "${e#*-}" "$1" || fail "loss on link $e"
+	done
 }
 # mesh_isolate I: node I hears nothing and nobody hears it.
 mesh_isolate() {

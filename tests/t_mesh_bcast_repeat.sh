@@ -23,9 +23,7 @@ LOSS=20
 COUNT=400
 MESH_IF_OPTS="wireless bcast-repeat 0"
 mesh_build 3 "1-2 2-3"
-for e in $MESH_EDGES; do
-	mesh_loss "${e%-*}" "${e#*-}" "$LOSS" || fail "loss on link $e"
-done
+mesh_loss_all "$LOSS"
 mesh_start_all || finish
 
 if mesh_wait_converged 120; then
