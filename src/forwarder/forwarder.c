@@ -298,7 +298,9 @@ fwd_ifaces_differ(const struct bs_config *a, const struct bs_config *b)
 	if (a->n_ifaces != b->n_ifaces)
 		return 1;
 	for (i = 0; i < a->n_ifaces; i++)
-		if (strcmp(a->ifaces[i], b->ifaces[i]) != 0)
+		if (strcmp(a->ifaces[i], b->ifaces[i]) != 0 ||
+		    !config_iface_opt_equal(&a->iface_opt[i],
+		    &b->iface_opt[i]))
 			return 1;
 	return 0;
 }
@@ -317,6 +319,7 @@ fwd_reload_config(struct fwd *f)
 	fwd_reload_fixed(&f->cfg, &n);
 	if (fwd_ifaces_differ(&f->cfg, &n)) {
 		memcpy(f->cfg.ifaces, n.ifaces, sizeof(n.ifaces));
+		memcpy(f->cfg.iface_opt, n.iface_opt, sizeof(n.iface_opt));
 		f->cfg.n_ifaces = n.n_ifaces;
 		fwd_ifaces_reconfigure(f, &n);
 	}
@@ -574,6 +577,8 @@ fwd_timeout(const struct fwd *f)
 	at = fwd_earlier(at, fwd_announce_deadline(f));
 	at = fwd_earlier(at, f->purge_at_ms);
 	at = fwd_earlier(at, fwd_pins_due(&f->pins));
+	if (f->data != NULL)
+		at = fwd_earlier(at, fwd_data_repeat_deadline(f->data));
 	if (f->ctl != NULL && (ct = control_timeout(f->ctl, now)) >= 0)
 		at = fwd_earlier(at, now + (uint64_t)ct);
 	if (at == 0)
@@ -597,6 +602,8 @@ fwd_timers(struct fwd *f)
 	    !fwd_parser_pending(&f->parser))
 		fwd_trust_push(f);
 	fwd_announce_run(f, now);
+	if (f->data != NULL)
+		fwd_data_repeat_run(f->data, now);
 	fwd_pins_tick(f, now);
 	fwd_trust_tick(f, now);
 	if (now >= f->purge_at_ms) {
