@@ -19,10 +19,7 @@ case $B in /*) ;; *) B=$TOP/$B ;; esac
 D=$B/batsecd
 CTL=$B/batsec-ctl
 for f in "$D" "$CTL"; do
-	if [ ! -x "$f" ]; then
-		fail "built: $f"
-		finish
-	fi
+	[ -x "$f" ] || { fail "built: $f"; finish; }
 done
 # libfaketime itself, preloaded by env(1): the faketime(1) wrapper
 # stays as the parent of what it runs, and the signals are for batsecd.
@@ -46,17 +43,13 @@ esac
 
 T=$(mktmp)
 T=$(cd "$T" && pwd -P)
+# The state directories on tmpfs, removed by lib.sh's cleanup like $T.
 SHM=$(mktemp -d /dev/shm/batsec-epoch.XXXXXX) || { fail "mktemp"; finish; }
-LOGS=$B/test-logs
-on_exit() {
-	mkdir -p "$LOGS"
-	for f in "$T"/*.log; do
-		[ -f "$f" ] && cp "$f" "$LOGS/t_epoch_wait.$(basename "$f")"
-	done
-	rm -rf "$SHM"
-	cleanup
-}
-trap on_exit EXIT
+echo "dir $SHM" >>"$_reg"
+# The daemons' logs, kept after the test: $L.NAME.log.
+L=$B/test-logs/t_epoch_wait
+mkdir -p "$B/test-logs"
+rm -f "$L".*.log
 NS=$(ns_add e) || { fail "namespace"; finish; }
 
 "$CTL" key generate -o "$T/n.key" >/dev/null 2>&1 ||
@@ -79,15 +72,15 @@ conf() {
 }
 # run FAKETIME NAME: batsecd in the foreground with the clock at
 # FAKETIME (libfaketime's syntax, "@": it starts there and runs on), log in
-# $T/NAME.log, pid in $PID.
+# $L.NAME.log, pid in $PID.
 run() {
 	ip netns exec "$NS" env LD_PRELOAD="$FT" FAKETIME="$1" \
-	    "$D" -f -d -c "$T/$2.conf" >>"$T/$2.log" 2>&1 &
+	    "$D" -f -d -c "$T/$2.conf" >>"$L.$2.log" 2>&1 &
 	PID=$!
 	track_pid "$PID"
 }
 running() { kill -0 "$1" 2>/dev/null; }
-logged() { grep -q -- "$2" "$T/$1.log"; }
+logged() { grep -q -- "$2" "$L.$1.log"; }
 tap_up() { ip -n "$NS" link show batsec0 2>/dev/null | grep -q '[<,]UP[,>]'; }
 tap_gone() { ! ip -n "$NS" link show batsec0 >/dev/null 2>&1; }
 # stop PID SIGNAL: its exit status in $RC (255: did not exit).
@@ -118,7 +111,7 @@ wait_for 60 sh -c "! kill -0 $PID 2>/dev/null"
 wait "$PID"
 RC=$?
 check "auto, 1970, tmpfs: exit 1" test "$RC" -eq 1
-check "auto, 1970, tmpfs: one line" test "$(wc -l <"$T/refuse.log")" -eq 1
+check "auto, 1970, tmpfs: one line" test "$(wc -l <"$L.refuse.log")" -eq 1
 check "auto, 1970, tmpfs: says tmpfs" logged refuse "is on tmpfs or ramfs"
 check "auto, 1970, tmpfs: says the clock" logged refuse "1970-01-01"
 check "auto, 1970, tmpfs: names persistent storage" \
@@ -134,7 +127,7 @@ check "auto, 1970, tmpfs: no TAP" tap_gone
 
 conf wait "$SHM/wait" clock
 for sig in TERM INT; do
-	: >"$T/wait.log"
+	: >"$L.wait.log"
 	run "$Y1970" wait
 	P=$PID
 	check "clock, 1970 ($sig): waiting for the clock" \
@@ -145,7 +138,7 @@ for sig in TERM INT; do
 	sleep 3
 	check "clock, 1970 ($sig): still waiting" running "$P"
 	check "clock, 1970 ($sig): logged once" \
-	    test "$(grep -c "waiting for the clock" "$T/wait.log")" -eq 1
+	    test "$(grep -c "waiting for the clock" "$L.wait.log")" -eq 1
 	check "clock, 1970 ($sig): no epoch written" test ! -e "$SHM/wait/epoch"
 	check "clock, 1970 ($sig): no TAP" tap_gone
 	if [ "$sig" = TERM ]; then
