@@ -73,7 +73,7 @@ endif
 # Debian packages: libraries and headers first, tools after.
 DEB_PKGS := libsodium-dev libmnl-dev libseccomp-dev check pkg-config \
             afl++ clang mandoc iproute2 nftables tcpdump ethtool procps \
-            libcap2-bin tshark systemd python3 busybox musl-tools
+            libcap2-bin tshark systemd python3 busybox musl-tools faketime
 PC_MODULES := libsodium libmnl libseccomp check
 ifneq ($(ARCH),)
 DEB_PKGS := gcc-$(CROSS) libc6-dev-$(ARCH)-cross pkg-config qemu-user-static

@@ -138,7 +138,8 @@ static const struct {
 	{ "fast-path tc", "\nfast-path tc\n" },
 	{ "epoch-seed clock", "\nepoch-seed clock\n" },
 	{ "epoch-seed none", "\nepoch-seed none\n" },
-	{ "# only a comment\n", "\nepoch-seed none\n" },
+	{ "epoch-seed auto", "\nepoch-seed auto\n" },
+	{ "# only a comment\n", "\nepoch-seed auto\n" },
 	{ "# only a comment\n\n \t \n", "\nfast-path on\n" },
 	{ "# only a comment\n\n \t \n", "\ntap batsec0\n" },
 	{ "interface eth0\n\n# end, no newline\nhop-penalty 1",
@@ -479,8 +480,10 @@ static const struct {
 	{ "log-level DEBUG", 0, "t.conf:1: log-level: 'DEBUG' is not one of "
 	    "error, warning, info, debug" },
 	/* epoch-seed */
-	{ "epoch-seed yes", 0, "t.conf:1: epoch-seed: 'yes' is not none or "
-	    "clock" },
+	{ "epoch-seed yes", 0, "t.conf:1: epoch-seed: 'yes' is not auto, "
+	    "clock or none" },
+	{ "epoch-seed AUTO", 0, "t.conf:1: epoch-seed: 'AUTO' is not auto, "
+	    "clock or none" },
 	{ "epoch-seed clock\nepoch-seed none", 0, "t.conf:2: epoch-seed: "
 	    "given twice (first on line 1)" },
 	/* fast-path */

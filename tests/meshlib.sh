@@ -175,8 +175,8 @@ mesh_conf() {
 		echo "policy $pol"
 		echo "socket $(mesh_sock "$1")"
 		echo "state-dir $MT/n$1.state"
-		# A TMPDIR on tmpfs: batsecd refuses it without epoch-seed
-		# clock (batsec.conf(5)).
+		# A TMPDIR on tmpfs: seed a missing epoch from the clock
+		# whatever the default (batsec.conf(5)).
 		case $(stat -f -c %T "$MT") in
 		tmpfs|ramfs) echo "epoch-seed clock" ;;
 		esac

@@ -586,7 +586,7 @@ config_defaults(struct bs_config *cfg)
 	cfg->gw_mode = BS_GW_OFF;
 	cfg->log_level = BS_LOG_INFO;
 	cfg->fast_path = BS_FAST_ON;
-	cfg->epoch_seed = BS_EPOCH_SEED_NONE;
+	cfg->epoch_seed = BS_EPOCH_SEED_AUTO;
 }
 
 /* ---- the file ---------------------------------------------------------- */
@@ -873,7 +873,8 @@ conf_d_fast_path(struct conf_parser *p, char **av, size_t ac)
 }
 
 static const char *const conf_epoch_seed_names[] = {
-	[BS_EPOCH_SEED_NONE] = "none", [BS_EPOCH_SEED_CLOCK] = "clock",
+	[BS_EPOCH_SEED_AUTO] = "auto", [BS_EPOCH_SEED_CLOCK] = "clock",
+	[BS_EPOCH_SEED_NONE] = "none",
 };
 
 static int
@@ -889,7 +890,7 @@ conf_d_epoch_seed(struct conf_parser *p, char **av, size_t ac)
 			p->cfg.epoch_seed = (enum bs_epoch_seed)i;
 			return 0;
 		}
-	conf_err(p->err, p->errlen, p->where, "'%s' is not none or clock",
+	conf_err(p->err, p->errlen, p->where, "'%s' is not auto, clock or none",
 	    conf_quote(&q, av[0]));
 	return -1;
 }

@@ -90,8 +90,10 @@ enum bs_fast_path {
 
 /* epoch-seed: where a missing epoch file starts (state.h). */
 enum bs_epoch_seed {
-	BS_EPOCH_SEED_NONE = 0,	/* at 1; a state-dir on tmpfs is refused */
-	BS_EPOCH_SEED_CLOCK,	/* from the wall clock; tmpfs allowed */
+	BS_EPOCH_SEED_AUTO = 0,	/* the clock if plausible, else 1 on */
+				/* persistent storage, refused on tmpfs */
+	BS_EPOCH_SEED_CLOCK,	/* the clock, waiting until it is plausible */
+	BS_EPOCH_SEED_NONE,	/* at 1 (labs: replayable after a loss) */
 };
 
 /* What a mesh interface is (interface NAME [auto|wired|wireless]). */
