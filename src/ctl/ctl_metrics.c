@@ -172,14 +172,14 @@ mon_classify_drop(const char *name, struct mon_class *c)
 
 	if (strcmp(name, "rx_queue_drops") == 0)
 		mon_set(c, MK_DROP, "socket", 6, "rx_queue");
-	else if (len > 5 && strcmp(name + len - 5, "_full") == 0)
-		mon_set(c, MK_DROP, "tables", 6, name);
 	else if (strncmp(name, "drop_", 5) == 0 && mon_parser_stat(name))
 		mon_set(c, MK_DROP, "parser", 6, name + 5);
 	else if (strncmp(name, "drop_", 5) == 0)
 		mon_set(c, MK_DROP, "forwarder", 9, name + 5);
 	else if (d != NULL && d[6] != '\0')
 		mon_set(c, MK_DROP, name, (size_t)(d - name), d + 6);
+	else if (len > 5 && strcmp(name + len - 5, "_full") == 0)
+		mon_set(c, MK_DROP, "tables", 6, name);
 	else
 		return -1;
 	return 0;
