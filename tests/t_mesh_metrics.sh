@@ -18,6 +18,13 @@ mesh_init t_mesh_metrics
 PC="python3 $TOP/tests/lib/promcheck.py"
 check "promcheck: its own valid and invalid cases" $PC --self-test
 
+# Usage errors: exit 2 before any connection.
+usage2() { "$CTL" -s "$MT/none.sock" "$@" >/dev/null 2>&1; [ $? = 2 ]; }
+check "metrics EXTRA: usage error" usage2 metrics extra
+check "metrics -o '': usage error" usage2 metrics -o ""
+check "metrics -x: usage error" usage2 metrics -x
+check "nodeinfo EXTRA: usage error" usage2 nodeinfo extra
+
 mesh_build 3 "1-2 2-3"
 mesh_start_all || finish
 if mesh_wait_converged 60; then
