@@ -37,6 +37,17 @@
 /* The longest text a field gives a label or JSON string here. */
 #define MON_STR_MAX		CTLP_STR_MAX
 
+void
+ctl_mon_in_free(struct ctl_mon_in *in)
+{
+	free(in->status.buf);
+	free(in->stats.buf);
+	free(in->neighbors.buf);
+	free(in->interfaces.buf);
+	free(in->gateways.buf);
+	free(in->clients.buf);
+}
+
 /* ---- fields ----------------------------------------------------------- */
 
 /* Integer field name of r into *v: 0, or -1 when missing or not one. */

@@ -18,6 +18,9 @@ struct ctl_mon_in {
 	    clients;
 };
 
+/* Free the replies' buffers (the struct itself is the caller's). */
+void	ctl_mon_in_free(struct ctl_mon_in *in);
+
 /*
  * The exposition on out: batsec_up, and when in->up everything else.
  * 0, or -1 when a name from the daemon broke the format or out failed.

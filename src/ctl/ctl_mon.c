@@ -54,17 +54,6 @@ ctl_mon_fetch(const struct ctl *ctl, const struct ctl_cmd *cmd,
 	return rc;
 }
 
-static void
-ctl_mon_free(struct ctl_mon_in *in)
-{
-	free(in->status.buf);
-	free(in->stats.buf);
-	free(in->neighbors.buf);
-	free(in->interfaces.buf);
-	free(in->gateways.buf);
-	free(in->clients.buf);
-}
-
 /* The exposition into path, replacing it atomically: an exit status. */
 static int
 ctl_mon_write_file(const char *path, const struct ctl_mon_in *in)
@@ -132,7 +121,7 @@ ctl_mon_metrics(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 		    "format"), CTL_EXIT_FAIL);
 	else
 		wrc = ctl_flush_stdout();
-	ctl_mon_free(&in);
+	ctl_mon_in_free(&in);
 	return rc != CTL_EXIT_OK ? rc : wrc;
 }
 
@@ -158,6 +147,6 @@ ctl_mon_nodeinfo(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 		(void)ctl_metrics_nodeinfo(stdout, &in, host);
 		rc = ctl_flush_stdout();
 	}
-	ctl_mon_free(&in);
+	ctl_mon_in_free(&in);
 	return rc;
 }
