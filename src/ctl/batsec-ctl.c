@@ -2,7 +2,7 @@
  * batsec-ctl.c — the batsec command-line tool: the command table, help,
  * dispatch and main.  Each command family lives in its own file behind
  * the table: ctl_key.c, ctl_cert.c (offline: key and certificate files),
- * ctl_show.c, ctl_trust.c, ctl_ping.c (daemon commands).
+ * ctl_show.c, ctl_trust.c, ctl_ping.c, ctl_mon.c (daemon commands).
  *
  * Offline commands (keys and certificates) work on files and need no
  * daemon.  The daemon commands (originators, neighbors, trust, ...) send
