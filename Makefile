@@ -203,6 +203,15 @@ $(B)/tests/check_%: $(B)/tests/check_%.o $(LIBTEST) $(LIBS_ALL)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBTEST) $(LIBS_ALL) \
 	    $(PKG_LIBS) $(CHECK_LIBS)
 
+# check_ctl_mon tests batsec-ctl's monitoring renderers: it links them.
+CTL_MON_OBJ := $(call obj,src/ctl/ctl_prom.c src/ctl/ctl_metrics.c \
+    src/ctl/ctl_client.c src/ctl/ctl_util.c)
+$(B)/tests/check_ctl_mon: $(B)/tests/check_ctl_mon.o $(CTL_MON_OBJ) \
+    $(LIBTEST) $(LIBS_ALL)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(CTL_MON_OBJ) $(LIBTEST) \
+	    $(LIBS_ALL) $(PKG_LIBS) $(CHECK_LIBS)
+
 $(B)/tests/attack/%: $(B)/tests/attack/%.o $(LIBTEST) $(LIBS_ALL)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBTEST) $(LIBS_ALL) $(PKG_LIBS)
