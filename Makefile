@@ -299,7 +299,8 @@ $(B)/bench/fp_noseccomp.so: bench/fp_noseccomp.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 $(OPT) $(WARN) -fPIC -shared -o $@ $<
 
-footprint: $(BINS) $(B)/bench/sim/batsec-sim $(B)/bench/fp_noseccomp.so
+footprint: $(BINS) $(B)/bench/sim/batsec-sim $(B)/bench/fp_noseccomp.so \
+           $(B)/bench/fp_verify
 	$(Q)B=$(B) bench/footprint $(FOOTPRINT_ARGS)
 
 # --- install --------------------------------------------------------------
