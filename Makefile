@@ -141,7 +141,7 @@ ATTACKS := $(patsubst tests/attack/%.c,$(B)/tests/attack/%,$(ATTACK_SRC))
 MANPAGES := $(sort $(wildcard man/*.[1-8]))
 
 .PHONY: all deps deps-ok check check-qemu musl-syntax fuzz-replayers man-lint install clean \
-        fuzz fuzz-corpus fuzz-smoke fuzz-run demo bench sim
+        fuzz fuzz-corpus fuzz-smoke fuzz-run demo bench sim footprint
 
 ifneq ($(ARCH),)
 all: $(BINS) $(TESTS)
@@ -299,6 +299,18 @@ $(B)/bench/sim/batsec-sim: $(call obj,$(SIM_SRC)) $(LIBTEST) $(LIBS_ALL)
 
 sim: $(B)/bench/sim/batsec-sim
 	$(Q)$(B)/bench/sim/batsec-sim --sweep $(SIM_ARGS)
+
+# The footprint of one batsecd holding 50 originators (bench/footprint, as
+# root, a few minutes): instructions (callgrind) and resident memory;
+# bench/README.md "Footprint on a router".  FOOTPRINT_ARGS: its options.
+$(B)/bench/fp_noseccomp.so: bench/fp_noseccomp.c
+	@$(if $(Q),echo "  CC      $@")
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 $(OPT) $(WARN) -fPIC -shared -o $@ $<
+
+footprint: $(BINS) $(B)/bench/sim/batsec-sim $(B)/bench/fp_noseccomp.so \
+           $(B)/bench/fp_verify
+	$(Q)B=$(B) bench/footprint $(FOOTPRINT_ARGS)
 
 # --- install --------------------------------------------------------------
 
