@@ -25,7 +25,9 @@
  *     (trust-add/remove/list, block, unblock, revoke, revoke-record,
  *     anchors, policy-show, reload) runs for real; an edit that passes
  *     them fails writing the policy file, so no file is ever touched and
- *     the running policy must stay empty (checked).
+ *     the running policy must stay empty (checked); set, get and events
+ *     run on the forwarder's settings (no parser to tell) and its event
+ *     ring.
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -76,6 +76,11 @@ main(int argc, char **argv)
 	static const char *const msg[] = { "key already trusted" };
 	static const char *const k1[] = { key };
 	static const char *const bad[] = { "name", "x", "gateway", "gateway" };
+	static const char *const hp[] = { "hop-penalty", "60" };
+	static const char *const hpbad[] = { "hop-penalty", "256" };
+	static const char *const gw[] = { "gateway", "server", "10mbit/2mbit" };
+	static const char *const hname[] = { "hello-interval" };
+	static const char *const cur0[] = { "0" };
 	static const char *const rec[] = { "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 	    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 	    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
@@ -106,6 +111,13 @@ main(int argc, char **argv)
 	gen_request("anchors", 0, NULL);
 	gen_request("policy-show", 0, NULL);
 	gen_request("reload", 0, NULL);
+	gen_request("set", 2, hp);
+	gen_request("set", 2, hpbad);
+	gen_request("set", 3, gw);
+	gen_request("get", 0, NULL);
+	gen_request("get", 1, hname);
+	gen_request("events", 0, NULL);
+	gen_request("events", 1, cur0);
 	gen_record();
 	gen_end(CTLP_OK, 3, "");
 	gen_end(CTLP_E_UNKNOWN, 0, "unknown command 'x'");

@@ -1597,6 +1597,53 @@ START_TEST(test_neigh_lost)
 END_TEST
 
 /*
+ * A neighbour that raises its HELLO interval at run time (batsec-ctl set)
+ * sends a HELLO announcing the new one at once: silence is then measured
+ * in the announced interval, not the one measured so far, so it is not
+ * lost 2.5 old intervals later; it is 2.5 new intervals later.  Lowering
+ * it again takes effect with the next HELLO.
+ */
+static void
+hello_iv(struct routing *rt, unsigned id, uint16_t iv, uint64_t now)
+{
+	struct routing_hello_result res;
+	const struct ident *n = ident(id);
+	struct routing_hello h = {
+		.ifindex = IF1, .pk = n->pk, .addr = n->addr, .mac = n->mac,
+		.epoch = EPOCH, .seqno = ++hseq[id], .echo = 64,
+		.interval_ms = iv,
+	};
+
+	ck_assert_int_eq(routing_hello(rt, &h, now, &res), ROUTING_OK);
+}
+
+START_TEST(test_neigh_interval_change)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_purge_result pr;
+	uint64_t t = T0;
+	uint32_t i;
+
+	for (i = 0; i < 64; i++, t += 1000)
+		hello_iv(rt, 5, 1000, t);
+	/* The measured 1000 ms alone would drop it after 2500 ms. */
+	hello_iv(rt, 5, 5000, t);
+	routing_purge(rt, t + 2501, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 0);
+	routing_purge(rt, t + 4999, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 0);
+	/* Back to 1000 ms: the next silence of 2.5 s counts again. */
+	t += 5000;
+	hello_iv(rt, 5, 1000, t);
+	routing_purge(rt, t + 2500, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 0);
+	routing_purge(rt, t + 2501, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 1);
+	routing_free(rt);
+}
+END_TEST
+
+/*
  * A busy neighbour, heard (HELLO or OGM) at least 2m times an interval
  * (m = 2 on a clean link), is also lost after 1.5 intervals without any
  * frame: 5 sends 5 frames a second (HELLO and 4 OGM frames: 4m would
@@ -2273,6 +2320,7 @@ routing_suite(void)
 	tcase_add_test(tc, test_purge_orig);
 	tcase_add_test(tc, test_purge_orig_route);
 	tcase_add_test(tc, test_neigh_lost);
+	tcase_add_test(tc, test_neigh_interval_change);
 	tcase_add_test(tc, test_neigh_lost_busy);
 	tcase_add_test(tc, test_remove_key_flush);
 	suite_add_tcase(s, tc);

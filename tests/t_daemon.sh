@@ -268,8 +268,10 @@ check "a: a bad policy keeps the old one" wait_for 20 logged a "keeping the old 
 check "a: running after a bad policy" running "$FA"
 cp "$T/policy.good" "$T/policy"
 echo "hop-penalty 12" >>"$T/a.conf"
+echo "link-rekey 20" >>"$T/a.conf"
 kill -HUP "$FA"
-check "a: fixed settings are reported" wait_for 20 logged a "hop-penalty cannot change"
+check "a: fixed settings are reported" wait_for 20 logged a "link-rekey cannot change"
+check "a: runtime settings apply" wait_for 20 logged a "reload: hop-penalty 12 (was 30)"
 check "a: running after a config change" running "$FA"
 check "a: parser untouched by reloads" test "$(parser_of "$FA")" = "$P2"
 

@@ -1055,6 +1055,118 @@ config_parse_buf(struct bs_config *cfg, const char *buf, size_t len,
 	return rc;
 }
 
+/* ---- runtime settings (batsec-ctl set / get) -------------------------- */
+
+static const char *const conf_runtime_names[] = {
+	"hop-penalty", "orig-interval", "hello-interval", "gateway",
+	"log-level",
+};
+#define CONF_N_RUNTIME \
+	(sizeof(conf_runtime_names) / sizeof(conf_runtime_names[0]))
+
+const char *
+config_runtime_name(size_t i)
+{
+	return i < CONF_N_RUNTIME ? conf_runtime_names[i] : NULL;
+}
+
+static bool
+conf_is_runtime(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < CONF_N_RUNTIME; i++)
+		if (strcmp(name, conf_runtime_names[i]) == 0)
+			return true;
+	return false;
+}
+
+int
+config_set_runtime(struct bs_config *cfg, size_t argc,
+    const char *const argv[], char *err, size_t errlen)
+{
+	char copy[CONF_MAX_TOKENS][BS_CONF_LINE_MAX + 1];
+	char *tok[CONF_MAX_TOKENS];
+	const struct conf_directive *d = NULL;
+	struct conf_parser *p;
+	struct conf_quoted q;
+	size_t i;
+	int rc;
+
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	if (argc == 0 || argv[0] == NULL) {
+		conf_err(err, errlen, NULL, "no setting named");
+		return -1;
+	}
+	for (i = 0; i < CONF_N_DIRECTIVES && conf_is_runtime(argv[0]); i++)
+		if (strcmp(argv[0], conf_directives[i].name) == 0)
+			d = &conf_directives[i];
+	if (d == NULL) {
+		conf_err(err, errlen, NULL, "'%s' cannot be set at run time "
+		    "(one of hop-penalty, orig-interval, hello-interval, "
+		    "gateway, log-level)", conf_quote(&q, argv[0]));
+		return -1;
+	}
+	if (argc - 1 < d->min_args || argc - 1 > d->max_args) {
+		conf_err(err, errlen, d->name, argc - 1 < d->min_args ?
+		    "missing value" : "too many values");
+		return -1;
+	}
+	for (i = 0; i < argc; i++) {
+		if (argv[i] == NULL || strlen(argv[i]) > BS_CONF_LINE_MAX) {
+			conf_err(err, errlen, d->name, "value too long");
+			return -1;
+		}
+		memcpy(copy[i], argv[i], strlen(argv[i]) + 1);
+		tok[i] = copy[i];
+	}
+	if ((p = calloc(1, sizeof(*p))) == NULL) {
+		conf_err(err, errlen, d->name, "out of memory");
+		return -1;
+	}
+	/* The file's own check: the same ranges, the same messages. */
+	p->cfg = *cfg;
+	p->name = "set";
+	p->err = err;
+	p->errlen = errlen;
+	snprintf(p->where, sizeof(p->where), "%s", d->name);
+	rc = d->set(p, tok + 1, argc - 1);
+	if (rc == 0)
+		*cfg = p->cfg;
+	free(p);
+	return rc;
+}
+
+int
+config_get_runtime(const struct bs_config *cfg, const char *name, char *buf,
+    size_t len)
+{
+	int n;
+
+	if (len == 0)
+		return -1;
+	buf[0] = '\0';
+	if (strcmp(name, "hop-penalty") == 0)
+		n = snprintf(buf, len, "%u", cfg->hop_penalty);
+	else if (strcmp(name, "orig-interval") == 0)
+		n = snprintf(buf, len, "%u", cfg->orig_interval_ms);
+	else if (strcmp(name, "hello-interval") == 0)
+		n = snprintf(buf, len, "%u", cfg->hello_interval_ms);
+	else if (strcmp(name, "gateway") == 0 && cfg->gw_mode == BS_GW_SERVER)
+		n = snprintf(buf, len, "server %llu/%llu",
+		    (unsigned long long)cfg->gw_down * 100,
+		    (unsigned long long)cfg->gw_up * 100);
+	else if (strcmp(name, "gateway") == 0)
+		n = snprintf(buf, len, "off");
+	else if (strcmp(name, "log-level") == 0)
+		n = snprintf(buf, len, "%s",
+		    config_log_level_name(cfg->log_level));
+	else
+		return -1;
+	return n < 0 || (size_t)n >= len ? -1 : n;
+}
+
 /* ---- the command line -------------------------------------------------- */
 
 /* Stores one option's value; the values are checked afterwards. */
@@ -1522,17 +1634,14 @@ config_dump(const struct bs_config *cfg, char *buf, size_t len)
 	conf_put(&o, "chroot %.*s\n", (int)sizeof(cfg->chroot_dir),
 	    cfg->chroot_dir);
 	conf_put(&o, "ethertype 0x%04x\n", cfg->ethertype);
-	conf_put(&o, "orig-interval %u\n", cfg->orig_interval_ms);
-	conf_put(&o, "hello-interval %u\n", cfg->hello_interval_ms);
 	conf_put(&o, "link-rekey %u\n", cfg->link_rekey_s);
-	conf_put(&o, "hop-penalty %u\n", cfg->hop_penalty);
-	if (cfg->gw_mode == BS_GW_SERVER)
-		conf_put(&o, "gateway server %llu/%llu\n",
-		    (unsigned long long)cfg->gw_down * 100,
-		    (unsigned long long)cfg->gw_up * 100);
-	else
-		conf_put(&o, "gateway off\n");
-	conf_put(&o, "log-level %s\n", config_log_level_name(cfg->log_level));
+	for (i = 0; i < CONF_N_RUNTIME; i++) {
+		char v[64];
+
+		(void)config_get_runtime(cfg, conf_runtime_names[i], v,
+		    sizeof(v));
+		conf_put(&o, "%s %s\n", conf_runtime_names[i], v);
+	}
 	conf_put(&o, "fast-path %s\n", conf_fast_path_names[cfg->fast_path]);
 	conf_put(&o, "epoch-seed %s\n", conf_epoch_seed_names[cfg->epoch_seed]);
 	return o.overflow ? -1 : (int)o.pos;

@@ -233,6 +233,25 @@ bool config_iface_opt_equal(const struct bs_conf_iface *a,
 /* "auto", "wired", "wireless"; "?" for anything else. */
 const char *config_medium_name(enum bs_medium m);
 
+/*
+ * Runtime settings (batsec-ctl set / get): hop-penalty, orig-interval,
+ * hello-interval, gateway, log-level.  config_runtime_name(i) names the
+ * i-th, NULL past the last.
+ *
+ * config_set_runtime: argv[0] is the name, argv[1..argc-1] the value as
+ * the file's directive takes it ("gateway", "server", "10mbit/2mbit"),
+ * checked by the file's own code (same ranges, same messages, without a
+ * file and line).  On error cfg is unchanged.
+ *
+ * config_get_runtime: the value as the file spells it ("30", "server
+ * 10000/2000"); its length, or -1 for an unknown name or a short buf.
+ */
+const char *config_runtime_name(size_t i);
+int config_set_runtime(struct bs_config *cfg, size_t argc,
+    const char *const argv[], char *err, size_t errlen);
+int config_get_runtime(const struct bs_config *cfg, const char *name,
+    char *buf, size_t len);
+
 /* "error", "warning", "info", "debug"; "?" for anything else. */
 const char *config_log_level_name(enum bs_log_level level);
 

@@ -29,6 +29,7 @@
 #include "ctl_key.h"
 #include "ctl_mon.h"
 #include "ctl_ping.h"
+#include "ctl_settings.h"
 #include "ctl_show.h"
 #include "ctl_trust.h"
 #include "ctl_util.h"
@@ -187,6 +188,24 @@ static const struct ctl_cmd ctl_cmds[] = {
 	  "      -c, --count COUNT  requests (default 5)\n"
 	  "      -i, --interval S   seconds between requests (default 1)\n"
 	  "      -W, --wait S       seconds to wait for each reply (1)\n",
+	  CTL_CMD_DAEMON },
+	CTL_DAEMON("set", NULL, ctl_settings_run,
+	  "  set NAME VALUE\n"
+	  "      Change a setting of the running batsecd: hop-penalty,\n"
+	  "      orig-interval, hello-interval, gateway (off, or server\n"
+	  "      DOWN/UP) or log-level, checked as batsec.conf checks it.\n"
+	  "      Runtime only: batsec.conf is not written, and SIGHUP\n"
+	  "      applies the file's values again.\n"),
+	CTL_DAEMON("get", NULL, ctl_settings_run,
+	  "  get [NAME]\n"
+	  "      The running value of every runtime setting, or of NAME.\n"),
+	{ "event", NULL, "event", ctl_event, NULL,
+	  "  event [-a] [-j]\n"
+	  "      Stream route, neighbour, gateway, trust and settings\n"
+	  "      changes until interrupted, a line (-j: a JSON object)\n"
+	  "      each; \"events lost N\" when more came between two polls\n"
+	  "      than batsecd keeps (256).\n"
+	  "      -a, --all  first the events batsecd still keeps\n",
 	  CTL_CMD_DAEMON },
 	{ NULL, NULL, NULL, NULL, NULL, NULL, 0 }
 };

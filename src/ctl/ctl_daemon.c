@@ -92,6 +92,11 @@ ctl_check_operands(const struct ctl_cmd *cmd, const struct ctl_dcmd *dc,
 		return ctl_usage_err(cmd, "too many arguments");
 	if (dc->ops == CTL_OPS_NONE)
 		return 0;
+	if (dc->ops == CTL_OPS_WORDS) {
+		if (n > CTLP_ARGS_MAX)
+			return ctl_usage_err(cmd, "too many arguments");
+		return dc->more != NULL ? dc->more(cmd, n, ops) : 0;
+	}
 	if (n == 0)
 		return ctl_usage_err(cmd, "missing argument");
 	if (*ops[0] == '\0')
@@ -119,6 +124,11 @@ ctl_daemon_args(struct ctl *ctl, const struct ctl_dcmd *dc, int n,
 
 	if (dc->ops == CTL_OPS_NONE)
 		return 0;
+	if (dc->ops == CTL_OPS_WORDS) {
+		for (i = 0; i < n; i++)
+			args[i] = ops[i];
+		return 0;
+	}
 	if ((rc = ctl_load_pubkey(ctl, ops[0], pk)) != 0)
 		return rc;
 	bs_key_to_b64(key, pk);

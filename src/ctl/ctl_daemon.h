@@ -13,6 +13,7 @@
 enum ctl_operands {
 	CTL_OPS_NONE = 0,
 	CTL_OPS_KEY,		/* KEY, then what more accepts */
+	CTL_OPS_WORDS,		/* words sent as given; more checks them */
 };
 
 /* Check the n operands after KEY; 0 or a usage error (ctl_usage_err). */

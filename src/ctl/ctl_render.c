@@ -121,7 +121,7 @@ ctl_render_lines(const struct ctl_in *in)
 }
 
 /* The fields of rec as JSON members, after a comma unless *first. */
-static void
+void
 ctl_json_fields(const struct ctlp_record *rec, int *first)
 {
 	const struct ctlp_field *f;

@@ -39,6 +39,10 @@ enum ctl_shape {
  * Show the records of in on stdout as shape (JSON with ctl->json); cols,
  * NULL-terminated, are the columns of a table.  An exit status.
  */
+/* The fields of rec as JSON members ("name":value), after a comma unless
+ * *first (then cleared). */
+void	ctl_json_fields(const struct ctlp_record *rec, int *first);
+
 int	ctl_render(const struct ctl *ctl, enum ctl_shape shape,
 	    const struct ctl_col *cols, const struct ctl_in *in);
 

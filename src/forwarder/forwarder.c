@@ -47,6 +47,7 @@
 #include "fwd_parser.h"
 #include "fwd_pins.h"
 #include "fwd_poll.h"
+#include "fwd_settings.h"
 #include "fwd_tables.h"
 #include "fwd_tap.h"
 #include "fwd_trust.h"
@@ -124,24 +125,6 @@ fwd_chan_watch(struct fwd *f)
 	    FWD_POLL_TAG(FWD_POLL_CHAN, 0)) != 0)
 		fatal("epoll: parser channel");
 	f->chan_events = want;
-}
-
-static void
-fwd_send_config(struct fwd *f)
-{
-	struct ipc_config c;
-
-	memset(&c, 0, sizeof(c));
-	memcpy(c.own_pk, f->id.pk, BS_PK_LEN);
-	memcpy(c.own_addr, f->own_addr, BS_ADDR_LEN);
-	c.ethertype = f->cfg.ethertype;
-	c.epoch = f->epoch;
-	c.hello_ms = (uint16_t)f->cfg.hello_interval_ms;
-	c.ogm_ms = (uint16_t)f->cfg.orig_interval_ms;
-	c.hop_penalty = f->cfg.hop_penalty;
-	c.log_level = (uint8_t)log_get_level();
-	if (fwd_parser_send(&f->parser, IPC_CONFIG, &c, sizeof(c)) != 0)
-		log_warn("sending CONFIG to the parser");
 }
 
 /* A new parser learns everything it needs, in this order. */
@@ -279,15 +262,8 @@ fwd_reload_fixed(const struct bs_config *o, const struct bs_config *n)
 	fwd_note_fixed("user", strcmp(o->user, n->user) != 0);
 	fwd_note_fixed("chroot", strcmp(o->chroot_dir, n->chroot_dir) != 0);
 	fwd_note_fixed("ethertype", o->ethertype != n->ethertype);
-	fwd_note_fixed("orig-interval",
-	    o->orig_interval_ms != n->orig_interval_ms);
-	fwd_note_fixed("hello-interval",
-	    o->hello_interval_ms != n->hello_interval_ms);
 	fwd_note_fixed("link-rekey", o->link_rekey_s != n->link_rekey_s);
-	fwd_note_fixed("hop-penalty", o->hop_penalty != n->hop_penalty);
 	fwd_note_fixed("fast-path", o->fast_path != n->fast_path);
-	fwd_note_fixed("gateway", o->gw_mode != n->gw_mode ||
-	    o->gw_down != n->gw_down || o->gw_up != n->gw_up);
 }
 
 static int
@@ -310,7 +286,6 @@ fwd_reload_config(struct fwd *f)
 {
 	struct bs_config n;
 	char err[512];
-	int level;
 
 	if (config_load(&n, &f->args, err, sizeof(err)) != 0) {
 		log_warnx("reload: %s; keeping the running configuration", err);
@@ -324,14 +299,8 @@ fwd_reload_config(struct fwd *f)
 		fwd_ifaces_reconfigure(f, &n);
 	}
 	memcpy(f->cfg.policy, n.policy, sizeof(n.policy));
-	f->cfg.log_level = n.log_level;
-	level = f->args.debug ? LOG_DEBUG : (int)n.log_level;
-	if (level != log_get_level()) {
-		log_set_level(level);
-		log_info("log level %s", config_log_level_name(
-		    (enum bs_log_level)level));
-		fwd_send_config(f);
-	}
+	/* The file's values again, over any batsec-ctl set. */
+	(void)fwd_settings_apply(f, &n, "reload");
 }
 
 static void

@@ -8,8 +8,19 @@
 #include "common/log.h"
 #include "fwd_apply.h"
 #include "fwd_fast.h"
+#include "fwd_iface.h"
+#include "fwd_events.h"
 #include "fwd_tables.h"
 #include "fwd_types.h"
+
+/* The configured name of an interface, for an event. */
+static const char *
+fwd_apply_ifname(const struct fwd *f, uint32_t ifindex)
+{
+	const struct fwd_iface *v = fwd_iface_by_index(&f->ifs, ifindex);
+
+	return v != NULL ? v->name : "?";
+}
 
 int
 fwd_apply_neigh(void *arg, const union ipc_payload *u)
@@ -33,6 +44,9 @@ fwd_apply_neigh(void *arg, const union ipc_payload *u)
 	case FWD_NEIGH_NEW:
 	case FWD_NEIGH_GONE:
 		f->fast_dirty = 1;
+		fwd_events_note(&f->events, FWD_EV_NEIGH, n->state == IPC_NEIGH_UP ? "up" :
+		    "down", n->addr, "interface %s link_tq %u",
+		    fwd_apply_ifname(f, n->ifindex), n->tq);
 		break;
 	case FWD_NEIGH_CHANGED:
 		old = fwd_neigh_find_pk(f->tables, n->pk, n->ifindex);
@@ -50,17 +64,34 @@ fwd_apply_route_add(void *arg, const union ipc_payload *u)
 {
 	const struct ipc_route *rt = &u->route;
 	struct fwd *f = arg;
+	const struct fwd_route *old;
+	const char *ev = NULL;
 	int moved;
 
 	if (f->tables == NULL)
 		return 0;
 	moved = fwd_fast_route_moved(f, rt->orig_addr, rt->nexthop,
 	    rt->ifindex);
-	if (fwd_route_add(f->tables, rt, log_now_ms()) != 0)
+	/* An event for a new route or a new next hop, not for each TQ. */
+	old = fwd_route_find(f->tables, rt->orig_addr);
+	if (old == NULL)
+		ev = "add";
+	else if (memcmp(old->nexthop, rt->nexthop, BS_ADDR_LEN) != 0 ||
+	    old->ifindex != rt->ifindex)
+		ev = "change";
+	if (fwd_route_add(f->tables, rt, log_now_ms()) != 0) {
 		log_rl(&f->parser.note_rl, LOG_WARNING, "route table full: "
 		    "ROUTE_ADD ignored");
-	else if (moved)
+		return 0;
+	}
+	if (moved)
 		fwd_fast_route_changed(f, rt->orig_addr);
+	if (ev != NULL)
+		fwd_events_note(&f->events, FWD_EV_ROUTE, ev, rt->orig_addr, "via "
+		    "%02x:%02x:%02x:%02x:%02x:%02x interface %s tq %u hops %u",
+		    rt->nexthop[0], rt->nexthop[1], rt->nexthop[2],
+		    rt->nexthop[3], rt->nexthop[4], rt->nexthop[5],
+		    fwd_apply_ifname(f, rt->ifindex), rt->tq, rt->hops);
 	return 0;
 }
 
@@ -70,8 +101,11 @@ fwd_apply_route_del(void *arg, const union ipc_payload *u)
 	struct fwd *f = arg;
 
 	if (f->tables != NULL &&
-	    fwd_route_del(f->tables, u->route_del.orig_addr) != 0)
+	    fwd_route_del(f->tables, u->route_del.orig_addr) != 0) {
 		fwd_fast_route_changed(f, u->route_del.orig_addr);
+		fwd_events_note(&f->events, FWD_EV_ROUTE, "del", u->route_del.orig_addr,
+		    "%s", "");
+	}
 	return 0;
 }
 
@@ -90,11 +124,27 @@ fwd_apply_tt(void *arg, const union ipc_payload *u)
 int
 fwd_apply_gw(void *arg, const union ipc_payload *u)
 {
+	const struct ipc_gw *m = &u->gw;
 	struct fwd *f = arg;
+	const struct fwd_gw *old;
+	int was, same;
 
-	if (f->tables != NULL &&
-	    fwd_gw_update(f->tables, &u->gw, log_now_ms()) != 0)
+	if (f->tables == NULL)
+		return 0;
+	old = fwd_gw_find(f->tables, m->orig_addr);
+	was = old != NULL;
+	same = was && old->down == m->down && old->up == m->up;
+	if (fwd_gw_update(f->tables, m, log_now_ms()) != 0) {
 		log_rl(&f->parser.note_rl, LOG_WARNING, "gateway table full: "
 		    "GW ignored");
+		return 0;
+	}
+	if (m->op == IPC_GW_ANNOUNCE && !same)
+		fwd_events_note(&f->events, FWD_EV_GATEWAY, was ? "change" : "add",
+		    m->orig_addr, "down %llu kbit/s up %llu kbit/s",
+		    (unsigned long long)m->down * 100,
+		    (unsigned long long)m->up * 100);
+	else if (m->op != IPC_GW_ANNOUNCE && was)
+		fwd_events_note(&f->events, FWD_EV_GATEWAY, "del", m->orig_addr, "%s", "");
 	return 0;
 }

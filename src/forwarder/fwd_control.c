@@ -23,6 +23,7 @@
 #include "fwd_ifaces.h"
 #include "fwd_parser.h"
 #include "fwd_pins.h"
+#include "fwd_settings.h"
 #include "fwd_tables.h"
 #include "fwd_trust.h"
 #include "fwd_types.h"
@@ -589,6 +590,10 @@ const struct control_cmd fwd_control_cmds[] = {
 	{ CTLP_CMD_RELOAD, 0, 0, fwd_trust_ctl_reload },
 	{ CTLP_CMD_ANCHORS, 0, 0, fwd_trust_ctl_anchors },
 	{ CTLP_CMD_POLICY_SHOW, 0, 0, fwd_trust_ctl_policy_show },
+	/* Runtime settings and the event ring (fwd_settings.c). */
+	{ CTLP_CMD_SET, 2, 3, fwd_settings_ctl_set },
+	{ CTLP_CMD_GET, 0, 1, fwd_settings_ctl_get },
+	{ CTLP_CMD_EVENTS, 0, 1, fwd_settings_ctl_events },
 	{ NULL, 0, 0, NULL }
 };
 

@@ -21,6 +21,7 @@
 #include "common/log.h"
 #include "control.h"
 #include "fwd_parser.h"
+#include "fwd_events.h"
 #include "fwd_trust.h"
 #include "fwd_types.h"
 #include "proto/ipc.h"
@@ -275,6 +276,18 @@ fwd_trust_changed(struct fwd *f)
  * A new record: store it, persist it, and apply it (new snapshot for the
  * parser).  0; 1 when it was known already; -1 with err.
  */
+/* A trust event about key pk ("block", "trust add", ...). */
+static void
+fwd_event_key(struct fwd *f, const char *what, const uint8_t pk[BS_PK_LEN])
+{
+	char key[BS_KEY_B64_LEN + 1];
+	uint8_t addr[BS_ADDR_LEN];
+
+	bs_key_to_b64(key, pk);
+	bs_mesh_addr(addr, pk);
+	fwd_events_note(&f->events, FWD_EV_TRUST, what, addr, "key %s", key);
+}
+
 static int
 fwd_rev_add(struct fwd *f, const uint8_t raw[static BS_REVOKE_LEN],
     char *err, size_t errlen)
@@ -296,6 +309,7 @@ fwd_rev_add(struct fwd *f, const uint8_t raw[static BS_REVOKE_LEN],
 	}
 	bs_key_to_b64(key, v.r.revoked_pk);
 	log_info("revocation of %s by the CA stored and applied", key);
+	fwd_event_key(f, "revoke-record", v.r.revoked_pk);
 	f->policy_serial++;
 	fwd_trust_changed(f);
 	fwd_trust_push(f);
@@ -501,6 +515,9 @@ fwd_trust_reload(struct fwd *f, char *err, size_t errlen)
 	    pol->n_trust, pol->n_anchor, pol->n_block);
 	if (fwd_trust_load_cert(f, cerr, sizeof(cerr)) != 0)
 		log_warnx("%s; keeping the certificate sent so far", cerr);
+	fwd_events_note(&f->events, FWD_EV_TRUST, "reload", NULL, "mode %s, %zu trusted, "
+	    "%zu anchors, %zu blocked", bs_policy_mode_name(pol->mode),
+	    pol->n_trust, pol->n_anchor, pol->n_block);
 	return 0;
 }
 
@@ -592,6 +609,7 @@ fwd_ctl_edit(struct fwd *f, struct ctl_reply *r, fwd_edit_fn *edit,
 	}
 	bs_key_to_b64(key, pk);
 	log_info("control: %s %s", what, key);
+	fwd_event_key(f, what, pk);
 	ctl_reply_ok(r);
 }
 
@@ -654,6 +672,7 @@ fwd_trust_ctl_add(void *ctx, size_t argc, const char *const argv[],
 	}
 	log_info("control: trust add %s%s%s", argv[0], a.name ? " name " :
 	    "", a.name ? a.name : "");
+	fwd_event_key(f, "trust add", pk);
 	ctl_reply_ok(r);
 }
 

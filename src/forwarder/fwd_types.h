@@ -28,6 +28,7 @@
 #include "common/config.h"
 #include "common/log.h"
 #include "common/pinset.h"
+#include "fwd_events.h"
 #include "fwd_orig.h"
 #include "fwd_parser.h"
 #include "netio/fastpath.h"
@@ -209,6 +210,8 @@ struct fwd {
 	int fast_tc;			/* attach as tc filters (no tcx) */
 	uint64_t fast_frames;		/* frames it relayed */
 	uint64_t fast_replays;		/* verified replays it dropped */
+	/* What `batsec-ctl event` shows (fwd_settings.c). */
+	struct fwd_events events;
 };
 
 #endif /* BATSEC_FWD_TYPES_H */

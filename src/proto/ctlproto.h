@@ -119,6 +119,17 @@ enum ctlp_status {
  *	revoke-record	RECORD		no records; RECORD is the base64
  *					(CTLP_REVOKE_B64_LEN characters) of a
  *					BS_REVOKE_LEN revocation record
+ *	set		NAME VALUE...	one record: NAME = the value now
+ *					(config_set_runtime names and forms)
+ *	get		[NAME]		one record: every runtime setting (or
+ *					NAME) as text, as batsec.conf has it;
+ *					field names have '_' for '-'
+ *					(hop_penalty)
+ *	events		[CURSOR]	without: one record, last (the newest
+ *					event's number); with: lost (when
+ *					events after CURSOR were overwritten),
+ *					then up to 64 records seq time_ms
+ *					type event [address] [detail]
  *	trust-list also gives "include" (the DIR an entry came from).
  *
  * KEY is the 44-character base64 public key (batsec-ctl reads key files
@@ -144,6 +155,9 @@ enum ctlp_status {
 #define CTLP_CMD_ANCHORS	"anchors"
 #define CTLP_CMD_POLICY_SHOW	"policy-show"
 #define CTLP_CMD_REVOKE_RECORD	"revoke-record"
+#define CTLP_CMD_SET		"set"
+#define CTLP_CMD_GET		"get"
+#define CTLP_CMD_EVENTS		"events"
 /* base64 of a BS_REVOKE_LEN revocation record, padded */
 #define CTLP_REVOKE_B64_LEN	(((BS_REVOKE_LEN + 2) / 3) * 4)
 

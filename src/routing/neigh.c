@@ -322,19 +322,34 @@ neigh_lost_misses(const struct rt_neigh *n)
  * interval +-10 %.  On the 5x5 grid this takes the detection of a
  * silent centre from 2.5 intervals to 1.5.
  */
+/*
+ * The interval its silence is measured in: the larger of the measured one
+ * and the one its HELLOs announce.  Nodes may run different intervals
+ * (batsec.conf(5)); one that changes its own at run time (batsec-ctl set)
+ * sends a HELLO with the new value at once, and a raised interval is then
+ * not mistaken for lost HELLOs before the average has caught up.
+ */
+static uint64_t
+neigh_gap(const struct rt_neigh *n)
+{
+	return n->announced_ms > n->gap_ms ? n->announced_ms : n->gap_ms;
+}
+
 static int
 neigh_lost(const struct rt_neigh *n, uint64_t now_ms)
 {
 	unsigned m;
 
+	uint64_t gap;
+
 	if (n->gap_ms == 0)
 		return 0;
+	gap = neigh_gap(n);
 	m = neigh_lost_misses(n);
-	if (rt_elapsed(now_ms, n->last_seen_ms) >
-	    (uint64_t)n->gap_ms * (2 * m + 1) / 2)
+	if (rt_elapsed(now_ms, n->last_seen_ms) > gap * (2 * m + 1) / 2)
 		return 1;
 	return n->fpi_x8 >= 8 * NEIGH_BUSY_PER_MISS * m &&
-	    rt_elapsed(now_ms, n->heard_ms) > (uint64_t)n->gap_ms * 3 / 2;
+	    rt_elapsed(now_ms, n->heard_ms) > gap * 3 / 2;
 }
 
 /*
@@ -413,7 +428,17 @@ routing_hello(struct routing *rt, const struct routing_hello *h,
 		    ROUTING_OK)
 			return r;
 		old = *n;
-		neigh_gap_sample(n, now_ms, h->epoch, h->seqno);
+		/*
+		 * A changed interval (batsec-ctl set on that node): the
+		 * measure starts again from the announced value; this
+		 * HELLO's gap still belongs to the old one.
+		 */
+		if (h->interval_ms != 0 && n->announced_ms != 0 &&
+		    h->interval_ms != n->announced_ms) {
+			n->gap_ms = h->interval_ms;
+			n->fpi_x8 = 0;
+		} else
+			neigh_gap_sample(n, now_ms, h->epoch, h->seqno);
 		neigh_window_slide(n, h->epoch, h->seqno);
 	} else {
 		if ((r = neigh_room(rt, h->ifindex, h->addr)) != ROUTING_OK)
@@ -428,6 +453,7 @@ routing_hello(struct routing *rt, const struct routing_hello *h,
 	}
 	memcpy(n->mac, h->mac, BS_ADDR_LEN);
 	n->echo = h->echo;
+	n->announced_ms = h->interval_ms;
 	n->last_seen_ms = now_ms;
 	n->heard_ms = now_ms;
 	n->frames = 0;

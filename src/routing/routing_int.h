@@ -75,6 +75,7 @@ struct rt_neigh {
 	uint64_t heard_ms;	/* its last authentic frame of any kind */
 	uint16_t frames;	/* other frames since its last HELLO */
 	uint16_t fpi_x8;	/* frames per HELLO interval, x8; 0: unknown */
+	uint16_t announced_ms;	/* the HELLO interval it announces; 0: none */
 };
 
 struct rt_iface {

@@ -79,6 +79,8 @@ struct routing_hello {
 	uint32_t epoch;
 	uint32_t seqno;
 	uint8_t echo;			/* its rx_count for us, 0..64 */
+	uint16_t interval_ms;		/* the HELLO interval it announces;
+					   0: unknown */
 };
 
 struct routing_hello_result {
