@@ -23,7 +23,8 @@ for t in valgrind callgrind_control callgrind_annotate ip python3; do
 done
 D=$(mktmp)
 if ! make --no-print-directory -s B="$B" "$B/bench/sim/batsec-sim" \
-    "$B/bench/fp_noseccomp.so" "$B/batsecd" "$B/batsec-ctl" >/dev/null; then
+    "$B/bench/fp_noseccomp.so" "$B/bench/fp_verify" "$B/batsecd" \
+    "$B/batsec-ctl" >/dev/null; then
 	fail "the footprint programs build"
 	finish
 fi
