@@ -190,6 +190,7 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 	rh.epoch = h.epoch;
 	rh.seqno = h.seqno;
 	rh.echo = pcore_hello_echo(pc, &h);
+	rh.interval_ms = h.interval_ms;
 	if ((r = pcore_hello_admit(pc, &rh, cls, now_ms, &res)) != ROUTING_OK)
 		return pcore_drop(pc, pcore_hello_refused(r), ifindex, src,
 		    NULL, 0, now_ms);

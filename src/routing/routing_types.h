@@ -79,6 +79,8 @@ struct routing_hello {
 	uint32_t epoch;
 	uint32_t seqno;
 	uint8_t echo;			/* its rx_count for us, 0..64 */
+	uint16_t interval_ms;		/* its HELLO interval as it says;
+					   0: not known */
 };
 
 struct routing_hello_result {
