@@ -876,9 +876,10 @@ START_TEST(test_dispatch)
 }
 END_TEST
 
-/* chan_neigh_up I IF: IPC_NEIGH UP for peer I on interface IF. */
+/* IPC_NEIGH for peer i on ifindex: UP with link TQ tq and rx_count rx,
+ * or DOWN. */
 static void
-chan_neigh_up(int i, uint32_t ifindex)
+chan_neigh(int i, uint32_t ifindex, uint8_t state, uint8_t tq, uint8_t rx)
 {
 	struct ipc_neigh n;
 
@@ -887,11 +888,20 @@ chan_neigh_up(int i, uint32_t ifindex)
 	memcpy(n.addr, addr_peer[i], 6);
 	memcpy(n.mac, (const uint8_t[]){ 0x02, 9, 9, 9, 9, (uint8_t)i }, 6);
 	n.ifindex = ifindex;
-	n.state = IPC_NEIGH_UP;
+	n.state = state;
 	n.epoch = 3;
-	n.tq = 200;
-	n.rx_count = 60;
+	if (state == IPC_NEIGH_UP) {
+		n.tq = tq;
+		n.rx_count = rx;
+	}
 	ck_assert_int_eq(deliver(IPC_NEIGH, &n, sizeof(n)), FWD_CHAN_OK);
+}
+
+/* chan_neigh_up I IF: IPC_NEIGH UP for peer I on interface IF. */
+static void
+chan_neigh_up(int i, uint32_t ifindex)
+{
+	chan_neigh(i, ifindex, IPC_NEIGH_UP, 200, 60);
 }
 
 /*
@@ -1052,20 +1062,7 @@ END_TEST
 static void
 burst_neigh(int i, uint8_t state, uint8_t tq)
 {
-	struct ipc_neigh n;
-
-	memset(&n, 0, sizeof(n));
-	memcpy(n.pk, id_peer[i].pk, BS_PK_LEN);
-	memcpy(n.addr, addr_peer[i], 6);
-	memcpy(n.mac, (const uint8_t[]){ 0x02, 8, 8, 8, 8, (uint8_t)i }, 6);
-	n.ifindex = IF_A;
-	n.state = state;
-	n.epoch = 3;
-	if (state == IPC_NEIGH_UP) {
-		n.tq = tq;
-		n.rx_count = 1;
-	}
-	ck_assert_int_eq(deliver(IPC_NEIGH, &n, sizeof(n)), FWD_CHAN_OK);
+	chan_neigh(i, IF_A, state, tq, 1);
 }
 
 /* Frames the forwarder sent on the test interface: HELLOs and OGMs. */
