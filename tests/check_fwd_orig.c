@@ -20,7 +20,10 @@
  *    64 strongest when there are more) and are signed;
  *  - the parser's NEIGH, LINK_KEY_REQ, ROUTE_ADD/DEL, TT, GW and RELAY
  *    reach the forwarder's tables and queue; a malformed relay entry is a
- *    violation.
+ *    violation;
+ *  - the cold-start burst: a new neighbour gets a HELLO at once and our
+ *    OGM soon after, and an attacker making up neighbours gets at most
+ *    the token buckets' bound of extra sends.
  */
 #include <sys/socket.h>
 
@@ -36,7 +39,9 @@
 #include "batsec_policy.h"
 #include "forwarder/forwarder.h"
 #include "forwarder/fwd_admit.h"
+#include "common/log.h"
 #include "forwarder/fwd_announce.h"
+#include "forwarder/fwd_burst.h"
 #include "forwarder/fwd_data.h"
 #include "forwarder/fwd_links.h"
 #include "forwarder/fwd_orig.h"
@@ -871,9 +876,10 @@ START_TEST(test_dispatch)
 }
 END_TEST
 
-/* chan_neigh_up I IF: IPC_NEIGH UP for peer I on interface IF. */
+/* IPC_NEIGH for peer i on ifindex: UP with link TQ tq and rx_count rx,
+ * or DOWN. */
 static void
-chan_neigh_up(int i, uint32_t ifindex)
+chan_neigh(int i, uint32_t ifindex, uint8_t state, uint8_t tq, uint8_t rx)
 {
 	struct ipc_neigh n;
 
@@ -882,11 +888,20 @@ chan_neigh_up(int i, uint32_t ifindex)
 	memcpy(n.addr, addr_peer[i], 6);
 	memcpy(n.mac, (const uint8_t[]){ 0x02, 9, 9, 9, 9, (uint8_t)i }, 6);
 	n.ifindex = ifindex;
-	n.state = IPC_NEIGH_UP;
+	n.state = state;
 	n.epoch = 3;
-	n.tq = 200;
-	n.rx_count = 60;
+	if (state == IPC_NEIGH_UP) {
+		n.tq = tq;
+		n.rx_count = rx;
+	}
 	ck_assert_int_eq(deliver(IPC_NEIGH, &n, sizeof(n)), FWD_CHAN_OK);
+}
+
+/* chan_neigh_up I IF: IPC_NEIGH UP for peer I on interface IF. */
+static void
+chan_neigh_up(int i, uint32_t ifindex)
+{
+	chan_neigh(i, ifindex, IPC_NEIGH_UP, 200, 60);
 }
 
 /*
@@ -982,6 +997,182 @@ START_TEST(test_relay_no_iface)
 }
 END_TEST
 
+/*
+ * The cold-start buckets on their own clock (fwd_burst.h): requests join
+ * a pending one, two extra sends are FWD_BURST_GAP_MS apart, and however
+ * many requests come, at most FWD_BURST_TOKENS + T / interval extra sends
+ * happen in T ms; an empty bucket refuses (the request is dropped).
+ */
+START_TEST(test_burst_bucket)
+{
+	struct fwd_bucket b;
+	uint64_t t, sent = 0, refused = 0, last = 0;
+	int r;
+
+	memset(&b, 0, sizeof(b));
+	ck_assert_uint_eq(fwd_bucket_due(&b), 0);
+	ck_assert_int_eq(fwd_bucket_take(&b, 1000, 5000), FWD_BURST_NONE);
+	ck_assert_uint_eq(fwd_bucket_want(&b, 5000, 20), 5020);
+	/* A second request joins the first. */
+	ck_assert_uint_eq(fwd_bucket_want(&b, 5010, 0), 5020);
+	ck_assert_int_eq(fwd_bucket_take(&b, 1000, 5019), FWD_BURST_NONE);
+	ck_assert_int_eq(fwd_bucket_take(&b, 1000, 5020), FWD_BURST_SEND);
+	ck_assert_uint_eq(fwd_bucket_due(&b), 0);
+	/* The next one not before the gap. */
+	ck_assert_uint_eq(fwd_bucket_want(&b, 5030, 0),
+	    5020 + FWD_BURST_GAP_MS);
+	ck_assert_int_eq(fwd_bucket_take(&b, 1000, 5020 + FWD_BURST_GAP_MS),
+	    FWD_BURST_SEND);
+	/* An attacker asking every millisecond for 20 s. */
+	memset(&b, 0, sizeof(b));
+	for (t = 100000; t < 120000; t++) {
+		(void)fwd_bucket_want(&b, t, 0);
+		r = fwd_bucket_take(&b, 1000, t);
+		if (r == FWD_BURST_SEND) {
+			if (sent > 0)
+				ck_assert_uint_ge(t - last, FWD_BURST_GAP_MS);
+			sent++;
+			last = t;
+		} else if (r == FWD_BURST_REFUSED)
+			refused++;
+	}
+	ck_assert_uint_le(sent, FWD_BURST_TOKENS + 20000 / 1000);
+	ck_assert_uint_ge(sent, 20000 / 1000);
+	ck_assert_uint_gt(refused, 0);
+	/* Full at first: FWD_BURST_TOKENS at the gap, then refused. */
+	memset(&b, 0, sizeof(b));
+	for (t = 0; t <= FWD_BURST_TOKENS; t++) {
+		ck_assert_uint_eq(fwd_bucket_want(&b, 50000 +
+		    t * FWD_BURST_GAP_MS, 0), 50000 + t * FWD_BURST_GAP_MS);
+		ck_assert_int_eq(fwd_bucket_take(&b, 1000, 50000 +
+		    t * FWD_BURST_GAP_MS), t < FWD_BURST_TOKENS ?
+		    FWD_BURST_SEND : FWD_BURST_REFUSED);
+	}
+	/* One interval later, one token again. */
+	t = 50000 + FWD_BURST_TOKENS * FWD_BURST_GAP_MS + 1000;
+	(void)fwd_bucket_want(&b, t, 0);
+	ck_assert_int_eq(fwd_bucket_take(&b, 1000, t), FWD_BURST_SEND);
+	(void)fwd_bucket_want(&b, t, 0);
+	ck_assert_int_eq(fwd_bucket_take(&b, 1000, t + FWD_BURST_GAP_MS),
+	    FWD_BURST_REFUSED);
+}
+END_TEST
+
+/* NEIGH UP for peer i on IF_A with link TQ tq, or DOWN. */
+static void
+burst_neigh(int i, uint8_t state, uint8_t tq)
+{
+	chan_neigh(i, IF_A, state, tq, 1);
+}
+
+/* Frames the forwarder sent on the test interface: HELLOs and OGMs. */
+static void
+burst_drain(int fd, uint64_t *hellos, uint64_t *ogms)
+{
+	uint8_t buf[4096];
+	ssize_t n;
+
+	while ((n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 14) {
+		if (buf[14] == 0x01)
+			(*hellos)++;
+		else if (buf[14] == 0x02)
+			(*ogms)++;
+	}
+}
+
+/*
+ * The forwarder answers a new neighbour at once: a HELLO right away and
+ * its own OGM FWD_BURST_OGM_DELAY_MS later (and again, within the bound,
+ * when a link becomes bidirectional), not an interval later.  An
+ * attacker that makes up a new neighbour every 10 ms for 10 s (each one
+ * coming, turning bidirectional and going) gets at most the bound of
+ * extra sends: FWD_BURST_TOKENS + T / interval of each kind, counted.
+ */
+START_TEST(test_burst_bound)
+{
+	uint64_t t0, t, span, hellos = 0, ogms = 0, h0, o0;
+	int sv[2], i, k;
+
+	fw_setup();
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	fw.ifs.v[0].rs.fd = sv[0];
+	fw.ifs.v[0].running = 1;
+	t0 = log_now_ms();
+	fwd_announce_setup(&fw, t0);
+	/* The first HELLO at once, as always; the first OGM an interval on. */
+	fwd_announce_run(&fw, t0);
+	burst_drain(sv[1], &hellos, &ogms);
+	ck_assert_uint_eq(hellos, 1);
+	ck_assert_uint_eq(ogms, 0);
+	ck_assert_uint_ge(fwd_announce_deadline(&fw), t0 + 900);
+
+	/* A neighbour appears: a HELLO now, our OGM 20 ms later. */
+	burst_neigh(0, IPC_NEIGH_UP, 0);
+	t = log_now_ms();
+	ck_assert_uint_le(fwd_announce_deadline(&fw), t);
+	fwd_announce_run(&fw, t);
+	burst_drain(sv[1], &hellos, &ogms);
+	ck_assert_uint_eq(hellos, 2);
+	ck_assert_uint_eq(fw.orig.c.burst_hello, 1);
+	ck_assert_uint_eq(ogms, 0);
+	ck_assert_uint_le(fwd_announce_deadline(&fw),
+	    t + FWD_BURST_OGM_DELAY_MS);
+	fwd_announce_run(&fw, t + FWD_BURST_OGM_DELAY_MS);
+	burst_drain(sv[1], &hellos, &ogms);
+	ck_assert_uint_eq(ogms, 1);
+	ck_assert_uint_eq(fw.orig.c.burst_ogm, 1);
+	ck_assert_uint_eq(fw.orig.ogm_seqno, 1);
+	/* Its link turns bidirectional: our OGM again (after the gap). */
+	burst_neigh(0, IPC_NEIGH_UP, 200);
+	t = log_now_ms() + FWD_BURST_OGM_DELAY_MS + FWD_BURST_GAP_MS;
+	fwd_announce_run(&fw, t);
+	burst_drain(sv[1], &hellos, &ogms);
+	ck_assert_uint_eq(ogms, 2);
+	ck_assert_uint_eq(hellos, 2);	/* not new: no HELLO for that */
+	/* A change of TQ on a bidirectional link asks for nothing. */
+	burst_neigh(0, IPC_NEIGH_UP, 100);
+	ck_assert_uint_eq(fwd_bucket_due(&fw.orig.ogm_burst), 0);
+	ck_assert_uint_eq(fwd_bucket_due(&fw.ifs.v[0].hello_burst), 0);
+	burst_neigh(0, IPC_NEIGH_DOWN, 0);
+
+	/* The attack: 1000 new neighbours in 10 s on our clock. */
+	h0 = fw.orig.c.burst_hello;
+	o0 = fw.orig.c.burst_ogm;
+	t0 = t;
+	for (k = 0; k < 1000; k++) {
+		i = 1 + k % (NPEERS - 1);
+		burst_neigh(i, IPC_NEIGH_UP, 0);
+		burst_neigh(i, IPC_NEIGH_UP, 255);
+		burst_neigh(i, IPC_NEIGH_DOWN, 0);
+		t = t0 + 10 * (uint64_t)k;
+		if (log_now_ms() > t)
+			t = log_now_ms();
+		fwd_announce_run(&fw, t);
+		burst_drain(sv[1], &hellos, &ogms);
+	}
+	span = t - t0;
+	ck_assert_uint_le(fw.orig.c.burst_hello - h0,
+	    FWD_BURST_TOKENS + span / 1000 + 1);
+	ck_assert_uint_le(fw.orig.c.burst_ogm - o0,
+	    FWD_BURST_TOKENS + span / 1000 + 1);
+	/* ... and the bucket is used, not shut: about one a second. */
+	ck_assert_uint_ge(fw.orig.c.burst_hello - h0, span / 1000);
+	ck_assert_uint_ge(fw.orig.c.burst_ogm - o0, span / 1000);
+	ck_assert_uint_gt(fw.orig.c.burst_refused, 0);
+	/* All HELLOs sent: the regular ones (the burst restarts the timer,
+	 * so at most one per 900 ms of the span) plus the extra ones. */
+	ck_assert_uint_le(fw.orig.c.hello_sent,
+	    2 + span / 900 + 1 + fw.orig.c.burst_hello - h0);
+	close(sv[0]);
+	close(sv[1]);
+	fw.ifs.v[0].rs.fd = -1;
+	ipc_close(&fw.parser.ipc);
+	fwd_tables_free(fw.tables);
+	fwd_admit_stop(&fw);
+	bs_policy_free(fw.policy);
+}
+END_TEST
+
 static Suite *
 fwd_orig_suite(void)
 {
@@ -1018,6 +1209,12 @@ fwd_orig_suite(void)
 	tcase_add_test(tc, test_dispatch_bad_relay);
 	tcase_add_test(tc, test_relay_no_iface);
 	tcase_add_test(tc, test_relay_not_back);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("burst");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_burst_bucket);
+	tcase_add_test(tc, test_burst_bound);
 	suite_add_tcase(s, tc);
 	return s;
 }

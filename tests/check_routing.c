@@ -1644,6 +1644,57 @@ START_TEST(test_neigh_interval_change)
 END_TEST
 
 /*
+ * A neighbour's early HELLO (its cold-start burst, batsec-protocol(7)
+ * "Cold start": sent as soon as it meets a new neighbour, its regular
+ * timer restarted) is no sample of its interval: said to come every
+ * 1000 ms, a HELLO 30 ms after the last one would otherwise make the
+ * estimate 30 ms (the first sample) and the neighbour lost after 75 ms
+ * of silence.  With the interval unknown (0) the sample counts as before.
+ */
+START_TEST(test_neigh_burst_gap)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_hello_result hr;
+	struct routing_purge_result pr;
+	struct routing_hello h;
+	uint64_t t = T0;
+	unsigned k;
+
+	for (k = 0; k < 2; k++) {
+		const struct ident *n = ident(5 + k);
+
+		memset(&h, 0, sizeof(h));
+		h.ifindex = IF1;
+		h.pk = n->pk;
+		h.addr = n->addr;
+		h.mac = n->mac;
+		h.epoch = EPOCH;
+		h.echo = 1;
+		h.interval_ms = k == 0 ? 1000 : 0;
+		h.seqno = 1;
+		ck_assert_int_eq(routing_hello(rt, &h, t, &hr), ROUTING_OK);
+		h.seqno = 2;		/* the burst, 30 ms later */
+		ck_assert_int_eq(routing_hello(rt, &h, t + 30, &hr),
+		    ROUTING_OK);
+		h.seqno = 3;		/* the restarted timer */
+		ck_assert_int_eq(routing_hello(rt, &h, t + 1030, &hr),
+		    ROUTING_OK);
+	}
+	/* 500 ms of silence: neighbour 5 (1000 ms measured) stays; 6 took
+	 * the 30 ms gap in (average 30 * 7/8 + 1000 / 8 = 151 ms) and is
+	 * lost after 2.5 of those. */
+	routing_purge(rt, t + 1030 + 500, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 1);
+	ck_assert_uint_eq(routing_neigh_count(rt), 1);
+	routing_purge(rt, t + 1030 + 2500, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 0);
+	routing_purge(rt, t + 1030 + 2501, NULL, NULL, &pr);
+	ck_assert_uint_eq(pr.neigh_removed, 1);
+	routing_free(rt);
+}
+END_TEST
+
+/*
  * A busy neighbour, heard (HELLO or OGM) at least 2m times an interval
  * (m = 2 on a clean link), is also lost after 1.5 intervals without any
  * frame: 5 sends 5 frames a second (HELLO and 4 OGM frames: 4m would
@@ -2322,6 +2373,7 @@ routing_suite(void)
 	tcase_add_test(tc, test_neigh_lost);
 	tcase_add_test(tc, test_neigh_interval_change);
 	tcase_add_test(tc, test_neigh_lost_busy);
+	tcase_add_test(tc, test_neigh_burst_gap);
 	tcase_add_test(tc, test_remove_key_flush);
 	suite_add_tcase(s, tc);
 

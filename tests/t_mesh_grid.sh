@@ -42,6 +42,24 @@ else
 	done
 fi
 
+# Cold start (batsec-protocol(7)): every node met neighbours, so each
+# sent at least one extra HELLO and one extra own OGM (and not dozens:
+# 40 is a sanity limit, far above what meeting two or three neighbours
+# takes; the buckets' exact bound is check_fwd_orig's).
+# burst_stat I NAME: node I's counter NAME.
+burst_stat() { mesh_ctl "$1" s 2>/dev/null | awk -v k="$2:" '$1 == k { print $2 }'; }
+burst_ok() {
+	local h o
+	h=$(burst_stat "$1" tx_hello_burst)
+	o=$(burst_stat "$1" tx_ogm_burst)
+	[ -n "$h" ] && [ -n "$o" ] && [ "$h" -ge 1 ] && [ "$o" -ge 1 ] &&
+	    [ "$h" -le 40 ] && [ "$o" -le 40 ]
+}
+for i in 1 2 3 4 5 6; do
+	check "node $i: cold-start HELLO and OGM sent ($(burst_stat "$i" \
+	    tx_hello_burst) / $(burst_stat "$i" tx_ogm_burst))" burst_ok "$i"
+done
+
 # The two-hop path wins over the four-hop one.
 check "node 1 reaches node 3 through node 2" wait_for 30 mesh_nexthop_is 1 3 2
 check "node 3 reaches node 1 through node 2" wait_for 30 mesh_nexthop_is 3 1 2

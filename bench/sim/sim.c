@@ -31,7 +31,8 @@
 #define SIM_HOP_PENALTY	30
 #define SIM_TICK_MS	1000
 
-enum ev_type { EV_RX, EV_HELLO, EV_OGM, EV_FLUSH, EV_TICK };
+enum ev_type { EV_RX, EV_HELLO, EV_OGM, EV_FLUSH, EV_TICK, EV_BURST_HELLO,
+    EV_BURST_OGM };
 
 struct sim_frame {
 	uint16_t len;
@@ -201,6 +202,26 @@ fnb_find(struct sim_node *v, const uint8_t pk[static BS_PK_LEN])
 	return NULL;
 }
 
+/* The forwarder's cold start (fwd_announce_burst): the same buckets. */
+static void
+burst(struct sim_node *v, int new_neigh)
+{
+	uint32_t idx = (uint32_t)(v - S.nodes);
+	uint64_t due;
+
+	if (S.o.no_burst)
+		return;
+	if (new_neigh && fwd_bucket_due(&v->hello_burst) == 0) {
+		due = fwd_bucket_want(&v->hello_burst, S.now, 0);
+		ev_push(due, idx, EV_BURST_HELLO, NULL);
+	}
+	if (fwd_bucket_due(&v->orig.ogm_burst) == 0) {
+		due = fwd_bucket_want(&v->orig.ogm_burst, S.now,
+		    FWD_BURST_OGM_DELAY_MS);
+		ev_push(due, idx, EV_BURST_OGM, NULL);
+	}
+}
+
 /* IPC_NEIGH as the forwarder's table takes it; the link key at once. */
 static void	sim_req_push(struct sim_node *v,
 		    const struct ipc_link_key_req *r);
@@ -249,6 +270,8 @@ static void
 fwd_neigh(struct sim_node *v, const struct ipc_neigh *m)
 {
 	struct sim_fnb *b = fnb_find(v, m->pk);
+	int created = 0;
+	uint8_t old_tq;
 
 	if (m->state == IPC_NEIGH_DOWN) {
 		if (b != NULL) {
@@ -269,6 +292,7 @@ fwd_neigh(struct sim_node *v, const struct ipc_neigh *m)
 		}
 		b = &v->fnb[v->n_fnb++];
 		memset(b, 0, sizeof(*b));
+		created = 1;
 		memcpy(b->pk, m->pk, BS_PK_LEN);
 		memcpy(b->addr, m->addr, BS_ADDR_LEN);
 		if (bs_link_key(b->key, &v->id, b->pk) == 0) {
@@ -277,6 +301,10 @@ fwd_neigh(struct sim_node *v, const struct ipc_neigh *m)
 		}
 	}
 	b->rx_count = m->rx_count;
+	old_tq = b->tq;
+	b->tq = m->tq;
+	if (created || (old_tq == 0 && m->tq > 0))
+		burst(v, created);
 	if (S.o.live_iface != NULL &&
 	    memcmp(m->pk, S.o.live_pk, BS_PK_LEN) == 0)
 		live_ogm_key(v, b, m);
@@ -506,6 +534,8 @@ deliver(uint32_t from, struct sim_frame *f)
 		if (S.o.loss > 0 && sim_unit(&S.rng) < S.o.loss)
 			continue;
 		v = &S.nodes[g->adj[k]];
+		if (S.now < v->start_at)
+			continue;	/* not started: nobody listens */
 		sim_heap_acct = &v->heap_tables;
 		(void)pcore_frame(&v->pc, SIM_IFINDEX, u->mac, sim_bcast,
 		    f->data, f->len, S.now);
@@ -535,22 +565,44 @@ static void
 run_event(const struct ev *e)
 {
 	struct sim_node *v = &S.nodes[e->node];
+	int r;
 
 	S.now = e->t;
 	switch (e->type) {
 	case EV_RX:
 		deliver(e->node, e->f);
 		break;
+	case EV_BURST_HELLO:
+		if ((r = fwd_bucket_take(&v->hello_burst, SIM_HELLO_MS,
+		    S.now)) != FWD_BURST_SEND) {
+			v->burst_refused += r == FWD_BURST_REFUSED;
+			break;
+		}
+		v->burst_hello++;
+		/* FALLTHROUGH */
 	case EV_HELLO:
+		if (e->type == EV_HELLO && e->t != v->hello_at)
+			break;		/* a burst restarted the timer */
 		send_hello(v);
-		ev_push(S.now + sim_jitter(SIM_HELLO_MS), e->node, EV_HELLO,
-		    NULL);
+		v->hello_at = S.now + sim_jitter(SIM_HELLO_MS);
+		ev_push(v->hello_at, e->node, EV_HELLO, NULL);
 		break;
+	case EV_BURST_OGM:
+		if ((r = fwd_bucket_take(&v->orig.ogm_burst, SIM_OGM_MS,
+		    S.now)) != FWD_BURST_SEND) {
+			v->burst_refused += r == FWD_BURST_REFUSED;
+			break;
+		}
+		v->burst_ogm++;
+		/* FALLTHROUGH */
 	case EV_OGM:
+		if (e->type == EV_OGM && e->t != v->ogm_at)
+			break;
 		if (live_originate(v) != WIRE_OK)
 			S.fail = 1;
 		flush(v, 1);
-		ev_push(S.now + sim_jitter(SIM_OGM_MS), e->node, EV_OGM, NULL);
+		v->ogm_at = S.now + sim_jitter(SIM_OGM_MS);
+		ev_push(v->ogm_at, e->node, EV_OGM, NULL);
 		break;
 	case EV_FLUSH:
 		if (v->flush_at == e->t)
@@ -673,10 +725,17 @@ node_start(struct sim_node *v, uint32_t idx)
 		return -1;
 	}
 	fwd_orig_init(&v->orig, &v->id, SIM_EPOCH, SIM_OGM_MS, SIM_HELLO_MS);
-	ev_push(sim_rand(&S.rng) % SIM_HELLO_MS, idx, EV_HELLO, NULL);
-	ev_push(sim_jitter(SIM_OGM_MS), idx, EV_OGM, NULL);
-	ev_push(SIM_TICK_MS + sim_rand(&S.rng) % SIM_TICK_MS, idx, EV_TICK,
-	    NULL);
+	if (S.o.start_spread_ms > 0) {
+		/* As batsecd: the first HELLO as soon as it is up. */
+		v->start_at = sim_rand(&S.rng) % S.o.start_spread_ms;
+		v->hello_at = v->start_at;
+	} else
+		v->hello_at = sim_rand(&S.rng) % SIM_HELLO_MS;
+	v->ogm_at = v->start_at + sim_jitter(SIM_OGM_MS);
+	ev_push(v->hello_at, idx, EV_HELLO, NULL);
+	ev_push(v->ogm_at, idx, EV_OGM, NULL);
+	ev_push(v->start_at + SIM_TICK_MS + sim_rand(&S.rng) % SIM_TICK_MS,
+	    idx, EV_TICK, NULL);
 	return 0;
 }
 
@@ -1209,7 +1268,7 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 {
 	struct sim_totals a, b;
 	clock_t c0 = clock();
-	uint64_t t, t_conv = 0;
+	uint64_t t, t_conv = 0, step;
 	double lb_a;
 	int rc = -1;
 
@@ -1222,11 +1281,15 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 		fprintf(stderr, "batsec-sim: set-up failed\n");
 		goto out;
 	}
-	for (t = 1; t <= (o->settle_s > 0 ? o->settle_s : o->max_s) &&
-	    !S.fail; t++) {
-		run_until(t * 1000);
-		if (t_conv == 0 && t >= 2 && converged()) {
-			t_conv = t;
+	/* Convergence to the tenth of a second up to 100 nodes (a cold
+	 * start takes a few seconds there), to the second above (each check
+	 * walks every pair). */
+	step = o->n <= 100 ? 100 : 1000;
+	for (t = 1; t * step <= (uint64_t)(o->settle_s > 0 ? o->settle_s :
+	    o->max_s) * 1000 && !S.fail; t++) {
+		run_until(t * step);
+		if (t_conv == 0 && converged()) {
+			t_conv = t * step;
 			if (o->settle_s == 0)
 				break;
 		}
@@ -1236,7 +1299,7 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 			    (double)(clock() - c0) / CLOCKS_PER_SEC);
 	}
 	r->converged = t_conv > 0;
-	r->conv_s = (double)t_conv;
+	r->conv_s = (double)t_conv / 1000;
 	totals(&a);
 	lb_a = link_bytes();
 #ifdef SIM_CALLGRIND

@@ -51,6 +51,11 @@ struct sim_opts {
 	unsigned window_s;		/* measuring window after convergence */
 	unsigned settle_s;		/* fixed run length (0: until converged) */
 	int quiet;
+	int no_burst;			/* without the cold-start burst */
+	unsigned start_spread_ms;	/* 0: listen from 0, first HELLO at a
+					   random phase; else each node
+					   starts (listens, sends its first
+					   HELLO) at a random time below */
 	/* Policy limits to set (batsec-policy(5) "limit NAME VALUE"). */
 	unsigned n_limits;
 	struct { size_t idx; uint32_t value; } limits[8];
@@ -78,6 +83,7 @@ struct sim_fnb {
 	uint8_t pk[BS_PK_LEN];
 	uint8_t addr[BS_ADDR_LEN];
 	uint8_t rx_count;
+	uint8_t tq;
 	uint8_t key[BS_LINKKEY_LEN];
 	uint8_t key_id[BS_KEYID_LEN];
 	uint8_t has_key;
@@ -92,6 +98,12 @@ struct sim_node {
 	struct fwd_orig orig;
 	uint32_t hello_seqno;
 	uint64_t flush_at;		/* pending relay flush, 0: none */
+	uint64_t start_at;		/* deaf and silent before */
+	uint64_t hello_at, ogm_at;	/* the regular timers (a burst
+					   restarts them: older events are
+					   stale) */
+	struct fwd_bucket hello_burst;	/* the forwarder's (fwd_burst.h) */
+	uint64_t burst_hello, burst_ogm, burst_refused;
 	struct sim_fnb *fnb;		/* forwarder's neighbours */
 	unsigned n_fnb, cap_fnb;
 	struct ipc_link_key_req *req;	/* LINK_KEY_REQs to answer */

@@ -24,7 +24,7 @@ usage(FILE *fp)
 	    "         [--loss P] [--seed S] [--memo] [--liars K] [--sybils K]\n"
 	    "         [--sybil-keys S] [--max SEC] [--window SEC] [--settle SEC]\n"
 	    "         [--limit NAME=VALUE ...] [--check | --check-reach]\n"
-	    "         [--no-header]\n"
+	    "         [--no-header] [--no-burst] [--start-spread MS]\n"
 	    "       batsec-sim --live IFACE --live-pub FILE --live-k K\n"
 	    "         --live-secs SEC [--live-policy FILE] [options]\n"
 	    "       batsec-sim --sweep [--sizes N,N,...] [--memo-from N]\n"
@@ -38,7 +38,11 @@ usage(FILE *fp)
 	    "verification counts are pcore's own, in both modes.\n"
 	    "--check: exit 1 unless every pair within %u hops is routed with\n"
 	    "the best TQ the links allow (use --loss 0 and --settle 80: the\n"
-	    "links need 64 HELLOs to settle); --check-reach: routed at all.\n",
+	    "links need 64 HELLOs to settle); --check-reach: routed at all.\n"
+	    "--no-burst: without the cold-start burst (fwd_burst.h);\n"
+	    "--start-spread MS: each node starts (listens, sends its first\n"
+	    "HELLO at once, as batsecd) at a random time below MS, instead\n"
+	    "of listening from 0 with its first HELLO at a random phase.\n",
 	    SIM_HORIZON);
 }
 
@@ -70,7 +74,7 @@ row(const struct sim_opts *o, const struct sim_result *r)
 		snprintf(attack, sizeof(attack), "syb%ux%u", o->sybils,
 		    o->sybil_keys);
 	if (r->converged)
-		snprintf(conv, sizeof(conv), "%.0f", r->conv_s);
+		snprintf(conv, sizeof(conv), "%.1f", r->conv_s);
 	else
 		snprintf(conv, sizeof(conv), ">%u", o->settle_s > 0 ?
 		    o->settle_s : o->max_s);
@@ -108,7 +112,7 @@ one(const struct sim_opts *o, int check)
 			    r.converged, r.reach);
 			return 1;
 		}
-		printf("check ok: %lu pairs routed, converged after %.0f "
+		printf("check ok: %lu pairs routed, converged after %.1f "
 		    "virtual s\n", r.routable, r.conv_s);
 		return 0;
 	}
@@ -120,7 +124,7 @@ one(const struct sim_opts *o, int check)
 		return 1;
 	}
 	printf("check ok: %lu pairs routed, all on best-TQ paths, converged "
-	    "after %.0f virtual s\n", r.routable, r.conv_s);
+	    "after %.1f virtual s\n", r.routable, r.conv_s);
 	return 0;
 }
 
@@ -243,6 +247,8 @@ main(int argc, char **argv)
 		{ "attack-n", required_argument, NULL, 'a' },
 		{ "no-header", no_argument, NULL, 'H' },
 		{ "limit", required_argument, NULL, 'P' },
+		{ "no-burst", no_argument, NULL, 'B' },
+		{ "start-spread", required_argument, NULL, 'G' },
 		{ "live", required_argument, NULL, 'i' },
 		{ "live-pub", required_argument, NULL, 'p' },
 		{ "live-policy", required_argument, NULL, 'o' },
@@ -297,6 +303,10 @@ main(int argc, char **argv)
 		case 'a': attack_n = (unsigned)strtoul(optarg, NULL, 10);
 			break;
 		case 'H': hdr = 0; break;
+		case 'B': o.no_burst = 1; break;
+		case 'G': o.start_spread_ms = (unsigned)strtoul(optarg, NULL,
+		    10);
+			break;
 		case 'P':
 			if (add_limit(&o, optarg) != 0)
 				return 2;

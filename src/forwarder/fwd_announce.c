@@ -284,12 +284,46 @@ fwd_announce_deadline(const struct fwd *f)
 	    fwd_relayq_deadline(&f->orig.rq));
 	size_t i;
 
+	if (f->orig.next_ogm_ms != 0)
+		at = fwd_announce_min(at, fwd_bucket_due(&f->orig.ogm_burst));
 	for (i = 0; i < f->ifs.n; i++)
 		if (fwd_iface_usable(&f->ifs.v[i]))
-			at = fwd_announce_min(at,
+			at = fwd_announce_min(fwd_announce_min(at,
 			    f->ifs.v[i].next_hello_ms > 0 ?
-			    f->ifs.v[i].next_hello_ms : 1);
+			    f->ifs.v[i].next_hello_ms : 1),
+			    fwd_bucket_due(&f->ifs.v[i].hello_burst));
 	return at;
+}
+
+void
+fwd_announce_burst(struct fwd *f, uint32_t ifindex, int new_neigh,
+    uint64_t now_ms)
+{
+	struct fwd_iface *v = fwd_iface_usable_by_index(&f->ifs, ifindex);
+
+	if (v == NULL)
+		return;
+	if (new_neigh)
+		(void)fwd_bucket_want(&v->hello_burst, now_ms, 0);
+	if (f->orig.next_ogm_ms != 0)
+		(void)fwd_bucket_want(&f->orig.ogm_burst, now_ms,
+		    FWD_BURST_OGM_DELAY_MS);
+}
+
+/* A due extra send of bucket b: 1 to send now; a refusal is counted. */
+static int
+fwd_announce_burst_due(struct fwd *f, struct fwd_bucket *b,
+    uint32_t interval_ms, uint64_t now_ms)
+{
+	switch (fwd_bucket_take(b, interval_ms, now_ms)) {
+	case FWD_BURST_SEND:
+		return 1;
+	case FWD_BURST_REFUSED:
+		f->orig.c.burst_refused++;
+		return 0;
+	default:
+		return 0;
+	}
 }
 
 void
@@ -300,12 +334,22 @@ fwd_announce_run(struct fwd *f, uint64_t now_ms)
 
 	for (i = 0; i < f->ifs.n; i++) {
 		v = &f->ifs.v[i];
-		if (!fwd_iface_usable(v) || v->next_hello_ms > now_ms)
+		if (!fwd_iface_usable(v))
+			continue;
+		if (fwd_announce_burst_due(f, &v->hello_burst,
+		    f->orig.hello_ms, now_ms))
+			f->orig.c.burst_hello++;
+		else if (v->next_hello_ms > now_ms)
 			continue;
 		fwd_announce_hello(f, v);
 		v->next_hello_ms = now_ms + fwd_jitter(f->orig.hello_ms);
 	}
-	if (f->orig.next_ogm_ms != 0 && f->orig.next_ogm_ms <= now_ms) {
+	if (f->orig.next_ogm_ms != 0 && fwd_announce_burst_due(f,
+	    &f->orig.ogm_burst, f->orig.ogm_ms, now_ms)) {
+		f->orig.c.burst_ogm++;
+		fwd_announce_ogm(f);
+		f->orig.next_ogm_ms = now_ms + fwd_jitter(f->orig.ogm_ms);
+	} else if (f->orig.next_ogm_ms != 0 && f->orig.next_ogm_ms <= now_ms) {
 		fwd_announce_ogm(f);
 		f->orig.next_ogm_ms = now_ms + fwd_jitter(f->orig.ogm_ms);
 	} else if (f->orig.rq.n > 0 &&

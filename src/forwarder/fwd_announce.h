@@ -27,6 +27,13 @@ void	fwd_announce_setup(struct fwd *f, uint64_t now_ms);
 uint64_t fwd_announce_deadline(const struct fwd *f);
 /* Send what is due: HELLOs, the own OGM, the relay queue. */
 void	fwd_announce_run(struct fwd *f, uint64_t now_ms);
+/*
+ * A neighbour appeared on ifindex (new: its first NEIGH UP; else its link
+ * became bidirectional): ask for an extra HELLO there (new only) and an
+ * extra own OGM, bounded by fwd_burst.h's buckets.
+ */
+void	fwd_announce_burst(struct fwd *f, uint32_t ifindex, int new_neigh,
+	    uint64_t now_ms);
 
 /*
  * IPC_RELAY (it passed ipc_check): queue the entry.  -1 when the entry is

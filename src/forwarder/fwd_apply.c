@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "fwd_announce.h"
 #include "fwd_apply.h"
 #include "fwd_fast.h"
 #include "fwd_iface.h"
@@ -28,20 +29,27 @@ fwd_apply_neigh(void *arg, const union ipc_payload *u)
 	const struct ipc_neigh *n = &u->neigh;
 	struct fwd *f = arg;
 	const struct fwd_neigh *old;
-	uint8_t old_mac[BS_ADDR_LEN] = { 0 };
+	uint8_t old_mac[BS_ADDR_LEN] = { 0 }, old_tq = 0;
+	uint64_t now_ms = log_now_ms();
 
 	if (f->tables == NULL)
 		return 0;
 	/* The in-kernel relay cares for a neighbour's coming, going and
 	 * MAC, not for its link quality. */
-	if ((old = fwd_neigh_find_pk(f->tables, n->pk, n->ifindex)) != NULL)
+	if ((old = fwd_neigh_find_pk(f->tables, n->pk, n->ifindex)) != NULL) {
 		memcpy(old_mac, old->mac, BS_ADDR_LEN);
-	switch (fwd_neigh_update(f->tables, n, log_now_ms())) {
+		old_tq = old->tq;
+	}
+	switch (fwd_neigh_update(f->tables, n, now_ms)) {
 	case FWD_NEIGH_FULL:
 		log_rl(&f->parser.note_rl, LOG_WARNING, "neighbour table full: "
 		    "NEIGH UP ignored");
 		break;
 	case FWD_NEIGH_NEW:
+		/* Cold start: answer at once (fwd_burst.h). */
+		fwd_announce_burst(f, n->ifindex, 1, now_ms);
+		f->fast_dirty = 1;
+		break;
 	case FWD_NEIGH_GONE:
 		f->fast_dirty = 1;
 		fwd_events_note(&f->events, FWD_EV_NEIGH, n->state == IPC_NEIGH_UP ? "up" :
@@ -49,6 +57,8 @@ fwd_apply_neigh(void *arg, const union ipc_payload *u)
 		    fwd_apply_ifname(f, n->ifindex), n->tq);
 		break;
 	case FWD_NEIGH_CHANGED:
+		if (old_tq == 0 && n->tq > 0)
+			fwd_announce_burst(f, n->ifindex, 0, now_ms);
 		old = fwd_neigh_find_pk(f->tables, n->pk, n->ifindex);
 		if (old != NULL && memcmp(old->mac, old_mac, BS_ADDR_LEN) != 0)
 			f->fast_dirty = 1;

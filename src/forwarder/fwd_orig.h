@@ -36,6 +36,7 @@
 
 #include "batsec_crypto.h"
 #include "common/counters.h"
+#include "fwd_burst.h"
 #include "proto/ipc_msg.h"
 #include "proto/wire.h"
 
@@ -114,7 +115,10 @@ int	fwd_hello_build_cert(const struct bs_identity *id,
 	X(sign_failed,		"sign_failed") \
 	X(counter_exhausted,	"counter_exhausted") \
 	X(link_keys,		"link_keys_derived") \
-	X(link_key_failed,	"link_key_failed")
+	X(link_key_failed,	"link_key_failed") \
+	X(burst_hello,		"tx_hello_burst") \
+	X(burst_ogm,		"tx_ogm_burst") \
+	X(burst_refused,	"burst_refused")
 
 COUNTERS_STRUCT(fwd_ocount, FWD_OCOUNT_LIST);
 #define FWD_OCOUNT_N	(sizeof(struct fwd_ocount) / sizeof(uint64_t))
@@ -152,6 +156,7 @@ struct fwd_orig {
 	uint8_t own[FWD_OWN_ENTRY_MAX];	/* the last own OGM entry, whole */
 	size_t own_len;
 	struct fwd_relayq rq;
+	struct fwd_bucket ogm_burst;	/* extra own OGMs (fwd_burst.h) */
 	struct fwd_ocount c;
 };
 

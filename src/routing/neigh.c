@@ -245,7 +245,11 @@ neigh_scaled(unsigned count, unsigned span)
  * restart (new epoch), and not from the first HELLO (nothing to compare).
  * At least NEIGH_GAP_MIN_MS (half the shortest configurable interval):
  * HELLOs that waited in a queue arrive closer together than they were
- * sent.
+ * sent.  A gap shorter than half the interval the HELLO states is no
+ * sample: the neighbour sent it early, as its cold-start burst does when
+ * it meets a new neighbour (batsec-protocol(7), "Cold start"), and the
+ * average would otherwise make it look lost after a fraction of its real
+ * interval.
  */
 /* A moving average with weight 1/8; 0 means no sample yet. */
 static uint64_t
@@ -255,16 +259,18 @@ neigh_avg8(uint64_t avg, uint64_t sample)
 }
 
 static void
-neigh_gap_sample(struct rt_neigh *n, uint64_t now_ms, uint32_t epoch,
-    uint32_t seqno)
+neigh_gap_sample(struct rt_neigh *n, uint64_t now_ms,
+    const struct routing_hello *h)
 {
-	uint64_t d = seqno - n->seqno, el = rt_elapsed(now_ms, n->last_seen_ms);
-	uint64_t g;
+	uint64_t d = h->seqno - n->seqno, g;
+	uint64_t el = rt_elapsed(now_ms, n->last_seen_ms);
 
 	/* Two in the same millisecond were queued together: no measure. */
-	if (epoch != n->epoch || d == 0 || d >= ROUTING_WINDOW || el == 0)
+	if (h->epoch != n->epoch || d == 0 || d >= ROUTING_WINDOW || el == 0)
 		return;
 	g = el / d;
+	if (g < (uint64_t)h->interval_ms / 2)
+		return;
 	if (g < NEIGH_GAP_MIN_MS)
 		g = NEIGH_GAP_MIN_MS;
 	if (g > NEIGH_GAP_MAX_MS)
@@ -438,7 +444,7 @@ routing_hello(struct routing *rt, const struct routing_hello *h,
 			n->gap_ms = h->interval_ms;
 			n->fpi_x8 = 0;
 		} else
-			neigh_gap_sample(n, now_ms, h->epoch, h->seqno);
+			neigh_gap_sample(n, now_ms, h);
 		neigh_window_slide(n, h->epoch, h->seqno);
 	} else {
 		if ((r = neigh_room(rt, h->ifindex, h->addr)) != ROUTING_OK)
