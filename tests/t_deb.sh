@@ -113,6 +113,8 @@ if [ ! -f "$TAR" ]; then
 	    "$D/boot/root" "$MIRROR" >"$D/debootstrap.log" 2>&1; then
 		rm -rf "$D"/boot/root/var/cache/apt/archives/*.deb \
 		    "$D"/boot/root/var/lib/apt/lists/*_*
+		# One chroot is kept: the one for today's dependencies.
+		rm -f "$CACHE/$SUITE"-minbase-*.tar.gz
 		tar -C "$D/boot/root" -czf "$TAR.tmp" . && mv "$TAR.tmp" "$TAR"
 		rm -rf "$D/boot"
 		echo "t_deb: debootstrap $SUITE minbase (+$deps) in $(( $(date +%s) - t0 ))s, cached as $TAR"
