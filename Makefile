@@ -6,6 +6,7 @@
 #   make deps            install the Debian packages the project needs
 #   make install         PREFIX, DESTDIR, MANDIR honoured
 #   make fuzz            AFL++ / libFuzzer binaries of every harness
+#   make deb             Debian packages (debian/) in build-deb/
 #   make V=1 ...         show full commands
 #
 # Sources are discovered by directory: crypto/*.c, keys/*.c and policy/*.c
@@ -262,6 +263,21 @@ check-qemu: $(BINS) $(TESTS) | deps-ok
 
 man-lint:
 	$(Q)mandoc -Tlint -W warning $(MANPAGES)
+
+# --- Debian package -------------------------------------------------------
+
+# The packaging tools are not among `make deps`'s: `make deb` installs
+# them (with the Build-Depends) itself.  tests/t_deb.sh also uses
+# debootstrap for its clean chroot.
+PACKAGING_PKGS := debhelper dpkg-dev lintian fakeroot debootstrap
+DEB_BUILD_DEPS := libsodium-dev libmnl-dev libseccomp-dev pkg-config
+DEB_OUT ?= build-deb
+
+deb:
+	$(Q)contrib/ensure-deps --install $(PACKAGING_PKGS) $(DEB_BUILD_DEPS)
+	$(Q)contrib/build-deb $(DEB_OUT)
+
+.PHONY: deb
 
 # --- fuzzing --------------------------------------------------------------
 
