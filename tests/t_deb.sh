@@ -12,7 +12,9 @@
 #
 # The chroot (with the package's dependencies, read from the .deb) is made
 # once from the mirror of this machine's apt sources and cached as a
-# tarball in .cache/deb (ignored by git); each run unpacks a fresh copy.
+# tarball in .cache/deb (ignored by git; DEB_CACHE=DIR puts it elsewhere,
+# as .ci/run does to keep it between clean clones); each run unpacks a
+# fresh copy.
 # Root only (chroot, mounts in a private mount namespace).  SKIP for
 # sanitizer builds (the package is never built with them), without root,
 # and when offline with no cached chroot.
@@ -26,7 +28,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 D=$(mktmp) || exit 1
-CACHE=$TOP/.cache/deb
+CACHE=${DEB_CACHE:-$TOP/.cache/deb}
 SUITE=bookworm
 
 # mirror: the Debian archive of this machine's apt sources (one-line or
