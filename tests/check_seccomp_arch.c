@@ -140,7 +140,8 @@ run(const struct prog *p, const struct seccomp_data *d)
  */
 static const struct { const char *name; int nr; } o32_socket[] = {
 	{ "bind", 4169 }, { "connect", 4170 }, { "recvfrom", 4176 },
-	{ "recvmsg", 4177 }, { "sendmsg", 4179 }, { "sendto", 4180 },
+	{ "recvmsg", 4177 }, { "send", 4178 }, { "sendmsg", 4179 },
+	{ "sendto", 4180 },
 	{ "socket", 4183 }, { "recvmmsg", 4335 }, { "sendmmsg", 4343 },
 };
 
@@ -209,6 +210,7 @@ static const struct want parser_wants[] = {
 	{ ALL, "writev", 2, 0, 0, ALLOWED },
 	{ ALL, "recvmsg", 3, 0, 0, ALLOWED }, { ALL, "sendmsg", 3, 0, 0, ALLOWED },
 	{ ALL, "sendto", 3, 0, 0, ALLOWED }, { ALL, "recvfrom", 3, 0, 0, ALLOWED },
+	{ MIPS | ARM, "send", 3, 0, 0x4040, ALLOWED },
 	{ ALL, "ppoll", 0, 1, 0, ALLOWED },
 	{ X86 | B32, "poll", 0, 1, 1000, ALLOWED },
 	{ B32, "ppoll_time64", 0, 1, 0, ALLOWED },

@@ -671,6 +671,9 @@ static const struct sb_rule sb_parser_rules[] = {
 	ALLOW(read), ALLOW(write), ALLOW(writev),
 	ALLOW(recvmsg), ALLOW(sendmsg), ALLOW(sendmmsg), ALLOW(recvfrom),
 	ALLOW(sendto), DENY(socketcall, ENOSYS),
+	/* glibc's send(2) on MIPS o32 is the send system call (seen killing
+	 * the parser in the emulated router), not sendto. */
+	ALLOW(send),
 	/* Waiting for the channel. */
 	ALLOW(poll), ALLOW(ppoll), ALLOW(ppoll_time64),
 	/* Clocks and sleeping (the vDSO covers most clock reads; MIPS and
