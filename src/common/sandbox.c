@@ -820,6 +820,10 @@ static const struct sb_rule sb_forwarder_rules[] = {
 	ALLOW_EQ(prctl, 0, PR_SET_PDEATHSIG),
 	ALLOW_EQ(prctl, 0, PR_SET_NAME), ALLOW_EQ(prctl, 0, PR_GET_NAME),
 	ALLOW_EQ(prctl, 0, PR_SET_SECCOMP), ALLOW_EQ(prctl, 0, PR_GET_SECCOMP),
+	/* MIPS' dynamic loader reads the floating-point mode for each
+	 * library it maps (seen killing the exec'd parser in the emulated
+	 * MIPS router; found with strace there). */
+	ALLOW_EQ(prctl, 0, PR_GET_FP_MODE),
 };
 
 /*
