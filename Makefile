@@ -73,7 +73,7 @@ endif
 # Debian packages: libraries and headers first, tools after.
 DEB_PKGS := libsodium-dev libmnl-dev libseccomp-dev check pkg-config \
             afl++ clang mandoc iproute2 nftables tcpdump ethtool procps \
-            libcap2-bin tshark systemd python3 busybox musl-tools
+            libcap2-bin tshark systemd python3 busybox musl-tools faketime
 PC_MODULES := libsodium libmnl libseccomp check
 ifneq ($(ARCH),)
 DEB_PKGS := gcc-$(CROSS) libc6-dev-$(ARCH)-cross pkg-config qemu-user-static
@@ -141,7 +141,7 @@ ATTACKS := $(patsubst tests/attack/%.c,$(B)/tests/attack/%,$(ATTACK_SRC))
 MANPAGES := $(sort $(wildcard man/*.[1-8]))
 
 .PHONY: all deps deps-ok check check-qemu check-router musl-syntax fuzz-replayers man-lint install clean \
-        fuzz fuzz-corpus fuzz-smoke fuzz-run demo bench sim
+        fuzz fuzz-corpus fuzz-smoke fuzz-run demo bench sim footprint
 
 ifneq ($(ARCH),)
 all: $(BINS) $(TESTS)
@@ -202,6 +202,15 @@ $(B)/tests/check_%: $(B)/tests/check_%.o $(LIBTEST) $(LIBS_ALL)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBTEST) $(LIBS_ALL) \
 	    $(PKG_LIBS) $(CHECK_LIBS)
+
+# check_ctl_mon tests batsec-ctl's monitoring renderers: it links them.
+CTL_MON_OBJ := $(call obj,src/ctl/ctl_prom.c src/ctl/ctl_metrics.c \
+    src/ctl/ctl_client.c src/ctl/ctl_util.c)
+$(B)/tests/check_ctl_mon: $(B)/tests/check_ctl_mon.o $(CTL_MON_OBJ) \
+    $(LIBTEST) $(LIBS_ALL)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(CTL_MON_OBJ) $(LIBTEST) \
+	    $(LIBS_ALL) $(PKG_LIBS) $(CHECK_LIBS)
 
 $(B)/tests/attack/%: $(B)/tests/attack/%.o $(LIBTEST) $(LIBS_ALL)
 	@$(if $(Q),echo "  LD      $@")
@@ -297,6 +306,18 @@ $(B)/bench/sim/batsec-sim: $(call obj,$(SIM_SRC)) $(LIBTEST) $(LIBS_ALL)
 
 sim: $(B)/bench/sim/batsec-sim
 	$(Q)$(B)/bench/sim/batsec-sim --sweep $(SIM_ARGS)
+
+# The footprint of one batsecd holding 50 originators (bench/footprint, as
+# root, a few minutes): instructions (callgrind) and resident memory;
+# bench/README.md "Footprint on a router".  FOOTPRINT_ARGS: its options.
+$(B)/bench/fp_noseccomp.so: bench/fp_noseccomp.c
+	@$(if $(Q),echo "  CC      $@")
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 $(OPT) $(WARN) -fPIC -shared -o $@ $<
+
+footprint: $(BINS) $(B)/bench/sim/batsec-sim $(B)/bench/fp_noseccomp.so \
+           $(B)/bench/fp_verify
+	$(Q)B=$(B) bench/footprint $(FOOTPRINT_ARGS)
 
 # --- install --------------------------------------------------------------
 

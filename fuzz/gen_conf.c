@@ -58,6 +58,8 @@ static const char *const dumped[] = {
 	    "hop-penalty 15\ngateway server 10M/2M\nlog-level debug\n",
 	"gateway server 1.5mbit/0.1g\n",
 	"interface eth0\nepoch-seed clock\n",
+	"interface eth0 wired bcast-repeat 1\ninterface wlan0 wireless\n"
+	    "interface m0 auto bcast-repeat 4\n",
 };
 
 static const char *const texts[] = {
@@ -72,6 +74,9 @@ static const char *const texts[] = {
 	"epoch-seed later\n",
 	"chroot /\n",
 	"unknown directive\n",
+	"interface w wireless bcast-repeat 5\n",
+	"interface w bcast-repeat 1 wired\n",
+	"interface w wireless bcast-repeat\n",
 };
 
 static const char *const cmdline1[] = { "-df", "-c", "/etc/batsec/b.conf",

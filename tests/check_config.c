@@ -94,6 +94,13 @@ static const struct {
 	{ "interface 0123456789abcde", "\ninterface 0123456789abcde\n" },
 	{ "interface wlan0.100", "\ninterface wlan0.100\n" },
 	{ "interface eth0\ninterface eth1", "\ninterface eth0\ninterface eth1\n" },
+	{ "interface wlan0 wireless", "\ninterface wlan0 wireless\n" },
+	{ "interface eth0 auto", "\ninterface eth0\n" },
+	{ "interface eth0 wired bcast-repeat 1",
+	    "\ninterface eth0 wired bcast-repeat 1\n" },
+	{ "interface m0 bcast-repeat 0", "\ninterface m0 bcast-repeat 0\n" },
+	{ "interface w\twireless  bcast-repeat 04 # lossy",
+	    "\ninterface w wireless bcast-repeat 4\n" },
 	{ "tap mesh9", "\ntap mesh9\n" },
 	{ "key /etc/k", "\nkey /etc/k\n" },
 	{ "policy /p/q.policy", "\npolicy /p/q.policy\n" },
@@ -131,7 +138,8 @@ static const struct {
 	{ "fast-path tc", "\nfast-path tc\n" },
 	{ "epoch-seed clock", "\nepoch-seed clock\n" },
 	{ "epoch-seed none", "\nepoch-seed none\n" },
-	{ "# only a comment\n", "\nepoch-seed none\n" },
+	{ "epoch-seed auto", "\nepoch-seed auto\n" },
+	{ "# only a comment\n", "\nepoch-seed auto\n" },
 	{ "# only a comment\n\n \t \n", "\nfast-path on\n" },
 	{ "# only a comment\n\n \t \n", "\ntap batsec0\n" },
 	{ "interface eth0\n\n# end, no newline\nhop-penalty 1",
@@ -178,6 +186,29 @@ START_TEST(test_values)
 	parse_ok("gateway server 429496729500/100", &cfg);
 	ck_assert_uint_eq(cfg.gw_down, UINT32_MAX);
 	ck_assert_uint_eq(cfg.gw_up, 1);
+
+	/* Interface options: the medium and the broadcast repeats. */
+	parse_ok("interface e0\ninterface w0 wireless\n"
+	    "interface w1 wireless bcast-repeat 0\ninterface e1 wired "
+	    "bcast-repeat 3\ninterface a0 bcast-repeat 1\n", &cfg);
+	ck_assert_uint_eq(cfg.n_ifaces, 5);
+	ck_assert_int_eq(cfg.iface_opt[0].medium, BS_MEDIUM_AUTO);
+	ck_assert(!cfg.iface_opt[0].repeat_set);
+	ck_assert_int_eq(cfg.iface_opt[1].medium, BS_MEDIUM_WIRELESS);
+	ck_assert_int_eq(cfg.iface_opt[2].medium, BS_MEDIUM_WIRELESS);
+	ck_assert_int_eq(cfg.iface_opt[3].medium, BS_MEDIUM_WIRED);
+	ck_assert_int_eq(cfg.iface_opt[4].medium, BS_MEDIUM_AUTO);
+	/* Defaults by medium: wireless 2 (three sends), wired none. */
+	ck_assert_uint_eq(config_iface_repeat(&cfg.iface_opt[0], false), 0);
+	ck_assert_uint_eq(config_iface_repeat(&cfg.iface_opt[0], true), 2);
+	ck_assert_uint_eq(config_iface_repeat(&cfg.iface_opt[1], true), 2);
+	/* A count given wins whatever the medium. */
+	ck_assert_uint_eq(config_iface_repeat(&cfg.iface_opt[2], true), 0);
+	ck_assert_uint_eq(config_iface_repeat(&cfg.iface_opt[3], false), 3);
+	ck_assert_uint_eq(config_iface_repeat(&cfg.iface_opt[4], true), 1);
+	ck_assert_uint_eq(config_iface_repeat(&cfg.iface_opt[4], false), 1);
+	ck_assert_str_eq(config_medium_name(BS_MEDIUM_WIRED), "wired");
+	ck_assert_str_eq(config_medium_name((enum bs_medium)3), "?");
 }
 END_TEST
 
@@ -274,8 +305,10 @@ static const struct {
 	/* Argument counts and duplicates. */
 	{ "interface", 0, "t.conf:1: interface: missing argument" },
 	{ "interface #eth0", 0, "t.conf:1: interface: missing argument" },
-	{ "interface a b", 0,
-	    "t.conf:1: interface: unexpected extra argument 'b'" },
+	{ "interface a b", 0, "t.conf:1: interface: 'b' is not auto, wired, "
+	    "wireless or bcast-repeat N (in that order, each once)" },
+	{ "interface a wired bcast-repeat 1 x", 0,
+	    "t.conf:1: interface: unexpected extra argument 'x'" },
 	{ "tap a # c\ntap b", 0,
 	    "t.conf:2: tap: given twice (first on line 1)" },
 	{ "key /a\n\nkey /a", 0,
@@ -288,6 +321,23 @@ static const struct {
 	/* interface */
 	{ "interface eth0\ninterface eth1\ninterface eth0", 0,
 	    "t.conf:3: interface: 'eth0' is listed twice" },
+	{ "interface a wireless wired", 0, "t.conf:1: interface: 'wired' is "
+	    "not auto, wired, wireless or bcast-repeat N (in that order, each "
+	    "once)" },
+	{ "interface a bcast-repeat 2 wireless", 0, "t.conf:1: interface: "
+	    "'wireless' is not auto, wired, wireless or bcast-repeat N (in that "
+	    "order, each once)" },
+	{ "interface a bcast-repeat 1 bcast-repeat", 0, "t.conf:1: interface: "
+	    "'bcast-repeat' is not auto, wired, wireless or bcast-repeat N (in "
+	    "that order, each once)" },
+	{ "interface a wired bcast-repeat", 0,
+	    "t.conf:1: interface: bcast-repeat needs a count" },
+	{ "interface a bcast-repeat 5", 0,
+	    "t.conf:1: interface: 5 is out of range 0..4" },
+	{ "interface a bcast-repeat -1", 0,
+	    "t.conf:1: interface: '-1' is not a decimal number" },
+	{ "interface a bcast-repeat wired", 0,
+	    "t.conf:1: interface: 'wired' is not a decimal number" },
 	{ many_ifaces, 0, "t.conf:17: interface: more than 16 interfaces" },
 	{ "interface 0123456789abcdef", 0, "t.conf:1: interface: "
 	    "'0123456789abcdef' is not a valid interface name: longer than 15 "
@@ -430,8 +480,10 @@ static const struct {
 	{ "log-level DEBUG", 0, "t.conf:1: log-level: 'DEBUG' is not one of "
 	    "error, warning, info, debug" },
 	/* epoch-seed */
-	{ "epoch-seed yes", 0, "t.conf:1: epoch-seed: 'yes' is not none or "
-	    "clock" },
+	{ "epoch-seed yes", 0, "t.conf:1: epoch-seed: 'yes' is not auto, "
+	    "clock or none" },
+	{ "epoch-seed AUTO", 0, "t.conf:1: epoch-seed: 'AUTO' is not auto, "
+	    "clock or none" },
 	{ "epoch-seed clock\nepoch-seed none", 0, "t.conf:2: epoch-seed: "
 	    "given twice (first on line 1)" },
 	/* fast-path */
@@ -916,7 +968,7 @@ END_TEST
 
 enum { V_OK, V_NOIFACE, V_TOOMANY, V_DUP, V_BADIF, V_UNTERM, V_TAP,
     V_CHROOT, V_KEY, V_USER, V_ETHER, V_IVL, V_GWOFF, V_GWSRV, V_GWMODE,
-    V_LOG };
+    V_LOG, V_MEDIUM, V_REPEAT };
 
 static const struct {
 	int kind;
@@ -942,6 +994,8 @@ static const struct {
 	{ V_GWSRV, "gateway: inconsistent mode and bandwidth" },
 	{ V_GWMODE, "gateway: inconsistent mode and bandwidth" },
 	{ V_LOG, "log-level: unknown level 5" },
+	{ V_MEDIUM, "interface: eth1: options out of range" },
+	{ V_REPEAT, "interface: eth0: options out of range" },
 };
 
 static void
@@ -963,6 +1017,8 @@ break_config(struct bs_config *c, int kind)
 	case V_GWSRV: c->gw_mode = BS_GW_SERVER; c->gw_down = 1; break;
 	case V_GWMODE: c->gw_mode = (enum bs_gw_mode)7; break;
 	case V_LOG: c->log_level = (enum bs_log_level)5; break;
+	case V_MEDIUM: c->iface_opt[1].medium = (enum bs_medium)3; break;
+	case V_REPEAT: c->iface_opt[0].bcast_repeat = 5; break;
 	}
 }
 
@@ -990,8 +1046,12 @@ make_max_config(struct bs_config *c)
 	size_t i;
 
 	config_defaults(c);
-	for (i = 0; i < BS_CONF_MAX_IFACES; i++)
+	for (i = 0; i < BS_CONF_MAX_IFACES; i++) {
 		snprintf(c->ifaces[i], IFNAMSIZ, "%015zu", i);
+		c->iface_opt[i].medium = BS_MEDIUM_WIRELESS;
+		c->iface_opt[i].repeat_set = true;
+		c->iface_opt[i].bcast_repeat = BS_CONF_BCAST_REPEAT_MAX;
+	}
 	c->n_ifaces = BS_CONF_MAX_IFACES;
 	memset(c->tap, 't', BS_CONF_IFNAME_MAX);
 	memset(c->key, 'k', BS_CONF_PATH_MAX);
@@ -1065,6 +1125,15 @@ START_TEST(test_dump_short_buffer)
 	ck_assert(!config_equal(&c, &d));
 	d = c;
 	d.chroot_dir[5] = 'x';
+	ck_assert(!config_equal(&c, &d));
+	d = c;
+	d.iface_opt[3].medium = BS_MEDIUM_WIRED;
+	ck_assert(!config_equal(&c, &d));
+	d = c;
+	d.iface_opt[15].bcast_repeat = 3;
+	ck_assert(!config_equal(&c, &d));
+	d = c;
+	d.iface_opt[0].repeat_set = false;
 	ck_assert(!config_equal(&c, &d));
 	ck_assert_str_eq(config_log_level_name(BS_LOG_ERROR), "error");
 	ck_assert_str_eq(config_log_level_name((enum bs_log_level)0), "?");

@@ -1985,18 +1985,6 @@ json_ok(const char *s)
 	return p != NULL && *json_ws(p) == '\0';
 }
 
-static size_t
-count(const char *s, const char *needle)
-{
-	size_t n = 0;
-
-	while ((s = strstr(s, needle)) != NULL) {
-		n++;
-		s += strlen(needle);
-	}
-	return n;
-}
-
 START_TEST(json_checker)
 {
 	ck_assert(json_ok("[]\n"));
@@ -2049,7 +2037,7 @@ START_TEST(ctl_originators_json)
 	run_ok(c, &r, (const char *const[]){ "-j", "originators", NULL });
 	ck_assert_msg(json_ok(r.out), "not JSON: %s", r.out);
 	ck_assert_int_eq(r.out[0], '[');
-	ck_assert_uint_eq(count(r.out, "{"), 3);
+	ck_assert_uint_eq(t_count(r.out, "{"), 3);
 	fake_pk(pk, 1);
 	bs_key_to_b64(key, pk);
 	snprintf(want, sizeof(want), "{\"address\":\"02:00:00:00:00:01\","
@@ -2082,8 +2070,8 @@ START_TEST(ctl_neighbors)
 	run_free(&r);
 	run_ok(c, &r, (const char *const[]){ "-j", "neighbors", NULL });
 	ck_assert_msg(json_ok(r.out), "not JSON: %s", r.out);
-	ck_assert_uint_eq(count(r.out, "\"address\":"), 2);
-	ck_assert_uint_eq(count(r.out, "\"key\":"), 2);
+	ck_assert_uint_eq(t_count(r.out, "\"address\":"), 2);
+	ck_assert_uint_eq(t_count(r.out, "\"key\":"), 2);
 	ck_assert_ptr_nonnull(strstr(r.out, "\"interface\":\"wlan-long\","
 	    "\"link_tq\":201,\"last_seen_ms\":12100}"));
 	run_free(&r);
@@ -2137,11 +2125,11 @@ START_TEST(ctl_big_table)
 	c = srv_open();
 	run_ok(c, &r, (const char *const[]){ "-j", "o", NULL });
 	ck_assert(json_ok(r.out));
-	ck_assert_uint_eq(count(r.out, "\"address\":"), BIG_TABLE);
+	ck_assert_uint_eq(t_count(r.out, "\"address\":"), BIG_TABLE);
 	ck_assert_ptr_nonnull(strstr(r.out, "\"address\":\"02:00:00:00:0f:ff\""));
 	run_free(&r);
 	run_ok(c, &r, (const char *const[]){ "o", NULL });
-	ck_assert_uint_eq(count(r.out, "\n"), BIG_TABLE + 1);
+	ck_assert_uint_eq(t_count(r.out, "\n"), BIG_TABLE + 1);
 	run_free(&r);
 	control_close(c);
 }

@@ -1125,35 +1125,82 @@ END_TEST
 
 #define CLOCK_OK	1800000000u	/* a plausible wall clock (2027) */
 
-START_TEST(test_epoch_next)
-{
-	uint32_t e;
+#define CLOCK_1970	1000u		/* a router without a clock */
 
-	/* No state: 1, or the clock with epoch-seed clock when plausible. */
-	ck_assert_int_eq(state_epoch_next(0, 0, CLOCK_OK, 0, &e), 0);
-	ck_assert_uint_eq(e, 1);
-	ck_assert_int_eq(state_epoch_next(0, 0, CLOCK_OK, 1, &e), 0);
-	ck_assert_uint_eq(e, CLOCK_OK);
-	ck_assert_int_eq(state_epoch_next(0, 0, 1000, 1, &e), 0);
-	ck_assert_uint_eq(e, 1);
-	ck_assert_int_eq(state_epoch_next(0, 0, UINT32_MAX, 1, &e), 0);
-	ck_assert_uint_eq(e, 1);
-	ck_assert_int_eq(state_epoch_next(0, 0, STATE_SEED_MAX, 1, &e), 0);
-	ck_assert_uint_eq(e, STATE_SEED_MAX);
-	/* Stored: + 1, whatever the clock says. */
-	ck_assert_int_eq(state_epoch_next(41, 1, 1000, 0, &e), 0);
-	ck_assert_uint_eq(e, 42);
-	ck_assert_int_eq(state_epoch_next(41, 1, CLOCK_OK, 1, &e), 0);
-	ck_assert_uint_eq(e, 42);
-	ck_assert_int_eq(state_epoch_next(41, 1, UINT32_MAX, 0, &e), 0);
-	ck_assert_uint_eq(e, 42);
-	ck_assert_int_eq(state_epoch_next(CLOCK_OK + 5, 1, CLOCK_OK, 1, &e),
-	    0);
-	ck_assert_uint_eq(e, CLOCK_OK + 6);
+static const struct {
+	enum bs_epoch_seed mode;
+	uint32_t old;
+	int have_old;
+	uint64_t now_s;
+	int on_tmpfs;
+	enum state_epoch_how how;
+	uint32_t out;
+} epoch_cases[] = {
+	/* Stored: + 1, whatever the mode, the clock, the file system. */
+	{ BS_EPOCH_SEED_AUTO, 41, 1, CLOCK_1970, 0, STATE_EPOCH_COUNTED, 42 },
+	{ BS_EPOCH_SEED_AUTO, 41, 1, CLOCK_1970, 1, STATE_EPOCH_COUNTED, 42 },
+	{ BS_EPOCH_SEED_AUTO, 41, 1, CLOCK_OK, 1, STATE_EPOCH_COUNTED, 42 },
+	{ BS_EPOCH_SEED_CLOCK, 41, 1, CLOCK_1970, 1, STATE_EPOCH_COUNTED, 42 },
+	{ BS_EPOCH_SEED_CLOCK, 41, 1, CLOCK_OK, 0, STATE_EPOCH_COUNTED, 42 },
+	{ BS_EPOCH_SEED_NONE, 41, 1, UINT32_MAX, 1, STATE_EPOCH_COUNTED, 42 },
+	{ BS_EPOCH_SEED_AUTO, CLOCK_OK + 5, 1, CLOCK_OK, 0,
+	    STATE_EPOCH_COUNTED, CLOCK_OK + 6 },
+	{ BS_EPOCH_SEED_AUTO, 0, 1, 0, 0, STATE_EPOCH_COUNTED, 1 },
+	{ BS_EPOCH_SEED_NONE, UINT32_MAX - 1, 1, 0, 0, STATE_EPOCH_COUNTED,
+	    UINT32_MAX },
 	/* The last epoch has no next. */
-	ck_assert_int_eq(state_epoch_next(UINT32_MAX, 1, CLOCK_OK, 0, &e), -1);
-	ck_assert_int_eq(state_epoch_next(UINT32_MAX - 1, 1, 0, 0, &e), 0);
-	ck_assert_uint_eq(e, UINT32_MAX);
+	{ BS_EPOCH_SEED_AUTO, UINT32_MAX, 1, CLOCK_OK, 0, STATE_EPOCH_LAST, 0 },
+	{ BS_EPOCH_SEED_CLOCK, UINT32_MAX, 1, CLOCK_OK, 1, STATE_EPOCH_LAST,
+	    0 },
+	{ BS_EPOCH_SEED_NONE, UINT32_MAX, 1, 0, 0, STATE_EPOCH_LAST, 0 },
+	/* auto, no file: the clock when plausible, on any file system. */
+	{ BS_EPOCH_SEED_AUTO, 0, 0, CLOCK_OK, 0, STATE_EPOCH_CLOCK, CLOCK_OK },
+	{ BS_EPOCH_SEED_AUTO, 0, 0, CLOCK_OK, 1, STATE_EPOCH_CLOCK, CLOCK_OK },
+	{ BS_EPOCH_SEED_AUTO, 0, 0, STATE_CLOCK_MIN, 1, STATE_EPOCH_CLOCK,
+	    STATE_CLOCK_MIN },
+	{ BS_EPOCH_SEED_AUTO, 0, 0, STATE_SEED_MAX, 1, STATE_EPOCH_CLOCK,
+	    STATE_SEED_MAX },
+	/* ... else 1 on persistent storage, refused on tmpfs. */
+	{ BS_EPOCH_SEED_AUTO, 0, 0, CLOCK_1970, 0, STATE_EPOCH_FIRST, 1 },
+	{ BS_EPOCH_SEED_AUTO, 0, 0, CLOCK_1970, 1, STATE_EPOCH_REFUSED, 0 },
+	{ BS_EPOCH_SEED_AUTO, 0, 0, STATE_CLOCK_MIN - 1, 1,
+	    STATE_EPOCH_REFUSED, 0 },
+	{ BS_EPOCH_SEED_AUTO, 0, 0, (uint64_t)STATE_SEED_MAX + 1, 1,
+	    STATE_EPOCH_REFUSED, 0 },
+	{ BS_EPOCH_SEED_AUTO, 0, 0, UINT32_MAX, 0, STATE_EPOCH_FIRST, 1 },
+	{ BS_EPOCH_SEED_AUTO, 0, 0, (uint64_t)UINT32_MAX + 10, 1,
+	    STATE_EPOCH_REFUSED, 0 },
+	/* clock, no file: the clock when plausible, else wait. */
+	{ BS_EPOCH_SEED_CLOCK, 0, 0, CLOCK_OK, 1, STATE_EPOCH_CLOCK,
+	    CLOCK_OK },
+	{ BS_EPOCH_SEED_CLOCK, 0, 0, CLOCK_OK, 0, STATE_EPOCH_CLOCK,
+	    CLOCK_OK },
+	{ BS_EPOCH_SEED_CLOCK, 0, 0, CLOCK_1970, 1, STATE_EPOCH_WAIT, 0 },
+	{ BS_EPOCH_SEED_CLOCK, 0, 0, CLOCK_1970, 0, STATE_EPOCH_WAIT, 0 },
+	{ BS_EPOCH_SEED_CLOCK, 0, 0, UINT32_MAX, 0, STATE_EPOCH_WAIT, 0 },
+	/* none, no file: 1, whatever the clock and the file system. */
+	{ BS_EPOCH_SEED_NONE, 0, 0, CLOCK_OK, 0, STATE_EPOCH_FIRST, 1 },
+	{ BS_EPOCH_SEED_NONE, 0, 0, CLOCK_OK, 1, STATE_EPOCH_FIRST, 1 },
+	{ BS_EPOCH_SEED_NONE, 0, 0, CLOCK_1970, 1, STATE_EPOCH_FIRST, 1 },
+};
+
+START_TEST(test_epoch_decide)
+{
+	uint32_t e = 777;
+	enum state_epoch_how how;
+
+	how = state_epoch_decide(epoch_cases[_i].mode, epoch_cases[_i].old,
+	    epoch_cases[_i].have_old, epoch_cases[_i].now_s,
+	    epoch_cases[_i].on_tmpfs, &e);
+	ck_assert_msg(how == epoch_cases[_i].how, "case %d: how %d, not %d",
+	    _i, (int)how, (int)epoch_cases[_i].how);
+	if (how <= STATE_EPOCH_FIRST)
+		ck_assert_msg(e == epoch_cases[_i].out, "case %d: %u, not %u",
+		    _i, e, epoch_cases[_i].out);
+	else
+		ck_assert_uint_eq(e, 777);	/* untouched */
+	ck_assert_int_eq(state_clock_plausible(CLOCK_1970), 0);
+	ck_assert_int_eq(state_clock_plausible(CLOCK_OK), 1);
 }
 END_TEST
 
@@ -1230,6 +1277,7 @@ START_TEST(test_state_dir_and_bump)
 {
 	char dir[128], path[160], err[256];
 	struct stat st;
+	enum state_epoch_how how;
 	uint32_t e1, e2;
 	FILE *fp_;
 
@@ -1242,15 +1290,17 @@ START_TEST(test_state_dir_and_bump)
 	ck_assert_int_eq(state_dir_open(dir, err, sizeof(err)), 0);
 	/* First start: 1; then every start goes up by one, the clock does
 	 * not matter. */
-	ck_assert_int_eq(state_epoch_bump(dir, 0, 0, &e1, err, sizeof(err)),
-	    0);
+	ck_assert_int_eq(state_epoch_bump(dir, BS_EPOCH_SEED_NONE, 0, &e1,
+	    &how, err, sizeof(err)), 0);
 	ck_assert_uint_eq(e1, 1);
+	ck_assert_int_eq(how, STATE_EPOCH_FIRST);
 	ck_assert_uint_eq(read_epoch(dir), 1);
-	ck_assert_int_eq(state_epoch_bump(dir, 0, 0, &e2, err, sizeof(err)),
-	    0);
+	ck_assert_int_eq(state_epoch_bump(dir, BS_EPOCH_SEED_AUTO, 0, &e2,
+	    &how, err, sizeof(err)), 0);
 	ck_assert_uint_eq(e2, 2);
-	ck_assert_int_eq(state_epoch_bump(dir, CLOCK_OK, 0, &e2, err,
-	    sizeof(err)), 0);
+	ck_assert_int_eq(how, STATE_EPOCH_COUNTED);
+	ck_assert_int_eq(state_epoch_bump(dir, BS_EPOCH_SEED_CLOCK, CLOCK_OK,
+	    &e2, &how, err, sizeof(err)), 0);
 	ck_assert_uint_eq(e2, 3);
 	ck_assert_uint_eq(read_epoch(dir), 3);
 	snprintf(path, sizeof(path), "%s/epoch", dir);
@@ -1260,14 +1310,14 @@ START_TEST(test_state_dir_and_bump)
 	ck_assert_ptr_nonnull(fp_ = fopen(path, "w"));
 	fputs("12x\n", fp_);
 	fclose(fp_);
-	ck_assert_int_eq(state_epoch_bump(dir, CLOCK_OK, 0, &e2, err,
-	    sizeof(err)), -1);
+	ck_assert_int_eq(state_epoch_bump(dir, BS_EPOCH_SEED_AUTO, CLOCK_OK,
+	    &e2, &how, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "epoch"));
 	ck_assert_ptr_nonnull(fp_ = fopen(path, "w"));
 	fputs("4294967295\n", fp_);
 	fclose(fp_);
-	ck_assert_int_eq(state_epoch_bump(dir, CLOCK_OK, 0, &e2, err,
-	    sizeof(err)), -1);
+	ck_assert_int_eq(state_epoch_bump(dir, BS_EPOCH_SEED_AUTO, CLOCK_OK,
+	    &e2, &how, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "last one"));
 	ck_assert_uint_eq(read_epoch(dir), UINT32_MAX);
 	rm_tmpdir();
@@ -1282,43 +1332,54 @@ END_TEST
  */
 START_TEST(test_epoch_clock_2106)
 {
-	char dir[128], err[256];
+	char dir[128], path[160], err[256];
+	enum state_epoch_how how;
+	enum bs_epoch_seed mode;
 	uint32_t e;
 	int seed;
 
 	make_tmpdir();
 	for (seed = 0; seed <= 1; seed++) {
+		mode = seed ? BS_EPOCH_SEED_CLOCK : BS_EPOCH_SEED_NONE;
 		snprintf(dir, sizeof(dir), "%s/state%d", tmpdir, seed);
 		ck_assert_int_eq(state_dir_open(dir, err, sizeof(err)), 0);
-		ck_assert_int_eq(state_epoch_bump(dir, seed ? CLOCK_OK : 0,
-		    seed, &e, err, sizeof(err)), 0);
+		ck_assert_int_eq(state_epoch_bump(dir, mode, seed ? CLOCK_OK :
+		    0, &e, &how, err, sizeof(err)), 0);
 		ck_assert_uint_eq(e, seed ? CLOCK_OK : 1);
-		ck_assert_int_eq(state_epoch_bump(dir, UINT32_MAX, seed, &e,
-		    err, sizeof(err)), 0);
+		ck_assert_int_eq(state_epoch_bump(dir, mode, UINT32_MAX, &e,
+		    &how, err, sizeof(err)), 0);
 		ck_assert_uint_eq(e, (seed ? CLOCK_OK : 1) + 1);
-		ck_assert_int_eq(state_epoch_bump(dir, CLOCK_OK, seed, &e, err,
-		    sizeof(err)), 0);
+		ck_assert_int_eq(state_epoch_bump(dir, mode, CLOCK_OK, &e,
+		    &how, err, sizeof(err)), 0);
 		ck_assert_uint_eq(e, (seed ? CLOCK_OK : 1) + 2);
 		ck_assert_uint_eq(read_epoch(dir), e);
 	}
-	/* A seed from a clock in 2106 is not taken either. */
+	/* A seed from a clock in 2106 is not taken either: with
+	 * epoch-seed clock the daemon waits (nothing written). */
 	snprintf(dir, sizeof(dir), "%s/state2", tmpdir);
 	ck_assert_int_eq(state_dir_open(dir, err, sizeof(err)), 0);
-	ck_assert_int_eq(state_epoch_bump(dir, UINT32_MAX, 1, &e, err,
-	    sizeof(err)), 0);
-	ck_assert_uint_eq(e, 1);
+	ck_assert_int_eq(state_epoch_bump(dir, BS_EPOCH_SEED_CLOCK,
+	    UINT32_MAX, &e, &how, err, sizeof(err)), 1);
+	ck_assert_int_eq(how, STATE_EPOCH_WAIT);
+	snprintf(path, sizeof(path), "%s/epoch", dir);
+	ck_assert_int_eq(access(path, F_OK), -1);
 	rm_tmpdir();
 }
 END_TEST
 
 /*
  * A state directory on tmpfs (or ramfs) forgets the epoch at every boot:
- * refused with a clear error, unless epoch-seed is clock.  Uses /dev/shm
- * when it is a tmpfs, and the f_type test on its own in any case.
+ * with auto and a clock in 1970 the start is refused with an error that
+ * names the fixes, and nothing is written; with clock the daemon waits
+ * (nothing written either); a plausible clock seeds it; the file, once
+ * there, is counted up whatever the clock.  Uses /dev/shm when it is a
+ * tmpfs, and the f_type test on its own in any case.  On persistent
+ * storage (the test's TMPDIR, when it is not tmpfs) auto starts at 1.
  */
 START_TEST(test_epoch_tmpfs)
 {
-	char dir[128], path[160], err[512];
+	char dir[128], path[160], err[1024];
+	enum state_epoch_how how;
 	struct statfs sf;
 	uint32_t e;
 
@@ -1326,6 +1387,19 @@ START_TEST(test_epoch_tmpfs)
 	ck_assert_int_eq(state_fs_volatile((long)RAMFS_MAGIC), 1);
 	ck_assert_int_eq(state_fs_volatile((long)EXT4_SUPER_MAGIC), 0);
 	ck_assert_int_eq(state_fs_volatile((long)BTRFS_SUPER_MAGIC), 0);
+	make_tmpdir();
+	if (statfs(tmpdir, &sf) == 0 && !state_fs_volatile((long)sf.f_type)) {
+		snprintf(dir, sizeof(dir), "%s/state", tmpdir);
+		ck_assert_int_eq(state_dir_open(dir, err, sizeof(err)), 0);
+		ck_assert_int_eq(state_epoch_bump(dir, BS_EPOCH_SEED_AUTO,
+		    CLOCK_1970, &e, &how, err, sizeof(err)), 0);
+		ck_assert_int_eq(how, STATE_EPOCH_FIRST);
+		ck_assert_uint_eq(e, 1);
+		ck_assert_uint_eq(read_epoch(dir), 1);
+	} else
+		fprintf(stderr, "test_epoch_tmpfs: TMPDIR is on tmpfs; "
+		    "auto on persistent storage not tested\n");
+	rm_tmpdir();
 	if (statfs("/dev/shm", &sf) != 0 || sf.f_type != TMPFS_MAGIC) {
 		fprintf(stderr, "test_epoch_tmpfs: /dev/shm is no tmpfs; "
 		    "only the f_type test ran\n");
@@ -1333,16 +1407,36 @@ START_TEST(test_epoch_tmpfs)
 	}
 	snprintf(dir, sizeof(dir), "/dev/shm/check_forwarder.%d",
 	    (int)getpid());
-	ck_assert_int_eq(state_dir_open(dir, err, sizeof(err)), 0);
-	ck_assert_int_eq(state_epoch_bump(dir, CLOCK_OK, 0, &e, err,
-	    sizeof(err)), -1);
-	ck_assert_ptr_nonnull(strstr(err, "tmpfs"));
-	ck_assert_ptr_nonnull(strstr(err, "epoch-seed clock"));
 	snprintf(path, sizeof(path), "%s/epoch", dir);
+	ck_assert_int_eq(state_dir_open(dir, err, sizeof(err)), 0);
+	ck_assert_int_eq(state_epoch_bump(dir, BS_EPOCH_SEED_AUTO, CLOCK_1970,
+	    &e, &how, err, sizeof(err)), -1);
+	ck_assert_int_eq(how, STATE_EPOCH_REFUSED);
+	ck_assert_ptr_nonnull(strstr(err, "tmpfs"));
+	ck_assert_ptr_nonnull(strstr(err, "1970-01-01"));
+	ck_assert_ptr_nonnull(strstr(err, "persistent storage"));
+	ck_assert_ptr_nonnull(strstr(err, "epoch-seed clock"));
+	ck_assert_ptr_nonnull(strstr(err, "epoch-seed none"));
 	ck_assert_int_eq(access(path, F_OK), -1);
-	ck_assert_int_eq(state_epoch_bump(dir, CLOCK_OK, 1, &e, err,
-	    sizeof(err)), 0);
+	ck_assert_int_eq(state_epoch_bump(dir, BS_EPOCH_SEED_CLOCK, CLOCK_1970,
+	    &e, &how, err, sizeof(err)), 1);
+	ck_assert_int_eq(how, STATE_EPOCH_WAIT);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	ck_assert_int_eq(state_epoch_bump(dir, BS_EPOCH_SEED_AUTO, CLOCK_OK,
+	    &e, &how, err, sizeof(err)), 0);
+	ck_assert_int_eq(how, STATE_EPOCH_CLOCK);
 	ck_assert_uint_eq(e, CLOCK_OK);
+	/* The same boot, started again: counted up, clock or not. */
+	ck_assert_int_eq(state_epoch_bump(dir, BS_EPOCH_SEED_AUTO, CLOCK_1970,
+	    &e, &how, err, sizeof(err)), 0);
+	ck_assert_int_eq(how, STATE_EPOCH_COUNTED);
+	ck_assert_uint_eq(e, CLOCK_OK + 1);
+	/* none: 1 on tmpfs too (labs). */
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(state_epoch_bump(dir, BS_EPOCH_SEED_NONE, CLOCK_1970,
+	    &e, &how, err, sizeof(err)), 0);
+	ck_assert_int_eq(how, STATE_EPOCH_FIRST);
+	ck_assert_uint_eq(e, 1);
 	t_rmtree(dir);
 }
 END_TEST
@@ -1474,7 +1568,8 @@ forwarder_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("state");
-	tcase_add_test(tc, test_epoch_next);
+	tcase_add_loop_test(tc, test_epoch_decide, 0,
+	    (int)(sizeof(epoch_cases) / sizeof(epoch_cases[0])));
 	tcase_add_test(tc, test_epoch_clock_2106);
 	tcase_add_test(tc, test_epoch_tmpfs);
 	tcase_add_loop_test(tc, test_epoch_parse, 0,

@@ -17,6 +17,7 @@
 #	mesh_ping FROM TO [4|6] [TRIES]	3 echoes, 5 s wait, TRIES runs
 #	mesh_cut I J / mesh_heal I J	drop everything on the link (nftables)
 #	mesh_loss I J PCT		random loss on the link (nftables)
+#	mesh_loss_all PCT		the same on every link
 #	mesh_stop I			SIGTERM the daemon of node I
 #	mesh_ctl I ARGS...		batsec-ctl -s SOCK ARGS in node I
 #	mesh_json I CMD EXPR		a python3 expression over `-j CMD`
@@ -27,7 +28,8 @@
 # MESH_LOG_LEVEL (info), MESH_DAEMON_FLAGS ("-f -d"), MESH_PING=ping to
 # use ping(8) instead of the python3 stand-in, MESH_PING_COUNT (3),
 # MESH_CONF_EXTRA (lines added to every node's configuration, such as
-# "fast-path off"), MESH_WRAP_I (a command, word-split, that node I's
+# "fast-path off"), MESH_IF_OPTS (words after every "interface mJ" line,
+# such as "wireless bcast-repeat 2"), MESH_WRAP_I (a command, word-split, that node I's
 # batsecd runs under inside its namespace, such as a setpriv(1) line).
 #
 # -d is passed to batsecd because without it the daemon logs only to
@@ -166,13 +168,15 @@ mesh_conf() {
 	local pol j
 	pol=${2:-$MT/policy}
 	{
-		for j in $(mesh_neighbours "$1"); do echo "interface m$j"; done
+		for j in $(mesh_neighbours "$1"); do
+			echo "interface m$j${MESH_IF_OPTS:+ $MESH_IF_OPTS}"
+		done
 		echo "key $MT/n$1.key"
 		echo "policy $pol"
 		echo "socket $(mesh_sock "$1")"
 		echo "state-dir $MT/n$1.state"
-		# A TMPDIR on tmpfs: batsecd refuses it without epoch-seed
-		# clock (batsec.conf(5)).
+		# A TMPDIR on tmpfs: seed a missing epoch from the clock
+		# whatever the default (batsec.conf(5)).
 		case $(stat -f -c %T "$MT") in
 		tmpfs|ramfs) echo "epoch-seed clock" ;;
 		esac
@@ -429,6 +433,14 @@ mesh_loss() {
 	mesh_filter "$1" "$2" numgen random mod 100 "<" "$3" counter drop &&
 	    mesh_filter "$2" "$1" numgen random mod 100 "<" "$3" counter drop
 }
+# mesh_loss_all PCT: mesh_loss on every edge (a FAIL line for each that
+# could not be set up).
+mesh_loss_all() {
+	local e
+	for e in $MESH_EDGES; do
+		mesh_loss "${e%-*}" "${e#*-}" "$1" || fail "loss on link $e"
+	done
+}
 # mesh_isolate I: node I hears nothing and nobody hears it.
 mesh_isolate() {
 	local j
@@ -443,9 +455,10 @@ mesh_isolate() {
 # socket, one a second, for machines without ping(8); exit 0 at the first
 # reply, 1 when none came within WAIT seconds of the last echo, 2 when
 # the script itself failed.
-# bcast_rx.py IFACE TOKEN SECS READY: count the frames received (not sent)
-# on IFACE that contain TOKEN during SECS seconds; touch READY once the
-# socket is bound; print the count.
+# bcast_rx.py IFACE TOKEN SECS READY [seq]: count the frames received (not
+# sent) on IFACE that contain TOKEN during SECS seconds; touch READY once
+# the socket is bound; print the count.  With "seq": frames that contain
+# TOKEN-NUMBER. ; print "distinct total" (distinct NUMBERs, frames).
 # bcast_tx.py ADDR PORT TOKEN: one UDP datagram out of batsec0, to a
 # broadcast or multicast ADDR (IPv4, or IPv6 link scope).
 mesh_write_helpers() {
@@ -511,12 +524,14 @@ mesh_write_helpers() {
 	sys.exit(1)
 	EOF
 	cat >"$MT/bcast_rx.py" <<-'EOF'
-	import select, socket, sys, time
+	import re, select, socket, sys, time
 	iface, token, secs, ready = sys.argv[1], sys.argv[2].encode(), float(sys.argv[3]), sys.argv[4]
+	seq = re.compile(re.escape(token) + rb"-(\d+)\.") if sys.argv[5:] == ["seq"] else None
 	s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
 	s.bind((iface, 0))
 	open(ready, "w").close()
 	n = 0
+	seen = set()
 	end = time.monotonic() + secs
 	while True:
 	    left = end - time.monotonic()
@@ -526,9 +541,15 @@ mesh_write_helpers() {
 	    if not r:
 	        continue
 	    data, addr = s.recvfrom(65536)
-	    if addr[2] != socket.PACKET_OUTGOING and token in data:
-	        n += 1
-	print(n)
+	    if addr[2] == socket.PACKET_OUTGOING or token not in data:
+	        continue
+	    m = seq.search(data) if seq else None
+	    if seq and not m:
+	        continue
+	    n += 1
+	    if m:
+	        seen.add(m.group(1))
+	print("%d %d" % (len(seen), n) if seq else n)
 	EOF
 	cat >"$MT/bcast_tx.py" <<-'EOF'
 	import socket, sys

@@ -17,9 +17,7 @@ mesh_init t_mesh_lossy
 
 LOSS=20
 mesh_build 4 "1-2 2-3 3-4"
-for e in $MESH_EDGES; do
-	mesh_loss "${e%-*}" "${e#*-}" "$LOSS" || fail "loss on link $e"
-done
+mesh_loss_all "$LOSS"
 mesh_start_all || finish
 
 if mesh_wait_converged 120; then

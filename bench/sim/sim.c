@@ -4,12 +4,20 @@
  * the measurements (reachability, stretch, best-TQ agreement, rates,
  * memory).  See sim.h.
  */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include <sodium.h>
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define SIM_CALLGRIND	1
+#endif
+#endif
 
 #include "batsec_policy.h"
 #include "lib/t_ipc.h"
@@ -59,6 +67,9 @@ struct sim {
 	uint64_t route_changes;
 	uint32_t orig_cap;
 	int fail;
+	/* Live mode: the packet socket (-1: none) and what crossed it. */
+	int live_fd, live_ifindex;
+	uint64_t live_tx, live_rx_ctl, live_rx_data;
 };
 
 static struct sim S;
@@ -191,6 +202,49 @@ fnb_find(struct sim_node *v, const uint8_t pk[static BS_PK_LEN])
 }
 
 /* IPC_NEIGH as the forwarder's table takes it; the link key at once. */
+static void	sim_req_push(struct sim_node *v,
+		    const struct ipc_link_key_req *r);
+
+/*
+ * Live mode, the real daemon as neighbour: its OGM key as batsecd's
+ * forwarder derives it (fwd_links.c: the root of both ends' MAC, epoch
+ * and link salt; our salt is the one send_hello() puts in our HELLOs),
+ * again whenever its epoch or salt changes, handed to pcore unasked then.
+ */
+static void
+live_ogm_key(struct sim_node *v, struct sim_fnb *b, const struct ipc_neigh *m)
+{
+	uint8_t lk[BS_LINKKEY_LEN], root[BS_LINKROOT_LEN], k[BS_LINKKEY_LEN];
+	struct bs_hop_end me, peer;
+	struct ipc_link_key_req r;
+
+	if (bs_link_key(lk, &v->id, m->pk) != 0) {
+		b->has_key = 0;
+		return;
+	}
+	me.pk = v->id.pk;
+	me.mac = v->mac;
+	me.epoch = SIM_EPOCH;
+	me.salt = v->id.pk;
+	peer.pk = m->pk;
+	peer.mac = m->mac;
+	peer.epoch = m->epoch;
+	peer.salt = m->salt;
+	bs_link_root(root, lk, &me, &peer);
+	bs_ogm_key(k, root);
+	if (memcmp(k, b->key, sizeof(k)) != 0) {
+		memcpy(b->key, k, sizeof(k));
+		bs_link_keyid(b->key_id, b->key);
+		b->has_key = 1;
+		memcpy(r.peer_pk, m->pk, BS_PK_LEN);
+		r.ifindex = m->ifindex;
+		sim_req_push(v, &r);
+	}
+	sodium_memzero(lk, sizeof(lk));
+	sodium_memzero(root, sizeof(root));
+	sodium_memzero(k, sizeof(k));
+}
+
 static void
 fwd_neigh(struct sim_node *v, const struct ipc_neigh *m)
 {
@@ -223,6 +277,9 @@ fwd_neigh(struct sim_node *v, const struct ipc_neigh *m)
 		}
 	}
 	b->rx_count = m->rx_count;
+	if (S.o.live_iface != NULL &&
+	    memcmp(m->pk, S.o.live_pk, BS_PK_LEN) == 0)
+		live_ogm_key(v, b, m);
 }
 
 /* A liar announces every relay with the best TQ its hop count allows. */
@@ -230,6 +287,21 @@ static void
 liar_rewrite(struct ipc_relay *r)
 {
 	r->entry[1] = routing_tq_ceiling(r->entry[2], SIM_HOP_PENALTY);
+}
+
+static void
+sim_req_push(struct sim_node *v, const struct ipc_link_key_req *r)
+{
+	if (v->n_req == v->cap_req) {
+		unsigned cap = v->cap_req ? v->cap_req * 2 : 4;
+		struct ipc_link_key_req *p = realloc(v->req, cap * sizeof(*p));
+
+		if (p == NULL)
+			return;
+		v->req = p;
+		v->cap_req = cap;
+	}
+	memcpy(&v->req[v->n_req++], r, sizeof(*v->req));
 }
 
 static int
@@ -245,17 +317,7 @@ sim_emit(void *arg, uint16_t type, const void *obj, size_t size)
 		fwd_neigh(v, obj);
 		break;
 	case IPC_LINK_KEY_REQ:
-		if (v->n_req == v->cap_req) {
-			unsigned cap = v->cap_req ? v->cap_req * 2 : 4;
-			struct ipc_link_key_req *p = realloc(v->req,
-			    cap * sizeof(*p));
-
-			if (p == NULL)
-				break;
-			v->req = p;
-			v->cap_req = cap;
-		}
-		memcpy(&v->req[v->n_req++], obj, sizeof(*v->req));
+		sim_req_push(v, obj);
 		break;
 	case IPC_RELAY: {
 		struct ipc_relay r;
@@ -319,6 +381,10 @@ transmit(struct sim_node *u, const uint8_t *frame, size_t len)
 	memcpy(f->data, frame, len);
 	u->tx_bytes += len + 14;	/* Ethernet header counted */
 	u->tx_frames++;
+	if (S.live_fd >= 0 && (unsigned)(u - S.nodes) < S.o.live_k &&
+	    sim_live_send(S.live_fd, S.live_ifindex, u->mac, frame,
+	    len) == 0)
+		S.live_tx++;
 	ev_push(S.now + SIM_LINK_DELAY_MS, (uint32_t)(u - S.nodes), EV_RX, f);
 	return 0;
 }
@@ -450,6 +516,21 @@ deliver(uint32_t from, struct sim_frame *f)
 	free(f);
 }
 
+/* The own OGM; in live mode with the node's client MAC in its TT. */
+static int
+live_originate(struct sim_node *v)
+{
+	struct wire_tt_entry tt;
+	uint8_t mac[6] = { 0x02, 0x5f };
+
+	if (S.o.live_iface == NULL)
+		return fwd_ogm_originate(&v->orig, NULL, 0, 0, 0);
+	bs_put32(mac + 2, (uint32_t)(v - S.nodes) + 1);
+	tt.mac = mac;
+	tt.vid = 0;
+	return fwd_ogm_originate(&v->orig, &tt, 1, 0, 0);
+}
+
 static void
 run_event(const struct ev *e)
 {
@@ -466,7 +547,7 @@ run_event(const struct ev *e)
 		    NULL);
 		break;
 	case EV_OGM:
-		if (fwd_ogm_originate(&v->orig, NULL, 0, 0, 0) != WIRE_OK)
+		if (live_originate(v) != WIRE_OK)
 			S.fail = 1;
 		flush(v, 1);
 		ev_push(S.now + sim_jitter(SIM_OGM_MS), e->node, EV_OGM, NULL);
@@ -531,6 +612,9 @@ make_policy(void)
 		    bs_policy_trust_add(pol, S.nodes[i].id.pk, NULL, 0, NULL,
 		    0) != 0)
 			goto out;
+	if (S.o.live_iface != NULL &&
+	    bs_policy_trust_add(pol, S.o.live_pk, NULL, 0, NULL, 0) != 0)
+		goto out;
 	S.snap = t_policy_snapshot(pol, &S.snap_len);
 	rc = 0;
 out:
@@ -663,6 +747,7 @@ sim_setup(const struct sim_opts *o)
 
 	memset(&S, 0, sizeof(S));
 	S.o = *o;
+	S.live_fd = -1;
 	S.rng = o->seed * 0x2545f4914f6cdd1dull + 1;
 	if (sim_graph_build(&S.g, o) != 0 || dist_matrix() != 0)
 		return -1;
@@ -1154,7 +1239,17 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 	r->conv_s = (double)t_conv;
 	totals(&a);
 	lb_a = link_bytes();
+#ifdef SIM_CALLGRIND
+	/* Under callgrind (bench/footprint: --instr-atstart=no) only the
+	 * window is counted; outside valgrind these do nothing. */
+	CALLGRIND_START_INSTRUMENTATION;
+	CALLGRIND_ZERO_STATS;
+#endif
 	run_until(S.now + (uint64_t)o->window_s * 1000);
+#ifdef SIM_CALLGRIND
+	CALLGRIND_DUMP_STATS_AT("window");
+	CALLGRIND_STOP_INSTRUMENTATION;
+#endif
 	totals(&b);
 	if (S.fail) {
 		fprintf(stderr, "batsec-sim: a pcore call failed\n");
@@ -1164,6 +1259,113 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 	r->cpu_s = (double)(clock() - c0) / CLOCKS_PER_SEC;
 	rc = 0;
 out:
+	sim_teardown();
+	return rc;
+}
+
+/* ---- live mode (bench/footprint) ---------------------------------------- */
+
+static uint64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* A frame the daemon sent: HELLO and OGM to the nodes on its link. */
+static void
+live_deliver(const uint8_t src[static 6], const uint8_t dst[static 6],
+    const uint8_t *p, size_t len)
+{
+	unsigned k;
+
+	if (p[0] != WIRE_T_HELLO && p[0] != WIRE_T_OGM) {
+		S.live_rx_data++;
+		return;
+	}
+	S.live_rx_ctl++;
+	for (k = 0; k < S.o.live_k && k < S.o.n; k++) {
+		struct sim_node *v = &S.nodes[k];
+
+		sim_heap_acct = &v->heap_tables;
+		(void)pcore_frame(&v->pc, SIM_IFINDEX, src, dst, p, len,
+		    S.now);
+		sim_heap_acct = NULL;
+		answer_keys(v);
+		relay_due(v);
+	}
+}
+
+int
+sim_live(const struct sim_opts *o)
+{
+	uint8_t (*pk)[BS_PK_LEN] = NULL;
+	uint8_t buf[2048], src[6], dst[6];
+	uint64_t t0, now, next_report = 10000;
+	struct pollfd pfd;
+	long len = 0;
+	unsigned i;
+	int rc = -1;
+
+	sim_memo = o->memo;
+	sim_ed_real = sim_chain_calls = 0;
+	sim_memo_reset();
+	if (sim_setup(o) != 0) {
+		fprintf(stderr, "batsec-sim: set-up failed\n");
+		goto out;
+	}
+	if ((pk = calloc(o->n, sizeof(*pk))) == NULL)
+		goto out;
+	for (i = 0; i < o->n; i++)
+		memcpy(pk[i], S.nodes[i].id.pk, BS_PK_LEN);
+	if (o->live_policy != NULL &&
+	    sim_live_policy(o->live_policy, pk, o->n, o->live_pk) != 0) {
+		fprintf(stderr, "batsec-sim: writing %s failed\n",
+		    o->live_policy);
+		goto out;
+	}
+	if ((S.live_fd = sim_live_open(o->live_iface, &S.live_ifindex)) < 0)
+		goto out;
+	printf("live: %u simulated nodes, %u of them on %s with the daemon, "
+	    "%u s\n", o->n, o->live_k, o->live_iface, o->live_secs);
+	fflush(stdout);
+	t0 = mono_ms();
+	for (;;) {
+		now = mono_ms() - t0;
+		if (now >= (uint64_t)o->live_secs * 1000 || S.fail)
+			break;
+		run_until(now + 1);
+		pfd.fd = S.live_fd;
+		pfd.events = POLLIN;
+		(void)poll(&pfd, 1, 5);
+		while ((len = sim_live_recv(S.live_fd, src, dst, buf,
+		    sizeof(buf))) > 0)
+			live_deliver(src, dst, buf, (size_t)len);
+		if (len < 0) {
+			perror("batsec-sim: live receive");
+			break;
+		}
+		if (now >= next_report) {
+			fprintf(stderr, "batsec-sim: live t=%llus sent %llu, "
+			    "heard %llu control and %llu data frames\n",
+			    (unsigned long long)now / 1000,
+			    (unsigned long long)S.live_tx,
+			    (unsigned long long)S.live_rx_ctl,
+			    (unsigned long long)S.live_rx_data);
+			next_report += 10000;
+		}
+	}
+	printf("live: sent %llu frames, heard %llu control and %llu data "
+	    "frames\n", (unsigned long long)S.live_tx,
+	    (unsigned long long)S.live_rx_ctl,
+	    (unsigned long long)S.live_rx_data);
+	rc = S.fail || len < 0 ? -1 : 0;
+out:
+	free(pk);
+	sim_live_close(S.live_fd);
+	S.live_fd = -1;
 	sim_teardown();
 	return rc;
 }

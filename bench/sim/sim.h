@@ -54,6 +54,14 @@ struct sim_opts {
 	/* Policy limits to set (batsec-policy(5) "limit NAME VALUE"). */
 	unsigned n_limits;
 	struct { size_t idx; uint32_t value; } limits[8];
+	/* Live mode (sim_live): one real batsecd on a veth, trusted by every
+	 * node and joined to nodes 0..live_k-1; each node announces the
+	 * client MAC 02:5f:<index + 1, 4 bytes> in its OGMs. */
+	const char *live_iface;		/* NULL: no live mode */
+	const char *live_policy;	/* write the daemon's policy here */
+	uint8_t live_pk[BS_PK_LEN];	/* the daemon's key */
+	unsigned live_k;
+	unsigned live_secs;		/* wall seconds to run */
 };
 
 /* The graph: adjacency lists, BFS distances on demand. */
@@ -146,6 +154,18 @@ double	sim_unit(uint64_t *state);
 
 /* sim.c */
 int	sim_run(const struct sim_opts *o, struct sim_result *r);
+/* Live mode: in wall-clock time, for o->live_secs; 0 when it ran. */
+int	sim_live(const struct sim_opts *o);
+
+/* sim_live.c: the packet socket and the daemon's policy file. */
+int	sim_live_open(const char *iface, int *ifindex);
+void	sim_live_close(int fd);
+int	sim_live_send(int fd, int ifindex, const uint8_t src[static 6],
+	    const uint8_t *frame, size_t len);
+long	sim_live_recv(int fd, uint8_t src[static 6], uint8_t dst[static 6],
+	    uint8_t *buf, size_t cap);
+int	sim_live_policy(const char *path, const uint8_t (*pk)[BS_PK_LEN],
+	    unsigned n, const uint8_t daemon_pk[static BS_PK_LEN]);
 
 /* sim_wrap.c: the counting and memoising wrappers (-Wl,--wrap). */
 extern int sim_memo;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batsec_keys.h"
 #include "batsec_policy.h"
 #include "sim.h"
 
@@ -24,6 +25,8 @@ usage(FILE *fp)
 	    "         [--sybil-keys S] [--max SEC] [--window SEC] [--settle SEC]\n"
 	    "         [--limit NAME=VALUE ...] [--check | --check-reach]\n"
 	    "         [--no-header]\n"
+	    "       batsec-sim --live IFACE --live-pub FILE --live-k K\n"
+	    "         --live-secs SEC [--live-policy FILE] [options]\n"
 	    "       batsec-sim --sweep [--sizes N,N,...] [--memo-from N]\n"
 	    "         [--attack-n N] [--loss P] [--seed S]\n"
 	    "         (defaults: rgg, sizes 100,300,1000, memo from 300, then\n"
@@ -121,6 +124,31 @@ one(const struct sim_opts *o, int check)
 	return 0;
 }
 
+/* --live-pub FILE: the daemon's public key (batsec-ctl key public). */
+static int
+read_pub(const char *path, uint8_t pk[static BS_PK_LEN])
+{
+	char line[128];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (f == NULL || fgets(line, sizeof(line), f) == NULL) {
+		if (f != NULL)
+			fclose(f);
+		fprintf(stderr, "batsec-sim: --live-pub %s: unreadable\n",
+		    path);
+		return -1;
+	}
+	fclose(f);
+	n = strcspn(line, "\r\n");
+	if (bs_key_from_b64(pk, line, n) != 0) {
+		fprintf(stderr, "batsec-sim: --live-pub %s: not a public key\n",
+		    path);
+		return -1;
+	}
+	return 0;
+}
+
 /* --limit NAME=VALUE: a policy limit, as batsec-policy(5) names it. */
 static int
 add_limit(struct sim_opts *o, const char *arg)
@@ -215,6 +243,11 @@ main(int argc, char **argv)
 		{ "attack-n", required_argument, NULL, 'a' },
 		{ "no-header", no_argument, NULL, 'H' },
 		{ "limit", required_argument, NULL, 'P' },
+		{ "live", required_argument, NULL, 'i' },
+		{ "live-pub", required_argument, NULL, 'p' },
+		{ "live-policy", required_argument, NULL, 'o' },
+		{ "live-k", required_argument, NULL, 'k' },
+		{ "live-secs", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -224,7 +257,7 @@ main(int argc, char **argv)
 	};
 	const char *sizes = "100,300,1000";
 	unsigned memo_from = 300, attack_n = 300;
-	int c, check = 0, do_sweep = 0, hdr = 1;
+	int c, check = 0, do_sweep = 0, hdr = 1, have_pub = 0;
 
 	while ((c = getopt_long(argc, argv, "n:h", lo, NULL)) != -1) {
 		switch (c) {
@@ -268,6 +301,16 @@ main(int argc, char **argv)
 			if (add_limit(&o, optarg) != 0)
 				return 2;
 			break;
+		case 'i': o.live_iface = optarg; break;
+		case 'p':
+			if (read_pub(optarg, o.live_pk) != 0)
+				return 2;
+			have_pub = 1;
+			break;
+		case 'o': o.live_policy = optarg; break;
+		case 'k': o.live_k = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'T': o.live_secs = (unsigned)strtoul(optarg, NULL, 10);
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -283,6 +326,15 @@ main(int argc, char **argv)
 	if (bs_crypto_init() != 0) {
 		fprintf(stderr, "batsec-sim: libsodium did not start\n");
 		return 1;
+	}
+	if (o.live_iface != NULL) {
+		if (!have_pub || o.live_k == 0 || o.live_k > o.n ||
+		    o.live_secs == 0 || o.sybils > 0) {
+			fprintf(stderr, "batsec-sim: --live needs --live-pub, "
+			    "--live-k 1..nodes, --live-secs > 0, no flooders\n");
+			return 2;
+		}
+		return sim_live(&o) == 0 ? 0 : 1;
 	}
 	if (do_sweep)
 		return sweep(o, sizes, memo_from, attack_n);

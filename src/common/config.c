@@ -586,7 +586,7 @@ config_defaults(struct bs_config *cfg)
 	cfg->gw_mode = BS_GW_OFF;
 	cfg->log_level = BS_LOG_INFO;
 	cfg->fast_path = BS_FAST_ON;
-	cfg->epoch_seed = BS_EPOCH_SEED_NONE;
+	cfg->epoch_seed = BS_EPOCH_SEED_AUTO;
 }
 
 /* ---- the file ---------------------------------------------------------- */
@@ -609,11 +609,79 @@ struct conf_directive {
 	bool		repeatable;
 };
 
+static const char *const conf_medium_names[] = {
+	[BS_MEDIUM_AUTO] = "auto", [BS_MEDIUM_WIRED] = "wired",
+	[BS_MEDIUM_WIRELESS] = "wireless",
+};
+#define CONF_N_MEDIA	(sizeof(conf_medium_names) / sizeof(conf_medium_names[0]))
+
+const char *
+config_medium_name(enum bs_medium m)
+{
+	return (size_t)m < CONF_N_MEDIA ? conf_medium_names[m] : "?";
+}
+
+unsigned
+config_iface_repeat(const struct bs_conf_iface *o, bool wireless)
+{
+	if (o->repeat_set)
+		return o->bcast_repeat;
+	return wireless ? BS_CONF_DEF_REPEAT_WIRELESS :
+	    BS_CONF_DEF_REPEAT_WIRED;
+}
+
+/* The words after the name: [auto|wired|wireless] [bcast-repeat N]. */
+static int
+conf_iface_words(struct conf_parser *p, char **av, size_t ac,
+    struct bs_conf_iface *o)
+{
+	struct conf_quoted q;
+	bool medium_set = false;
+	uint64_t v;
+	size_t i, m;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < ac; i++) {
+		for (m = 0; m < CONF_N_MEDIA; m++)
+			if (strcmp(av[i], conf_medium_names[m]) == 0)
+				break;
+		if (m < CONF_N_MEDIA && !medium_set && !o->repeat_set) {
+			o->medium = (enum bs_medium)m;
+			medium_set = true;
+			continue;
+		}
+		if (strcmp(av[i], "bcast-repeat") == 0 && !o->repeat_set) {
+			if (i + 1 >= ac) {
+				conf_err(p->err, p->errlen, p->where,
+				    "bcast-repeat needs a count");
+				return -1;
+			}
+			if (conf_parse_range(av[++i], 0,
+			    BS_CONF_BCAST_REPEAT_MAX, &v, p->where, p->err,
+			    p->errlen) != 0)
+				return -1;
+			o->bcast_repeat = (uint8_t)v;
+			o->repeat_set = true;
+			continue;
+		}
+		conf_err(p->err, p->errlen, p->where, "'%s' is not auto, "
+		    "wired, wireless or bcast-repeat N (in that order, each "
+		    "once)", conf_quote(&q, av[i]));
+		return -1;
+	}
+	return 0;
+}
+
 static int
 conf_d_interface(struct conf_parser *p, char **av, size_t ac)
 {
-	(void)ac;
-	return conf_add_iface(&p->cfg, av[0], p->where, p->err, p->errlen);
+	struct bs_conf_iface o;
+
+	if (conf_iface_words(p, av + 1, ac - 1, &o) != 0 ||
+	    conf_add_iface(&p->cfg, av[0], p->where, p->err, p->errlen) != 0)
+		return -1;
+	p->cfg.iface_opt[p->cfg.n_ifaces - 1] = o;
+	return 0;
 }
 
 static int
@@ -805,7 +873,8 @@ conf_d_fast_path(struct conf_parser *p, char **av, size_t ac)
 }
 
 static const char *const conf_epoch_seed_names[] = {
-	[BS_EPOCH_SEED_NONE] = "none", [BS_EPOCH_SEED_CLOCK] = "clock",
+	[BS_EPOCH_SEED_AUTO] = "auto", [BS_EPOCH_SEED_CLOCK] = "clock",
+	[BS_EPOCH_SEED_NONE] = "none",
 };
 
 static int
@@ -821,13 +890,13 @@ conf_d_epoch_seed(struct conf_parser *p, char **av, size_t ac)
 			p->cfg.epoch_seed = (enum bs_epoch_seed)i;
 			return 0;
 		}
-	conf_err(p->err, p->errlen, p->where, "'%s' is not none or clock",
+	conf_err(p->err, p->errlen, p->where, "'%s' is not auto, clock or none",
 	    conf_quote(&q, av[0]));
 	return -1;
 }
 
 static const struct conf_directive conf_directives[] = {
-	{ "interface", conf_d_interface, 1, 1, true },
+	{ "interface", conf_d_interface, 1, 4, true },
 	{ "tap", conf_d_tap, 1, 1, false },
 	{ "key", conf_d_key, 1, 1, false },
 	{ "policy", conf_d_policy, 1, 1, false },
@@ -1140,6 +1209,7 @@ config_apply_args(struct bs_config *cfg, const struct bs_args *args,
 	if (args->n_ifaces > 0) {
 		/* -i replaces the file's list; it does not add to it. */
 		memset(c.ifaces, 0, sizeof(c.ifaces));
+		memset(c.iface_opt, 0, sizeof(c.iface_opt));
 		c.n_ifaces = 0;
 		for (i = 0; i < args->n_ifaces; i++)
 			if (conf_add_iface(&c, args->ifaces[i], "option -i",
@@ -1212,6 +1282,12 @@ conf_validate_ifaces(const struct bs_config *cfg, char *err, size_t errlen)
 		if (conf_add_iface(&c, cfg->ifaces[i], "interface", err,
 		    errlen) != 0)
 			return -1;
+		if ((unsigned)cfg->iface_opt[i].medium >= CONF_N_MEDIA ||
+		    cfg->iface_opt[i].bcast_repeat > BS_CONF_BCAST_REPEAT_MAX) {
+			conf_err(err, errlen, "interface", "%s: options out "
+			    "of range", cfg->ifaces[i]);
+			return -1;
+		}
 	}
 	if (conf_find_iface(cfg, cfg->tap) >= 0) {
 		conf_err(err, errlen, "tap", "'%s' is also a mesh interface",
@@ -1426,8 +1502,16 @@ config_dump(const struct bs_config *cfg, char *buf, size_t len)
 	if (len == 0)
 		return -1;
 	buf[0] = '\0';
-	for (i = 0; i < cfg->n_ifaces && i < BS_CONF_MAX_IFACES; i++)
-		conf_put(&o, "interface %.*s\n", IFNAMSIZ, cfg->ifaces[i]);
+	for (i = 0; i < cfg->n_ifaces && i < BS_CONF_MAX_IFACES; i++) {
+		conf_put(&o, "interface %.*s", IFNAMSIZ, cfg->ifaces[i]);
+		if (cfg->iface_opt[i].medium != BS_MEDIUM_AUTO)
+			conf_put(&o, " %s",
+			    config_medium_name(cfg->iface_opt[i].medium));
+		if (cfg->iface_opt[i].repeat_set)
+			conf_put(&o, " bcast-repeat %u",
+			    cfg->iface_opt[i].bcast_repeat);
+		conf_put(&o, "\n");
+	}
 	conf_put(&o, "tap %.*s\n", IFNAMSIZ, cfg->tap);
 	conf_put(&o, "key %.*s\n", (int)sizeof(cfg->key), cfg->key);
 	conf_put(&o, "policy %.*s\n", (int)sizeof(cfg->policy), cfg->policy);
@@ -1454,6 +1538,14 @@ config_dump(const struct bs_config *cfg, char *buf, size_t len)
 	return o.overflow ? -1 : (int)o.pos;
 }
 
+bool
+config_iface_opt_equal(const struct bs_conf_iface *a,
+    const struct bs_conf_iface *b)
+{
+	return a->medium == b->medium && a->repeat_set == b->repeat_set &&
+	    a->bcast_repeat == b->bcast_repeat;
+}
+
 #define CONF_STREQ(a, b)	(strncmp((a), (b), sizeof(a)) == 0)
 
 bool
@@ -1464,7 +1556,9 @@ config_equal(const struct bs_config *a, const struct bs_config *b)
 	if (a->n_ifaces != b->n_ifaces || a->n_ifaces > BS_CONF_MAX_IFACES)
 		return false;
 	for (i = 0; i < a->n_ifaces; i++)
-		if (!CONF_STREQ(a->ifaces[i], b->ifaces[i]))
+		if (!CONF_STREQ(a->ifaces[i], b->ifaces[i]) ||
+		    !config_iface_opt_equal(&a->iface_opt[i],
+		    &b->iface_opt[i]))
 			return false;
 	return CONF_STREQ(a->tap, b->tap) && CONF_STREQ(a->key, b->key) &&
 	    CONF_STREQ(a->policy, b->policy) &&

@@ -54,6 +54,16 @@
 #define BS_CONF_REKEY_MAX_S	86400
 #define BS_CONF_DEF_HOP_PENALTY	30
 
+/*
+ * interface NAME [auto|wired|wireless] [bcast-repeat N]: extra copies of
+ * each broadcast sent on the interface (batsec.conf(5)).  Wireless
+ * interfaces repeat twice unless told (three transmissions, as
+ * batman-adv's BATADV_NUM_BCASTS_WIRELESS); wired ones not at all.
+ */
+#define BS_CONF_BCAST_REPEAT_MAX	4
+#define BS_CONF_DEF_REPEAT_WIRELESS	2
+#define BS_CONF_DEF_REPEAT_WIRED	0
+
 #define BS_CONF_INTERVAL_MIN	100	/* ms, for both intervals */
 #define BS_CONF_INTERVAL_MAX	60000
 #define BS_CONF_ETHERTYPE_MIN	0x0600	/* below: 802.3 length field */
@@ -80,12 +90,29 @@ enum bs_fast_path {
 
 /* epoch-seed: where a missing epoch file starts (state.h). */
 enum bs_epoch_seed {
-	BS_EPOCH_SEED_NONE = 0,	/* at 1; a state-dir on tmpfs is refused */
-	BS_EPOCH_SEED_CLOCK,	/* from the wall clock; tmpfs allowed */
+	BS_EPOCH_SEED_AUTO = 0,	/* the clock if plausible, else 1 on */
+				/* persistent storage, refused on tmpfs */
+	BS_EPOCH_SEED_CLOCK,	/* the clock, waiting until it is plausible */
+	BS_EPOCH_SEED_NONE,	/* at 1 (labs: replayable after a loss) */
+};
+
+/* What a mesh interface is (interface NAME [auto|wired|wireless]). */
+enum bs_medium {
+	BS_MEDIUM_AUTO = 0,	/* wireless when the kernel says so */
+	BS_MEDIUM_WIRED,
+	BS_MEDIUM_WIRELESS,
+};
+
+/* The options of one interface line; all zero: auto, default repeats. */
+struct bs_conf_iface {
+	enum bs_medium	medium;
+	bool		repeat_set;	/* bcast-repeat given */
+	uint8_t		bcast_repeat;	/* 0..BS_CONF_BCAST_REPEAT_MAX */
 };
 
 struct bs_config {
 	char		ifaces[BS_CONF_MAX_IFACES][IFNAMSIZ];
+	struct bs_conf_iface iface_opt[BS_CONF_MAX_IFACES];	/* by index */
 	size_t		n_ifaces;
 	char		tap[IFNAMSIZ];
 	char		key[BS_CONF_PATH_MAX + 1];
@@ -192,6 +219,19 @@ int config_dump(const struct bs_config *cfg, char *buf, size_t len);
 
 /* True when both configurations hold the same settings. */
 bool config_equal(const struct bs_config *a, const struct bs_config *b);
+
+/*
+ * The broadcast repeats of an interface with options o that is wireless
+ * (resolved: auto already decided) or not.
+ */
+unsigned config_iface_repeat(const struct bs_conf_iface *o, bool wireless);
+
+/* True when both interface lines have the same options. */
+bool config_iface_opt_equal(const struct bs_conf_iface *a,
+    const struct bs_conf_iface *b);
+
+/* "auto", "wired", "wireless"; "?" for anything else. */
+const char *config_medium_name(enum bs_medium m);
 
 /* "error", "warning", "info", "debug"; "?" for anything else. */
 const char *config_log_level_name(enum bs_log_level level);

@@ -2,7 +2,7 @@
  * batsec-ctl.c — the batsec command-line tool: the command table, help,
  * dispatch and main.  Each command family lives in its own file behind
  * the table: ctl_key.c, ctl_cert.c (offline: key and certificate files),
- * ctl_show.c, ctl_trust.c, ctl_ping.c (daemon commands).
+ * ctl_show.c, ctl_trust.c, ctl_ping.c, ctl_mon.c (daemon commands).
  *
  * Offline commands (keys and certificates) work on files and need no
  * daemon.  The daemon commands (originators, neighbors, trust, ...) send
@@ -27,6 +27,7 @@
 #include "ctl.h"
 #include "ctl_cert.h"
 #include "ctl_key.h"
+#include "ctl_mon.h"
 #include "ctl_ping.h"
 #include "ctl_show.h"
 #include "ctl_trust.h"
@@ -163,6 +164,20 @@ static const struct ctl_cmd ctl_cmds[] = {
 	  "  reload\n"
 	  "      Read the policy file again; on an error the running\n"
 	  "      policy stays.\n"),
+	{ "metrics", NULL, "metrics", ctl_mon_metrics, NULL,
+	  "  metrics [-o FILE]\n"
+	  "      The daemon's counters, table sizes, drops by reason and\n"
+	  "      neighbour TQ in the Prometheus text format; batsec_up 0\n"
+	  "      (and exit 1) when batsecd does not answer.\n"
+	  "      -o, --output FILE  replace FILE atomically (mode 0644),\n"
+	  "                         for node_exporter's textfile collector\n",
+	  CTL_CMD_DAEMON | CTL_CMD_SOCKET_HELP },
+	{ "nodeinfo", NULL, "nodeinfo", ctl_mon_nodeinfo, NULL,
+	  "  nodeinfo\n"
+	  "      What community maps show of this node, as JSON shaped like\n"
+	  "      Gluon's respondd: node id, hostname, key, version,\n"
+	  "      neighbours with TQ, clients, gateway.\n",
+	  CTL_CMD_DAEMON | CTL_CMD_SOCKET_HELP },
 	{ "ping", "p", "ping", ctl_ping, NULL,
 	  "  ping [-c COUNT] [-i SECONDS] [-W SECONDS] ADDRESS\n"
 	  "      Echo requests through the mesh to an originator (or the\n"

@@ -231,22 +231,28 @@ ctl_now(void)
 }
 
 void
-ctl_json_strn(const char *s, size_t len)
+ctl_json_fstrn(FILE *out, const char *s, size_t len)
 {
 	unsigned char ch;
 	size_t i;
 
-	(void)putchar('"');
+	(void)fputc('"', out);
 	for (i = 0; i < len; i++) {
 		ch = (unsigned char)s[i];
 		if (ch == '"' || ch == '\\')
-			(void)printf("\\%c", ch);
+			(void)fprintf(out, "\\%c", ch);
 		else if (ch < 0x20 || ch >= 0x7f)
-			(void)printf("\\u%04x", ch);
+			(void)fprintf(out, "\\u%04x", ch);
 		else
-			(void)putchar(ch);
+			(void)fputc(ch, out);
 	}
-	(void)putchar('"');
+	(void)fputc('"', out);
+}
+
+void
+ctl_json_strn(const char *s, size_t len)
+{
+	ctl_json_fstrn(stdout, s, len);
 }
 
 void

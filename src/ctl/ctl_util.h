@@ -68,6 +68,8 @@ uint64_t ctl_now(void);
 
 /* Print len bytes of s as a JSON string (quotes included). */
 void	ctl_json_strn(const char *s, size_t len);
+/* The same on out; bytes outside 0x20..0x7e as \u00XX. */
+void	ctl_json_fstrn(FILE *out, const char *s, size_t len);
 void	ctl_json_str(const char *s);
 
 #endif /* BATSEC_CTL_UTIL_H */

@@ -298,7 +298,9 @@ fwd_ifaces_differ(const struct bs_config *a, const struct bs_config *b)
 	if (a->n_ifaces != b->n_ifaces)
 		return 1;
 	for (i = 0; i < a->n_ifaces; i++)
-		if (strcmp(a->ifaces[i], b->ifaces[i]) != 0)
+		if (strcmp(a->ifaces[i], b->ifaces[i]) != 0 ||
+		    !config_iface_opt_equal(&a->iface_opt[i],
+		    &b->iface_opt[i]))
 			return 1;
 	return 0;
 }
@@ -317,6 +319,7 @@ fwd_reload_config(struct fwd *f)
 	fwd_reload_fixed(&f->cfg, &n);
 	if (fwd_ifaces_differ(&f->cfg, &n)) {
 		memcpy(f->cfg.ifaces, n.ifaces, sizeof(n.ifaces));
+		memcpy(f->cfg.iface_opt, n.iface_opt, sizeof(n.iface_opt));
 		f->cfg.n_ifaces = n.n_ifaces;
 		fwd_ifaces_reconfigure(f, &n);
 	}
@@ -413,6 +416,78 @@ fwd_signalfd(struct fwd *f)
 
 /* ---- start-up ------------------------------------------------------------------------------ */
 
+static volatile sig_atomic_t fwd_wait_sig;
+
+static void
+fwd_wait_on_signal(int sig)
+{
+	fwd_wait_sig = sig;
+}
+
+/*
+ * The epoch (state.h).  Without an epoch file and with epoch-seed clock,
+ * waits for a plausible clock, looking every second; SIGTERM or SIGINT
+ * end the wait and the daemon (exit 0), nothing having been created;
+ * SIGHUP is ignored meanwhile (there is nothing to reload yet).
+ */
+static void
+fwd_epoch(struct fwd *f)
+{
+	const struct timespec second = { 1, 0 };
+	struct sigaction sa, ign, old_term, old_int, old_hup;
+	enum state_epoch_how how = STATE_EPOCH_COUNTED;
+	char err[1024], clk[48];
+	uint64_t now_s;
+	int r, waited = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fwd_wait_on_signal;
+	sigemptyset(&sa.sa_mask);
+	fwd_wait_sig = 0;
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;	/* a reload while waiting: no matter */
+	sigemptyset(&ign.sa_mask);
+	if (sigaction(SIGTERM, &sa, &old_term) != 0 ||
+	    sigaction(SIGINT, &sa, &old_int) != 0 ||
+	    sigaction(SIGHUP, &ign, &old_hup) != 0)
+		fatal("sigaction");
+	while ((r = state_epoch_bump(f->cfg.state_dir, f->cfg.epoch_seed,
+	    now_s = (uint64_t)time(NULL), &f->epoch, &how, err,
+	    sizeof(err))) == 1) {
+		if (!waited) {
+			state_clock_text(now_s, clk, sizeof(clk));
+			log_warnx("no epoch file in %s and the clock reads %s: "
+			    "waiting for the clock (epoch-seed clock)",
+			    f->cfg.state_dir, clk);
+			waited = 1;
+		}
+		if (fwd_wait_sig == 0)
+			(void)nanosleep(&second, NULL);
+		if (fwd_wait_sig != 0)
+			break;
+	}
+	if (sigaction(SIGTERM, &old_term, NULL) != 0 ||
+	    sigaction(SIGINT, &old_int, NULL) != 0 ||
+	    sigaction(SIGHUP, &old_hup, NULL) != 0)
+		fatal("sigaction");
+	if (r < 0)
+		fatalx("%s", err);
+	if (fwd_wait_sig != 0) {
+		log_info("SIG%s while %s: exiting",
+		    log_signame((int)fwd_wait_sig), r == 1 ?
+		    "waiting for the clock" : "starting");
+		bs_identity_wipe(&f->id);
+		exit(0);
+	}
+	if (how == STATE_EPOCH_CLOCK)
+		log_info("no epoch file in %s: epoch %u from the clock",
+		    f->cfg.state_dir, f->epoch);
+	else if (how == STATE_EPOCH_FIRST)
+		log_info("no epoch file in %s: epoch 1 (%s)", f->cfg.state_dir,
+		    f->cfg.epoch_seed == BS_EPOCH_SEED_NONE ?
+		    "epoch-seed none" : "no plausible clock; a new key");
+}
+
 /* Everything a bad setting can break, before anything is created. */
 static void
 fwd_load(struct fwd *f)
@@ -443,10 +518,7 @@ fwd_load(struct fwd *f)
 	    sandbox_parser_user_check(f->cfg.user, CONTROL_GROUP, err,
 	    sizeof(err)) != 0)
 		fatalx("%s", err);
-	if (state_epoch_bump(f->cfg.state_dir, (uint64_t)time(NULL),
-	    f->cfg.epoch_seed == BS_EPOCH_SEED_CLOCK, &f->epoch, err,
-	    sizeof(err)) != 0)
-		fatalx("%s", err);
+	fwd_epoch(f);
 	/* Before any interface exists: a path in use by a running daemon
 	 * is a configuration error like any other. */
 	if (fwd_control_open(f, err, sizeof(err)) != 0)
@@ -574,6 +646,8 @@ fwd_timeout(const struct fwd *f)
 	at = fwd_earlier(at, fwd_announce_deadline(f));
 	at = fwd_earlier(at, f->purge_at_ms);
 	at = fwd_earlier(at, fwd_pins_due(&f->pins));
+	if (f->data != NULL)
+		at = fwd_earlier(at, fwd_data_repeat_deadline(f->data));
 	if (f->ctl != NULL && (ct = control_timeout(f->ctl, now)) >= 0)
 		at = fwd_earlier(at, now + (uint64_t)ct);
 	if (at == 0)
@@ -597,6 +671,8 @@ fwd_timers(struct fwd *f)
 	    !fwd_parser_pending(&f->parser))
 		fwd_trust_push(f);
 	fwd_announce_run(f, now);
+	if (f->data != NULL)
+		fwd_data_repeat_run(f->data, now);
 	fwd_pins_tick(f, now);
 	fwd_trust_tick(f, now);
 	if (now >= f->purge_at_ms) {

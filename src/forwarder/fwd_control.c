@@ -164,6 +164,8 @@ fwd_ctl_interfaces(void *ctx, size_t argc, const char *const argv[],
 		ctl_reply_field_u64(r, "ifindex", (uint64_t)(v->ifindex > 0 ?
 		    v->ifindex : 0));
 		ctl_reply_field_u64(r, "mtu", v->mtu);
+		ctl_reply_field_bool(r, "wireless", v->wireless);
+		ctl_reply_field_u64(r, "bcast_repeat", v->bcast_repeat);
 		if (v->ifindex > 0)
 			ctl_reply_field_addr(r, "address", v->mac);
 		ctl_reply_field_bool(r, "present", v->ifindex > 0);
@@ -474,6 +476,12 @@ fwd_stats_tables(struct fwd *f, struct ctl_reply *r)
 	ctl_reply_field_u64(r, "local_aged", tc->local_aged);
 	ctl_reply_field_u64(r, "e2e_evicted", tc->e2e_evicted);
 	ctl_reply_field_u64(r, "bcast_restarts", tc->bcast_restarts);
+	if (f->data != NULL) {
+		ctl_reply_field_u64(r, "bcast_repeats",
+		    f->data->bcast_repeats);
+		ctl_reply_field_u64(r, "bcast_repeat_drops",
+		    f->data->bcast_repeat_drops);
+	}
 }
 
 /*

@@ -269,6 +269,10 @@ fwd_data_fini(struct fwd_data *d)
 {
 	free(d->txbuf);
 	d->txbuf = NULL;
+	free(d->brepbuf);
+	d->brepbuf = NULL;
+	memset(d->brep, 0, sizeof(d->brep));
+	d->brepn = 0;
 	d->txn = 0;
 }
 
@@ -546,6 +550,81 @@ fwd_open(struct fwd_data *d, struct fwd_dcount *c, struct fwd_neigh *n,
 
 /* ---- broadcasts -------------------------------------------------------------------- */
 
+/*
+ * Queue the BCAST frame[0..len) just sent on ifp for its repeats, when
+ * ifp has any.  A full queue costs this broadcast its repeats (counted).
+ */
+static void
+fwd_brep_add(struct fwd_data *d, const struct fwd_data_if *ifp,
+    const uint8_t *frame, size_t len)
+{
+	size_t i;
+
+	if (ifp->bcast_repeat == 0 || len == 0 || len > ifp->mtu ||
+	    len > FWD_DATA_FRAME_MAX)
+		return;
+	if (d->brepn >= FWD_BREP_MAX || (d->brepbuf == NULL &&
+	    (d->brepbuf = malloc((size_t)FWD_BREP_MAX *
+	    FWD_DATA_FRAME_MAX)) == NULL)) {
+		d->bcast_repeat_drops++;
+		return;
+	}
+	for (i = 0; i < FWD_BREP_MAX && d->brep[i].left != 0; i++)
+		;
+	if (i == FWD_BREP_MAX) {	/* brepn disagrees: cannot happen */
+		d->bcast_repeat_drops++;
+		return;
+	}
+	d->brep[i].ifindex = ifp->ifindex;
+	d->brep[i].left = ifp->bcast_repeat;
+	d->brep[i].due_ms = d->now_ms + FWD_BREP_GAP_MS;
+	d->brep[i].len = len;
+	memcpy(d->brepbuf + i * FWD_DATA_FRAME_MAX, frame, len);
+	d->brepn++;
+}
+
+uint64_t
+fwd_data_repeat_deadline(const struct fwd_data *d)
+{
+	uint64_t at = 0;
+	size_t i;
+
+	for (i = 0; i < FWD_BREP_MAX && d->brepn > 0; i++)
+		if (d->brep[i].left != 0 &&
+		    (at == 0 || d->brep[i].due_ms < at))
+			at = d->brep[i].due_ms;
+	return at;
+}
+
+void
+fwd_data_repeat_run(struct fwd_data *d, uint64_t now_ms)
+{
+	struct fwd_data_if ifp;
+	struct fwd_brep *e;
+	size_t i;
+
+	if (d->brepn == 0)
+		return;
+	d->now_ms = now_ms;
+	for (i = 0; i < FWD_BREP_MAX; i++) {
+		e = &d->brep[i];
+		if (e->left == 0 || e->due_ms > now_ms)
+			continue;
+		if (fwd_data_if_get(d, e->ifindex, &ifp) && e->len <= ifp.mtu) {
+			fwd_data_send(d, &ifp, fwd_bcast_mac,
+			    d->brepbuf + i * FWD_DATA_FRAME_MAX, e->len, NULL);
+			d->bcast_repeats++;
+			e->left--;
+		} else {
+			e->left = 0;	/* its interface went */
+		}
+		e->due_ms = now_ms + FWD_BREP_GAP_MS;
+		if (e->left == 0)
+			d->brepn--;
+	}
+	fwd_data_flush(d);
+}
+
 /* One BCAST of the signed block blk with tags for the k neighbours grp. */
 static void
 fwd_bcast_send_group(struct fwd_data *d, const struct fwd_data_if *ifp,
@@ -569,6 +648,7 @@ fwd_bcast_send_group(struct fwd_data *d, const struct fwd_data_if *ifp,
 	}
 	fwd_data_send(d, ifp, fwd_bcast_mac, d->buf, len,
 	    k == 1 ? grp[0] : NULL);
+	fwd_brep_add(d, ifp, d->buf, len);
 }
 
 /*
@@ -576,11 +656,13 @@ fwd_bcast_send_group(struct fwd_data *d, const struct fwd_data_if *ifp,
  * with ttl on every up interface, to every neighbour with a hop key but
  * except (the one it came from; may be NULL): one frame per group of
  * neighbours whose tags fit the interface's MTU (at most
- * WIRE_BCAST_MAX_TAGS).
+ * WIRE_BCAST_MAX_TAGS).  Not on in_ifindex (where it came in; 0: ours)
+ * unless that is wireless: on a wired segment every neighbour there
+ * heard the sender too.
  */
 static void
 fwd_bcast_flood(struct fwd_data *d, const uint8_t *blk, size_t blen,
-    uint8_t ttl, const struct fwd_neigh *except)
+    uint8_t ttl, const struct fwd_neigh *except, uint32_t in_ifindex)
 {
 	struct fwd_data_if ifs[FWD_DATA_IFC_MAX];
 	struct fwd_neigh *grp[WIRE_BCAST_MAX_TAGS], *nb;
@@ -588,6 +670,8 @@ fwd_bcast_flood(struct fwd_data *d, const uint8_t *blk, size_t blen,
 
 	nif = d->ops.ifaces(d->ops.arg, ifs, FWD_DATA_IFC_MAX);
 	for (i = 0; i < nif && i < FWD_DATA_IFC_MAX; i++) {
+		if (ifs[i].ifindex == in_ifindex && !ifs[i].wireless)
+			continue;
 		if (ifs[i].mtu < WIRE_BCAST_FIXED + WIRE_BCAST_TAG_LEN ||
 		    blen > ifs[i].mtu - WIRE_BCAST_FIXED - WIRE_BCAST_TAG_LEN) {
 			fwd_data_ifc(d, ifs[i].ifindex)->drop_too_big++;
@@ -692,7 +776,7 @@ fwd_data_tap_bcast(struct fwd_data *d, const uint8_t *frame, size_t len)
 		d->tap.drop_malformed++;
 		return;
 	}
-	fwd_bcast_flood(d, d->blk, n, FWD_DATA_TTL, NULL);
+	fwd_bcast_flood(d, d->blk, n, FWD_DATA_TTL, NULL, 0);
 }
 
 static void
@@ -877,7 +961,7 @@ fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
 	fwd_data_to_tap(d, c, n, b.inner, b.inner_len);
 	if (b.ttl > 1)
 		fwd_bcast_flood(d, b.block, b.block_len, (uint8_t)(b.ttl - 1),
-		    n);
+		    n, ifp->ifindex);
 }
 
 /* ---- the mesh ping --------------------------------------------------------------- */
@@ -1098,6 +1182,8 @@ fwd_data_real_ifaces(void *arg, struct fwd_data_if *out, size_t max)
 		out[n].ifindex = (uint32_t)v->ifindex;
 		out[n].mtu = v->mtu;
 		memcpy(out[n].mac, v->mac, BS_ADDR_LEN);
+		out[n].wireless = v->wireless != 0;
+		out[n].bcast_repeat = (uint8_t)v->bcast_repeat;
 		n++;
 	}
 	return n;

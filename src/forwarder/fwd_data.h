@@ -26,7 +26,9 @@
  *   our own, the originator known (route), (epoch, seqno) not seen, a
  *   signature token of that neighbour (FWD_SIG_RATE), the signature ->
  *   the inner frame to the TAP and, when ttl - 1 > 0, sent on to every
- *   neighbour but the one it came from.
+ *   neighbour but the one it came from, on the interface it came in on
+ *   only when that is wireless (on a wired segment all its neighbours
+ *   heard the sender too).  Then repeated on lossy interfaces (below).
  *
  * Sending in batches: when ops.send_batch is set, frames for the mesh
  * are queued (up to FWD_TXQ_MAX, copied) and go out with one call per
@@ -76,11 +78,32 @@ struct fwd;
 #define FWD_TXQ_MAX		32
 #define FWD_TXQ_SLOT		FWD_DATA_FRAME_MAX
 
+/*
+ * Broadcast repeats (batsec.conf(5), interface ... bcast-repeat N): each
+ * BCAST sent on an interface with N > 0 is sent again, the same bytes, N
+ * more times FWD_BREP_GAP_MS apart (batman-adv's 5 ms), from a queue of
+ * FWD_BREP_MAX frames; a BCAST that finds it full gets no repeats
+ * (counted bcast_repeat_drops).  A receiver that had the first copy drops
+ * the others at its hop check (drop_replay: the same hop counter), before
+ * any signature work.
+ */
+#define FWD_BREP_MAX		64
+#define FWD_BREP_GAP_MS		5
+
+struct fwd_brep {
+	uint32_t ifindex;
+	uint8_t left;			/* copies still to send; 0: free */
+	uint64_t due_ms;		/* of the next one */
+	size_t len;			/* its bytes: brepbuf slot */
+};
+
 /* An up mesh interface, as the data plane needs it. */
 struct fwd_data_if {
 	uint32_t ifindex;
 	uint32_t mtu;			/* largest Ethernet payload */
 	uint8_t mac[BS_ADDR_LEN];	/* ours on it (hop keys) */
+	uint8_t wireless;		/* 1: BCASTs go back out on it */
+	uint8_t bcast_repeat;		/* extra copies of each BCAST */
 };
 
 /* One frame of a batch send: payload to dst. */
@@ -188,6 +211,11 @@ struct fwd_data {
 	uint32_t echo_tokens;		/* replies we may send now */
 	uint64_t echo_refill_ms;
 	struct fwd_echo_counters echo;
+	struct fwd_brep brep[FWD_BREP_MAX];	/* broadcast repeats */
+	size_t brepn;			/* slots in use */
+	uint8_t *brepbuf;		/* FWD_BREP_MAX frames; on first use */
+	uint64_t bcast_repeats;		/* repeat copies sent */
+	uint64_t bcast_repeat_drops;	/* BCASTs denied their repeats */
 	struct fwd_links links;		/* salts and link keys */
 	uint64_t now_ms;		/* of the frame being handled */
 };
@@ -233,6 +261,16 @@ int	fwd_data_is_data(const uint8_t *payload, size_t len);
  * queue order) and count the outcome.  Nothing to do without a queue.
  */
 void	fwd_data_flush(struct fwd_data *d);
+/*
+ * When the next broadcast repeat is due (monotonic ms), 0 when none is
+ * queued.
+ */
+uint64_t fwd_data_repeat_deadline(const struct fwd_data *d);
+/*
+ * Send the broadcast repeats due by now_ms and flush them out.  A repeat
+ * whose interface is no longer up is dropped (not counted as sent).
+ */
+void	fwd_data_repeat_run(struct fwd_data *d, uint64_t now_ms);
 /* Free the queue's buffer (after a last flush). */
 void	fwd_data_fini(struct fwd_data *d);
 

@@ -3,6 +3,7 @@
  * (fwd_ifaces.h).
  */
 #include <sys/epoll.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -166,14 +167,62 @@ fwd_if_take(struct fwd_iface *v, const struct nl_link *link)
 		memcpy(v->mac, link->mac, BS_ADDR_LEN);
 }
 
+/* 1 when the kernel calls the interface name wireless (cfg80211 or WEXT). */
+static int
+fwd_if_sys_wireless(const char *name)
+{
+	static const char *const leaf[] = { "wireless", "phy80211" };
+	char path[64 + IFNAMSIZ];
+	struct stat st;
+	size_t k;
+
+	for (k = 0; k < sizeof(leaf) / sizeof(leaf[0]); k++) {
+		if (snprintf(path, sizeof(path), "/sys/class/net/%s/%s", name,
+		    leaf[k]) >= (int)sizeof(path))
+			return 0;
+		if (stat(path, &st) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Settle v's medium and broadcast repeats from its line in cfg. */
+static void
+fwd_if_medium(struct fwd_iface *v, const struct bs_config *cfg, size_t i)
+{
+	const struct bs_conf_iface *o = &cfg->iface_opt[i];
+
+	if (o->medium == BS_MEDIUM_AUTO)
+		v->wireless = v->ifindex != 0 && fwd_if_sys_wireless(v->name);
+	else
+		v->wireless = o->medium == BS_MEDIUM_WIRELESS;
+	v->bcast_repeat = config_iface_repeat(o, v->wireless != 0);
+}
+
+/* Its line may have new options (reload): settle them again. */
+static void
+fwd_if_reoptions(struct fwd_iface *v, const struct bs_config *cfg, size_t i)
+{
+	int wireless = v->wireless;
+	unsigned rep = v->bcast_repeat;
+
+	fwd_if_medium(v, cfg, i);
+	if (v->wireless != wireless || v->bcast_repeat != rep)
+		log_info("mesh interface %s: %s, bcast-repeat %u", v->name,
+		    v->wireless ? "wireless" : "wired", v->bcast_repeat);
+}
+
 static void
 fwd_if_appear(struct fwd *f, size_t i, const struct nl_link *link)
 {
 	struct fwd_iface *v = fwd_if(f, i);
 
 	fwd_if_take(v, link);
-	log_info("mesh interface %s (ifindex %d) present, %s, mtu %u",
-	    v->name, v->ifindex, v->running ? "up" : "down", v->mtu);
+	fwd_if_medium(v, &f->cfg, i);
+	log_info("mesh interface %s (ifindex %d) present, %s, mtu %u, %s, "
+	    "bcast-repeat %u", v->name, v->ifindex,
+	    v->running ? "up" : "down", v->mtu,
+	    v->wireless ? "wireless" : "wired", v->bcast_repeat);
 	fwd_if_open(f, i);
 	if (!link->has_mac && v->rs.fd >= 0)
 		memcpy(v->mac, v->rs.mac, BS_ADDR_LEN);
@@ -551,8 +600,10 @@ fwd_ifaces_reconfigure(struct fwd *f, const struct bs_config *cfg)
 			fwd_if_gone(f, i, "is no longer configured");
 	fwd_ifaces_relayout(f, cfg);
 	for (i = 0; i < f->ifs.n; i++) {
-		if (fwd_if(f, i)->ifindex != 0)
+		if (fwd_if(f, i)->ifindex != 0) {
+			fwd_if_reoptions(fwd_if(f, i), cfg, i);
 			continue;
+		}
 		if (nl_link_get_by_name(f->nl, fwd_if(f, i)->name, &link) == 0)
 			fwd_ifaces_link_cb(&link, f);
 		else

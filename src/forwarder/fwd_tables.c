@@ -50,6 +50,7 @@ struct fwd_hop_keep {
 struct fwd_tables {
 	struct fwd_hop_keep keep[FWD_NEIGH_MAX];
 	size_t keep_next;
+	size_t keep_n;			/* slots written so far (<= MAX) */
 	uint8_t hkey[crypto_shorthash_KEYBYTES];
 	struct fwd_tables_counters c;
 
@@ -145,7 +146,10 @@ fwd_idx_clear(int32_t *idx, size_t n)
  * A free slot of arr into out: the most recently freed one, else the
  * first never used.  Slots from hw on have never been written (they
  * are zero, from calloc or a reset), so the pages of a big table that
- * the mesh does not need are never touched and cost no memory.
+ * the mesh does not need are never touched and cost no memory.  Every
+ * walk over a table stops at its hw (and over keep at keep_n): reading
+ * a never-written page makes it resident on a kernel without a shared
+ * zero page, and costs a cache miss per slot on every kernel.
  * FWD_NIL when the table is full.
  */
 #define FWD_SLOT_TAKE(out, arr, field, head, hw, max) do {		\
@@ -299,6 +303,8 @@ fwd_neigh_keep(struct fwd_tables *t, const struct fwd_neigh *n)
 	struct fwd_hop_keep *k = &t->keep[t->keep_next];
 
 	t->keep_next = (t->keep_next + 1) % FWD_NEIGH_MAX;
+	if (t->keep_n < FWD_NEIGH_MAX)
+		t->keep_n++;
 	memcpy(k->pk, n->pk, BS_PK_LEN);
 	memcpy(k->mac, n->mac, BS_ADDR_LEN);
 	k->ifindex = n->ifindex;
@@ -313,7 +319,7 @@ fwd_neigh_unkeep(struct fwd_tables *t, struct fwd_neigh *n)
 	struct fwd_hop_keep *k;
 	size_t i;
 
-	for (i = 0; i < FWD_NEIGH_MAX; i++) {
+	for (i = 0; i < t->keep_n; i++) {
 		k = &t->keep[i];
 		if (k->ifindex != n->ifindex || k->epoch != n->epoch ||
 		    !fwd_addr_eq(k->mac, n->mac) ||
@@ -476,7 +482,7 @@ fwd_neigh_next(struct fwd_tables *t, uint32_t ifindex, size_t *cursor)
 {
 	size_t i;
 
-	for (i = *cursor; i < FWD_NEIGH_MAX; i++) {
+	for (i = *cursor; i < (size_t)t->neigh_hw; i++) {
 		if (!t->neigh[i].used_)
 			continue;
 		if (ifindex != 0 && t->neigh[i].ifindex != ifindex)
@@ -495,7 +501,7 @@ fwd_neigh_count(const struct fwd_tables *t, uint32_t ifindex)
 
 	if (ifindex == 0)
 		return t->n_neigh;
-	for (i = 0; i < FWD_NEIGH_MAX; i++)
+	for (i = 0; i < (size_t)t->neigh_hw; i++)
 		if (t->neigh[i].used_ && t->neigh[i].ifindex == ifindex)
 			n++;
 	return n;
@@ -507,7 +513,7 @@ fwd_neigh_flush_iface(struct fwd_tables *t, uint32_t ifindex)
 	size_t n = 0;
 	int32_t i;
 
-	for (i = 0; i < FWD_NEIGH_MAX; i++) {
+	for (i = 0; i < t->neigh_hw; i++) {
 		if (t->neigh[i].used_ && t->neigh[i].ifindex == ifindex) {
 			fwd_neigh_remove(t, i);
 			n++;
@@ -603,7 +609,7 @@ fwd_route_next(const struct fwd_tables *t, size_t *cursor)
 {
 	size_t i;
 
-	for (i = *cursor; i < FWD_ROUTE_MAX; i++) {
+	for (i = *cursor; i < (size_t)t->route_hw; i++) {
 		if (t->route[i].used_) {
 			*cursor = i + 1;
 			return &t->route[i];
@@ -709,7 +715,7 @@ fwd_client_set(struct fwd_tables *t, const struct ipc_tt *m, uint64_t now_ms)
 	size_t k, stored = 0;
 	int32_t i;
 
-	for (i = 0; i < FWD_RTT_MAX; i++) {
+	for (i = 0; i < t->client_hw; i++) {
 		struct fwd_client *c = &t->client[i];
 
 		if (c->used_ && fwd_addr_eq(c->orig_addr, m->orig_addr) &&
@@ -736,7 +742,7 @@ fwd_client_next(const struct fwd_tables *t, size_t *cursor)
 {
 	size_t i;
 
-	for (i = *cursor; i < FWD_RTT_MAX; i++) {
+	for (i = *cursor; i < (size_t)t->client_hw; i++) {
 		if (t->client[i].used_) {
 			*cursor = i + 1;
 			return &t->client[i];
@@ -825,7 +831,7 @@ fwd_gw_next(const struct fwd_tables *t, size_t *cursor)
 {
 	size_t i;
 
-	for (i = *cursor; i < FWD_GW_MAX; i++) {
+	for (i = *cursor; i < (size_t)t->gw_hw; i++) {
 		if (t->gw[i].used_) {
 			*cursor = i + 1;
 			return &t->gw[i];
@@ -957,7 +963,7 @@ fwd_local_next(const struct fwd_tables *t, size_t *cursor)
 {
 	size_t i;
 
-	for (i = *cursor; i < FWD_LTT_MAX; i++) {
+	for (i = *cursor; i < (size_t)t->local_hw; i++) {
 		if (t->local[i].used_) {
 			*cursor = i + 1;
 			return &t->local[i];
@@ -982,7 +988,7 @@ fwd_local_tt(const struct fwd_tables *t, struct wire_tt_entry *out,
 
 	if (max > WIRE_TT_MAX)
 		max = WIRE_TT_MAX;
-	for (i = 0; i < FWD_LTT_MAX && n < max; i++) {
+	for (i = 0; i < (size_t)t->local_hw && n < max; i++) {
 		if (!t->local[i].used_)
 			continue;
 		out[n].mac = t->local[i].mac;
@@ -1009,7 +1015,7 @@ fwd_tables_purge(struct fwd_tables *t, uint64_t now_ms)
 	size_t n = 0;
 	int32_t i;
 
-	for (i = 0; i < FWD_ROUTE_MAX; i++) {
+	for (i = 0; i < t->route_hw; i++) {
 		if (t->route[i].used_ && fwd_age(now_ms,
 		    t->route[i].refresh_ms) >= FWD_ROUTE_EXPIRE_MS) {
 			fwd_route_remove(t, i);
@@ -1017,7 +1023,7 @@ fwd_tables_purge(struct fwd_tables *t, uint64_t now_ms)
 			n++;
 		}
 	}
-	for (i = 0; i < FWD_LTT_MAX; i++) {
+	for (i = 0; i < t->local_hw; i++) {
 		if (t->local[i].used_ && !t->local[i].permanent && fwd_age(
 		    now_ms, t->local[i].last_ms) >= FWD_LTT_AGE_MS) {
 			fwd_local_remove(t, i);

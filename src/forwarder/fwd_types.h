@@ -51,6 +51,9 @@ struct fwd_iface {
 	uint32_t mtu;			/* as last seen or set */
 	uint8_t mac[BS_ADDR_LEN];
 	int running;			/* admin and operationally up */
+	int wireless;			/* as configured, or auto: the
+					   kernel's word when it appeared */
+	unsigned bcast_repeat;		/* extra copies of each BCAST */
 	int seen;			/* resync: reported by the dump */
 	uint64_t rx_frames;
 	/* Control plane (fwd_announce.c). */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/log.h"
@@ -75,20 +76,31 @@ state_dir_open(const char *dir, char *err, size_t errlen)
 /* ---- epoch ---------------------------------------------------------------- */
 
 int
-state_epoch_next(uint32_t old, int have_old, uint64_t now_s, int seed_clock,
-    uint32_t *out)
+state_clock_plausible(uint64_t now_s)
+{
+	return now_s >= STATE_CLOCK_MIN && now_s <= STATE_SEED_MAX;
+}
+
+enum state_epoch_how
+state_epoch_decide(enum bs_epoch_seed mode, uint32_t old, int have_old,
+    uint64_t now_s, int on_tmpfs, uint32_t *out)
 {
 	if (have_old) {
 		if (old == UINT32_MAX)
-			return -1;
+			return STATE_EPOCH_LAST;
 		*out = old + 1;
-	} else if (seed_clock && now_s >= STATE_CLOCK_MIN &&
-	    now_s <= STATE_SEED_MAX) {
-		*out = (uint32_t)now_s;
-	} else {
-		*out = 1;
+		return STATE_EPOCH_COUNTED;
 	}
-	return 0;
+	if (mode != BS_EPOCH_SEED_NONE && state_clock_plausible(now_s)) {
+		*out = (uint32_t)now_s;
+		return STATE_EPOCH_CLOCK;
+	}
+	if (mode == BS_EPOCH_SEED_CLOCK)
+		return STATE_EPOCH_WAIT;
+	if (mode == BS_EPOCH_SEED_AUTO && on_tmpfs)
+		return STATE_EPOCH_REFUSED;
+	*out = 1;
+	return STATE_EPOCH_FIRST;
 }
 
 int
@@ -97,22 +109,27 @@ state_fs_volatile(long f_type)
 	return f_type == (long)TMPFS_MAGIC || f_type == (long)RAMFS_MAGIC;
 }
 
-/* Refuse a state directory that forgets the epoch at every boot. */
+void
+state_clock_text(uint64_t now_s, char *buf, size_t len)
+{
+	time_t t = (time_t)now_s;
+	struct tm tm;
+
+	if ((uint64_t)t != now_s || gmtime_r(&t, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+		snprintf(buf, len, "%llu s", (unsigned long long)now_s);
+}
+
+/* 1 when dir forgets its files at every boot, 0 when not, -1 on error. */
 static int
-state_check_persistent(const char *dir, int seed_clock, char *err,
-    size_t errlen)
+state_on_tmpfs(const char *dir, char *err, size_t errlen)
 {
 	struct statfs sf;
 
 	if (statfs(dir, &sf) != 0)
 		return log_errf(err, errlen, "state directory %s: statfs: %s",
 		    dir, strerror(errno));
-	if (state_fs_volatile((long)sf.f_type) && !seed_clock)
-		return log_errf(err, errlen, "state directory %s is on tmpfs "
-		    "or ramfs: the epoch would start again at 1 after every "
-		    "boot and peers would refuse this node; use persistent "
-		    "storage, or set epoch-seed clock (batsec.conf(5))", dir);
-	return 0;
+	return state_fs_volatile((long)sf.f_type);
 }
 
 int
@@ -163,22 +180,40 @@ state_epoch_read(const char *path, uint32_t *epoch, char *err, size_t errlen)
 }
 
 int
-state_epoch_bump(const char *dir, uint64_t now_s, int seed_clock,
-    uint32_t *epoch, char *err, size_t errlen)
+state_epoch_bump(const char *dir, enum bs_epoch_seed mode, uint64_t now_s,
+    uint32_t *epoch, enum state_epoch_how *how, char *err, size_t errlen)
 {
-	char path[4096], text[STATE_EPOCH_TEXT_MAX];
-	uint32_t old = 0, next;
-	int have, n;
+	char path[4096], text[STATE_EPOCH_TEXT_MAX], clk[48];
+	uint32_t old = 0, next = 0;
+	int have, tmpfs, n;
 
 	n = snprintf(path, sizeof(path), "%s/%s", dir, STATE_EPOCH_FILE);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return log_errf(err, errlen, "%s: path too long", dir);
-	if (state_check_persistent(dir, seed_clock, err, errlen) != 0 ||
+	if ((tmpfs = state_on_tmpfs(dir, err, errlen)) < 0 ||
 	    (have = state_epoch_read(path, &old, err, errlen)) < 0)
 		return -1;
-	if (state_epoch_next(old, have, now_s, seed_clock, &next) != 0)
+	*how = state_epoch_decide(mode, old, have, now_s, tmpfs, &next);
+	switch (*how) {
+	case STATE_EPOCH_WAIT:
+		return 1;
+	case STATE_EPOCH_REFUSED:
+		state_clock_text(now_s, clk, sizeof(clk));
+		return log_errf(err, errlen, "state directory %s is on tmpfs "
+		    "or ramfs and holds no epoch file, and the clock reads %s "
+		    "(not 2024 to 2105): the epoch would start at 1 again after "
+		    "every boot, and frames recorded earlier could be "
+		    "replayed; keep state-dir on persistent storage, or set "
+		    "epoch-seed clock (wait for the clock) or epoch-seed "
+		    "none (labs only) (batsec.conf(5))", dir, clk);
+	case STATE_EPOCH_LAST:
 		return log_errf(err, errlen, "%s: epoch %u is the last one; "
 		    "this node needs a new key", path, old);
+	case STATE_EPOCH_COUNTED:
+	case STATE_EPOCH_CLOCK:
+	case STATE_EPOCH_FIRST:
+		break;
+	}
 	n = snprintf(text, sizeof(text), "%u\n", next);
 	if (bs_file_write_atomic(path, text, (size_t)n, 0600, err, errlen) != 0)
 		return -1;

@@ -94,6 +94,18 @@ t_dup(const void *p, size_t n)
 	return q;
 }
 
+size_t
+t_count(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	while ((s = strstr(s, needle)) != NULL) {
+		n++;
+		s += strlen(needle);
+	}
+	return n;
+}
+
 void
 t_unhex(uint8_t *out, size_t outlen, const char *hex)
 {

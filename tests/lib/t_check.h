@@ -43,6 +43,8 @@ char	*t_slurp(const char *path, size_t *len);
 
 /* An exactly sized heap copy of the n bytes at p. */
 uint8_t	*t_dup(const void *p, size_t n);
+/* How often needle (not empty) occurs in s, without overlaps. */
+size_t	 t_count(const char *s, const char *needle);
 /* The bytes of hex, which must be exactly outlen of them. */
 void	 t_unhex(uint8_t *out, size_t outlen, const char *hex);
 
