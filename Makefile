@@ -141,7 +141,7 @@ ATTACKS := $(patsubst tests/attack/%.c,$(B)/tests/attack/%,$(ATTACK_SRC))
 
 MANPAGES := $(sort $(wildcard man/*.[1-8]))
 
-.PHONY: all deps deps-ok check check-qemu musl-syntax fuzz-replayers man-lint install clean \
+.PHONY: all deps deps-ok check check-qemu check-router musl-syntax fuzz-replayers man-lint install clean \
         fuzz fuzz-corpus fuzz-smoke fuzz-run demo bench sim footprint
 
 ifneq ($(ARCH),)
@@ -260,6 +260,13 @@ musl-syntax:
 # make ARCH=A check-qemu: the cross build's unit tests under qemu-user.
 check-qemu: $(BINS) $(TESTS) | deps-ok
 	$(Q)$(if $(ARCH),tests/run-qemu $(ARCH),@echo "check-qemu: give ARCH=armhf, arm64 or mipsel" >&2; exit 2)
+
+# make check-router: the mipsel build in an emulated MIPS router (qemu-system,
+# tests/router/run; README.md, "Routers").  ROUTER_CACHE: its cache.
+check-router:
+	$(Q)$(MAKE) --no-print-directory ARCH=mipsel deps-ok
+	$(Q)$(MAKE) --no-print-directory ARCH=mipsel build-mipsel/batsecd build-mipsel/batsec-ctl
+	$(Q)B=build-mipsel tests/router/run
 
 man-lint:
 	$(Q)mandoc -Tlint -W warning $(MANPAGES)

@@ -477,6 +477,21 @@ c_unpadded_last(void)
 	return nlh;
 }
 
+static struct nlmsghdr *
+c_pads32(void)
+{
+	/* A 32-bit MIPS or ARM kernel: an empty IFLA_PAD before each 64-bit
+	 * attribute, so IFLA_PAD comes several times. */
+	static const uint8_t stats64[24 * 8];
+	struct nlmsghdr *nlh = lm_valid();
+
+	mnl_attr_put(nlh, IFLA_PAD, 0, NULL);
+	mnl_attr_put(nlh, IFLA_STATS64, sizeof(stats64), stats64);
+	mnl_attr_put(nlh, IFLA_PAD, 0, NULL);
+	mnl_attr_put_u32(nlh, IFLA_GROUP, 0);
+	return nlh;
+}
+
 static const struct parse_case {
 	const char		*what;
 	struct nlmsghdr		*(*build)(void);
@@ -489,6 +504,7 @@ static const struct parse_case {
 	{ "RTM_NEWADDR ignored",	c_newaddr,		1 },
 	{ "4-byte address, not Ethernet", c_nonether_addr,	0 },
 	{ "unpadded last attribute",	c_unpadded_last,	0 },
+	{ "IFLA_PAD twice (32-bit kernel)", c_pads32,		0 },
 	{ "payload shorter than ifinfomsg", c_short_payload,	-1 },
 	{ "ifindex 0",			c_index0,		-1 },
 	{ "no IFLA_IFNAME",		c_no_name,		-1 },

@@ -626,48 +626,75 @@ sandbox_exe_exec(int exe_fd, char *const argv[], char *const envp[])
 /* ---- seccomp ------------------------------------------------------------------ */
 
 /*
+ * The allow-lists are lists of needs, each spelt with the system call
+ * names of every architecture batsec is built for (x86-64, and the
+ * routers' 32-bit MIPS o32 and ARM EABI and 64-bit arm64): a 32-bit
+ * kernel has mmap2, _llseek, fcntl64, fstat64 and the *_time64 calls
+ * (glibc 2.34 and later tries those first, the old ones after ENOSYS),
+ * ARM's uid calls are the *32 ones, and arm64 lacks the calls that have
+ * an *at or p* replacement.  Rules are kept by name: a name that is not
+ * a system call of the filter's architecture is left out of that filter
+ * (sb_add_rules), a name libseccomp does not know at all fails the load.
+ * So one table serves every build, and sandbox_seccomp_export() can
+ * build the filter of another architecture for tests/check_seccomp_arch.
+ *
+ * socketcall(2), the multiplexed socket call of the 32-bit ABIs that
+ * had no direct socket calls (MIPS o32 has both; glibc uses the direct
+ * ones there), fails with ENOSYS in both filters instead of being allowed:
+ * its arguments are behind a pointer that seccomp cannot read, so
+ * allowing it would allow socket(AF_INET) and everything else the
+ * socket(2) rules refuse.  libc's fallback on ENOSYS is the direct call.
+ *
  * One allow-list entry: a system call, optionally with one condition on
  * an argument (OR-ed when a call has several entries), or an errno to
  * return instead of allowing it.
  */
 struct sb_rule {
-	int nr;
+	const char *name;	/* libseccomp's name of the system call */
 	enum scmp_compare op;	/* 0: no condition */
 	unsigned arg;
 	scmp_datum_t a, b;	/* SCMP_CMP_MASKED_EQ: mask a, value b */
 	int err;		/* non-zero: fail with this errno */
 };
 
-#define ALLOW(name)		{ SCMP_SYS(name), 0, 0, 0, 0, 0 }
+#define ALLOW(name)		{ #name, 0, 0, 0, 0, 0 }
 /* Argument i masked with m equals v. */
-#define ALLOW_M(name, i, m, v)	{ SCMP_SYS(name), SCMP_CMP_MASKED_EQ, i, m, v, 0 }
+#define ALLOW_M(name, i, m, v)	{ #name, SCMP_CMP_MASKED_EQ, i, m, v, 0 }
 /* A 32-bit (int) argument equals v, whatever the upper register bits. */
 #define ALLOW_EQ(name, i, v)	ALLOW_M(name, i, 0xffffffffu, v)
 /* No executable mappings: the prot argument (index 2) lacks PROT_EXEC. */
 #define ALLOW_NOEXEC(name)	ALLOW_M(name, 2, PROT_EXEC, 0)
-#define DENY(name, e)		{ SCMP_SYS(name), 0, 0, 0, 0, e }
+#define DENY(name, e)		{ #name, 0, 0, 0, 0, e }
 
 static const struct sb_rule sb_parser_rules[] = {
 	/* The channel (fd 3) and stderr. */
 	ALLOW(read), ALLOW(write), ALLOW(writev),
 	ALLOW(recvmsg), ALLOW(sendmsg), ALLOW(sendmmsg), ALLOW(recvfrom),
-	ALLOW(sendto),
+	ALLOW(sendto), DENY(socketcall, ENOSYS),
+	/* glibc's send(2) on MIPS o32 is the send system call (seen killing
+	 * the parser in the emulated router), not sendto. */
+	ALLOW(send),
 	/* Waiting for the channel. */
-	ALLOW(poll), ALLOW(ppoll),
-	/* Clocks and sleeping (the vDSO covers most clock reads). */
-	ALLOW(clock_gettime), ALLOW(gettimeofday),
-	ALLOW(clock_nanosleep), ALLOW(nanosleep),
+	ALLOW(poll), ALLOW(ppoll), ALLOW(ppoll_time64),
+	/* Clocks and sleeping (the vDSO covers most clock reads; MIPS and
+	 * 32-bit ARM kernels may lack a vDSO clock). */
+	ALLOW(clock_gettime), ALLOW(clock_gettime64), ALLOW(gettimeofday),
+	ALLOW(clock_nanosleep), ALLOW(clock_nanosleep_time64),
+	ALLOW(nanosleep),
 	/* Randomness: libsodium's randombytes. */
 	ALLOW(getrandom),
 	/* Memory: malloc and free; nothing executable. */
-	ALLOW(brk), ALLOW_NOEXEC(mmap), ALLOW_NOEXEC(mprotect),
-	ALLOW(munmap), ALLOW(mremap), ALLOW(madvise),
+	ALLOW(brk), ALLOW_NOEXEC(mmap), ALLOW_NOEXEC(mmap2),
+	ALLOW_NOEXEC(mprotect), ALLOW(munmap), ALLOW(mremap), ALLOW(madvise),
 	/* Signals and exit; restart_syscall resumes the poll(2) that a
-	 * SIGSTOP / SIGCONT (job control, a debugger) interrupted. */
-	ALLOW(rt_sigreturn), ALLOW(restart_syscall), ALLOW(exit),
-	ALLOW(exit_group),
+	 * SIGSTOP / SIGCONT (job control, a debugger) interrupted.
+	 * sigreturn: the 32-bit ABIs' return from a handler without
+	 * SA_SIGINFO. */
+	ALLOW(rt_sigreturn), ALLOW(sigreturn), ALLOW(restart_syscall),
+	ALLOW(exit), ALLOW(exit_group),
 	/* What libc does by itself (stdio on stderr, error paths). */
-	ALLOW(close), ALLOW(fstat), ALLOW(newfstatat), ALLOW(getpid),
+	ALLOW(close), ALLOW(fstat), ALLOW(fstat64), ALLOW(newfstatat),
+	ALLOW(fstatat64), ALLOW(statx), ALLOW(getpid),
 };
 
 /*
@@ -688,19 +715,23 @@ static const struct sb_rule sb_parser_asan_rules[] = {
 static const struct sb_rule sb_forwarder_rules[] = {
 	/* Descriptors. */
 	ALLOW(read), ALLOW(readv), ALLOW(pread64), ALLOW(write), ALLOW(writev),
-	ALLOW(pwrite64), ALLOW(lseek), ALLOW(close), ALLOW(close_range),
-	ALLOW(dup), ALLOW(dup2), ALLOW(dup3), ALLOW(fcntl), ALLOW(pipe2),
-	ALLOW(fstat), ALLOW(newfstatat), ALLOW(statx), ALLOW(fstatfs),
+	ALLOW(pwrite64), ALLOW(lseek), ALLOW(_llseek), ALLOW(close),
+	ALLOW(close_range), ALLOW(dup), ALLOW(dup2), ALLOW(dup3),
+	ALLOW(fcntl), ALLOW(fcntl64), ALLOW(pipe2),
+	ALLOW(fstat), ALLOW(fstat64), ALLOW(newfstatat), ALLOW(fstatat64),
+	ALLOW(statx), ALLOW(fstatfs), ALLOW(fstatfs64),
 	/* Sockets: unix (control, syslog, channel), netlink, packet.  No
 	 * inet socket: interfaces are configured over rtnetlink, and the
-	 * TAP's index is looked up before the filter is loaded. */
+	 * TAP's index is looked up before the filter is loaded.  No
+	 * socketcall (above). */
 	ALLOW_EQ(socket, 0, AF_UNIX), ALLOW_EQ(socket, 0, AF_NETLINK),
-	ALLOW_EQ(socket, 0, AF_PACKET),
+	ALLOW_EQ(socket, 0, AF_PACKET), DENY(socketcall, ENOSYS),
 	ALLOW(socketpair), ALLOW(bind), ALLOW(listen), ALLOW(accept4),
 	ALLOW(connect), ALLOW(getsockname), ALLOW(getpeername),
 	ALLOW(getsockopt), ALLOW(setsockopt), ALLOW(shutdown),
-	ALLOW(sendto), ALLOW(sendmsg), ALLOW(sendmmsg),
-	ALLOW(recvfrom), ALLOW(recvmsg), ALLOW(recvmmsg),
+	ALLOW(sendto), ALLOW(send), ALLOW(sendmsg), ALLOW(sendmmsg),
+	ALLOW(recvfrom), ALLOW(recv), ALLOW(recvmsg), ALLOW(recvmmsg),
+	ALLOW(recvmmsg_time64),
 	/* The in-kernel relay (fastpath.h): loaded before the filter;
 	 * afterwards only its maps are read and written and links made. */
 	ALLOW_EQ(bpf, 0, BPF_MAP_LOOKUP_ELEM),
@@ -722,16 +753,21 @@ static const struct sb_rule sb_forwarder_rules[] = {
 	/* The event loop. */
 	ALLOW(epoll_create1), ALLOW(epoll_ctl), ALLOW(epoll_wait),
 	ALLOW(epoll_pwait), ALLOW(epoll_pwait2), ALLOW(poll), ALLOW(ppoll),
-	ALLOW(pselect6), ALLOW(eventfd2), ALLOW(signalfd4),
-	ALLOW(timerfd_create), ALLOW(timerfd_settime), ALLOW(timerfd_gettime),
-	ALLOW(timer_create), ALLOW(timer_settime), ALLOW(timer_gettime),
+	ALLOW(ppoll_time64), ALLOW(pselect6), ALLOW(pselect6_time64),
+	ALLOW(eventfd2), ALLOW(signalfd4),
+	ALLOW(timerfd_create), ALLOW(timerfd_settime),
+	ALLOW(timerfd_settime64), ALLOW(timerfd_gettime),
+	ALLOW(timerfd_gettime64), ALLOW(timer_create), ALLOW(timer_settime),
+	ALLOW(timer_settime64), ALLOW(timer_gettime), ALLOW(timer_gettime64),
 	ALLOW(timer_delete),
 	/* Clocks and sleeping. */
-	ALLOW(clock_gettime), ALLOW(clock_getres), ALLOW(gettimeofday),
-	ALLOW(time), ALLOW(clock_nanosleep), ALLOW(nanosleep),
+	ALLOW(clock_gettime), ALLOW(clock_gettime64), ALLOW(clock_getres),
+	ALLOW(clock_getres_time64), ALLOW(gettimeofday), ALLOW(time),
+	ALLOW(clock_nanosleep), ALLOW(clock_nanosleep_time64),
+	ALLOW(nanosleep),
 	/* Memory; executable mappings for the dynamic loader of an exec. */
-	ALLOW(brk), ALLOW(mmap), ALLOW(munmap), ALLOW(mremap), ALLOW(mprotect),
-	ALLOW(madvise),
+	ALLOW(brk), ALLOW(mmap), ALLOW(mmap2), ALLOW(munmap), ALLOW(mremap),
+	ALLOW(mprotect), ALLOW(madvise),
 	/* Files: policy and state (temp + fsync + rename), syslog, nss,
 	 * the control socket's mode and owner. */
 	ALLOW(openat), ALLOW(getdents64), ALLOW(readlink), ALLOW(readlinkat),
@@ -739,9 +775,9 @@ static const struct sb_rule sb_forwarder_rules[] = {
 	ALLOW(renameat), ALLOW(renameat2), ALLOW(unlink), ALLOW(unlinkat),
 	ALLOW(mkdir), ALLOW(mkdirat), ALLOW(rmdir), ALLOW(fsync),
 	ALLOW(fdatasync),
-	ALLOW(ftruncate), ALLOW(fchmod), ALLOW(fchmodat), ALLOW(chmod),
-	ALLOW(fchown), ALLOW(fchownat), ALLOW(umask), ALLOW(flock),
-	ALLOW(getcwd), ALLOW(chdir),
+	ALLOW(ftruncate), ALLOW(ftruncate64), ALLOW(fchmod), ALLOW(fchmodat),
+	ALLOW(chmod), ALLOW(fchown), ALLOW(fchown32), ALLOW(fchownat),
+	ALLOW(umask), ALLOW(flock), ALLOW(getcwd), ALLOW(chdir),
 	/* Processes: start (fork + sandbox_exe_exec: the one execveat that
 	 * sb_exec_rule allows, no execve), watch, stop the parser.  No
 	 * namespaces; clone3 cannot be filtered, so libc falls back to clone. */
@@ -752,21 +788,28 @@ static const struct sb_rule sb_forwarder_rules[] = {
 	ALLOW(tgkill), ALLOW(exit), ALLOW(exit_group),
 	ALLOW(getpid), ALLOW(getppid), ALLOW(gettid), ALLOW(setsid),
 	ALLOW(getpgrp), ALLOW(sched_yield), ALLOW(sched_getaffinity),
-	ALLOW(futex), ALLOW(getrandom), ALLOW(uname), ALLOW(sysinfo),
-	ALLOW(getrusage), ALLOW(prlimit64), ALLOW(getrlimit), ALLOW(setrlimit),
-	/* What the dynamic loader and libc start-up of an exec'd parser do. */
-	ALLOW(arch_prctl), ALLOW(set_tid_address), ALLOW(set_robust_list),
-	ALLOW(rseq),
+	ALLOW(futex), ALLOW(futex_time64), ALLOW(getrandom), ALLOW(uname),
+	ALLOW(sysinfo), ALLOW(getrusage), ALLOW(prlimit64), ALLOW(getrlimit),
+	ALLOW(ugetrlimit), ALLOW(setrlimit),
+	/* What the dynamic loader and libc start-up of an exec'd parser do
+	 * (the thread pointer: arch_prctl on x86-64, set_thread_area on
+	 * MIPS, ARM's private set_tls). */
+	ALLOW(arch_prctl), ALLOW(set_thread_area), ALLOW(set_tls),
+	ALLOW(set_tid_address), ALLOW(set_robust_list), ALLOW(rseq),
 	/* Signals. */
 	ALLOW(rt_sigaction), ALLOW(rt_sigprocmask), ALLOW(rt_sigreturn),
-	ALLOW(rt_sigtimedwait), ALLOW(rt_sigsuspend), ALLOW(sigaltstack),
-	ALLOW(restart_syscall),
+	ALLOW(sigreturn), ALLOW(rt_sigtimedwait), ALLOW(rt_sigtimedwait_time64),
+	ALLOW(rt_sigsuspend), ALLOW(sigaltstack), ALLOW(restart_syscall),
 	/* Credentials: the parser's drop (setuid(0) must fail, not kill). */
 	ALLOW(getuid), ALLOW(geteuid), ALLOW(getgid), ALLOW(getegid),
 	ALLOW(getresuid), ALLOW(getresgid), ALLOW(getgroups),
 	ALLOW(setgroups), ALLOW(setresuid), ALLOW(setresgid), ALLOW(setuid),
-	ALLOW(setgid), ALLOW(capget), ALLOW(capset), ALLOW(chroot),
-	ALLOW(seccomp),
+	ALLOW(setgid),
+	ALLOW(getuid32), ALLOW(geteuid32), ALLOW(getgid32), ALLOW(getegid32),
+	ALLOW(getresuid32), ALLOW(getresgid32), ALLOW(getgroups32),
+	ALLOW(setgroups32), ALLOW(setresuid32), ALLOW(setresgid32),
+	ALLOW(setuid32), ALLOW(setgid32),
+	ALLOW(capget), ALLOW(capset), ALLOW(chroot), ALLOW(seccomp),
 	ALLOW_EQ(prctl, 0, PR_SET_NO_NEW_PRIVS),
 	ALLOW_EQ(prctl, 0, PR_GET_NO_NEW_PRIVS),
 	ALLOW_EQ(prctl, 0, PR_SET_DUMPABLE), ALLOW_EQ(prctl, 0, PR_GET_DUMPABLE),
@@ -777,6 +820,10 @@ static const struct sb_rule sb_forwarder_rules[] = {
 	ALLOW_EQ(prctl, 0, PR_SET_PDEATHSIG),
 	ALLOW_EQ(prctl, 0, PR_SET_NAME), ALLOW_EQ(prctl, 0, PR_GET_NAME),
 	ALLOW_EQ(prctl, 0, PR_SET_SECCOMP), ALLOW_EQ(prctl, 0, PR_GET_SECCOMP),
+	/* MIPS' dynamic loader reads the floating-point mode for each
+	 * library it maps (seen killing the exec'd parser in the emulated
+	 * MIPS router; found with strace there). */
+	ALLOW_EQ(prctl, 0, PR_GET_FP_MODE),
 };
 
 /*
@@ -863,26 +910,35 @@ sb_trap_handler(void)
 	return 0;
 }
 
+/*
+ * Adds the rules.  They are added with the native number (a pseudo number
+ * for a call the build machine lacks), which libseccomp translates for
+ * the filter's architecture, leaving out a rule whose call that
+ * architecture does not have.  -EINVAL for a name libseccomp does not
+ * know.
+ */
 static int
-sb_add_rules(scmp_filter_ctx ctx, const struct sb_rule *r,
-    size_t n)
+sb_add_rules(scmp_filter_ctx ctx, const struct sb_rule *r, size_t n)
 {
 	struct scmp_arg_cmp cmp;
 	uint32_t act;
 	size_t i;
-	int rc;
+	int nr, rc;
 
 	for (i = 0; i < n; i++) {
+		nr = seccomp_syscall_resolve_name(r[i].name);
+		if (nr == __NR_SCMP_ERROR)
+			return -EINVAL;
 		act = r[i].err != 0 ? SCMP_ACT_ERRNO((uint32_t)r[i].err) :
 		    SCMP_ACT_ALLOW;
 		if (r[i].op == 0) {
-			rc = seccomp_rule_add(ctx, act, r[i].nr, 0);
+			rc = seccomp_rule_add(ctx, act, nr, 0);
 		} else {
 			cmp.arg = r[i].arg;
 			cmp.op = r[i].op;
 			cmp.datum_a = r[i].a;
 			cmp.datum_b = r[i].b;
-			rc = seccomp_rule_add_array(ctx, act, r[i].nr, 1, &cmp);
+			rc = seccomp_rule_add_array(ctx, act, nr, 1, &cmp);
 		}
 		if (rc != 0)
 			return rc;
@@ -907,6 +963,46 @@ sb_exec_rule(scmp_filter_ctx ctx, int exe_fd)
 	    SCMP_A4(SCMP_CMP_MASKED_EQ, 0xffffffffu, AT_EMPTY_PATH));
 }
 
+/*
+ * A filter for arch (seccomp_arch_native() for the one to load) with
+ * default action def: rules, then extra, then the exec rule.  NULL with
+ * errno.
+ */
+static scmp_filter_ctx
+sb_build(uint32_t arch, uint32_t def, const struct sb_rule *rules, size_t n,
+    const struct sb_rule *extra, size_t nextra, int exe_fd)
+{
+	scmp_filter_ctx ctx;
+	int rc;
+
+	ctx = seccomp_init(def);
+	if (ctx == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	rc = 0;
+	if (arch != seccomp_arch_native()) {
+		rc = seccomp_arch_add(ctx, arch);
+		if (rc == 0)
+			rc = seccomp_arch_remove(ctx, SCMP_ARCH_NATIVE);
+	}
+	if (rc == 0)
+		rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+		    SCMP_ACT_KILL_PROCESS);
+	if (rc == 0)
+		rc = sb_add_rules(ctx, rules, n);
+	if (rc == 0)
+		rc = sb_add_rules(ctx, extra, nextra);
+	if (rc == 0)
+		rc = sb_exec_rule(ctx, exe_fd);
+	if (rc != 0) {
+		seccomp_release(ctx);
+		errno = rc < 0 ? -rc : EINVAL;
+		return NULL;
+	}
+	return ctx;
+}
+
 static int
 sb_load(const struct sb_rule *rules, size_t n,
     const struct sb_rule *extra, size_t nextra, int exe_fd)
@@ -916,21 +1012,12 @@ sb_load(const struct sb_rule *rules, size_t n,
 
 	if (sb_debug && sb_trap_handler() != 0)
 		return -1;
-	ctx = seccomp_init(sb_debug ? SCMP_ACT_TRAP : SCMP_ACT_KILL_PROCESS);
-	if (ctx == NULL) {
-		errno = ENOMEM;
+	ctx = sb_build(seccomp_arch_native(),
+	    sb_debug ? SCMP_ACT_TRAP : SCMP_ACT_KILL_PROCESS, rules, n,
+	    extra, nextra, exe_fd);
+	if (ctx == NULL)
 		return -1;
-	}
-	rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
-	    SCMP_ACT_KILL_PROCESS);
-	if (rc == 0)
-		rc = sb_add_rules(ctx, rules, n);
-	if (rc == 0)
-		rc = sb_add_rules(ctx, extra, nextra);
-	if (rc == 0)
-		rc = sb_exec_rule(ctx, exe_fd);
-	if (rc == 0)
-		rc = seccomp_load(ctx);
+	rc = seccomp_load(ctx);
 	seccomp_release(ctx);
 	if (rc != 0) {
 		errno = rc < 0 ? -rc : EINVAL;
@@ -955,4 +1042,31 @@ sandbox_forwarder_seccomp(int exe_fd)
 	return sb_load(sb_forwarder_rules, NELEM(sb_forwarder_rules),
 	    sb_forwarder_asan_rules,
 	    SB_ASAN ? NELEM(sb_forwarder_asan_rules) : 0, exe_fd);
+}
+
+int
+sandbox_seccomp_export(uint32_t arch, enum sandbox_filter which, int exe_fd,
+    int bpf, int fd)
+{
+	scmp_filter_ctx ctx;
+	int rc;
+
+	if (which == SANDBOX_FILTER_PARSER)
+		ctx = sb_build(arch, SCMP_ACT_KILL_PROCESS, sb_parser_rules,
+		    NELEM(sb_parser_rules), sb_parser_asan_rules,
+		    SB_ASAN ? NELEM(sb_parser_asan_rules) : 0, -1);
+	else
+		ctx = sb_build(arch, SCMP_ACT_KILL_PROCESS,
+		    sb_forwarder_rules, NELEM(sb_forwarder_rules),
+		    sb_forwarder_asan_rules,
+		    SB_ASAN ? NELEM(sb_forwarder_asan_rules) : 0, exe_fd);
+	if (ctx == NULL)
+		return -1;
+	rc = bpf ? seccomp_export_bpf(ctx, fd) : seccomp_export_pfc(ctx, fd);
+	seccomp_release(ctx);
+	if (rc != 0) {
+		errno = rc < 0 ? -rc : EIO;
+		return -1;
+	}
+	return 0;
 }

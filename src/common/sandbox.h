@@ -166,4 +166,19 @@ int sandbox_exe_exec(int exe_fd, char *const argv[], char *const envp[]);
  */
 int sandbox_forwarder_seccomp(int exe_fd);
 
+/*
+ * The parser's or the forwarder's filter as it would be built for arch,
+ * a libseccomp architecture token (SCMP_ARCH_X86_64, SCMP_ARCH_MIPSEL,
+ * SCMP_ARCH_ARM, SCMP_ARCH_AARCH64, ...; the same values as the kernel's
+ * AUDIT_ARCH_*), written to fd: the BPF program that seccomp(2) would get
+ * when bpf, else libseccomp's readable pseudo filter code.  Default
+ * action: kill the process (batsecd -d's trap is not exported).  exe_fd
+ * as for sandbox_forwarder_seccomp (ignored for the parser).  Loads
+ * nothing.  0, or -1 with errno (EINVAL: an architecture libseccomp does
+ * not know, or a rule's system call it does not know).
+ */
+enum sandbox_filter { SANDBOX_FILTER_PARSER, SANDBOX_FILTER_FORWARDER };
+int sandbox_seccomp_export(uint32_t arch, enum sandbox_filter which,
+    int exe_fd, int bpf, int fd);
+
 #endif /* BATSEC_SANDBOX_H */

@@ -158,9 +158,16 @@ nl_attr_cb(const struct nlattr *attr, void *data)
 
 	p->end_unpadded = off + attr->nla_len;
 	p->end = off + MNL_ALIGN(attr->nla_len);
-	if (type < 64) {
+	/*
+	 * The kernel never repeats an attribute, except IFLA_PAD: on
+	 * architectures without efficient unaligned access (32-bit MIPS and
+	 * ARM) each 64-bit attribute (IFLA_STATS64, ...) comes after its own
+	 * empty IFLA_PAD.  Found in the emulated MIPS router, where every
+	 * link message was refused.
+	 */
+	if (type < 64 && type != IFLA_PAD) {
 		if (p->seen & (UINT64_C(1) << type))
-			return MNL_CB_ERROR;	/* the kernel never repeats one */
+			return MNL_CB_ERROR;
 		p->seen |= UINT64_C(1) << type;
 	}
 	switch (type) {
