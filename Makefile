@@ -265,7 +265,8 @@ check-qemu: $(BINS) $(TESTS) | deps-ok
 # tests/router/run; README.md, "Routers").  ROUTER_CACHE: its cache.
 check-router:
 	$(Q)$(MAKE) --no-print-directory ARCH=mipsel deps-ok
-	$(Q)$(MAKE) --no-print-directory ARCH=mipsel build-mipsel/batsecd build-mipsel/batsec-ctl
+	$(Q)$(MAKE) --no-print-directory ARCH=mipsel build-mipsel/batsecd build-mipsel/batsec-ctl \
+	    build-mipsel/tests/check_seccomp_arch build-mipsel/tests/check_sandbox
 	$(Q)B=build-mipsel tests/router/run
 
 man-lint:
