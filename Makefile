@@ -262,11 +262,13 @@ check-qemu: $(BINS) $(TESTS) | deps-ok
 	$(Q)$(if $(ARCH),tests/run-qemu $(ARCH),@echo "check-qemu: give ARCH=armhf, arm64 or mipsel" >&2; exit 2)
 
 # make check-router: the mipsel build in an emulated MIPS router (qemu-system,
-# tests/router/run; README.md, "Routers").  ROUTER_CACHE: its cache.
+# tests/router/run; README.md, "Routers").  ROUTER_CACHE: its cache;
+# ROUTER_FOOTPRINT=1: the 50-node memory measure instead (bench/README.md).
 check-router:
 	$(Q)$(MAKE) --no-print-directory ARCH=mipsel deps-ok
 	$(Q)$(MAKE) --no-print-directory ARCH=mipsel build-mipsel/batsecd build-mipsel/batsec-ctl \
-	    build-mipsel/tests/check_seccomp_arch build-mipsel/tests/check_sandbox
+	    build-mipsel/tests/check_seccomp_arch build-mipsel/tests/check_sandbox \
+	    $(if $(ROUTER_FOOTPRINT),build-mipsel/bench/sim/batsec-sim)
 	$(Q)B=build-mipsel tests/router/run
 
 man-lint:
