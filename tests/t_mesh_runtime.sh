@@ -155,6 +155,12 @@ live() { grep -q "setting set log-level info (was debug)" "$MT/ev2.txt" &&
 sleep 1
 mesh_ctl 2 set log-level info >/dev/null 2>&1
 check "event: a setting change on both streams" wait_for 20 live
+# The ring from its start (-a): node 2 saw both neighbours come up.
+timeout 5 "$CTL" -s "$(mesh_sock 2)" event -a >"$MT/ev2a.txt" 2>&1
+check "event -a: neighbour up for node 1" grep -q "neighbour up $(mesh_addr 1)" \
+    "$MT/ev2a.txt"
+check "event -a: neighbour up for node 3" grep -q "neighbour up $A3" \
+    "$MT/ev2a.txt"
 mesh_ctl 2 set log-level debug >/dev/null 2>&1
 
 # ---- hello-interval: a neighbour with a longer interval is not lost ---------------

@@ -46,10 +46,10 @@ fwd_apply_neigh(void *arg, const union ipc_payload *u)
 		    "NEIGH UP ignored");
 		break;
 	case FWD_NEIGH_NEW:
-		/* Cold start: answer at once (fwd_burst.h). */
+		/* Cold start: answer at once (fwd_burst.h); then the
+		 * relay's maps and the "up" event, as for GONE. */
 		fwd_announce_burst(f, n->ifindex, 1, now_ms);
-		f->fast_dirty = 1;
-		break;
+		/* FALLTHROUGH */
 	case FWD_NEIGH_GONE:
 		f->fast_dirty = 1;
 		fwd_events_note(&f->events, FWD_EV_NEIGH, n->state == IPC_NEIGH_UP ? "up" :
