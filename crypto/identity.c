@@ -48,17 +48,41 @@ bs_identity_wipe(struct bs_identity *id)
 	sodium_memzero(id, sizeof(*id));
 }
 
+/*
+ * The last addresses computed, by key: the forwarder derives the address
+ * of an originator's key for each route, relay and policy check, about
+ * one BLAKE2b per OGM entry heard, always for the same few hundred keys.
+ * Direct-mapped on the key's first byte (keys are uniform; a crafted key
+ * only evicts, costing one hash as without the memo).  Public data only;
+ * each process has its own copy, and the daemons are single-threaded.
+ */
+#define ADDR_MEMO_SLOTS 256
+static struct {
+	uint8_t pk[BS_PK_LEN];
+	uint8_t addr[BS_ADDR_LEN];
+	uint8_t used;
+} addr_memo[ADDR_MEMO_SLOTS];
+
 void
 bs_mesh_addr(uint8_t addr[static BS_ADDR_LEN],
     const uint8_t pk[static BS_PK_LEN])
 {
 	uint8_t h[crypto_generichash_BYTES];
+	unsigned slot = pk[0] % ADDR_MEMO_SLOTS;
 
+	if (addr_memo[slot].used &&
+	    memcmp(addr_memo[slot].pk, pk, BS_PK_LEN) == 0) {
+		memcpy(addr, addr_memo[slot].addr, BS_ADDR_LEN);
+		return;
+	}
 	crypto_generichash(h, sizeof(h), pk, BS_PK_LEN,
 	    (const unsigned char *)addr_hash_key, sizeof(addr_hash_key) - 1);
 	memcpy(addr, h, BS_ADDR_LEN);
 	/* A unicast, locally administered MAC address. */
 	addr[0] = (uint8_t)((addr[0] | 0x02) & ~0x01);
+	memcpy(addr_memo[slot].pk, pk, BS_PK_LEN);
+	memcpy(addr_memo[slot].addr, addr, BS_ADDR_LEN);
+	addr_memo[slot].used = 1;
 }
 
 void

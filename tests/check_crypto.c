@@ -148,6 +148,34 @@ START_TEST(test_mesh_addr_formula)
 }
 END_TEST
 
+/*
+ * The address memo: keys that share a slot (same first byte), asked in
+ * turn and again, each get their own address, equal to the formula's.
+ */
+START_TEST(test_mesh_addr_memo)
+{
+	uint8_t pk[4][BS_PK_LEN], addr[BS_ADDR_LEN], h[32];
+	int i, round;
+
+	for (i = 0; i < 4; i++) {
+		bs_random(pk[i], BS_PK_LEN);
+		pk[i][0] = 0x5a;
+	}
+	memcpy(pk[3], pk[2], BS_PK_LEN);
+	pk[3][BS_PK_LEN - 1] ^= 1;	/* differs in the last byte only */
+	for (round = 0; round < 3; round++)
+		for (i = 0; i < 4; i++) {
+			bs_mesh_addr(addr, pk[i]);
+			crypto_generichash(h, 32, pk[i], 32,
+			    (const unsigned char *)"batsec-addr-v1", 14);
+			h[0] = (uint8_t)((h[0] | 0x02) & ~0x01);
+			ck_assert_mem_eq(addr, h, BS_ADDR_LEN);
+			bs_mesh_addr(addr, pk[i]);	/* from the memo */
+			ck_assert_mem_eq(addr, h, BS_ADDR_LEN);
+		}
+}
+END_TEST
+
 /* ---- domain signatures -------------------------------------------------- */
 
 START_TEST(test_sign_kat)
@@ -1353,6 +1381,7 @@ crypto_suite(void)
 	tcase_add_test(tc, test_identity);
 	tcase_add_test(tc, test_mesh_addr_kat);
 	tcase_add_test(tc, test_mesh_addr_formula);
+	tcase_add_test(tc, test_mesh_addr_memo);
 	tcase_add_test(tc, test_sign_kat);
 	tcase_add_loop_test(tc, test_sign_domains, BS_DOM_HELLO,
 	    BS_DOM_BCAST + 1);

@@ -457,7 +457,11 @@ mesh_isolate() {
 # the script itself failed.
 # bcast_rx.py IFACE TOKEN SECS READY [seq]: count the frames received (not
 # sent) on IFACE that contain TOKEN during SECS seconds; touch READY once
-# the socket is bound; print the count.  With "seq": frames that contain
+# the socket is bound; print the count.  With BCAST_START=FILE in the
+# environment the SECS begin when FILE exists (at most 120 s after READY;
+# frames are counted meanwhile): the caller creates it once all its
+# receivers are ready, so that a slow start of one receiver does not
+# leave another's window over before anything was sent.  With "seq": frames that contain
 # TOKEN-NUMBER. ; print "distinct total" (distinct NUMBERs, frames).
 # bcast_tx.py ADDR PORT TOKEN: one UDP datagram out of batsec0, to a
 # broadcast or multicast ADDR (IPv4, or IPv6 link scope).
@@ -524,7 +528,7 @@ mesh_write_helpers() {
 	sys.exit(1)
 	EOF
 	cat >"$MT/bcast_rx.py" <<-'EOF'
-	import re, select, socket, sys, time
+	import os, re, select, socket, sys, time
 	iface, token, secs, ready = sys.argv[1], sys.argv[2].encode(), float(sys.argv[3]), sys.argv[4]
 	seq = re.compile(re.escape(token) + rb"-(\d+)\.") if sys.argv[5:] == ["seq"] else None
 	s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
@@ -532,12 +536,16 @@ mesh_write_helpers() {
 	open(ready, "w").close()
 	n = 0
 	seen = set()
-	end = time.monotonic() + secs
+	start = os.environ.get("BCAST_START")
+	end = time.monotonic() + (120 if start else secs)
 	while True:
+	    if start and os.path.exists(start):
+	        start = None
+	        end = time.monotonic() + secs
 	    left = end - time.monotonic()
 	    if left <= 0:
 	        break
-	    r, _, _ = select.select([s], [], [], left)
+	    r, _, _ = select.select([s], [], [], min(left, 0.2) if start else left)
 	    if not r:
 	        continue
 	    data, addr = s.recvfrom(65536)
@@ -572,16 +580,19 @@ mesh_write_helpers() {
 mesh_bcast_count() {
 	local tok i
 	tok="batsec-bcast-$$-$(date +%s%N)"
+	rm -f "$MT/bcast.start"
 	for i in $(mesh_seq "$MESH_N"); do
 		rm -f "$MT/bcast.$i" "$MT/bcast.$i.ready"
-		ip netns exec "$(mesh_ns "$i")" python3 "$MT/bcast_rx.py" batsec0 \
-		    "$tok" "$2" "$MT/bcast.$i.ready" >"$MT/bcast.$i" 2>>"$MT/bcast.txt" &
+		BCAST_START=$MT/bcast.start ip netns exec "$(mesh_ns "$i")" \
+		    python3 "$MT/bcast_rx.py" batsec0 "$tok" "$2" \
+		    "$MT/bcast.$i.ready" >"$MT/bcast.$i" 2>>"$MT/bcast.txt" &
 		track_pid "$!"
 		echo "$!" >"$MT/bcast.$i.pid"
 	done
 	for i in $(mesh_seq "$MESH_N"); do
-		wait_for 20 test -e "$MT/bcast.$i.ready" || return 1
+		wait_for 60 test -e "$MT/bcast.$i.ready" || return 1
 	done
+	: >"$MT/bcast.start"
 	ip netns exec "$(mesh_ns "$1")" python3 "$MT/bcast_tx.py" \
 	    "${3:-10.99.0.255}" 9 "$tok" 2>>"$MT/bcast.txt" || return 1
 	for i in $(mesh_seq "$MESH_N"); do

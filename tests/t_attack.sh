@@ -324,17 +324,20 @@ dstat() { mesh_stat "$1" "data_$2"; }
 cnt_start() {
 	local nm tok secs i f
 	nm=$1; tok=$2; secs=$3; shift 3
+	rm -f "$MT/cnt.$nm.start"
 	for i in "$@"; do
 		f=$MT/cnt.$nm.$i
 		rm -f "$f" "$f.ready"
-		ip netns exec "$(mesh_ns "$i")" python3 "$MT/bcast_rx.py" \
-		    batsec0 "$tok" "$secs" "$f.ready" >"$f" 2>>"$MT/cnt.txt" &
+		BCAST_START=$MT/cnt.$nm.start ip netns exec "$(mesh_ns "$i")" \
+		    python3 "$MT/bcast_rx.py" batsec0 "$tok" "$secs" "$f.ready" \
+		    >"$f" 2>>"$MT/cnt.txt" &
 		track_pid "$!"
 		echo "$!" >"$f.pid"
 	done
 	for i in "$@"; do
-		wait_for 20 test -e "$MT/cnt.$nm.$i.ready" || return 1
+		wait_for 60 test -e "$MT/cnt.$nm.$i.ready" || return 1
 	done
+	: >"$MT/cnt.$nm.start"
 }
 # cnt_get NAME NODE: the count, once the listener is done.
 cnt_get() {

@@ -66,6 +66,9 @@ N=300
 cat >"$MT/udp_rx.py" <<'EOF'
 import socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+# 8 MB (SO_RCVBUFFORCE, 33: as root, past rmem_max): a receiver that a
+# loaded machine leaves unscheduled for a while must not be what drops.
+s.setsockopt(socket.SOL_SOCKET, 33, 8 << 20)
 s.bind((sys.argv[1], 5300)); s.settimeout(5)
 good = 0
 while True:
