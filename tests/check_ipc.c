@@ -613,7 +613,9 @@ static const struct fmt_case fmt_cases[] = {
 	    "non-zero bytes after its NUL"),
 	F(IPC_IFACE, struct ipc_iface, state, 1, IPC_IFACE_REMOVED,
 	    "removed interface not 0"),
-	F(IPC_IFACE, struct ipc_iface, reserved, 1, 1, "reserved"),
+	F(IPC_IFACE, struct ipc_iface, reserved[2], 1, 1, "reserved"),
+	F(IPC_IFACE, struct ipc_iface, half_duplex, 1, 2,
+	    "half_duplex 2 is not 0 or 1"),
 	/* FRAME */
 	F(IPC_FRAME, struct ipc_frame, ifindex, 4, 0, "ifindex 0"),
 	F(IPC_FRAME, struct ipc_frame, src[0], 1, 0x01, "src is zero or "
@@ -835,9 +837,11 @@ END_TEST
 /* Edge values that must pass, so the range checks are not too strict. */
 START_TEST(format_edges_accepted)
 {
+	uint8_t buf[IPC_MAX_MSG];
+	char err[256];
 	union ipc_payload u;
 	struct ipc_msg m;
-	size_t i;
+	size_t i, n;
 
 	sample(IPC_ROUTE_ADD, &u);
 	u.route.tq = 255;
@@ -866,9 +870,19 @@ START_TEST(format_edges_accepted)
 	u.frame.len = 1;
 	msg_of(&m, IPC_FRAME, &u);
 	sample(IPC_IFACE, &u);
+	u.iface.hop_penalty = 255;
+	u.iface.half_duplex = 1;
+	msg_of(&m, IPC_IFACE, &u);
 	u.iface.state = IPC_IFACE_REMOVED;
 	u.iface.mtu = 0;
 	memset(u.iface.mac, 0, 6);
+	ck_assert_int_ne(ipc_encode(buf, sizeof(buf), IPC_IFACE, &u,
+	    sizeof(u.iface), &n, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "removed interface not 0"));
+	u.iface.hop_penalty = 0;
+	ck_assert_int_ne(ipc_encode(buf, sizeof(buf), IPC_IFACE, &u,
+	    sizeof(u.iface), &n, err, sizeof(err)), 0);
+	u.iface.half_duplex = 0;
 	msg_of(&m, IPC_IFACE, &u);
 	memset(u.iface.name, 'x', IFNAMSIZ - 1);
 	msg_of(&m, IPC_IFACE, &u);

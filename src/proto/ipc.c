@@ -201,7 +201,14 @@ chk_iface(const union ipc_payload *u, char *err, size_t errlen)
 		if (!ipc_mac_is_unicast(f->mac))
 			return log_errf(err, errlen, "mac is zero or multicast");
 	}
-	if (f->reserved != 0)
+	if (f->half_duplex > 1)
+		return log_errf(err, errlen, "half_duplex %u is not 0 or 1",
+		    f->half_duplex);
+	if (f->state == IPC_IFACE_REMOVED &&
+	    (f->hop_penalty != 0 || f->half_duplex != 0))
+		return log_errf(err, errlen, "hop_penalty and half_duplex of "
+		    "a removed interface not 0");
+	if (!ipc_zero(f->reserved, sizeof(f->reserved)))
 		return log_errf(err, errlen, "reserved field not 0");
 	return chk_ifname(f->name, err, errlen);
 }

@@ -159,14 +159,20 @@ enum ipc_iface_state {
 	IPC_IFACE_REMOVED = 2,	/* gone; mtu and mac are 0 */
 };
 
-/* IPC_IFACE: a mesh interface appeared, changed or went away. */
+/*
+ * IPC_IFACE: a mesh interface appeared, changed or went away (also sent
+ * again when a reload changes its hop penalty or medium).  hop_penalty
+ * and half_duplex are 0 when REMOVED.
+ */
 struct ipc_iface {
 	uint32_t ifindex;		/* 1..INT32_MAX */
 	uint32_t mtu;			/* IPC_MTU_MIN..MAX (0 when REMOVED) */
 	uint8_t mac[BS_ADDR_LEN];	/* unicast, non-zero (0 when REMOVED) */
 	uint8_t state;			/* enum ipc_iface_state */
-	uint8_t reserved;
+	uint8_t hop_penalty;		/* 0..255: its `hop-penalty` */
 	char name[IFNAMSIZ];		/* no '/', ':' or space, not empty */
+	uint8_t half_duplex;		/* 0 or 1: wireless */
+	uint8_t reserved[3];
 };
 
 /* IPC_FRAME: one received control frame; payload = 20 + len bytes. */
@@ -510,7 +516,7 @@ _Static_assert(sizeof(struct ipc_hdr) == IPC_HDR_LEN, "ipc_hdr");
 _Static_assert(sizeof(struct ipc_config) == 52, "ipc_config");
 _Static_assert(sizeof(struct ipc_policy_mark) == 8, "ipc_policy_mark");
 _Static_assert(offsetof(struct ipc_policy_chunk, data) == 12, "chunk");
-_Static_assert(sizeof(struct ipc_iface) == 16 + IFNAMSIZ, "ipc_iface");
+_Static_assert(sizeof(struct ipc_iface) == 20 + IFNAMSIZ, "ipc_iface");
 _Static_assert(offsetof(struct ipc_frame, data) == 20, "ipc_frame");
 _Static_assert(sizeof(struct ipc_link_key) == 76, "ipc_link_key");
 _Static_assert(sizeof(struct ipc_log) == 4 + IPC_LOG_TEXT_MAX, "ipc_log");

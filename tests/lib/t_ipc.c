@@ -38,6 +38,8 @@ t_ipc_iface(struct t_iface f)
 	if (f.mac != NULL)
 		memcpy(m.mac, f.mac, BS_ADDR_LEN);
 	m.state = f.state;
+	m.hop_penalty = f.hop_penalty;
+	m.half_duplex = f.half_duplex;
 	(void)snprintf(m.name, sizeof(m.name), "%s", f.name);
 	return m;
 }

@@ -35,6 +35,8 @@ struct t_iface {
 	const uint8_t	*mac;
 	uint8_t		 state;
 	const char	*name;
+	uint8_t		 hop_penalty;
+	uint8_t		 half_duplex;
 };
 
 /* The fields of an IPC_NEIGH; the pointers are copied from. */
