@@ -77,6 +77,35 @@ fwd_ctl_no_tables(const struct fwd *f, struct ctl_reply *r)
 
 /* ---- originators ---------------------------------------------------------------- */
 
+/*
+ * A record for each other next-hop candidate of route rt (as `batctl o`
+ * lists every neighbour an originator is heard through), leaving out one
+ * whose neighbour went down since the parser's last ROUTE_ALT.
+ */
+static void
+fwd_ctl_originator_alts(struct ctl_reply *r, struct fwd *f,
+    const struct fwd_route *rt, uint64_t now)
+{
+	const struct ipc_route_cand *c;
+	size_t i;
+
+	for (i = 0; i < rt->n_alt && i < IPC_ROUTE_ALT_MAX; i++) {
+		c = &rt->alt[i];
+		if (fwd_neigh_find(f->tables, c->nexthop, c->ifindex) == NULL)
+			continue;
+		ctl_reply_record_begin(r);
+		ctl_reply_field_addr(r, "address", rt->orig_addr);
+		ctl_reply_field_key(r, "key", rt->orig_pk);
+		ctl_reply_field_addr(r, "next_hop", c->nexthop);
+		ctl_reply_field_u64(r, "tq", c->tq);
+		ctl_reply_field_u64(r, "hops", c->hops);
+		fwd_field_iface(r, f, c->ifindex);
+		ctl_reply_field_u64(r, "last_seen_ms",
+		    fwd_ago(now, rt->refresh_ms));
+		ctl_reply_field_bool(r, "best", 0);
+	}
+}
+
 static void
 fwd_ctl_originators(void *ctx, size_t argc, const char *const argv[],
     struct ctl_reply *r)
@@ -100,8 +129,8 @@ fwd_ctl_originators(void *ctx, size_t argc, const char *const argv[],
 		fwd_field_iface(r, f, rt->ifindex);
 		ctl_reply_field_u64(r, "last_seen_ms",
 		    fwd_ago(now, rt->refresh_ms));
-		/* The forwarder is told the best route only. */
 		ctl_reply_field_bool(r, "best", 1);
+		fwd_ctl_originator_alts(r, f, rt, now);
 	}
 	ctl_reply_ok(r);
 }
