@@ -35,7 +35,8 @@
  * (same count; every neighbour in the table is up in the context with
  * the same key and interface); no table grows past its cap; no route,
  * client set or gateway is about our own address; every route has a TQ
- * of 1..255 and 1..IPC_ROUTE_MAX_HOPS hops; a queued relay entry is
+ * of 1..255 and 1..IPC_ROUTE_MAX_HOPS hops, at most IPC_ROUTE_ALT_MAX
+ * other candidates with hops in that range; a queued relay entry is
  * accepted by the aggregator and every aggregated frame parses with the
  * wire codec, with as many entries as were added; at most FWD_PINS_MAX
  * pins are kept, one per mesh address, none all zero.
@@ -146,7 +147,7 @@ fuzz_tables_ok(void)
 	const struct fwd_client *c;
 	const struct fwd_gw *g;
 	struct fwd_neigh *n;
-	size_t cur, count = 0;
+	size_t cur, count = 0, i;
 
 	cur = 0;
 	while ((n = fwd_neigh_next(F.tables, 0, &cur)) != NULL) {
@@ -165,6 +166,11 @@ fuzz_tables_ok(void)
 		fz_check(memcmp(r->orig_addr, F.own_addr, BS_ADDR_LEN) != 0);
 		fz_check(r->tq >= 1 && r->hops >= 1 &&
 		    r->hops <= IPC_ROUTE_MAX_HOPS);
+		fz_check(r->n_alt <= IPC_ROUTE_ALT_MAX);
+		for (i = 0; i < r->n_alt; i++)
+			fz_check(r->alt[i].hops >= 1 &&
+			    r->alt[i].hops <= IPC_ROUTE_MAX_HOPS &&
+			    r->alt[i].ifindex != 0);
 	}
 	cur = 0;
 	while ((c = fwd_client_next(F.tables, &cur)) != NULL)

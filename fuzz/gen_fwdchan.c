@@ -129,6 +129,7 @@ seed_session(void)
 	struct ipc_neigh n;
 	struct ipc_route r;
 	struct ipc_route_del d;
+	struct ipc_route_alt alt;
 	struct ipc_link_key_req q;
 	struct ipc_gw gw;
 	struct ipc_stats st;
@@ -146,6 +147,11 @@ seed_session(void)
 	gen_add(IPC_LINK_KEY_REQ, &q);
 	gen_route(&r, FUZZ_IF_A, 2);
 	gen_add(IPC_ROUTE_ADD, &r);
+	/* n1 on the other interface too: the route's other candidate. */
+	gen_neigh(&n, FUZZ_IF_B, IPC_NEIGH_UP);
+	gen_add(IPC_NEIGH, &n);
+	alt = t_ipc_route_alt(gen_orig_addr, gen_n1_addr, FUZZ_IF_B);
+	gen_add(IPC_ROUTE_ALT, &alt);
 	memset(&tt, 0, sizeof(tt));
 	memcpy(tt.orig_addr, gen_orig_addr, BS_ADDR_LEN);
 	tt.count = 2;

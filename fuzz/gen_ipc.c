@@ -83,6 +83,7 @@ seed_forwarder_session(void)
 	    .nexthop = gen_n1_addr, .ifindex = FUZZ_IF_A, .tq = 198, .hops = 2,
 	    .epoch = 2 });
 	struct ipc_route_del d;
+	struct ipc_route_alt alt;
 	struct ipc_link_key_req q = { .ifindex = FUZZ_IF_A };
 	struct ipc_tt tt;
 	struct ipc_gw gw = { .op = IPC_GW_ANNOUNCE, .down = 100, .up = 20 };
@@ -97,6 +98,14 @@ seed_forwarder_session(void)
 	memcpy(q.peer_pk, gen_n1.pk, BS_PK_LEN);
 	gen_add(IPC_LINK_KEY_REQ, &q);
 	gen_add(IPC_ROUTE_ADD, &r);
+	/* n1 on the other interface too: the route's other candidate. */
+	n.ifindex = FUZZ_IF_B;
+	gen_add(IPC_NEIGH, &n);
+	n.ifindex = FUZZ_IF_A;
+	alt = t_ipc_route_alt(gen_orig_addr, gen_n1_addr, FUZZ_IF_B);
+	gen_add(IPC_ROUTE_ALT, &alt);
+	alt.count = 0;
+	gen_add(IPC_ROUTE_ALT, &alt);
 	memset(&tt, 0, sizeof(tt));
 	memcpy(tt.orig_addr, gen_orig_addr, BS_ADDR_LEN);
 	tt.count = 2;

@@ -101,6 +101,10 @@ static const struct {
 	{ "interface m0 bcast-repeat 0", "\ninterface m0 bcast-repeat 0\n" },
 	{ "interface w\twireless  bcast-repeat 04 # lossy",
 	    "\ninterface w wireless bcast-repeat 4\n" },
+	{ "interface v wired bcast-repeat 0 hop-penalty 100",
+	    "\ninterface v wired bcast-repeat 0 hop-penalty 100\n" },
+	{ "interface v hop-penalty 255", "\ninterface v hop-penalty 255\n" },
+	{ "interface v hop-penalty 0", "\ninterface v\n" },
 	{ "tap mesh9", "\ntap mesh9\n" },
 	{ "key /etc/k", "\nkey /etc/k\n" },
 	{ "policy /p/q.policy", "\npolicy /p/q.policy\n" },
@@ -198,6 +202,7 @@ START_TEST(test_values)
 	ck_assert_int_eq(cfg.iface_opt[2].medium, BS_MEDIUM_WIRELESS);
 	ck_assert_int_eq(cfg.iface_opt[3].medium, BS_MEDIUM_WIRED);
 	ck_assert_int_eq(cfg.iface_opt[4].medium, BS_MEDIUM_AUTO);
+	ck_assert_uint_eq(cfg.iface_opt[4].hop_penalty, 0);
 	/* Defaults by medium: wireless 2 (three sends), wired none. */
 	ck_assert_uint_eq(config_iface_repeat(&cfg.iface_opt[0], false), 0);
 	ck_assert_uint_eq(config_iface_repeat(&cfg.iface_opt[0], true), 2);
@@ -209,6 +214,11 @@ START_TEST(test_values)
 	ck_assert_uint_eq(config_iface_repeat(&cfg.iface_opt[4], false), 1);
 	ck_assert_str_eq(config_medium_name(BS_MEDIUM_WIRED), "wired");
 	ck_assert_str_eq(config_medium_name((enum bs_medium)3), "?");
+	/* The hop penalty of an interface, 0 unless given. */
+	parse_ok("interface e0\ninterface v0 wired hop-penalty 100\n", &cfg);
+	ck_assert_uint_eq(cfg.iface_opt[0].hop_penalty, 0);
+	ck_assert_uint_eq(cfg.iface_opt[1].hop_penalty, 100);
+	ck_assert_int_eq(cfg.iface_opt[1].medium, BS_MEDIUM_WIRED);
 }
 END_TEST
 
@@ -306,8 +316,8 @@ static const struct {
 	{ "interface", 0, "t.conf:1: interface: missing argument" },
 	{ "interface #eth0", 0, "t.conf:1: interface: missing argument" },
 	{ "interface a b", 0, "t.conf:1: interface: 'b' is not auto, wired, "
-	    "wireless or bcast-repeat N (in that order, each once)" },
-	{ "interface a wired bcast-repeat 1 x", 0,
+	    "wireless, bcast-repeat N or hop-penalty N (in that order, each once)" },
+	{ "interface a wired bcast-repeat 1 hop-penalty 2 x", 0,
 	    "t.conf:1: interface: unexpected extra argument 'x'" },
 	{ "tap a # c\ntap b", 0,
 	    "t.conf:2: tap: given twice (first on line 1)" },
@@ -322,14 +332,23 @@ static const struct {
 	{ "interface eth0\ninterface eth1\ninterface eth0", 0,
 	    "t.conf:3: interface: 'eth0' is listed twice" },
 	{ "interface a wireless wired", 0, "t.conf:1: interface: 'wired' is "
-	    "not auto, wired, wireless or bcast-repeat N (in that order, each "
-	    "once)" },
+	    "not auto, wired, wireless, bcast-repeat N or hop-penalty N (in that order, each once)" },
 	{ "interface a bcast-repeat 2 wireless", 0, "t.conf:1: interface: "
-	    "'wireless' is not auto, wired, wireless or bcast-repeat N (in that "
-	    "order, each once)" },
+	    "'wireless' is not auto, wired, wireless, bcast-repeat N or hop-penalty N (in that order, each once)" },
 	{ "interface a bcast-repeat 1 bcast-repeat", 0, "t.conf:1: interface: "
-	    "'bcast-repeat' is not auto, wired, wireless or bcast-repeat N (in "
-	    "that order, each once)" },
+	    "'bcast-repeat' is not auto, wired, wireless, bcast-repeat N or hop-penalty N (in that order, each once)" },
+	{ "interface a hop-penalty 1 bcast-repeat 1", 0, "t.conf:1: interface: "
+	    "'bcast-repeat' is not auto, wired, wireless, bcast-repeat N or hop-penalty N (in that order, each once)" },
+	{ "interface a hop-penalty 1 wired", 0, "t.conf:1: interface: "
+	    "'wired' is not auto, wired, wireless, bcast-repeat N or hop-penalty N (in that order, each once)" },
+	{ "interface a hop-penalty 1 hop-penalty 2", 0, "t.conf:1: interface: "
+	    "'hop-penalty' is not auto, wired, wireless, bcast-repeat N or hop-penalty N (in that order, each once)" },
+	{ "interface a wired hop-penalty", 0,
+	    "t.conf:1: interface: hop-penalty needs a value" },
+	{ "interface a hop-penalty 256", 0,
+	    "t.conf:1: interface: 256 is out of range 0..255" },
+	{ "interface a hop-penalty -1", 0,
+	    "t.conf:1: interface: '-1' is not a decimal number" },
 	{ "interface a wired bcast-repeat", 0,
 	    "t.conf:1: interface: bcast-repeat needs a count" },
 	{ "interface a bcast-repeat 5", 0,

@@ -732,6 +732,7 @@ END_TEST
 START_TEST(test_route_add_refresh_del)
 {
 	const struct fwd_route *r;
+	struct ipc_route_alt alt;
 
 	neigh(1, IF1, 1, 100, T0);
 	neigh(2, IF2, 1, 100, T0);
@@ -752,10 +753,28 @@ START_TEST(test_route_add_refresh_del)
 	ck_assert_uint_eq(r->added_ms, T0);
 	ck_assert_uint_eq(r->refresh_ms, T0 + 500);
 	ck_assert_uint_eq(fwd_route_count(tab), 1);
+	/* The other candidates (ROUTE_ALT): kept, replaced, cleared. */
+	alt = t_ipc_route_alt(node(5)->addr, node(1)->addr, IF1);
+	ck_assert_int_eq(fwd_route_alt(tab, &alt), 0);
+	r = fwd_route_find(tab, node(5)->addr);
+	ck_assert_uint_eq(r->n_alt, 1);
+	ck_assert_mem_eq(r->alt[0].nexthop, node(1)->addr, BS_ADDR_LEN);
+	ck_assert_uint_eq(r->alt[0].ifindex, IF1);
+	ck_assert_uint_eq(r->alt[0].tq, 120);
+	ck_assert_int_eq(route(5, 2, IF2, T0 + 600), 0);
+	ck_assert_uint_eq(fwd_route_find(tab, node(5)->addr)->n_alt, 1);
+	alt.count = 0;
+	ck_assert_int_eq(fwd_route_alt(tab, &alt), 0);
+	ck_assert_uint_eq(fwd_route_find(tab, node(5)->addr)->n_alt, 0);
+	alt = t_ipc_route_alt(node(6)->addr, node(1)->addr, IF1);
+	ck_assert_int_eq(fwd_route_alt(tab, &alt), -1);	/* no route */
 	ck_assert_int_eq(fwd_route_del(tab, node(5)->addr), 1);
 	ck_assert_int_eq(fwd_route_del(tab, node(5)->addr), 0);
 	ck_assert_ptr_null(fwd_route_find(tab, node(5)->addr));
 	ck_assert_uint_eq(fwd_route_count(tab), 0);
+	/* A route that comes back has no candidates of the old one. */
+	ck_assert_int_eq(route(5, 2, IF2, T0 + 700), 0);
+	ck_assert_uint_eq(fwd_route_find(tab, node(5)->addr)->n_alt, 0);
 }
 END_TEST
 

@@ -33,7 +33,7 @@ static const uint16_t all_types[] = {
 	IPC_IFACE, IPC_FRAME, IPC_LINK_KEY, IPC_LOG, IPC_ROUTE_ADD,
 	IPC_ROUTE_DEL, IPC_NEIGH, IPC_LINK_KEY_REQ, IPC_TT, IPC_GW, IPC_RELAY,
 	IPC_STATS, IPC_PINS, IPC_PIN, IPC_HEARTBEAT, IPC_HEARTBEAT_ACK,
-	IPC_CERT,
+	IPC_CERT, IPC_ROUTE_ALT,
 };
 #define N_TYPES	((int)(sizeof(all_types) / sizeof(all_types[0])))
 
@@ -155,6 +155,14 @@ sample(uint16_t type, union ipc_payload *u)
 	case IPC_ROUTE_DEL:
 		memcpy(u->route_del.orig_addr, addr_orig, 6);
 		break;
+	case IPC_ROUTE_ALT:
+		memcpy(u->route_alt.orig_addr, addr_orig, 6);
+		u->route_alt.count = 1;
+		memcpy(u->route_alt.c[0].nexthop, addr_n1, 6);
+		u->route_alt.c[0].tq = 150;
+		u->route_alt.c[0].hops = 3;
+		u->route_alt.c[0].ifindex = IF_A;
+		break;
 	case IPC_NEIGH:
 		memcpy(u->neigh.pk, id_n1.pk, 32);
 		memcpy(u->neigh.addr, addr_n1, 6);
@@ -239,6 +247,8 @@ raw_len(uint16_t type, const union ipc_payload *u)
 		return 8 + 16 * (size_t)u->stats.count;
 	case IPC_PINS:
 		return 8 + 32 * (size_t)u->pins.count;
+	case IPC_ROUTE_ALT:
+		return 8 + 12 * (size_t)u->route_alt.count;
 	default:
 		return ipc_obj_size(type);
 	}
@@ -613,7 +623,9 @@ static const struct fmt_case fmt_cases[] = {
 	    "non-zero bytes after its NUL"),
 	F(IPC_IFACE, struct ipc_iface, state, 1, IPC_IFACE_REMOVED,
 	    "removed interface not 0"),
-	F(IPC_IFACE, struct ipc_iface, reserved, 1, 1, "reserved"),
+	F(IPC_IFACE, struct ipc_iface, reserved[2], 1, 1, "reserved"),
+	F(IPC_IFACE, struct ipc_iface, half_duplex, 1, 2,
+	    "half_duplex 2 is not 0 or 1"),
 	/* FRAME */
 	F(IPC_FRAME, struct ipc_frame, ifindex, 4, 0, "ifindex 0"),
 	F(IPC_FRAME, struct ipc_frame, src[0], 1, 0x01, "src is zero or "
@@ -683,6 +695,20 @@ static const struct fmt_case fmt_cases[] = {
 	/* LINK_KEY_REQ */
 	F(IPC_LINK_KEY_REQ, struct ipc_link_key_req, ifindex, 4, 0,
 	    "ifindex 0"),
+	/* ROUTE_ALT */
+	F(IPC_ROUTE_ALT, struct ipc_route_alt, orig_addr[0], 1, 0x00,
+	    "orig_addr is not a mesh address"),
+	F(IPC_ROUTE_ALT, struct ipc_route_alt, count, 1, IPC_ROUTE_ALT_MAX + 1,
+	    "count 8 out of range 0..7"),
+	F(IPC_ROUTE_ALT, struct ipc_route_alt, reserved, 1, 1, "reserved"),
+	F(IPC_ROUTE_ALT, struct ipc_route_alt, c[0].nexthop[0], 1, 0x03,
+	    "candidate 0: nexthop is not a mesh address"),
+	F(IPC_ROUTE_ALT, struct ipc_route_alt, c[0].ifindex, 4, 0,
+	    "candidate 0: ifindex 0 invalid"),
+	F(IPC_ROUTE_ALT, struct ipc_route_alt, c[0].hops, 1, 0,
+	    "candidate 0: hops 0 out of range 1..33"),
+	F(IPC_ROUTE_ALT, struct ipc_route_alt, c[0].hops, 1, 34,
+	    "candidate 0: hops 34 out of range 1..33"),
 	/* TT */
 	F(IPC_TT, struct ipc_tt, orig_addr[0], 1, 0x00, "not a mesh address"),
 	F(IPC_TT, struct ipc_tt, count, 1, IPC_TT_MAX + 1,
@@ -835,9 +861,11 @@ END_TEST
 /* Edge values that must pass, so the range checks are not too strict. */
 START_TEST(format_edges_accepted)
 {
+	uint8_t buf[IPC_MAX_MSG];
+	char err[256];
 	union ipc_payload u;
 	struct ipc_msg m;
-	size_t i;
+	size_t i, n;
 
 	sample(IPC_ROUTE_ADD, &u);
 	u.route.tq = 255;
@@ -846,6 +874,22 @@ START_TEST(format_edges_accepted)
 	u.route.tq = 1;
 	u.route.hops = 1;
 	msg_of(&m, IPC_ROUTE_ADD, &u);
+	sample(IPC_ROUTE_ALT, &u);
+	u.route_alt.count = IPC_ROUTE_ALT_MAX;
+	for (i = 0; i < IPC_ROUTE_ALT_MAX; i++) {
+		u.route_alt.c[i] = u.route_alt.c[0];
+		u.route_alt.c[i].ifindex = (uint32_t)(i + 1);
+		u.route_alt.c[i].tq = (uint8_t)(i * 40);
+		u.route_alt.c[i].hops = i % 2 ? IPC_ROUTE_MAX_HOPS : 1;
+	}
+	msg_of(&m, IPC_ROUTE_ALT, &u);
+	/* The same neighbour on the same interface twice. */
+	u.route_alt.c[6].ifindex = 3;
+	ck_assert_int_ne(ipc_encode(buf, sizeof(buf), IPC_ROUTE_ALT, &u,
+	    sizeof(u.route_alt), &n, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "candidate 6 repeats candidate 2"));
+	u.route_alt.count = 0;
+	msg_of(&m, IPC_ROUTE_ALT, &u);
 	sample(IPC_TT, &u);
 	u.tt.count = 0;
 	msg_of(&m, IPC_TT, &u);
@@ -866,9 +910,19 @@ START_TEST(format_edges_accepted)
 	u.frame.len = 1;
 	msg_of(&m, IPC_FRAME, &u);
 	sample(IPC_IFACE, &u);
+	u.iface.hop_penalty = 255;
+	u.iface.half_duplex = 1;
+	msg_of(&m, IPC_IFACE, &u);
 	u.iface.state = IPC_IFACE_REMOVED;
 	u.iface.mtu = 0;
 	memset(u.iface.mac, 0, 6);
+	ck_assert_int_ne(ipc_encode(buf, sizeof(buf), IPC_IFACE, &u,
+	    sizeof(u.iface), &n, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "removed interface not 0"));
+	u.iface.hop_penalty = 0;
+	ck_assert_int_ne(ipc_encode(buf, sizeof(buf), IPC_IFACE, &u,
+	    sizeof(u.iface), &n, err, sizeof(err)), 0);
+	u.iface.half_duplex = 0;
 	msg_of(&m, IPC_IFACE, &u);
 	memset(u.iface.name, 'x', IFNAMSIZ - 1);
 	msg_of(&m, IPC_IFACE, &u);
@@ -1017,6 +1071,27 @@ static void
 e_relay_if_none(union ipc_payload *u) { u->relay.ifindex = IF_NONE; }
 static void
 e_relay_if_gone(union ipc_payload *u) { u->relay.ifindex = IF_GONE; }
+static void
+e_alt_none(union ipc_payload *u) { u->route_alt.count = 0; }
+static void
+e_alt_own(union ipc_payload *u)
+{
+	memcpy(u->route_alt.orig_addr, addr_own, 6);
+}
+/* A second candidate, n2, which is not up. */
+static void
+e_alt_n2(union ipc_payload *u)
+{
+	u->route_alt.c[1] = u->route_alt.c[0];
+	memcpy(u->route_alt.c[1].nexthop, addr_n2, 6);
+	u->route_alt.count = 2;
+}
+static void
+e_alt_if_b(union ipc_payload *u) { u->route_alt.c[0].ifindex = IF_B; }
+static void
+e_alt_if_none(union ipc_payload *u) { u->route_alt.c[0].ifindex = IF_NONE; }
+static void
+e_alt_if_gone(union ipc_payload *u) { u->route_alt.c[0].ifindex = IF_GONE; }
 
 static const struct sem_case sem_cases[] = {
 	{ "route ok", IPC_ROUTE_ADD, e_none, S_NONE, IPC_CHECK_OK, NULL },
@@ -1084,6 +1159,21 @@ static const struct sem_case sem_cases[] = {
 	  IPC_CHECK_BAD, "RELAY: names our own address" },
 	{ "log", IPC_LOG, e_none, S_NONE, IPC_CHECK_OK, NULL },
 	{ "stats", IPC_STATS, e_none, S_NONE, IPC_CHECK_OK, NULL },
+	{ "route alternatives", IPC_ROUTE_ALT, e_none, S_NONE, IPC_CHECK_OK,
+	  NULL },
+	{ "route alternatives cleared", IPC_ROUTE_ALT, e_alt_none, S_NONE,
+	  IPC_CHECK_OK, NULL },
+	{ "route alternatives of ourselves", IPC_ROUTE_ALT, e_alt_own, S_NONE,
+	  IPC_CHECK_BAD, "ROUTE_ALT: names our own address" },
+	{ "route alternative not up", IPC_ROUTE_ALT, e_alt_n2, S_NONE,
+	  IPC_CHECK_BAD, "candidate 1 is not an up neighbour on ifindex 2" },
+	{ "route alternative on another iface", IPC_ROUTE_ALT, e_alt_if_b,
+	  S_NONE, IPC_CHECK_BAD, "candidate 0 is not an up neighbour on "
+	  "ifindex 3" },
+	{ "route alternative on unknown iface", IPC_ROUTE_ALT, e_alt_if_none,
+	  S_NONE, IPC_CHECK_BAD, "ifindex 9 is not a mesh interface" },
+	{ "route alternative on removed iface", IPC_ROUTE_ALT, e_alt_if_gone,
+	  S_NONE, IPC_CHECK_STALE, NULL },
 };
 
 /* n1 stays in slot 0; fill the rest with made-up neighbours on IF_B. */

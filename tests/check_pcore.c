@@ -899,6 +899,104 @@ START_TEST(test_chain3)
 }
 END_TEST
 
+/*
+ * O - P - X, P's interface IFX half duplex with hop-penalty 100 and a
+ * second interface IFX + 1: P's route to O has TQ 255 * 155 / 255 = 155;
+ * the relay goes out as one message per up interface, 155 * 225 / 255 =
+ * 136 on IFX + 1 and 136 * 225 / 255 = 120 back out on IFX.
+ */
+START_TEST(test_relay_iface_penalties)
+{
+	static struct node O;
+	struct ipc_relay rl;
+	struct ipc_route r;
+	struct ipc_iface f;
+	char err[128];
+	unsigned mark;
+	int i, seen = 0;
+
+	node_up(&O, I_O, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	iface_of(&f, I_P, IFX, IPC_IFACE_UP);
+	f.hop_penalty = 100;
+	f.half_duplex = 1;
+	ck_assert_int_eq(pcore_iface(&P.pc, &f, err, sizeof(err)), 0);
+	iface_of(&f, I_P, IFX + 1, IPC_IFACE_UP);
+	ck_assert_int_eq(ipc_ctx_iface_add(&P.ctx, IFX + 1), 0);
+	ck_assert_int_eq(pcore_iface(&P.pc, &f, err, sizeof(err)), 0);
+	link_up(&O, &P, 64);
+	mark = P.n;
+	ck_assert_int_eq(send_own(&O, &P), PCORE_ACCEPT);
+	ck_assert_int_ge(msg_find(&P, mark, IPC_ROUTE_ADD, &r, sizeof(r)), 0);
+	ck_assert_uint_eq(r.tq, 155);
+	ck_assert_uint_eq(msg_count(&P, mark, IPC_RELAY), 2);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_OGM_RELAYED], 1);
+	for (i = (int)mark; (i = msg_find(&P, (unsigned)i, IPC_RELAY, &rl,
+	    sizeof(rl))) >= 0; i++) {
+		ck_assert_uint_eq(rl.entry[1], rl.ifindex == IFX ? 120 : 136);
+		seen |= rl.ifindex == IFX ? 1 : rl.ifindex == IFX + 1 ? 2 : 4;
+	}
+	ck_assert_int_eq(seen, 3);
+	node_down(&O);
+	node_down(&P);
+}
+END_TEST
+
+/*
+ * O heard by X through P and through Q: after the next refresh of the
+ * route (via P, whose copy came first), IPC_ROUTE_ALT lists Q.
+ */
+START_TEST(test_route_alt)
+{
+	static struct node O;
+	static struct agg a;
+	struct ipc_route_alt alt;
+	struct ipc_relay rl;
+	struct ipc_route r;
+	unsigned mark, s;
+
+	node_up(&O, I_O, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	node_up(&Q, I_Q, IPC_LOG_INFO);
+	node_up(&X, I_X, IPC_LOG_INFO);
+	link_up(&O, &P, 64);
+	link_up(&O, &Q, 64);
+	link_up(&P, &X, 64);
+	link_up(&Q, &X, 64);
+	for (s = 0; s < 2; s++) {
+		mark = P.n;
+		ck_assert_int_eq(send_own(&O, &P), PCORE_ACCEPT);
+		relay_of(&P, mark, &rl);
+		a.n = 0;
+		agg_add_raw(&a, rl.entry, rl.len);
+		mark = X.n;
+		ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+		ck_assert_int_ge(msg_find(&X, mark, IPC_ROUTE_ADD, &r,
+		    sizeof(r)), 0);
+		ck_assert_mem_eq(r.nexthop, addrs[I_P], 6);
+		ck_assert_int_ge(msg_find(&X, mark, IPC_ROUTE_ALT, &alt,
+		    sizeof(alt)), 0);
+		ck_assert_mem_eq(alt.orig_addr, addrs[I_O], 6);
+		/* Q is a candidate from its first copy on. */
+		ck_assert_uint_eq(alt.count, s == 0 ? 0 : 1);
+		mark = Q.n;
+		ck_assert_int_eq(send_own(&O, &Q), PCORE_ACCEPT);
+		relay_of(&Q, mark, &rl);
+		a.n = 0;
+		agg_add_raw(&a, rl.entry, rl.len);
+		ck_assert_int_eq(send_agg(&Q, &X, &a), PCORE_ACCEPT);
+	}
+	ck_assert_mem_eq(alt.c[0].nexthop, addrs[I_Q], 6);
+	ck_assert_uint_eq(alt.c[0].ifindex, IFX);
+	ck_assert_uint_eq(alt.c[0].tq, 225);
+	ck_assert_uint_eq(alt.c[0].hops, 2);
+	node_down(&O);
+	node_down(&P);
+	node_down(&Q);
+	node_down(&X);
+}
+END_TEST
+
 /* A relay: mutable part rewritten, chain stepped, signed block intact. */
 START_TEST(test_relay_contents)
 {
@@ -3142,6 +3240,8 @@ pcore_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_ogm_route);
 	tcase_add_test(tc, test_chain3);
+	tcase_add_test(tc, test_relay_iface_penalties);
+	tcase_add_test(tc, test_route_alt);
 	tcase_add_test(tc, test_relay_contents);
 	tcase_add_test(tc, test_sig_cache);
 	tcase_add_loop_test(tc, test_frame_drops, 0, N_FCASES);

@@ -786,6 +786,107 @@ START_TEST(test_ogm_ceiling_and_link)
 }
 END_TEST
 
+/*
+ * Per-interface hop penalty (batman-adv's hardif hop_penalty): an OGM
+ * received on an interface with penalty p has its TQ, after the ceiling
+ * and the link, times (255 - p) / 255, so the same neighbour heard on a
+ * penalised interface loses to the other one; the relay carries the
+ * lowered TQ and the ceilings still hold.
+ */
+START_TEST(test_ogm_iface_penalty)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_router_info ri[ROUTING_ORIG_ROUTERS];
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+	int i, n;
+
+	perfect(rt, IF1, 5, T0);
+	perfect(rt, IF2, 5, T0);
+	/* Neighbour 5's own OGM on IF2 (penalty 100), then on IF1 (none). */
+	m = ogm((struct ogm_of){ .orig = 5, .sender = 5, .prev = 5,
+	    .seqno = 1, .tq = 255, .hops = 0, .ttl = 50 });
+	m.ifindex = IF2;
+	m.iface_penalty = 100;
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.tq, 155);
+	ck_assert_uint_eq(res.relay_tq, routing_tq_hop(155, 30));
+	ck_assert_uint_eq(res.relay_tq_back, res.relay_tq);
+	m.ifindex = IF1;
+	m.iface_penalty = 0;
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.tq, 255);
+	ck_assert_uint_eq(res.info.ifindex, IF1);
+	assert_route(rt, 5, 5, 255, 1);
+	n = routing_orig_routers(rt, ident(5)->pk, ri, ROUTING_ORIG_ROUTERS);
+	ck_assert_int_eq(n, 2);
+	for (i = 0; i < n; i++) {
+		ck_assert_uint_eq(ri[i].tq_avg, ri[i].ifindex == IF1 ? 255 :
+		    155);
+		ck_assert_uint_eq(ri[i].best, ri[i].ifindex == IF1);
+	}
+	/* A relayed entry at its ceiling: 225, then the penalty: below it. */
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8,
+	    .seqno = 1, .tq = 255, .hops = 1, .ttl = 50 });
+	m.ifindex = IF2;
+	m.iface_penalty = 100;
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.tq, 225 * 155 / 255);
+	ck_assert_uint_le(res.relay_tq, ref_ceiling[2]);
+	ck_assert_uint_eq(res.relay_tq, routing_tq_hop(136, 30));
+	/* Penalty 255 leaves nothing: refused as TQ 0, nothing changes. */
+	m = ogm((struct ogm_of){ .orig = 10, .sender = 5, .prev = 5,
+	    .seqno = 1, .tq = 255, .hops = 1, .ttl = 50 });
+	m.iface_penalty = 255;
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_ETQ);
+	ck_assert_uint_eq(routing_orig_count(rt), 2);
+	routing_free(rt);
+}
+END_TEST
+
+/*
+ * Half duplex (batman-adv IV's wireless rule): the copy relayed back out
+ * on the half-duplex interface it arrived on pays the hop penalty a
+ * second time; the other interfaces get the usual relay TQ.
+ */
+START_TEST(test_ogm_half_duplex)
+{
+	struct routing *rt = mk_rt(NULL);
+	struct routing_ogm_result res;
+	struct routing_ogm m;
+
+	perfect(rt, IF1, 5, T0);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8,
+	    .seqno = 1, .tq = 225, .hops = 1, .ttl = 50 });
+	m.half_duplex = 1;
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.tq, 225);
+	ck_assert_uint_eq(res.relay_tq, 198);
+	ck_assert_uint_eq(res.relay_tq_back, 174);	/* 198 * 225 / 255 */
+	/* Wired: the same relay TQ everywhere. */
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8,
+	    .seqno = 2, .tq = 225, .hops = 1, .ttl = 50 });
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.relay_tq, 198);
+	ck_assert_uint_eq(res.relay_tq_back, 198);
+	/* Both rules together: penalty 50 on the way in, then the halves. */
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8,
+	    .seqno = 3, .tq = 225, .hops = 1, .ttl = 50 });
+	m.half_duplex = 1;
+	m.iface_penalty = 50;
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.tq, 225 * 205 / 255);
+	ck_assert_uint_eq(res.relay_tq, routing_tq_hop(180, 30));
+	ck_assert_uint_eq(res.relay_tq_back,
+	    routing_tq_hop(routing_tq_hop(180, 30), 30));
+	/* A flag is 0 or 1. */
+	m.seqno = 4;
+	m.half_duplex = 2;
+	ck_assert_int_eq(apply(rt, &m, T0, &res), ROUTING_EINVAL);
+	routing_free(rt);
+}
+END_TEST
+
 START_TEST(test_ogm_ttl)
 {
 	struct routing *rt = mk_rt(NULL);
@@ -2348,6 +2449,8 @@ routing_suite(void)
 	tcase_add_loop_test(tc, test_ogm_hops_tq, 0, 5);
 	tcase_add_test(tc, test_ogm_ceiling_and_link);
 	tcase_add_test(tc, test_ogm_ttl);
+	tcase_add_test(tc, test_ogm_iface_penalty);
+	tcase_add_test(tc, test_ogm_half_duplex);
 	tcase_add_test(tc, test_ogm_guards);
 	tcase_add_test(tc, test_ogm_loop_guard);
 	tcase_add_test(tc, test_ogm_window);

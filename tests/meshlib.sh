@@ -133,15 +133,16 @@ mesh_keygen() {
 	    "$CTL" key address "$(cat "$MT/n$1.pub")" >"$MT/n$1.addr" 2>/dev/null
 }
 
-# mesh_link I J: a veth pair, mJ in node I and mI in node J, both up,
-# without offloads (so the kernel hands the daemons real frames) and
-# without IPv6 on the veths themselves (no stray traffic on the links).
+# mesh_link I J [P]: a veth pair, mJ in node I and mI in node J (PJ and
+# PI with a prefix P other than m: a second link), both up, without
+# offloads (so the kernel hands the daemons real frames) and without IPv6
+# on the veths themselves (no stray traffic on the links).
 mesh_link() {
-	local ni nj x
-	ni=$(mesh_ns "$1"); nj=$(mesh_ns "$2")
-	ip -n "$ni" link add "m$2" type veth peer name "m$1" netns "$nj" ||
+	local ni nj x p
+	ni=$(mesh_ns "$1"); nj=$(mesh_ns "$2"); p=${3:-m}
+	ip -n "$ni" link add "$p$2" type veth peer name "$p$1" netns "$nj" ||
 	    return 1
-	for x in "$ni m$2" "$nj m$1"; do
+	for x in "$ni $p$2" "$nj $p$1"; do
 		set -- $x
 		ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1" \
 		    >/dev/null 2>&1

@@ -44,6 +44,7 @@ config batsec 'main'
 	list interface 'wlan0-mesh'
 	list interface 'eth1:wired'
 	list interface 'eth2::1'
+	list interface 'vpn0:wired::100'
 	option tap 'bat0'
 	option key '/etc/batsec/node.key'
 	option policy '/etc/batsec/batsec.policy'
@@ -67,6 +68,7 @@ interface mesh0 wireless bcast-repeat 3
 interface wlan0-mesh
 interface eth1 wired
 interface eth2 bcast-repeat 1
+interface vpn0 wired hop-penalty 100
 tap bat0
 key /etc/batsec/node.key
 policy /etc/batsec/batsec.policy
@@ -231,7 +233,8 @@ bad "interface with /" "list interface 'eth/0'"
 bad "interface ." "list interface '.'"
 bad "interface kind" "list interface 'wlan0:radio'"
 bad "interface bcast-repeat out of range" "list interface 'wlan0:wireless:5'"
-bad "interface with a fourth field" "list interface 'wlan0:wired:1:2'"
+bad "interface hop-penalty out of range" "list interface 'wlan0:wired:1:256'"
+bad "interface with a fifth field" "list interface 'wlan0:wired:1:2:3'"
 bad "interface without a name" "list interface ':wired'"
 bad "interface twice" "list interface 'mesh0'" "list interface 'mesh0'"
 bad "tap also a mesh interface" "option tap 'mesh0'"

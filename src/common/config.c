@@ -630,13 +630,35 @@ config_iface_repeat(const struct bs_conf_iface *o, bool wireless)
 	    BS_CONF_DEF_REPEAT_WIRED;
 }
 
-/* The words after the name: [auto|wired|wireless] [bcast-repeat N]. */
+/* hop-penalty N of an interface line (av[i] is the word hop-penalty). */
+static int
+conf_iface_penalty(struct conf_parser *p, char **av, size_t ac, size_t *i,
+    struct bs_conf_iface *o)
+{
+	uint64_t v;
+
+	if (*i + 1 >= ac) {
+		conf_err(p->err, p->errlen, p->where,
+		    "hop-penalty needs a value");
+		return -1;
+	}
+	if (conf_parse_range(av[++*i], 0, UINT8_MAX, &v, p->where, p->err,
+	    p->errlen) != 0)
+		return -1;
+	o->hop_penalty = (uint8_t)v;
+	return 0;
+}
+
+/*
+ * The words after the name: [auto|wired|wireless] [bcast-repeat N]
+ * [hop-penalty N].
+ */
 static int
 conf_iface_words(struct conf_parser *p, char **av, size_t ac,
     struct bs_conf_iface *o)
 {
 	struct conf_quoted q;
-	bool medium_set = false;
+	bool medium_set = false, penalty_set = false;
 	uint64_t v;
 	size_t i, m;
 
@@ -645,12 +667,20 @@ conf_iface_words(struct conf_parser *p, char **av, size_t ac,
 		for (m = 0; m < CONF_N_MEDIA; m++)
 			if (strcmp(av[i], conf_medium_names[m]) == 0)
 				break;
-		if (m < CONF_N_MEDIA && !medium_set && !o->repeat_set) {
+		if (m < CONF_N_MEDIA && !medium_set && !o->repeat_set &&
+		    !penalty_set) {
 			o->medium = (enum bs_medium)m;
 			medium_set = true;
 			continue;
 		}
-		if (strcmp(av[i], "bcast-repeat") == 0 && !o->repeat_set) {
+		if (strcmp(av[i], "hop-penalty") == 0 && !penalty_set) {
+			if (conf_iface_penalty(p, av, ac, &i, o) != 0)
+				return -1;
+			penalty_set = true;
+			continue;
+		}
+		if (strcmp(av[i], "bcast-repeat") == 0 && !o->repeat_set &&
+		    !penalty_set) {
 			if (i + 1 >= ac) {
 				conf_err(p->err, p->errlen, p->where,
 				    "bcast-repeat needs a count");
@@ -665,8 +695,8 @@ conf_iface_words(struct conf_parser *p, char **av, size_t ac,
 			continue;
 		}
 		conf_err(p->err, p->errlen, p->where, "'%s' is not auto, "
-		    "wired, wireless or bcast-repeat N (in that order, each "
-		    "once)", conf_quote(&q, av[i]));
+		    "wired, wireless, bcast-repeat N or hop-penalty N (in that "
+		    "order, each once)", conf_quote(&q, av[i]));
 		return -1;
 	}
 	return 0;
@@ -896,7 +926,7 @@ conf_d_epoch_seed(struct conf_parser *p, char **av, size_t ac)
 }
 
 static const struct conf_directive conf_directives[] = {
-	{ "interface", conf_d_interface, 1, 4, true },
+	{ "interface", conf_d_interface, 1, 6, true },
 	{ "tap", conf_d_tap, 1, 1, false },
 	{ "key", conf_d_key, 1, 1, false },
 	{ "policy", conf_d_policy, 1, 1, false },
@@ -1622,6 +1652,9 @@ config_dump(const struct bs_config *cfg, char *buf, size_t len)
 		if (cfg->iface_opt[i].repeat_set)
 			conf_put(&o, " bcast-repeat %u",
 			    cfg->iface_opt[i].bcast_repeat);
+		if (cfg->iface_opt[i].hop_penalty != 0)
+			conf_put(&o, " hop-penalty %u",
+			    cfg->iface_opt[i].hop_penalty);
 		conf_put(&o, "\n");
 	}
 	conf_put(&o, "tap %.*s\n", IFNAMSIZ, cfg->tap);
@@ -1652,7 +1685,8 @@ config_iface_opt_equal(const struct bs_conf_iface *a,
     const struct bs_conf_iface *b)
 {
 	return a->medium == b->medium && a->repeat_set == b->repeat_set &&
-	    a->bcast_repeat == b->bcast_repeat;
+	    a->bcast_repeat == b->bcast_repeat &&
+	    a->hop_penalty == b->hop_penalty;
 }
 
 #define CONF_STREQ(a, b)	(strncmp((a), (b), sizeof(a)) == 0)

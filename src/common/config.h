@@ -55,7 +55,8 @@
 #define BS_CONF_DEF_HOP_PENALTY	30
 
 /*
- * interface NAME [auto|wired|wireless] [bcast-repeat N]: extra copies of
+ * interface NAME [auto|wired|wireless] [bcast-repeat N] [hop-penalty N]:
+ * hop-penalty lowers the TQ of OGMs received on the interface; extra copies of
  * each broadcast sent on the interface (batsec.conf(5)).  Wireless
  * interfaces repeat twice unless told (three transmissions, as
  * batman-adv's BATADV_NUM_BCASTS_WIRELESS); wired ones not at all.
@@ -108,6 +109,8 @@ struct bs_conf_iface {
 	enum bs_medium	medium;
 	bool		repeat_set;	/* bcast-repeat given */
 	uint8_t		bcast_repeat;	/* 0..BS_CONF_BCAST_REPEAT_MAX */
+	uint8_t		hop_penalty;	/* hop-penalty N: 0..255, default 0,
+					   on OGMs received on it */
 };
 
 struct bs_config {

@@ -75,6 +75,7 @@ static const struct fwd_chan_handler fwd_chan_handlers[] = {
 	{ IPC_NEIGH, fwd_apply_neigh },
 	{ IPC_ROUTE_ADD, fwd_apply_route_add },
 	{ IPC_ROUTE_DEL, fwd_apply_route_del },
+	{ IPC_ROUTE_ALT, fwd_apply_route_alt },
 	{ IPC_TT, fwd_apply_tt },
 	{ IPC_GW, fwd_apply_gw },
 	{ IPC_RELAY, fwd_announce_on_relay },

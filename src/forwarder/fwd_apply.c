@@ -119,6 +119,17 @@ fwd_apply_route_del(void *arg, const union ipc_payload *u)
 	return 0;
 }
 
+/* The other candidates of a route: shown by `batsec-ctl o`, not used. */
+int
+fwd_apply_route_alt(void *arg, const union ipc_payload *u)
+{
+	struct fwd *f = arg;
+
+	if (f->tables != NULL)
+		(void)fwd_route_alt(f->tables, &u->route_alt);
+	return 0;
+}
+
 int
 fwd_apply_tt(void *arg, const union ipc_payload *u)
 {

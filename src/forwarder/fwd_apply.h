@@ -14,6 +14,7 @@ union ipc_payload;
 int	fwd_apply_neigh(void *arg, const union ipc_payload *u);
 int	fwd_apply_route_add(void *arg, const union ipc_payload *u);
 int	fwd_apply_route_del(void *arg, const union ipc_payload *u);
+int	fwd_apply_route_alt(void *arg, const union ipc_payload *u);
 int	fwd_apply_tt(void *arg, const union ipc_payload *u);
 int	fwd_apply_gw(void *arg, const union ipc_payload *u);
 

@@ -77,31 +77,65 @@ fwd_ctl_no_tables(const struct fwd *f, struct ctl_reply *r)
 
 /* ---- originators ---------------------------------------------------------------- */
 
+/*
+ * Rows of `o` in all: every route's own row, the other candidates' rows
+ * while there is room, so the reply stays below CTLP_REPLY_MAX (about
+ * 20000 rows) with FWD_ROUTE_MAX routes of 8 candidates each.
+ */
+#define FWD_CTL_ORIG_ROWS	16384
+_Static_assert(FWD_ROUTE_MAX <= FWD_CTL_ORIG_ROWS, "every route a row");
+
+/* One row of `o`: originator rt through nexthop on ifindex. */
+static void
+fwd_ctl_originator_row(struct ctl_reply *r, struct fwd *f,
+    const struct fwd_route *rt, const uint8_t nexthop[static BS_ADDR_LEN],
+    uint32_t ifindex, uint8_t tq, uint8_t hops, int best, uint64_t now)
+{
+	ctl_reply_record_begin(r);
+	ctl_reply_field_addr(r, "address", rt->orig_addr);
+	ctl_reply_field_key(r, "key", rt->orig_pk);
+	ctl_reply_field_addr(r, "next_hop", nexthop);
+	ctl_reply_field_u64(r, "tq", tq);
+	ctl_reply_field_u64(r, "hops", hops);
+	fwd_field_iface(r, f, ifindex);
+	ctl_reply_field_u64(r, "last_seen_ms", fwd_ago(now, rt->refresh_ms));
+	ctl_reply_field_bool(r, "best", best);
+}
+
+/*
+ * Like `batctl o`, a row for every next-hop candidate: the route's (the
+ * best), then the others the parser last sent (IPC_ROUTE_ALT), leaving
+ * out one whose neighbour went down since, and any beyond
+ * FWD_CTL_ORIG_ROWS rows in all.
+ */
 static void
 fwd_ctl_originators(void *ctx, size_t argc, const char *const argv[],
     struct ctl_reply *r)
 {
 	struct fwd *f = ctx;
 	const struct fwd_route *rt;
+	const struct ipc_route_cand *c;
 	uint64_t now = log_now_ms();
-	size_t cur = 0;
+	size_t cur = 0, i, room;
 
 	(void)argc;
 	(void)argv;
 	if (fwd_ctl_no_tables(f, r))
 		return;
+	room = FWD_CTL_ORIG_ROWS - fwd_route_count(f->tables);
 	while ((rt = fwd_route_next(f->tables, &cur)) != NULL) {
-		ctl_reply_record_begin(r);
-		ctl_reply_field_addr(r, "address", rt->orig_addr);
-		ctl_reply_field_key(r, "key", rt->orig_pk);
-		ctl_reply_field_addr(r, "next_hop", rt->nexthop);
-		ctl_reply_field_u64(r, "tq", rt->tq);
-		ctl_reply_field_u64(r, "hops", rt->hops);
-		fwd_field_iface(r, f, rt->ifindex);
-		ctl_reply_field_u64(r, "last_seen_ms",
-		    fwd_ago(now, rt->refresh_ms));
-		/* The forwarder is told the best route only. */
-		ctl_reply_field_bool(r, "best", 1);
+		fwd_ctl_originator_row(r, f, rt, rt->nexthop, rt->ifindex,
+		    rt->tq, rt->hops, 1, now);
+		for (i = 0; i < rt->n_alt && i < IPC_ROUTE_ALT_MAX &&
+		    room > 0; i++) {
+			c = &rt->alt[i];
+			if (fwd_neigh_find(f->tables, c->nexthop,
+			    c->ifindex) == NULL)
+				continue;
+			fwd_ctl_originator_row(r, f, rt, c->nexthop,
+			    c->ifindex, c->tq, c->hops, 0, now);
+			room--;
+		}
 	}
 	ctl_reply_ok(r);
 }

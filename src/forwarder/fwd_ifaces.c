@@ -91,6 +91,8 @@ fwd_if_tell(struct fwd *f, size_t i, uint8_t state)
 	if (state != IPC_IFACE_REMOVED) {
 		m.mtu = v->mtu;
 		memcpy(m.mac, v->mac, BS_ADDR_LEN);
+		m.hop_penalty = v->hop_penalty;
+		m.half_duplex = v->wireless != 0;
 	}
 	fwd_parser_send(&f->parser, IPC_IFACE, &m, sizeof(m));
 }
@@ -197,19 +199,30 @@ fwd_if_medium(struct fwd_iface *v, const struct bs_config *cfg, size_t i)
 	else
 		v->wireless = o->medium == BS_MEDIUM_WIRELESS;
 	v->bcast_repeat = config_iface_repeat(o, v->wireless != 0);
+	v->hop_penalty = o->hop_penalty;
 }
 
-/* Its line may have new options (reload): settle them again. */
+/*
+ * Its line may have new options (reload): settle them again; the parser
+ * hears of a new medium or hop penalty.
+ */
 static void
-fwd_if_reoptions(struct fwd_iface *v, const struct bs_config *cfg, size_t i)
+fwd_if_reoptions(struct fwd *f, size_t i, const struct bs_config *cfg)
 {
+	struct fwd_iface *v = fwd_if(f, i);
 	int wireless = v->wireless;
 	unsigned rep = v->bcast_repeat;
+	uint8_t pen = v->hop_penalty;
 
 	fwd_if_medium(v, cfg, i);
-	if (v->wireless != wireless || v->bcast_repeat != rep)
-		log_info("mesh interface %s: %s, bcast-repeat %u", v->name,
-		    v->wireless ? "wireless" : "wired", v->bcast_repeat);
+	if (v->wireless != wireless || v->bcast_repeat != rep ||
+	    v->hop_penalty != pen)
+		log_info("mesh interface %s: %s, bcast-repeat %u, "
+		    "hop-penalty %u", v->name,
+		    v->wireless ? "wireless" : "wired", v->bcast_repeat,
+		    v->hop_penalty);
+	if (v->wireless != wireless || v->hop_penalty != pen)
+		fwd_if_tell_state(f, i);
 }
 
 static void
@@ -220,9 +233,10 @@ fwd_if_appear(struct fwd *f, size_t i, const struct nl_link *link)
 	fwd_if_take(v, link);
 	fwd_if_medium(v, &f->cfg, i);
 	log_info("mesh interface %s (ifindex %d) present, %s, mtu %u, %s, "
-	    "bcast-repeat %u", v->name, v->ifindex,
+	    "bcast-repeat %u, hop-penalty %u", v->name, v->ifindex,
 	    v->running ? "up" : "down", v->mtu,
-	    v->wireless ? "wireless" : "wired", v->bcast_repeat);
+	    v->wireless ? "wireless" : "wired", v->bcast_repeat,
+	    v->hop_penalty);
 	fwd_if_open(f, i);
 	if (!link->has_mac && v->rs.fd >= 0)
 		memcpy(v->mac, v->rs.mac, BS_ADDR_LEN);
@@ -601,7 +615,7 @@ fwd_ifaces_reconfigure(struct fwd *f, const struct bs_config *cfg)
 	fwd_ifaces_relayout(f, cfg);
 	for (i = 0; i < f->ifs.n; i++) {
 		if (fwd_if(f, i)->ifindex != 0) {
-			fwd_if_reoptions(fwd_if(f, i), cfg, i);
+			fwd_if_reoptions(f, i, cfg);
 			continue;
 		}
 		if (nl_link_get_by_name(f->nl, fwd_if(f, i)->name, &link) == 0)

@@ -585,6 +585,21 @@ fwd_route_add(struct fwd_tables *t, const struct ipc_route *r,
 }
 
 int
+fwd_route_alt(struct fwd_tables *t, const struct ipc_route_alt *a)
+{
+	int32_t i = fwd_route_slot(t, a->orig_addr);
+	struct fwd_route *e;
+
+	if (i == FWD_NIL || a->count > IPC_ROUTE_ALT_MAX)
+		return -1;
+	e = &t->route[i];
+	memset(e->alt, 0, sizeof(e->alt));
+	memcpy(e->alt, a->c, a->count * sizeof(a->c[0]));
+	e->n_alt = a->count;
+	return 0;
+}
+
+int
 fwd_route_del(struct fwd_tables *t, const uint8_t orig_addr[static BS_ADDR_LEN])
 {
 	int32_t i = fwd_route_slot(t, orig_addr);

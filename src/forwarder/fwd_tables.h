@@ -148,6 +148,8 @@ struct fwd_route {
 	uint32_t epoch;			/* the originator's, newest seen */
 	uint64_t added_ms;		/* first ROUTE_ADD */
 	uint64_t refresh_ms;		/* last ROUTE_ADD (last seen) */
+	uint8_t n_alt;			/* the other candidates ... */
+	struct ipc_route_cand alt[IPC_ROUTE_ALT_MAX];	/* (ROUTE_ALT) */
 	int32_t next_;			/* private */
 	uint8_t used_;
 };
@@ -263,6 +265,11 @@ size_t	fwd_neigh_flush_iface(struct fwd_tables *t, uint32_t ifindex);
  */
 int	fwd_route_add(struct fwd_tables *t, const struct ipc_route *r,
 	    uint64_t now_ms);
+/*
+ * Apply IPC_ROUTE_ALT: the route's other next-hop candidates (display
+ * only).  0, or -1 when there is no route to the originator.
+ */
+int	fwd_route_alt(struct fwd_tables *t, const struct ipc_route_alt *a);
 /* Apply IPC_ROUTE_DEL: 1 removed, 0 there was none. */
 int	fwd_route_del(struct fwd_tables *t,
 	    const uint8_t orig_addr[static BS_ADDR_LEN]);

@@ -55,6 +55,7 @@ struct fwd_iface {
 	int wireless;			/* as configured, or auto: the
 					   kernel's word when it appeared */
 	unsigned bcast_repeat;		/* extra copies of each BCAST */
+	uint8_t hop_penalty;		/* its `hop-penalty`, for the parser */
 	int seen;			/* resync: reported by the dump */
 	uint64_t rx_frames;
 	/* Control plane (fwd_announce.c). */

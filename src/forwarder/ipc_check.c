@@ -183,6 +183,29 @@ ipc_check_route(const struct ipc_ctx *ctx,
 	return IPC_CHECK_OK;
 }
 
+/* Every candidate an up neighbour on a present interface. */
+static int
+ipc_check_route_alt(const struct ipc_ctx *ctx,
+    const struct ipc_route_alt *a, char *err, size_t errlen)
+{
+	unsigned i;
+	int st;
+
+	if (ipc_not_own(ctx, "ROUTE_ALT", a->orig_addr, err, errlen) != 0)
+		return IPC_CHECK_BAD;
+	for (i = 0; i < a->count; i++) {
+		if ((st = ipc_check_iface(ctx, "ROUTE_ALT", a->c[i].ifindex,
+		    err, errlen)) != IPC_CHECK_OK)
+			return st;
+		if (ipc_ctx_neigh_find(ctx, a->c[i].nexthop,
+		    a->c[i].ifindex) == NULL)
+			return ipc_bad(err, errlen, "IPC ROUTE_ALT: candidate "
+			    "%u is not an up neighbour on ifindex %u", i,
+			    a->c[i].ifindex);
+	}
+	return IPC_CHECK_OK;
+}
+
 static int
 ipc_check_neigh(const struct ipc_ctx *ctx,
     const struct ipc_neigh *n, char *err, size_t errlen)
@@ -252,6 +275,8 @@ ipc_check_state(const struct ipc_ctx *ctx, uint16_t type,
 	switch (type) {
 	case IPC_ROUTE_ADD:
 		return ipc_check_route(ctx, &u->route, err, errlen);
+	case IPC_ROUTE_ALT:
+		return ipc_check_route_alt(ctx, &u->route_alt, err, errlen);
 	case IPC_ROUTE_DEL:
 		return ipc_not_own(ctx, "ROUTE_DEL", u->route_del.orig_addr,
 		    err, errlen);

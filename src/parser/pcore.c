@@ -187,6 +187,8 @@ pcore_iface(struct pcore *pc, const struct ipc_iface *ifc, char *err,
 	f->mtu = ifc->mtu;
 	memcpy(f->mac, ifc->mac, BS_ADDR_LEN);
 	f->up = ifc->state == IPC_IFACE_UP;
+	f->hop_penalty = ifc->hop_penalty;
+	f->half_duplex = ifc->half_duplex;
 	memcpy(f->name, ifc->name, IFNAMSIZ);
 	f->name[IFNAMSIZ - 1] = '\0';
 	if (!f->up)

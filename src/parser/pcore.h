@@ -68,6 +68,9 @@
  *	a refresh whenever a newer (epoch, seqno) of the originator arrives
  *	from its best next hop.  The next hop is always a neighbour whose
  *	NEIGH UP was sent and not followed by a DOWN.
+ *  IPC_ROUTE_ALT {orig addr, the other candidates}: right after each
+ *	ROUTE_ADD, the originator's other next-hop candidates (nexthop,
+ *	ifindex, TQ average, hops) whose neighbours are up as above.
  *  IPC_ROUTE_DEL {orig addr}: the originator has no route any more
  *	(purged, its key refused by a new policy, or its candidates gone).
  *  IPC_TT {orig addr, the complete client list}: when the client list in
@@ -82,10 +85,13 @@
  *  IPC_RELAY {IPC_IFINDEX_ALL, the entry}: the first copy of a newer
  *	seqno that arrived from the originator's best next hop, with its
  *	mutable part rewritten: ttl - 1, tq = the received TQ after the
- *	ceiling and our link, times (255 - hop_penalty) / 255, hops + 1,
+ *	ceiling, our link and the receiving interface's hop penalty
+ *	(IPC_IFACE), times (255 - hop_penalty) / 255, hops + 1,
  *	prev_sender = the mesh address of the neighbour we got it from
  *	(batman's rule, batsec-protocol(7)), element = bs_chain_step(element);
- *	the signed block is copied unchanged.
+ *	the signed block is copied unchanged.  When the receiving interface
+ *	is half duplex, one RELAY per up interface instead, the one for the
+ *	receiving interface with that factor applied twice.
  *  IPC_CERT {the certificate}: when pcore_trust.c accepts a certificate
  *	(new, or one that replaces a key's older one), before it is kept
  *	and before any message about its key: the forwarder admits a

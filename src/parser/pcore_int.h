@@ -101,6 +101,9 @@ struct pcore_iface {
 	uint32_t mtu;
 	uint8_t mac[BS_ADDR_LEN];
 	uint8_t up;
+	uint8_t hop_penalty;		/* on OGMs received here */
+	uint8_t half_duplex;		/* wireless: relays sent back out
+					   here pay the hop penalty again */
 	char name[IFNAMSIZ];
 };
 

@@ -222,6 +222,35 @@ pcore_neigh_prev_drop(struct pcore_neigh *n)
 
 /* ---- routing events ---------------------------------------------------------- */
 
+/*
+ * The originator's next-hop candidates besides the best one, whose
+ * neighbours the forwarder was told are up: IPC_ROUTE_ALT.
+ */
+static void
+pcore_route_alt(struct pcore *pc, const struct routing_orig_info *oi)
+{
+	struct routing_router_info ri[ROUTING_ORIG_ROUTERS];
+	const struct pcore_neigh *n;
+	struct ipc_route_alt m;
+	int i, k;
+
+	k = routing_orig_routers(pc->rt, oi->pk, ri, ROUTING_ORIG_ROUTERS);
+	memset(&m, 0, sizeof(m));
+	memcpy(m.orig_addr, oi->addr, BS_ADDR_LEN);
+	for (i = 0; i < k && m.count < IPC_ROUTE_ALT_MAX; i++) {
+		n = pcore_neigh_get(pc, ri[i].ifindex, ri[i].addr);
+		if (ri[i].best || n == NULL || !n->announced ||
+		    ri[i].hops < 1 || ri[i].hops > IPC_ROUTE_MAX_HOPS)
+			continue;
+		memcpy(m.c[m.count].nexthop, ri[i].addr, BS_ADDR_LEN);
+		m.c[m.count].tq = ri[i].tq_avg;
+		m.c[m.count].hops = ri[i].hops;
+		m.c[m.count].ifindex = ri[i].ifindex;
+		m.count++;
+	}
+	pcore_emit(pc, IPC_ROUTE_ALT, &m, sizeof(m));
+}
+
 void
 pcore_route_add(struct pcore *pc, const struct routing_orig_info *oi)
 {
@@ -242,7 +271,8 @@ pcore_route_add(struct pcore *pc, const struct routing_orig_info *oi)
 	m.tq = oi->tq;
 	m.hops = oi->hops;
 	m.epoch = oi->epoch;
-	pcore_emit(pc, IPC_ROUTE_ADD, &m, sizeof(m));
+	if (pcore_emit(pc, IPC_ROUTE_ADD, &m, sizeof(m)) == 0)
+		pcore_route_alt(pc, oi);
 }
 
 void

@@ -281,31 +281,60 @@ pcore_entry_tvlvs(struct pcore *pc, const struct wire_ogm_entry *e,
 		routing_orig_set_aux(pc->rt, oi->pk, (const uint8_t *)&a);
 }
 
-/* Rebroadcast: the entry with its mutable part rewritten. */
+/* One IPC_RELAY of m with TQ tq for ifindex (or IPC_IFINDEX_ALL). */
+static int
+pcore_relay_one(struct pcore *pc, struct ipc_relay *m,
+    struct wire_ogm_mut *mut, uint32_t ifindex, uint8_t tq)
+{
+	if (tq == 0)
+		return -1;
+	m->ifindex = ifindex;
+	mut->tq = tq;
+	if (wire_ogm_mut_put(m->entry, m->len, mut) != WIRE_OK)
+		return -1;
+	return pcore_emit(pc, IPC_RELAY, m, sizeof(*m));
+}
+
+/*
+ * Rebroadcast: the entry with its mutable part rewritten.  When the copy
+ * sent back out on the receiving (half-duplex) interface carries a lower
+ * TQ than the others, each up interface gets its own message.
+ */
 static void
-pcore_entry_relay(struct pcore *pc, const struct wire_ogm_entry *e,
-    const struct routing_ogm_result *res)
+pcore_entry_relay(struct pcore *pc, uint32_t in_ifindex,
+    const struct wire_ogm_entry *e, const struct routing_ogm_result *res)
 {
 	struct ipc_relay m;
 	struct wire_ogm_mut mut;
 	uint8_t elem[BS_CHAIN_LEN];
+	int i, sent = 0;
 
 	if (e->raw_len > IPC_RELAY_MAX)
 		return;		/* the codec's bounds rule it out */
 	memset(&m, 0, sizeof(m));
-	m.ifindex = IPC_IFINDEX_ALL;
 	m.len = (uint16_t)e->raw_len;
 	memcpy(m.entry, e->raw, e->raw_len);
 	sigcache_chain_step(&pc->sigs, elem, e->mut.chain);
 	memset(&mut, 0, sizeof(mut));
 	mut.ttl = res->relay_ttl;
-	mut.tq = res->relay_tq;
 	mut.hops = res->relay_hops;
 	mut.prev_sender = res->relay_prev_sender;
 	mut.chain = elem;
-	if (wire_ogm_mut_put(m.entry, m.len, &mut) != WIRE_OK)
-		return;
-	if (pcore_emit(pc, IPC_RELAY, &m, sizeof(m)) == 0)
+	if (res->relay_tq_back == res->relay_tq)
+		sent = pcore_relay_one(pc, &m, &mut, IPC_IFINDEX_ALL,
+		    res->relay_tq) == 0;
+	else
+		for (i = 0; i < PCORE_MAX_IFACES; i++) {
+			const struct pcore_iface *f = &pc->ifaces[i];
+
+			if (f->ifindex == 0 || !f->up)
+				continue;
+			if (pcore_relay_one(pc, &m, &mut, f->ifindex,
+			    f->ifindex == in_ifindex ? res->relay_tq_back :
+			    res->relay_tq) == 0)
+				sent = 1;
+		}
+	if (sent)
 		pcore_count(pc, IPC_STAT_OGM_RELAYED);
 }
 
@@ -333,7 +362,7 @@ pcore_entry_act(struct pcore *pc, const struct routing_ogm *m, int newer,
 	if (newer)
 		pcore_entry_tvlvs(pc, e, oi, now_ms);
 	if (res->relay)
-		pcore_entry_relay(pc, e, res);
+		pcore_entry_relay(pc, m->ifindex, e, res);
 }
 
 /*
@@ -407,6 +436,20 @@ pcore_entry_evict(struct pcore *pc, const struct pl_admit *a)
 	pcore_count(pc, IPC_STAT_EVICTED);
 }
 
+/* The receiving interface's hop penalty and medium (IPC_IFACE). */
+static void
+pcore_entry_iface(const struct pcore *pc, struct routing_ogm *m)
+{
+	int i;
+
+	for (i = 0; i < PCORE_MAX_IFACES; i++)
+		if (pc->ifaces[i].ifindex == m->ifindex) {
+			m->iface_penalty = pc->ifaces[i].hop_penalty;
+			m->half_duplex = pc->ifaces[i].half_duplex;
+			return;
+		}
+}
+
 static enum pcore_entry
 pcore_entry(struct pcore *pc, uint32_t ifindex, const struct wire_ogm *o,
     const struct wire_ogm_entry *e, struct pcore_neigh *n, uint64_t now_ms)
@@ -442,6 +485,7 @@ pcore_entry(struct pcore *pc, uint32_t ifindex, const struct wire_ogm *o,
 	m.ifindex = ifindex;
 	m.sender = o->sender;
 	m.cls = cls;
+	pcore_entry_iface(pc, &m);
 	if ((what = pcore_entry_cheap(pc, o, e, &m, n, now_ms, &known, &newer,
 	    &adm, &q)) != PCORE_E_ACCEPT)
 		return what;

@@ -201,7 +201,14 @@ chk_iface(const union ipc_payload *u, char *err, size_t errlen)
 		if (!ipc_mac_is_unicast(f->mac))
 			return log_errf(err, errlen, "mac is zero or multicast");
 	}
-	if (f->reserved != 0)
+	if (f->half_duplex > 1)
+		return log_errf(err, errlen, "half_duplex %u is not 0 or 1",
+		    f->half_duplex);
+	if (f->state == IPC_IFACE_REMOVED &&
+	    (f->hop_penalty != 0 || f->half_duplex != 0))
+		return log_errf(err, errlen, "hop_penalty and half_duplex of "
+		    "a removed interface not 0");
+	if (!ipc_zero(f->reserved, sizeof(f->reserved)))
 		return log_errf(err, errlen, "reserved field not 0");
 	return chk_ifname(f->name, err, errlen);
 }
@@ -275,6 +282,38 @@ chk_route(const union ipc_payload *u, char *err, size_t errlen)
 		return log_errf(err, errlen, "reserved bytes not 0");
 	if (r->epoch == 0)
 		return log_errf(err, errlen, "epoch 0 out of range");
+	return 0;
+}
+
+static int
+chk_route_alt(const union ipc_payload *u, char *err, size_t errlen)
+{
+	const struct ipc_route_alt *a = &u->route_alt;
+	const struct ipc_route_cand *c;
+	unsigned i, j;
+
+	if (!ipc_addr_is_mesh(a->orig_addr))
+		return log_errf(err, errlen, "orig_addr is not a mesh address");
+	if (a->reserved != 0)
+		return log_errf(err, errlen, "reserved field not 0");
+	for (i = 0; i < a->count; i++) {
+		c = &a->c[i];
+		if (!ipc_addr_is_mesh(c->nexthop))
+			return log_errf(err, errlen, "candidate %u: nexthop is "
+			    "not a mesh address", i);
+		if (!ipc_ifindex_ok(c->ifindex))
+			return log_errf(err, errlen, "candidate %u: ifindex %u "
+			    "invalid", i, c->ifindex);
+		if (c->hops < 1 || c->hops > IPC_ROUTE_MAX_HOPS)
+			return log_errf(err, errlen, "candidate %u: hops %u out "
+			    "of range 1..%u", i, c->hops, IPC_ROUTE_MAX_HOPS);
+		for (j = 0; j < i; j++)
+			if (a->c[j].ifindex == c->ifindex &&
+			    memcmp(a->c[j].nexthop, c->nexthop,
+			    BS_ADDR_LEN) == 0)
+				return log_errf(err, errlen, "candidate %u "
+				    "repeats candidate %u", i, j);
+	}
 	return 0;
 }
 
@@ -558,6 +597,9 @@ static const struct ipc_desc ipc_descs[] = {
 	    chk_route),
 	FIXED(IPC_ROUTE_DEL, IPC_ROLE_FORWARDER, "ROUTE_DEL",
 	    struct ipc_route_del, chk_route_del),
+	VAR(IPC_ROUTE_ALT, IPC_ROLE_FORWARDER, "ROUTE_ALT",
+	    struct ipc_route_alt, c, count, sizeof(struct ipc_route_cand), 0,
+	    IPC_ROUTE_ALT_MAX, chk_route_alt),
 	FIXED(IPC_NEIGH, IPC_ROLE_FORWARDER, "NEIGH", struct ipc_neigh,
 	    chk_neigh),
 	FIXED(IPC_LINK_KEY_REQ, IPC_ROLE_FORWARDER, "LINK_KEY_REQ",

@@ -13,7 +13,8 @@
  * must be 0: the receiver refuses a message whose reserved bytes are not.
  *
  * Fixed-size types: the payload is exactly sizeof(struct).
- * Variable-size types (FRAME, POLICY_CHUNK, PINS, TT, RELAY, STATS): the struct
+ * Variable-size types (FRAME, POLICY_CHUNK, PINS, TT, RELAY, STATS,
+ * ROUTE_ALT): the struct
  * ends in an array sized for the maximum; the payload is the fixed part
  * (everything before the array) followed by count elements, where count is
  * the struct's own count or length field.  Nothing after them is allowed.
@@ -76,6 +77,7 @@ enum ipc_type {
 	IPC_PIN			= 0x4b,
 	IPC_HEARTBEAT_ACK	= 0x4c,
 	IPC_CERT		= 0x4d,
+	IPC_ROUTE_ALT		= 0x4e,
 };
 
 /* ---- limits shared by both ends ----------------------------------------- */
@@ -107,6 +109,8 @@ enum ipc_type {
 #define IPC_MAX_NEIGH		256
 /* The hop count of a route: 1 when the originator is the next hop. */
 #define IPC_ROUTE_MAX_HOPS	(BS_MAXHOPS + 1)
+/* Next-hop candidates per originator besides the best (8 in all). */
+#define IPC_ROUTE_ALT_MAX	7
 
 /* Log levels are syslog(3) priorities; EMERG..CRIT are not accepted. */
 #define IPC_LOG_ERR		3
@@ -159,14 +163,20 @@ enum ipc_iface_state {
 	IPC_IFACE_REMOVED = 2,	/* gone; mtu and mac are 0 */
 };
 
-/* IPC_IFACE: a mesh interface appeared, changed or went away. */
+/*
+ * IPC_IFACE: a mesh interface appeared, changed or went away (also sent
+ * again when a reload changes its hop penalty or medium).  hop_penalty
+ * and half_duplex are 0 when REMOVED.
+ */
 struct ipc_iface {
 	uint32_t ifindex;		/* 1..INT32_MAX */
 	uint32_t mtu;			/* IPC_MTU_MIN..MAX (0 when REMOVED) */
 	uint8_t mac[BS_ADDR_LEN];	/* unicast, non-zero (0 when REMOVED) */
 	uint8_t state;			/* enum ipc_iface_state */
-	uint8_t reserved;
+	uint8_t hop_penalty;		/* 0..255: its `hop-penalty` */
 	char name[IFNAMSIZ];		/* no '/', ':' or space, not empty */
+	uint8_t half_duplex;		/* 0 or 1: wireless */
+	uint8_t reserved[3];
 };
 
 /* IPC_FRAME: one received control frame; payload = 20 + len bytes. */
@@ -241,6 +251,30 @@ struct ipc_route {
 	uint8_t hops;			/* 1..IPC_ROUTE_MAX_HOPS */
 	uint8_t reserved[2];
 	uint32_t epoch;			/* >= 1 */
+};
+
+/* One next-hop candidate of an originator that is not the best. */
+struct ipc_route_cand {
+	uint8_t nexthop[BS_ADDR_LEN];	/* neighbour's mesh address */
+	uint8_t tq;			/* its average TQ, 0..255 */
+	uint8_t hops;			/* 1..IPC_ROUTE_MAX_HOPS */
+	uint32_t ifindex;
+};
+
+/*
+ * IPC_ROUTE_ALT: the other next-hop candidates of an originator, those
+ * besides the best one of its last IPC_ROUTE_ADD, for display (batsec-ctl
+ * o); the data plane uses the best only.  Sent after every ROUTE_ADD; it
+ * replaces the previous list (count 0 clears it) and goes with the route
+ * at ROUTE_DEL.  Each next hop must be an up neighbour (IPC_NEIGH) on its
+ * ifindex, and no (nexthop, ifindex) pair may repeat.  Payload = 8 + 12 *
+ * count bytes.
+ */
+struct ipc_route_alt {
+	uint8_t orig_addr[BS_ADDR_LEN];	/* not ours */
+	uint8_t count;			/* 0..IPC_ROUTE_ALT_MAX */
+	uint8_t reserved;
+	struct ipc_route_cand c[IPC_ROUTE_ALT_MAX];
 };
 
 /* IPC_ROUTE_DEL: forget the route to an originator. */
@@ -492,6 +526,7 @@ union ipc_payload {
 	struct ipc_log log;
 	struct ipc_route route;
 	struct ipc_route_del route_del;
+	struct ipc_route_alt route_alt;
 	struct ipc_neigh neigh;
 	struct ipc_link_key_req link_key_req;
 	struct ipc_tt tt;
@@ -510,12 +545,14 @@ _Static_assert(sizeof(struct ipc_hdr) == IPC_HDR_LEN, "ipc_hdr");
 _Static_assert(sizeof(struct ipc_config) == 52, "ipc_config");
 _Static_assert(sizeof(struct ipc_policy_mark) == 8, "ipc_policy_mark");
 _Static_assert(offsetof(struct ipc_policy_chunk, data) == 12, "chunk");
-_Static_assert(sizeof(struct ipc_iface) == 16 + IFNAMSIZ, "ipc_iface");
+_Static_assert(sizeof(struct ipc_iface) == 20 + IFNAMSIZ, "ipc_iface");
 _Static_assert(offsetof(struct ipc_frame, data) == 20, "ipc_frame");
 _Static_assert(sizeof(struct ipc_link_key) == 76, "ipc_link_key");
 _Static_assert(sizeof(struct ipc_log) == 4 + IPC_LOG_TEXT_MAX, "ipc_log");
 _Static_assert(sizeof(struct ipc_route) == 56, "ipc_route");
 _Static_assert(sizeof(struct ipc_route_del) == 8, "ipc_route_del");
+_Static_assert(sizeof(struct ipc_route_cand) == 12, "ipc_route_cand");
+_Static_assert(offsetof(struct ipc_route_alt, c) == 8, "ipc_route_alt");
 _Static_assert(sizeof(struct ipc_neigh) == 72, "ipc_neigh");
 _Static_assert(sizeof(struct ipc_link_key_req) == 36, "ipc_link_key_req");
 _Static_assert(sizeof(struct ipc_tt_entry) == 8, "ipc_tt_entry");
@@ -534,6 +571,7 @@ _Static_assert(20 + IPC_FRAME_MAX <= IPC_MAX_PAYLOAD, "frame fits");
 _Static_assert(12 + IPC_POLICY_CHUNK_MAX <= IPC_MAX_PAYLOAD, "chunk fits");
 _Static_assert(8 + IPC_RELAY_MAX <= IPC_MAX_PAYLOAD, "relay fits");
 _Static_assert(sizeof(struct ipc_tt) <= IPC_MAX_PAYLOAD, "tt fits");
+_Static_assert(sizeof(struct ipc_route_alt) <= IPC_MAX_PAYLOAD, "alt fits");
 _Static_assert(sizeof(struct ipc_stats) <= IPC_MAX_PAYLOAD, "stats fits");
 _Static_assert(sizeof(struct ipc_pins) <= IPC_MAX_PAYLOAD, "pins fits");
 _Static_assert(IPC_MAX_PAYLOAD <= UINT16_MAX, "len is 16 bits");

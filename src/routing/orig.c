@@ -357,7 +357,7 @@ ogm_valid(const struct routing *rt, const struct routing_ogm *m)
 
 	if (m == NULL || m->orig_pk == NULL || m->orig_addr == NULL ||
 	    m->prev_sender == NULL || m->sender == NULL || m->ifindex == 0 ||
-	    m->hops > ROUTING_MAX_HOPS)
+	    m->hops > ROUTING_MAX_HOPS || m->half_duplex > 1)
 		return ROUTING_EINVAL;
 	if (memcmp(m->orig_pk, rt->own_pk, BS_PK_LEN) == 0 ||
 	    memcmp(m->orig_addr, rt->own_addr, BS_ADDR_LEN) == 0)
@@ -391,7 +391,8 @@ ogm_link(const struct routing *rt, const struct routing_ogm *m,
 	tq = routing_tq_ceiling(m->hops, rt->p.hop_penalty);
 	if (m->tq < tq)
 		tq = m->tq;
-	x->tq = routing_tq_combine(tq, n->tq_own, n->tq_asym);
+	x->tq = routing_tq_hop(routing_tq_combine(tq, n->tq_own, n->tq_asym),
+	    m->iface_penalty);
 	return x->tq == 0 ? ROUTING_ETQ : ROUTING_OK;
 }
 
@@ -578,6 +579,8 @@ ogm_relay(const struct routing *rt, struct rt_orig *o,
 	res->relay = 1;
 	res->relay_ttl = (uint8_t)(m->ttl - 1);
 	res->relay_tq = tq;
+	res->relay_tq_back = m->half_duplex ?
+	    routing_tq_hop(tq, rt->p.hop_penalty) : tq;
 	res->relay_hops = (uint8_t)(m->hops + 1);
 	memcpy(res->relay_prev_sender, m->sender, BS_ADDR_LEN);
 }

@@ -43,9 +43,13 @@
  * sent to the forwarder is the product for tq_recv = 255.  A neighbour is
  * bidirectional when its link TQ is at least 1 (batman's
  * TQ_TOTAL_BIDRECT_LIMIT); OGMs from a neighbour that is not are refused.
- * There is no per-interface penalty and there is one routing table, not
- * one per outgoing interface (batman's per-interface tables serve
- * multi-radio half-duplex penalties we do not model).
+ * The receiving interface's own hop penalty (routing_ogm.iface_penalty,
+ * batman's hardif hop_penalty) multiplies a received TQ by (255 -
+ * penalty) / 255 after ceiling and link.  There is one routing table, not
+ * one per outgoing interface: batman's per-interface tables apply the
+ * half-duplex penalty (the hop penalty once more for a relay back out on
+ * the wireless interface it came in on) to their own routes too; here it
+ * shapes only the relayed copy for that interface (relay_tq_back).
  *
  * Originators.  One entry per originator key: its address, class byte,
  * last (epoch, seqno), and up to ROUTING_ORIG_ROUTERS next-hop candidates
@@ -72,7 +76,8 @@
  *    ROUTING_ENONEIGH, ROUTING_EUNIDIR (and at hops 0 that neighbour's
  *    key must be the originator's: ROUTING_ECOLLIDE);
  *  - the received TQ is capped at routing_tq_ceiling(hops), then
- *    multiplied by the link: 0 before or after is ROUTING_ETQ;
+ *    multiplied by the link and by the interface penalty: 0 before or
+ *    after is ROUTING_ETQ;
  *  - epoch older: ROUTING_EEPOCH; seqno 64 or more behind the newest:
  *    ROUTING_EOLD (also when the originator has no candidate left: a
  *    signed OGM cannot be replayed into a stale entry); the sender
@@ -95,6 +100,9 @@
  * and the relayed TQ is not 0: with ttl - 1, hops + 1, TQ * (255 -
  * hop_penalty) / 255 and prev_sender = the sender.  With perfect links
  * and hop penalty 30 a node 1..5 hops away sees 255, 225, 198, 174, 153.
+ * relay_tq_back is the TQ for the copy sent back out on the receiving
+ * interface: relay_tq, times (255 - hop_penalty) / 255 once more when
+ * that interface is half duplex (routing_ogm.half_duplex).
  * As in batman IV there is no split horizon: a relay goes out on every
  * interface and its copy coming back is an EECHO; which interfaces to
  * use is the caller's choice.  A route exists while the best next hop's

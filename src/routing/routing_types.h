@@ -124,6 +124,10 @@ struct routing_ogm {
 	const uint8_t *sender;		/* sending neighbour's address */
 	uint8_t cls;			/* caller's class of the originator,
 					   stored with the entry */
+	uint8_t iface_penalty;		/* the receiving interface's hop
+					   penalty, 0..255 (0: none) */
+	uint8_t half_duplex;		/* 1: the receiving interface is
+					   half duplex (wireless) */
 };
 
 enum routing_dup {
@@ -167,6 +171,10 @@ struct routing_ogm_result {
 	uint8_t relay;			/* 1: rebroadcast it with: */
 	uint8_t relay_ttl;
 	uint8_t relay_tq;
+	uint8_t relay_tq_back;		/* for the copy sent back out on the
+					   receiving interface: relay_tq,
+					   or with the hop penalty applied
+					   again when it is half duplex */
 	uint8_t relay_hops;
 	uint8_t relay_prev_sender[BS_ADDR_LEN];
 	struct routing_orig_info info;	/* the originator, updated */

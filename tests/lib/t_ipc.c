@@ -38,7 +38,25 @@ t_ipc_iface(struct t_iface f)
 	if (f.mac != NULL)
 		memcpy(m.mac, f.mac, BS_ADDR_LEN);
 	m.state = f.state;
+	m.hop_penalty = f.hop_penalty;
+	m.half_duplex = f.half_duplex;
 	(void)snprintf(m.name, sizeof(m.name), "%s", f.name);
+	return m;
+}
+
+struct ipc_route_alt
+t_ipc_route_alt(const uint8_t *orig_addr, const uint8_t *nexthop,
+    uint32_t ifindex)
+{
+	struct ipc_route_alt m;
+
+	memset(&m, 0, sizeof(m));
+	memcpy(m.orig_addr, orig_addr, BS_ADDR_LEN);
+	m.count = 1;
+	memcpy(m.c[0].nexthop, nexthop, BS_ADDR_LEN);
+	m.c[0].tq = 120;
+	m.c[0].hops = 3;
+	m.c[0].ifindex = ifindex;
 	return m;
 }
 

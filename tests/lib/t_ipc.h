@@ -35,6 +35,8 @@ struct t_iface {
 	const uint8_t	*mac;
 	uint8_t		 state;
 	const char	*name;
+	uint8_t		 hop_penalty;
+	uint8_t		 half_duplex;
 };
 
 /* The fields of an IPC_NEIGH; the pointers are copied from. */
@@ -65,6 +67,9 @@ struct ipc_config	t_ipc_config(struct t_config f);
 struct ipc_iface	t_ipc_iface(struct t_iface f);
 struct ipc_neigh	t_ipc_neigh(struct t_neigh f);
 struct ipc_route	t_ipc_route(struct t_route f);
+/* IPC_ROUTE_ALT for orig_addr with one candidate: nexthop on ifindex. */
+struct ipc_route_alt	t_ipc_route_alt(const uint8_t *orig_addr,
+			    const uint8_t *nexthop, uint32_t ifindex);
 
 /* Message type with its fixed-size payload obj, as ipc_send frames it. */
 size_t	t_ipc_encode(uint8_t *buf, size_t cap, uint16_t type,
