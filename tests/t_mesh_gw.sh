@@ -1,0 +1,151 @@
+#!/bin/sh
+# t_mesh_gw.sh — gateway client mode and DHCP steering (batsec.conf(5)
+# gw-mode, gw-sel-class): the chain 1-2-3-4 where nodes 1 and 4 are
+# gateways (gw-mode server, the gateway role in the policy) with a busybox
+# udhcpd each on batsec0 (node 1 leases 10.99.0.111-119, node 4
+# 10.99.0.141-149) and node 2 is a client (gw-mode client, class 20).
+# Node 2 selects node 1 (one hop; node 4 is two), `batsec-ctl gw` and
+# status say so; udhcpc on node 2's batsec0 gets its lease from node 1
+# with server id 10.99.0.1, and node 4's batsec0 never sees a DHCP request
+# (an nftables counter on UDP port 67 stays 0, while node 1's counts): the
+# request went as unicast to the selected gateway only, counted in
+# gw_dhcp_steered.  Then node 1's daemon is killed: node 2 selects node 4
+# and its next lease comes from node 4 (server id 10.99.0.4).  Last, node
+# 2 blocks node 4 (a trust change) and is left without a gateway.
+. "$(dirname "$0")/lib.sh"
+MESH_ORIG_MS=${MESH_ORIG_MS:-500}
+MESH_HELLO_MS=${MESH_HELLO_MS:-500}
+. "$(dirname "$0")/meshlib.sh"
+need_root
+if ! busybox udhcpd --help >/dev/null 2>&1 &&
+    ! busybox --list 2>/dev/null | grep -qx udhcpd; then
+	echo "SKIP: t_mesh_gw needs busybox udhcpd and udhcpc"
+	exit 0
+fi
+mesh_init t_mesh_gw
+
+mesh_build 4 "1-2 2-3 3-4"
+# Nodes 1 and 4 may be gateways; the policy says so, their files too.
+{
+	echo "mode allowlist"
+	for i in 1 2 3 4; do
+		case $i in 1|4) g=" gateway" ;; *) g="" ;; esac
+		echo "trust $(mesh_key "$i") name node$i$g"
+	done
+} >"$MT/policy"
+echo "gw-mode server 10mbit/2mbit" >>"$MT/n1.conf"
+echo "gateway server 100mbit/20mbit" >>"$MT/n4.conf"
+echo "gw-mode client" >>"$MT/n2.conf"
+echo "gw-sel-class 20" >>"$MT/n2.conf"
+mesh_start_all || finish
+if mesh_wait_converged 60; then
+	pass "chain of 4 converged (${MESH_CONV_SECS} s)"
+else
+	fail "chain of 4 converged within 60 s"
+fi
+
+A1=$(mesh_addr 1); A4=$(mesh_addr 4)
+# gw_selected of node 2's status is node $1 ("" for none).
+gw_sel_is() {
+	[ "$(mesh_json 2 status "j.get('gw_selected', '')")" = "$1" ]
+}
+check "node 2 selects node 1, the nearer gateway" wait_for 30 gw_sel_is "$A1"
+check "node 2 knows both gateways" sh -c \
+    "[ \"\$('$CTL' -s '$(mesh_sock 2)' -j gw | grep -o '\"address\"' | wc -l)\" -eq 2 ]"
+mesh_ctl 2 gw >"$MT/gw.txt" 2>&1
+check "batsec-ctl gw: mode, class and selection" \
+    grep -qx "Gateway mode: client, selection class 20, selected $A1" \
+    "$MT/gw.txt"
+check "batsec-ctl gw: node 1 marked" grep -q "^\\* *$A1 " "$MT/gw.txt"
+check "batsec-ctl gw on a server node" sh -c \
+    "'$CTL' -s '$(mesh_sock 4)' gw | grep -qx 'Gateway mode: server'"
+check "get gw-sel-class" sh -c \
+    "'$CTL' -s '$(mesh_sock 2)' get gw-sel-class | grep -qx 'gw_sel_class: 20'"
+
+# ---- DHCP servers on both gateways ----------------------------------------------
+
+for g in 1 4; do
+	cat >"$MT/udhcpd$g.conf" <<EOF
+start 10.99.0.1${g}1
+end 10.99.0.1${g}9
+interface batsec0
+lease_file $MT/udhcpd$g.leases
+pidfile $MT/udhcpd$g.pid
+option subnet 255.255.255.0
+option lease 600
+EOF
+	: >"$MT/udhcpd$g.leases"
+	# Requests that reach the gateway's own stack, counted.
+	ip netns exec "$(mesh_ns "$g")" nft -f - <<EOF
+table inet gwt {
+	chain in {
+		type filter hook input priority 0;
+		iifname "batsec0" udp dport 67 counter
+	}
+}
+EOF
+	ip netns exec "$(mesh_ns "$g")" busybox udhcpd -f "$MT/udhcpd$g.conf" \
+	    >"$MT/udhcpd$g.log" 2>&1 &
+	echo $! >"$MT/udhcpd$g.pid.own"
+	track_pid "$!"
+done
+cat >"$MT/udhcpc.sh" <<EOF
+#!/bin/sh
+[ "\$1" = bound ] && echo "\$ip \$serverid" >"$MT/dhcp.out"
+exit 0
+EOF
+chmod +x "$MT/udhcpc.sh"
+
+# dhcp_counted G: the DHCP requests node G's stack received.
+dhcp_counted() {
+	ip netns exec "$(mesh_ns "$1")" nft list chain inet gwt in 2>/dev/null |
+	    sed -n 's/.*counter packets \([0-9]*\).*/\1/p'
+}
+# lease: udhcpc on node 2's batsec0, up to 10 DISCOVERs 2 s apart (the
+# first may leave before udhcpd listens); "IP SERVERID" in $LEASE.
+lease() {
+	rm -f "$MT/dhcp.out"
+	ip netns exec "$(mesh_ns 2)" busybox udhcpc -i batsec0 -f -n -q \
+	    -t 10 -T 2 -s "$MT/udhcpc.sh" >>"$MT/udhcpc.log" 2>&1
+	LEASE=$(cat "$MT/dhcp.out" 2>/dev/null)
+}
+
+lease
+check "lease from node 1 (${LEASE:-none})" sh -c \
+    "echo '$LEASE' | grep -qx '10\\.99\\.0\\.11[1-9] 10\\.99\\.0\\.1'"
+C1=$(dhcp_counted 1); C4=$(dhcp_counted 4)
+check "node 1's stack saw the requests (${C1:-?})" [ "${C1:-0}" -gt 0 ]
+check "node 4's stack saw none (${C4:-?})" [ "${C4:-x}" = 0 ]
+S=$(mesh_json 2 s "j.get('gw_dhcp_steered', 0)")
+check "node 2 counted steered requests ($S)" [ "${S:-0}" -gt 0 ]
+
+# ---- the selected gateway goes -------------------------------------------------
+
+mesh_stop 1
+check "node 2 selects node 4 once node 1 is gone" wait_for 60 gw_sel_is "$A4"
+lease
+check "next lease from node 4 (${LEASE:-none})" sh -c \
+    "echo '$LEASE' | grep -qx '10\\.99\\.0\\.14[1-9] 10\\.99\\.0\\.4'"
+C4=$(dhcp_counted 4)
+check "node 4's stack saw requests now (${C4:-?})" [ "${C4:-0}" -gt 0 ]
+
+# ---- a trust change: node 4 blocked -------------------------------------------
+
+mesh_ctl 2 block "$(mesh_key 4)" >/dev/null 2>&1
+check "node 2 is left without a gateway after blocking node 4" \
+    wait_for 30 gw_sel_is ""
+mesh_ctl 2 gw >"$MT/gw2.txt" 2>&1
+check "batsec-ctl gw: selected none" \
+    grep -qx "Gateway mode: client, selection class 20, selected none" \
+    "$MT/gw2.txt"
+
+# ---- runtime: back to off --------------------------------------------------------
+
+check "set gw-mode off" mesh_ctl 2 set gw-mode off
+M=$(mesh_json 2 status "j.get('gw_mode')")
+check "status: gw_mode off ($M)" [ "$M" = off ]
+
+for g in 1 4; do
+	kill "$(cat "$MT/udhcpd$g.pid.own")" 2>/dev/null
+done
+finish
