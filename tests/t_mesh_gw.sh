@@ -10,8 +10,10 @@
 # (an nftables counter on UDP port 67 stays 0, while node 1's counts): the
 # request went as unicast to the selected gateway only, counted in
 # gw_dhcp_steered.  Then node 1's daemon is killed: node 2 selects node 4
-# and its next lease comes from node 4 (server id 10.99.0.4).  Last, node
-# 2 blocks node 4 (a trust change) and is left without a gateway.
+# and its next lease comes from node 4 (server id 10.99.0.4).  Node 2
+# takes node 4's gateway role away (trust remove, trust add without
+# gateway): no gateway; gives it back: node 4 again.  Last, node 2 blocks
+# node 4 and is left without a gateway.
 . "$(dirname "$0")/lib.sh"
 MESH_ORIG_MS=${MESH_ORIG_MS:-500}
 MESH_HELLO_MS=${MESH_HELLO_MS:-500}
@@ -128,6 +130,24 @@ check "next lease from node 4 (${LEASE:-none})" sh -c \
     "echo '$LEASE' | grep -qx '10\\.99\\.0\\.14[1-9] 10\\.99\\.0\\.4'"
 C4=$(dhcp_counted 4)
 check "node 4's stack saw requests now (${C4:-?})" [ "${C4:-0}" -gt 0 ]
+
+# ---- node 4's gateway role revoked on node 2 --------------------------------------
+
+# Node 4 stays trusted, without the gateway role: no gateway left; the
+# role back: node 4 selected again.
+mesh_ctl 2 trust remove "$(mesh_key 4)" >/dev/null 2>&1
+mesh_ctl 2 trust add "$(mesh_key 4)" name node4 >/dev/null 2>&1
+check "node 2 routes to node 4 again, as a plain member" \
+    wait_for 60 mesh_knows 2 4
+# Several OGMs of node 4 (with its GATEWAY container) arrive meanwhile.
+sleep 3
+check "node 2 selects no gateway: node 4 lacks the role" gw_sel_is ""
+check_not "node 2's gateway table lacks node 4" sh -c \
+    "'$CTL' -s '$(mesh_sock 2)' -j gw | grep -q '$A4'"
+mesh_ctl 2 trust remove "$(mesh_key 4)" >/dev/null 2>&1
+mesh_ctl 2 trust add "$(mesh_key 4)" name node4 gateway >/dev/null 2>&1
+check "node 2 selects node 4 again with the role back" \
+    wait_for 60 gw_sel_is "$A4"
 
 # ---- a trust change: node 4 blocked -------------------------------------------
 
