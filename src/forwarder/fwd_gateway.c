@@ -53,8 +53,6 @@ fwd_gw_elect(struct fwd *f)
 		n++;
 	}
 	i = fwd_gw_select(c, n, f->cfg.gw_sel_class, was);
-	if (i >= 0)
-		f->gw_sel_tq = c[i].tq;
 	if (i >= 0 && i == was)
 		return;
 	if (i < 0) {

@@ -216,7 +216,6 @@ struct fwd {
 	/* Gateway client mode: elect again at the next loop round
 	   (fwd_gateway.h); the selection itself is in data->gw. */
 	int gw_dirty;
-	uint8_t gw_sel_tq;		/* the selected one's, at election */
 };
 
 #endif /* BATSEC_FWD_TYPES_H */
