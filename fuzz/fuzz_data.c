@@ -12,7 +12,10 @@
  *	    bits 0-1: from the MAC of FUZZ_NODE_N1 + (kind & 3) (node 4 is not
  *	    a neighbour), bit 2: on FUZZ_IF_B instead of FUZZ_IF_A,
  *	    bits 4-5: Ethernet destination: our interface MAC, broadcast,
- *	    a multicast group, another host.
+ *	    a multicast group, another host;
+ *	bit 6 (either way): gateway client mode with node 5 selected
+ *	    (fwd_gwsel.h: DHCP steered to it, other DHCP answers dropped)
+ *	    from this record on, or off again.
  *
  * The fixed context (gen_data.c writes seeds for it): node n has the
  * identity t_ident(0x40 + n), epoch n + 1 and interface MAC 0a:cc:0:0:0:n
@@ -366,6 +369,10 @@ fuzz_record(struct fwd_data *d, uint8_t kind, const uint8_t *p, size_t len,
 {
 	uint32_t ifindex;
 
+	if (kind & 0x40) {
+		d->gw.client = d->gw.has_sel = (uint8_t)!d->gw.client;
+		memcpy(d->gw.sel, fuzz_nodes[5].addr, BS_ADDR_LEN);
+	}
 	if (kind & 0x80) {
 		fwd_data_tap_rx(d, p, len, now);
 		return;

@@ -58,6 +58,7 @@ static const char *const dumped[] = {
 	    "hop-penalty 15\ngateway server 10M/2M\nlog-level debug\n",
 	"gateway server 1.5mbit/0.1g\n",
 	"interface eth0\nepoch-seed clock\n",
+	"interface eth0\ngw-mode client\ngw-sel-class 3\n",
 	"interface eth0 wired bcast-repeat 1\ninterface wlan0 wireless\n"
 	    "interface m0 auto bcast-repeat 4\n",
 };
@@ -70,6 +71,8 @@ static const char *const texts[] = {
 	"ethertype 0x0800\n",
 	"gateway server 150/100\n",
 	"gateway off extra\n",
+	"gateway off\ngw-mode client\n",
+	"gw-mode client 1m/1m\ngw-sel-class 0\n",
 	"log-level verbose\n",
 	"epoch-seed later\n",
 	"chroot /\n",

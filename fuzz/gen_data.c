@@ -30,6 +30,7 @@
 #define K_DST_OTHER	0x30
 /* kind & 3 = sender node - 1 (node 4 is no neighbour). */
 #define K_FROM(n)	((uint8_t)((n) - 1))
+#define K_GW		0x40	/* gateway client mode on / off */
 
 #define GEN_MAX		16384
 
@@ -276,6 +277,51 @@ gen_mixed(void)
 	t_seed_flush(&gen_seed);
 }
 
+/* An IPv4 UDP frame from client 9 to dst, ports sp -> dp (DHCP). */
+static size_t
+gen_udp4(uint8_t *buf, const uint8_t *dst, uint16_t sp, uint16_t dport)
+{
+	size_t len = gen_eth(buf, dst, 0, 14 + 20 + 8 + 240);
+
+	memset(buf + 14, 0, len - 14);
+	buf[14] = 0x45;
+	buf[23] = 17;
+	buf[34] = (uint8_t)(sp >> 8);
+	buf[35] = (uint8_t)sp;
+	buf[36] = (uint8_t)(dport >> 8);
+	buf[37] = (uint8_t)dport;
+	return len;
+}
+
+/*
+ * Gateway client mode (node 5 selected): a DHCP request from the TAP
+ * steered to node 5; DHCP answers as UNICAST and BCAST from node 1 (not
+ * delivered) and node 5 (delivered); mode off again, a request flooded.
+ */
+static void
+gen_gw(void)
+{
+	uint8_t inner[2048], p[2048], mac[BS_ADDR_LEN];
+	size_t il, n;
+
+	il = gen_udp4(inner, gen_bc, 68, 67);
+	gen_rec(K_TAP | K_GW, 0, inner, il);
+	gen_client(9, mac);
+	il = gen_udp4(inner, mac, 67, 68);
+	n = gen_unicast(p, 50, 1, 0, 1, inner, il);
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
+	n = gen_unicast(p, 50, 3, 0, 5, inner, il);
+	gen_rec(K_FROM(3) | K_DST_US, 0, p, n);
+	il = gen_udp4(inner, gen_bc, 67, 68);
+	n = gen_bcast(p, 50, 7, 1, 1, inner, il);
+	gen_rec(K_FROM(1) | K_DST_BCAST, 0, p, n);
+	n = gen_bcast(p, 50, 8, 5, 3, inner, il);
+	gen_rec(K_FROM(3) | K_DST_BCAST, 0, p, n);
+	il = gen_udp4(inner, gen_bc, 68, 67);
+	gen_rec(K_TAP | K_GW, 0, inner, il);
+	t_seed_flush(&gen_seed);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -297,5 +343,6 @@ main(int argc, char **argv)
 	gen_mesh_echo();
 	gen_mesh_bcast();
 	gen_mixed();
+	gen_gw();
 	return 0;
 }

@@ -2042,6 +2042,113 @@ bcast_setup(int if1_wireless, uint8_t *inner, size_t *il, uint8_t *p)
 	return mk_bcast(p, 1, IF1, 5, 77, 9, inner, *il);
 }
 
+/* An IPv4 UDP frame from sp to dp (DHCP: 68 -> 67 request, 67 -> 68). */
+static size_t
+udp4(uint8_t *buf, const uint8_t *dst, const uint8_t *src, uint16_t sp,
+    uint16_t dport)
+{
+	size_t len = eth(buf, dst, src, 14 + 20 + 8 + 250);
+
+	memset(buf + 14, 0, len - 14);
+	buf[14] = 0x45;
+	buf[14 + 9] = 17;
+	buf[34] = (uint8_t)(sp >> 8);
+	buf[35] = (uint8_t)sp;
+	buf[36] = (uint8_t)(dport >> 8);
+	buf[37] = (uint8_t)dport;
+	return len;
+}
+
+/*
+ * Gateway client mode: a DHCP broadcast from batsec0 goes sealed to the
+ * selected gateway (node 5) alone, its inner frame unchanged; without a
+ * selection, or when it is not a client, it is flooded.  Seen failing
+ * (a BCAST on every interface) with the steer test disabled.
+ */
+START_TEST(test_gw_steer)
+{
+	uint8_t frame[FRAME_MAX], src[BS_ADDR_LEN];
+	struct wire_sealed u;
+	struct wire_bcast b;
+	size_t len;
+
+	set_up(2);
+	topo_line();
+	neigh(2, IF2, 1, 200, T0);
+	client_mac(7, src);
+	len = udp4(frame, bcast_mac, src, 68, 67);
+	dp.gw.client = 1;
+	dp.gw.has_sel = 1;
+	memcpy(dp.gw.sel, node(5)->addr, BS_ADDR_LEN);
+	fwd_data_tap_rx(&dp, frame, len, T0);
+	ck_assert_uint_eq(n_sends, 1);
+	ck_assert_uint_eq(sends[0].ifindex, IF1);
+	check_unicast(&sends[0], 1, US, 5, frame, len, &u);
+	ck_assert_uint_eq(dp.gw.steered, 1);
+	/* Other broadcasts are flooded as before. */
+	len = udp4(frame, bcast_mac, src, 137, 137);
+	fwd_data_tap_rx(&dp, frame, len, T0);
+	ck_assert_uint_eq(n_sends, 3);
+	check_bcast(&sends[1], 1, US, &b);
+	/* A selected gateway without a route: flooded, not lost. */
+	memcpy(dp.gw.sel, node(6)->addr, BS_ADDR_LEN);
+	len = udp4(frame, bcast_mac, src, 68, 67);
+	fwd_data_tap_rx(&dp, frame, len, T0);
+	ck_assert_uint_eq(n_sends, 5);
+	ck_assert_uint_eq(dp.gw.steered, 1);
+	dp.gw.client = 0;
+	memcpy(dp.gw.sel, node(5)->addr, BS_ADDR_LEN);
+	fwd_data_tap_rx(&dp, frame, len, T0);
+	ck_assert_uint_eq(n_sends, 7);
+	ck_assert_uint_eq(dp.gw.steered, 1);
+}
+END_TEST
+
+/*
+ * A DHCP answer from an originator that is not the selected gateway does
+ * not reach batsec0, as UNICAST or BCAST (which is still relayed); from
+ * the selected one it does.  Seen failing (the BCAST's answer written to
+ * the TAP) with the drop test disabled.
+ */
+START_TEST(test_gw_rx_drop)
+{
+	uint8_t inner[FRAME_MAX], p[FRAME_MAX], c1[6], c2[6];
+	size_t il, len;
+
+	len = bcast_setup(1, inner, &il, p);
+	(void)len;
+	route(5, 1, IF1, T0);
+	client_mac(1, c1);
+	client_mac(2, c2);
+	dp.gw.client = 1;
+	dp.gw.has_sel = 1;
+	memcpy(dp.gw.sel, node(5)->addr, BS_ADDR_LEN);
+	/* BCAST from originator 9: relayed, not delivered. */
+	il = udp4(inner, bcast_mac, c2, 67, 68);
+	len = mk_bcast(p, 1, IF1, 5, 77, 9, inner, il);
+	rx_from(1, IF1, bcast_mac, p, len, T0);
+	ck_assert_uint_eq(n_taps, 0);
+	ck_assert_uint_eq(n_sends, 3);
+	ck_assert_uint_eq(dp.gw.dropped, 1);
+	/* UNICAST from 9: dropped; from 5, the gateway: delivered. */
+	il = udp4(inner, c1, c2, 67, 68);
+	len = mk_unicast(p, 1, IF1, 7, US, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_taps, 0);
+	ck_assert_uint_eq(dp.gw.dropped, 2);
+	len = mk_unicast(p, 1, IF1, 7, US, 5, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_taps, 1);
+	ck_assert_mem_eq(taps[0].buf, inner, il);
+	/* Other traffic from 9 passes. */
+	il = udp4(inner, c1, c2, 1000, 68);
+	len = mk_unicast(p, 1, IF1, 7, US, 9, inner, il);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_taps, 2);
+	ck_assert_uint_eq(dp.gw.dropped, 2);
+}
+END_TEST
+
 START_TEST(test_mesh_bcast)
 {
 	uint8_t inner[FRAME_MAX], p[FRAME_MAX];
@@ -3528,6 +3635,8 @@ fwd_data_suite(void)
 	tcase_add_loop_test(tc, test_mesh_malformed, 0, MF_END);
 	tcase_add_test(tc, test_mesh_version);
 	tcase_add_test(tc, test_mesh_bcast);
+	tcase_add_test(tc, test_gw_steer);
+	tcase_add_test(tc, test_gw_rx_drop);
 	tcase_add_test(tc, test_mesh_bcast_wired);
 	tcase_add_test(tc, test_bcast_repeat);
 	tcase_add_test(tc, test_bcast_repeat_full);

@@ -32,6 +32,11 @@ static const struct set_case set_ok[] = {
 	{ { "gateway", "server", "10mbit/2mbit" }, 3, "gateway",
 	  "server 10000/2000" },
 	{ { "gateway", "off" }, 2, "gateway", "off" },
+	{ { "gateway", "client" }, 2, "gateway", "client" },
+	{ { "gw-mode", "client" }, 2, "gw-mode", "client" },
+	{ { "gw-mode", "server", "5m/1m" }, 3, "gateway", "server 5000/1000" },
+	{ { "gw-sel-class", "1" }, 2, "gw-sel-class", "1" },
+	{ { "gw-sel-class", "255" }, 2, "gw-sel-class", "255" },
 	{ { "log-level", "debug" }, 2, "log-level", "debug" },
 	{ { "log-level", "error" }, 2, "log-level", "error" },
 };
@@ -76,8 +81,14 @@ static const struct bad_case set_bad[] = {
 	  "orig-interval: 99 is out of range 100..60000" },
 	{ { "hello-interval", "60001" }, 2,
 	  "hello-interval: 60001 is out of range 100..60000" },
-	{ { "gateway", "client" }, 2,
-	  "gateway: 'client' is neither 'off' nor 'server'" },
+	{ { "gateway", "proxy" }, 2,
+	  "gateway: 'proxy' is not 'off', 'client' or 'server'" },
+	{ { "gw-mode", "client", "1m/1m" }, 3,
+	  "gw-mode: unexpected argument '1m/1m' after 'client'" },
+	{ { "gw-sel-class", "0" }, 2,
+	  "gw-sel-class: 0 is out of range 1..255" },
+	{ { "gw-sel-class", "256" }, 2,
+	  "gw-sel-class: 256 is out of range 1..255" },
 	{ { "gateway", "server", "150k/1m" }, 3,
 	  "gateway: bandwidth '150k' is 150 kbit/s, not a multiple of "
 	  "100 kbit/s" },
@@ -87,13 +98,13 @@ static const struct bad_case set_bad[] = {
 	{ { "hop-penalty", "1", "2" }, 3, "hop-penalty: too many values" },
 	{ { "ethertype", "0x88b6" }, 2, "'ethertype' cannot be set at run "
 	  "time (one of hop-penalty, orig-interval, hello-interval, gateway, "
-	  "log-level)" },
+	  "gw-sel-class, log-level)" },
 	{ { "interface", "eth9" }, 2, "'interface' cannot be set at run "
 	  "time (one of hop-penalty, orig-interval, hello-interval, gateway, "
-	  "log-level)" },
+	  "gw-sel-class, log-level)" },
 	{ { "nonsense", "1" }, 2, "'nonsense' cannot be set at run time "
 	  "(one of hop-penalty, orig-interval, hello-interval, gateway, "
-	  "log-level)" },
+	  "gw-sel-class, log-level)" },
 };
 
 START_TEST(test_set_bad)
@@ -141,7 +152,7 @@ START_TEST(test_get)
 		snprintf(line, sizeof(line), "\n%s %s\n", name, val);
 		ck_assert_msg(strstr(dump, line) != NULL, "%s", line);
 	}
-	ck_assert_uint_eq(i, 5);
+	ck_assert_uint_eq(i, 6);
 }
 END_TEST
 

@@ -584,6 +584,7 @@ config_defaults(struct bs_config *cfg)
 	cfg->link_rekey_s = BS_CONF_DEF_REKEY_S;
 	cfg->hop_penalty = BS_CONF_DEF_HOP_PENALTY;
 	cfg->gw_mode = BS_GW_OFF;
+	cfg->gw_sel_class = BS_CONF_DEF_GW_CLASS;
 	cfg->log_level = BS_LOG_INFO;
 	cfg->fast_path = BS_FAST_ON;
 	cfg->epoch_seed = BS_EPOCH_SEED_AUTO;
@@ -829,25 +830,30 @@ conf_d_hop_penalty(struct conf_parser *p, char **av, size_t ac)
 	return 0;
 }
 
+/*
+ * gw-mode (or its older name gateway): off | client | server DOWN/UP.
+ * The two names are one directive: the second of them is refused.
+ */
 static int
 conf_d_gateway(struct conf_parser *p, char **av, size_t ac)
 {
 	struct conf_quoted q;
 
-	if (strcmp(av[0], "off") == 0) {
+	if (strcmp(av[0], "off") == 0 || strcmp(av[0], "client") == 0) {
 		if (ac > 1) {
 			conf_err(p->err, p->errlen, p->where,
-			    "unexpected argument '%s' after 'off'",
-			    conf_quote(&q, av[1]));
+			    "unexpected argument '%s' after '%s'",
+			    conf_quote(&q, av[1]), av[0]);
 			return -1;
 		}
-		p->cfg.gw_mode = BS_GW_OFF;
+		p->cfg.gw_mode = av[0][0] == 'o' ? BS_GW_OFF : BS_GW_CLIENT;
 		p->cfg.gw_down = p->cfg.gw_up = 0;
 		return 0;
 	}
 	if (strcmp(av[0], "server") != 0) {
 		conf_err(p->err, p->errlen, p->where,
-		    "'%s' is neither 'off' nor 'server'", conf_quote(&q, av[0]));
+		    "'%s' is not 'off', 'client' or 'server'",
+		    conf_quote(&q, av[0]));
 		return -1;
 	}
 	if (ac < 2) {
@@ -859,6 +865,19 @@ conf_d_gateway(struct conf_parser *p, char **av, size_t ac)
 	    p->where, p->err, p->errlen) != 0)
 		return -1;
 	p->cfg.gw_mode = BS_GW_SERVER;
+	return 0;
+}
+
+static int
+conf_d_gw_sel_class(struct conf_parser *p, char **av, size_t ac)
+{
+	uint64_t v;
+
+	(void)ac;
+	if (conf_parse_range(av[0], BS_CONF_GW_CLASS_MIN, BS_CONF_GW_CLASS_MAX,
+	    &v, p->where, p->err, p->errlen) != 0)
+		return -1;
+	p->cfg.gw_sel_class = (uint8_t)v;
 	return 0;
 }
 
@@ -940,6 +959,8 @@ static const struct conf_directive conf_directives[] = {
 	{ "link-rekey", conf_d_link_rekey, 1, 1, false },
 	{ "hop-penalty", conf_d_hop_penalty, 1, 1, false },
 	{ "gateway", conf_d_gateway, 1, 2, false },
+	{ "gw-mode", conf_d_gateway, 1, 2, false },
+	{ "gw-sel-class", conf_d_gw_sel_class, 1, 1, false },
 	{ "log-level", conf_d_log_level, 1, 1, false },
 	{ "fast-path", conf_d_fast_path, 1, 1, false },
 	{ "epoch-seed", conf_d_epoch_seed, 1, 1, false },
@@ -980,8 +1001,14 @@ conf_run_directive(struct conf_parser *p, size_t idx, char **tok,
 {
 	const struct conf_directive *d = &conf_directives[idx];
 	struct conf_quoted q;
-	size_t nargs = ntok - 1;
+	size_t nargs = ntok - 1, k;
 
+	/* Two names of one directive (gateway, gw-mode) count as one. */
+	for (k = 0; k < idx; k++)
+		if (conf_directives[k].set == d->set) {
+			idx = k;
+			break;
+		}
 	snprintf(p->where, sizeof(p->where), "%s:%zu: %s", p->name, p->line,
 	    d->name);
 	if (!d->repeatable && p->seen[idx] != 0) {
@@ -1089,7 +1116,7 @@ config_parse_buf(struct bs_config *cfg, const char *buf, size_t len,
 
 static const char *const conf_runtime_names[] = {
 	"hop-penalty", "orig-interval", "hello-interval", "gateway",
-	"log-level",
+	"gw-sel-class", "log-level",
 };
 #define CONF_N_RUNTIME \
 	(sizeof(conf_runtime_names) / sizeof(conf_runtime_names[0]))
@@ -1108,7 +1135,7 @@ conf_is_runtime(const char *name)
 	for (i = 0; i < CONF_N_RUNTIME; i++)
 		if (strcmp(name, conf_runtime_names[i]) == 0)
 			return true;
-	return false;
+	return strcmp(name, "gw-mode") == 0;
 }
 
 int
@@ -1135,7 +1162,7 @@ config_set_runtime(struct bs_config *cfg, size_t argc,
 	if (d == NULL) {
 		conf_err(err, errlen, NULL, "'%s' cannot be set at run time "
 		    "(one of hop-penalty, orig-interval, hello-interval, "
-		    "gateway, log-level)", conf_quote(&q, argv[0]));
+		    "gateway, gw-sel-class, log-level)", conf_quote(&q, argv[0]));
 		return -1;
 	}
 	if (argc - 1 < d->min_args || argc - 1 > d->max_args) {
@@ -1168,6 +1195,12 @@ config_set_runtime(struct bs_config *cfg, size_t argc,
 	return rc;
 }
 
+static bool
+conf_is_gw_name(const char *name)
+{
+	return strcmp(name, "gateway") == 0 || strcmp(name, "gw-mode") == 0;
+}
+
 int
 config_get_runtime(const struct bs_config *cfg, const char *name, char *buf,
     size_t len)
@@ -1183,12 +1216,15 @@ config_get_runtime(const struct bs_config *cfg, const char *name, char *buf,
 		n = snprintf(buf, len, "%u", cfg->orig_interval_ms);
 	else if (strcmp(name, "hello-interval") == 0)
 		n = snprintf(buf, len, "%u", cfg->hello_interval_ms);
-	else if (strcmp(name, "gateway") == 0 && cfg->gw_mode == BS_GW_SERVER)
+	else if (conf_is_gw_name(name) && cfg->gw_mode == BS_GW_SERVER)
 		n = snprintf(buf, len, "server %llu/%llu",
 		    (unsigned long long)cfg->gw_down * 100,
 		    (unsigned long long)cfg->gw_up * 100);
-	else if (strcmp(name, "gateway") == 0)
-		n = snprintf(buf, len, "off");
+	else if (conf_is_gw_name(name))
+		n = snprintf(buf, len, "%s",
+		    cfg->gw_mode == BS_GW_CLIENT ? "client" : "off");
+	else if (strcmp(name, "gw-sel-class") == 0)
+		n = snprintf(buf, len, "%u", cfg->gw_sel_class);
 	else if (strcmp(name, "log-level") == 0)
 		n = snprintf(buf, len, "%s",
 		    config_log_level_name(cfg->log_level));
@@ -1458,10 +1494,12 @@ conf_validate_values(const struct bs_config *cfg, char *err, size_t errlen)
 		    "%d..%d", BS_CONF_REKEY_MIN_S, BS_CONF_REKEY_MAX_S);
 		return -1;
 	}
-	if ((cfg->gw_mode == BS_GW_OFF && (cfg->gw_down | cfg->gw_up) != 0) ||
+	if ((cfg->gw_mode != BS_GW_SERVER && (cfg->gw_down | cfg->gw_up) != 0) ||
 	    (cfg->gw_mode == BS_GW_SERVER && (cfg->gw_down == 0 ||
 	    cfg->gw_up == 0)) ||
-	    (cfg->gw_mode != BS_GW_OFF && cfg->gw_mode != BS_GW_SERVER)) {
+	    (cfg->gw_mode != BS_GW_OFF && cfg->gw_mode != BS_GW_SERVER &&
+	    cfg->gw_mode != BS_GW_CLIENT) ||
+	    cfg->gw_sel_class < BS_CONF_GW_CLASS_MIN) {
 		conf_err(err, errlen, "gateway", "inconsistent mode and "
 		    "bandwidth");
 		return -1;
@@ -1715,6 +1753,7 @@ config_equal(const struct bs_config *a, const struct bs_config *b)
 	    a->link_rekey_s == b->link_rekey_s &&
 	    a->hop_penalty == b->hop_penalty && a->gw_mode == b->gw_mode &&
 	    a->gw_down == b->gw_down && a->gw_up == b->gw_up &&
+	    a->gw_sel_class == b->gw_sel_class &&
 	    a->log_level == b->log_level && a->fast_path == b->fast_path &&
 	    a->epoch_seed == b->epoch_seed;
 }

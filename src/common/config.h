@@ -72,7 +72,13 @@
 enum bs_gw_mode {
 	BS_GW_OFF = 0,
 	BS_GW_SERVER,
+	BS_GW_CLIENT,		/* DHCP steered to a selected gateway */
 };
+
+/* gw-sel-class: batman-adv's selection classes 1..255, default 20. */
+#define BS_CONF_GW_CLASS_MIN	1
+#define BS_CONF_GW_CLASS_MAX	255
+#define BS_CONF_DEF_GW_CLASS	20
 
 /* The values are syslog(3) priorities, so a logger can use them directly. */
 enum bs_log_level {
@@ -131,7 +137,8 @@ struct bs_config {
 	uint8_t		hop_penalty;
 	enum bs_gw_mode	gw_mode;
 	uint32_t	gw_down;	/* units of 100 kbit/s, as on the wire; */
-	uint32_t	gw_up;		/* both 0 when gw_mode is BS_GW_OFF */
+	uint32_t	gw_up;		/* both 0 unless gw_mode is BS_GW_SERVER */
+	uint8_t		gw_sel_class;	/* client: 1..255 (gw-sel-class) */
 	enum bs_log_level log_level;
 	enum bs_fast_path fast_path;	/* relay UNICAST in the kernel
 					   (fastpath.h) */
@@ -238,7 +245,8 @@ const char *config_medium_name(enum bs_medium m);
 
 /*
  * Runtime settings (batsec-ctl set / get): hop-penalty, orig-interval,
- * hello-interval, gateway, log-level.  config_runtime_name(i) names the
+ * hello-interval, gateway, gw-sel-class, log-level ("gw-mode" is
+ * accepted for "gateway", as in the file).  config_runtime_name(i) names the
  * i-th, NULL past the last.
  *
  * config_set_runtime: argv[0] is the name, argv[1..argc-1] the value as

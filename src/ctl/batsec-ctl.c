@@ -121,7 +121,8 @@ static const struct ctl_cmd ctl_cmds[] = {
 	  "      The mesh interfaces and whether they are active.\n"),
 	CTL_DAEMON("gateways", "gw", ctl_show_run,
 	  "  gateways (gw)\n"
-	  "      Internet gateways announced in the mesh.\n"),
+	  "      Internet gateways announced in the mesh, under this\n"
+	  "      node's gateway mode, class and selection.\n"),
 	CTL_DAEMON("clients", "tt", ctl_show_run,
 	  "  clients (tt)\n"
 	  "      Client MAC addresses (translation table) and their node.\n"),
@@ -192,8 +193,9 @@ static const struct ctl_cmd ctl_cmds[] = {
 	CTL_DAEMON("set", NULL, ctl_settings_run,
 	  "  set NAME VALUE\n"
 	  "      Change a setting of the running batsecd: hop-penalty,\n"
-	  "      orig-interval, hello-interval, gateway (off, or server\n"
-	  "      DOWN/UP) or log-level, checked as batsec.conf checks it.\n"
+	  "      orig-interval, hello-interval, gateway or gw-mode (off,\n"
+	  "      client, or server DOWN/UP), gw-sel-class or log-level,\n"
+	  "      checked as batsec.conf checks it.\n"
 	  "      Runtime only: batsec.conf is not written, and SIGHUP\n"
 	  "      applies the file's values again.\n"),
 	CTL_DAEMON("get", NULL, ctl_settings_run,

@@ -402,8 +402,8 @@ static const struct mon_per mon_iface_pers[] = {
 static const struct mon_per mon_gw_pers[] = {
 	{ "batsec_gateway_tq", "TQ of the route to each gateway.", "tq",
 	  "gateway", "address", NULL, NULL, 0 },
-	{ "batsec_gateway_selected", "1 for the gateway with the best "
-	  "route.", "best", "gateway", "address", NULL, NULL, 0 },
+	{ "batsec_gateway_selected", "1 for the gateway in use (client "
+	  "mode), else the one with the best route.", "best", "gateway", "address", NULL, NULL, 0 },
 };
 
 static void

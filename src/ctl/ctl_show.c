@@ -4,11 +4,18 @@
  * (tt), stats (s), status, anchors, policy show.  Each is one request and
  * its reply shown as a table or "name: value" lines (ctl_daemon.c).
  */
+#include <getopt.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "ctl_client.h"
 #include "ctl_daemon.h"
 #include "ctl_render.h"
 #include "ctl_show.h"
+#include "ctl_util.h"
 #include "proto/ctlproto.h"
 
 /* Like `batctl o`: '*' marks the best next hop of each originator. */
@@ -72,8 +79,6 @@ static const struct ctl_dcmd ctl_show_dcmds[] = {
 	  CTL_SHAPE_TABLE, ctl_cols_neighbors },
 	{ "interfaces", CTLP_CMD_INTERFACES, CTL_OPS_NONE, NULL,
 	  CTL_SHAPE_TABLE, ctl_cols_interfaces },
-	{ "gateways", CTLP_CMD_GATEWAYS, CTL_OPS_NONE, NULL,
-	  CTL_SHAPE_TABLE, ctl_cols_gateways },
 	{ "clients", CTLP_CMD_CLIENTS, CTL_OPS_NONE, NULL,
 	  CTL_SHAPE_TABLE, ctl_cols_clients },
 	{ "stats", CTLP_CMD_STATS, CTL_OPS_NONE, NULL, CTL_SHAPE_OBJECT,
@@ -87,9 +92,84 @@ static const struct ctl_dcmd ctl_show_dcmds[] = {
 	{ NULL, NULL, CTL_OPS_NONE, NULL, CTL_SHAPE_NONE, NULL }
 };
 
+/* A string field of rec as text; "" when it is missing or not a string. */
+static void
+ctl_show_str(char *out, size_t len, const struct ctlp_record *rec,
+    const char *name)
+{
+	const struct ctlp_field *f = ctl_field(rec, name);
+
+	if (f != NULL && f->type == CTLP_F_STR)
+		(void)snprintf(out, len, "%.*s", (int)f->str_len, f->str);
+	else
+		out[0] = '\0';
+}
+
+/*
+ * The line above the gateway table, from status: "Gateway mode: off",
+ * "... server", or "... client, selection class 20, selected ADDR".
+ */
+static void
+ctl_show_gw_mode(const struct ctl_in *in)
+{
+	char mode[32], sel[64];
+	const struct ctlp_field *f;
+	struct ctlp_record rec;
+	size_t pos = 0;
+
+	if (ctl_in_next(in, &pos, &rec) != 0)
+		return;
+	ctl_show_str(mode, sizeof(mode), &rec, "gw_mode");
+	if (mode[0] == '\0')
+		return;
+	(void)printf("Gateway mode: %s", mode);
+	if ((f = ctl_field(&rec, "gw_sel_class")) != NULL &&
+	    f->type == CTLP_F_U64) {
+		ctl_show_str(sel, sizeof(sel), &rec, "gw_selected");
+		(void)printf(", selection class %llu, selected %s",
+		    (unsigned long long)f->u64, sel[0] != '\0' ? sel : "none");
+	}
+	(void)putchar('\n');
+}
+
+/*
+ * gateways (gw): the table, under a line with the mode, the class and
+ * the selection (from status) unless -j: the JSON array stays as it
+ * was, its records carry "selected", and status has the mode.
+ */
+static int
+ctl_show_gateways(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
+    char **argv)
+{
+	struct ctl_in st = { NULL, 0, 0, 0 }, in = { NULL, 0, 0, 0 };
+	int fd, rc;
+
+	if ((rc = ctl_opts_basic(ctl, cmd, argc, argv, 1)) != 0)
+		return rc == CTL_HELP_SHOWN ? CTL_EXIT_OK : rc;
+	if ((fd = ctl_connect(ctl, cmd)) < 0)
+		return CTL_EXIT_FAIL;
+	if (argc - optind > 0)
+		rc = ctl_usage_err(cmd, "too many arguments");
+	else if (!ctl->json &&
+	    (rc = ctl_exchange(ctl, fd, CTLP_CMD_STATUS, 0, NULL, &st)) != 0)
+		;
+	else if ((rc = ctl_exchange(ctl, fd, CTLP_CMD_GATEWAYS, 0, NULL,
+	    &in)) == 0) {
+		if (!ctl->json)
+			ctl_show_gw_mode(&st);
+		rc = ctl_render(ctl, CTL_SHAPE_TABLE, ctl_cols_gateways, &in);
+	}
+	(void)close(fd);
+	free(st.buf);
+	free(in.buf);
+	return rc;
+}
+
 int
 ctl_show_run(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
     char **argv)
 {
+	if (strcmp(cmd->name, "gateways") == 0)
+		return ctl_show_gateways(ctl, cmd, argc, argv);
 	return ctl_daemon_run(ctl, cmd, argc, argv, ctl_show_dcmds);
 }

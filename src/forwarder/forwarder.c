@@ -43,6 +43,7 @@
 #include "fwd_control.h"
 #include "fwd_data.h"
 #include "fwd_fast.h"
+#include "fwd_gateway.h"
 #include "fwd_ifaces.h"
 #include "fwd_parser.h"
 #include "fwd_pins.h"
@@ -517,6 +518,7 @@ fwd_open(struct fwd *f)
 		fatal("receive buffers");
 	if (fwd_data_setup(f) != 0)
 		fatal("forwarding tables");
+	fwd_gw_reset(f);
 	fwd_signals();
 	fwd_tap_open(f);
 	fwd_fast_start(f);
@@ -649,6 +651,7 @@ fwd_timers(struct fwd *f)
 		if (f->tables != NULL && fwd_tables_purge(f->tables, now) > 0)
 			f->fast_dirty = 1;
 		fwd_admit_tick(f, now);
+		fwd_gw_elect(f);
 		fwd_fast_tick(f);
 		fwd_ifaces_collect_drops(f, now);
 		fwd_ifaces_ring_tick(f, now);
@@ -684,6 +687,8 @@ fwd_loop(struct fwd *f)
 		fwd_timers(f);
 		/* A trust edit this round: its keys leave the tables now. */
 		fwd_admit_sync(f);
+		if (f->gw_dirty)
+			fwd_gw_elect(f);
 		fwd_fast_sync(f);
 	}
 }

@@ -23,7 +23,9 @@
  *   fwd_iface.c	lookups of mesh interfaces by ifindex
  *   fwd_poll.c		the epoll set and its tags
  *   fwd_tap.c		batsec0: creation, delivery to the host (tables)
- *   fwd_data.c		the data plane (tables, iface, tap)
+ *   fwd_gwsel.c	gateway selection classes, DHCP steering rules (pure)
+ *   fwd_data.c		the data plane (tables, iface, tap, gwsel)
+ *   fwd_gateway.c	the client's gateway election (tables, data, gwsel)
  *   fwd_fast.c		the in-kernel relay (tables, iface, data)
  *   fwd_trust.c	policy edits, certificate, revocations, the policy
  *			snapshot for the parser (control, state, parser)

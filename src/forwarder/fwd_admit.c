@@ -522,6 +522,7 @@ fwd_admit_sweep(struct fwd *f, const char *why)
 	if (routes + neigh + clients == 0)
 		return;
 	f->admit.removed += routes + neigh + clients;
+	f->gw_dirty = 1;	/* a gateway in use may have gone */
 	log_info("%s: removed %zu neighbours, %zu routes and the clients or "
 	    "gateway of %zu originators that it no longer admits", why, neigh,
 	    routes, clients);

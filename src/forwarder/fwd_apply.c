@@ -113,6 +113,7 @@ fwd_apply_route_del(void *arg, const union ipc_payload *u)
 	if (f->tables != NULL &&
 	    fwd_route_del(f->tables, u->route_del.orig_addr) != 0) {
 		fwd_fast_route_changed(f, u->route_del.orig_addr);
+		f->gw_dirty = 1;
 		fwd_events_note(&f->events, FWD_EV_ROUTE, "del", u->route_del.orig_addr,
 		    "%s", "");
 	}
@@ -165,7 +166,9 @@ fwd_apply_gw(void *arg, const union ipc_payload *u)
 		    m->orig_addr, "down %llu kbit/s up %llu kbit/s",
 		    (unsigned long long)m->down * 100,
 		    (unsigned long long)m->up * 100);
-	else if (m->op != IPC_GW_ANNOUNCE && was)
+	else if (m->op != IPC_GW_ANNOUNCE && was) {
 		fwd_events_note(&f->events, FWD_EV_GATEWAY, "del", m->orig_addr, "%s", "");
+		f->gw_dirty = 1;
+	}
 	return 0;
 }

@@ -277,15 +277,22 @@ fwd_ctl_clients(void *ctx, size_t argc, const char *const argv[],
 
 /* ---- gateways --------------------------------------------------------------------- */
 
-/* The gateway with a route of the highest TQ: the one batctl marks. */
+/*
+ * The gateway batctl marks: in client mode the selected one
+ * (fwd_gateway.h), otherwise the one with a route of the highest TQ.
+ */
 static const struct fwd_gw *
-fwd_best_gw(struct fwd_tables *t)
+fwd_best_gw(struct fwd *f)
 {
 	const struct fwd_gw *g, *best = NULL;
+	struct fwd_tables *t = f->tables;
 	const struct fwd_route *rt;
 	unsigned best_tq = 0;
 	size_t cur = 0;
 
+	if (f->data != NULL && f->data->gw.client)
+		return f->data->gw.has_sel ? fwd_gw_find(t, f->data->gw.sel) :
+		    NULL;
 	while ((g = fwd_gw_next(t, &cur)) != NULL) {
 		rt = fwd_route_find(t, g->orig_addr);
 		if (rt != NULL && rt->tq > best_tq) {
@@ -310,7 +317,7 @@ fwd_ctl_gateways(void *ctx, size_t argc, const char *const argv[],
 	(void)argv;
 	if (fwd_ctl_no_tables(f, r))
 		return;
-	best = fwd_best_gw(f->tables);
+	best = fwd_best_gw(f);
 	while ((g = fwd_gw_next(f->tables, &cur)) != NULL) {
 		rt = fwd_route_find(f->tables, g->orig_addr);
 		ctl_reply_record_begin(r);
@@ -327,6 +334,8 @@ fwd_ctl_gateways(void *ctx, size_t argc, const char *const argv[],
 		    (uint64_t)g->up * 100);
 		ctl_reply_field_u64(r, "last_seen_ms", fwd_ago(now, g->last_ms));
 		ctl_reply_field_bool(r, "best", g == best);
+		ctl_reply_field_bool(r, "selected", f->data != NULL &&
+		    f->data->gw.client && g == best);
 	}
 	ctl_reply_ok(r);
 }
@@ -471,6 +480,9 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 		ctl_reply_field_u64(r, "echo_drop_no_route",
 		    f->data->echo.drop_no_route);
 		ctl_reply_field_u64(r, "echo_drop_own", f->data->echo.drop_own);
+		ctl_reply_field_u64(r, "gw_selections", f->data->gw.switches);
+		ctl_reply_field_u64(r, "gw_dhcp_steered", f->data->gw.steered);
+		ctl_reply_field_u64(r, "gw_dhcp_dropped", f->data->gw.dropped);
 	}
 	if (f->ctl != NULL) {
 		cc = control_counters(f->ctl);
@@ -601,6 +613,14 @@ fwd_control_status(void *ctx, size_t argc, const char *const argv[],
 	/* Parsers replaced for a violation, and of those for silence. */
 	ctl_reply_field_u64(r, "parser_kills", f->parser.c.kills);
 	ctl_reply_field_u64(r, "parser_silent", f->parser.c.silent);
+	/* Gateway mode, and in client mode its class and selection. */
+	ctl_reply_field_str(r, "gw_mode", f->cfg.gw_mode == BS_GW_CLIENT ?
+	    "client" : f->cfg.gw_mode == BS_GW_SERVER ? "server" : "off");
+	if (f->cfg.gw_mode == BS_GW_CLIENT) {
+		ctl_reply_field_u64(r, "gw_sel_class", f->cfg.gw_sel_class);
+		if (f->data != NULL && f->data->gw.has_sel)
+			ctl_reply_field_addr(r, "gw_selected", f->data->gw.sel);
+	}
 }
 
 const struct control_cmd fwd_control_cmds[] = {

@@ -812,6 +812,13 @@ fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
 	}
 	vid = fwd_frame_vid(frame, len);
 	(void)fwd_local_learn(d->t, frame + 6, vid, now_ms);
+	/* Gateway client mode: the DHCP request to our gateway alone. */
+	if (fwd_gw_steer(&d->gw, frame, len) &&
+	    fwd_route_find(d->t, d->gw.sel) != NULL) {
+		d->gw.steered++;
+		fwd_data_tap_unicast(d, d->gw.sel, frame, len);
+		return;
+	}
 	if ((frame[0] & 0x01) ||
 	    (cl = fwd_client_find(d->t, frame, vid)) == NULL) {
 		fwd_data_tap_bcast(d, frame, len);
@@ -886,7 +893,10 @@ fwd_data_rx_sealed(struct fwd_data *d, struct fwd_data_ifc *ic,
 	if (!fwd_open(d, c, n, p, &s))
 		return;
 	if (s.type == WIRE_T_UNICAST) {
-		fwd_data_to_tap(d, c, n, d->pt, s.ct_len);
+		if (fwd_gw_rx_drop(&d->gw, s.e.src, d->pt, s.ct_len))
+			d->gw.dropped++;
+		else
+			fwd_data_to_tap(d, c, n, d->pt, s.ct_len);
 		return;
 	}
 	if (wire_echo_body_parse(d->pt, s.ct_len, &e) != WIRE_OK) {
@@ -958,7 +968,11 @@ fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
 	if (pe == NULL)
 		pe = fwd_e2e_get(d->t, b.orig, 1);
 	fwd_e2e_bcast_mark(d->t, pe, b.epoch, b.seqno);
-	fwd_data_to_tap(d, c, n, b.inner, b.inner_len);
+	/* A DHCP answer of a gateway we do not use: relayed, not ours. */
+	if (fwd_gw_rx_drop(&d->gw, b.orig, b.inner, b.inner_len))
+		d->gw.dropped++;
+	else
+		fwd_data_to_tap(d, c, n, b.inner, b.inner_len);
 	if (b.ttl > 1)
 		fwd_bcast_flood(d, b.block, b.block_len, (uint8_t)(b.ttl - 1),
 		    n, ifp->ifindex);

@@ -52,6 +52,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fwd_gwsel.h"
 #include "fwd_links.h"
 #include "fwd_tables.h"
 #include "common/log.h"
@@ -217,6 +218,7 @@ struct fwd_data {
 	uint64_t bcast_repeats;		/* repeat copies sent */
 	uint64_t bcast_repeat_drops;	/* BCASTs denied their repeats */
 	struct fwd_links links;		/* salts and link keys */
+	struct fwd_gwc gw;		/* gateway client mode (fwd_gwsel.h) */
 	uint64_t now_ms;		/* of the frame being handled */
 };
 

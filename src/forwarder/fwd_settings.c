@@ -9,6 +9,7 @@
 #include "common/log.h"
 #include "control.h"
 #include "fwd_data.h"
+#include "fwd_gateway.h"
 #include "fwd_iface.h"
 #include "fwd_links.h"
 #include "fwd_parser.h"
@@ -75,6 +76,9 @@ fwd_settings_apply(struct fwd *f, const struct bs_config *n, const char *why)
 	f->cfg.gw_mode = n->gw_mode;
 	f->cfg.gw_down = n->gw_down;
 	f->cfg.gw_up = n->gw_up;
+	f->cfg.gw_sel_class = n->gw_sel_class;
+	if (o.gw_mode != f->cfg.gw_mode || o.gw_sel_class != f->cfg.gw_sel_class)
+		fwd_gw_reset(f);
 	f->cfg.log_level = n->log_level;
 	hello = o.hello_interval_ms != f->cfg.hello_interval_ms;
 	ogm = o.orig_interval_ms != f->cfg.orig_interval_ms;
@@ -154,7 +158,7 @@ fwd_settings_ctl_get(void *ctx, size_t argc, const char *const argv[],
 	    sizeof(val)) < 0) {
 		ctl_reply_error(r, CTLP_E_USAGE, "'%s' is not a runtime "
 		    "setting (one of hop-penalty, orig-interval, "
-		    "hello-interval, gateway, log-level)", argv[0]);
+		    "hello-interval, gateway, gw-sel-class, log-level)", argv[0]);
 		return;
 	}
 	ctl_reply_record_begin(r);

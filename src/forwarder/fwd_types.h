@@ -214,6 +214,9 @@ struct fwd {
 	uint64_t fast_replays;		/* verified replays it dropped */
 	/* What `batsec-ctl event` shows (fwd_settings.c). */
 	struct fwd_events events;
+	/* Gateway client mode: elect again at the next loop round
+	   (fwd_gateway.h); the selection itself is in data->gw. */
+	int gw_dirty;
 };
 
 #endif /* BATSEC_FWD_TYPES_H */
