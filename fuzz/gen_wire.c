@@ -84,7 +84,7 @@ static size_t
 gen_tt(uint8_t *buf, size_t cap, size_t len, unsigned n)
 {
 	static uint8_t mac[WIRE_TT_MAX][BS_ADDR_LEN];
-	struct wire_tt_entry e[WIRE_TT_MAX];
+	struct wire_tt_entry e[WIRE_TT_MAX] = { 0 };
 	unsigned i;
 
 	for (i = 0; i < n; i++) {

@@ -130,6 +130,7 @@ struct bs_config {
 	uint32_t	gw_down;	/* units of 100 kbit/s, as on the wire; */
 	uint32_t	gw_up;		/* both 0 when gw_mode is BS_GW_OFF */
 	enum bs_log_level log_level;
+	bool		ap_isolation;	/* our clients are isolated clients */
 	enum bs_fast_path fast_path;	/* relay UNICAST in the kernel
 					   (fastpath.h) */
 	enum bs_epoch_seed epoch_seed;
