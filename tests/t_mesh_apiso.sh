@@ -68,10 +68,11 @@ cmac() { ip -n "$1" -o link show eth0 |
     sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p'; }
 M1=$(cmac "$C1"); M2=$(cmac "$C2"); M3=$(cmac "$C3")
 
-# cping NS DST: ping.py from a client namespace, 3 echoes, 3 s each.
+# cping NS DST [COUNT]: ping.py from a client namespace, COUNT (3)
+# echoes, 2 s each; 0 at the first reply.
 cping() {
-	ip netns exec "$1" python3 "$MT/ping.py" -4 3 3 "$(mesh_ip4 "$2")" \
-	    >/dev/null 2>&1
+	ip netns exec "$1" python3 "$MT/ping.py" -4 "${3:-3}" 2 \
+	    "$(mesh_ip4 "$2")" >/dev/null 2>&1
 }
 # cnoreply NS DST: the echoes went out and none was answered.
 cnoreply() {
@@ -111,8 +112,8 @@ mesh_ctl 1 tt | sed 's/^/  node 1 tt: /'
 # Between the two isolated clients: no reply either way.
 d0=$(( $(mesh_stat 1 data_drop_ap_isolation_out) +
     $(mesh_stat 2 data_drop_ap_isolation_out) ))
-check "client 11 -/-> client 22 (both isolated)" cnoreply "$C1" 22
-check "client 22 -/-> client 11 (both isolated)" cnoreply "$C2" 11
+check "client 11 -/-> client 22 (both isolated)" cnoreply "$C1" 22 2
+check "client 22 -/-> client 11 (both isolated)" cnoreply "$C2" 11 2
 d1=$(( $(mesh_stat 1 data_drop_ap_isolation_out) +
     $(mesh_stat 2 data_drop_ap_isolation_out) ))
 echo "  drop_ap_isolation_out on nodes 1 and 2: $d0 -> $d1"
