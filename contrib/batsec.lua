@@ -204,6 +204,8 @@ local F = {
 	    base.DEC, nil, 0x0fff),
 	tt_flags = ProtoField.uint8("batsec.tvlv.tt.flags", "Flags",
 	    base.HEX),
+	tt_flag_isolated = ProtoField.bool("batsec.tvlv.tt.flags.isolated",
+	    "Isolated client (ap-isolation)", 8, nil, 0x01),
 
 	-- link-authentication trailer
 	trailer = ProtoField.none("batsec.trailer",
@@ -726,7 +728,13 @@ local function dissect_tt_entry(c, tree, i, seen)
 			    "1..4094", vr:uint()))
 		end
 	end
-	flags(c, et, F.tt_flags, 0x00, "TT flags")
+	local fit, fr = flags(c, et, F.tt_flags, 0x01, "TT flags")
+	if fr then
+		fit:add(F.tt_flag_isolated, fr)
+		if band(fr:uint(), 0x01) ~= 0 then
+			et:append_text(", isolated")
+		end
+	end
 	reserved(c, et, 3, "TT reserved")
 	if mr and vr then
 		local key = mr:bytes():tohex() .. vr:bytes():tohex()

@@ -92,7 +92,7 @@ gen_relay(struct ipc_relay *rl, uint32_t seq, unsigned ntt, int gw)
 {
 	static uint8_t macs[WIRE_TT_MAX][BS_ADDR_LEN];
 	static const uint8_t chain[BS_CHAIN_LEN] = { 0x5a };
-	struct wire_tt_entry tt[WIRE_TT_MAX];
+	struct wire_tt_entry tt[WIRE_TT_MAX] = { 0 };
 	static struct fwd_orig o;
 	struct wire_ogm_mut m;
 	unsigned i;

@@ -156,7 +156,7 @@ static size_t
 g_tvlv(uint8_t *buf, size_t cap, int kind, unsigned salt)
 {
 	static uint8_t mac[3][BS_ADDR_LEN];
-	struct wire_tt_entry e[3];
+	struct wire_tt_entry e[3] = { 0 };
 	size_t len = 0;
 	unsigned i, n = 2 + salt % 2;
 

@@ -84,7 +84,7 @@ static size_t
 gen_tt(uint8_t *buf, size_t cap, size_t len, unsigned n)
 {
 	static uint8_t mac[WIRE_TT_MAX][BS_ADDR_LEN];
-	struct wire_tt_entry e[WIRE_TT_MAX];
+	struct wire_tt_entry e[WIRE_TT_MAX] = { 0 };
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
@@ -97,6 +97,7 @@ gen_tt(uint8_t *buf, size_t cap, size_t len, unsigned n)
 		e[i].mac = mac[i];
 		e[i].vid = (i % 3 == 1) ? (uint16_t)(WIRE_VID_TAGGED | (i + 1))
 		    : 0;
+		e[i].flags = i == 2 ? WIRE_TT_F_ISOLATED : 0;
 	}
 	t_seed_ok(wire_tvlv_put_tt(buf, cap, &len, e, n), "tt");
 	return len;

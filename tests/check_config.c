@@ -142,6 +142,9 @@ static const struct {
 	{ "log-level warning", "\nlog-level warning\n" },
 	{ "log-level info", "\nlog-level info\n" },
 	{ "log-level debug", "\nlog-level debug\n" },
+	{ "ap-isolation on", "\nap-isolation on\n" },
+	{ "ap-isolation off", "\nap-isolation off\n" },
+	{ "# only a comment\n", "\nap-isolation off\n" },
 	{ "fast-path off", "\nfast-path off\n" },
 	{ "fast-path on", "\nfast-path on\n" },
 	{ "fast-path tc", "\nfast-path tc\n" },
@@ -511,6 +514,12 @@ static const struct {
 	    "of error, warning, info, debug" },
 	{ "log-level DEBUG", 0, "t.conf:1: log-level: 'DEBUG' is not one of "
 	    "error, warning, info, debug" },
+	/* ap-isolation */
+	{ "ap-isolation 1", 0, "t.conf:1: ap-isolation: '1' is neither 'on' "
+	    "nor 'off'" },
+	{ "ap-isolation", 0, "t.conf:1: ap-isolation: missing argument" },
+	{ "ap-isolation on\nap-isolation off", 0,
+	    "t.conf:2: ap-isolation: given twice (first on line 1)" },
 	/* epoch-seed */
 	{ "epoch-seed yes", 0, "t.conf:1: epoch-seed: 'yes' is not auto, "
 	    "clock or none" },
@@ -955,8 +964,8 @@ START_TEST(test_man_page)
 	static const char *const directives[] = { "interface", "tap", "key",
 	    "policy", "socket", "state-dir", "user", "chroot", "ethertype",
 	    "orig-interval", "hello-interval", "link-rekey", "hop-penalty",
-	    "gateway", "log-level", "fast-path", "epoch-seed", "gw-sel-class",
-	    "gw-mode" };
+	    "gateway", "log-level", "ap-isolation", "fast-path", "epoch-seed",
+	    "gw-sel-class", "gw-mode" };
 	struct bs_config cfg;
 	char path[PATH_MAX + 64], dump[BS_CONF_DUMP_MAX], want[64];
 	static char man[65536];

@@ -1007,7 +1007,7 @@ END_TEST
 
 START_TEST(test_local_cap_tt)
 {
-	struct wire_tt_entry e[WIRE_TT_MAX + 4];
+	struct wire_tt_entry e[WIRE_TT_MAX + 4] = { 0 };
 	uint8_t own[BS_ADDR_LEN] = { 0x06, 0x11, 0x22, 0x33, 0x44, 0x55 };
 	uint8_t own2[BS_ADDR_LEN] = { 0x06, 0x11, 0x22, 0x33, 0x44, 0x56 };
 	uint8_t mac[BS_ADDR_LEN], buf[WIRE_TVLV_MAX];
@@ -1041,6 +1041,48 @@ START_TEST(test_local_cap_tt)
 	ck_assert_uint_eq(fwd_local_count(tab), FWD_LTT_MAX);
 }
 END_TEST
+/*
+ * AP isolation: with isolation on, every local client but the TAP's own
+ * MAC goes into the TT with WIRE_TT_F_ISOLATED, and switching it changes
+ * the version (the next OGM carries it).
+ */
+START_TEST(test_local_tt_isolated)
+{
+	struct wire_tt_entry e[WIRE_TT_MAX] = { 0 };
+	uint8_t own[BS_ADDR_LEN] = { 0x06, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	uint8_t mac[BS_ADDR_LEN];
+	uint64_t v1, v2, v3;
+	unsigned i, n;
+
+	fwd_local_set_own(tab, own, T0);
+	client_mac(1, mac);
+	ck_assert_int_eq(fwd_local_learn(tab, mac, 0, T0), 1);
+	ck_assert_int_eq(fwd_local_isolated(tab), 0);
+	n = fwd_local_tt(tab, e, WIRE_TT_MAX, &v1);
+	ck_assert_uint_eq(n, 2);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(e[i].flags, 0);
+	fwd_local_set_isolated(tab, 1);
+	ck_assert_int_eq(fwd_local_isolated(tab), 1);
+	n = fwd_local_tt(tab, e, WIRE_TT_MAX, &v2);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_ne(v1, v2);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(e[i].flags, memcmp(e[i].mac, own,
+		    BS_ADDR_LEN) == 0 ? 0 : WIRE_TT_F_ISOLATED);
+	ck_assert(fwd_local_is_own(tab, own));
+	ck_assert(!fwd_local_is_own(tab, mac));
+	fwd_local_set_isolated(tab, 1);		/* no change */
+	(void)fwd_local_tt(tab, e, WIRE_TT_MAX, &v3);
+	ck_assert_uint_eq(v2, v3);
+	fwd_local_set_isolated(tab, 0);
+	n = fwd_local_tt(tab, e, WIRE_TT_MAX, &v3);
+	ck_assert_uint_ne(v2, v3);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(e[i].flags, 0);
+}
+END_TEST
+
 /* ==== tables: per-originator data state ===================================== */
 
 START_TEST(test_e2e_get)
@@ -1552,6 +1594,155 @@ START_TEST(test_tap_learn_age)
 	fwd_tables_purge(tab, T0 + 2 * FWD_LTT_AGE_MS);
 	ck_assert_uint_eq(fwd_local_count(tab), 1);
 	ck_assert_ptr_nonnull(fwd_local_find(tab, own, 0));
+}
+END_TEST
+
+/* ==== AP isolation: the drop decision ========================================= */
+
+/*
+ * Who is who: node 5 announces client 100 isolated, node 6 client 200
+ * without the flag, node 7 (a gateway) client 300 isolated; client 400
+ * nobody announces.  Our client is client 50; our TAP's own MAC AI_OWN.
+ */
+enum ai_dir { AI_OUT, AI_IN_UC, AI_IN_BC };
+enum ai_peer { AI_ISO, AI_PLAIN, AI_GW_ISO, AI_UNKNOWN, AI_GROUP };
+
+struct ai_case {
+	int iso;		/* our ap-isolation */
+	enum ai_dir dir;
+	int own;		/* our end is the TAP's own MAC, not client 50 */
+	enum ai_peer peer;	/* the remote end */
+	int drop;
+};
+
+static const struct ai_case ai_cases[] = {
+	/* From our client into the mesh: the sender's check. */
+	{ 1, AI_OUT, 0, AI_ISO, 1 },
+	{ 0, AI_OUT, 0, AI_ISO, 0 },
+	{ 1, AI_OUT, 0, AI_PLAIN, 0 },
+	{ 1, AI_OUT, 0, AI_GW_ISO, 0 },
+	{ 1, AI_OUT, 1, AI_ISO, 0 },
+	{ 1, AI_OUT, 0, AI_UNKNOWN, 0 },	/* flooded: the receiver checks */
+	{ 1, AI_OUT, 0, AI_GROUP, 0 },		/* broadcast passes */
+	/* UNICAST from the mesh for our client: the receiver's check. */
+	{ 1, AI_IN_UC, 0, AI_ISO, 1 },
+	{ 0, AI_IN_UC, 0, AI_ISO, 0 },
+	{ 1, AI_IN_UC, 0, AI_PLAIN, 0 },
+	{ 1, AI_IN_UC, 0, AI_GW_ISO, 0 },
+	{ 1, AI_IN_UC, 1, AI_ISO, 0 },
+	{ 1, AI_IN_UC, 0, AI_UNKNOWN, 0 },
+	/* BCAST from the mesh: unknown unicast flooded, and a broadcast. */
+	{ 1, AI_IN_BC, 0, AI_ISO, 1 },
+	{ 0, AI_IN_BC, 0, AI_ISO, 0 },
+	{ 1, AI_IN_BC, 0, AI_PLAIN, 0 },
+	{ 1, AI_IN_BC, 0, AI_GW_ISO, 0 },
+	{ 1, AI_IN_BC, 1, AI_ISO, 0 },
+	{ 1, AI_IN_BC, 0, AI_GROUP, 0 },
+};
+
+static const uint8_t ai_own[BS_ADDR_LEN] = { 0x06, 1, 2, 3, 4, 5 };
+
+/* IPC_TT for orig: client c alone, with flags. */
+static void
+tt_flags(unsigned orig, unsigned c, uint8_t flags)
+{
+	static struct ipc_tt m;
+
+	memset(&m, 0, sizeof(m));
+	memcpy(m.orig_addr, node(orig)->addr, BS_ADDR_LEN);
+	m.count = 1;
+	client_mac(c, m.e[0].mac);
+	m.e[0].flags = flags;
+	ck_assert_uint_eq(fwd_client_set(tab, &m, T0), 1);
+}
+
+START_TEST(test_ap_isolation)
+{
+	static const unsigned orig_of[] = { 5, 6, 7, 5, 5 };
+	static const unsigned client_of[] = { 100, 200, 300, 400, 0 };
+	const struct ai_case *c = &ai_cases[_i];
+	uint8_t frame[FRAME_MAX], p[FRAME_MAX], ours[6], peer[6];
+	unsigned orig = orig_of[c->peer];
+	size_t fl, len;
+
+	neigh(1, IF1, 1, 200, T0);
+	route(5, 1, IF1, T0);
+	route(6, 1, IF1, T0);
+	route(7, 1, IF1, T0);
+	tt_flags(5, 100, WIRE_TT_F_ISOLATED);
+	tt_flags(6, 200, 0);
+	tt_flags(7, 300, WIRE_TT_F_ISOLATED);
+	ck_assert_int_eq(gw(7, 1, 100, T0), 0);
+	ck_assert_int_eq(fwd_local_set_own(tab, ai_own, T0), 0);
+	client_mac(50, ours);
+	ck_assert_int_ge(fwd_local_learn(tab, ours, 0, T0), 0);
+	fwd_local_set_isolated(tab, c->iso);
+	if (c->own)
+		memcpy(ours, ai_own, BS_ADDR_LEN);
+	if (c->peer == AI_GROUP)
+		memcpy(peer, bcast_mac, BS_ADDR_LEN);
+	else
+		client_mac(client_of[c->peer], peer);
+
+	if (c->dir == AI_OUT) {
+		fl = eth(frame, peer, ours, 98);
+		ck_assert_int_eq(fwd_data_isolated(tab, frame, fl, 1), c->drop);
+		fwd_data_tap_rx(&dp, frame, fl, T0);
+		ck_assert_uint_eq(n_sends, c->drop ? 0 : 1);
+		ck_assert_uint_eq(dp.tap.drop_isolated_out, (uint64_t)c->drop);
+		return;
+	}
+	fl = eth(frame, ours, peer, 98);
+	if (c->peer == AI_GROUP)	/* a broadcast from client 100 */
+		fl = eth(frame, bcast_mac, (client_mac(100, peer), peer), 98);
+	ck_assert_int_eq(fwd_data_isolated(tab, frame, fl, 0), c->drop);
+	if (c->dir == AI_IN_UC) {
+		len = mk_unicast(p, 1, IF1, 7, US, orig, frame, fl);
+		rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	} else {
+		len = mk_bcast(p, 1, IF1, 5, 77, orig, frame, fl);
+		rx_from(1, IF1, bcast_mac, p, len, T0);
+	}
+	ck_assert_uint_eq(n_taps, c->drop ? 0 : 1);
+	ck_assert_uint_eq(ifc(IF1)->drop_isolated_in, (uint64_t)c->drop);
+	ck_assert_uint_eq(ncount(1, IF1)->drop_isolated_in, (uint64_t)c->drop);
+	ck_assert_uint_eq(dp.tap.drop_isolated_out, 0);
+}
+END_TEST
+
+/*
+ * The flag follows the announcements: a client whose node stops
+ * announcing it isolated (ap-isolation off there, IPC_TT again) is
+ * reachable at once; a gateway withdrawn makes its isolated clients
+ * isolated.
+ */
+START_TEST(test_ap_isolation_changes)
+{
+	uint8_t frame[FRAME_MAX], ours[6], peer[6];
+	size_t fl;
+
+	neigh(1, IF1, 1, 200, T0);
+	route(5, 1, IF1, T0);
+	fwd_local_set_isolated(tab, 1);
+	client_mac(50, ours);
+	client_mac(100, peer);
+	fl = eth(frame, peer, ours, 98);
+	tt_flags(5, 100, WIRE_TT_F_ISOLATED);
+	fwd_data_tap_rx(&dp, frame, fl, T0);
+	ck_assert_uint_eq(n_sends, 0);
+	tt_flags(5, 100, 0);
+	fwd_data_tap_rx(&dp, frame, fl, T0);
+	ck_assert_uint_eq(n_sends, 1);
+	tt_flags(5, 100, WIRE_TT_F_ISOLATED);
+	ck_assert_int_eq(gw(5, 1, 100, T0), 0);
+	fwd_data_tap_rx(&dp, frame, fl, T0);
+	ck_assert_uint_eq(n_sends, 2);
+	ck_assert_int_eq(gw(5, 0, 0, T0), 0);
+	fwd_data_tap_rx(&dp, frame, fl, T0);
+	ck_assert_uint_eq(n_sends, 2);
+	ck_assert_uint_eq(dp.tap.drop_isolated_out, 2);
+	/* Too short to be Ethernet: not this check's to judge. */
+	ck_assert_int_eq(fwd_data_isolated(tab, frame, 13, 1), 0);
 }
 END_TEST
 
@@ -3589,6 +3780,7 @@ fwd_data_suite(void)
 	tcase_add_test(tc, test_local_learn_age);
 	tcase_add_test(tc, test_local_ignored);
 	tcase_add_test(tc, test_local_cap_tt);
+	tcase_add_test(tc, test_local_tt_isolated);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("e2e_state");
@@ -3611,6 +3803,13 @@ fwd_data_suite(void)
 	tcase_add_test(tc, test_tap_mtu_send_error);
 	tcase_add_test(tc, test_tap_vlan);
 	tcase_add_test(tc, test_tap_learn_age);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("ap_isolation");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, test_ap_isolation, 0,
+	    sizeof(ai_cases) / sizeof(ai_cases[0]));
+	tcase_add_test(tc, test_ap_isolation_changes);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("batch");

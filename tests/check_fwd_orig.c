@@ -214,8 +214,8 @@ START_TEST(test_own_and_relays)
 {
 	static const uint8_t cmac[2][6] = { { 0x02, 1, 2, 3, 4, 5 },
 	    { 0x00, 0x16, 0x3e, 1, 2, 3 } };
-	struct wire_tt_entry tt[2] = { { cmac[0], 0 },
-	    { cmac[1], WIRE_VID_TAGGED | 12 } };
+	struct wire_tt_entry tt[2] = { { cmac[0], 0, 0 },
+	    { cmac[1], WIRE_VID_TAGGED | 12, WIRE_TT_F_ISOLATED } };
 	struct fwd_tagkey keys[WIRE_MAX_TAGS];
 	struct wire_tt_entry got;
 	struct fwd_tables *t = fwd_tables_new();
@@ -268,6 +268,10 @@ START_TEST(test_own_and_relays)
 	wire_tt_get(e->tv.tt, 1, &got);
 	ck_assert_mem_eq(got.mac, cmac[1], 6);
 	ck_assert_uint_eq(got.vid, WIRE_VID_TAGGED | 12);
+	/* The isolated-client flag is signed in our own entry. */
+	ck_assert_uint_eq(got.flags, WIRE_TT_F_ISOLATED);
+	wire_tt_get(e->tv.tt, 0, &got);
+	ck_assert_uint_eq(got.flags, 0);
 	ck_assert(e->tv.present & (1u << WIRE_TVLV_GATEWAY));
 	ck_assert_uint_eq(e->tv.gw_down, 100);
 	ck_assert_uint_eq(e->tv.gw_up, 20);

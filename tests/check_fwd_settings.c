@@ -39,6 +39,8 @@ static const struct set_case set_ok[] = {
 	{ { "gw-sel-class", "255" }, 2, "gw-sel-class", "255" },
 	{ { "log-level", "debug" }, 2, "log-level", "debug" },
 	{ { "log-level", "error" }, 2, "log-level", "error" },
+	{ { "ap-isolation", "on" }, 2, "ap-isolation", "on" },
+	{ { "ap-isolation", "off" }, 2, "ap-isolation", "off" },
 };
 
 START_TEST(test_set_ok)
@@ -94,17 +96,20 @@ static const struct bad_case set_bad[] = {
 	  "100 kbit/s" },
 	{ { "log-level", "verbose" }, 2,
 	  "log-level: 'verbose' is not one of error, warning, info, debug" },
+	{ { "ap-isolation", "yes" }, 2,
+	  "ap-isolation: 'yes' is neither 'on' nor 'off'" },
+	{ { "ap-isolation", "on", "off" }, 3, "ap-isolation: too many values" },
 	{ { "hop-penalty" }, 1, "hop-penalty: missing value" },
 	{ { "hop-penalty", "1", "2" }, 3, "hop-penalty: too many values" },
 	{ { "ethertype", "0x88b6" }, 2, "'ethertype' cannot be set at run "
 	  "time (one of hop-penalty, orig-interval, hello-interval, gateway, "
-	  "gw-sel-class, log-level)" },
+	  "gw-sel-class, log-level, ap-isolation)" },
 	{ { "interface", "eth9" }, 2, "'interface' cannot be set at run "
 	  "time (one of hop-penalty, orig-interval, hello-interval, gateway, "
-	  "gw-sel-class, log-level)" },
+	  "gw-sel-class, log-level, ap-isolation)" },
 	{ { "nonsense", "1" }, 2, "'nonsense' cannot be set at run time "
 	  "(one of hop-penalty, orig-interval, hello-interval, gateway, "
-	  "gw-sel-class, log-level)" },
+	  "gw-sel-class, log-level, ap-isolation)" },
 };
 
 START_TEST(test_set_bad)
@@ -152,7 +157,7 @@ START_TEST(test_get)
 		snprintf(line, sizeof(line), "\n%s %s\n", name, val);
 		ck_assert_msg(strstr(dump, line) != NULL, "%s", line);
 	}
-	ck_assert_uint_eq(i, 6);
+	ck_assert_uint_eq(i, 7);
 }
 END_TEST
 

@@ -17,6 +17,7 @@
 #include "batsec_crypto.h"
 #include "forwarder/ipc_check.h"
 #include "proto/ipc.h"
+#include "proto/wire.h"
 #include "lib/t_check.h"
 #include "lib/t_ident.h"
 
@@ -183,6 +184,8 @@ sample(uint16_t type, union ipc_payload *u)
 		for (i = 0; i < 3; i++)
 			mac(u->tt.e[i].mac, (uint8_t)(0x40 + i));
 		u->tt.e[1].vid = 0x8000 | 10;
+		/* An isolated client: a repeat differs in its flags only. */
+		u->tt.e[2].flags = WIRE_TT_F_ISOLATED;
 		break;
 	case IPC_GW:
 		memcpy(u->gw.orig_addr, addr_orig, 6);
@@ -240,7 +243,7 @@ raw_len(uint16_t type, const union ipc_payload *u)
 	case IPC_FRAME:
 		return 20 + (size_t)u->frame.len;
 	case IPC_TT:
-		return 8 + 8 * (size_t)u->tt.count;
+		return 8 + sizeof(struct ipc_tt_entry) * (size_t)u->tt.count;
 	case IPC_RELAY:
 		return 8 + (size_t)u->relay.len;
 	case IPC_STATS:
@@ -722,6 +725,10 @@ static const struct fmt_case fmt_cases[] = {
 	F(IPC_TT, struct ipc_tt, e[2].mac[5], 1, 0x40, "entry 2 repeats "
 	    "entry 0"),
 	F(IPC_TT, struct ipc_tt, reserved, 1, 1, "reserved"),
+	F(IPC_TT, struct ipc_tt, e[1].flags, 1, 0x02, "entry 1: flags 0x02"),
+	F(IPC_TT, struct ipc_tt, e[2].flags, 1, 0x81, "entry 2: flags 0x81"),
+	F(IPC_TT, struct ipc_tt, e[0].reserved, 1, 1, "entry 0: flags 0x00 "
+	    "or reserved"),
 	/* GW */
 	F(IPC_GW, struct ipc_gw, orig_addr[0], 1, 0x00, "not a mesh address"),
 	F(IPC_GW, struct ipc_gw, op, 1, 2, "op 2"),
@@ -778,10 +785,10 @@ static const struct fmt_case fmt_cases[] = {
 	FX(IPC_CERT, struct ipc_cert, cert[0], 0x03, "certificate: "),
 	FX(IPC_CERT, struct ipc_cert, cert[3], 0x01, "certificate: "),
 	/* Counts that disagree with the payload size. */
-	{ IPC_TT, offsetof(struct ipc_tt, count), 1, 3, NULL, -8,
-	  "payload of 24 bytes, expected 32", 0 },
-	{ IPC_TT, offsetof(struct ipc_tt, count), 1, 2, NULL, 8,
-	  "payload of 32 bytes, expected 24", 0 },
+	{ IPC_TT, offsetof(struct ipc_tt, count), 1, 3, NULL, -10,
+	  "payload of 28 bytes, expected 38", 0 },
+	{ IPC_TT, offsetof(struct ipc_tt, count), 1, 2, NULL, 10,
+	  "payload of 38 bytes, expected 28", 0 },
 	{ IPC_STATS, offsetof(struct ipc_stats, count), 2, 3, NULL, -16,
 	  "expected", 0 },
 	{ IPC_PINS, offsetof(struct ipc_pins, count), 2, 3, NULL, 32,

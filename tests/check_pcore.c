@@ -2279,12 +2279,15 @@ static const uint8_t client1[6] = { 0x0a, 0, 0, 0, 0, 1 };
 static const uint8_t client2[6] = { 0x0a, 0, 0, 0, 0, 2 };
 static const uint8_t client3[6] = { 0x0a, 0, 0, 0, 0, 3 };
 
+/* The TT flags of the second client tvlvs() puts in. */
+static uint8_t tt_flags2;
+
 /* A TVLV region with up to two clients and an optional gateway. */
 static size_t
 tvlvs(uint8_t *buf, size_t cap, const uint8_t *c1, const uint8_t *c2,
     uint32_t down, uint32_t up)
 {
-	struct wire_tt_entry tt[2];
+	struct wire_tt_entry tt[2] = { 0 };
 	unsigned n = 0;
 	size_t len = 0;
 
@@ -2294,6 +2297,7 @@ tvlvs(uint8_t *buf, size_t cap, const uint8_t *c1, const uint8_t *c2,
 	}
 	if (c2 != NULL) {
 		tt[n].mac = c2;
+		tt[n].flags = tt_flags2;
 		tt[n++].vid = WIRE_VID_TAGGED | 5;
 	}
 	if (n > 0)
@@ -2436,6 +2440,20 @@ START_TEST(test_tt_gw)
 	ck_assert_uint_eq(msg_count(&X, mark, IPC_TT) +
 	    msg_count(&X, mark, IPC_GW), 0);
 	ck_assert_uint_eq(msg_count(&X, mark, IPC_ROUTE_ADD), 1);
+	/* A client announced isolated (ap-isolation): its flag alone is a
+	 * change, passed on as signed; and back. */
+	mark = X.n;
+	tt_flags2 = WIRE_TT_F_ISOLATED;
+	send_own_tv(&P, &X, client1, client2, 100, 20);
+	tt_flags2 = 0;
+	ck_assert_int_ge(msg_find(&X, mark, IPC_TT, &tt, sizeof(tt)), 0);
+	ck_assert_uint_eq(tt.count, 2);
+	ck_assert_uint_eq(tt.e[0].flags, 0);
+	ck_assert_uint_eq(tt.e[1].flags, WIRE_TT_F_ISOLATED);
+	mark = X.n;
+	send_own_tv(&P, &X, client1, client2, 100, 20);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_TT, &tt, sizeof(tt)), 0);
+	ck_assert_uint_eq(tt.e[1].flags, 0);
 	/* One client fewer, other bandwidth. */
 	mark = X.n;
 	send_own_tv(&P, &X, client1, NULL, 200, 20);

@@ -206,13 +206,14 @@ static size_t
 make_tt(uint8_t *buf, size_t cap, size_t len, unsigned n)
 {
 	static uint8_t macs[WIRE_TT_MAX][BS_ADDR_LEN];
-	struct wire_tt_entry e[WIRE_TT_MAX];
+	struct wire_tt_entry e[WIRE_TT_MAX] = { 0 };
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
 		tt_mac(macs[i], i);
 		e[i].mac = macs[i];
 		e[i].vid = (n == 3 && i == 1) ? (WIRE_VID_TAGGED | 5) : 0;
+		e[i].flags = (n == 3 && i == 1) ? WIRE_TT_F_ISOLATED : 0;
 	}
 	ck_assert_int_eq(wire_tvlv_put_tt(buf, cap, &len, e, n), WIRE_OK);
 	return len;
@@ -1023,7 +1024,13 @@ static const struct bad bad[] = {
 	{ R_OGM3, M_E0T, 22, 2, 0x9001, 0, WIRE_EVID, 0 },
 	{ R_OGM3, M_E0T, 22, 2, 0x8001, 0, WIRE_OK, 0 },
 	{ R_OGM3, M_E0T, 22, 2, 0x8ffe, 0, WIRE_OK, 0 },
-	{ R_OGM3, M_E0T, 24, 1, 1, 0, WIRE_ERESERVED, 0 },
+	/* TT flags: 0x01 isolated client (ap-isolation), others reserved */
+	{ R_OGM3, M_E0T, 24, 1, WIRE_TT_F_ISOLATED, 0, WIRE_OK, 0 },
+	{ R_OGM3, M_E0T, 36, 1, WIRE_TT_F_ISOLATED, 0, WIRE_OK, 0 },
+	{ R_OGM3, M_E0T, 24, 1, 0x02, 0, WIRE_ERESERVED, 0 },
+	{ R_OGM3, M_E0T, 24, 1, 0x03, 0, WIRE_ERESERVED, 0 },
+	{ R_OGM3, M_E0T, 24, 1, 0x20, 0, WIRE_ERESERVED, 0 },
+	{ R_OGM3, M_E0T, 36, 1, 0x80, 0, WIRE_ERESERVED, 0 },
 	{ R_OGM3, M_E0T, 25, 1, 1, 0, WIRE_ERESERVED, 0 },
 	{ R_OGM3, M_E0T, 27, 1, 1, 0, WIRE_ERESERVED, -2 },
 	{ R_OGM3, M_E0T, 28, 6, TTMAC(0), 0, WIRE_OK, 0 },
@@ -1260,6 +1267,9 @@ START_TEST(test_tvlv_iter)
 	wire_tt_get(tt, 1, &e);
 	ck_assert_uint_eq(e.vid, WIRE_VID_TAGGED | 5);
 	ck_assert_uint_eq(e.mac[5], 1);
+	ck_assert_uint_eq(e.flags, WIRE_TT_F_ISOLATED);
+	wire_tt_get(tt, 0, &e);
+	ck_assert_uint_eq(e.flags, 0);
 	ck_assert_int_eq(wire_tvlv_cert(&t, &c), WIRE_ETYPE);
 	ck_assert_int_eq(wire_tvlv_revoke(&t, &c), WIRE_ETYPE);
 
@@ -1743,7 +1753,7 @@ START_TEST(test_build_tvlv_inval)
 	static const uint8_t zero[BS_CERT_LEN];
 	uint8_t buf[1024], m0[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 0, 0, 1 },
 	    mc[BS_ADDR_LEN] = { 0x01, 0, 0, 0, 0, 1 }, z[BS_ADDR_LEN] = { 0 };
-	struct wire_tt_entry e[WIRE_TT_MAX + 1];
+	struct wire_tt_entry e[WIRE_TT_MAX + 1] = { 0 };
 	size_t len = 0;
 	unsigned i;
 
@@ -1766,6 +1776,12 @@ START_TEST(test_build_tvlv_inval)
 	e[1].vid = 0;
 	ck_assert_int_eq(wire_tvlv_put_tt(buf, sizeof(buf), &len, e, 2),
 	    WIRE_EINVAL);
+	e[1].vid = WIRE_VID_TAGGED | 2;
+	e[1].flags = 0x02;		/* not a defined flag */
+	ck_assert_int_eq(wire_tvlv_put_tt(buf, sizeof(buf), &len, e, 2),
+	    WIRE_EINVAL);
+	e[1].flags = 0;
+	e[1].vid = 0;
 	e[1].mac = mc;
 	ck_assert_int_eq(wire_tvlv_put_tt(buf, sizeof(buf), &len, e, 2),
 	    WIRE_EINVAL);

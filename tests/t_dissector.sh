@@ -151,6 +151,7 @@ batsec.hello.neigh.addr batsec.hello.ifmac batsec.cert.name
 batsec.cert.not_before batsec.cert.not_after batsec.ogm.num_entries
 batsec.ogm.seqno batsec.ogm.epoch batsec.ogm.hops batsec.ogm.tq
 batsec.ogm.interval batsec.tvlv.gw.down batsec.tvlv.gw.up batsec.tvlv.tt.mac
+batsec.tvlv.tt.flags
 batsec.revoke.issued_at batsec.trailer.auth batsec.trailer.num_tags
 batsec.trailer.counter batsec.trailer.keyid batsec.inner_len
 batsec.bcast.seqno batsec.ttl batsec.hop.keyid batsec.hop.counter
@@ -227,6 +228,8 @@ eq "OGM of 3: TT clients" "$(count batsec.ogm.num_entries 3 \
     batsec.tvlv.tt.mac)" 5
 eq "OGM of 3: first client" "$(get batsec.ogm.num_entries 3 \
     batsec.tvlv.tt.mac | cut -d'|' -f1)" 00:16:3e:aa:00:00
+eq "OGM of 3: TT flags (client 2 isolated)" "$(get batsec.ogm.num_entries 3 \
+    batsec.tvlv.tt.flags | cut -d'|' -f1-5)" "0x00|0x00|0x01|0x00|0x00"
 eq "OGM of 3: certificate" "$(get batsec.ogm.num_entries 3 \
     batsec.cert.name)" node-1
 eq "OGM of 3: revocation" "$(get batsec.ogm.num_entries 3 \

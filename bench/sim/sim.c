@@ -550,7 +550,7 @@ deliver(uint32_t from, struct sim_frame *f)
 static int
 live_originate(struct sim_node *v)
 {
-	struct wire_tt_entry tt;
+	struct wire_tt_entry tt = { 0 };
 	uint8_t mac[6] = { 0x02, 0x5f };
 
 	if (S.o.live_iface == NULL)

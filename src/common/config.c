@@ -899,6 +899,21 @@ conf_d_log_level(struct conf_parser *p, char **av, size_t ac)
 	return -1;
 }
 
+static int
+conf_d_ap_isolation(struct conf_parser *p, char **av, size_t ac)
+{
+	struct conf_quoted q;
+
+	(void)ac;
+	if (strcmp(av[0], "on") == 0 || strcmp(av[0], "off") == 0) {
+		p->cfg.ap_isolation = strcmp(av[0], "on") == 0;
+		return 0;
+	}
+	conf_err(p->err, p->errlen, p->where, "'%s' is neither 'on' nor 'off'",
+	    conf_quote(&q, av[0]));
+	return -1;
+}
+
 static const char *const conf_fast_path_names[] = {
 	[BS_FAST_OFF] = "off", [BS_FAST_ON] = "on", [BS_FAST_TC] = "tc",
 };
@@ -962,6 +977,7 @@ static const struct conf_directive conf_directives[] = {
 	{ "gw-mode", conf_d_gateway, 1, 2, false },
 	{ "gw-sel-class", conf_d_gw_sel_class, 1, 1, false },
 	{ "log-level", conf_d_log_level, 1, 1, false },
+	{ "ap-isolation", conf_d_ap_isolation, 1, 1, false },
 	{ "fast-path", conf_d_fast_path, 1, 1, false },
 	{ "epoch-seed", conf_d_epoch_seed, 1, 1, false },
 };
@@ -1116,7 +1132,7 @@ config_parse_buf(struct bs_config *cfg, const char *buf, size_t len,
 
 static const char *const conf_runtime_names[] = {
 	"hop-penalty", "orig-interval", "hello-interval", "gateway",
-	"gw-sel-class", "log-level",
+	"gw-sel-class", "log-level", "ap-isolation",
 };
 #define CONF_N_RUNTIME \
 	(sizeof(conf_runtime_names) / sizeof(conf_runtime_names[0]))
@@ -1162,7 +1178,8 @@ config_set_runtime(struct bs_config *cfg, size_t argc,
 	if (d == NULL) {
 		conf_err(err, errlen, NULL, "'%s' cannot be set at run time "
 		    "(one of hop-penalty, orig-interval, hello-interval, "
-		    "gateway, gw-sel-class, log-level)", conf_quote(&q, argv[0]));
+		    "gateway, gw-sel-class, log-level, ap-isolation)",
+		    conf_quote(&q, argv[0]));
 		return -1;
 	}
 	if (argc - 1 < d->min_args || argc - 1 > d->max_args) {
@@ -1228,6 +1245,8 @@ config_get_runtime(const struct bs_config *cfg, const char *name, char *buf,
 	else if (strcmp(name, "log-level") == 0)
 		n = snprintf(buf, len, "%s",
 		    config_log_level_name(cfg->log_level));
+	else if (strcmp(name, "ap-isolation") == 0)
+		n = snprintf(buf, len, "%s", cfg->ap_isolation ? "on" : "off");
 	else
 		return -1;
 	return n < 0 || (size_t)n >= len ? -1 : n;
@@ -1754,6 +1773,7 @@ config_equal(const struct bs_config *a, const struct bs_config *b)
 	    a->hop_penalty == b->hop_penalty && a->gw_mode == b->gw_mode &&
 	    a->gw_down == b->gw_down && a->gw_up == b->gw_up &&
 	    a->gw_sel_class == b->gw_sel_class &&
-	    a->log_level == b->log_level && a->fast_path == b->fast_path &&
+	    a->log_level == b->log_level &&
+	    a->ap_isolation == b->ap_isolation && a->fast_path == b->fast_path &&
 	    a->epoch_seed == b->epoch_seed;
 }

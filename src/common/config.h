@@ -140,6 +140,7 @@ struct bs_config {
 	uint32_t	gw_up;		/* both 0 unless gw_mode is BS_GW_SERVER */
 	uint8_t		gw_sel_class;	/* client: 1..255 (gw-sel-class) */
 	enum bs_log_level log_level;
+	bool		ap_isolation;	/* our clients are isolated clients */
 	enum bs_fast_path fast_path;	/* relay UNICAST in the kernel
 					   (fastpath.h) */
 	enum bs_epoch_seed epoch_seed;

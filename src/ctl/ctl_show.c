@@ -61,6 +61,7 @@ static const struct ctl_col ctl_cols_clients[] = {
 	CTL_COL("vid", "VID", CTL_FMT_NUM),
 	CTL_COL("originator", "Originator", CTL_FMT_TEXT),
 	CTL_COL("last_seen_ms", "last-seen", CTL_FMT_SECS),
+	{ "isolated", "Flags", CTL_FMT_TEXT, "I", "" },
 	CTL_COL_END
 };
 

@@ -261,6 +261,8 @@ fwd_ctl_clients(void *ctx, size_t argc, const char *const argv[],
 		ctl_reply_field_u64(r, "last_seen_ms", fwd_ago(now, l->last_ms));
 		ctl_reply_field_bool(r, "local", 1);
 		ctl_reply_field_bool(r, "permanent", l->permanent != 0);
+		ctl_reply_field_bool(r, "isolated",
+		    fwd_local_isolated(f->tables) && !l->permanent);
 	}
 	cur = 0;
 	while ((c = fwd_client_next(f->tables, &cur)) != NULL) {
@@ -271,6 +273,8 @@ fwd_ctl_clients(void *ctx, size_t argc, const char *const argv[],
 		ctl_reply_field_u64(r, "last_seen_ms",
 		    fwd_ago(now, c->since_ms));
 		ctl_reply_field_bool(r, "local", 0);
+		ctl_reply_field_bool(r, "isolated",
+		    (c->flags & WIRE_TT_F_ISOLATED) != 0);
 	}
 	ctl_reply_ok(r);
 }

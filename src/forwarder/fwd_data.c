@@ -758,6 +758,45 @@ fwd_frame_vid(const uint8_t *frame, size_t len)
 	return id == 0 ? 0 : (uint16_t)(WIRE_VID_TAGGED | id);
 }
 
+/* ---- AP isolation (batsec.conf(5) ap-isolation) ------------------------------ */
+
+/*
+ * A remote client counts as isolated when its originator announces it
+ * with WIRE_TT_F_ISOLATED and is not a gateway we know of (a gateway's
+ * clients stay reachable whatever it announces).
+ */
+static int
+fwd_client_isolated(const struct fwd_tables *t, const struct fwd_client *cl)
+{
+	return cl != NULL && (cl->flags & WIRE_TT_F_ISOLATED) != 0 &&
+	    fwd_gw_find(t, cl->orig_addr) == NULL;
+}
+
+int
+fwd_data_isolated(const struct fwd_tables *t, const uint8_t *frame,
+    size_t len, int to_mesh)
+{
+	const uint8_t *local = to_mesh ? frame + 6 : frame;
+	const uint8_t *remote = to_mesh ? frame : frame + 6;
+	uint16_t vid;
+
+	/* Only unicast between two clients: broadcast and multicast go
+	 * through (as batman-adv), and so does the node itself. */
+	if (!fwd_local_isolated(t) || len < FWD_ETH_HLEN ||
+	    (frame[0] & 0x01) || fwd_local_is_own(t, local))
+		return 0;
+	vid = fwd_frame_vid(frame, len);
+	return fwd_client_isolated(t, fwd_client_find(t, remote, vid));
+}
+
+void
+fwd_data_isolation(struct fwd *f)
+{
+	if (f->tables != NULL)
+		fwd_local_set_isolated(f->tables, f->cfg.ap_isolation &&
+		    f->cfg.gw_mode != BS_GW_SERVER);
+}
+
 static void
 fwd_data_tap_bcast(struct fwd_data *d, const uint8_t *frame, size_t len)
 {
@@ -822,6 +861,10 @@ fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
 	if ((frame[0] & 0x01) ||
 	    (cl = fwd_client_find(d->t, frame, vid)) == NULL) {
 		fwd_data_tap_bcast(d, frame, len);
+		return;
+	}
+	if (fwd_data_isolated(d->t, frame, len, 1)) {
+		d->tap.drop_isolated_out++;
 		return;
 	}
 	fwd_data_tap_unicast(d, cl->orig_addr, frame, len);
@@ -895,6 +938,8 @@ fwd_data_rx_sealed(struct fwd_data *d, struct fwd_data_ifc *ic,
 	if (s.type == WIRE_T_UNICAST) {
 		if (fwd_gw_rx_drop(&d->gw, s.e.src, d->pt, s.ct_len))
 			d->gw.dropped++;
+		else if (fwd_data_isolated(d->t, d->pt, s.ct_len, 0))
+			FWD_DROP(c, n, drop_isolated_in);
 		else
 			fwd_data_to_tap(d, c, n, d->pt, s.ct_len);
 		return;
@@ -969,8 +1014,11 @@ fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
 		pe = fwd_e2e_get(d->t, b.orig, 1);
 	fwd_e2e_bcast_mark(d->t, pe, b.epoch, b.seqno);
 	/* A DHCP answer of a gateway we do not use: relayed, not ours. */
+	/* An unknown unicast flooded: not delivered, still sent on. */
 	if (fwd_gw_rx_drop(&d->gw, b.orig, b.inner, b.inner_len))
 		d->gw.dropped++;
+	else if (fwd_data_isolated(d->t, b.inner, b.inner_len, 0))
+		FWD_DROP(c, n, drop_isolated_in);
 	else
 		fwd_data_to_tap(d, c, n, b.inner, b.inner_len);
 	if (b.ttl > 1)
@@ -1222,6 +1270,7 @@ fwd_data_setup(struct fwd *f)
 		return -1;
 	}
 	fwd_data_init(f->data, f->tables, &f->id, f->epoch, &ops);
+	fwd_data_isolation(f);
 	return 0;
 }
 

@@ -256,6 +256,22 @@ int	fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
  */
 int	fwd_data_ping_result(const struct fwd_data *d, uint16_t seqno,
 	    uint64_t *rtt_us);
+/*
+ * AP isolation: 1 when the Ethernet frame (len bytes) must not pass
+ * because it is unicast between one of our clients and a remote isolated
+ * client (fwd_client_isolated) while ours are isolated too; to_mesh: read
+ * from the TAP (our client is the source), else for the TAP (our client
+ * is the destination).  Broadcast and multicast, and frames from or to
+ * the TAP's own MAC, always pass.
+ */
+int	fwd_data_isolated(const struct fwd_tables *t, const uint8_t *frame,
+	    size_t len, int to_mesh);
+/*
+ * Are our clients isolated: ap-isolation on and no gateway announced
+ * (a gateway's clients stay reachable).  Called at start and when the
+ * settings change; the next OGM carries the flags.
+ */
+void	fwd_data_isolation(struct fwd *f);
 /* 1 when a mesh payload is a data frame (goes to fwd_data_mesh_rx). */
 int	fwd_data_is_data(const uint8_t *payload, size_t len);
 /*

@@ -80,6 +80,8 @@ fwd_settings_apply(struct fwd *f, const struct bs_config *n, const char *why)
 	if (o.gw_mode != f->cfg.gw_mode || o.gw_sel_class != f->cfg.gw_sel_class)
 		fwd_gw_reset(f);
 	f->cfg.log_level = n->log_level;
+	f->cfg.ap_isolation = n->ap_isolation;
+	fwd_data_isolation(f);
 	hello = o.hello_interval_ms != f->cfg.hello_interval_ms;
 	ogm = o.orig_interval_ms != f->cfg.orig_interval_ms;
 	if (hello || ogm)
@@ -158,7 +160,8 @@ fwd_settings_ctl_get(void *ctx, size_t argc, const char *const argv[],
 	    sizeof(val)) < 0) {
 		ctl_reply_error(r, CTLP_E_USAGE, "'%s' is not a runtime "
 		    "setting (one of hop-penalty, orig-interval, "
-		    "hello-interval, gateway, gw-sel-class, log-level)", argv[0]);
+		    "hello-interval, gateway, gw-sel-class, log-level, "
+		    "ap-isolation)", argv[0]);
 		return;
 	}
 	ctl_reply_record_begin(r);

@@ -87,6 +87,7 @@ struct fwd_tables {
 	uint64_t local_version;
 	uint8_t own_mac[BS_ADDR_LEN];
 	int has_own;
+	int local_isolated;		/* our clients are isolated */
 
 	struct fwd_e2e e2e[FWD_E2E_MAX];
 	int32_t e2e_idx[FWD_E2E_BUCKETS];
@@ -697,6 +698,7 @@ fwd_client_put(struct fwd_tables *t, const uint8_t *orig,
 			memcpy(c->orig_addr, orig, BS_ADDR_LEN);
 			c->since_ms = now_ms;
 		}
+		c->flags = e->flags;
 		return 0;
 	}
 	FWD_SLOT_TAKE(i, t->client, next_, t->client_free, t->client_hw,
@@ -709,6 +711,7 @@ fwd_client_put(struct fwd_tables *t, const uint8_t *orig,
 	memcpy(c->mac, e->mac, BS_ADDR_LEN);
 	c->vid = e->vid;
 	memcpy(c->orig_addr, orig, BS_ADDR_LEN);
+	c->flags = e->flags;
 	c->since_ms = now_ms;
 	c->used_ = 1;
 	h = fwd_hash(t, c->mac, c->vid, FWD_RTT_BUCKETS);
@@ -994,6 +997,27 @@ fwd_local_count(const struct fwd_tables *t)
 	return t->n_local;
 }
 
+void
+fwd_local_set_isolated(struct fwd_tables *t, int on)
+{
+	if (t->local_isolated != (on != 0))
+		t->local_version++;
+	t->local_isolated = on != 0;
+}
+
+int
+fwd_local_isolated(const struct fwd_tables *t)
+{
+	return t->local_isolated;
+}
+
+int
+fwd_local_is_own(const struct fwd_tables *t,
+    const uint8_t mac[static BS_ADDR_LEN])
+{
+	return t->has_own && fwd_addr_eq(t->own_mac, mac);
+}
+
 unsigned
 fwd_local_tt(const struct fwd_tables *t, struct wire_tt_entry *out,
     unsigned max, uint64_t *version)
@@ -1008,6 +1032,9 @@ fwd_local_tt(const struct fwd_tables *t, struct wire_tt_entry *out,
 			continue;
 		out[n].mac = t->local[i].mac;
 		out[n].vid = t->local[i].vid;
+		/* The TAP's own MAC (the node itself) is never isolated. */
+		out[n].flags = t->local_isolated && !t->local[i].permanent ?
+		    WIRE_TT_F_ISOLATED : 0;
 		n++;
 	}
 	if (version != NULL)

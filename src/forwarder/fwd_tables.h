@@ -75,7 +75,9 @@
 	X(drop_epoch,		"drop_epoch") \
 	X(drop_e2e,		"drop_e2e") \
 	X(drop_bad_sig,		"drop_bad_sig") \
-	X(drop_sig_budget,	"drop_sig_budget")
+	X(drop_sig_budget,	"drop_sig_budget") \
+	X(drop_isolated_out,	"drop_ap_isolation_out") \
+	X(drop_isolated_in,	"drop_ap_isolation_in")
 
 COUNTERS_STRUCT(fwd_dcount, FWD_DCOUNT_LIST);
 
@@ -159,6 +161,7 @@ struct fwd_client {
 	uint8_t mac[BS_ADDR_LEN];
 	uint16_t vid;			/* 0 or WIRE_VID_TAGGED | id */
 	uint8_t orig_addr[BS_ADDR_LEN];
+	uint8_t flags;			/* WIRE_TT_F_*, as last announced */
 	uint64_t since_ms;		/* when this orig announced it */
 	int32_t next_;			/* private */
 	uint8_t used_;
@@ -322,6 +325,16 @@ const struct fwd_local *fwd_local_find(const struct fwd_tables *t,
 const struct fwd_local *fwd_local_next(const struct fwd_tables *t,
 	    size_t *cursor);
 size_t	fwd_local_count(const struct fwd_tables *t);
+/*
+ * AP isolation (batsec.conf(5) ap-isolation): when on, every local client
+ * but the TAP's own MAC is announced with WIRE_TT_F_ISOLATED.  A change
+ * changes the version fwd_local_tt() reports.
+ */
+void	fwd_local_set_isolated(struct fwd_tables *t, int on);
+int	fwd_local_isolated(const struct fwd_tables *t);
+/* 1 when mac is the TAP's own MAC (the permanent entry). */
+int	fwd_local_is_own(const struct fwd_tables *t,
+	    const uint8_t mac[static BS_ADDR_LEN]);
 /*
  * Fill out[0..max) for wire_tvlv_put_tt(): the local clients, at most
  * min(max, WIRE_TT_MAX).  out[i].mac points into the table (valid until

@@ -221,6 +221,7 @@ pcore_entry_tt(struct pcore *pc, const struct wire_ogm_entry *e,
 		}
 		memcpy(m.e[k].mac, te.mac, BS_ADDR_LEN);
 		m.e[k].vid = te.vid;
+		m.e[k].flags = te.flags;	/* checked: WIRE_TT_F_MASK */
 		k++;
 	}
 	if (k > 0)

@@ -393,8 +393,13 @@ chk_tt(const union ipc_payload *u, char *err, size_t errlen)
 		if (!ipc_vid_ok(t->e[i].vid))
 			return log_errf(err, errlen, "entry %u: vid 0x%04x "
 			    "invalid", i, t->e[i].vid);
+		if ((t->e[i].flags & ~WIRE_TT_F_MASK) != 0 ||
+		    t->e[i].reserved != 0)
+			return log_errf(err, errlen, "entry %u: flags 0x%02x "
+			    "or reserved not 0", i, t->e[i].flags);
 		for (j = 0; j < i; j++)
-			if (memcmp(&t->e[i], &t->e[j], sizeof(t->e[i])) == 0)
+			if (t->e[i].vid == t->e[j].vid &&
+			    memcmp(t->e[i].mac, t->e[j].mac, BS_ADDR_LEN) == 0)
 				return log_errf(err, errlen, "entry %u "
 				    "repeats entry %u", i, j);
 	}

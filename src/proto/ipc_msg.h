@@ -319,11 +319,13 @@ struct ipc_link_key_req {
 struct ipc_tt_entry {
 	uint8_t mac[BS_ADDR_LEN];	/* client MAC: unicast, non-zero */
 	uint16_t vid;			/* 0 or 0x8000 | 1..4094 */
+	uint8_t flags;			/* WIRE_TT_F_* as signed, others 0 */
+	uint8_t reserved;		/* 0 */
 };
 
 /*
  * IPC_TT: the complete client list an originator announces (replaces the
- * previous one; count 0 clears it).  Payload = 8 + 8 * count bytes.
+ * previous one; count 0 clears it).  Payload = 8 + 10 * count bytes.
  */
 struct ipc_tt {
 	uint8_t orig_addr[BS_ADDR_LEN];
@@ -555,7 +557,7 @@ _Static_assert(sizeof(struct ipc_route_cand) == 12, "ipc_route_cand");
 _Static_assert(offsetof(struct ipc_route_alt, c) == 8, "ipc_route_alt");
 _Static_assert(sizeof(struct ipc_neigh) == 72, "ipc_neigh");
 _Static_assert(sizeof(struct ipc_link_key_req) == 36, "ipc_link_key_req");
-_Static_assert(sizeof(struct ipc_tt_entry) == 8, "ipc_tt_entry");
+_Static_assert(sizeof(struct ipc_tt_entry) == 10, "ipc_tt_entry");
 _Static_assert(offsetof(struct ipc_tt, e) == 8, "ipc_tt");
 _Static_assert(sizeof(struct ipc_gw) == 16, "ipc_gw");
 _Static_assert(offsetof(struct ipc_relay, entry) == 8, "ipc_relay");

@@ -643,7 +643,7 @@ tt_entry_check(const uint8_t *v, unsigned i, struct wire_where *w)
 		return where_set(w, WIRE_EADDR, "TT client MAC", at);
 	if (!vid_ok(bs_get16(e + 6)))
 		return where_set(w, WIRE_EVID, "TT vid", at + 6);
-	if (e[8] != 0)
+	if ((e[8] & ~WIRE_TT_F_MASK) != 0)
 		return where_set(w, WIRE_ERESERVED, "TT flags", at + 8);
 	if (e[9] != 0 || e[10] != 0 || e[11] != 0)
 		return where_set(w, WIRE_ERESERVED, "TT reserved", at + 9);
@@ -762,6 +762,7 @@ wire_tt_get(const uint8_t *entries, unsigned i, struct wire_tt_entry *out)
 
 	out->mac = e;
 	out->vid = bs_get16(e + 6);
+	out->flags = e[8];
 }
 
 /* Decode one known container into out (w: offset within its value). */
@@ -883,6 +884,7 @@ wire_tvlv_put_tt(uint8_t *buf, size_t cap, size_t *len,
 		memcpy(v + (size_t)i * WIRE_TT_ENTRY_LEN, e[i].mac,
 		    BS_ADDR_LEN);
 		bs_put16(v + (size_t)i * WIRE_TT_ENTRY_LEN + 6, e[i].vid);
+		v[(size_t)i * WIRE_TT_ENTRY_LEN + 8] = e[i].flags;
 	}
 	t.type = WIRE_TVLV_TT;
 	t.version = WIRE_TVLV_VERSION;

@@ -165,6 +165,9 @@ enum wire_tvlv_type {
 #define WIRE_TT_MAX		64
 #define WIRE_VID_TAGGED		0x8000	/* vid: tagged flag ... */
 #define WIRE_VID_MASK		0x0fff	/* ... and VLAN id 1..4094 */
+/* TT entry flags (byte 8): isolated client (ap-isolation); others 0. */
+#define WIRE_TT_F_ISOLATED	0x01
+#define WIRE_TT_F_MASK		WIRE_TT_F_ISOLATED
 
 struct wire_tvlv {
 	uint8_t type;
@@ -195,6 +198,7 @@ int wire_tvlv_is_known(const struct wire_tvlv *t);
 struct wire_tt_entry {
 	const uint8_t *mac;		/* unicast, non-zero */
 	uint16_t vid;			/* 0, or WIRE_VID_TAGGED | id */
+	uint8_t flags;			/* WIRE_TT_F_*, others 0 */
 };
 
 /* Typed decoders of a known container; each checks the value exactly. */

@@ -1047,7 +1047,7 @@ mode_malformed(struct atk *a, int secs)
 static void
 mode_claim(struct atk *a, int secs, const char *clients)
 {
-	struct wire_tt_entry tt[WIRE_TT_MAX];
+	struct wire_tt_entry tt[WIRE_TT_MAX] = { 0 };
 	uint8_t macs[WIRE_TT_MAX][6], tv[1024], blocks[1][1200];
 	uint8_t seed[BS_CHAIN_LEN], elem[BS_CHAIN_LEN];
 	struct wire_ogm_mut m;

@@ -193,6 +193,8 @@ def bad_frames(frames):
          "TT value is 14 bytes"),
         (eth(put(ogm3, tv[2] + 4 + 6, struct.pack(">H", 0x9001))), e,
          "VLAN field 0x9001"),
+        (eth(setb(ogm3, tv[2] + 4 + 8, 0x03)), e,
+         "TT flags: undefined flag bits 0x02"),
         (eth(put(ogm3, tv[2] + 4 + 12, ogm3[tv[2] + 4:tv[2] + 16])), e,
          "client (MAC, VLAN) listed twice"),
         (eth(put(ogm3, tr3 + 12 + 20, ogm3[tr3 + 12:tr3 + 16])), e,
