@@ -2305,6 +2305,65 @@ START_TEST(test_claims)
 }
 END_TEST
 
+/*
+ * Roaming (pcore_claims.c): a client its owner's OGMs stopped claiming
+ * (the owner withdrew it, batsec-protocol(7) ROAMING) is released after
+ * PL_CLAIM_RELEASE_OGMS intervals and may move at once, within the
+ * roaming limit; one its owner still claims stays put until then.
+ */
+START_TEST(test_claims_release)
+{
+	struct polspec ps = pol_default;
+	struct ipc_tt tt;
+	unsigned mark, i;
+
+	node_up(&X, I_X, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	node_up(&Q, I_Q, IPC_LOG_INFO);
+	ps.mode = BS_POLICY_OPEN;
+	node_policy(&X, &ps, 2);
+	link_up(&X, &P, 64);
+	link_up(&X, &Q, 64);
+	mark = X.n;
+	send_own_tv(&P, &X, client1, NULL, 0, 0);
+	ck_assert(tt_last(&X, mark, I_P, &tt) && tt_has(&tt, client1));
+	/* The client roams to Q: Q's new claim takes it at once. */
+	send_own_tv(&Q, &X, client1, NULL, 0, 0);
+	ck_assert(tt_last(&X, mark, I_Q, &tt) && tt_has(&tt, client1));
+	/* P's stale claim (it has not withdrawn yet) is refused. */
+	send_own_tv(&P, &X, client1, client3, 0, 0);
+	ck_assert(tt_last(&X, mark, I_P, &tt) && !tt_has(&tt, client1));
+	/* It roams back at once: within the roaming limit and Q (live)
+	 * still claims it, so P's claim is refused for 2 s ... */
+	for (i = 0; i < 2; i++) {
+		now_ms += 1000;
+		link_up(&X, &P, 1);
+		link_up(&X, &Q, 1);
+		send_own_tv(&Q, &X, client1, NULL, 0, 0);
+		send_own_tv(&P, &X, client1, client3, 0, 0);
+		ck_assert(tt_last(&X, mark, I_P, &tt) &&
+		    !tt_has(&tt, client1));
+	}
+	/* ... until Q withdraws it: its OGMs no longer claim it, and after
+	 * PL_CLAIM_RELEASE_OGMS (3) intervals and a second of rounding
+	 * P takes it, 6 s after the last move (the roaming limit: 10). */
+	for (i = 0; i < 4; i++) {
+		now_ms += 1000;
+		link_up(&X, &P, 1);
+		link_up(&X, &Q, 1);
+		send_own_tv(&Q, &X, client2, NULL, 0, 0);
+		send_own_tv(&P, &X, client1, client3, 0, 0);
+		ck_assert(tt_last(&X, mark, I_P, &tt));
+		if (i < 3)
+			ck_assert(!tt_has(&tt, client1));
+	}
+	ck_assert(tt_has(&tt, client1));
+	node_down(&X);
+	node_down(&P);
+	node_down(&Q);
+}
+END_TEST
+
 START_TEST(test_tt_gw)
 {
 	struct ipc_tt tt;
@@ -3150,6 +3209,7 @@ pcore_suite(void)
 	tcase_add_test(tc, test_stranger_share);
 	tcase_add_test(tc, test_tt_gw);
 	tcase_add_test(tc, test_claims);
+	tcase_add_test(tc, test_claims_release);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("limits");

@@ -213,6 +213,8 @@ struct fwd {
 	uint64_t fast_replays;		/* verified replays it dropped */
 	/* What `batsec-ctl event` shows (fwd_settings.c). */
 	struct fwd_events events;
+	/* Local clients learnt / withdrawn as seen by fwd_announce_clients. */
+	uint64_t ltt_learnt_seen, ltt_withdrawn_seen;
 };
 
 #endif /* BATSEC_FWD_TYPES_H */

@@ -9,6 +9,11 @@
  * minute seconds (roam-per-minute 0: never); a claim of a worse class
  * never takes it.  An owner that brought no new OGM for
  * pcore_lim_idle_ms() has lapsed, and anyone may take the client.
+ * Roaming (batsec-protocol(7), ROAMING): an owner whose OGMs have not
+ * claimed the client for PL_CLAIM_RELEASE_OGMS OGM intervals (at least
+ * PL_CLAIM_RELEASE_MIN_MS) has released it (the client roamed away and
+ * the owner withdrew it): anyone may take it at once, whatever the
+ * roaming limit; a live owner that keeps claiming it is not released.
  * The table is bounded (PL_CLAIM_SLOTS); a client that finds no room is
  * refused, and room is only taken from lapsed owners or worse classes.
  */
@@ -50,6 +55,21 @@ pl_claim_lapsed(const struct pcore *pc, const struct pl_claim *c,
 	    (uint64_t)(now - c->seen_s) * 1000 > pcore_lim_idle_ms(pc);
 }
 
+/* The owner's OGMs stopped claiming it (withdrawn). */
+static int
+pl_claim_released(const struct pcore *pc, const struct pl_claim *c,
+    uint64_t now_ms)
+{
+	uint64_t rel = (uint64_t)pc->cfg.ogm_ms * PL_CLAIM_RELEASE_OGMS;
+	uint32_t now = pl_claim_secs(now_ms);
+
+	if (rel < PL_CLAIM_RELEASE_MIN_MS)
+		rel = PL_CLAIM_RELEASE_MIN_MS;
+	/* seen_s is in whole seconds: one more for its rounding. */
+	return now > c->seen_s &&
+	    (uint64_t)(now - c->seen_s) * 1000 >= rel + 1000;
+}
+
 static int
 pl_claim_free(const struct pl_claim *c)
 {
@@ -85,6 +105,8 @@ pl_claim_may_move(const struct pcore *pc, const struct pl_claim *c,
 	uint32_t now = pl_claim_secs(now_ms);
 
 	if (pl_claim_lapsed(pc, c, now_ms) || cls > c->cls)
+		return 1;
+	if (pl_claim_released(pc, c, now_ms))
 		return 1;
 	if (cls < c->cls || roam == 0)
 		return 0;
