@@ -1030,6 +1030,34 @@ START_TEST(test_local_roam_withdraw)
 }
 END_TEST
 
+/* At most FWD_ROAM_WITHDRAW_MAX withdrawals per FWD_ROAM_WINDOW_MS. */
+START_TEST(test_local_roam_bulk)
+{
+	const struct fwd_tables_counters *tc = fwd_tables_counters(tab);
+	const unsigned n = FWD_ROAM_WITHDRAW_MAX + 2;
+	uint8_t mac[BS_ADDR_LEN];
+	unsigned k;
+
+	for (k = 1; k <= n; k++) {
+		client_mac(k, mac);
+		ck_assert_int_eq(fwd_local_learn(tab, mac, 0, T0), 1);
+	}
+	/* Node 5 claims all of them, quiet here for a second. */
+	ck_assert_uint_eq(tt(5, 1, n, T0 + 1000), n);
+	ck_assert_uint_eq(tc->local_withdrawn, FWD_ROAM_WITHDRAW_MAX);
+	ck_assert_uint_eq(tc->local_kept, 2);
+	ck_assert_uint_eq(fwd_local_count(tab), 2);
+	/* Node 6 claims them: still within the window, kept again. */
+	ck_assert_uint_eq(tt(6, 1, n, T0 + 2000), n);
+	ck_assert_uint_eq(fwd_local_count(tab), 2);
+	ck_assert_uint_eq(tc->local_kept, 4);
+	/* A window later node 5 takes them back: withdrawn now. */
+	ck_assert_uint_eq(tt(5, 1, n, T0 + 1000 + FWD_ROAM_WINDOW_MS), n);
+	ck_assert_uint_eq(fwd_local_count(tab), 0);
+	ck_assert_uint_eq(tc->local_withdrawn, n);
+}
+END_TEST
+
 START_TEST(test_local_ignored)
 {
 	uint8_t mcast[BS_ADDR_LEN] = { 0x01, 0x00, 0x5e, 0, 0, 1 };
@@ -3528,6 +3556,7 @@ fwd_data_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_local_learn_age);
 	tcase_add_test(tc, test_local_roam_withdraw);
+	tcase_add_test(tc, test_local_roam_bulk);
 	tcase_add_test(tc, test_local_ignored);
 	tcase_add_test(tc, test_local_cap_tt);
 	suite_add_tcase(s, tc);

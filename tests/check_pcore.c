@@ -2364,6 +2364,53 @@ START_TEST(test_claims_release)
 }
 END_TEST
 
+/*
+ * Bulk (pcore_claims.c): takes from a live owner count against the
+ * claimant, at most roam-per-minute (6) per originator and minute; the
+ * owner's own claims and better-class takes are not limited.
+ */
+START_TEST(test_claims_bulk)
+{
+	struct polspec ps = pol_default;
+	struct ipc_tt tt;
+	uint8_t mac[8][6];
+	unsigned mark, k;
+
+	/* The start of a clock minute (the budget's window). */
+	now_ms += 60000 - now_ms % 60000;
+	node_up(&X, I_X, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	node_up(&Q, I_Q, IPC_LOG_INFO);
+	ps.mode = BS_POLICY_OPEN;
+	node_policy(&X, &ps, 2);
+	link_up(&X, &P, 64);
+	link_up(&X, &Q, 64);
+	mark = X.n;
+	for (k = 0; k < 8; k++) {
+		memcpy(mac[k], client1, 6);
+		mac[k][5] = (uint8_t)(0x40 + k);
+		/* P claims client k, then Q claims it too. */
+		send_own_tv(&P, &X, mac[k], NULL, 0, 0);
+		ck_assert(tt_last(&X, mark, I_P, &tt) && tt_has(&tt, mac[k]));
+		send_own_tv(&Q, &X, mac[k], NULL, 0, 0);
+		ck_assert(tt_last(&X, mark, I_Q, &tt));
+		ck_assert_msg(tt_has(&tt, mac[k]) == (k < 6),
+		    "take %u of Q", k);
+	}
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_CLAIM], 2);
+	/* The next minute brings a new budget. */
+	now_ms += 60000;
+	link_up(&X, &P, 1);
+	link_up(&X, &Q, 1);
+	send_own_tv(&P, &X, mac[7], NULL, 0, 0);
+	send_own_tv(&Q, &X, mac[7], NULL, 0, 0);
+	ck_assert(tt_last(&X, mark, I_Q, &tt) && tt_has(&tt, mac[7]));
+	node_down(&X);
+	node_down(&P);
+	node_down(&Q);
+}
+END_TEST
+
 START_TEST(test_tt_gw)
 {
 	struct ipc_tt tt;
@@ -3210,6 +3257,7 @@ pcore_suite(void)
 	tcase_add_test(tc, test_tt_gw);
 	tcase_add_test(tc, test_claims);
 	tcase_add_test(tc, test_claims_release);
+	tcase_add_test(tc, test_claims_bulk);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("limits");

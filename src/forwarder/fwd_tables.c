@@ -87,6 +87,8 @@ struct fwd_tables {
 	uint64_t local_version;
 	uint8_t withdrawn_mac[BS_ADDR_LEN];	/* the last one withdrawn */
 	uint16_t withdrawn_vid;
+	uint64_t withdraw_window_ms;	/* FWD_ROAM_WINDOW_MS budget */
+	unsigned withdraw_n;
 	uint8_t own_mac[BS_ADDR_LEN];
 	int has_own;
 
@@ -967,13 +969,26 @@ fwd_local_learn(struct fwd_tables *t, const uint8_t mac[static BS_ADDR_LEN],
 	return 1;
 }
 
-static void
-fwd_local_withdraw(struct fwd_tables *t, int32_t i)
+/* Withdraw local entry i if the budget allows: 1, else 0 (kept). */
+static int
+fwd_local_withdraw(struct fwd_tables *t, int32_t i, uint64_t now_ms)
 {
+	if (t->withdraw_window_ms == 0 ||
+	    fwd_age(now_ms, t->withdraw_window_ms) >= FWD_ROAM_WINDOW_MS) {
+		t->withdraw_window_ms = now_ms > 0 ? now_ms : 1;
+		t->withdraw_n = 0;
+	}
+	if (t->withdraw_n >= FWD_ROAM_WITHDRAW_MAX) {
+		t->local[i].contest_ms = 0;
+		t->c.local_kept++;
+		return 0;
+	}
+	t->withdraw_n++;
 	memcpy(t->withdrawn_mac, t->local[i].mac, BS_ADDR_LEN);
 	t->withdrawn_vid = t->local[i].vid;
 	fwd_local_remove(t, i);
 	t->c.local_withdrawn++;
+	return 1;
 }
 
 void
@@ -995,7 +1010,7 @@ fwd_local_contest(struct fwd_tables *t, const uint8_t *mac, uint16_t vid,
 		return;
 	t->c.local_contested++;
 	if (fwd_age(now_ms, t->local[i].last_ms) >= FWD_ROAM_QUIET_MS) {
-		fwd_local_withdraw(t, i);
+		(void)fwd_local_withdraw(t, i, now_ms);
 	} else if (t->local[i].contest_ms == 0) {
 		t->local[i].contest_ms = now_ms;
 	}
@@ -1081,8 +1096,8 @@ fwd_tables_purge(struct fwd_tables *t, uint64_t now_ms)
 			l->contest_ms = 0;	/* it spoke here since: ours */
 		} else if (l->contest_ms != 0 &&
 		    fwd_age(now_ms, l->contest_ms) >= FWD_ROAM_QUIET_MS) {
-			fwd_local_withdraw(t, i);
-			n++;
+			if (fwd_local_withdraw(t, i, now_ms))
+				n++;
 		}
 	}
 	return n;

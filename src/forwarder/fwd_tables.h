@@ -43,6 +43,8 @@
 #define FWD_LTT_MAX		WIRE_TT_MAX	/* local clients (OGM TT TVLV) */
 #define FWD_LTT_AGE_MS		300000		/* idle local client ageing */
 #define FWD_ROAM_QUIET_MS	500		/* roaming: see fwd_client_set */
+#define FWD_ROAM_WITHDRAW_MAX	8		/* ... withdrawals per window */
+#define FWD_ROAM_WINDOW_MS	60000
 #define FWD_E2E_MAX		1024		/* originators with data state */
 /* Replay windows per neighbour: lane 0 (batsecd) and the kernel's lanes. */
 #define FWD_HOP_LANES		17
@@ -197,6 +199,7 @@ struct fwd_tables_counters {
 	uint64_t local_learnt;		/* new local clients (not the TAP) */
 	uint64_t local_contested;	/* another originator claimed one */
 	uint64_t local_withdrawn;	/* ... and we withdrew it (roamed) */
+	uint64_t local_kept;		/* ... kept: withdrawals over budget */
 	uint64_t e2e_evicted;		/* data state of an originator reused */
 	uint64_t bcast_restarts;	/* originator restarted: its broadcast
 					   window moved to its new epoch */
@@ -294,7 +297,11 @@ size_t	fwd_route_count(const struct fwd_tables *t);
  * it is withdrawn from the local table at once (we stop announcing it);
  * else it is marked contested and fwd_tables_purge withdraws it unless
  * it spoke again after the claim came.  A withdrawn client that speaks
- * again is learnt afresh (and announced again).
+ * again is learnt afresh (and announced again).  At most
+ * FWD_ROAM_WITHDRAW_MAX withdrawals per FWD_ROAM_WINDOW_MS: a node that
+ * claims our clients in bulk (a claim proves nothing about where the
+ * client is) cannot make us give them all up; past that, a contested
+ * client stays ours (counted in local_kept).
  */
 size_t	fwd_client_set(struct fwd_tables *t, const struct ipc_tt *m,
 	    uint64_t now_ms);
