@@ -19,8 +19,12 @@ MESH_HELLO_MS=${MESH_HELLO_MS:-500}
 need_root
 mesh_init t_mesh_roam
 
-# A triangle: 1 and 2 are the access nodes, 3 the far side.
-mesh_build 3 "1-2 2-3 1-3"
+# A triangle: 1 and 2 are the access nodes, 3 the far side; node 4 (a
+# key the policy trusts, no batsecd) is the hostile node's station on 3.
+ATK=$B/tests/attack/batsec-attack
+[ -x "$ATK" ] || { fail "built: $ATK"; finish; }
+mesh_build 4 "1-2 2-3 1-3 3-4"
+MESH_N=3
 mesh_start_all || finish
 if mesh_wait_converged 60; then
 	pass "triangle converged (${MESH_CONV_SECS} s)"
@@ -222,6 +226,61 @@ check "node 1's event ring notes the roam" grep -q "client roamed.*$CM" \
 
 # And back (more than the roaming period after the first move).
 roam 2 1 5002
+
+# ---- a hostile node claims node 1's clients in bulk ------------------------------
+# 30 more clients at node 1, each sending a frame every 300 ms (to node
+# 3's TAP MAC, so through batsec0): node 1 keeps hearing them.
+cat >"$MT/chatter.py" <<'EOF'
+import socket, sys, time
+iface, dst, secs = sys.argv[1], bytes.fromhex(sys.argv[2].replace(":", "")), float(sys.argv[3])
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((iface, 0))
+end = time.monotonic() + secs
+while time.monotonic() < end:
+    for i in range(1, 31):
+        s.send(dst + bytes([2, 0, 0, 0, 1, i]) + b"\x88\xb5" + b"roam" * 12)
+    time.sleep(0.3)
+EOF
+ip netns exec "$C" python3 "$MT/chatter.py" eth0 "$(mesh_mac 3)" 90 \
+    >/dev/null 2>&1 &
+track_pid $!
+A4=$(mesh_addr 4)
+# owned_by I ORIG: how many of the 30 node I maps to the originator ORIG.
+owned_by() {
+	mesh_json "$1" tt "sum(1 for r in j if \
+r['client'].startswith('02:00:00:00:01:') and r['originator'] == '$2')"
+}
+all30() { [ "$(owned_by 3 "$A1")" = 30 ]; }
+check "node 3 maps the 30 clients to node 1" wait_for 30 all30
+EXTRA=$(python3 -c 'print(",".join("02:00:00:00:01:%02x" % i for i in range(1, 31)))')
+W0=$(mesh_stat 1 local_withdrawn)
+ip netns exec "$(mesh_ns 4)" "$ATK" -i m3 -m roam -t 14 -K "$MT/n4.key" \
+    -c "$CM,$EXTRA" >"$MT/atk.txt" 2>&1 &
+track_pid $!
+APID=$!
+MAXH=0
+while kill -0 "$APID" 2>/dev/null; do
+	h=$(owned_by 3 "$A4")
+	[ -n "$h" ] && [ "$h" -gt "$MAXH" ] && MAXH=$h
+	sleep 1
+done
+wait "$APID"
+echo "# attacker: $(cat "$MT/atk.txt"); node 3 gave it at most $MAXH of 30"
+# A clock minute may start during the attack: two budgets of
+# roam-per-minute (6) each.
+check "hostile roam: it took some of the clients (the attack ran: $MAXH)" \
+    test "$MAXH" -gt 0
+check "hostile roam: at most 12 of 30 ($MAXH), the roaming limit" \
+    test "$MAXH" -le 12
+echo "# node 1 withdrew $(( $(mesh_stat 1 local_withdrawn) - W0 )), kept $(mesh_stat 1 local_kept)"
+# Node 1 hears its clients every 300 ms and keeps them; on a slow machine
+# some may look quiet, but it withdraws at most 8 a minute.
+check "hostile roam: node 1 withdrew at most 2 x 8 clients" \
+    test "$(mesh_stat 1 local_withdrawn)" -le $((W0 + 16))
+# Its claims lapse once it is gone; node 1's hold.
+check "after the attack node 3 maps all 30 to node 1 again" wait_for 60 all30
+check "and the first client too" wait_for 30 mesh_tt_has 3 "$CM" "$A1"
+check "ping 3 -> the client at node 1 after the attack" mesh_ping 3 33 4
 
 check "node 1: batsecd still running" mesh_running 1
 check "node 2: batsecd still running" mesh_running 2
