@@ -2255,21 +2255,37 @@ tt_has(const struct ipc_tt *tt, const uint8_t mac[6])
  * equals the fresher claim wins, but a client moves at most once per
  * 60 / roam-per-minute seconds while its owner still claims it.
  */
-START_TEST(test_claims)
+/* X (policy open) with trusted neighbours P and Q, for the claim tests. */
+static void
+claims_up(void)
 {
-	static struct node R;		/* a stranger (identity U) */
 	struct polspec ps = pol_default;
-	struct ipc_tt tt;
-	unsigned mark;
 
 	node_up(&X, I_X, IPC_LOG_INFO);
 	node_up(&P, I_P, IPC_LOG_INFO);
 	node_up(&Q, I_Q, IPC_LOG_INFO);
-	node_up(&R, I_U, IPC_LOG_INFO);
 	ps.mode = BS_POLICY_OPEN;
 	node_policy(&X, &ps, 2);
 	link_up(&X, &P, 64);
 	link_up(&X, &Q, 64);
+}
+
+static void
+claims_down(void)
+{
+	node_down(&X);
+	node_down(&P);
+	node_down(&Q);
+}
+
+START_TEST(test_claims)
+{
+	static struct node R;		/* a stranger (identity U) */
+	struct ipc_tt tt;
+	unsigned mark;
+
+	claims_up();
+	node_up(&R, I_U, IPC_LOG_INFO);
 	link_up(&X, &R, 64);
 	mark = X.n;
 	send_own_tv(&P, &X, client1, NULL, 0, 0);
@@ -2298,9 +2314,7 @@ START_TEST(test_claims)
 	send_own_tv(&Q, &X, client1, NULL, 0, 0);
 	send_own_tv(&P, &X, client1, client3, 0, 0);
 	ck_assert(tt_last(&X, mark, I_P, &tt) && tt_has(&tt, client1));
-	node_down(&X);
-	node_down(&P);
-	node_down(&Q);
+	claims_down();
 	node_down(&R);
 }
 END_TEST
@@ -2313,17 +2327,10 @@ END_TEST
  */
 START_TEST(test_claims_release)
 {
-	struct polspec ps = pol_default;
 	struct ipc_tt tt;
 	unsigned mark, i;
 
-	node_up(&X, I_X, IPC_LOG_INFO);
-	node_up(&P, I_P, IPC_LOG_INFO);
-	node_up(&Q, I_Q, IPC_LOG_INFO);
-	ps.mode = BS_POLICY_OPEN;
-	node_policy(&X, &ps, 2);
-	link_up(&X, &P, 64);
-	link_up(&X, &Q, 64);
+	claims_up();
 	mark = X.n;
 	send_own_tv(&P, &X, client1, NULL, 0, 0);
 	ck_assert(tt_last(&X, mark, I_P, &tt) && tt_has(&tt, client1));
@@ -2333,34 +2340,22 @@ START_TEST(test_claims_release)
 	/* P's stale claim (it has not withdrawn yet) is refused. */
 	send_own_tv(&P, &X, client1, client3, 0, 0);
 	ck_assert(tt_last(&X, mark, I_P, &tt) && !tt_has(&tt, client1));
-	/* It roams back at once: within the roaming limit and Q (live)
-	 * still claims it, so P's claim is refused for 2 s ... */
-	for (i = 0; i < 2; i++) {
+	/* It roams back at once: within the roaming limit, and Q (live)
+	 * still claims it for 2 s, so P's claim is refused until Q's OGMs
+	 * have not claimed it for PL_CLAIM_RELEASE_OGMS (3) intervals and
+	 * a second of rounding: P takes it 6 s after the last move (the
+	 * roaming limit: 10 s). */
+	for (i = 0; i < 6; i++) {
 		now_ms += 1000;
 		link_up(&X, &P, 1);
 		link_up(&X, &Q, 1);
-		send_own_tv(&Q, &X, client1, NULL, 0, 0);
-		send_own_tv(&P, &X, client1, client3, 0, 0);
-		ck_assert(tt_last(&X, mark, I_P, &tt) &&
-		    !tt_has(&tt, client1));
-	}
-	/* ... until Q withdraws it: its OGMs no longer claim it, and after
-	 * PL_CLAIM_RELEASE_OGMS (3) intervals and a second of rounding
-	 * P takes it, 6 s after the last move (the roaming limit: 10). */
-	for (i = 0; i < 4; i++) {
-		now_ms += 1000;
-		link_up(&X, &P, 1);
-		link_up(&X, &Q, 1);
-		send_own_tv(&Q, &X, client2, NULL, 0, 0);
+		send_own_tv(&Q, &X, i < 2 ? client1 : client2, NULL, 0, 0);
 		send_own_tv(&P, &X, client1, client3, 0, 0);
 		ck_assert(tt_last(&X, mark, I_P, &tt));
-		if (i < 3)
-			ck_assert(!tt_has(&tt, client1));
+		ck_assert_msg(tt_has(&tt, client1) == (i == 5), "second %u", i);
 	}
 	ck_assert(tt_has(&tt, client1));
-	node_down(&X);
-	node_down(&P);
-	node_down(&Q);
+	claims_down();
 }
 END_TEST
 
@@ -2371,20 +2366,13 @@ END_TEST
  */
 START_TEST(test_claims_bulk)
 {
-	struct polspec ps = pol_default;
 	struct ipc_tt tt;
 	uint8_t mac[8][6];
 	unsigned mark, k;
 
 	/* The start of a clock minute (the budget's window). */
 	now_ms += 60000 - now_ms % 60000;
-	node_up(&X, I_X, IPC_LOG_INFO);
-	node_up(&P, I_P, IPC_LOG_INFO);
-	node_up(&Q, I_Q, IPC_LOG_INFO);
-	ps.mode = BS_POLICY_OPEN;
-	node_policy(&X, &ps, 2);
-	link_up(&X, &P, 64);
-	link_up(&X, &Q, 64);
+	claims_up();
 	mark = X.n;
 	for (k = 0; k < 8; k++) {
 		memcpy(mac[k], client1, 6);
@@ -2405,9 +2393,7 @@ START_TEST(test_claims_bulk)
 	send_own_tv(&P, &X, mac[7], NULL, 0, 0);
 	send_own_tv(&Q, &X, mac[7], NULL, 0, 0);
 	ck_assert(tt_last(&X, mark, I_Q, &tt) && tt_has(&tt, mac[7]));
-	node_down(&X);
-	node_down(&P);
-	node_down(&Q);
+	claims_down();
 }
 END_TEST
 
