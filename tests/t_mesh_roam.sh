@@ -8,10 +8,13 @@
 # 20 echoes lost (the issue's 2 s at 100 ms), the TCP stream survives
 # with every byte, node 1 no longer claims the client, nobody flips it
 # back (the old claim neither lapses nor waits for the roaming limit),
-# and it moves back as well.  Then a hostile node (batsec-attack
-# roam-steal, a key the policy trusts) claims the client and 40 more
-# MACs in its signed OGMs, again and again: node 3 moves at most one
-# claim per client per roaming period, and the client stays reachable.
+# and it moves back as well.  Then a hostile node (batsec-attack -m
+# roam with node 4's key, which the policy trusts) claims the client and
+# 30 more clients of node 1 that keep talking, in every other signed OGM
+# for 14 s: node 3 gives it at most 2 x roam-per-minute (6) of them, node
+# 1 withdraws at most 2 x 8, and once the attacker is gone all are node
+# 1's again and the client answers.  Run against main's daemons (before
+# roaming), the tt checks fail and the attacker got all 30 at once.
 . "$(dirname "$0")/lib.sh"
 MESH_ORIG_MS=${MESH_ORIG_MS:-1000}
 MESH_HELLO_MS=${MESH_HELLO_MS:-500}
