@@ -983,6 +983,100 @@ START_TEST(test_local_learn_age)
 }
 END_TEST
 
+/*
+ * Roaming (fwd_client_set): a local client another originator comes to
+ * claim is withdrawn at once when quiet here, or at the next purge unless
+ * it spoke here after the claim came; the TAP's own MAC never; a
+ * withdrawn client that speaks again is learnt afresh.
+ */
+START_TEST(test_local_roam_withdraw)
+{
+	const struct fwd_tables_counters *tc = fwd_tables_counters(tab);
+	uint8_t own[BS_ADDR_LEN] = { 0x06, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	uint8_t a[BS_ADDR_LEN], b[BS_ADDR_LEN], c[BS_ADDR_LEN];
+	uint8_t w[BS_ADDR_LEN];
+	struct ipc_tt m;
+	uint16_t vid;
+
+	client_mac(1, a);
+	client_mac(2, b);
+	client_mac(3, c);
+	ck_assert_int_eq(fwd_local_set_own(tab, own, T0), 0);
+	ck_assert_int_eq(fwd_local_learn(tab, a, 0, T0), 1);
+	ck_assert_int_eq(fwd_local_learn(tab, b, 0, T0), 1);
+	ck_assert_int_eq(fwd_local_learn(tab, c, 0, T0), 1);
+	ck_assert_uint_eq(tc->local_learnt, 3);
+	/* Node 5 claims a (quiet here for FWD_ROAM_QUIET_MS): gone at once. */
+	ck_assert_uint_eq(tt(5, 1, 1, T0 + FWD_ROAM_QUIET_MS), 1);
+	ck_assert_ptr_null(fwd_local_find(tab, a, 0));
+	ck_assert_uint_eq(tc->local_withdrawn, 1);
+	fwd_local_last_withdrawn(tab, w, &vid);
+	ck_assert_mem_eq(w, a, BS_ADDR_LEN);
+	ck_assert_uint_eq(vid, 0);
+	/* Node 5 also claims b and c, both heard just before: contested. */
+	fwd_local_learn(tab, b, 0, T0 + 900);
+	fwd_local_learn(tab, c, 0, T0 + 900);
+	ck_assert_uint_eq(tt(5, 1, 3, T0 + 1000), 3);
+	ck_assert_ptr_nonnull(fwd_local_find(tab, b, 0));
+	ck_assert_uint_eq(fwd_local_find(tab, b, 0)->contest_ms, T0 + 1000);
+	ck_assert_uint_eq(tc->local_contested, 3);
+	/* c speaks here again, b does not: b goes, c stays ours. */
+	fwd_local_learn(tab, c, 0, T0 + 1100);
+	ck_assert_uint_eq(fwd_tables_purge(tab, T0 + 1000 +
+	    FWD_ROAM_QUIET_MS - 1), 0);
+	ck_assert_uint_eq(fwd_tables_purge(tab, T0 + 1000 +
+	    FWD_ROAM_QUIET_MS), 1);
+	ck_assert_ptr_null(fwd_local_find(tab, b, 0));
+	ck_assert_ptr_nonnull(fwd_local_find(tab, c, 0));
+	ck_assert_uint_eq(fwd_local_find(tab, c, 0)->contest_ms, 0);
+	ck_assert_uint_eq(tc->local_withdrawn, 2);
+	/* Node 5's list unchanged: no new contest of c. */
+	ck_assert_uint_eq(tt(5, 1, 3, T0 + 5000), 3);
+	ck_assert_uint_eq(fwd_tables_purge(tab, T0 + 9000), 0);
+	ck_assert_ptr_nonnull(fwd_local_find(tab, c, 0));
+	/* a speaks here again: learnt afresh. */
+	ck_assert_int_eq(fwd_local_learn(tab, a, 0, T0 + 9000), 1);
+	ck_assert_uint_eq(tc->local_learnt, 4);
+	/* Nobody withdraws the TAP's own MAC. */
+	memset(&m, 0, sizeof(m));
+	memcpy(m.orig_addr, node(6)->addr, BS_ADDR_LEN);
+	m.count = 1;
+	memcpy(m.e[0].mac, own, BS_ADDR_LEN);
+	ck_assert_uint_eq(fwd_client_set(tab, &m, T0 + 20000), 1);
+	ck_assert_uint_eq(fwd_tables_purge(tab, T0 + 30000), 0);
+	ck_assert_ptr_nonnull(fwd_local_find(tab, own, 0));
+	ck_assert_uint_eq(tc->local_withdrawn, 2);
+}
+END_TEST
+
+/* At most FWD_ROAM_WITHDRAW_MAX withdrawals per FWD_ROAM_WINDOW_MS. */
+START_TEST(test_local_roam_bulk)
+{
+	const struct fwd_tables_counters *tc = fwd_tables_counters(tab);
+	const unsigned n = FWD_ROAM_WITHDRAW_MAX + 2;
+	uint8_t mac[BS_ADDR_LEN];
+	unsigned k;
+
+	for (k = 1; k <= n; k++) {
+		client_mac(k, mac);
+		ck_assert_int_eq(fwd_local_learn(tab, mac, 0, T0), 1);
+	}
+	/* Node 5 claims all of them, quiet here for a second. */
+	ck_assert_uint_eq(tt(5, 1, n, T0 + 1000), n);
+	ck_assert_uint_eq(tc->local_withdrawn, FWD_ROAM_WITHDRAW_MAX);
+	ck_assert_uint_eq(tc->local_kept, 2);
+	ck_assert_uint_eq(fwd_local_count(tab), 2);
+	/* Node 6 claims them: still within the window, kept again. */
+	ck_assert_uint_eq(tt(6, 1, n, T0 + 2000), n);
+	ck_assert_uint_eq(fwd_local_count(tab), 2);
+	ck_assert_uint_eq(tc->local_kept, 4);
+	/* A window later node 5 takes them back: withdrawn now. */
+	ck_assert_uint_eq(tt(5, 1, n, T0 + 1000 + FWD_ROAM_WINDOW_MS), n);
+	ck_assert_uint_eq(fwd_local_count(tab), 0);
+	ck_assert_uint_eq(tc->local_withdrawn, n);
+}
+END_TEST
+
 START_TEST(test_local_ignored)
 {
 	uint8_t mcast[BS_ADDR_LEN] = { 0x01, 0x00, 0x5e, 0, 0, 1 };
@@ -3778,6 +3872,8 @@ fwd_data_suite(void)
 	tc = tcase_create("local_tt");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_local_learn_age);
+	tcase_add_test(tc, test_local_roam_withdraw);
+	tcase_add_test(tc, test_local_roam_bulk);
 	tcase_add_test(tc, test_local_ignored);
 	tcase_add_test(tc, test_local_cap_tt);
 	tcase_add_test(tc, test_local_tt_isolated);

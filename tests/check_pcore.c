@@ -2357,21 +2357,37 @@ tt_has(const struct ipc_tt *tt, const uint8_t mac[6])
  * equals the fresher claim wins, but a client moves at most once per
  * 60 / roam-per-minute seconds while its owner still claims it.
  */
-START_TEST(test_claims)
+/* X (policy open) with trusted neighbours P and Q, for the claim tests. */
+static void
+claims_up(void)
 {
-	static struct node R;		/* a stranger (identity U) */
 	struct polspec ps = pol_default;
-	struct ipc_tt tt;
-	unsigned mark;
 
 	node_up(&X, I_X, IPC_LOG_INFO);
 	node_up(&P, I_P, IPC_LOG_INFO);
 	node_up(&Q, I_Q, IPC_LOG_INFO);
-	node_up(&R, I_U, IPC_LOG_INFO);
 	ps.mode = BS_POLICY_OPEN;
 	node_policy(&X, &ps, 2);
 	link_up(&X, &P, 64);
 	link_up(&X, &Q, 64);
+}
+
+static void
+claims_down(void)
+{
+	node_down(&X);
+	node_down(&P);
+	node_down(&Q);
+}
+
+START_TEST(test_claims)
+{
+	static struct node R;		/* a stranger (identity U) */
+	struct ipc_tt tt;
+	unsigned mark;
+
+	claims_up();
+	node_up(&R, I_U, IPC_LOG_INFO);
 	link_up(&X, &R, 64);
 	mark = X.n;
 	send_own_tv(&P, &X, client1, NULL, 0, 0);
@@ -2400,10 +2416,86 @@ START_TEST(test_claims)
 	send_own_tv(&Q, &X, client1, NULL, 0, 0);
 	send_own_tv(&P, &X, client1, client3, 0, 0);
 	ck_assert(tt_last(&X, mark, I_P, &tt) && tt_has(&tt, client1));
-	node_down(&X);
-	node_down(&P);
-	node_down(&Q);
+	claims_down();
 	node_down(&R);
+}
+END_TEST
+
+/*
+ * Roaming (pcore_claims.c): a client its owner's OGMs stopped claiming
+ * (the owner withdrew it, batsec-protocol(7) ROAMING) is released after
+ * PL_CLAIM_RELEASE_OGMS intervals and may move at once, within the
+ * roaming limit; one its owner still claims stays put until then.
+ */
+START_TEST(test_claims_release)
+{
+	struct ipc_tt tt;
+	unsigned mark, i;
+
+	claims_up();
+	mark = X.n;
+	send_own_tv(&P, &X, client1, NULL, 0, 0);
+	ck_assert(tt_last(&X, mark, I_P, &tt) && tt_has(&tt, client1));
+	/* The client roams to Q: Q's new claim takes it at once. */
+	send_own_tv(&Q, &X, client1, NULL, 0, 0);
+	ck_assert(tt_last(&X, mark, I_Q, &tt) && tt_has(&tt, client1));
+	/* P's stale claim (it has not withdrawn yet) is refused. */
+	send_own_tv(&P, &X, client1, client3, 0, 0);
+	ck_assert(tt_last(&X, mark, I_P, &tt) && !tt_has(&tt, client1));
+	/* It roams back at once: within the roaming limit, and Q (live)
+	 * still claims it for 2 s, so P's claim is refused until Q's OGMs
+	 * have not claimed it for PL_CLAIM_RELEASE_OGMS (3) intervals and
+	 * a second of rounding: P takes it 6 s after the last move (the
+	 * roaming limit: 10 s). */
+	for (i = 0; i < 6; i++) {
+		now_ms += 1000;
+		link_up(&X, &P, 1);
+		link_up(&X, &Q, 1);
+		send_own_tv(&Q, &X, i < 2 ? client1 : client2, NULL, 0, 0);
+		send_own_tv(&P, &X, client1, client3, 0, 0);
+		ck_assert(tt_last(&X, mark, I_P, &tt));
+		ck_assert_msg(tt_has(&tt, client1) == (i == 5), "second %u", i);
+	}
+	ck_assert(tt_has(&tt, client1));
+	claims_down();
+}
+END_TEST
+
+/*
+ * Bulk (pcore_claims.c): takes from a live owner count against the
+ * claimant, at most roam-per-minute (6) per originator and minute; the
+ * owner's own claims and better-class takes are not limited.
+ */
+START_TEST(test_claims_bulk)
+{
+	struct ipc_tt tt;
+	uint8_t mac[8][6];
+	unsigned mark, k;
+
+	/* The start of a clock minute (the budget's window). */
+	now_ms += 60000 - now_ms % 60000;
+	claims_up();
+	mark = X.n;
+	for (k = 0; k < 8; k++) {
+		memcpy(mac[k], client1, 6);
+		mac[k][5] = (uint8_t)(0x40 + k);
+		/* P claims client k, then Q claims it too. */
+		send_own_tv(&P, &X, mac[k], NULL, 0, 0);
+		ck_assert(tt_last(&X, mark, I_P, &tt) && tt_has(&tt, mac[k]));
+		send_own_tv(&Q, &X, mac[k], NULL, 0, 0);
+		ck_assert(tt_last(&X, mark, I_Q, &tt));
+		ck_assert_msg(tt_has(&tt, mac[k]) == (k < 6),
+		    "take %u of Q", k);
+	}
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_CLAIM], 2);
+	/* The next minute brings a new budget. */
+	now_ms += 60000;
+	link_up(&X, &P, 1);
+	link_up(&X, &Q, 1);
+	send_own_tv(&P, &X, mac[7], NULL, 0, 0);
+	send_own_tv(&Q, &X, mac[7], NULL, 0, 0);
+	ck_assert(tt_last(&X, mark, I_Q, &tt) && tt_has(&tt, mac[7]));
+	claims_down();
 }
 END_TEST
 
@@ -3268,6 +3360,8 @@ pcore_suite(void)
 	tcase_add_test(tc, test_stranger_share);
 	tcase_add_test(tc, test_tt_gw);
 	tcase_add_test(tc, test_claims);
+	tcase_add_test(tc, test_claims_release);
+	tcase_add_test(tc, test_claims_bulk);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("limits");

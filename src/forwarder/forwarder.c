@@ -207,6 +207,7 @@ fwd_on_tap_frame(void *arg, const uint8_t *frame, size_t len)
 
 	f->tap_rx_frames++;
 	fwd_data_tap_rx(f->data, frame, len, f->tap_now);
+	fwd_announce_clients(f, f->tap_now);
 }
 
 /*
@@ -650,6 +651,7 @@ fwd_timers(struct fwd *f)
 	if (now >= f->purge_at_ms) {
 		if (f->tables != NULL && fwd_tables_purge(f->tables, now) > 0)
 			f->fast_dirty = 1;
+		fwd_announce_clients(f, now);
 		fwd_admit_tick(f, now);
 		fwd_gw_elect(f);
 		fwd_fast_tick(f);

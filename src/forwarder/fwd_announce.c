@@ -310,6 +310,33 @@ fwd_announce_burst(struct fwd *f, uint32_t ifindex, int new_neigh,
 		    FWD_BURST_OGM_DELAY_MS);
 }
 
+void
+fwd_announce_clients(struct fwd *f, uint64_t now_ms)
+{
+	const struct fwd_tables_counters *tc;
+	uint8_t mac[BS_ADDR_LEN];
+	uint16_t vid;
+
+	if (f->tables == NULL)
+		return;
+	tc = fwd_tables_counters(f->tables);
+	if (tc->local_learnt != f->ltt_learnt_seen) {
+		f->ltt_learnt_seen = tc->local_learnt;
+		if (f->orig.next_ogm_ms != 0)
+			(void)fwd_bucket_want(&f->orig.ogm_burst, now_ms,
+			    FWD_BURST_OGM_DELAY_MS);
+	}
+	if (tc->local_withdrawn != f->ltt_withdrawn_seen) {
+		f->ltt_withdrawn_seen = tc->local_withdrawn;
+		fwd_local_last_withdrawn(f->tables, mac, &vid);
+		fwd_events_note(&f->events, FWD_EV_CLIENT, "roamed", NULL,
+		    "%02x:%02x:%02x:%02x:%02x:%02x vid %u claimed by another "
+		    "node: withdrawn (%llu so far)", mac[0], mac[1], mac[2],
+		    mac[3], mac[4], mac[5], (unsigned)(vid & WIRE_VID_MASK),
+		    (unsigned long long)tc->local_withdrawn);
+	}
+}
+
 /* A due extra send of bucket b: 1 to send now; a refusal is counted. */
 static int
 fwd_announce_burst_due(struct fwd *f, struct fwd_bucket *b,

@@ -34,6 +34,16 @@ void	fwd_announce_run(struct fwd *f, uint64_t now_ms);
  */
 void	fwd_announce_burst(struct fwd *f, uint32_t ifindex, int new_neigh,
 	    uint64_t now_ms);
+/*
+ * Roaming: after the local translation table may have changed (a frame
+ * from batsec0, an IPC_TT, the purge).  A client learnt since the last
+ * call asks for an extra own OGM (the same bounded bucket as above), so
+ * that the mesh hears of a client that moved here within
+ * FWD_BURST_OGM_DELAY_MS, not an OGM interval; a client withdrawn
+ * because another originator claims it (fwd_client_set) is noted in the
+ * event ring.  Cheap enough for every frame: two counters compared.
+ */
+void	fwd_announce_clients(struct fwd *f, uint64_t now_ms);
 
 /*
  * IPC_RELAY (it passed ipc_check): queue the entry.  -1 when the entry is

@@ -140,6 +140,7 @@ fwd_apply_tt(void *arg, const union ipc_payload *u)
 	    fwd_client_set(f->tables, &u->tt, log_now_ms()) < u->tt.count)
 		log_rl(&f->parser.note_rl, LOG_WARNING, "client table full: "
 		    "part of a TT update ignored");
+	fwd_announce_clients(f, log_now_ms());
 	return 0;
 }
 

@@ -525,6 +525,10 @@ fwd_stats_tables(struct fwd *f, struct ctl_reply *r)
 	ctl_reply_field_u64(r, "gw_full", tc->gw_full);
 	ctl_reply_field_u64(r, "local_full", tc->local_full);
 	ctl_reply_field_u64(r, "local_aged", tc->local_aged);
+	ctl_reply_field_u64(r, "local_learnt", tc->local_learnt);
+	ctl_reply_field_u64(r, "local_contested", tc->local_contested);
+	ctl_reply_field_u64(r, "local_withdrawn", tc->local_withdrawn);
+	ctl_reply_field_u64(r, "local_kept", tc->local_kept);
 	ctl_reply_field_u64(r, "e2e_evicted", tc->e2e_evicted);
 	ctl_reply_field_u64(r, "bcast_restarts", tc->bcast_restarts);
 	if (f->data != NULL) {

@@ -14,6 +14,7 @@ static const char *const fwd_event_kinds[FWD_EV_KINDS] = {
 	[FWD_EV_GATEWAY] = "gateway",
 	[FWD_EV_TRUST] = "trust",
 	[FWD_EV_SETTING] = "setting",
+	[FWD_EV_CLIENT] = "client",
 };
 
 const char *

@@ -25,6 +25,7 @@ enum fwd_event_kind {
 	FWD_EV_GATEWAY,
 	FWD_EV_TRUST,
 	FWD_EV_SETTING,
+	FWD_EV_CLIENT,
 	FWD_EV_KINDS
 };
 
@@ -66,7 +67,8 @@ void	fwd_events_note(struct fwd_events *e, enum fwd_event_kind kind,
  */
 size_t	fwd_events_since(const struct fwd_events *e, uint64_t cursor,
 	    const struct fwd_event **out, size_t max, uint64_t *lost);
-/* "route", "neighbour", "gateway", "trust", "setting"; "?" otherwise. */
+/* "route", "neighbour", "gateway", "trust", "setting", "client"; "?"
+ * otherwise. */
 const char *fwd_event_kind_name(unsigned kind);
 
 #endif /* BATSEC_FWD_EVENTS_H */

@@ -85,6 +85,10 @@ struct fwd_tables {
 	int32_t local_hw;		/* slots from here on never used */
 	size_t n_local;
 	uint64_t local_version;
+	uint8_t withdrawn_mac[BS_ADDR_LEN];	/* the last one withdrawn */
+	uint16_t withdrawn_vid;
+	uint64_t withdraw_window_ms;	/* FWD_ROAM_WINDOW_MS budget */
+	unsigned withdraw_n;
 	uint8_t own_mac[BS_ADDR_LEN];
 	int has_own;
 	int local_isolated;		/* our clients are isolated */
@@ -680,6 +684,9 @@ fwd_tt_has(const struct ipc_tt_entry *e, size_t n, const uint8_t *mac,
 	return 0;
 }
 
+static void fwd_local_contest(struct fwd_tables *, const uint8_t *, uint16_t,
+    uint64_t);
+
 /*
  * Store (mac, vid) -> orig.  An entry another originator had moves here
  * (the client roamed); since_ms restarts then.  0, or -1 when full.
@@ -697,6 +704,7 @@ fwd_client_put(struct fwd_tables *t, const uint8_t *orig,
 		if (!fwd_addr_eq(c->orig_addr, orig)) {
 			memcpy(c->orig_addr, orig, BS_ADDR_LEN);
 			c->since_ms = now_ms;
+			fwd_local_contest(t, e->mac, e->vid, now_ms);
 		}
 		c->flags = e->flags;
 		return 0;
@@ -718,6 +726,7 @@ fwd_client_put(struct fwd_tables *t, const uint8_t *orig,
 	c->next_ = t->client_idx[h];
 	t->client_idx[h] = i;
 	t->n_client++;
+	fwd_local_contest(t, e->mac, e->vid, now_ms);
 	return 0;
 }
 
@@ -867,6 +876,13 @@ fwd_gw_count(const struct fwd_tables *t)
 
 /* ---- local translation table -------------------------------------------- */
 
+/* now - then, or 0 when the clock went backwards. */
+static uint64_t
+fwd_age(uint64_t now_ms, uint64_t then_ms)
+{
+	return now_ms > then_ms ? now_ms - then_ms : 0;
+}
+
 /* 0 (untagged) or WIRE_VID_TAGGED | 1..4094: what a TT entry may carry. */
 static int
 fwd_vid_ok(uint16_t vid)
@@ -923,6 +939,7 @@ fwd_local_insert(struct fwd_tables *t, const uint8_t *mac, uint16_t vid,
 	l->vid = vid;
 	l->permanent = permanent;
 	l->first_ms = l->last_ms = now_ms;
+	l->contest_ms = 0;
 	l->used_ = 1;
 	h = fwd_hash(t, mac, vid, FWD_LTT_BUCKETS);
 	l->next_ = t->local_idx[h];
@@ -964,7 +981,57 @@ fwd_local_learn(struct fwd_tables *t, const uint8_t mac[static BS_ADDR_LEN],
 		t->local[i].last_ms = now_ms;
 		return 0;
 	}
-	return fwd_local_insert(t, mac, vid, 0, now_ms) == 0 ? 1 : -1;
+	if (fwd_local_insert(t, mac, vid, 0, now_ms) != 0)
+		return -1;
+	t->c.local_learnt++;
+	return 1;
+}
+
+/* Withdraw local entry i if the budget allows: 1, else 0 (kept). */
+static int
+fwd_local_withdraw(struct fwd_tables *t, int32_t i, uint64_t now_ms)
+{
+	if (t->withdraw_window_ms == 0 ||
+	    fwd_age(now_ms, t->withdraw_window_ms) >= FWD_ROAM_WINDOW_MS) {
+		t->withdraw_window_ms = now_ms > 0 ? now_ms : 1;
+		t->withdraw_n = 0;
+	}
+	if (t->withdraw_n >= FWD_ROAM_WITHDRAW_MAX) {
+		t->local[i].contest_ms = 0;
+		t->c.local_kept++;
+		return 0;
+	}
+	t->withdraw_n++;
+	memcpy(t->withdrawn_mac, t->local[i].mac, BS_ADDR_LEN);
+	t->withdrawn_vid = t->local[i].vid;
+	fwd_local_remove(t, i);
+	t->c.local_withdrawn++;
+	return 1;
+}
+
+void
+fwd_local_last_withdrawn(const struct fwd_tables *t,
+    uint8_t mac[static BS_ADDR_LEN], uint16_t *vid)
+{
+	memcpy(mac, t->withdrawn_mac, BS_ADDR_LEN);
+	*vid = t->withdrawn_vid;
+}
+
+/* Roaming (fwd_client_set): another originator's claim of (mac, vid). */
+static void
+fwd_local_contest(struct fwd_tables *t, const uint8_t *mac, uint16_t vid,
+    uint64_t now_ms)
+{
+	int32_t i = fwd_local_slot(t, mac, vid);
+
+	if (i == FWD_NIL || t->local[i].permanent)
+		return;
+	t->c.local_contested++;
+	if (fwd_age(now_ms, t->local[i].last_ms) >= FWD_ROAM_QUIET_MS) {
+		(void)fwd_local_withdraw(t, i, now_ms);
+	} else if (t->local[i].contest_ms == 0) {
+		t->local[i].contest_ms = now_ms;
+	}
 }
 
 const struct fwd_local *
@@ -1044,13 +1111,6 @@ fwd_local_tt(const struct fwd_tables *t, struct wire_tt_entry *out,
 
 /* ---- purge ------------------------------------------------------------------ */
 
-/* now - then, or 0 when the clock went backwards. */
-static uint64_t
-fwd_age(uint64_t now_ms, uint64_t then_ms)
-{
-	return now_ms > then_ms ? now_ms - then_ms : 0;
-}
-
 size_t
 fwd_tables_purge(struct fwd_tables *t, uint64_t now_ms)
 {
@@ -1066,11 +1126,20 @@ fwd_tables_purge(struct fwd_tables *t, uint64_t now_ms)
 		}
 	}
 	for (i = 0; i < t->local_hw; i++) {
-		if (t->local[i].used_ && !t->local[i].permanent && fwd_age(
-		    now_ms, t->local[i].last_ms) >= FWD_LTT_AGE_MS) {
+		struct fwd_local *l = &t->local[i];
+
+		if (!l->used_ || l->permanent)
+			continue;
+		if (fwd_age(now_ms, l->last_ms) >= FWD_LTT_AGE_MS) {
 			fwd_local_remove(t, i);
 			t->c.local_aged++;
 			n++;
+		} else if (l->contest_ms != 0 && l->last_ms > l->contest_ms) {
+			l->contest_ms = 0;	/* it spoke here since: ours */
+		} else if (l->contest_ms != 0 &&
+		    fwd_age(now_ms, l->contest_ms) >= FWD_ROAM_QUIET_MS) {
+			if (fwd_local_withdraw(t, i, now_ms))
+				n++;
 		}
 	}
 	return n;

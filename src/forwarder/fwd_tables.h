@@ -42,6 +42,9 @@
 #define FWD_GW_MAX		256
 #define FWD_LTT_MAX		WIRE_TT_MAX	/* local clients (OGM TT TVLV) */
 #define FWD_LTT_AGE_MS		300000		/* idle local client ageing */
+#define FWD_ROAM_QUIET_MS	500		/* roaming: see fwd_client_set */
+#define FWD_ROAM_WITHDRAW_MAX	8		/* ... withdrawals per window */
+#define FWD_ROAM_WINDOW_MS	60000
 #define FWD_E2E_MAX		1024		/* originators with data state */
 /* Replay windows per neighbour: lane 0 (batsecd) and the kernel's lanes. */
 #define FWD_HOP_LANES		17
@@ -183,6 +186,8 @@ struct fwd_local {
 	int permanent;			/* the TAP's own MAC: never ages */
 	uint64_t first_ms;
 	uint64_t last_ms;
+	uint64_t contest_ms;		/* another originator's claim came,
+					   0 none (roaming, fwd_client_set) */
 	int32_t next_;			/* private */
 	uint8_t used_;
 };
@@ -196,6 +201,10 @@ struct fwd_tables_counters {
 	uint64_t gw_full;
 	uint64_t local_full;		/* source MAC not learnt: full */
 	uint64_t local_aged;
+	uint64_t local_learnt;		/* new local clients (not the TAP) */
+	uint64_t local_contested;	/* another originator claimed one */
+	uint64_t local_withdrawn;	/* ... and we withdrew it (roamed) */
+	uint64_t local_kept;		/* ... kept: withdrawals over budget */
 	uint64_t e2e_evicted;		/* data state of an originator reused */
 	uint64_t bcast_restarts;	/* originator restarted: its broadcast
 					   window moved to its new epoch */
@@ -215,7 +224,8 @@ const struct fwd_tables_counters *fwd_tables_counters(
 /*
  * Called from the loop (about once a second is plenty): expire routes not
  * refreshed for FWD_ROUTE_EXPIRE_MS and local clients idle for
- * FWD_LTT_AGE_MS.  Returns how many entries went.
+ * FWD_LTT_AGE_MS, withdraw contested local clients not heard since the
+ * other claim came (fwd_client_set).  Returns how many entries went.
  */
 size_t	fwd_tables_purge(struct fwd_tables *t, uint64_t now_ms);
 
@@ -289,6 +299,19 @@ size_t	fwd_route_count(const struct fwd_tables *t);
  * (count 0 clears it).  A MAC another originator announced moves to this
  * one (roaming).  Returns the entries stored; fewer than count when the
  * table is full (counted).
+ *
+ * Roaming: when a MAC that is one of our own (non-permanent) local
+ * clients comes to be claimed by another originator (the parser passed
+ * that claim: it is signed, and the newest one), the client has
+ * presumably moved there.  Not heard on batsec0 for FWD_ROAM_QUIET_MS:
+ * it is withdrawn from the local table at once (we stop announcing it);
+ * else it is marked contested and fwd_tables_purge withdraws it unless
+ * it spoke again after the claim came.  A withdrawn client that speaks
+ * again is learnt afresh (and announced again).  At most
+ * FWD_ROAM_WITHDRAW_MAX withdrawals per FWD_ROAM_WINDOW_MS: a node that
+ * claims our clients in bulk (a claim proves nothing about where the
+ * client is) cannot make us give them all up; past that, a contested
+ * client stays ours (counted in local_kept).
  */
 size_t	fwd_client_set(struct fwd_tables *t, const struct ipc_tt *m,
 	    uint64_t now_ms);
@@ -313,6 +336,9 @@ size_t	fwd_gw_count(const struct fwd_tables *t);
 /* The TAP's own MAC: a permanent entry (replaces the previous one). */
 int	fwd_local_set_own(struct fwd_tables *t,
 	    const uint8_t mac[static BS_ADDR_LEN], uint64_t now_ms);
+/* The last local client withdrawn (fwd_client_set); zeros when none. */
+void	fwd_local_last_withdrawn(const struct fwd_tables *t,
+	    uint8_t mac[static BS_ADDR_LEN], uint16_t *vid);
 /*
  * A frame from batsec0 with this source: learn or refresh it.  Ignores
  * non-unicast sources.  1 new, 0 refreshed/ignored, -1 table full.

@@ -217,6 +217,8 @@ struct fwd {
 	/* Gateway client mode: elect again at the next loop round
 	   (fwd_gateway.h); the selection itself is in data->gw. */
 	int gw_dirty;
+	/* Local clients learnt / withdrawn as seen by fwd_announce_clients. */
+	uint64_t ltt_learnt_seen, ltt_withdrawn_seen;
 };
 
 #endif /* BATSEC_FWD_TYPES_H */

@@ -9,6 +9,15 @@
  * minute seconds (roam-per-minute 0: never); a claim of a worse class
  * never takes it.  An owner that brought no new OGM for
  * pcore_lim_idle_ms() has lapsed, and anyone may take the client.
+ * Roaming (batsec-protocol(7), ROAMING): an owner whose OGMs have not
+ * claimed the client for PL_CLAIM_RELEASE_OGMS OGM intervals (at least
+ * PL_CLAIM_RELEASE_MIN_MS) has released it (the client roamed away and
+ * the owner withdrew it): anyone may take it at once, whatever the
+ * roaming limit; a live owner that keeps claiming it is not released.
+ * Bulk: every take from a live owner of the same class (a fresher claim
+ * or a released client) also counts against the claiming originator:
+ * at most roam-per-minute such takes per originator and clock minute,
+ * so that a node cannot steal all the clients of others at once.
  * The table is bounded (PL_CLAIM_SLOTS); a client that finds no room is
  * refused, and room is only taken from lapsed owners or worse classes.
  */
@@ -50,6 +59,21 @@ pl_claim_lapsed(const struct pcore *pc, const struct pl_claim *c,
 	    (uint64_t)(now - c->seen_s) * 1000 > pcore_lim_idle_ms(pc);
 }
 
+/* The owner's OGMs stopped claiming it (withdrawn). */
+static int
+pl_claim_released(const struct pcore *pc, const struct pl_claim *c,
+    uint64_t now_ms)
+{
+	uint64_t rel = (uint64_t)pc->cfg.ogm_ms * PL_CLAIM_RELEASE_OGMS;
+	uint32_t now = pl_claim_secs(now_ms);
+
+	if (rel < PL_CLAIM_RELEASE_MIN_MS)
+		rel = PL_CLAIM_RELEASE_MIN_MS;
+	/* seen_s is in whole seconds: one more for its rounding. */
+	return now > c->seen_s &&
+	    (uint64_t)(now - c->seen_s) * 1000 >= rel + 1000;
+}
+
 static int
 pl_claim_free(const struct pl_claim *c)
 {
@@ -76,10 +100,28 @@ pl_claim_room(const struct pcore *pc, struct pl_claim *set, uint8_t cls,
 	return v;
 }
 
+/* The claimant's budget of takes from live owners: 1 and one spent. */
+static int
+pl_claim_budget(struct pcore_aux *a, uint32_t roam, uint32_t now)
+{
+	uint8_t window = (uint8_t)(now / 60);
+
+	if (a == NULL)
+		return 1;
+	if (a->roam_window != window) {
+		a->roam_window = window;
+		a->roam_takes = 0;
+	}
+	if (a->roam_takes >= roam || a->roam_takes == UINT8_MAX)
+		return 0;
+	a->roam_takes++;
+	return 1;
+}
+
 /* May a claim of class cls take a client its owner still claims? */
 static int
 pl_claim_may_move(const struct pcore *pc, const struct pl_claim *c,
-    uint8_t cls, uint64_t now_ms)
+    uint8_t cls, struct pcore_aux *a, uint64_t now_ms)
 {
 	uint32_t roam = pcore_lim_limits(pc)->roam_per_minute;
 	uint32_t now = pl_claim_secs(now_ms);
@@ -88,13 +130,16 @@ pl_claim_may_move(const struct pcore *pc, const struct pl_claim *c,
 		return 1;
 	if (cls < c->cls || roam == 0)
 		return 0;
-	return c->moved_s == 0 || now < c->moved_s ||
-	    (uint64_t)(now - c->moved_s) * roam >= 60;
+	if (!pl_claim_released(pc, c, now_ms) && c->moved_s != 0 &&
+	    now >= c->moved_s && (uint64_t)(now - c->moved_s) * roam < 60)
+		return 0;
+	return pl_claim_budget(a, roam, now);
 }
 
 int
 pcore_claim(struct pcore *pc, const struct routing_orig_info *oi,
-    const uint8_t mac[static BS_ADDR_LEN], uint16_t vid, uint64_t now_ms)
+    struct pcore_aux *a, const uint8_t mac[static BS_ADDR_LEN], uint16_t vid,
+    uint64_t now_ms)
 {
 	struct pl_claim *set, *c = NULL;
 	unsigned i;
@@ -113,7 +158,7 @@ pcore_claim(struct pcore *pc, const struct routing_orig_info *oi,
 		memcpy(c->mac, mac, BS_ADDR_LEN);
 		c->vid = vid;
 	} else if (memcmp(c->owner, oi->addr, BS_ADDR_LEN) != 0) {
-		if (!pl_claim_may_move(pc, c, oi->cls, now_ms))
+		if (!pl_claim_may_move(pc, c, oi->cls, a, now_ms))
 			return 0;
 		c->moved_s = pl_claim_secs(now_ms);
 	}

@@ -12,15 +12,18 @@
 #include "batsec_crypto.h"
 
 struct pcore;
+struct pcore_aux;
 struct routing_orig_info;
 
 /*
  * May originator oi (in its newest signed OGM) claim client (mac, vid)
  * at now_ms?  1, and oi owns it; 0 when another originator's claim
  * stands (a better class, or the same class within the roaming limit).
+ * a: oi's auxiliary state, whose budget of takes from live owners is
+ * spent here (NULL: no such budget).
  */
 int	pcore_claim(struct pcore *pc, const struct routing_orig_info *oi,
-	    const uint8_t mac[static BS_ADDR_LEN], uint16_t vid,
-	    uint64_t now_ms);
+	    struct pcore_aux *a, const uint8_t mac[static BS_ADDR_LEN],
+	    uint16_t vid, uint64_t now_ms);
 
 #endif /* BATSEC_PCORE_CLAIMS_H */

@@ -250,7 +250,8 @@ struct pcore_aux {
 					   that introduced it; 0 none */
 	uint32_t gw_down, gw_up;	/* ... with these bandwidths */
 	uint16_t intro_gen;		/* pc->neigh_gen[slot] back then */
-	uint8_t pad[2];
+	uint8_t roam_takes;		/* clients taken from live owners */
+	uint8_t roam_window;		/* ... in this minute (low 8 bits) */
 };
 _Static_assert(sizeof(struct pcore_aux) == ROUTING_AUX_LEN, "pcore_aux");
 

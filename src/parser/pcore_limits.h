@@ -44,6 +44,9 @@
 #define PL_TOP		4	/* sources shown by `batsec-ctl stats` */
 #define PL_CLAIM_SETS	2048	/* client claims: sets of PL_CLAIM_WAYS */
 #define PL_CLAIM_WAYS	4
+/* A client its owner's OGMs stopped claiming is released (roaming). */
+#define PL_CLAIM_RELEASE_OGMS	3
+#define PL_CLAIM_RELEASE_MIN_MS	2000
 #define PL_CLAIM_SLOTS	(PL_CLAIM_SETS * PL_CLAIM_WAYS)
 /*
  * A source that authenticated lately (a neighbour's MAC: a verified HELLO

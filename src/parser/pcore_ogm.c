@@ -215,7 +215,7 @@ pcore_entry_tt(struct pcore *pc, const struct wire_ogm_entry *e,
 	memcpy(m.orig_addr, oi->addr, BS_ADDR_LEN);
 	for (i = 0; i < n && k < IPC_TT_MAX; i++) {
 		wire_tt_get(e->tv.tt, i, &te);
-		if (!pcore_claim(pc, oi, te.mac, te.vid, now_ms)) {
+		if (!pcore_claim(pc, oi, a, te.mac, te.vid, now_ms)) {
 			pcore_count(pc, IPC_STAT_DROP_CLAIM);
 			continue;
 		}
@@ -278,6 +278,7 @@ pcore_entry_tvlvs(struct pcore *pc, const struct wire_ogm_entry *e,
 	memcpy(&a, oi->aux, sizeof(a));
 	changed = pcore_entry_tt(pc, e, oi, &a, now_ms);
 	changed |= pcore_entry_gw(pc, e, oi, &a);
+	changed |= memcmp(&a, oi->aux, sizeof(a)) != 0;	/* roam budget */
 	if (changed)
 		routing_orig_set_aux(pc->rt, oi->pk, (const uint8_t *)&a);
 }

@@ -24,6 +24,10 @@
  *   malformed	frames of every type, cut, padded and with bad counts
  *   claim	become a neighbour and originate OGMs announcing the
  *		client MACs of -c and a gateway it has no right to
+ *   roam	forged roaming (tests/t_mesh_roam.sh): as claim with a key
+ *		the mesh admits (-K), no gateway, and the clients of -c
+ *		claimed in every other OGM only, so that each OGM that
+ *		claims them looks like a fresh roam to their owners
  *   linksig	as -C (MAC and mesh address learnt from its HELLOs): OGM
  *		frames with garbage type-2 (signature) trailers and fresh
  *		frame counters, as fast as -r allows
@@ -1043,9 +1047,12 @@ mode_malformed(struct atk *a, int secs)
 	}
 }
 
-/* Our own OGMs with clients and a gateway that are not ours. */
+/*
+ * Our own OGMs with clients and a gateway that are not ours; roam: no
+ * gateway, and the clients only in every other OGM.
+ */
 static void
-mode_claim(struct atk *a, int secs, const char *clients)
+mode_claim(struct atk *a, int secs, const char *clients, int roam)
 {
 	struct wire_tt_entry tt[WIRE_TT_MAX] = { 0 };
 	uint8_t macs[WIRE_TT_MAX][6], tv[1024], blocks[1][1200];
@@ -1054,6 +1061,7 @@ mode_claim(struct atk *a, int secs, const char *clients)
 	unsigned n = 0, x[6];
 	size_t tvlen = 0, blen;
 	const char *c = clients;
+	uint64_t k = 0;
 
 	while (c != NULL && *c != '\0' && n < WIRE_TT_MAX &&
 	    sscanf(c, "%x:%x:%x:%x:%x:%x", &x[0], &x[1], &x[2], &x[3],
@@ -1068,13 +1076,15 @@ mode_claim(struct atk *a, int secs, const char *clients)
 	}
 	if (n > 0)
 		wire_tvlv_put_tt(tv, sizeof(tv), &tvlen, tt, n);
-	wire_tvlv_put_gateway(tv, sizeof(tv), &tvlen, 100000, 100000);
+	if (!roam)
+		wire_tvlv_put_gateway(tv, sizeof(tv), &tvlen, 100000, 100000);
 	atk_join(a, 3);
 	while (atk_running(a, secs)) {
 		atk_hello(a);
 		bs_random(seed, sizeof(seed));
 		blen = atk_block(&a->id, a->epoch, ++a->ogm_seqno, seed, tv,
-		    tvlen, blocks[0], sizeof(blocks[0]));
+		    roam && k++ % 2 == 1 ? 0 : tvlen, blocks[0],
+		    sizeof(blocks[0]));
 		bs_chain_iter(elem, seed, 0);
 		memset(&m, 0, sizeof(m));
 		m.ttl = 50;
@@ -1704,7 +1714,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: batsec-attack -i IFACE -m forge|sybil|capture|"
-	    "replay|inflate|malformed|claim|outsider|mutate|insider|bseq|"
+	    "replay|inflate|malformed|claim|roam|outsider|mutate|insider|bseq|"
 	    "dflood|linksig|hellos [-t SECS] [-r RATE] [-f FILE] [-c MAC,...] [-e ETHERTYPE] "
 	    "[-K KEYFILE] [-V ADDR] [-C ADDR] [-T ADDR] [-M MAC] [-w TOKEN] "
 	    "[-y data] [-S MAC] [-x KINDS] [-n N]\n");
@@ -1803,7 +1813,9 @@ main(int argc, char **argv)
 	else if (strcmp(mode, "malformed") == 0)
 		mode_malformed(&a, secs);
 	else if (strcmp(mode, "claim") == 0)
-		mode_claim(&a, secs, clients);
+		mode_claim(&a, secs, clients, 0);
+	else if (strcmp(mode, "roam") == 0)
+		mode_claim(&a, secs, clients, 1);
 	else if (strcmp(mode, "outsider") == 0 && atk_set(a.victim))
 		mode_outsider(&a, secs);
 	else if (strcmp(mode, "mutate") == 0 && file != NULL)
