@@ -34,6 +34,8 @@ static const struct set_case set_ok[] = {
 	{ { "gateway", "off" }, 2, "gateway", "off" },
 	{ { "log-level", "debug" }, 2, "log-level", "debug" },
 	{ { "log-level", "error" }, 2, "log-level", "error" },
+	{ { "dat", "off" }, 2, "dat", "off" },
+	{ { "dat", "on" }, 2, "dat", "on" },
 };
 
 START_TEST(test_set_ok)
@@ -83,17 +85,18 @@ static const struct bad_case set_bad[] = {
 	  "100 kbit/s" },
 	{ { "log-level", "verbose" }, 2,
 	  "log-level: 'verbose' is not one of error, warning, info, debug" },
+	{ { "dat", "yes" }, 2, "dat: 'yes' is not on or off" },
 	{ { "hop-penalty" }, 1, "hop-penalty: missing value" },
 	{ { "hop-penalty", "1", "2" }, 3, "hop-penalty: too many values" },
 	{ { "ethertype", "0x88b6" }, 2, "'ethertype' cannot be set at run "
 	  "time (one of hop-penalty, orig-interval, hello-interval, gateway, "
-	  "log-level)" },
+	  "log-level, dat)" },
 	{ { "interface", "eth9" }, 2, "'interface' cannot be set at run "
 	  "time (one of hop-penalty, orig-interval, hello-interval, gateway, "
-	  "log-level)" },
+	  "log-level, dat)" },
 	{ { "nonsense", "1" }, 2, "'nonsense' cannot be set at run time "
 	  "(one of hop-penalty, orig-interval, hello-interval, gateway, "
-	  "log-level)" },
+	  "log-level, dat)" },
 };
 
 START_TEST(test_set_bad)
@@ -141,7 +144,7 @@ START_TEST(test_get)
 		snprintf(line, sizeof(line), "\n%s %s\n", name, val);
 		ck_assert_msg(strstr(dump, line) != NULL, "%s", line);
 	}
-	ck_assert_uint_eq(i, 5);
+	ck_assert_uint_eq(i, 6);
 }
 END_TEST
 

@@ -193,7 +193,8 @@ static const struct ctl_cmd ctl_cmds[] = {
 	  "  set NAME VALUE\n"
 	  "      Change a setting of the running batsecd: hop-penalty,\n"
 	  "      orig-interval, hello-interval, gateway (off, or server\n"
-	  "      DOWN/UP) or log-level, checked as batsec.conf checks it.\n"
+	  "      DOWN/UP), log-level or dat, checked as batsec.conf\n"
+	  "      checks it.\n"
 	  "      Runtime only: batsec.conf is not written, and SIGHUP\n"
 	  "      applies the file's values again.\n"),
 	CTL_DAEMON("get", NULL, ctl_settings_run,

@@ -647,6 +647,8 @@ fwd_timers(struct fwd *f)
 	if (now >= f->purge_at_ms) {
 		if (f->tables != NULL && fwd_tables_purge(f->tables, now) > 0)
 			f->fast_dirty = 1;
+		if (f->data != NULL)
+			(void)fwd_dat_purge(&f->data->dat, f->tables, now);
 		fwd_admit_tick(f, now);
 		fwd_fast_tick(f);
 		fwd_ifaces_collect_drops(f, now);

@@ -52,6 +52,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fwd_dat.h"
 #include "fwd_links.h"
 #include "fwd_tables.h"
 #include "common/log.h"
@@ -218,6 +219,7 @@ struct fwd_data {
 	uint64_t bcast_repeat_drops;	/* BCASTs denied their repeats */
 	struct fwd_links links;		/* salts and link keys */
 	uint64_t now_ms;		/* of the frame being handled */
+	struct fwd_dat dat;		/* ARP answers (fwd_dat.h) */
 };
 
 /*

@@ -76,6 +76,11 @@ fwd_settings_apply(struct fwd *f, const struct bs_config *n, const char *why)
 	f->cfg.gw_down = n->gw_down;
 	f->cfg.gw_up = n->gw_up;
 	f->cfg.log_level = n->log_level;
+	f->cfg.dat = n->dat;
+	if (f->data != NULL && f->data->dat.enabled != (int)f->cfg.dat) {
+		f->data->dat.enabled = f->cfg.dat;
+		fwd_dat_clear(&f->data->dat);
+	}
 	hello = o.hello_interval_ms != f->cfg.hello_interval_ms;
 	ogm = o.orig_interval_ms != f->cfg.orig_interval_ms;
 	if (hello || ogm)
@@ -154,7 +159,7 @@ fwd_settings_ctl_get(void *ctx, size_t argc, const char *const argv[],
 	    sizeof(val)) < 0) {
 		ctl_reply_error(r, CTLP_E_USAGE, "'%s' is not a runtime "
 		    "setting (one of hop-penalty, orig-interval, "
-		    "hello-interval, gateway, log-level)", argv[0]);
+		    "hello-interval, gateway, log-level, dat)", argv[0]);
 		return;
 	}
 	ctl_reply_record_begin(r);
