@@ -385,6 +385,52 @@ START_TEST(test_bound)
 }
 END_TEST
 
+/* Our clients' replies: flooded once per address and FWD_DAT_ANNOUNCE_MS. */
+START_TEST(test_own_announce)
+{
+	uint8_t f[64], mac[6], ip[4], peer[6], pip[4];
+	struct fwd_arp a;
+	unsigned i;
+
+	client_mac(1, mac);
+	ip_of(1, ip);
+	client_mac(2, peer);
+	ip_of(2, pip);
+	(void)arp_frame(f, 2, peer, mac, ip, peer, pip, 0, 0);
+	ck_assert_int_eq(fwd_dat_arp_parse(f, 60, &a), 1);
+	ck_assert_int_eq(fwd_dat_own(dt, &a, T0), 1);
+	ck_assert_int_eq(fwd_dat_own(dt, &a, T0 + 1), 0);
+	ck_assert_int_eq(fwd_dat_own(dt, &a, T0 + FWD_DAT_ANNOUNCE_MS - 1), 0);
+	ck_assert_int_eq(fwd_dat_own(dt, &a, T0 + FWD_DAT_ANNOUNCE_MS), 1);
+	ck_assert_uint_eq(dt->c.announced, 2);
+	/* A flooded request of the client announced it already. */
+	ip_of(3, ip);
+	(void)arp_frame(f, 1, bcast, mac, ip, zero6, pip, 0, 0);
+	ck_assert_int_eq(fwd_dat_arp_parse(f, 60, &a), 1);
+	ck_assert_int_eq(fwd_dat_own(dt, &a, T0), 0);
+	(void)arp_frame(f, 2, peer, mac, ip, peer, pip, 0, 0);
+	ck_assert_int_eq(fwd_dat_arp_parse(f, 60, &a), 1);
+	ck_assert_int_eq(fwd_dat_own(dt, &a, T0 + 1), 0);
+	/* Bounded: the oldest address is forgotten, announced again. */
+	for (i = 0; i < FWD_DAT_OWN_MAX; i++) {
+		ip_of(1000 + i, ip);
+		(void)arp_frame(f, 2, peer, mac, ip, peer, pip, 0, 0);
+		ck_assert_int_eq(fwd_dat_arp_parse(f, 60, &a), 1);
+		ck_assert_int_eq(fwd_dat_own(dt, &a, T0 + 10 + i), 1);
+	}
+	ip_of(3, ip);
+	(void)arp_frame(f, 2, peer, mac, ip, peer, pip, 0, 0);
+	ck_assert_int_eq(fwd_dat_arp_parse(f, 60, &a), 1);
+	ck_assert_int_eq(fwd_dat_own(dt, &a, T0 + 10 + i), 1);
+	/* Off: nothing. */
+	dt->enabled = 0;
+	ip_of(4, ip);
+	(void)arp_frame(f, 2, peer, mac, ip, peer, pip, 0, 0);
+	ck_assert_int_eq(fwd_dat_arp_parse(f, 60, &a), 1);
+	ck_assert_int_eq(fwd_dat_own(dt, &a, T0), 0);
+}
+END_TEST
+
 static Suite *
 fwd_dat_suite(void)
 {
@@ -399,6 +445,7 @@ fwd_dat_suite(void)
 	tcase_add_test(tc, test_timeout);
 	tcase_add_test(tc, test_claim_moved);
 	tcase_add_test(tc, test_bound);
+	tcase_add_test(tc, test_own_announce);
 	suite_add_tcase(s, tc);
 	return s;
 }

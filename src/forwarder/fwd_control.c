@@ -461,6 +461,7 @@ fwd_stats_dat(struct ctl_reply *r, const struct fwd_dat *dt)
 	ctl_reply_field_u64(r, "dat_invalidated", dt->c.invalidated);
 	ctl_reply_field_u64(r, "dat_expired", dt->c.expired);
 	ctl_reply_field_u64(r, "dat_evicted", dt->c.evicted);
+	ctl_reply_field_u64(r, "dat_announced", dt->c.announced);
 }
 
 /* The data plane's totals and what the tables hold and refused. */

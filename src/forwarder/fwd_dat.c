@@ -44,6 +44,7 @@ fwd_dat_clear(struct fwd_dat *dt)
 	dt->free_ = 0;
 	dt->head = dt->tail = -1;
 	dt->n = 0;
+	memset(dt->own, 0, sizeof(dt->own));
 }
 
 void
@@ -349,6 +350,41 @@ fwd_dat_answer(struct fwd_dat *dt, const struct fwd_tables *t,
 		len = 60;
 	dt->c.answered++;
 	return len;
+}
+
+int
+fwd_dat_own(struct fwd_dat *dt, const struct fwd_arp *a, uint64_t now_ms)
+{
+	struct fwd_dat_own *o, *slot = NULL;
+	size_t i;
+	int due;
+
+	if (!dt->enabled || !dat_ip_ok(a->spa) ||
+	    !wire_mac_is_unicast(a->sha) ||
+	    memcmp(a->sha, a->eth_src, BS_ADDR_LEN) != 0 || now_ms == 0)
+		return 0;
+	for (i = 0; i < FWD_DAT_OWN_MAX; i++) {
+		o = &dt->own[i];
+		if (o->ms != 0 && memcmp(o->ip, a->spa, 4) == 0 &&
+		    o->vid == a->vid) {
+			slot = o;
+			break;
+		}
+		/* Else the free or the oldest one. */
+		if (slot == NULL || o->ms < slot->ms)
+			slot = o;
+	}
+	due = i == FWD_DAT_OWN_MAX || now_ms < slot->ms ||
+	    now_ms - slot->ms >= FWD_DAT_ANNOUNCE_MS;
+	if (a->op == DAT_ARP_REPLY && !due)
+		return 0;
+	memcpy(slot->ip, a->spa, 4);
+	slot->vid = a->vid;
+	slot->ms = now_ms;
+	if (a->op != DAT_ARP_REPLY)
+		return 0;
+	dt->c.announced++;
+	return 1;
 }
 
 size_t

@@ -40,6 +40,15 @@
 #define FWD_DAT_MAX		1024
 #define FWD_DAT_BUCKETS		2048		/* power of two */
 #define FWD_DAT_TIMEOUT_MS	300000		/* 5 minutes */
+/*
+ * Our own clients' addresses: an ARP reply of one of them goes into the
+ * mesh as BCAST (every node learns the mapping) when its address was not
+ * announced so (or by a flooded request of it) for
+ * FWD_DAT_ANNOUNCE_MS; FWD_DAT_OWN_MAX addresses remembered, the oldest
+ * forgotten first.
+ */
+#define FWD_DAT_OWN_MAX		256
+#define FWD_DAT_ANNOUNCE_MS	(FWD_DAT_TIMEOUT_MS / 2)
 /* An ARP reply we build: Ethernet, optional 802.1Q tag, ARP, padding. */
 #define FWD_DAT_REPLY_MAX	64
 
@@ -66,6 +75,7 @@ struct fwd_dat_counters {
 	uint64_t invalidated;		/* claim moved or gone, no route */
 	uint64_t expired;		/* older than FWD_DAT_TIMEOUT_MS */
 	uint64_t evicted;		/* the cache was full */
+	uint64_t announced;		/* our clients' replies flooded */
 };
 
 struct fwd_dat_entry {
@@ -80,6 +90,12 @@ struct fwd_dat_entry {
 	int32_t prev, next;		/* learning order, newest first */
 };
 
+struct fwd_dat_own {
+	uint8_t ip[4];
+	uint16_t vid;
+	uint64_t ms;			/* announced; 0: free slot */
+};
+
 struct fwd_dat {
 	int enabled;
 	uint8_t hkey[crypto_shorthash_KEYBYTES];
@@ -88,6 +104,7 @@ struct fwd_dat {
 	int32_t head, tail;		/* newest, oldest; -1: empty */
 	int32_t free_;			/* free list (through hnext) */
 	size_t n;
+	struct fwd_dat_own own[FWD_DAT_OWN_MAX];
 	struct fwd_dat_counters c;
 };
 
@@ -132,6 +149,15 @@ int	fwd_dat_lookup(struct fwd_dat *dt, const struct fwd_tables *t,
 size_t	fwd_dat_answer(struct fwd_dat *dt, const struct fwd_tables *t,
 	    const struct fwd_arp *a, uint64_t now_ms,
 	    uint8_t out[static FWD_DAT_REPLY_MAX]);
+
+/*
+ * ARP frame a of one of our clients goes into the mesh.  A request (not
+ * answered) announces its sender's mapping to every node: noted, 0.  A
+ * reply: 1 when it is to be flooded (BCAST) as the announcement of its
+ * sender's address, noted and counted; 0: sent as usual.
+ */
+int	fwd_dat_own(struct fwd_dat *dt, const struct fwd_arp *a,
+	    uint64_t now_ms);
 
 /* Drop expired entries and those whose claim moved; how many went. */
 size_t	fwd_dat_purge(struct fwd_dat *dt, const struct fwd_tables *t,

@@ -811,8 +811,9 @@ fwd_data_tap_unicast(struct fwd_data *d, const uint8_t *orig,
 }
 
 /*
- * A group frame of one of our clients: 1 when it was an ARP request the
- * cache answered on batsec0 (it does not go into the mesh).
+ * An ARP frame of one of our clients (fwd_dat.h): 1 when it was handled
+ * here, a request the cache answered on batsec0 (it does not go into the
+ * mesh) or a reply flooded as an announcement; 0: on as usual.
  */
 static int
 fwd_data_tap_arp(struct fwd_data *d, const uint8_t *frame, size_t len)
@@ -821,9 +822,19 @@ fwd_data_tap_arp(struct fwd_data *d, const uint8_t *frame, size_t len)
 	struct fwd_arp a;
 	size_t n;
 
-	if (!d->dat.enabled || !fwd_dat_arp_parse(frame, len, &a) ||
-	    (n = fwd_dat_answer(&d->dat, d->t, &a, d->now_ms, reply)) == 0)
+	if (!d->dat.enabled || !fwd_dat_arp_parse(frame, len, &a))
 		return 0;
+	if (!(frame[0] & 0x01)) {
+		/* A reply of our client: flooded when it announces. */
+		if (!fwd_dat_own(&d->dat, &a, d->now_ms))
+			return 0;
+		fwd_data_tap_bcast(d, frame, len);
+		return 1;
+	}
+	if ((n = fwd_dat_answer(&d->dat, d->t, &a, d->now_ms, reply)) == 0) {
+		(void)fwd_dat_own(&d->dat, &a, d->now_ms);
+		return 0;
+	}
 	fwd_data_to_tap(d, &d->tap, NULL, reply, n);
 	return 1;
 }
@@ -847,7 +858,7 @@ fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
 	}
 	vid = fwd_frame_vid(frame, len);
 	(void)fwd_local_learn(d->t, frame + 6, vid, now_ms);
-	if ((frame[0] & 0x01) && fwd_data_tap_arp(d, frame, len))
+	if (fwd_data_tap_arp(d, frame, len))
 		return;
 	if ((frame[0] & 0x01) ||
 	    (cl = fwd_client_find(d->t, frame, vid)) == NULL) {
