@@ -1,15 +1,19 @@
 #!/bin/sh
 # t_mesh_dat.sh — ARP answers from the cache (batsec.conf(5) dat; #24
-# item 1) in a chain of DAT_NODES nodes (10; 1-2-...-N), each with
+# item 1) in a chain of DAT_NODES nodes (7; 1-2-...-N), each with
 # 10.99.0.I on batsec0.  The same workload runs with `dat off` and then
-# with `dat on` on every node: twice, every node's neighbour cache
-# flushed, then every node pings every other node once (in order, node 1
-# first).  tcpdump records every mesh link (node I's side of I-(I+1));
+# with `dat on` on every node: twice, node 1 pings every other node once,
+# then node 2, ..., each ping after both ends flushed their neighbour
+# caches (`ip neigh flush`), so that every ping resolves its address
+# anew.  tcpdump records every mesh link (node I's side of I-(I+1));
 # tshark with contrib/batsec.lua counts the ARP frames inside BCASTs (the
-# flooded ones; a UNICAST's inner frame is sealed) on all links.
-# Asserts: every ping answered in both runs; with dat on at least 80 %
-# fewer flooded ARP frames than with dat off; the caches answered; every
-# node's neighbour table ends with the right MAC for every other node.
+# flooded ones; a UNICAST's inner frame is sealed) over all links.
+# Asserts: every ping answered and its address resolved to the right MAC
+# in both runs; with dat on at least 80 % fewer flooded ARP frames than
+# with dat off; the caches answered.  What to expect: with dat off every
+# ping floods one request, 2 N (N - 1) in all; with dat on node 1's first
+# pass floods N - 1 requests and N - 1 announcing replies, then every
+# address is known: 1 - 1/N fewer (86 % for 7 nodes, 90 % for 10).
 # Then a hostile member (node H, a plain host sending on its own batsec0):
 # a gratuitous ARP reply stating another node's address with H's own MAC
 # (claimed by H) is never answered from (conflict: the request is
@@ -29,7 +33,7 @@ for t in tcpdump tshark; do
 done
 mesh_init t_mesh_dat
 LUA=$TOP/contrib/batsec.lua
-N=${DAT_NODES:-10}
+N=${DAT_NODES:-7}
 
 EDGES=""
 i=1
@@ -110,10 +114,10 @@ flush_all() {
 		ip -n "$(mesh_ns "$i")" neigh flush dev batsec0 2>/dev/null
 	done
 }
-# pinglist.py NS,ADDR...: for each in turn, the neighbour caches of
+# pinglist.py NS,ADDR,MAC...: for each in turn, the neighbour caches of
 # batsec0 here and in namespace NS flushed, then one ICMP echo to ADDR (a
-# second one when no reply came within 3 s); prints the addresses not
-# answered.
+# second one when no reply came within 3 s), then the ARP table must map
+# ADDR to MAC; prints the addresses not answered or at another MAC.
 cat >"$MT/pinglist.py" <<'EOF'
 import os, select, socket, struct, subprocess, sys, time
 def csum(b):
@@ -128,7 +132,7 @@ def flush(*ns):
     subprocess.run(['ip', *ns, 'neigh', 'flush', 'dev', 'batsec0'],
                    check=True)
 for arg in sys.argv[1:]:
-    ns, dst = arg.split(',')
+    ns, dst, mac = arg.split(',')
     flush()
     flush('-n', ns)
     ok = False
@@ -150,12 +154,18 @@ for arg in sys.argv[1:]:
             break
     if not ok:
         fails.append(dst)
+        continue
+    with open('/proc/net/arp') as f:
+        hw = [l.split()[3] for l in f if l.split()[0] == dst]
+    if hw != [mac]:
+        fails.append('%s at %s' % (dst, hw))
 print(' '.join(fails))
 EOF
 
 # workload RUN: twice: node 1 pings every other node once, then node 2,
 # ..., each ping after both ends flushed their neighbour caches (every
-# address is resolved anew); the pings not answered in $MT/RUN.fail.
+# address is resolved anew); the pings not answered, or whose address
+# resolved to a wrong MAC, in $MT/RUN.fail.
 workload() {
 	local r i j dsts
 	: >"$MT/$1.fail"
@@ -165,7 +175,7 @@ workload() {
 			dsts=""
 			for j in $(mesh_seq "$N"); do
 				[ "$i" = "$j" ] ||
-				    dsts="$dsts $(mesh_ns "$j"),$(mesh_ip4 "$j")"
+				    dsts="$dsts $(mesh_ns "$j"),$(mesh_ip4 "$j"),$(mesh_mac "$j")"
 			done
 			ip netns exec "$(mesh_ns "$i")" python3 \
 			    "$MT/pinglist.py" $dsts 2>&1 |
@@ -206,10 +216,12 @@ echo "# flooded ARP frames on the $((N - 1)) links (frames x links):" \
 
 for run in off on; do
 	if [ -s "$MT/$run.fail" ]; then
-		fail "dat $run: all $((2 * N * (N - 1))) pings answered (not:" \
+		fail "dat $run: all $((2 * N * (N - 1))) pings answered," \
+		    "each address resolved to the right MAC (not:" \
 		    "$(head -n 3 "$MT/$run.fail" | tr '\n' ';'))"
 	else
-		pass "dat $run: all $((2 * N * (N - 1))) pings answered"
+		pass "dat $run: all $((2 * N * (N - 1))) pings answered," \
+		    "each address resolved to the right MAC"
 	fi
 done
 check "the captures saw flooded ARP with dat off" [ "$ARP_OFF" -gt 0 ]
@@ -221,29 +233,6 @@ fi
 check "the caches answered requests" [ "$ANSWERED" -gt 0 ]
 check "tshark printed no error" sh -c \
     "! grep -v 'Running as user \"root\"' '$MT/tshark.err' | grep -q ."
-
-# Every node's neighbour table has the right MAC for every other node
-# (the last round's entries: answered from the caches or by the hosts).
-wrong_macs() {
-	local i j m w=0
-	for i in $(mesh_seq "$N"); do
-		for j in $(mesh_seq "$N"); do
-			[ "$i" = "$j" ] && continue
-			m=$(ip -n "$(mesh_ns "$i")" neigh show "$(mesh_ip4 "$j")" \
-			    dev batsec0 | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p')
-			[ "$m" = "$(mesh_mac "$j")" ] || {
-				w=$((w + 1)); echo "node $i: $(mesh_ip4 "$j") at" \
-				    "'$m', not $(mesh_mac "$j")" >&2; }
-		done
-	done
-	[ "$w" -eq 0 ]
-}
-if wrong_macs 2>"$MT/wrong.txt"; then
-	pass "every neighbour entry names the right MAC"
-else
-	fail "every neighbour entry names the right MAC ($(wc -l <"$MT/wrong.txt")" \
-	    "wrong: $(head -n 3 "$MT/wrong.txt" | tr '\n' ';'))"
-fi
 
 stamp "hostile member"
 # ---- a hostile member ---------------------------------------------------------
