@@ -16,6 +16,7 @@
 #include "forwarder/fwd_tables.h"
 #include "proto/wire.h"
 #include "lib/t_check.h"
+#include "lib/t_frames.h"
 
 #define T0	1000000ull
 
@@ -85,35 +86,13 @@ ip_of(unsigned n, uint8_t ip[4])
 	ip[3] = (uint8_t)n;
 }
 
-/* An ARP frame (untagged unless tci), 60 bytes, into f. */
+/* An ARP frame, 60 bytes, or 64 with a tag of tci when tagged. */
 static size_t
 arp_frame(uint8_t *f, uint16_t op, const uint8_t *edst, const uint8_t *sha,
     const uint8_t spa[4], const uint8_t *tha, const uint8_t tpa[4],
     int tagged, uint16_t tci)
 {
-	size_t off = 14;
-	uint8_t *p;
-
-	memset(f, 0, 64);
-	memcpy(f, edst, 6);
-	memcpy(f + 6, sha, 6);
-	if (tagged) {
-		bs_put16(f + 12, 0x8100);
-		bs_put16(f + 14, tci);
-		off += 4;
-	}
-	bs_put16(f + off - 2, 0x0806);
-	p = f + off;
-	bs_put16(p, 1);
-	bs_put16(p + 2, 0x0800);
-	p[4] = 6;
-	p[5] = 4;
-	bs_put16(p + 6, op);
-	memcpy(p + 8, sha, 6);
-	memcpy(p + 14, spa, 4);
-	memcpy(p + 18, tha, 6);
-	memcpy(p + 24, tpa, 4);
-	return off + 28 < 60 ? 60 : off + 28;
+	return t_arp(f, op, edst, sha, spa, tha, tpa, tagged ? tci : 0);
 }
 
 static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
