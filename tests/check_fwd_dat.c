@@ -364,6 +364,38 @@ START_TEST(test_bound)
 }
 END_TEST
 
+/* One originator cannot push the others' mappings out. */
+START_TEST(test_per_orig)
+{
+	uint8_t f[64], mac[6], ip[4], orig[6];
+	struct fwd_arp a;
+	unsigned i;
+
+	route(1, T0);
+	route(2, T0);
+	claims(1, 10, 1, T0);
+	claims(2, 20, 1, T0);
+	ck_assert_int_eq(learn(2, 20, T0), 1);
+	/* Originator 1: FWD_DAT_MAX addresses for its one client. */
+	client_mac(10, mac);
+	orig_addr(1, orig);
+	for (i = 0; i < FWD_DAT_MAX; i++) {
+		ip_of(1000 + i, ip);
+		(void)arp_frame(f, 2, bcast, mac, ip, bcast, ip, 0, 0);
+		ck_assert_int_eq(fwd_dat_arp_parse(f, 60, &a), 1);
+		ck_assert_int_eq(fwd_dat_learn(dt, t, &a, orig, T0 + 1 + i), 1);
+	}
+	ck_assert_uint_eq(fwd_dat_count(dt), FWD_DAT_PER_ORIG + 1);
+	ck_assert_uint_eq(dt->c.evicted, FWD_DAT_MAX - FWD_DAT_PER_ORIG);
+	ck_assert_int_eq(serves(20, T0 + 2000), 1);
+	/* Its newest ones stay, its oldest went. */
+	ip_of(1000 + FWD_DAT_MAX - 1, ip);
+	ck_assert_int_eq(fwd_dat_lookup(dt, t, ip, 0, T0 + 2000, mac, NULL), 1);
+	ip_of(1000, ip);
+	ck_assert_int_eq(fwd_dat_lookup(dt, t, ip, 0, T0 + 2000, mac, NULL), 0);
+}
+END_TEST
+
 /* Our clients' replies: flooded once per address and FWD_DAT_ANNOUNCE_MS. */
 START_TEST(test_own_announce)
 {
@@ -425,6 +457,7 @@ fwd_dat_suite(void)
 	tcase_add_test(tc, test_claim_moved);
 	tcase_add_test(tc, test_bound);
 	tcase_add_test(tc, test_own_announce);
+	tcase_add_test(tc, test_per_orig);
 	suite_add_tcase(s, tc);
 	return s;
 }

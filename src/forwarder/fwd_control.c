@@ -451,7 +451,7 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 static void
 fwd_stats_dat(struct ctl_reply *r, const struct fwd_dat *dt)
 {
-	ctl_reply_field_u64(r, "dat_entries", fwd_dat_count(dt));
+	ctl_reply_field_u64(r, "fwd_dat_entries", fwd_dat_count(dt));
 	ctl_reply_field_u64(r, "dat_answered", dt->c.answered);
 	ctl_reply_field_u64(r, "dat_flooded", dt->c.flooded);
 	ctl_reply_field_u64(r, "dat_learnt", dt->c.learnt);

@@ -123,15 +123,27 @@ dat_del(struct fwd_dat *dt, int32_t i)
 	dt->n--;
 }
 
-/* A new entry for (ip, vid), the oldest evicted when full. */
+/*
+ * A new entry for (ip, vid) learnt from orig: orig's oldest entry makes
+ * room when it has FWD_DAT_PER_ORIG, else the oldest of all when full.
+ */
 static int32_t
-dat_new(struct fwd_dat *dt, const uint8_t ip[4], uint16_t vid)
+dat_new(struct fwd_dat *dt, const uint8_t ip[4], uint16_t vid,
+    const uint8_t *orig)
 {
 	struct fwd_dat_entry *e;
+	int32_t i, own_oldest = -1;
+	size_t own = 0;
 	uint32_t h;
-	int32_t i;
 
-	if (dt->free_ < 0) {
+	for (i = dt->tail; i >= 0; i = dt->e[i].prev)
+		if (memcmp(dt->e[i].orig, orig, BS_ADDR_LEN) == 0 &&
+		    own++ == 0)
+			own_oldest = i;
+	if (own >= FWD_DAT_PER_ORIG) {
+		dat_del(dt, own_oldest);
+		dt->c.evicted++;
+	} else if (dt->free_ < 0) {
 		dat_del(dt, dt->tail);
 		dt->c.evicted++;
 	}
@@ -279,7 +291,7 @@ fwd_dat_learn(struct fwd_dat *dt, const struct fwd_tables *t,
 		e->learnt_ms = now_ms;
 		return -1;
 	}
-	i = dat_new(dt, a->spa, a->vid);
+	i = dat_new(dt, a->spa, a->vid, orig);
 	e = &dt->e[i];
 	memcpy(e->mac, a->sha, BS_ADDR_LEN);
 	memcpy(e->orig, orig, BS_ADDR_LEN);

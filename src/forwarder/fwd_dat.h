@@ -25,7 +25,9 @@
  * is believed until the owner is heard (then: conflict).
  *
  * Bounded: FWD_DAT_MAX entries, a keyed hash index, least recently
- * learnt entry evicted when full.
+ * learnt entry evicted when full; at most FWD_DAT_PER_ORIG entries
+ * learnt from one originator (its own least recently learnt one makes
+ * room), so that one member cannot push the others' mappings out.
  */
 #ifndef BATSEC_FWD_DAT_H
 #define BATSEC_FWD_DAT_H
@@ -38,6 +40,8 @@
 #include "fwd_tables.h"
 
 #define FWD_DAT_MAX		1024
+/* Entries one originator's frames may hold; its own oldest go first. */
+#define FWD_DAT_PER_ORIG	128
 #define FWD_DAT_BUCKETS		2048		/* power of two */
 #define FWD_DAT_TIMEOUT_MS	300000		/* 5 minutes */
 /*
