@@ -98,19 +98,29 @@ arp_frame(uint8_t *f, uint16_t op, const uint8_t *edst, const uint8_t *sha,
 static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 static const uint8_t zero6[6];
 
-/* Originator o says: client c has address ip_of(c) (a gratuitous reply). */
+/*
+ * Originator o says: client c has address ip_of(n) (a gratuitous reply);
+ * what fwd_dat_learn returns.
+ */
 static int
-learn(unsigned o, unsigned c, uint64_t now)
+learn_ip(unsigned o, unsigned c, unsigned n, uint64_t now)
 {
 	uint8_t f[64], mac[6], ip[4], orig[6];
 	struct fwd_arp a;
 
 	client_mac(c, mac);
-	ip_of(c, ip);
+	ip_of(n, ip);
 	orig_addr(o, orig);
 	(void)arp_frame(f, 2, bcast, mac, ip, bcast, ip, 0, 0);
 	ck_assert_int_eq(fwd_dat_arp_parse(f, 60, &a), 1);
 	return fwd_dat_learn(dt, t, &a, orig, now);
+}
+
+/* The same for ip_of(c). */
+static int
+learn(unsigned o, unsigned c, uint64_t now)
+{
+	return learn_ip(o, c, c, now);
 }
 
 /* 1 when the cache answers ip_of(c) with client c's MAC. */
@@ -125,6 +135,16 @@ serves(unsigned c, uint64_t now)
 	client_mac(c, want);
 	ck_assert_mem_eq(mac, want, 6);
 	return 1;
+}
+
+/* Originators 1 and 2, with routes, claiming clients 10 and 20. */
+static void
+two_origs(void)
+{
+	route(1, T0);
+	route(2, T0);
+	claims(1, 10, 1, T0);
+	claims(2, 20, 1, T0);
 }
 
 static void
@@ -234,10 +254,7 @@ END_TEST
 /* A MAC the sender does not claim is never stored or served. */
 START_TEST(test_refuse_unclaimed)
 {
-	route(1, T0);
-	route(2, T0);
-	claims(1, 10, 1, T0);
-	claims(2, 20, 1, T0);
+	two_origs();
 	/* Originator 2 states a mapping for originator 1's client. */
 	ck_assert_int_eq(learn(2, 10, T0), -1);
 	ck_assert_uint_eq(dt->c.refused_unclaimed, 1);
@@ -258,21 +275,10 @@ END_TEST
 /* A member stating an address it does not own with its own MAC. */
 START_TEST(test_conflict)
 {
-	uint8_t f[64], mac[6], ip[4], orig[6];
-	struct fwd_arp a;
-
-	route(1, T0);
-	route(2, T0);
-	claims(1, 10, 1, T0);
-	claims(2, 20, 1, T0);
+	two_origs();
 	ck_assert_int_eq(learn(1, 10, T0), 1);
 	/* 2 says 10.0.0.10 is at its client 20. */
-	client_mac(20, mac);
-	ip_of(10, ip);
-	orig_addr(2, orig);
-	(void)arp_frame(f, 2, bcast, mac, ip, bcast, ip, 0, 0);
-	ck_assert_int_eq(fwd_dat_arp_parse(f, 60, &a), 1);
-	ck_assert_int_eq(fwd_dat_learn(dt, t, &a, orig, T0 + 5), -1);
+	ck_assert_int_eq(learn_ip(2, 20, 10, T0 + 5), -1);
 	ck_assert_uint_eq(dt->c.conflicts, 1);
 	ck_assert_int_eq(serves(10, T0 + 6), 0);
 	/* Nor after the owner speaks again, until the timeout passes. */
@@ -367,24 +373,14 @@ END_TEST
 /* One originator cannot push the others' mappings out. */
 START_TEST(test_per_orig)
 {
-	uint8_t f[64], mac[6], ip[4], orig[6];
-	struct fwd_arp a;
+	uint8_t mac[6], ip[4];
 	unsigned i;
 
-	route(1, T0);
-	route(2, T0);
-	claims(1, 10, 1, T0);
-	claims(2, 20, 1, T0);
+	two_origs();
 	ck_assert_int_eq(learn(2, 20, T0), 1);
 	/* Originator 1: FWD_DAT_MAX addresses for its one client. */
-	client_mac(10, mac);
-	orig_addr(1, orig);
-	for (i = 0; i < FWD_DAT_MAX; i++) {
-		ip_of(1000 + i, ip);
-		(void)arp_frame(f, 2, bcast, mac, ip, bcast, ip, 0, 0);
-		ck_assert_int_eq(fwd_dat_arp_parse(f, 60, &a), 1);
-		ck_assert_int_eq(fwd_dat_learn(dt, t, &a, orig, T0 + 1 + i), 1);
-	}
+	for (i = 0; i < FWD_DAT_MAX; i++)
+		ck_assert_int_eq(learn_ip(1, 10, 1000 + i, T0 + 1 + i), 1);
 	ck_assert_uint_eq(fwd_dat_count(dt), FWD_DAT_PER_ORIG + 1);
 	ck_assert_uint_eq(dt->c.evicted, FWD_DAT_MAX - FWD_DAT_PER_ORIG);
 	ck_assert_int_eq(serves(20, T0 + 2000), 1);
