@@ -151,6 +151,9 @@ static const struct {
 	{ "epoch-seed clock", "\nepoch-seed clock\n" },
 	{ "epoch-seed none", "\nepoch-seed none\n" },
 	{ "epoch-seed auto", "\nepoch-seed auto\n" },
+	{ "dat off", "\ndat off\n" },
+	{ "dat on", "\ndat on\n" },
+	{ "# only a comment\n", "\ndat on\n" },
 	{ "# only a comment\n", "\nepoch-seed auto\n" },
 	{ "# only a comment\n\n \t \n", "\nfast-path on\n" },
 	{ "# only a comment\n\n \t \n", "\ntap batsec0\n" },
@@ -527,6 +530,8 @@ static const struct {
 	    "clock or none" },
 	{ "epoch-seed clock\nepoch-seed none", 0, "t.conf:2: epoch-seed: "
 	    "given twice (first on line 1)" },
+	/* dat */
+	{ "dat yes", 0, "t.conf:1: dat: 'yes' is not on or off" },
 	/* fast-path */
 	{ "fast-path yes", 0, "t.conf:1: fast-path: 'yes' is not on, off or "
 	    "tc" },
@@ -965,7 +970,7 @@ START_TEST(test_man_page)
 	    "policy", "socket", "state-dir", "user", "chroot", "ethertype",
 	    "orig-interval", "hello-interval", "link-rekey", "hop-penalty",
 	    "gateway", "log-level", "ap-isolation", "fast-path", "epoch-seed",
-	    "gw-sel-class", "gw-mode" };
+	    "gw-sel-class", "gw-mode", "dat" };
 	struct bs_config cfg;
 	char path[PATH_MAX + 64], dump[BS_CONF_DUMP_MAX], want[64];
 	static char man[65536];

@@ -1332,6 +1332,88 @@ START_TEST(test_tap_unicast)
 }
 END_TEST
 
+/*
+ * ARP answers (fwd_dat.h) in the data plane: a mapping in a verified
+ * BCAST whose MAC its originator claims is learnt and answers our
+ * client's request on the TAP (nothing sent); one whose MAC it does not
+ * claim is not; dat off floods; our client's first reply is flooded.
+ */
+START_TEST(test_dat_answer)
+{
+	static const uint8_t ip7[4] = { 10, 0, 0, 7 },
+	    ip100[4] = { 10, 0, 0, 100 }, ip101[4] = { 10, 0, 0, 101 };
+	uint8_t arp[64], p[FRAME_MAX], c7[BS_ADDR_LEN], c100[BS_ADDR_LEN],
+	    c200[BS_ADDR_LEN], zero[BS_ADDR_LEN] = { 0 };
+	struct wire_bcast b;
+	size_t n, len;
+
+	topo_line();			/* node 5 claims client 100 */
+	client_mac(7, c7);
+	client_mac(100, c100);
+	client_mac(200, c200);
+	/* 5 floods: 10.0.0.100 is at client 100, and 10.0.0.101 at 200. */
+	len = t_arp(arp, 2, bcast_mac, c100, ip100, bcast_mac, ip100, 0);
+	n = mk_bcast(p, 1, IF1, 5, 1, 5, arp, len);
+	rx_from(1, IF1, bcast_mac, p, n, T0);
+	ck_assert_uint_eq(n_taps, 1);
+	len = t_arp(arp, 2, bcast_mac, c200, ip101, bcast_mac, ip101, 0);
+	n = mk_bcast(p, 1, IF1, 5, 2, 5, arp, len);
+	rx_from(1, IF1, bcast_mac, p, n, T0);
+	ck_assert_uint_eq(n_taps, 2);
+	ck_assert_uint_eq(dp.dat.c.learnt, 1);
+	ck_assert_uint_eq(dp.dat.c.refused_unclaimed, 1);
+	n_sends = n_taps = 0;
+	/* Our client 7 asks for 10.0.0.100: answered on the TAP. */
+	len = t_arp(arp, 1, bcast_mac, c7, ip7, zero, ip100, 0);
+	fwd_data_tap_rx(&dp, arp, len, T0 + 1);
+	ck_assert_uint_eq(n_sends, 0);
+	ck_assert_uint_eq(n_taps, 1);
+	ck_assert_uint_eq(taps[0].len, 60);
+	ck_assert_mem_eq(taps[0].buf, c7, BS_ADDR_LEN);
+	ck_assert_mem_eq(taps[0].buf + 6, c100, BS_ADDR_LEN);
+	ck_assert_mem_eq(taps[0].buf + 14 + 8, c100, BS_ADDR_LEN);
+	ck_assert_mem_eq(taps[0].buf + 14 + 14, ip100, 4);
+	ck_assert_uint_eq(dp.dat.c.answered, 1);
+	/* For 10.0.0.101 (unclaimed): flooded. */
+	len = t_arp(arp, 1, bcast_mac, c7, ip7, zero, ip101, 0);
+	fwd_data_tap_rx(&dp, arp, len, T0 + 1);
+	ck_assert_uint_eq(n_sends, 1);
+	check_bcast(&sends[0], 1, US, &b);
+	ck_assert_mem_eq(b.inner, arp, len);
+	/* Client 100 moves away from 5: flooded too. */
+	tt(5, 101, 1, T0 + 2);
+	len = t_arp(arp, 1, bcast_mac, c7, ip7, zero, ip100, 0);
+	fwd_data_tap_rx(&dp, arp, len, T0 + 3);
+	ck_assert_uint_eq(n_sends, 2);
+	ck_assert_uint_eq(dp.dat.c.answered, 1);
+	ck_assert_uint_eq(dp.dat.c.invalidated, 1);
+	/* Our client's reply to client 101 (at 5): the first one is
+	 * flooded (its address was announced by its request already, not
+	 * for 10.0.0.8), the next goes as UNICAST. */
+	len = t_arp(arp, 2, c100 /* unused */, c7, ip7, c100, ip100, 0);
+	client_mac(101, arp);
+	arp[14 + 14 + 3] = 8;		/* sender 10.0.0.8 */
+	fwd_data_tap_rx(&dp, arp, len, T0 + 4);
+	ck_assert_uint_eq(n_sends, 3);
+	check_bcast(&sends[2], 1, US, &b);
+	ck_assert_uint_eq(dp.dat.c.announced, 1);
+	fwd_data_tap_rx(&dp, arp, len, T0 + 5);
+	ck_assert_uint_eq(n_sends, 4);
+	ck_assert_uint_eq(sends[3].buf[0], WIRE_T_UNICAST);
+	/* Off: the request for 10.0.0.100 is flooded, nothing learnt. */
+	tt(5, 100, 1, T0 + 6);
+	dp.dat.enabled = 0;
+	len = t_arp(arp, 2, bcast_mac, c100, ip100, bcast_mac, ip100, 0);
+	n = mk_bcast(p, 1, IF1, 5, 3, 5, arp, len);
+	rx_from(1, IF1, bcast_mac, p, n, T0 + 7);
+	ck_assert_uint_eq(dp.dat.c.learnt, 1);
+	len = t_arp(arp, 1, bcast_mac, c7, ip7, zero, ip100, 0);
+	fwd_data_tap_rx(&dp, arp, len, T0 + 8);
+	ck_assert_uint_eq(n_sends, 5);
+	ck_assert_uint_eq(dp.dat.c.answered, 1);
+}
+END_TEST
+
 /* Broadcast, multicast and unknown unicast: BCAST on every up iface. */
 static const uint8_t flood_dsts[][BS_ADDR_LEN] = {
 	{ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
@@ -3893,6 +3975,7 @@ fwd_data_suite(void)
 	tcase_add_loop_test(tc, test_tap_flood, 0,
 	    sizeof(flood_dsts) / sizeof(flood_dsts[0]));
 	tcase_add_test(tc, test_tap_flood_tags);
+	tcase_add_test(tc, test_dat_answer);
 	tcase_add_test(tc, test_tap_no_route);
 	tcase_add_test(tc, test_tap_no_key);
 	tcase_add_test(tc, test_tap_bad_frames);

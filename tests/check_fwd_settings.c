@@ -41,6 +41,8 @@ static const struct set_case set_ok[] = {
 	{ { "log-level", "error" }, 2, "log-level", "error" },
 	{ { "ap-isolation", "on" }, 2, "ap-isolation", "on" },
 	{ { "ap-isolation", "off" }, 2, "ap-isolation", "off" },
+	{ { "dat", "off" }, 2, "dat", "off" },
+	{ { "dat", "on" }, 2, "dat", "on" },
 };
 
 START_TEST(test_set_ok)
@@ -99,17 +101,18 @@ static const struct bad_case set_bad[] = {
 	{ { "ap-isolation", "yes" }, 2,
 	  "ap-isolation: 'yes' is neither 'on' nor 'off'" },
 	{ { "ap-isolation", "on", "off" }, 3, "ap-isolation: too many values" },
+	{ { "dat", "yes" }, 2, "dat: 'yes' is not on or off" },
 	{ { "hop-penalty" }, 1, "hop-penalty: missing value" },
 	{ { "hop-penalty", "1", "2" }, 3, "hop-penalty: too many values" },
 	{ { "ethertype", "0x88b6" }, 2, "'ethertype' cannot be set at run "
 	  "time (one of hop-penalty, orig-interval, hello-interval, gateway, "
-	  "gw-sel-class, log-level, ap-isolation)" },
+	  "gw-sel-class, log-level, ap-isolation, dat)" },
 	{ { "interface", "eth9" }, 2, "'interface' cannot be set at run "
 	  "time (one of hop-penalty, orig-interval, hello-interval, gateway, "
-	  "gw-sel-class, log-level, ap-isolation)" },
+	  "gw-sel-class, log-level, ap-isolation, dat)" },
 	{ { "nonsense", "1" }, 2, "'nonsense' cannot be set at run time "
 	  "(one of hop-penalty, orig-interval, hello-interval, gateway, "
-	  "gw-sel-class, log-level, ap-isolation)" },
+	  "gw-sel-class, log-level, ap-isolation, dat)" },
 };
 
 START_TEST(test_set_bad)
@@ -157,7 +160,7 @@ START_TEST(test_get)
 		snprintf(line, sizeof(line), "\n%s %s\n", name, val);
 		ck_assert_msg(strstr(dump, line) != NULL, "%s", line);
 	}
-	ck_assert_uint_eq(i, 7);
+	ck_assert_uint_eq(i, 8);
 }
 END_TEST
 

@@ -588,6 +588,7 @@ config_defaults(struct bs_config *cfg)
 	cfg->log_level = BS_LOG_INFO;
 	cfg->fast_path = BS_FAST_ON;
 	cfg->epoch_seed = BS_EPOCH_SEED_AUTO;
+	cfg->dat = true;
 }
 
 /* ---- the file ---------------------------------------------------------- */
@@ -959,6 +960,21 @@ conf_d_epoch_seed(struct conf_parser *p, char **av, size_t ac)
 	return -1;
 }
 
+static int
+conf_d_dat(struct conf_parser *p, char **av, size_t ac)
+{
+	struct conf_quoted q;
+
+	(void)ac;
+	if (strcmp(av[0], "on") == 0 || strcmp(av[0], "off") == 0) {
+		p->cfg.dat = strcmp(av[0], "on") == 0;
+		return 0;
+	}
+	conf_err(p->err, p->errlen, p->where, "'%s' is not on or off",
+	    conf_quote(&q, av[0]));
+	return -1;
+}
+
 static const struct conf_directive conf_directives[] = {
 	{ "interface", conf_d_interface, 1, 6, true },
 	{ "tap", conf_d_tap, 1, 1, false },
@@ -980,6 +996,7 @@ static const struct conf_directive conf_directives[] = {
 	{ "ap-isolation", conf_d_ap_isolation, 1, 1, false },
 	{ "fast-path", conf_d_fast_path, 1, 1, false },
 	{ "epoch-seed", conf_d_epoch_seed, 1, 1, false },
+	{ "dat", conf_d_dat, 1, 1, false },
 };
 #define CONF_N_DIRECTIVES \
 	(sizeof(conf_directives) / sizeof(conf_directives[0]))
@@ -1132,7 +1149,7 @@ config_parse_buf(struct bs_config *cfg, const char *buf, size_t len,
 
 static const char *const conf_runtime_names[] = {
 	"hop-penalty", "orig-interval", "hello-interval", "gateway",
-	"gw-sel-class", "log-level", "ap-isolation",
+	"gw-sel-class", "log-level", "ap-isolation", "dat",
 };
 #define CONF_N_RUNTIME \
 	(sizeof(conf_runtime_names) / sizeof(conf_runtime_names[0]))
@@ -1178,7 +1195,7 @@ config_set_runtime(struct bs_config *cfg, size_t argc,
 	if (d == NULL) {
 		conf_err(err, errlen, NULL, "'%s' cannot be set at run time "
 		    "(one of hop-penalty, orig-interval, hello-interval, "
-		    "gateway, gw-sel-class, log-level, ap-isolation)",
+		    "gateway, gw-sel-class, log-level, ap-isolation, dat)",
 		    conf_quote(&q, argv[0]));
 		return -1;
 	}
@@ -1247,6 +1264,8 @@ config_get_runtime(const struct bs_config *cfg, const char *name, char *buf,
 		    config_log_level_name(cfg->log_level));
 	else if (strcmp(name, "ap-isolation") == 0)
 		n = snprintf(buf, len, "%s", cfg->ap_isolation ? "on" : "off");
+	else if (strcmp(name, "dat") == 0)
+		n = snprintf(buf, len, "%s", cfg->dat ? "on" : "off");
 	else
 		return -1;
 	return n < 0 || (size_t)n >= len ? -1 : n;
@@ -1775,5 +1794,5 @@ config_equal(const struct bs_config *a, const struct bs_config *b)
 	    a->gw_sel_class == b->gw_sel_class &&
 	    a->log_level == b->log_level &&
 	    a->ap_isolation == b->ap_isolation && a->fast_path == b->fast_path &&
-	    a->epoch_seed == b->epoch_seed;
+	    a->epoch_seed == b->epoch_seed && a->dat == b->dat;
 }

@@ -144,6 +144,8 @@ struct bs_config {
 	enum bs_fast_path fast_path;	/* relay UNICAST in the kernel
 					   (fastpath.h) */
 	enum bs_epoch_seed epoch_seed;
+	bool		dat;		/* answer ARP from the cache
+					   (fwd_dat.h) */
 };
 
 enum bs_role {

@@ -194,8 +194,9 @@ static const struct ctl_cmd ctl_cmds[] = {
 	  "  set NAME VALUE\n"
 	  "      Change a setting of the running batsecd: hop-penalty,\n"
 	  "      orig-interval, hello-interval, gateway or gw-mode (off,\n"
-	  "      client, or server DOWN/UP), gw-sel-class, log-level or\n"
-	  "      ap-isolation (on, off), checked as batsec.conf checks it.\n"
+	  "      client, or server DOWN/UP), gw-sel-class, log-level,\n"
+	  "      ap-isolation (on, off) or dat (on, off), checked as\n"
+	  "      batsec.conf checks it.\n"
 	  "      Runtime only: batsec.conf is not written, and SIGHUP\n"
 	  "      applies the file's values again.\n"),
 	CTL_DAEMON("get", NULL, ctl_settings_run,

@@ -652,6 +652,8 @@ fwd_timers(struct fwd *f)
 		if (f->tables != NULL && fwd_tables_purge(f->tables, now) > 0)
 			f->fast_dirty = 1;
 		fwd_announce_clients(f, now);
+		if (f->data != NULL)
+			(void)fwd_dat_purge(&f->data->dat, f->tables, now);
 		fwd_admit_tick(f, now);
 		fwd_gw_elect(f);
 		fwd_fast_tick(f);

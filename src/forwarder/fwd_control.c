@@ -497,6 +497,23 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 	}
 }
 
+/* The ARP answer cache (fwd_dat.h). */
+static void
+fwd_stats_dat(struct ctl_reply *r, const struct fwd_dat *dt)
+{
+	ctl_reply_field_u64(r, "fwd_dat_entries", fwd_dat_count(dt));
+	ctl_reply_field_u64(r, "dat_answered", dt->c.answered);
+	ctl_reply_field_u64(r, "dat_flooded", dt->c.flooded);
+	ctl_reply_field_u64(r, "dat_learnt", dt->c.learnt);
+	ctl_reply_field_u64(r, "dat_refused_unclaimed",
+	    dt->c.refused_unclaimed);
+	ctl_reply_field_u64(r, "dat_conflicts", dt->c.conflicts);
+	ctl_reply_field_u64(r, "dat_invalidated", dt->c.invalidated);
+	ctl_reply_field_u64(r, "dat_expired", dt->c.expired);
+	ctl_reply_field_u64(r, "dat_evicted", dt->c.evicted);
+	ctl_reply_field_u64(r, "dat_announced", dt->c.announced);
+}
+
 /* The data plane's totals and what the tables hold and refused. */
 static void
 fwd_stats_tables(struct fwd *f, struct ctl_reply *r)
@@ -536,6 +553,7 @@ fwd_stats_tables(struct fwd *f, struct ctl_reply *r)
 		    f->data->bcast_repeats);
 		ctl_reply_field_u64(r, "bcast_repeat_drops",
 		    f->data->bcast_repeat_drops);
+		fwd_stats_dat(r, &f->data->dat);
 	}
 }
 

@@ -200,6 +200,7 @@ fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
 	d->echo_tokens = FWD_ECHO_BURST;
 	fwd_links_init(&d->links, id, epoch);
 	d->now_ms = d->start_ms;
+	fwd_dat_init(&d->dat);
 }
 
 int
@@ -356,6 +357,22 @@ fwd_data_to_tap(struct fwd_data *d, struct fwd_dcount *c, struct fwd_neigh *n,
 		return;
 	}
 	fwd_count_tx(&d->tap, len);
+}
+
+/*
+ * An inner frame from originator orig for batsec0: the mapping of an ARP
+ * frame in it is learnt for answers (fwd_dat.h) before it goes on.
+ */
+static void
+fwd_data_from_orig(struct fwd_data *d, struct fwd_dcount *c,
+    struct fwd_neigh *n, const uint8_t *orig, const uint8_t *inner,
+    size_t len)
+{
+	struct fwd_arp a;
+
+	if (d->dat.enabled && fwd_dat_arp_parse(inner, len, &a))
+		(void)fwd_dat_learn(&d->dat, d->t, &a, orig, d->now_ms);
+	fwd_data_to_tap(d, c, n, inner, len);
 }
 
 /* ---- hop by hop ------------------------------------------------------------------ */
@@ -832,6 +849,35 @@ fwd_data_tap_unicast(struct fwd_data *d, const uint8_t *orig,
 	fwd_sealed_send(d, &ifp, nh, FWD_DATA_TTL, n, &d->tap);
 }
 
+/*
+ * An ARP frame of one of our clients (fwd_dat.h): 1 when it was handled
+ * here, a request the cache answered on batsec0 (it does not go into the
+ * mesh) or a reply flooded as an announcement; 0: on as usual.
+ */
+static int
+fwd_data_tap_arp(struct fwd_data *d, const uint8_t *frame, size_t len)
+{
+	uint8_t reply[FWD_DAT_REPLY_MAX];
+	struct fwd_arp a;
+	size_t n;
+
+	if (!d->dat.enabled || !fwd_dat_arp_parse(frame, len, &a))
+		return 0;
+	if (!(frame[0] & 0x01)) {
+		/* A reply of our client: flooded when it announces. */
+		if (!fwd_dat_own(&d->dat, &a, d->now_ms))
+			return 0;
+		fwd_data_tap_bcast(d, frame, len);
+		return 1;
+	}
+	if ((n = fwd_dat_answer(&d->dat, d->t, &a, d->now_ms, reply)) == 0) {
+		(void)fwd_dat_own(&d->dat, &a, d->now_ms);
+		return 0;
+	}
+	fwd_data_to_tap(d, &d->tap, NULL, reply, n);
+	return 1;
+}
+
 void
 fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
     uint64_t now_ms)
@@ -858,6 +904,8 @@ fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
 		fwd_data_tap_unicast(d, d->gw.sel, frame, len);
 		return;
 	}
+	if (fwd_data_tap_arp(d, frame, len))
+		return;
 	if ((frame[0] & 0x01) ||
 	    (cl = fwd_client_find(d->t, frame, vid)) == NULL) {
 		fwd_data_tap_bcast(d, frame, len);
@@ -941,7 +989,7 @@ fwd_data_rx_sealed(struct fwd_data *d, struct fwd_data_ifc *ic,
 		else if (fwd_data_isolated(d->t, d->pt, s.ct_len, 0))
 			FWD_DROP(c, n, drop_isolated_in);
 		else
-			fwd_data_to_tap(d, c, n, d->pt, s.ct_len);
+			fwd_data_from_orig(d, c, n, s.e.src, d->pt, s.ct_len);
 		return;
 	}
 	if (wire_echo_body_parse(d->pt, s.ct_len, &e) != WIRE_OK) {
@@ -1020,7 +1068,7 @@ fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
 	else if (fwd_data_isolated(d->t, b.inner, b.inner_len, 0))
 		FWD_DROP(c, n, drop_isolated_in);
 	else
-		fwd_data_to_tap(d, c, n, b.inner, b.inner_len);
+		fwd_data_from_orig(d, c, n, b.orig, b.inner, b.inner_len);
 	if (b.ttl > 1)
 		fwd_bcast_flood(d, b.block, b.block_len, (uint8_t)(b.ttl - 1),
 		    n, ifp->ifindex);
@@ -1271,6 +1319,7 @@ fwd_data_setup(struct fwd *f)
 	}
 	fwd_data_init(f->data, f->tables, &f->id, f->epoch, &ops);
 	fwd_data_isolation(f);
+	f->data->dat.enabled = f->cfg.dat;
 	return 0;
 }
 

@@ -53,6 +53,7 @@
 #include <stdint.h>
 
 #include "fwd_gwsel.h"
+#include "fwd_dat.h"
 #include "fwd_links.h"
 #include "fwd_tables.h"
 #include "common/log.h"
@@ -220,6 +221,7 @@ struct fwd_data {
 	struct fwd_links links;		/* salts and link keys */
 	struct fwd_gwc gw;		/* gateway client mode (fwd_gwsel.h) */
 	uint64_t now_ms;		/* of the frame being handled */
+	struct fwd_dat dat;		/* ARP answers (fwd_dat.h) */
 };
 
 /*

@@ -82,6 +82,11 @@ fwd_settings_apply(struct fwd *f, const struct bs_config *n, const char *why)
 	f->cfg.log_level = n->log_level;
 	f->cfg.ap_isolation = n->ap_isolation;
 	fwd_data_isolation(f);
+	f->cfg.dat = n->dat;
+	if (f->data != NULL && f->data->dat.enabled != (int)f->cfg.dat) {
+		f->data->dat.enabled = f->cfg.dat;
+		fwd_dat_clear(&f->data->dat);
+	}
 	hello = o.hello_interval_ms != f->cfg.hello_interval_ms;
 	ogm = o.orig_interval_ms != f->cfg.orig_interval_ms;
 	if (hello || ogm)
@@ -161,7 +166,7 @@ fwd_settings_ctl_get(void *ctx, size_t argc, const char *const argv[],
 		ctl_reply_error(r, CTLP_E_USAGE, "'%s' is not a runtime "
 		    "setting (one of hop-penalty, orig-interval, "
 		    "hello-interval, gateway, gw-sel-class, log-level, "
-		    "ap-isolation)", argv[0]);
+		    "ap-isolation, dat)", argv[0]);
 		return;
 	}
 	ctl_reply_record_begin(r);

@@ -50,6 +50,36 @@ t_eth(uint8_t *buf, const uint8_t *dst, const uint8_t *src, uint16_t vid,
 	return len;
 }
 
+size_t
+t_arp(uint8_t *buf, uint16_t op, const uint8_t *edst, const uint8_t *sha,
+    const uint8_t spa[4], const uint8_t *tha, const uint8_t tpa[4],
+    uint16_t vid)
+{
+	size_t off = 14;
+	uint8_t *p;
+
+	memset(buf, 0, 64);
+	memcpy(buf, edst, BS_ADDR_LEN);
+	memcpy(buf + 6, sha, BS_ADDR_LEN);
+	if (vid != 0) {
+		bs_put16(buf + 12, 0x8100);
+		bs_put16(buf + 14, vid);
+		off += 4;
+	}
+	bs_put16(buf + off - 2, 0x0806);
+	p = buf + off;
+	bs_put16(p, 1);			/* Ethernet */
+	bs_put16(p + 2, 0x0800);	/* IPv4 */
+	p[4] = 6;
+	p[5] = 4;
+	bs_put16(p + 6, op);
+	memcpy(p + 8, sha, BS_ADDR_LEN);
+	memcpy(p + 14, spa, 4);
+	memcpy(p + 18, tha, BS_ADDR_LEN);
+	memcpy(p + 24, tpa, 4);
+	return off + 46;
+}
+
 void
 t_salt(uint8_t salt[BS_LINKSALT_LEN], const uint8_t *pk)
 {

@@ -28,6 +28,15 @@
 size_t	t_eth(uint8_t *buf, const uint8_t *dst, const uint8_t *src,
 	    uint16_t vid, size_t len);
 
+/*
+ * An ARP frame (Ethernet, IPv4; opcode op) of 60 bytes (64 with an 802.1Q
+ * tag of vid when vid is not 0): Ethernet dst edst, source and sender
+ * hardware address sha, sender address spa, target tha and tpa.
+ */
+size_t	t_arp(uint8_t *buf, uint16_t op, const uint8_t *edst,
+	    const uint8_t *sha, const uint8_t spa[4], const uint8_t *tha,
+	    const uint8_t tpa[4], uint16_t vid);
+
 /* ---- data frames, version 2 ---- */
 
 /* One end of a link, as the link root takes it. */
