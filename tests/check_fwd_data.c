@@ -2019,6 +2019,7 @@ START_TEST(test_trace_probe)
 	size_t len, n;
 
 	neigh(2, IF2, 1, 200, T0);
+	route(2, 2, IF2, T0);
 	route(3, 2, IF2, T0);
 	route(5, 2, IF2, T0);
 	ck_assert_int_eq(fwd_data_trace(&dp, node(5)->addr, 0, &seq), -1);
@@ -2072,9 +2073,23 @@ START_TEST(test_trace_probe)
 	len = mk_ttlx(p, 2, IF2, US, 3, node(5)->addr, w.e.counter);
 	rx_from(2, IF2, ifmac(IF2), p, len, T0);
 	ck_assert_uint_eq(dp.echo.ttlx_unmatched, 4);
+	/* TTL 1: only the neighbour it went to (node 2) may answer. */
+	ck_assert_int_eq(fwd_data_trace(&dp, node(5)->addr, 1, &seq), 0);
+	check_sealed(&sends[2], 2, US, 5, &w, pt, &n);
+	ck_assert_uint_eq(w.ttl, 1);
+	len = mk_ttlx(p, 2, IF2, US, 3, node(5)->addr, w.e.counter);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	ck_assert_uint_eq(dp.echo.ttlx_wrong_hop, 1);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt, hop),
+	    FWD_PING_SENT);
+	len = mk_ttlx(p, 2, IF2, US, 2, node(5)->addr, w.e.counter);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt, hop),
+	    FWD_PING_EXPIRED);
+	ck_assert_mem_eq(hop, node(2)->addr, BS_ADDR_LEN);
 	/* TTL 3: the destination's ECHO reply. */
 	ck_assert_int_eq(fwd_data_trace(&dp, node(5)->addr, 3, &seq), 0);
-	check_sealed(&sends[2], 2, US, 5, &w, pt, &n);
+	check_sealed(&sends[3], 2, US, 5, &w, pt, &n);
 	ck_assert_uint_eq(w.type, WIRE_T_TRACE);
 	ck_assert_uint_eq(w.ttl, 3);
 	ck_assert_int_eq(wire_echo_body_parse(pt, n, &e), WIRE_OK);

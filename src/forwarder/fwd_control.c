@@ -424,6 +424,7 @@ fwd_stats_trace(const struct fwd *f, struct ctl_reply *r)
 	ctl_reply_field_u64(r, "trace_probes_sent", e->traces_sent);
 	ctl_reply_field_u64(r, "trace_ttlx_received", e->ttlx_received);
 	ctl_reply_field_u64(r, "trace_ttlx_unmatched", e->ttlx_unmatched);
+	ctl_reply_field_u64(r, "trace_ttlx_wrong_hop", e->ttlx_wrong_hop);
 	ctl_reply_field_u64(r, "trace_expired_here", e->trace_expired);
 	ctl_reply_field_u64(r, "trace_ttlx_sent", e->ttlx_sent);
 	ctl_reply_field_u64(r, "trace_ttlx_drop_src_rate",

@@ -1037,6 +1037,7 @@ static int
 fwd_data_probe(struct fwd_data *d, const uint8_t *dst, int trace, uint8_t ttl,
     uint16_t *seqno)
 {
+	const struct fwd_route *r;
 	struct fwd_ping *pg;
 	struct wire_echo e;
 	uint64_t sent_us, counter = 0;
@@ -1060,6 +1061,10 @@ fwd_data_probe(struct fwd_data *d, const uint8_t *dst, int trace, uint8_t ttl,
 	pg->seqno = e.seqno;
 	pg->state = FWD_PING_SENT;
 	pg->trace = trace != 0;
+	pg->ttl = ttl;
+	memset(pg->first_hop, 0, sizeof(pg->first_hop));
+	if ((r = fwd_route_find(d->t, dst)) != NULL)
+		memcpy(pg->first_hop, r->nexthop, BS_ADDR_LEN);
 	pg->counter = counter;
 	memset(pg->hop, 0, sizeof(pg->hop));
 	pg->sent_us = sent_us;
@@ -1198,7 +1203,8 @@ fwd_trace_expired(struct fwd_data *d, const struct wire_sealed *s,
 
 /*
  * An authenticated TTLX from relay src for us: completes the TRACE of
- * ours it names (destination and counter), when one is waiting.
+ * ours it names (destination and counter), when one is waiting; for a
+ * TTL-1 TRACE only when src is the neighbour it went to.
  */
 static void
 fwd_ttlx_for_us(struct fwd_data *d, const uint8_t *src,
@@ -1213,6 +1219,11 @@ fwd_ttlx_for_us(struct fwd_data *d, const uint8_t *src,
 		    pg->counter != x->counter ||
 		    memcmp(pg->dst, x->dst, BS_ADDR_LEN) != 0)
 			continue;
+		if (pg->ttl == 1 &&
+		    memcmp(pg->first_hop, src, BS_ADDR_LEN) != 0) {
+			d->echo.ttlx_wrong_hop++;
+			return;
+		}
 		pg->rtt_us = log_now_us() - pg->sent_us;
 		pg->state = FWD_PING_EXPIRED;
 		memcpy(pg->hop, src, BS_ADDR_LEN);

@@ -171,7 +171,10 @@ struct fwd_data_ifc {
  * answers it with an ECHO reply.  A relay where a TRACE's TTL runs out
  * answers its source with a TTLX sealed end to end from itself, naming
  * the TRACE by destination and end-to-end counter; no other frame is ever
- * answered that way.  A relay sends at most FWD_TTLX_SRC_RATE TTLXs a
+ * answered that way.  The tracer takes a TTLX for a TTL-1 TRACE only from
+ * the neighbour it sent that TRACE to.  (A member that overhears a TRACE
+ * further on can still answer it in its own name, authenticated as
+ * itself: the TTLX proves who answered, not that it was on the path.)  A relay sends at most FWD_TTLX_SRC_RATE TTLXs a
  * second to one source (bursts of FWD_TTLX_SRC_BURST, over the last
  * FWD_TTLX_SRCS sources it answered; a new one takes the longest unused
  * slot) and FWD_TTLX_RATE a second in all (bursts of FWD_TTLX_BURST), so
@@ -196,6 +199,8 @@ struct fwd_ping {
 	uint16_t seqno;
 	uint8_t state;			/* enum fwd_ping_state */
 	uint8_t trace;			/* 1: sent as a TRACE */
+	uint8_t ttl;			/* a TRACE's */
+	uint8_t first_hop[BS_ADDR_LEN];	/* the neighbour it went to */
 	uint64_t counter;		/* its end-to-end counter */
 	uint8_t hop[BS_ADDR_LEN];	/* FWD_PING_EXPIRED: the TTLX's source */
 	uint64_t sent_us;		/* CLOCK_MONOTONIC */
@@ -227,6 +232,8 @@ struct fwd_echo_counters {
 	uint64_t traces_sent;		/* our TRACE probes */
 	uint64_t ttlx_received;		/* TTLXs for us that matched one */
 	uint64_t ttlx_unmatched;	/* TTLXs for us that matched none */
+	uint64_t ttlx_wrong_hop;	/* for a TTL-1 TRACE, not from the
+					   neighbour it was sent to */
 	uint64_t trace_expired;		/* TRACEs whose TTL ran out here */
 	uint64_t ttlx_sent;		/* our answers to them */
 	uint64_t ttlx_drop_src_rate;	/* over FWD_TTLX_SRC_RATE */
