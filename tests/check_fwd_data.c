@@ -1942,6 +1942,22 @@ START_TEST(test_trace_relay_answers)
 }
 END_TEST
 
+/* n expiring TRACEs from each of the sources first..last, at now. */
+static void
+expiring_traces(unsigned first, unsigned last, size_t n, uint64_t now)
+{
+	uint8_t p[FRAME_MAX];
+	unsigned src;
+	size_t len, i;
+
+	for (src = first; src <= last; src++)
+		for (i = 0; i < n; i++) {
+			len = mk_trace(p, 1, IF1, 1, WIRE_ECHO_REQUEST, 6, src,
+			    1);
+			rx_from(1, IF1, ifmac(IF1), p, len, now);
+		}
+}
+
 /*
  * A flood of expiring TRACEs: at most FWD_TTLX_SRC_BURST answers to one
  * source at once and FWD_TTLX_SRC_RATE a second after, at most
@@ -1949,8 +1965,6 @@ END_TEST
  */
 START_TEST(test_trace_rate_limit)
 {
-	uint8_t p[FRAME_MAX];
-	size_t len, i;
 	unsigned src;
 
 	neigh(1, IF1, 1, 200, T0);
@@ -1959,27 +1973,16 @@ START_TEST(test_trace_rate_limit)
 	for (src = 10; src < 20; src++)
 		route(src, 1, IF1, T0);
 	/* One source, 3 bursts' worth in an instant. */
-	for (i = 0; i < 3 * FWD_TTLX_SRC_BURST; i++) {
-		len = mk_trace(p, 1, IF1, 1, WIRE_ECHO_REQUEST, 6, 10, 1);
-		rx_from(1, IF1, ifmac(IF1), p, len, T0);
-	}
+	expiring_traces(10, 10, 3 * FWD_TTLX_SRC_BURST, T0);
 	ck_assert_uint_eq(dp.echo.ttlx_sent, FWD_TTLX_SRC_BURST);
 	ck_assert_uint_eq(dp.echo.ttlx_drop_src_rate,
 	    2 * FWD_TTLX_SRC_BURST);
 	/* A second later: FWD_TTLX_SRC_RATE more. */
-	for (i = 0; i < 3 * FWD_TTLX_SRC_BURST; i++) {
-		len = mk_trace(p, 1, IF1, 1, WIRE_ECHO_REQUEST, 6, 10, 1);
-		rx_from(1, IF1, ifmac(IF1), p, len, T0 + 1000);
-	}
+	expiring_traces(10, 10, 3 * FWD_TTLX_SRC_BURST, T0 + 1000);
 	ck_assert_uint_eq(dp.echo.ttlx_sent, FWD_TTLX_SRC_BURST +
 	    FWD_TTLX_SRC_RATE);
 	/* Nine more sources at once: the total stops at FWD_TTLX_BURST. */
-	for (src = 11; src < 20; src++)
-		for (i = 0; i < FWD_TTLX_SRC_BURST; i++) {
-			len = mk_trace(p, 1, IF1, 1, WIRE_ECHO_REQUEST, 6, src,
-			    1);
-			rx_from(1, IF1, ifmac(IF1), p, len, T0 + 1000);
-		}
+	expiring_traces(11, 19, FWD_TTLX_SRC_BURST, T0 + 1000);
 	/* (The global bucket was full again at T0 + 1000: it had spent
 	 * FWD_TTLX_SRC_BURST and got FWD_TTLX_RATE back.) */
 	ck_assert_uint_eq(dp.echo.ttlx_sent, FWD_TTLX_SRC_BURST +
@@ -1988,12 +1991,7 @@ START_TEST(test_trace_rate_limit)
 	    (FWD_TTLX_BURST - FWD_TTLX_SRC_RATE));
 	ck_assert_uint_eq(n_sends, FWD_TTLX_SRC_BURST + FWD_TTLX_BURST);
 	/* Ten seconds on: the global bucket refilled, a burst again. */
-	for (src = 11; src < 20; src++)
-		for (i = 0; i < FWD_TTLX_SRC_BURST; i++) {
-			len = mk_trace(p, 1, IF1, 1, WIRE_ECHO_REQUEST, 6, src,
-			    1);
-			rx_from(1, IF1, ifmac(IF1), p, len, T0 + 11000);
-		}
+	expiring_traces(11, 19, FWD_TTLX_SRC_BURST, T0 + 11000);
 	ck_assert_uint_eq(dp.echo.ttlx_sent, FWD_TTLX_SRC_BURST +
 	    2 * FWD_TTLX_BURST);
 	ck_assert_uint_eq(dp.echo.trace_expired, 6 * FWD_TTLX_SRC_BURST +

@@ -32,16 +32,7 @@ SEG=$(ns_add seg) || { fail "segment namespace"; finish; }
 ip -n "$SEG" link add br0 type bridge ageing_time 0 mcast_snooping 0 &&
     ip -n "$SEG" link set br0 up || { fail "segment bridge"; finish; }
 for i in 1 2 4; do
-	ns=$(mesh_ns "$i")
-	{ ip -n "$ns" link add s0 type veth peer name "p$i" netns "$SEG" &&
-	    ip netns exec "$ns" sysctl -qw net.ipv6.conf.s0.disable_ipv6=1 &&
-	    ip -n "$ns" link set s0 up &&
-	    ip -n "$SEG" link set "p$i" master br0 &&
-	    ip -n "$SEG" link set "p$i" type bridge_slave learning off \
-	    flood on && ip -n "$SEG" link set "p$i" up; } ||
-	    { fail "segment port of node $i"; finish; }
-	ip netns exec "$ns" ethtool -K s0 tso off gso off gro off \
-	    >/dev/null 2>&1
+	mesh_seg_port "$SEG" "$i" || { fail "segment port of node $i"; finish; }
 done
 echo "interface s0" >>"$MT/n1.conf"
 echo "interface s0" >>"$MT/n2.conf"

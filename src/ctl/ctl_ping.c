@@ -89,6 +89,38 @@ ctl_num(const char *s, double lo, double hi, double *out)
 	return 0;
 }
 
+/* Option -opt's argument, what (1 to max) into *v: 0, or the usage error. */
+static int
+ctl_opt_count(const struct ctl_cmd *cmd, int opt, const char *what,
+    uint64_t max, uint64_t *v)
+{
+	if (ctl_parse_u64(optarg, max, v) != 0 || *v == 0)
+		return ctl_usage_err(cmd, "-%c: %s of 1 to %" PRIu64, opt, what,
+		    max);
+	return 0;
+}
+
+/* Option -opt's argument, 0.01 to 60 seconds into *s: 0, or the error. */
+static int
+ctl_opt_secs(const struct ctl_cmd *cmd, int opt, double *s)
+{
+	if (ctl_num(optarg, 0.01, 60, s) != 0)
+		return ctl_usage_err(cmd, "-%c: 0.01 to 60 seconds", opt);
+	return 0;
+}
+
+/* SIGINT stops a ping or traceroute, which still prints what it has. */
+static void
+ctl_ping_catch_sigint(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = ctl_ping_sigint;
+	(void)sigemptyset(&sa.sa_mask);
+	(void)sigaction(SIGINT, &sa, NULL);
+}
+
 static int
 ctl_ping_opts(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
     char **argv, struct ctl_ping_opts *o)
@@ -102,7 +134,7 @@ ctl_ping_opts(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 		{ NULL, 0, NULL, 0 }
 	};
 	uint64_t count;
-	int ch;
+	int ch, rc;
 
 	o->count = 5;
 	o->interval = 1;
@@ -110,19 +142,14 @@ ctl_ping_opts(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 	ctl_opt_reset();
 	while ((ch = getopt_long(argc, argv, ":c:i:W:jh", opts, NULL)) != -1) {
 		if (ch == 'c') {
-			if (ctl_parse_u64(optarg, CTL_PING_COUNT_MAX,
-			    &count) != 0 || count == 0)
-				return ctl_usage_err(cmd, "-c: a count of 1 to "
-				    "%d", CTL_PING_COUNT_MAX);
+			if ((rc = ctl_opt_count(cmd, ch, "a count",
+			    CTL_PING_COUNT_MAX, &count)) != 0)
+				return rc;
 			o->count = (long)count;
-		} else if (ch == 'i') {
-			if (ctl_num(optarg, 0.01, 60, &o->interval) != 0)
-				return ctl_usage_err(cmd, "-i: 0.01 to 60 "
-				    "seconds");
-		} else if (ch == 'W') {
-			if (ctl_num(optarg, 0.01, 60, &o->wait) != 0)
-				return ctl_usage_err(cmd, "-W: 0.01 to 60 "
-				    "seconds");
+		} else if (ch == 'i' || ch == 'W') {
+			if ((rc = ctl_opt_secs(cmd, ch, ch == 'i' ?
+			    &o->interval : &o->wait)) != 0)
+				return rc;
 		} else if (ch == 'j')
 			ctl->json = 1;
 		else if (ch == 'h')
@@ -259,7 +286,6 @@ int
 ctl_ping(struct ctl *ctl, const struct ctl_cmd *cmd, int argc, char **argv)
 {
 	struct ctl_ping_opts o;
-	struct sigaction sa;
 	const char *target;
 	char orig[CTLP_STR_MAX + 1] = "";
 	uint64_t rtt = 0, sum = 0, lo = 0, hi = 0;
@@ -270,11 +296,7 @@ ctl_ping(struct ctl *ctl, const struct ctl_cmd *cmd, int argc, char **argv)
 	if ((rc = ctl_ping_opts(ctl, cmd, argc, argv, &o)) != 0)
 		return rc == CTL_HELP_SHOWN ? CTL_EXIT_OK : rc;
 	target = argv[optind];
-	/* Interrupted (Ctrl-C), ping stops and still prints its summary. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = ctl_ping_sigint;
-	(void)sigemptyset(&sa.sa_mask);
-	(void)sigaction(SIGINT, &sa, NULL);
+	ctl_ping_catch_sigint();
 	if (ctl->json)
 		(void)printf("{\"replies\":[");
 	for (k = 1; k <= o.count && !ctl_ping_stop; k++) {
@@ -349,7 +371,7 @@ ctl_trace_opts(const struct ctl_cmd *cmd, int argc, char **argv,
 		{ NULL, 0, NULL, 0 }
 	};
 	uint64_t v;
-	int ch;
+	int ch, rc;
 
 	o->probes = 3;
 	o->wait = 1;
@@ -357,20 +379,17 @@ ctl_trace_opts(const struct ctl_cmd *cmd, int argc, char **argv,
 	ctl_opt_reset();
 	while ((ch = getopt_long(argc, argv, ":c:w:m:h", opts, NULL)) != -1) {
 		if (ch == 'c') {
-			if (ctl_parse_u64(optarg, CTL_TRACE_PROBES_MAX,
-			    &v) != 0 || v == 0)
-				return ctl_usage_err(cmd, "-c: 1 to %d probes "
-				    "a hop", CTL_TRACE_PROBES_MAX);
+			if ((rc = ctl_opt_count(cmd, ch, "a probe count",
+			    CTL_TRACE_PROBES_MAX, &v)) != 0)
+				return rc;
 			o->probes = (unsigned)v;
 		} else if (ch == 'w') {
-			if (ctl_num(optarg, 0.01, 60, &o->wait) != 0)
-				return ctl_usage_err(cmd, "-w: 0.01 to 60 "
-				    "seconds");
+			if ((rc = ctl_opt_secs(cmd, ch, &o->wait)) != 0)
+				return rc;
 		} else if (ch == 'm') {
-			if (ctl_parse_u64(optarg, CTL_TRACE_HOPS_MAX,
-			    &v) != 0 || v == 0)
-				return ctl_usage_err(cmd, "-m: 1 to %d hops",
-				    CTL_TRACE_HOPS_MAX);
+			if ((rc = ctl_opt_count(cmd, ch, "a hop count",
+			    CTL_TRACE_HOPS_MAX, &v)) != 0)
+				return rc;
 			o->max_hops = (unsigned)v;
 		} else if (ch == 'h')
 			return ctl_help_shown(cmd);
@@ -394,7 +413,6 @@ ctl_traceroute(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
     char **argv)
 {
 	struct ctl_trace_opts o;
-	struct sigaction sa;
 	const char *target;
 	char orig[CTLP_STR_MAX + 1] = "", hop[CTLP_STR_MAX + 1];
 	char shown[CTLP_STR_MAX + 1];
@@ -405,10 +423,7 @@ ctl_traceroute(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 	if ((rc = ctl_trace_opts(cmd, argc, argv, &o)) != 0)
 		return rc == CTL_HELP_SHOWN ? CTL_EXIT_OK : rc;
 	target = argv[optind];
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = ctl_ping_sigint;
-	(void)sigemptyset(&sa.sa_mask);
-	(void)sigaction(SIGINT, &sa, NULL);
+	ctl_ping_catch_sigint();
 	for (ttl = 1; ttl <= o.max_hops && !reached && !ctl_ping_stop; ttl++) {
 		shown[0] = '\0';
 		for (k = 0; k < o.probes && !ctl_ping_stop; k++) {
