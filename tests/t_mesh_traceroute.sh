@@ -1,7 +1,8 @@
 #!/bin/sh
 # t_mesh_traceroute.sh — batsec-ctl traceroute on a four-node chain
 # 1-2-3-4: from node 1 to node 4 it lists nodes 2, 3 and 4 in that order,
-# each with a round trip per probe, and exits 0; by client MAC it takes the
+# with the names the policy gives them and a round trip per probe, and
+# exits 0; by client MAC it takes the
 # same path; to an address no node announces it fails with a clear
 # message; with -m 2 it stops short of node 4 and exits non-zero; the
 # relays counted the TRACEs that expired there and their answers.
@@ -50,6 +51,11 @@ else
 	cat "$OUT"
 fi
 sed 's/^/  | /' "$OUT"
+named() {
+	grep -q "^ 1: $A2 (node2) " "$OUT" && grep -q "^ 2: $A3 (node3) " "$OUT" &&
+	    grep -q "^ 3: $A4 (node4) " "$OUT"
+}
+check "each hop named as the policy names it (node2, node3, node4)" named
 three_times() { [ "$(grep -c ' ms  .* ms  .* ms$' "$OUT")" -eq 3 ]; }
 check "(each hop answered all three probes on the last run)" three_times
 

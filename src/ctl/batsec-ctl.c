@@ -195,8 +195,8 @@ static const struct ctl_cmd ctl_cmds[] = {
 	  "      that announces client MAC ADDRESS), as batctl traceroute\n"
 	  "      shows it: probes of TTL 1, 2, ... answered by the relay\n"
 	  "      where the TTL ran out, or by the destination, each answer\n"
-	  "      authenticated end to end.  Exit 0 when the destination\n"
-	  "      answered.\n"
+	  "      authenticated end to end; names from the trust list.\n"
+	  "      Exit 0 when the destination answered.\n"
 	  "      -c, --count COUNT  probes per hop (default 3)\n"
 	  "      -w, --wait S       seconds to wait for each answer (1)\n"
 	  "      -m, --max-hops N   highest TTL tried (default 30)\n",

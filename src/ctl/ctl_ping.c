@@ -353,6 +353,44 @@ ctl_ping(struct ctl *ctl, const struct ctl_cmd *cmd, int argc, char **argv)
 	return rc == 0 && got > 0 ? CTL_EXIT_OK : CTL_EXIT_FAIL;
 }
 
+/*
+ * The names of the trusted keys, by mesh address (trust list): *names
+ * filled, 0; -1 when they could not be had (reported).
+ */
+static int
+ctl_trace_names(struct ctl *ctl, const struct ctl_cmd *cmd,
+    struct ctl_in *names)
+{
+	int fd, r;
+
+	if ((fd = ctl_connect(ctl, cmd)) < 0)
+		return -1;
+	r = ctl_exchange(ctl, fd, CTLP_CMD_TRUST_LIST, 0, NULL, names);
+	(void)close(fd);
+	return r;
+}
+
+/* Print " ADDRESS", with " (NAME)" when the trust list names it. */
+static void
+ctl_trace_hop(const struct ctl_in *names, const char *addr)
+{
+	const struct ctlp_field *a, *n;
+	struct ctlp_record rec;
+	size_t pos = 0;
+
+	(void)printf(" %s", addr);
+	while (ctl_in_next(names, &pos, &rec) == 0) {
+		if ((a = ctl_field(&rec, "address")) == NULL ||
+		    (n = ctl_field(&rec, "name")) == NULL ||
+		    a->type != CTLP_F_STR || n->type != CTLP_F_STR ||
+		    n->str_len == 0 || a->str_len != strlen(addr) ||
+		    memcmp(a->str, addr, a->str_len) != 0)
+			continue;
+		(void)printf(" (%.*s)", (int)n->str_len, n->str);
+		return;
+	}
+}
+
 struct ctl_trace_opts {
 	unsigned probes;		/* -c, per hop */
 	double wait;			/* -w, seconds per probe */
@@ -405,7 +443,8 @@ ctl_trace_opts(const struct ctl_cmd *cmd, int argc, char **argv,
  * traceroute ADDRESS: for TTL 1, 2, ... up to -m, -c TRACE probes one
  * after the other, each waited for -w seconds; a line per TTL with the
  * node that answered (the first one, when probes got different ones) and
- * each probe's round trip, "*" for none.  It stops at the TTL the
+ * each probe's round trip, "*" for none; the node's name after its
+ * address when the trust list has one.  It stops at the TTL the
  * destination answered; exit 0 only then.
  */
 int
@@ -416,6 +455,7 @@ ctl_traceroute(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 	const char *target;
 	char orig[CTLP_STR_MAX + 1] = "", hop[CTLP_STR_MAX + 1];
 	char shown[CTLP_STR_MAX + 1];
+	struct ctl_in names = { NULL, 0, 0, 0 };
 	uint64_t rtt;
 	unsigned ttl, k;
 	int rc, r, reached = 0;
@@ -423,13 +463,19 @@ ctl_traceroute(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 	if ((rc = ctl_trace_opts(cmd, argc, argv, &o)) != 0)
 		return rc == CTL_HELP_SHOWN ? CTL_EXIT_OK : rc;
 	target = argv[optind];
+	if (ctl_trace_names(ctl, cmd, &names) != 0) {
+		free(names.buf);
+		return CTL_EXIT_FAIL;
+	}
 	ctl_ping_catch_sigint();
 	for (ttl = 1; ttl <= o.max_hops && !reached && !ctl_ping_stop; ttl++) {
 		shown[0] = '\0';
 		for (k = 0; k < o.probes && !ctl_ping_stop; k++) {
 			if ((r = ctl_probe_one(ctl, cmd, target, ttl, o.wait,
-			    orig, sizeof(orig), &rtt, hop, sizeof(hop))) < 0)
+			    orig, sizeof(orig), &rtt, hop, sizeof(hop))) < 0) {
+				free(names.buf);
 				return CTL_EXIT_FAIL;
+			}
 			if (ttl == 1 && k == 0)
 				(void)printf("traceroute to %s (%s), %u hops "
 				    "max, %d byte packets\n", target, orig,
@@ -446,7 +492,7 @@ ctl_traceroute(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 				(void)snprintf(hop, sizeof(hop), "%s", orig);
 			}
 			if (shown[0] == '\0') {
-				(void)printf(" %s", hop);
+				ctl_trace_hop(&names, hop);
 				(void)snprintf(shown, sizeof(shown), "%s", hop);
 			}
 			(void)printf("  %" PRIu64 ".%03" PRIu64 " ms",
@@ -455,6 +501,7 @@ ctl_traceroute(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 		}
 		(void)printf("\n");
 	}
+	free(names.buf);
 	if (ctl_flush_stdout() != 0)
 		return CTL_EXIT_FAIL;
 	if (!reached) {
