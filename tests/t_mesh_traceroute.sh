@@ -59,6 +59,23 @@ check "each hop named as the policy names it (node2, node3, node4)" named
 three_times() { [ "$(grep -c ' ms  .* ms  .* ms$' "$OUT")" -eq 3 ]; }
 check "(each hop answered all three probes on the last run)" three_times
 
+# -j: one object with the hops, their names and round trips.
+json_ok() {
+	mesh_ctl 1 -j traceroute -w 3 "$A4" >"$MT/trace.json" 2>&1 &&
+	    python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+h = j["hops"]
+ok = (j["reached"] is True and j["address"] == sys.argv[4] and
+    [x["address"] for x in h] == sys.argv[2:5] and
+    [x.get("name") for x in h] == ["node2", "node3", "node4"] and
+    [x["ttl"] for x in h] == [1, 2, 3] and
+    all(len(x["rtt_us"]) == 3 and any(isinstance(t, int) for t in
+    x["rtt_us"]) for x in h))
+sys.exit(0 if ok else 1)' "$MT/trace.json" "$A2" "$A3" "$A4"
+}
+check "-j traceroute: hops 2, 3, 4 with names, ttl and round trips" \
+    wait_for 30 json_ok
+
 # By the MAC of node 4's TAP, a client it announces once it has sent
 # something into the mesh (an IPv4 ping).
 M4=$(mesh_mac 4)

@@ -370,25 +370,23 @@ ctl_trace_names(struct ctl *ctl, const struct ctl_cmd *cmd,
 	return r;
 }
 
-/* Print " ADDRESS", with " (NAME)" when the trust list names it. */
-static void
-ctl_trace_hop(const struct ctl_in *names, const char *addr)
+/* The name the trust list gives addr: its field, or NULL. */
+static const struct ctlp_field *
+ctl_trace_name(const struct ctl_in *names, const char *addr,
+    struct ctlp_record *rec)
 {
 	const struct ctlp_field *a, *n;
-	struct ctlp_record rec;
 	size_t pos = 0;
 
-	(void)printf(" %s", addr);
-	while (ctl_in_next(names, &pos, &rec) == 0) {
-		if ((a = ctl_field(&rec, "address")) == NULL ||
-		    (n = ctl_field(&rec, "name")) == NULL ||
-		    a->type != CTLP_F_STR || n->type != CTLP_F_STR ||
-		    n->str_len == 0 || a->str_len != strlen(addr) ||
-		    memcmp(a->str, addr, a->str_len) != 0)
-			continue;
-		(void)printf(" (%.*s)", (int)n->str_len, n->str);
-		return;
+	while (ctl_in_next(names, &pos, rec) == 0) {
+		if ((a = ctl_field(rec, "address")) != NULL &&
+		    (n = ctl_field(rec, "name")) != NULL &&
+		    a->type == CTLP_F_STR && n->type == CTLP_F_STR &&
+		    n->str_len > 0 && a->str_len == strlen(addr) &&
+		    memcmp(a->str, addr, a->str_len) == 0)
+			return n;
 	}
+	return NULL;
 }
 
 struct ctl_trace_opts {
@@ -439,13 +437,42 @@ ctl_trace_opts(const struct ctl_cmd *cmd, int argc, char **argv,
 	return 0;
 }
 
+/* The mesh address addr, and " (NAME)" when the trust list names it. */
+static void
+ctl_trace_addr(const struct ctl *ctl, const struct ctl_in *names,
+    const char *addr)
+{
+	char name[CTLP_STR_MAX + 1];
+	const struct ctlp_field *nm;
+	struct ctlp_record rec;
+
+	name[0] = '\0';
+	if ((nm = ctl_trace_name(names, addr, &rec)) != NULL)
+		(void)snprintf(name, sizeof(name), "%.*s", (int)nm->str_len,
+		    nm->str);
+	if (!ctl->json) {
+		(void)printf(" %s", addr);
+		if (name[0] != '\0')
+			(void)printf(" (%s)", name);
+		return;
+	}
+	(void)printf("\"address\":");
+	ctl_json_str(addr);
+	if (name[0] != '\0') {
+		(void)printf(",\"name\":");
+		ctl_json_str(name);
+	}
+}
+
 /*
  * traceroute ADDRESS: for TTL 1, 2, ... up to -m, -c TRACE probes one
  * after the other, each waited for -w seconds; a line per TTL with the
  * node that answered (the first one, when probes got different ones) and
  * each probe's round trip, "*" for none; the node's name after its
- * address when the trust list has one.  It stops at the TTL the
- * destination answered; exit 0 only then.
+ * address when the trust list has one.  With -j one object: "hops", an
+ * array of {"ttl", "address" (null: none answered), "name" (when known),
+ * "rtt_us": [µs or null a probe]}, the "address" asked and "reached".
+ * It stops at the TTL the destination answered; exit 0 only then.
  */
 int
 ctl_traceroute(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
@@ -456,9 +483,10 @@ ctl_traceroute(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 	char orig[CTLP_STR_MAX + 1] = "", hop[CTLP_STR_MAX + 1];
 	char shown[CTLP_STR_MAX + 1];
 	struct ctl_in names = { NULL, 0, 0, 0 };
-	uint64_t rtt;
-	unsigned ttl, k;
-	int rc, r, reached = 0;
+	uint64_t rtt[CTL_TRACE_PROBES_MAX];
+	int res[CTL_TRACE_PROBES_MAX];
+	unsigned ttl, k, n;
+	int rc = 0, reached = 0;
 
 	if ((rc = ctl_trace_opts(cmd, argc, argv, &o)) != 0)
 		return rc == CTL_HELP_SHOWN ? CTL_EXIT_OK : rc;
@@ -468,41 +496,71 @@ ctl_traceroute(struct ctl *ctl, const struct ctl_cmd *cmd, int argc,
 		return CTL_EXIT_FAIL;
 	}
 	ctl_ping_catch_sigint();
-	for (ttl = 1; ttl <= o.max_hops && !reached && !ctl_ping_stop; ttl++) {
+	if (ctl->json)
+		(void)printf("{\"hops\":[");
+	for (ttl = 1; ttl <= o.max_hops && !reached && !ctl_ping_stop &&
+	    rc == 0; ttl++) {
 		shown[0] = '\0';
-		for (k = 0; k < o.probes && !ctl_ping_stop; k++) {
-			if ((r = ctl_probe_one(ctl, cmd, target, ttl, o.wait,
-			    orig, sizeof(orig), &rtt, hop, sizeof(hop))) < 0) {
-				free(names.buf);
-				return CTL_EXIT_FAIL;
+		for (n = 0; n < o.probes && !ctl_ping_stop; n++) {
+			if ((res[n] = ctl_probe_one(ctl, cmd, target, ttl,
+			    o.wait, orig, sizeof(orig), &rtt[n], hop,
+			    sizeof(hop))) < 0) {
+				rc = -1;
+				break;
 			}
-			if (ttl == 1 && k == 0)
+			if (ttl == 1 && n == 0 && !ctl->json)
 				(void)printf("traceroute to %s (%s), %u hops "
 				    "max, %d byte packets\n", target, orig,
 				    o.max_hops, CTL_TRACE_FRAME_LEN);
-			if (k == 0)
+			if (n == 0 && !ctl->json)
 				(void)printf("%2u:", ttl);
-			if (r == CTL_PROBE_NONE) {
-				(void)printf(" *");
-				(void)fflush(stdout);
-				continue;
-			}
-			if (r == CTL_PROBE_REPLIED) {
+			if (res[n] == CTL_PROBE_REPLIED) {
 				reached = 1;
 				(void)snprintf(hop, sizeof(hop), "%s", orig);
 			}
-			if (shown[0] == '\0') {
-				ctl_trace_hop(&names, hop);
+			if (res[n] != CTL_PROBE_NONE && shown[0] == '\0') {
 				(void)snprintf(shown, sizeof(shown), "%s", hop);
+				if (!ctl->json)
+					ctl_trace_addr(ctl, &names, shown);
 			}
-			(void)printf("  %" PRIu64 ".%03" PRIu64 " ms",
-			    rtt / 1000, rtt % 1000);
+			if (ctl->json)
+				continue;
+			if (res[n] == CTL_PROBE_NONE)
+				(void)printf(" *");
+			else
+				(void)printf("  %" PRIu64 ".%03" PRIu64 " ms",
+				    rtt[n] / 1000, rtt[n] % 1000);
 			(void)fflush(stdout);
 		}
-		(void)printf("\n");
+		if (!ctl->json) {
+			if (n > 0)
+				(void)printf("\n");
+			continue;
+		}
+		if (n == 0)
+			continue;
+		(void)printf("%s{\"ttl\":%u,", ttl == 1 ? "" : ",", ttl);
+		if (shown[0] != '\0')
+			ctl_trace_addr(ctl, &names, shown);
+		else
+			(void)printf("\"address\":null");
+		(void)printf(",\"rtt_us\":[");
+		for (k = 0; k < n; k++) {
+			if (res[k] == CTL_PROBE_NONE)
+				(void)printf("%snull", k == 0 ? "" : ",");
+			else
+				(void)printf("%s%" PRIu64, k == 0 ? "" : ",",
+				    rtt[k]);
+		}
+		(void)printf("]}");
 	}
 	free(names.buf);
-	if (ctl_flush_stdout() != 0)
+	if (ctl->json) {
+		(void)printf("],\"address\":");
+		ctl_json_str(orig);
+		(void)printf(",\"reached\":%s}\n", reached ? "true" : "false");
+	}
+	if (ctl_flush_stdout() != 0 || rc != 0)
 		return CTL_EXIT_FAIL;
 	if (!reached) {
 		ctl_warnx("%s (%s) not reached within %u hops", target, orig,
