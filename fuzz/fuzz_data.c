@@ -26,16 +26,16 @@
  * Oracles (abort on failure): everything sent on an interface is a
  * well-formed version-2 UNICAST, BCAST, ECHO, TRACE or TTLX with ttl > 0
  * that fits the interface MTU; a BCAST goes to ff:ff:ff:ff:ff:ff, a
- * sealed frame (the others) to
- * an up neighbour's MAC on that interface, under the hop key id of that
- * link and with a hop tag that verifies; every tag of a BCAST verifies
- * under the hop key of a neighbour on that interface; an ECHO from us is
- * a reply to a request we received (full TTL), a UNICAST from us one of
- * the TAP's (full TTL); we never originate a TRACE (only batsec-ctl
- * does); a TTLX from us answers a TRACE that expired here, at full TTL,
- * and there are never more of them than FWD_TTLX_BURST + FWD_TTLX_RATE a
- * second of the input's clock; only frames of 14..1518 bytes are written to the
- * TAP; the counters add up (every frame in is counted once).
+ * sealed frame (the others) to an up neighbour's MAC on that interface,
+ * under the hop key id of that link and with a hop tag that verifies;
+ * every tag of a BCAST verifies under the hop key of a neighbour on that
+ * interface; an ECHO from us is a reply to a request we received (full
+ * TTL), a UNICAST from us one of the TAP's (full TTL); we never originate
+ * a TRACE (only batsec-ctl does); a TTLX from us answers a TRACE that
+ * expired here, at full TTL, and there are never more of them than
+ * FWD_TTLX_BURST + FWD_TTLX_RATE a second of the input's clock; only
+ * frames of 14..1518 bytes are written to the TAP; the counters add up
+ * (every frame in is counted once).
  */
 #include <stdint.h>
 #include <stdlib.h>

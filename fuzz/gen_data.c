@@ -341,6 +341,6 @@ main(int argc, char **argv)
 	gen_mesh_echo();
 	gen_mesh_bcast();
 	gen_mixed();
-	gen_mesh_trace();		/* last: the seeds before stay as they were */
+	gen_mesh_trace();		/* last: the seeds before stay */
 	return 0;
 }

@@ -382,8 +382,8 @@ fwd_hop_counter(struct fwd_data *d)
 }
 
 /*
- * A sealed frame (UNICAST, ECHO, TRACE, TTLX) of len bytes in d->buf, e2e part
- * done: give it its hop part for neighbour nh and send it.
+ * A sealed frame (UNICAST, ECHO, TRACE, TTLX) of len bytes in d->buf,
+ * e2e part done: give it its hop part for neighbour nh and send it.
  */
 static void
 fwd_sealed_send(struct fwd_data *d, const struct fwd_data_if *ifp,
@@ -1015,7 +1015,7 @@ fwd_ctl_frame_send(struct fwd_data *d, uint8_t type, uint8_t ttl,
 	if (fwd_seal(d, type, dst, body, len, &nh, &ifp, &n, &c) != 0)
 		return -1;
 	if (counter != NULL)
-		*counter = bs_get64(d->buf + WIRE_E2E_OFF + 2 * BS_ADDR_LEN + 8);
+		*counter = bs_get64(d->buf + WIRE_E2E_OFF + 20);
 	fwd_sealed_send(d, &ifp, nh, ttl, n, &c);
 	return c.drop_no_key == 0 ? 0 : -1;
 }

@@ -174,12 +174,13 @@ struct fwd_data_ifc {
  * answered that way.  The tracer takes a TTLX for a TTL-1 TRACE only from
  * the neighbour it sent that TRACE to.  (A member that overhears a TRACE
  * further on can still answer it in its own name, authenticated as
- * itself: the TTLX proves who answered, not that it was on the path.)  A relay sends at most FWD_TTLX_SRC_RATE TTLXs a
- * second to one source (bursts of FWD_TTLX_SRC_BURST, over the last
- * FWD_TTLX_SRCS sources it answered; a new one takes the longest unused
- * slot) and FWD_TTLX_RATE a second in all (bursts of FWD_TTLX_BURST), so
- * a flood of expiring TRACEs, with whatever source addresses, costs it at
- * most that many answers.
+ * itself: the TTLX proves who answered, not that it was on the path.)
+ * A relay sends at most FWD_TTLX_SRC_RATE TTLXs a second to one source
+ * (bursts of FWD_TTLX_SRC_BURST, over the last FWD_TTLX_SRCS sources it
+ * answered; a new one takes the longest unused slot) and FWD_TTLX_RATE a
+ * second in all (bursts of FWD_TTLX_BURST), so a flood of expiring
+ * TRACEs, with whatever source addresses, costs it at most that many
+ * answers.
  */
 #define FWD_TTLX_SRCS		16
 #define FWD_TTLX_SRC_RATE	3
@@ -202,7 +203,7 @@ struct fwd_ping {
 	uint8_t ttl;			/* a TRACE's */
 	uint8_t first_hop[BS_ADDR_LEN];	/* the neighbour it went to */
 	uint64_t counter;		/* its end-to-end counter */
-	uint8_t hop[BS_ADDR_LEN];	/* FWD_PING_EXPIRED: the TTLX's source */
+	uint8_t hop[BS_ADDR_LEN];	/* EXPIRED: the TTLX's source */
 	uint64_t sent_us;		/* CLOCK_MONOTONIC */
 	uint64_t rtt_us;		/* when replied */
 };
@@ -306,8 +307,9 @@ int	fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
  * Send a TRACE probe with ttl (1..255) to originator dst and flush it
  * out; *seqno as for fwd_data_ping.  0, or -1 when there is no route.
  */
-int	fwd_data_trace(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
-	    uint8_t ttl, uint16_t *seqno);
+int	fwd_data_trace(struct fwd_data *d,
+	    const uint8_t dst[static BS_ADDR_LEN], uint8_t ttl,
+	    uint16_t *seqno);
 /*
  * The request or probe seqno: FWD_PING_SENT, FWD_PING_REPLIED with
  * *rtt_us (between the request leaving and the reply arriving), or

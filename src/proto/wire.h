@@ -470,7 +470,7 @@ struct wire_e2e {
 
 /* A parsed UNICAST or ECHO; pointers into the frame. */
 struct wire_sealed {
-	uint8_t type;			/* WIRE_T_UNICAST, _ECHO, _TRACE, _TTLX */
+	uint8_t type;			/* WIRE_T_UNICAST, ECHO, TRACE, TTLX */
 	uint8_t ttl;
 	const uint8_t *keyid;		/* BS_KEYID_LEN */
 	uint64_t hop_counter;
