@@ -14,9 +14,9 @@
 -- (neighbours, certificate, signature), OGM aggregates (each entry's
 -- mutable part, signed part, TVLV containers and signature, then the
 -- link-authentication trailer with MAC tags or a signature), and the data
--- frames of version 2: UNICAST and ECHO (hop part, end-to-end header,
--- ciphertext and AEAD tag; the payload is encrypted end to end and stays
--- opaque here) and BCAST (hop counter, tag list, signed header, the inner
+-- frames of version 2: UNICAST, ECHO, TRACE and TTLX (hop part,
+-- end-to-end header, ciphertext and AEAD tag; the payload is encrypted end
+-- to end and stays opaque here) and BCAST (hop counter, tag list, signed header, the inner
 -- Ethernet frame handed to Wireshark's Ethernet dissector, signature).
 -- Data frames of version 1 are decoded with their old layout but marked
 -- with an error: batsecd refuses them.  A HELLO of version 1 (before the
@@ -64,12 +64,14 @@ local HOP_KEYID_LEN, HOP_TAG_LEN = 4, 8
 local BC_HDR_LEN, BC_TAG_LEN, BC_SIGNED_LEN = 12, 12, 20
 local BC_MAX_TAGS = 8
 local ECHO_PLAIN_LEN = 6
+local TTLX_PLAIN_LEN = 16
 
 local T_HELLO, T_OGM, T_UNICAST, T_BCAST = 0x01, 0x02, 0x40, 0x41
-local T_ECHO = 0x42
+local T_ECHO, T_TRACE, T_TTLX = 0x42, 0x43, 0x44
 local TYPES = {
 	[T_HELLO] = "HELLO", [T_OGM] = "OGM",
 	[T_UNICAST] = "UNICAST", [T_BCAST] = "BCAST", [T_ECHO] = "ECHO",
+	[T_TRACE] = "TRACE", [T_TTLX] = "TTLX",
 }
 local ECHO_KINDS = { [1] = "request", [2] = "reply" }
 
@@ -1073,7 +1075,7 @@ local function hop_counter(c, tree)
 	return r
 end
 
--- Bytes 2..24 of UNICAST and ECHO: what each relay rewrites.
+-- Bytes 2..24 of UNICAST, ECHO, TRACE and TTLX: what each relay rewrites.
 local function dissect_hop(c, tree)
 	local ht, start = c:subtree(tree, F.hop)
 	local _, ttl = add(c, ht, F.ttl, 1, "ttl")
@@ -1131,16 +1133,21 @@ local function dissect_sealed(c, tree, lo, hi, name)
 	return n
 end
 
--- UNICAST and ECHO: hop part, end-to-end header, ciphertext, AEAD tag.
--- A UNICAST's plaintext is the inner Ethernet frame (14..1518 bytes), an
--- ECHO's 6 bytes (kind, reserved, ident, seqno); both stay encrypted.
+-- UNICAST, ECHO, TRACE, TTLX: hop part, end-to-end header, ciphertext,
+-- AEAD tag.  A UNICAST's plaintext is the inner Ethernet frame
+-- (14..1518 bytes), an ECHO's or TRACE's 6 bytes (kind, reserved, ident,
+-- seqno), a TTLX's 16 (the expired TRACE's destination, 2 reserved, its
+-- end-to-end counter); all stay encrypted.
 local function dissect_sealed_frame(c, tree, pinfo, ftype)
 	local ttl = dissect_hop(c, tree)
 	local dr, sr = dissect_e2e(c, tree)
 	local n
-	if ftype == T_ECHO then
+	if ftype == T_ECHO or ftype == T_TRACE then
 		n = dissect_sealed(c, tree, ECHO_PLAIN_LEN, ECHO_PLAIN_LEN,
-		    "ECHO")
+		    TYPES[ftype])
+	elseif ftype == T_TTLX then
+		n = dissect_sealed(c, tree, TTLX_PLAIN_LEN, TTLX_PLAIN_LEN,
+		    "TTLX")
 	else
 		n = dissect_sealed(c, tree, INNER_MIN, INNER_MAX, "UNICAST")
 	end
@@ -1285,7 +1292,7 @@ function batsec.dissector(tvb, pinfo, root)
 		return tvb:len()
 	end
 	local data = ftype == T_UNICAST or ftype == T_BCAST or
-	    ftype == T_ECHO
+	    ftype == T_ECHO or ftype == T_TRACE or ftype == T_TTLX
 	local want = data and DATA_VERSION or
 	    (ftype == T_HELLO and HELLO_VERSION or VERSION)
 	pinfo.cols.info = "batsec " .. name

@@ -27,14 +27,18 @@
  * FUZZ_CLIENT(6) behind 5, FUZZ_CLIENT(7) behind 6.
  *
  * Oracles (abort on failure): everything sent on an interface is a
- * well-formed version-2 UNICAST, BCAST or ECHO with ttl > 0 that fits the
- * interface MTU; a BCAST goes to ff:ff:ff:ff:ff:ff, a UNICAST or ECHO to
- * an up neighbour's MAC on that interface, under the hop key id of that
- * link and with a hop tag that verifies; every tag of a BCAST verifies
- * under the hop key of a neighbour on that interface; an ECHO from us is
- * a reply to a request we received (full TTL), a UNICAST from us one of
- * the TAP's (full TTL); only frames of 14..1518 bytes are written to the
- * TAP; the counters add up (every frame in is counted once).
+ * well-formed version-2 UNICAST, BCAST, ECHO, TRACE or TTLX with ttl > 0
+ * that fits the interface MTU; a BCAST goes to ff:ff:ff:ff:ff:ff, a
+ * sealed frame (the others) to an up neighbour's MAC on that interface,
+ * under the hop key id of that link and with a hop tag that verifies;
+ * every tag of a BCAST verifies under the hop key of a neighbour on that
+ * interface; an ECHO from us is a reply to a request we received (full
+ * TTL), a UNICAST from us one of the TAP's (full TTL); we never originate
+ * a TRACE (only batsec-ctl does); a TTLX from us answers a TRACE that
+ * expired here, at full TTL, and there are never more of them than
+ * FWD_TTLX_BURST + FWD_TTLX_RATE a second of the input's clock; only
+ * frames of 14..1518 bytes are written to the TAP; the counters add up
+ * (every frame in is counted once).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -71,7 +75,7 @@ struct fuzz_node {
 
 static struct fuzz_node fuzz_nodes[FUZZ_NODES];
 static struct fwd_data fuzz_dp;
-static uint64_t fuzz_sent, fuzz_written;
+static uint64_t fuzz_sent, fuzz_written, fuzz_now;
 
 /* Node n: t_ident(0x40 + n), epoch n + 1; its hop key with node 0. */
 static void
@@ -132,7 +136,7 @@ fuzz_mtu(uint32_t ifindex)
 	abort();
 }
 
-/* A UNICAST or ECHO to neighbour dst: its link's key id and hop tag. */
+/* A sealed frame to neighbour dst: its link's key id and hop tag. */
 static void
 fuzz_check_sealed(const struct fwd_data *d, uint32_t ifindex,
     const uint8_t *dst, const uint8_t *p, size_t len)
@@ -157,6 +161,12 @@ fuzz_check_sealed(const struct fwd_data *d, uint32_t ifindex,
 		abort();
 	if (s.type == WIRE_T_ECHO &&
 	    d->echo.replies_sent > d->echo.requests_received)
+		abort();
+	if (s.type == WIRE_T_TRACE)
+		abort();
+	if (s.type == WIRE_T_TTLX && (d->echo.ttlx_sent >=
+	    d->echo.trace_expired || d->echo.ttlx_sent >= FWD_TTLX_BURST +
+	    (fuzz_now - FUZZ_T0) / 1000 * FWD_TTLX_RATE))
 		abort();
 }
 
@@ -202,7 +212,7 @@ fuzz_send(void *arg, uint32_t ifindex, const uint8_t dst[static BS_ADDR_LEN],
 
 	if (len == 0 || len > fuzz_mtu(ifindex))
 		abort();
-	if (p[0] == WIRE_T_UNICAST || p[0] == WIRE_T_ECHO)
+	if (wire_is_sealed(p[0]))
 		fuzz_check_sealed(d, ifindex, dst, p, len);
 	else if (p[0] == WIRE_T_BCAST)
 		fuzz_check_bcast(d, ifindex, dst, p, len);
@@ -414,6 +424,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    &ops);
 	fuzz_salts(&fuzz_dp);
 	fuzz_sent = fuzz_written = 0;
+	fuzz_now = now;
 	while (size - off >= 4 && in < FUZZ_MAX_RECORDS) {
 		kind = data[off];
 		dt = data[off + 1];
@@ -425,6 +436,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			now += (uint64_t)dt * 1000;
 			(void)fwd_tables_purge(t, now);
 		}
+		fuzz_now = now;
 		fuzz_record(&fuzz_dp, kind, data + off, len, now);
 		in++;
 		off += len;

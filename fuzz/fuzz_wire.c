@@ -224,6 +224,8 @@ fz_sealed(const uint8_t *data, size_t size)
 	uint8_t body[WIRE_ECHO_BODY_LEN];
 	struct wire_sealed s;
 	struct wire_echo e;
+	uint8_t xbody[WIRE_TTLX_BODY_LEN];
+	struct wire_ttlx x;
 	size_t len;
 	int r;
 
@@ -248,10 +250,17 @@ fz_sealed(const uint8_t *data, size_t size)
 	fz_check(memcmp(in, data, WIRE_HOP_TAG_OFF) == 0 &&
 	    memcmp(in + WIRE_SEALED_HOP_IN - BS_AEAD_TAG_LEN, s.aead_tag,
 	    BS_AEAD_TAG_LEN) == 0);
-	if (s.type == WIRE_T_ECHO &&
+	if ((s.type == WIRE_T_ECHO || s.type == WIRE_T_TRACE) &&
 	    wire_echo_body_parse(s.ct, s.ct_len, &e) == WIRE_OK) {
 		wire_echo_body_put(body, &e);
 		fz_check(memcmp(body, s.ct, sizeof(body)) == 0);
+	}
+	/* A TTLX body read as such (a fuzzer may put any bytes there). */
+	if (s.type == WIRE_T_TTLX &&
+	    wire_ttlx_body_parse(s.ct, s.ct_len, &x) == WIRE_OK) {
+		wire_ttlx_body_put(xbody, &x);
+		fz_check(memcmp(xbody, s.ct, sizeof(xbody)) == 0 &&
+		    x.dst == s.ct && wire_addr_is_mesh(x.dst));
 	}
 }
 
@@ -337,6 +346,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case WIRE_T_UNICAST:
 	case WIRE_T_ECHO:
+	case WIRE_T_TRACE:
+	case WIRE_T_TTLX:
 		fz_sealed(data, size);
 		break;
 	case WIRE_T_BCAST:

@@ -6,7 +6,7 @@
  * format and the fixed context) built with the wire codec: TAP frames to
  * known clients (direct, over two hops, on a VLAN, over a route whose next
  * hop is down, too big for the interface), broadcasts from the TAP, and
- * mesh UNICAST/BCAST/ECHO frames of version 2, sealed, signed and
+ * mesh UNICAST/BCAST/ECHO/TRACE/TTLX frames of version 2, sealed, signed and
  * hop-tagged with the keys of fuzz_data's fixed context (so they pass the
  * hop check and, for us, the AEAD): for us, to forward, at the end of
  * their TTL, duplicated, replayed, our own, tagged for another link, and
@@ -192,6 +192,50 @@ gen_mesh_echo(void)
 	t_seed_flush(&gen_seed);
 }
 
+/* TRACEs: to forward, expiring here (answered via node 3 on B; a flood
+ * of them from one source with a pause; from a source we have no route
+ * to), for us (a request; one that says it is a reply); TTLXs: for us
+ * (matching no probe of ours), to forward, expiring. */
+static void
+gen_mesh_trace(void)
+{
+	uint8_t p[2048], body[WIRE_TTLX_BODY_LEN];
+	struct wire_echo e = { WIRE_ECHO_REQUEST, 0x5150, 4 };
+	size_t n;
+	int i;
+
+	wire_echo_body_put(body, &e);
+	n = gen_sealed(p, WIRE_T_TRACE, 9, 1, 2, 1, body, WIRE_ECHO_BODY_LEN);
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
+	n = gen_sealed(p, WIRE_T_TRACE, 1, 1, 2, 5, body, WIRE_ECHO_BODY_LEN);
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
+	n = gen_sealed(p, WIRE_T_TRACE, 1, 1, 2, 4, body, WIRE_ECHO_BODY_LEN);
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
+	n = gen_sealed(p, WIRE_T_TRACE, 50, 1, 0, 5, body, WIRE_ECHO_BODY_LEN);
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
+	e.kind = WIRE_ECHO_REPLY;
+	wire_echo_body_put(body, &e);
+	n = gen_sealed(p, WIRE_T_TRACE, 50, 1, 0, 5, body, WIRE_ECHO_BODY_LEN);
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
+	t_seed_flush(&gen_seed);
+	wire_ttlx_body_put(body, &(struct wire_ttlx){ gen_addr[2], 77 });
+	n = gen_sealed(p, WIRE_T_TTLX, 50, 3, 0, 5, body, sizeof(body));
+	gen_rec(K_FROM(3) | K_IF_B | K_DST_US, 0, p, n);
+	n = gen_sealed(p, WIRE_T_TTLX, 9, 1, 2, 5, body, sizeof(body));
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
+	n = gen_sealed(p, WIRE_T_TTLX, 1, 1, 2, 5, body, sizeof(body));
+	gen_rec(K_FROM(1) | K_DST_US, 0, p, n);
+	t_seed_flush(&gen_seed);
+	e.kind = WIRE_ECHO_REQUEST;
+	wire_echo_body_put(body, &e);
+	for (i = 0; i < 40; i++) {
+		n = gen_sealed(p, WIRE_T_TRACE, 1, 1, 2, i & 1 ? 5 : 1, body,
+		    WIRE_ECHO_BODY_LEN);
+		gen_rec(K_FROM(1) | K_DST_US, i == 30 ? 1 : 0, p, n);
+	}
+	t_seed_flush(&gen_seed);
+}
+
 static void
 gen_mesh_unicast(void)
 {
@@ -344,5 +388,6 @@ main(int argc, char **argv)
 	gen_mesh_bcast();
 	gen_mixed();
 	gen_gw();
+	gen_mesh_trace();		/* last: the seeds before stay */
 	return 0;
 }

@@ -297,6 +297,23 @@ gen_echo(uint8_t kind)
 	    req ? 5 : 7, body, sizeof(body), (uint64_t)1 << 56 | kind);
 }
 
+/* A TRACE (an echo request) and a relay's TTLX answering one. */
+static void
+gen_trace(void)
+{
+	uint8_t body[WIRE_TTLX_BODY_LEN], d[BS_ADDR_LEN];
+
+	wire_echo_body_put(body, &(struct wire_echo){ .kind =
+	    WIRE_ECHO_REQUEST, .ident = 0x1234, .seqno = 8 });
+	gen_sealed(WIRE_T_TRACE, 2, 1, 7, 5, body, WIRE_ECHO_BODY_LEN,
+	    (uint64_t)1 << 56 | 3);
+	bs_mesh_addr(d, gen_id[1].pk);
+	wire_ttlx_body_put(body, &(struct wire_ttlx){ .dst = d,
+	    .counter = ((uint64_t)1234 << 22) + 1 });
+	gen_sealed(WIRE_T_TTLX, 1, 2, 5, 7, body, sizeof(body),
+	    (uint64_t)1 << 56 | 4);
+}
+
 /*
  * A BCAST of node 2 relayed by node 0 with ntags tags: real ones for the
  * links to nodes 1 and 3, then placeholders.
@@ -373,6 +390,7 @@ main(int argc, char **argv)
 	gen_bcast(WIRE_INNER_MAX, WIRE_BCAST_MAX_TAGS);
 	gen_echo(WIRE_ECHO_REQUEST);
 	gen_echo(WIRE_ECHO_REPLY);
+	gen_trace();
 	gen_region(TV_ALL);
 	gen_region(TV_GW_TT);
 	gen_region(TV_UNKNOWN);

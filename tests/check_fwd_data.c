@@ -431,6 +431,32 @@ mk_echo(uint8_t *buf, unsigned from, uint32_t ifindex, uint8_t ttl,
 	    sizeof(body));
 }
 
+/* A TRACE (an echo request relays answer) src -> dst with ttl. */
+static size_t
+mk_trace(uint8_t *buf, unsigned from, uint32_t ifindex, uint8_t ttl,
+    uint8_t kind, unsigned dst, unsigned src, uint16_t seqno)
+{
+	uint8_t body[WIRE_ECHO_BODY_LEN];
+
+	wire_echo_body_put(body, &(struct wire_echo){ .kind = kind,
+	    .ident = 0x7777, .seqno = seqno });
+	return mk_sealed(buf, from, ifindex, WIRE_T_TRACE, ttl, dst, src,
+	    body, sizeof(body));
+}
+
+/* A TTLX src -> dst naming the TRACE (tdst, counter). */
+static size_t
+mk_ttlx(uint8_t *buf, unsigned from, uint32_t ifindex, unsigned dst,
+    unsigned src, const uint8_t *tdst, uint64_t counter)
+{
+	uint8_t body[WIRE_TTLX_BODY_LEN];
+
+	wire_ttlx_body_put(body, &(struct wire_ttlx){ .dst = tdst,
+	    .counter = counter });
+	return mk_sealed(buf, from, ifindex, WIRE_T_TTLX, 50, dst, src, body,
+	    sizeof(body));
+}
+
 /* Re-tag a frame as neighbour from would on ifindex, new hop counter. */
 static void
 retag(uint8_t *buf, size_t len, unsigned from, uint32_t ifindex, uint8_t ttl)
@@ -526,6 +552,20 @@ check_echo(const struct sent *s, unsigned nh, unsigned src, unsigned dst,
 	check_sealed(s, nh, src, dst, w, pt, &n);
 	ck_assert_uint_eq(w->type, WIRE_T_ECHO);
 	ck_assert_int_eq(wire_echo_body_parse(pt, n, e), WIRE_OK);
+}
+
+/* A TTLX we sent to nh, from src to dst: its body in *x (pt kept). */
+static void
+check_ttlx(const struct sent *s, unsigned nh, unsigned src, unsigned dst,
+    struct wire_ttlx *x, struct wire_sealed *w)
+{
+	static uint8_t pt[FRAME_MAX];
+	size_t n;
+
+	check_sealed(s, nh, src, dst, w, pt, &n);
+	ck_assert_uint_eq(w->type, WIRE_T_TTLX);
+	ck_assert_uint_eq(s->len, WIRE_TTLX_LEN);
+	ck_assert_int_eq(wire_ttlx_body_parse(pt, n, x), WIRE_OK);
 }
 
 /* A BCAST we sent: a right tag for neighbour nh, signed by orig. */
@@ -2102,8 +2142,10 @@ START_TEST(test_echo_ping_and_reply)
 	ck_assert_uint_eq(w.ttl, FWD_DATA_TTL);
 	ck_assert_uint_eq(e.seqno, seq);
 	ident = e.ident;
-	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt), FWD_PING_SENT);
-	ck_assert_int_eq(fwd_data_ping_result(&dp, (uint16_t)(seq + 1), &rtt),
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt, NULL),
+	    FWD_PING_SENT);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, (uint16_t)(seq + 1), &rtt,
+	    NULL),
 	    -1);
 	/* A reply from another originator, or with another ident: no. */
 	len = mk_echo(p, 2, IF2, 9, WIRE_ECHO_REPLY, US, 6, ident, seq);
@@ -2112,11 +2154,12 @@ START_TEST(test_echo_ping_and_reply)
 	    (uint16_t)(ident + 1), seq);
 	rx_from(2, IF2, ifmac(IF2), p, len, T0);
 	ck_assert_uint_eq(dp.echo.drop_unmatched, 2);
-	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt), FWD_PING_SENT);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt, NULL),
+	    FWD_PING_SENT);
 	/* The reply. */
 	len = mk_echo(p, 2, IF2, 9, WIRE_ECHO_REPLY, US, 5, ident, seq);
 	rx_from(2, IF2, ifmac(IF2), p, len, T0);
-	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt),
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt, NULL),
 	    FWD_PING_REPLIED);
 	ck_assert_uint_lt(rtt, 60000000);
 	ck_assert_uint_eq(dp.echo.requests_sent, 1);
@@ -2130,8 +2173,9 @@ START_TEST(test_echo_ping_and_reply)
 	/* FWD_PING_SLOTS later requests push this one out. */
 	for (len = 0; len < FWD_PING_SLOTS; len++)
 		ck_assert_int_eq(fwd_data_ping(&dp, node(5)->addr, &seq2), 0);
-	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt), -1);
-	ck_assert_int_eq(fwd_data_ping_result(&dp, seq2, &rtt), FWD_PING_SENT);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt, NULL), -1);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq2, &rtt, NULL),
+	    FWD_PING_SENT);
 }
 END_TEST
 
@@ -2202,6 +2246,241 @@ START_TEST(test_echo_no_route_back)
 	ck_assert_uint_eq(dp.echo.requests_received, 1);
 	ck_assert_uint_eq(dp.echo.drop_no_route, 1);
 	ck_assert_uint_eq(n_sends, 0);
+}
+END_TEST
+
+/*
+ * A relay: a TRACE whose TTL runs out here is answered with a TTLX to its
+ * source, sealed from us, naming the TRACE's destination and counter;
+ * with TTL left it is forwarded.  No other frame is answered so.
+ */
+START_TEST(test_trace_relay_answers)
+{
+	uint8_t p[FRAME_MAX];
+	struct wire_sealed w;
+	struct wire_echo e;
+	struct wire_ttlx x;
+	uint8_t inner[60];
+	size_t len;
+
+	neigh(1, IF1, 1, 200, T0);
+	neigh(2, IF2, 1, 200, T0);
+	route(5, 1, IF1, T0);		/* the tracer, behind node 1 */
+	route(6, 2, IF2, T0);		/* its destination, behind node 2 */
+	/* TTL 2: on to node 2 with TTL 1, as a TRACE, unanswered. */
+	len = mk_trace(p, 1, IF1, 2, WIRE_ECHO_REQUEST, 6, 5, 1);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_sends, 1);
+	ck_assert_uint_eq(sends[0].ifindex, IF2);
+	ck_assert_uint_eq(sends[0].buf[0], WIRE_T_TRACE);
+	ck_assert_uint_eq(sends[0].buf[2], 1);
+	ck_assert_mem_eq(sends[0].buf + WIRE_E2E_OFF, p + WIRE_E2E_OFF,
+	    len - WIRE_E2E_OFF);
+	ck_assert_uint_eq(dp.echo.trace_expired, 0);
+	/* TTL 1: dropped (drop_ttl) and answered through node 1. */
+	len = mk_trace(p, 1, IF1, 1, WIRE_ECHO_REQUEST, 6, 5, 2);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(ifc(IF1)->drop_ttl, 1);
+	ck_assert_uint_eq(n_sends, 2);
+	ck_assert_uint_eq(sends[1].ifindex, IF1);
+	check_ttlx(&sends[1], 1, US, 5, &x, &w);
+	ck_assert_mem_eq(x.dst, node(6)->addr, BS_ADDR_LEN);
+	ck_assert_uint_eq(x.counter, ectr);
+	ck_assert_uint_eq(w.ttl, FWD_DATA_TTL);
+	ck_assert_uint_eq(dp.echo.trace_expired, 1);
+	ck_assert_uint_eq(dp.echo.ttlx_sent, 1);
+	/* TTL 0 too (a relay never sends one, a neighbour may). */
+	len = mk_trace(p, 1, IF1, 0, WIRE_ECHO_REQUEST, 6, 5, 3);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(dp.echo.ttlx_sent, 2);
+	ck_assert_uint_eq(n_sends, 3);
+	/* Expiring ECHO, UNICAST and TTLX: dropped, never answered. */
+	len = mk_echo(p, 1, IF1, 1, WIRE_ECHO_REQUEST, 6, 5, 1, 4);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	memset(inner, 0, sizeof(inner));
+	len = mk_unicast(p, 1, IF1, 1, 6, 5, inner, sizeof(inner));
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	len = mk_ttlx(p, 1, IF1, 6, 5, node(9)->addr, 77);
+	retag(p, len, 1, IF1, 1);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(ifc(IF1)->drop_ttl, 5);
+	ck_assert_uint_eq(dp.echo.trace_expired, 2);
+	ck_assert_uint_eq(n_sends, 3);
+	/* A source we have no route to: not answered, counted. */
+	len = mk_trace(p, 1, IF1, 1, WIRE_ECHO_REQUEST, 6, 7, 5);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(dp.echo.ttlx_drop_no_route, 1);
+	ck_assert_uint_eq(n_sends, 3);
+	/* A TRACE for us is an echo request: an ECHO reply, no TTLX. */
+	len = mk_trace(p, 1, IF1, 1, WIRE_ECHO_REQUEST, US, 5, 6);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(n_sends, 4);
+	check_echo(&sends[3], 1, US, 5, &e, &w);
+	ck_assert_uint_eq(e.kind, WIRE_ECHO_REPLY);
+	ck_assert_uint_eq(e.ident, 0x7777);
+	ck_assert_uint_eq(e.seqno, 6);
+	/* ... but a TRACE that says it is a reply is malformed. */
+	len = mk_trace(p, 1, IF1, 1, WIRE_ECHO_REPLY, US, 5, 7);
+	rx_from(1, IF1, ifmac(IF1), p, len, T0);
+	ck_assert_uint_eq(ifc(IF1)->drop_malformed, 1);
+	ck_assert_uint_eq(n_sends, 4);
+	ck_assert_uint_eq(dp.echo.ttlx_sent, 2);
+}
+END_TEST
+
+/* n expiring TRACEs from each of the sources first..last, at now. */
+static void
+expiring_traces(unsigned first, unsigned last, size_t n, uint64_t now)
+{
+	uint8_t p[FRAME_MAX];
+	unsigned src;
+	size_t len, i;
+
+	for (src = first; src <= last; src++)
+		for (i = 0; i < n; i++) {
+			len = mk_trace(p, 1, IF1, 1, WIRE_ECHO_REQUEST, 6, src,
+			    1);
+			rx_from(1, IF1, ifmac(IF1), p, len, now);
+		}
+}
+
+/*
+ * A flood of expiring TRACEs: at most FWD_TTLX_SRC_BURST answers to one
+ * source at once and FWD_TTLX_SRC_RATE a second after, at most
+ * FWD_TTLX_BURST / FWD_TTLX_RATE in all, however many sources.
+ */
+START_TEST(test_trace_rate_limit)
+{
+	unsigned src;
+
+	neigh(1, IF1, 1, 200, T0);
+	neigh(2, IF2, 1, 200, T0);
+	route(6, 2, IF2, T0);
+	for (src = 10; src < 20; src++)
+		route(src, 1, IF1, T0);
+	/* One source, 3 bursts' worth in an instant. */
+	expiring_traces(10, 10, 3 * FWD_TTLX_SRC_BURST, T0);
+	ck_assert_uint_eq(dp.echo.ttlx_sent, FWD_TTLX_SRC_BURST);
+	ck_assert_uint_eq(dp.echo.ttlx_drop_src_rate,
+	    2 * FWD_TTLX_SRC_BURST);
+	/* A second later: FWD_TTLX_SRC_RATE more. */
+	expiring_traces(10, 10, 3 * FWD_TTLX_SRC_BURST, T0 + 1000);
+	ck_assert_uint_eq(dp.echo.ttlx_sent, FWD_TTLX_SRC_BURST +
+	    FWD_TTLX_SRC_RATE);
+	/* Nine more sources at once: the total stops at FWD_TTLX_BURST. */
+	expiring_traces(11, 19, FWD_TTLX_SRC_BURST, T0 + 1000);
+	/* (The global bucket was full again at T0 + 1000: it had spent
+	 * FWD_TTLX_SRC_BURST and got FWD_TTLX_RATE back.) */
+	ck_assert_uint_eq(dp.echo.ttlx_sent, FWD_TTLX_SRC_BURST +
+	    FWD_TTLX_BURST);
+	ck_assert_uint_eq(dp.echo.ttlx_drop_rate, 9 * FWD_TTLX_SRC_BURST -
+	    (FWD_TTLX_BURST - FWD_TTLX_SRC_RATE));
+	ck_assert_uint_eq(n_sends, FWD_TTLX_SRC_BURST + FWD_TTLX_BURST);
+	/* Ten seconds on: the global bucket refilled, a burst again. */
+	expiring_traces(11, 19, FWD_TTLX_SRC_BURST, T0 + 11000);
+	ck_assert_uint_eq(dp.echo.ttlx_sent, FWD_TTLX_SRC_BURST +
+	    2 * FWD_TTLX_BURST);
+	ck_assert_uint_eq(dp.echo.trace_expired, 6 * FWD_TTLX_SRC_BURST +
+	    18 * FWD_TTLX_SRC_BURST);
+}
+END_TEST
+
+/*
+ * The tracer: a TRACE probe with the TTL asked for; a TTLX sealed by the
+ * relay that names it completes it with that relay as the hop; one that
+ * names another counter, or that a neighbour forged in the relay's name,
+ * does not; the destination's ECHO reply completes a probe as replied.
+ */
+START_TEST(test_trace_probe)
+{
+	uint8_t p[FRAME_MAX], k[BS_E2EKEY_LEN], body[WIRE_TTLX_BODY_LEN];
+	uint8_t hop[BS_ADDR_LEN], pt[FRAME_MAX];
+	struct t_link l;
+	struct wire_sealed w;
+	struct wire_echo e;
+	uint64_t rtt = 0;
+	uint16_t seq, seq2;
+	size_t len, n;
+
+	neigh(2, IF2, 1, 200, T0);
+	route(2, 2, IF2, T0);
+	route(3, 2, IF2, T0);
+	route(5, 2, IF2, T0);
+	ck_assert_int_eq(fwd_data_trace(&dp, node(5)->addr, 0, &seq), -1);
+	ck_assert_int_eq(fwd_data_trace(&dp, node(6)->addr, 2, &seq), -1);
+	ck_assert_int_eq(fwd_data_trace(&dp, node(5)->addr, 2, &seq), 0);
+	ck_assert_uint_eq(n_sends, 1);
+	check_sealed(&sends[0], 2, US, 5, &w, pt, &n);
+	ck_assert_uint_eq(w.type, WIRE_T_TRACE);
+	ck_assert_int_eq(wire_echo_body_parse(pt, n, &e), WIRE_OK);
+	ck_assert_uint_eq(w.ttl, 2);
+	ck_assert_uint_eq(e.kind, WIRE_ECHO_REQUEST);
+	ck_assert_uint_eq(e.seqno, seq);
+	ck_assert_uint_eq(dp.echo.traces_sent, 1);
+	ck_assert_uint_eq(dp.echo.requests_sent, 0);
+	/* Another counter, another destination: unmatched. */
+	len = mk_ttlx(p, 2, IF2, US, 3, node(5)->addr, w.e.counter + 1);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	len = mk_ttlx(p, 2, IF2, US, 3, node(6)->addr, w.e.counter);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	ck_assert_uint_eq(dp.echo.ttlx_unmatched, 2);
+	/* Node 2 forges node 3's answer (its own key, node 3's address):
+	 * the AEAD fails, the probe still waits. */
+	e2e_key(k, 2, US);
+	l = link_of(2, IF2);
+	wire_ttlx_body_put(body, &(struct wire_ttlx){ .dst = node(5)->addr,
+	    .counter = w.e.counter });
+	len = t_sealed(p, FRAME_MAX, (struct t_sealed){ .type = WIRE_T_TTLX,
+	    .ttl = 50, .hop = &l, .hop_ctr = ++hctr, .e2e_key = k,
+	    .e = { .dst = node(US)->addr, .src = node(3)->addr,
+	    .src_epoch = node(3)->epoch, .dst_epoch = dp.epoch,
+	    .counter = ++ectr }, .pt = body, .pt_len = sizeof(body) });
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	ck_assert_uint_eq(ifc(IF2)->drop_e2e, 1);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt, hop),
+	    FWD_PING_SENT);
+	/* Node 3's own answer. */
+	len = mk_ttlx(p, 2, IF2, US, 3, node(5)->addr, w.e.counter);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt, hop),
+	    FWD_PING_EXPIRED);
+	ck_assert_mem_eq(hop, node(3)->addr, BS_ADDR_LEN);
+	ck_assert_uint_lt(rtt, 60000000);
+	ck_assert_uint_eq(dp.echo.ttlx_received, 1);
+	/* Twice is once. */
+	len = mk_ttlx(p, 2, IF2, US, 3, node(5)->addr, w.e.counter);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	ck_assert_uint_eq(dp.echo.ttlx_unmatched, 3);
+	/* A plain ping's counter is no TRACE's: a TTLX for it is unmatched. */
+	ck_assert_int_eq(fwd_data_ping(&dp, node(5)->addr, &seq2), 0);
+	check_echo(&sends[1], 2, US, 5, &e, &w);
+	len = mk_ttlx(p, 2, IF2, US, 3, node(5)->addr, w.e.counter);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	ck_assert_uint_eq(dp.echo.ttlx_unmatched, 4);
+	/* TTL 1: only the neighbour it went to (node 2) may answer. */
+	ck_assert_int_eq(fwd_data_trace(&dp, node(5)->addr, 1, &seq), 0);
+	check_sealed(&sends[2], 2, US, 5, &w, pt, &n);
+	ck_assert_uint_eq(w.ttl, 1);
+	len = mk_ttlx(p, 2, IF2, US, 3, node(5)->addr, w.e.counter);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	ck_assert_uint_eq(dp.echo.ttlx_wrong_hop, 1);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt, hop),
+	    FWD_PING_SENT);
+	len = mk_ttlx(p, 2, IF2, US, 2, node(5)->addr, w.e.counter);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt, hop),
+	    FWD_PING_EXPIRED);
+	ck_assert_mem_eq(hop, node(2)->addr, BS_ADDR_LEN);
+	/* TTL 3: the destination's ECHO reply. */
+	ck_assert_int_eq(fwd_data_trace(&dp, node(5)->addr, 3, &seq), 0);
+	check_sealed(&sends[3], 2, US, 5, &w, pt, &n);
+	ck_assert_uint_eq(w.type, WIRE_T_TRACE);
+	ck_assert_uint_eq(w.ttl, 3);
+	ck_assert_int_eq(wire_echo_body_parse(pt, n, &e), WIRE_OK);
+	len = mk_echo(p, 2, IF2, 9, WIRE_ECHO_REPLY, US, 5, e.ident, seq);
+	rx_from(2, IF2, ifmac(IF2), p, len, T0);
+	ck_assert_int_eq(fwd_data_ping_result(&dp, seq, &rtt, hop),
+	    FWD_PING_REPLIED);
 }
 END_TEST
 
@@ -4010,6 +4289,9 @@ fwd_data_suite(void)
 	tcase_add_test(tc, test_echo_request_answered);
 	tcase_add_test(tc, test_echo_no_route_back);
 	tcase_add_test(tc, test_echo_forwarded);
+	tcase_add_test(tc, test_trace_relay_answers);
+	tcase_add_test(tc, test_trace_rate_limit);
+	tcase_add_test(tc, test_trace_probe);
 	tcase_add_loop_test(tc, test_mesh_malformed, 0, MF_END);
 	tcase_add_test(tc, test_mesh_version);
 	tcase_add_test(tc, test_mesh_bcast);

@@ -483,7 +483,7 @@ fill_inner(uint8_t *p, size_t n)
 		p[i] = (uint8_t)(i * 7 + 1);
 }
 
-/* A UNICAST of inner_len or an ECHO (type WIRE_T_ECHO). */
+/* A UNICAST of inner_len, or an ECHO, TRACE or TTLX (its body). */
 static void
 make_sealed(struct frame *f, uint8_t type, size_t inner_len)
 {
@@ -491,16 +491,22 @@ make_sealed(struct frame *f, uint8_t type, size_t inner_len)
 	uint8_t dst[BS_ADDR_LEN], src[BS_ADDR_LEN], k[BS_E2EKEY_LEN];
 	uint8_t in[WIRE_SEALED_HOP_IN], ad[WIRE_SEALED_AD_LEN];
 	struct wire_echo eb = { WIRE_ECHO_REQUEST, 0xa1b2, 0xc3d4 }, eg;
+	struct wire_ttlx xb, xg;
 	struct t_link l;
 	struct wire_sealed v;
 
-	if (type == WIRE_T_ECHO) {
-		wire_echo_body_put(inner, &eb);
-		inner_len = WIRE_ECHO_BODY_LEN;
-	} else
-		fill_inner(inner, inner_len);
 	bs_mesh_addr(dst, ids[1].pk);
 	bs_mesh_addr(src, ids[2].pk);
+	xb.dst = dst;
+	xb.counter = 0x0102030405060708ull;
+	if (type == WIRE_T_ECHO || type == WIRE_T_TRACE) {
+		wire_echo_body_put(inner, &eb);
+		inner_len = WIRE_ECHO_BODY_LEN;
+	} else if (type == WIRE_T_TTLX) {
+		wire_ttlx_body_put(inner, &xb);
+		inner_len = WIRE_TTLX_BODY_LEN;
+	} else
+		fill_inner(inner, inner_len);
 	link_i(&l, 0);
 	sealed_key(k);
 	f->len = t_sealed(f->buf, sizeof(f->buf), (struct t_sealed){
@@ -538,12 +544,18 @@ make_sealed(struct frame *f, uint8_t type, size_t inner_len)
 	ck_assert_int_eq(bs_aead_open(pt, k, v.e.counter, ad, sizeof(ad),
 	    v.ct, v.ct_len, v.aead_tag), 0);
 	ck_assert_mem_eq(pt, inner, inner_len);
-	if (type == WIRE_T_ECHO) {
+	if (type == WIRE_T_ECHO || type == WIRE_T_TRACE) {
 		ck_assert_int_eq(wire_echo_body_parse(pt, v.ct_len, &eg),
 		    WIRE_OK);
 		ck_assert_uint_eq(eg.kind, WIRE_ECHO_REQUEST);
 		ck_assert_uint_eq(eg.ident, 0xa1b2);
 		ck_assert_uint_eq(eg.seqno, 0xc3d4);
+	}
+	if (type == WIRE_T_TTLX) {
+		ck_assert_int_eq(wire_ttlx_body_parse(pt, v.ct_len, &xg),
+		    WIRE_OK);
+		ck_assert_mem_eq(xg.dst, dst, BS_ADDR_LEN);
+		ck_assert_uint_eq(xg.counter, 0x0102030405060708ull);
 	}
 }
 
@@ -608,7 +620,7 @@ make_bcast(struct frame *f, unsigned ntags, size_t inner_len)
 enum recipe {
 	R_HELLO0, R_HELLO3, R_HELLO3C, R_HELLO64C,
 	R_OGM1, R_OGM3, R_OGMSIG,
-	R_UC_MIN, R_UC_MID, R_UC_MAX, R_ECHO,
+	R_UC_MIN, R_UC_MID, R_UC_MAX, R_ECHO, R_TRACE, R_TTLX,
 	R_BC1_MIN, R_BC1_MAX, R_BC8_MIN, R_BC8_MAX,
 	R_COUNT
 };
@@ -629,6 +641,8 @@ make(enum recipe r, struct frame *f)
 	case R_UC_MID:	make_sealed(f, WIRE_T_UNICAST, 60); break;
 	case R_UC_MAX:	make_sealed(f, WIRE_T_UNICAST, WIRE_INNER_MAX); break;
 	case R_ECHO:	make_sealed(f, WIRE_T_ECHO, 0); break;
+	case R_TRACE:	make_sealed(f, WIRE_T_TRACE, 0); break;
+	case R_TTLX:	make_sealed(f, WIRE_T_TTLX, 0); break;
 	case R_BC1_MIN:	make_bcast(f, 1, WIRE_INNER_MIN); break;
 	case R_BC1_MAX:	make_bcast(f, 1, WIRE_INNER_MAX); break;
 	case R_BC8_MIN:	make_bcast(f, 8, WIRE_INNER_MIN); break;
@@ -640,7 +654,7 @@ make(enum recipe r, struct frame *f)
 static int
 is_sealed(uint8_t type)
 {
-	return type == WIRE_T_UNICAST || type == WIRE_T_ECHO;
+	return wire_is_sealed(type);
 }
 
 /* Parse with the parser of f's type; where gets the parser's report. */
@@ -664,6 +678,8 @@ parse_as(uint8_t type, const uint8_t *p, size_t len, struct wire_where *w)
 		return r;
 	case WIRE_T_UNICAST:
 	case WIRE_T_ECHO:
+	case WIRE_T_TRACE:
+	case WIRE_T_TTLX:
 		r = wire_sealed_parse(p, len, &u);
 		*w = u.where;
 		return r;
@@ -1186,11 +1202,44 @@ START_TEST(test_malformed)
 }
 END_TEST
 
+/* The TTLX body: dst of mesh form, reserved zero, exactly 16 bytes. */
+START_TEST(test_ttlx_body)
+{
+	static const uint8_t d[BS_ADDR_LEN] = { 0x02, 1, 2, 3, 4, 5 };
+	uint8_t b[WIRE_TTLX_BODY_LEN + 1];
+	struct wire_ttlx x = { d, 0x1122334455667788ull }, y;
+
+	wire_ttlx_body_put(b, &x);
+	ck_assert_uint_eq(b[6] | b[7], 0);
+	ck_assert_int_eq(wire_ttlx_body_parse(b, WIRE_TTLX_BODY_LEN, &y),
+	    WIRE_OK);
+	ck_assert_ptr_eq(y.dst, b);
+	ck_assert_uint_eq(y.counter, x.counter);
+	ck_assert_int_eq(wire_ttlx_body_parse(b, WIRE_TTLX_BODY_LEN - 1, &y),
+	    WIRE_ETRUNC);
+	b[WIRE_TTLX_BODY_LEN] = 0;
+	ck_assert_int_eq(wire_ttlx_body_parse(b, WIRE_TTLX_BODY_LEN + 1, &y),
+	    WIRE_ETRAILING);
+	b[7] = 1;				/* reserved */
+	ck_assert_int_ne(wire_ttlx_body_parse(b, WIRE_TTLX_BODY_LEN, &y),
+	    WIRE_OK);
+	b[7] = 0;
+	b[0] = 0x03;				/* a group address */
+	ck_assert_int_eq(wire_ttlx_body_parse(b, WIRE_TTLX_BODY_LEN, &y),
+	    WIRE_ERANGE);
+	b[0] = 0x00;				/* a global one */
+	ck_assert_int_eq(wire_ttlx_body_parse(b, WIRE_TTLX_BODY_LEN, &y),
+	    WIRE_ERANGE);
+	ck_assert_int_eq(wire_ttlx_body_parse(NULL, 0, &y), WIRE_ETRUNC);
+}
+END_TEST
+
 /* No parser accepts a frame of another type, nor a NULL buffer. */
 START_TEST(test_cross_type)
 {
 	static const uint8_t types[] = { WIRE_T_HELLO, WIRE_T_OGM,
-	    WIRE_T_UNICAST, WIRE_T_BCAST, WIRE_T_ECHO };
+	    WIRE_T_UNICAST, WIRE_T_BCAST, WIRE_T_ECHO, WIRE_T_TRACE,
+	    WIRE_T_TTLX };
 	static struct frame f;
 	struct wire_where w;
 	unsigned i;
@@ -1470,6 +1519,8 @@ START_TEST(test_build_space)
 			break;
 		case WIRE_T_UNICAST:
 		case WIRE_T_ECHO:
+		case WIRE_T_TRACE:
+		case WIRE_T_TTLX:
 			ck_assert_int_eq(wire_sealed_parse(f.buf, f.len, &u),
 			    WIRE_OK);
 			r = wire_sealed_layout(q, cap, u.type, &u.e, u.ct_len,
@@ -1877,6 +1928,21 @@ START_TEST(test_build_data_inval)
 	    WIRE_T_ECHO, &e, 6, &len), WIRE_ESPACE);
 	ck_assert_int_eq(wire_sealed_layout(buf, WIRE_ECHO_LEN, WIRE_T_ECHO,
 	    &e, 6, &len), WIRE_OK);
+	/* TRACE: the echo body's 6 bytes; TTLX: 16. */
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_TRACE,
+	    &e, 7, &len), WIRE_EINVAL);
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_TRACE,
+	    &e, 6, &len), WIRE_OK);
+	ck_assert_uint_eq(len, WIRE_ECHO_LEN);
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_TTLX,
+	    &e, 15, &len), WIRE_EINVAL);
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_TTLX,
+	    &e, 17, &len), WIRE_EINVAL);
+	ck_assert_int_eq(wire_sealed_layout(buf, sizeof(buf), WIRE_T_TTLX,
+	    &e, 16, &len), WIRE_OK);
+	ck_assert_uint_eq(len, WIRE_TTLX_LEN);
+	ck_assert_int_eq(wire_sealed_layout(buf, WIRE_TTLX_LEN - 1,
+	    WIRE_T_TTLX, &e, 16, &len), WIRE_ESPACE);
 
 	/* wire_bcast_signed_build: originator, epoch, inner, space */
 	ck_assert_int_eq(wire_bcast_signed_build(blk, sizeof(blk), &sg, &bl),
@@ -2229,8 +2295,14 @@ START_TEST(test_peek_ttl_strerror)
 	p[1] = WIRE_VERSION;
 	p[0] = 0x03;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_ETYPE);
-	p[0] = 0x43;
+	p[0] = WIRE_T_TRACE;
 	p[1] = WIRE_DATA_VERSION;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
+	ck_assert_uint_eq(type, WIRE_T_TRACE);
+	p[0] = WIRE_T_TTLX;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
+	ck_assert_uint_eq(type, WIRE_T_TTLX);
+	p[0] = 0x45;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_ETYPE);
 
 	/* Every error has its own message. */
@@ -2318,6 +2390,7 @@ wire_suite(void)
 	tcase_add_loop_test(tc, test_roundtrip, 0, R_COUNT);
 	tcase_add_loop_test(tc, test_truncation, 0, R_COUNT);
 	tcase_add_loop_test(tc, test_cross_type, 0, R_COUNT);
+	tcase_add_test(tc, test_ttlx_body);
 	tcase_add_loop_test(tc, test_malformed, 0,
 	    (int)(sizeof(bad) / sizeof(bad[0])));
 	suite_add_tcase(s, tc);

@@ -152,6 +152,22 @@ mesh_link() {
 	done
 }
 
+# mesh_seg_port SEG I: node I's port s0 on a shared segment, the bridge
+# br0 in namespace SEG that floods every frame to every port (no
+# learning), as a radio channel does; without IPv6 and offloads.
+mesh_seg_port() {
+	local ns
+	ns=$(mesh_ns "$2")
+	ip -n "$ns" link add s0 type veth peer name "p$2" netns "$1" &&
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.s0.disable_ipv6=1 &&
+	ip netns exec "$ns" ethtool -K s0 tso off gso off gro off \
+	    >/dev/null 2>&1
+	ip -n "$ns" link set s0 up &&
+	ip -n "$1" link set "p$2" master br0 &&
+	ip -n "$1" link set "p$2" type bridge_slave learning off flood on &&
+	ip -n "$1" link set "p$2" up
+}
+
 # mesh_policy FILE NODE...: mode allowlist, trusting exactly those nodes.
 mesh_policy() {
 	local f i

@@ -54,18 +54,7 @@ mesh_build 4 "1-2 2-3 2-4"
 # frame to every port (no learning, no ageing), as a radio channel does,
 # joining s0 of nodes 1, 2 and 4 (4: the attacker's station).
 SEG=$(ns_add seg) || { fail "segment namespace"; finish; }
-seg_port() {
-	local ns
-	ns=$(mesh_ns "$1")
-	ip -n "$ns" link add s0 type veth peer name "p$1" netns "$SEG" &&
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.s0.disable_ipv6=1 &&
-	ip netns exec "$ns" ethtool -K s0 tso off gso off gro off \
-	    >/dev/null 2>&1
-	ip -n "$ns" link set s0 up &&
-	ip -n "$SEG" link set "p$1" master br0 &&
-	ip -n "$SEG" link set "p$1" type bridge_slave learning off flood on &&
-	ip -n "$SEG" link set "p$1" up
-}
+seg_port() { mesh_seg_port "$SEG" "$1"; }
 ip -n "$SEG" link add br0 type bridge ageing_time 0 mcast_snooping 0 &&
     ip -n "$SEG" link set br0 up || { fail "segment bridge"; finish; }
 for i in 1 2 4; do

@@ -144,6 +144,18 @@ err "ping -c 0" 2 "ping: -c: a count of 1 to 100000" \
     "$CTL" ping -c 0 02:00:00:00:00:01
 err "ping -i 0" 2 "ping: -i: 0.01 to 60 seconds" \
     "$CTL" ping -i 0 02:00:00:00:00:01
+for c in traceroute tr; do
+	err "daemon command '$c ADDRESS' reports it is unavailable" 1 \
+	    "needs the batsecd control socket" "$CTL" $c 02:00:00:00:00:01
+done
+err "traceroute without an address" 2 "traceroute: takes one address" \
+    "$CTL" traceroute
+err "traceroute -c 11" 2 "traceroute: -c: a probe count of 1 to 10" \
+    "$CTL" traceroute -c 11 02:00:00:00:00:01
+err "traceroute -m 0" 2 "traceroute: -m: a hop count of 1 to 255" \
+    "$CTL" traceroute -m 0 02:00:00:00:00:01
+err "traceroute -w 61" 2 "traceroute: -w: 0.01 to 60 seconds" \
+    "$CTL" traceroute -w 61 02:00:00:00:00:01
 ok "daemon command help" "$CTL" originators --help
 check "daemon command help says it needs batsecd" \
     grep -q 'needs a running batsecd' "$OUT"

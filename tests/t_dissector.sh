@@ -110,7 +110,7 @@ else
 	    head -n 3)"
 fi
 
-for t in HELLO OGM UNICAST BCAST ECHO; do
+for t in HELLO OGM UNICAST BCAST ECHO TRACE TTLX; do
 	want=$(awk -F'\t' -v t=$t '$2 == t' "$D/valid.list" | wc -l)
 	got=$(grep -c "^batsec mesh protocol, $t\$" "$D/valid.txt")
 	if [ "$want" -gt 0 ] && [ "$got" -eq "$want" ]; then
@@ -255,10 +255,12 @@ lens=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 	t = $h["batsec.type"]
 	n = t ~ /^(0x40|64)$/ ? "UNICAST" : t ~ /^(0x41|65)$/ ? "BCAST" : t
 	if (t ~ /^(0x42|66)$/) n = "ECHO"
+	if (t ~ /^(0x43|67)$/) n = "TRACE"
+	if (t ~ /^(0x44|68)$/) n = "TTLX"
 	print n, $h["batsec.inner_len"] $h["batsec.ciphertext_len"] }' "$TSV" |
     LC_ALL=C sort -k1,1 -k2,2n | tr '\n' ',')
 eq "data frames: type and inner or ciphertext length" "$lens" \
-    "BCAST 14,BCAST 342,BCAST 1518,BCAST 1518,ECHO 6,ECHO 6,UNICAST 14,UNICAST 98,UNICAST 1518,"
+    "BCAST 14,BCAST 342,BCAST 1518,BCAST 1518,ECHO 6,ECHO 6,TRACE 6,TTLX 16,UNICAST 14,UNICAST 98,UNICAST 1518,"
 eq "UNICAST 98: TTL" "$(get batsec.ciphertext_len 98 batsec.ttl)" 50
 eq "UNICAST 98: hop counter" "$(get batsec.ciphertext_len 98 \
     batsec.hop.counter)" 1098
@@ -273,10 +275,10 @@ eq "UNICAST 98: AEAD tag bytes" "$(get batsec.ciphertext_len 98 \
     batsec.aead_tag | tr -d ':' | awk '{ print length($0) / 2 }')" 16
 eq "UNICAST 98: hop tag bytes" "$(get batsec.ciphertext_len 98 \
     batsec.hop.tag | tr -d ':' | awk '{ print length($0) / 2 }')" 8
-eq "ECHO frames on lane 1" "$(awk -F'\t' 'NR == 1 {
+eq "ECHO, TRACE and TTLX frames on lane 1" "$(awk -F'\t' 'NR == 1 {
     for (i = 1; i <= NF; i++) h[$i] = i; next }
-    $h["batsec.ciphertext_len"] == 6 { print $h["batsec.hop.lane"] }' \
-    "$TSV" | tr '\n' ' ')" "1 1 "
+    $h["batsec.ciphertext_len"] == 6 || $h["batsec.ciphertext_len"] == 16 {
+	print $h["batsec.hop.lane"] }' "$TSV" | tr '\n' ' ')" "1 1 1 1 "
 kid=$(get batsec.ciphertext_len 98 batsec.hop.keyid)
 eq "UNICAST and BCAST: one hop key id for the link to node 1" \
     "$(get batsec.inner_len 342 batsec.hop.keyid | cut -d'|' -f1)" "$kid"

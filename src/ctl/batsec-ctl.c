@@ -190,6 +190,18 @@ static const struct ctl_cmd ctl_cmds[] = {
 	  "      -i, --interval S   seconds between requests (default 1)\n"
 	  "      -W, --wait S       seconds to wait for each reply (1)\n",
 	  CTL_CMD_DAEMON },
+	{ "traceroute", "tr", "traceroute", ctl_traceroute, NULL,
+	  "  traceroute [-c COUNT] [-w SECONDS] [-m HOPS] ADDRESS\n"
+	  "      The path through the mesh to an originator (or the one\n"
+	  "      that announces client MAC ADDRESS), as batctl traceroute\n"
+	  "      shows it: probes of TTL 1, 2, ... answered by the relay\n"
+	  "      where the TTL ran out, or by the destination, each answer\n"
+	  "      authenticated end to end; names from the trust list.\n"
+	  "      Exit 0 when the destination answered.\n"
+	  "      -c, --count COUNT  probes per hop (default 3)\n"
+	  "      -w, --wait S       seconds to wait for each answer (1)\n"
+	  "      -m, --max-hops N   highest TTL tried (default 30)\n",
+	  CTL_CMD_DAEMON },
 	CTL_DAEMON("set", NULL, ctl_settings_run,
 	  "  set NAME VALUE\n"
 	  "      Change a setting of the running batsecd: hop-penalty,\n"

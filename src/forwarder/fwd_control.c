@@ -348,24 +348,36 @@ fwd_ctl_gateways(void *ctx, size_t argc, const char *const argv[],
 
 /*
  * ping ADDRESS: an echo request to that originator, or to the one whose
- * translation table has ADDRESS as a client (untagged).  The reply names
- * the request's seqno, for ping-result.
+ * translation table has ADDRESS as a client (untagged); trace ADDRESS
+ * TTL: a TRACE probe with that TTL (1..255) to it.  The reply names the
+ * request's seqno, for ping-result.
  */
 static void
-fwd_ctl_ping(void *ctx, size_t argc, const char *const argv[],
+fwd_ctl_probe(struct fwd *f, size_t argc, const char *const argv[],
     struct ctl_reply *r)
 {
-	struct fwd *f = ctx;
 	const struct fwd_client *cl;
 	const uint8_t *orig;
 	uint8_t mac[BS_ADDR_LEN];
+	unsigned long ttl = 0;
 	uint16_t seqno;
+	char *end;
+	int rc;
 
-	(void)argc;
 	if (ctlp_mac_parse(argv[0], mac) != 0) {
 		ctl_reply_error(r, CTLP_E_USAGE, "not an address "
 		    "(xx:xx:xx:xx:xx:xx): %s", argv[0]);
 		return;
+	}
+	if (argc > 1) {
+		errno = 0;
+		ttl = strtoul(argv[1], &end, 10);
+		if (argv[1][0] < '0' || argv[1][0] > '9' || errno != 0 ||
+		    *end != '\0' || ttl == 0 || ttl > 255) {
+			ctl_reply_error(r, CTLP_E_USAGE, "not a TTL (1-255): "
+			    "%s", argv[1]);
+			return;
+		}
 	}
 	if (f->data == NULL || f->tables == NULL) {
 		ctl_reply_error(r, CTLP_E_FAILED, "the data plane is not up");
@@ -379,7 +391,9 @@ fwd_ctl_ping(void *ctx, size_t argc, const char *const argv[],
 	if (fwd_route_find(f->tables, mac) == NULL &&
 	    (cl = fwd_client_find(f->tables, mac, 0)) != NULL)
 		orig = cl->orig_addr;
-	if (fwd_data_ping(f->data, orig, &seqno) != 0) {
+	rc = argc > 1 ? fwd_data_trace(f->data, orig, (uint8_t)ttl, &seqno) :
+	    fwd_data_ping(f->data, orig, &seqno);
+	if (rc != 0) {
 		ctl_reply_error(r, CTLP_E_FAILED, "no route to %s", argv[0]);
 		return;
 	}
@@ -389,13 +403,31 @@ fwd_ctl_ping(void *ctx, size_t argc, const char *const argv[],
 	ctl_reply_ok(r);
 }
 
-/* ping-result SEQNO: "sent", or "replied" with the round trip in µs. */
+static void
+fwd_ctl_ping(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	fwd_ctl_probe(ctx, argc, argv, r);
+}
+
+static void
+fwd_ctl_trace(void *ctx, size_t argc, const char *const argv[],
+    struct ctl_reply *r)
+{
+	fwd_ctl_probe(ctx, argc, argv, r);
+}
+
+/*
+ * ping-result SEQNO: "sent", or "replied" with the round trip in µs, or
+ * (a TRACE) "expired" with it and the relay that answered as "hop".
+ */
 static void
 fwd_ctl_ping_result(void *ctx, size_t argc, const char *const argv[],
     struct ctl_reply *r)
 {
 	struct fwd *f = ctx;
 	unsigned long v;
+	uint8_t hop[BS_ADDR_LEN];
 	uint64_t rtt = 0;
 	char *end;
 	int st;
@@ -410,19 +442,44 @@ fwd_ctl_ping_result(void *ctx, size_t argc, const char *const argv[],
 		return;
 	}
 	if (f->data == NULL ||
-	    (st = fwd_data_ping_result(f->data, (uint16_t)v, &rtt)) < 0) {
+	    (st = fwd_data_ping_result(f->data, (uint16_t)v, &rtt, hop)) < 0) {
 		ctl_reply_error(r, CTLP_E_FAILED, "no ping with seqno %lu", v);
 		return;
 	}
 	ctl_reply_record_begin(r);
 	ctl_reply_field_u64(r, "seqno", v);
 	ctl_reply_field_str(r, "state", st == FWD_PING_REPLIED ? "replied" :
-	    "sent");
+	    st == FWD_PING_EXPIRED ? "expired" : "sent");
 	ctl_reply_field_u64(r, "rtt_us", rtt);
+	if (st == FWD_PING_EXPIRED)
+		ctl_reply_field_addr(r, "hop", hop);
 	ctl_reply_ok(r);
 }
 
 /* ---- stats ------------------------------------------------------------------------ */
+
+/* The traceroute's counters (fwd_data.h, FWD_TTLX_*): a record apart. */
+static void
+fwd_stats_trace(const struct fwd *f, struct ctl_reply *r)
+{
+	const struct fwd_echo_counters *e;
+
+	if (f->data == NULL)
+		return;
+	e = &f->data->echo;
+	ctl_reply_record_begin(r);
+	ctl_reply_field_u64(r, "trace_probes_sent", e->traces_sent);
+	ctl_reply_field_u64(r, "trace_ttlx_received", e->ttlx_received);
+	ctl_reply_field_u64(r, "trace_ttlx_unmatched", e->ttlx_unmatched);
+	ctl_reply_field_u64(r, "trace_ttlx_wrong_hop", e->ttlx_wrong_hop);
+	ctl_reply_field_u64(r, "trace_expired_here", e->trace_expired);
+	ctl_reply_field_u64(r, "trace_ttlx_sent", e->ttlx_sent);
+	ctl_reply_field_u64(r, "trace_ttlx_drop_src_rate",
+	    e->ttlx_drop_src_rate);
+	ctl_reply_field_u64(r, "trace_ttlx_drop_rate", e->ttlx_drop_rate);
+	ctl_reply_field_u64(r, "trace_ttlx_drop_no_route",
+	    e->ttlx_drop_no_route);
+}
 
 /* Origination, the parser channel, the TAP and the control socket. */
 static void
@@ -614,6 +671,7 @@ fwd_ctl_stats(void *ctx, size_t argc, const char *const argv[],
 	(void)argv;
 	fwd_fast_fold(f);
 	fwd_stats_forwarder(f, r);
+	fwd_stats_trace(f, r);
 	fwd_stats_tables(f, r);
 	fwd_stats_parser(f, r);
 	ctl_reply_ok(r);
@@ -658,6 +716,7 @@ const struct control_cmd fwd_control_cmds[] = {
 	{ CTLP_CMD_STATS, 0, 0, fwd_ctl_stats },
 	{ CTLP_CMD_PING, 1, 1, fwd_ctl_ping },
 	{ CTLP_CMD_PING_RESULT, 1, 1, fwd_ctl_ping_result },
+	{ CTLP_CMD_TRACE, 2, 2, fwd_ctl_trace },
 	/* Trust management (fwd_trust.c): each handler checks its
 	 * arguments' form itself; the counts are checked here. */
 	{ CTLP_CMD_TRUST_LIST, 0, 0, fwd_trust_ctl_list },

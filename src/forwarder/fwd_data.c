@@ -197,7 +197,8 @@ fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
 	d->start_ms = log_now_ms();
 	d->ping_ident = (uint16_t)randombytes_random();
 	d->ping_seqno = (uint16_t)randombytes_random();
-	d->echo_tokens = FWD_ECHO_BURST;
+	d->echo_b.tokens = FWD_ECHO_BURST;
+	d->ttlx_b.tokens = FWD_TTLX_BURST;
 	fwd_links_init(&d->links, id, epoch);
 	d->now_ms = d->start_ms;
 	fwd_dat_init(&d->dat);
@@ -206,8 +207,8 @@ fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
 int
 fwd_data_is_data(const uint8_t *payload, size_t len)
 {
-	return len > 0 && (payload[0] == WIRE_T_UNICAST ||
-	    payload[0] == WIRE_T_BCAST || payload[0] == WIRE_T_ECHO);
+	return len > 0 && (payload[0] == WIRE_T_BCAST ||
+	    wire_is_sealed(payload[0]));
 }
 
 /* ---- sending ------------------------------------------------------------------ */
@@ -398,8 +399,8 @@ fwd_hop_counter(struct fwd_data *d)
 }
 
 /*
- * A sealed frame (UNICAST or ECHO) of len bytes in d->buf, e2e part
- * done: give it its hop part for neighbour nh and send it.
+ * A sealed frame (UNICAST, ECHO, TRACE, TTLX) of len bytes in d->buf,
+ * e2e part done: give it its hop part for neighbour nh and send it.
  */
 static void
 fwd_sealed_send(struct fwd_data *d, const struct fwd_data_if *ifp,
@@ -920,9 +921,13 @@ fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
 
 /* ---- from the mesh ------------------------------------------------------------------ */
 
+static void	fwd_trace_expired(struct fwd_data *d,
+		    const struct wire_sealed *s, uint64_t now_ms);
+
 /*
  * A sealed frame for another originator: ttl - 1 along the route, with
  * our hop part for the next hop; the end-to-end part travels unchanged.
+ * A TRACE whose TTL runs out here is answered (fwd_trace_expired).
  */
 static void
 fwd_data_forward(struct fwd_data *d, struct fwd_dcount *c,
@@ -933,6 +938,8 @@ fwd_data_forward(struct fwd_data *d, struct fwd_dcount *c,
 
 	if (s->ttl <= 1) {
 		FWD_DROP(c, n, drop_ttl);
+		if (s->type == WIRE_T_TRACE)
+			fwd_trace_expired(d, s, d->now_ms);
 		return;
 	}
 	if (fwd_data_next_hop(d, s->e.dst, NULL, &nh, &ifp) != 0) {
@@ -945,6 +952,35 @@ fwd_data_forward(struct fwd_data *d, struct fwd_dcount *c,
 
 static void	fwd_echo_for_us(struct fwd_data *d, const uint8_t *src,
 		    const struct wire_echo *in, uint64_t now_ms);
+static void	fwd_ttlx_for_us(struct fwd_data *d, const uint8_t *src,
+		    const struct wire_ttlx *x);
+
+/*
+ * The plaintext in d->pt of a sealed frame s for us, not a UNICAST: an
+ * ECHO or TRACE (a TRACE is only ever a request) or a TTLX.
+ */
+static void
+fwd_data_rx_control(struct fwd_data *d, struct fwd_dcount *c,
+    struct fwd_neigh *n, const struct wire_sealed *s, uint64_t now_ms)
+{
+	struct wire_echo e;
+	struct wire_ttlx x;
+
+	if (s->type == WIRE_T_TTLX) {
+		if (wire_ttlx_body_parse(d->pt, s->ct_len, &x) != WIRE_OK) {
+			FWD_DROP(c, n, drop_malformed);
+			return;
+		}
+		fwd_ttlx_for_us(d, s->e.src, &x);
+		return;
+	}
+	if (wire_echo_body_parse(d->pt, s->ct_len, &e) != WIRE_OK ||
+	    (s->type == WIRE_T_TRACE && e.kind != WIRE_ECHO_REQUEST)) {
+		FWD_DROP(c, n, drop_malformed);
+		return;
+	}
+	fwd_echo_for_us(d, s->e.src, &e, now_ms);
+}
 
 /* A UNICAST or ECHO from neighbour n on interface ifp. */
 static void
@@ -955,7 +991,6 @@ fwd_data_rx_sealed(struct fwd_data *d, struct fwd_data_ifc *ic,
 	struct fwd_dcount *c = &ic->c;
 	uint8_t in[WIRE_SEALED_HOP_IN];
 	struct wire_sealed s;
-	struct wire_echo e;
 
 	/* Addressed to one interface, never to a group. */
 	if (wire_sealed_parse(p, len, &s) != WIRE_OK || (dst[0] & 0x01)) {
@@ -969,7 +1004,7 @@ fwd_data_rx_sealed(struct fwd_data *d, struct fwd_data_ifc *ic,
 	/* Ours, back from the mesh: a routing loop.  Sending it on would
 	 * only go round again; it was never meant for us. */
 	if (memcmp(s.e.src, d->own_addr, BS_ADDR_LEN) == 0) {
-		if (s.type == WIRE_T_ECHO)
+		if (s.type != WIRE_T_UNICAST)
 			d->echo.drop_own++;
 		else
 			FWD_DROP(c, n, drop_own_unicast);
@@ -992,11 +1027,7 @@ fwd_data_rx_sealed(struct fwd_data *d, struct fwd_data_ifc *ic,
 			fwd_data_from_orig(d, c, n, s.e.src, d->pt, s.ct_len);
 		return;
 	}
-	if (wire_echo_body_parse(d->pt, s.ct_len, &e) != WIRE_OK) {
-		FWD_DROP(c, n, drop_malformed);
-		return;
-	}
-	fwd_echo_for_us(d, s.e.src, &e, now_ms);
+	fwd_data_rx_control(d, c, n, &s, now_ms);
 }
 
 static void
@@ -1076,32 +1107,50 @@ fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
 
 /* ---- the mesh ping --------------------------------------------------------------- */
 
-/* Seal e for dst and send it; 0, or -1 (no route or no key). */
+/*
+ * Seal body (len bytes) as a frame of type for dst and send it with ttl;
+ * *counter (may be NULL) gets its end-to-end counter.  0, or -1 (no
+ * route or no key).
+ */
 static int
-fwd_echo_send(struct fwd_data *d, const uint8_t *dst, const struct wire_echo *e)
+fwd_ctl_frame_send(struct fwd_data *d, uint8_t type, uint8_t ttl,
+    const uint8_t *dst, const uint8_t *body, size_t len, uint64_t *counter)
 {
-	uint8_t body[WIRE_ECHO_BODY_LEN];
 	struct fwd_data_if ifp;
 	struct fwd_neigh *nh;
 	struct fwd_dcount c;
 	size_t n;
 
 	memset(&c, 0, sizeof(c));
-	wire_echo_body_put(body, e);
-	if (fwd_seal(d, WIRE_T_ECHO, dst, body, sizeof(body), &nh, &ifp, &n,
-	    &c) != 0)
+	if (fwd_seal(d, type, dst, body, len, &nh, &ifp, &n, &c) != 0)
 		return -1;
-	fwd_sealed_send(d, &ifp, nh, FWD_DATA_TTL, n, &c);
+	if (counter != NULL)
+		*counter = bs_get64(d->buf + WIRE_E2E_OFF + 20);
+	fwd_sealed_send(d, &ifp, nh, ttl, n, &c);
 	return c.drop_no_key == 0 ? 0 : -1;
 }
 
-int
-fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
+/* Seal e for dst and send it as type with ttl; 0, or -1 as above. */
+static int
+fwd_echo_send(struct fwd_data *d, uint8_t type, uint8_t ttl,
+    const uint8_t *dst, const struct wire_echo *e, uint64_t *counter)
+{
+	uint8_t body[WIRE_ECHO_BODY_LEN];
+
+	wire_echo_body_put(body, e);
+	return fwd_ctl_frame_send(d, type, ttl, dst, body, sizeof(body),
+	    counter);
+}
+
+/* An echo request (a TRACE when trace) to dst with ttl: as fwd_data_ping. */
+static int
+fwd_data_probe(struct fwd_data *d, const uint8_t *dst, int trace, uint8_t ttl,
     uint16_t *seqno)
 {
+	const struct fwd_route *r;
 	struct fwd_ping *pg;
 	struct wire_echo e;
-	uint64_t sent_us;
+	uint64_t sent_us, counter = 0;
 
 	e.kind = WIRE_ECHO_REQUEST;
 	e.ident = d->ping_ident;
@@ -1113,50 +1162,185 @@ fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
 	 * before sendmmsg returns. */
 	sent_us = log_now_us();
 	d->now_ms = sent_us / 1000;
-	if (fwd_echo_send(d, dst, &e) != 0)
+	if (fwd_echo_send(d, trace ? WIRE_T_TRACE : WIRE_T_ECHO, ttl, dst, &e,
+	    &counter) != 0)
 		return -1;
 	fwd_data_flush(d);
 	d->ping_seqno = e.seqno;
 	memcpy(pg->dst, dst, BS_ADDR_LEN);
 	pg->seqno = e.seqno;
 	pg->state = FWD_PING_SENT;
+	pg->trace = trace != 0;
+	pg->ttl = ttl;
+	memset(pg->first_hop, 0, sizeof(pg->first_hop));
+	if ((r = fwd_route_find(d->t, dst)) != NULL)
+		memcpy(pg->first_hop, r->nexthop, BS_ADDR_LEN);
+	pg->counter = counter;
+	memset(pg->hop, 0, sizeof(pg->hop));
 	pg->sent_us = sent_us;
 	pg->rtt_us = 0;
-	d->echo.requests_sent++;
+	if (trace)
+		d->echo.traces_sent++;
+	else
+		d->echo.requests_sent++;
 	*seqno = e.seqno;
 	return 0;
 }
 
 int
+fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
+    uint16_t *seqno)
+{
+	return fwd_data_probe(d, dst, 0, FWD_DATA_TTL, seqno);
+}
+
+int
+fwd_data_trace(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
+    uint8_t ttl, uint16_t *seqno)
+{
+	if (ttl == 0)
+		return -1;
+	return fwd_data_probe(d, dst, 1, ttl, seqno);
+}
+
+int
 fwd_data_ping_result(const struct fwd_data *d, uint16_t seqno,
-    uint64_t *rtt_us)
+    uint64_t *rtt_us, uint8_t *hop)
 {
 	const struct fwd_ping *pg = &d->ping[seqno % FWD_PING_SLOTS];
 
 	if (pg->state == FWD_PING_NONE || pg->seqno != seqno)
 		return -1;
 	*rtt_us = pg->rtt_us;
+	if (hop != NULL)
+		memcpy(hop, pg->hop, BS_ADDR_LEN);
 	return pg->state;
+}
+
+/* One token of b: rate a second, at most burst at once. */
+static int
+fwd_tokens_take(struct fwd_tokens *b, uint64_t now_ms, uint32_t rate,
+    uint32_t burst)
+{
+	uint64_t add;
+
+	if (now_ms < b->refill_ms)
+		b->refill_ms = now_ms;		/* the clock went back */
+	add = (now_ms - b->refill_ms) * rate / 1000;
+	if (add > 0) {
+		b->tokens = add >= burst - b->tokens ? burst :
+		    b->tokens + (uint32_t)add;
+		b->refill_ms += add * 1000 / rate;
+	}
+	if (b->tokens == 0)
+		return 0;
+	b->tokens--;
+	return 1;
 }
 
 /* One reply token: FWD_ECHO_RATE a second, at most FWD_ECHO_BURST. */
 static int
 fwd_echo_token(struct fwd_data *d, uint64_t now_ms)
 {
-	uint64_t add;
+	return fwd_tokens_take(&d->echo_b, now_ms, FWD_ECHO_RATE,
+	    FWD_ECHO_BURST);
+}
 
-	if (now_ms < d->echo_refill_ms)
-		d->echo_refill_ms = now_ms;	/* the clock went back */
-	add = (now_ms - d->echo_refill_ms) * FWD_ECHO_RATE / 1000;
-	if (add > 0) {
-		d->echo_tokens = add >= FWD_ECHO_BURST - d->echo_tokens ?
-		    FWD_ECHO_BURST : d->echo_tokens + (uint32_t)add;
-		d->echo_refill_ms += add * 1000 / FWD_ECHO_RATE;
+/*
+ * The TTLX bucket of source src: its slot, or a free one, or the one
+ * unused longest (its bucket starts full).
+ */
+static struct fwd_tokens *
+fwd_ttlx_src_tokens(struct fwd_data *d, const uint8_t *src, uint64_t now_ms)
+{
+	struct fwd_ttlx_src *e, *pick = &d->ttlx_src[0];
+	size_t i;
+
+	for (i = 0; i < FWD_TTLX_SRCS; i++) {
+		e = &d->ttlx_src[i];
+		if (memcmp(e->addr, src, BS_ADDR_LEN) == 0) {
+			pick = e;
+			goto found;
+		}
+		if (e->used_ms < pick->used_ms)
+			pick = e;
 	}
-	if (d->echo_tokens == 0)
-		return 0;
-	d->echo_tokens--;
-	return 1;
+	memcpy(pick->addr, src, BS_ADDR_LEN);
+	pick->b.tokens = FWD_TTLX_SRC_BURST;
+	pick->b.refill_ms = now_ms;
+found:
+	pick->used_ms = now_ms;
+	return &pick->b;
+}
+
+/*
+ * A TRACE s for another originator whose TTL ran out here: a TTLX to its
+ * source, sealed end to end from us, within the rate limits.  Only a
+ * TRACE is ever answered, and an answer is never a TRACE: answers cannot
+ * answer each other.
+ */
+static void
+fwd_trace_expired(struct fwd_data *d, const struct wire_sealed *s,
+    uint64_t now_ms)
+{
+	uint8_t body[WIRE_TTLX_BODY_LEN];
+	struct wire_ttlx x;
+
+	d->echo.trace_expired++;
+	if (fwd_route_find(d->t, s->e.src) == NULL) {
+		d->echo.ttlx_drop_no_route++;
+		return;
+	}
+	if (!fwd_tokens_take(fwd_ttlx_src_tokens(d, s->e.src, now_ms), now_ms,
+	    FWD_TTLX_SRC_RATE, FWD_TTLX_SRC_BURST)) {
+		d->echo.ttlx_drop_src_rate++;
+		return;
+	}
+	if (!fwd_tokens_take(&d->ttlx_b, now_ms, FWD_TTLX_RATE,
+	    FWD_TTLX_BURST)) {
+		d->echo.ttlx_drop_rate++;
+		return;
+	}
+	x.dst = s->e.dst;
+	x.counter = s->e.counter;
+	wire_ttlx_body_put(body, &x);
+	if (fwd_ctl_frame_send(d, WIRE_T_TTLX, FWD_DATA_TTL, s->e.src, body,
+	    sizeof(body), NULL) == 0)
+		d->echo.ttlx_sent++;
+	else
+		d->echo.ttlx_drop_no_route++;
+}
+
+/*
+ * An authenticated TTLX from relay src for us: completes the TRACE of
+ * ours it names (destination and counter), when one is waiting; for a
+ * TTL-1 TRACE only when src is the neighbour it went to.
+ */
+static void
+fwd_ttlx_for_us(struct fwd_data *d, const uint8_t *src,
+    const struct wire_ttlx *x)
+{
+	struct fwd_ping *pg;
+	size_t i;
+
+	for (i = 0; i < FWD_PING_SLOTS; i++) {
+		pg = &d->ping[i];
+		if (pg->state != FWD_PING_SENT || !pg->trace ||
+		    pg->counter != x->counter ||
+		    memcmp(pg->dst, x->dst, BS_ADDR_LEN) != 0)
+			continue;
+		if (pg->ttl == 1 &&
+		    memcmp(pg->first_hop, src, BS_ADDR_LEN) != 0) {
+			d->echo.ttlx_wrong_hop++;
+			return;
+		}
+		pg->rtt_us = log_now_us() - pg->sent_us;
+		pg->state = FWD_PING_EXPIRED;
+		memcpy(pg->hop, src, BS_ADDR_LEN);
+		d->echo.ttlx_received++;
+		return;
+	}
+	d->echo.ttlx_unmatched++;
 }
 
 /* An authenticated ECHO from src for us: answer or complete a ping. */
@@ -1176,7 +1360,8 @@ fwd_echo_for_us(struct fwd_data *d, const uint8_t *src,
 		e.kind = WIRE_ECHO_REPLY;
 		e.ident = in->ident;
 		e.seqno = in->seqno;
-		if (fwd_echo_send(d, src, &e) == 0)
+		if (fwd_echo_send(d, WIRE_T_ECHO, FWD_DATA_TTL, src, &e,
+		    NULL) == 0)
 			d->echo.replies_sent++;
 		else
 			d->echo.drop_no_route++;
@@ -1217,7 +1402,7 @@ fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
 		FWD_DROP(c, n, drop_version);
 		return;
 	}
-	if (payload[0] == WIRE_T_UNICAST || payload[0] == WIRE_T_ECHO)
+	if (wire_is_sealed(payload[0]))
 		fwd_data_rx_sealed(d, s, &ifp, n, dst, payload, len, now_ms);
 	else if (payload[0] == WIRE_T_BCAST)
 		fwd_data_rx_bcast(d, c, &ifp, n, dst, payload, len, now_ms);

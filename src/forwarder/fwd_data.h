@@ -12,8 +12,8 @@
  *   interface with one hop tag per neighbour there.  Source MACs are
  *   learnt into the local TT.
  *
- * From a mesh interface (frames whose type byte is UNICAST, BCAST or
- * ECHO; they never go to the parser), cheapest check first:
+ * From a mesh interface (frames whose type byte is UNICAST, BCAST, ECHO,
+ * TRACE or TTLX; they never go to the parser), cheapest check first:
  *   the Ethernet source must be the MAC of a neighbour that is up on that
  *   interface; version 2; the layout (wire_*_parse); the hop part: our
  *   hop key with that neighbour (bound to both MACs and both epochs), the
@@ -22,7 +22,9 @@
  *   with our hop part for the next hop; for us -> the source must be an
  *   originator we have a route to, both epochs current, the end-to-end
  *   counter fresh and the AEAD tag right: the inner frame to the TAP, or
- *   the ECHO answered (rate-limited) or matched to our ping.  BCAST: not
+ *   the ECHO answered (rate-limited) or matched to our ping.  TRACE and
+ *   TTLX: as ECHO, and a TRACE whose TTL runs out here is answered with a
+ *   TTLX (rate-limited, see FWD_TTLX_*).  BCAST: not
  *   our own, the originator known (route), (epoch, seqno) not seen, a
  *   signature token of that neighbour (FWD_SIG_RATE), the signature ->
  *   the inner frame to the TAP and, when ttl - 1 > 0, sent on to every
@@ -164,18 +166,61 @@ struct fwd_data_ifc {
 #define FWD_ECHO_RATE		10
 #define FWD_ECHO_BURST		20
 
+/*
+ * The mesh traceroute (batsec-ctl traceroute; batsec-protocol(7), TRACE
+ * and TTLX).  A probe is a TRACE (an ECHO request relays recognise) sent
+ * with a chosen TTL; it shares the ping slots, and the destination
+ * answers it with an ECHO reply.  A relay where a TRACE's TTL runs out
+ * answers its source with a TTLX sealed end to end from itself, naming
+ * the TRACE by destination and end-to-end counter; no other frame is ever
+ * answered that way.  The tracer takes a TTLX for a TTL-1 TRACE only from
+ * the neighbour it sent that TRACE to.  (A member that overhears a TRACE
+ * further on can still answer it in its own name, authenticated as
+ * itself: the TTLX proves who answered, not that it was on the path.)
+ * A relay sends at most FWD_TTLX_SRC_RATE TTLXs a second to one source
+ * (bursts of FWD_TTLX_SRC_BURST, over the last FWD_TTLX_SRCS sources it
+ * answered; a new one takes the longest unused slot) and FWD_TTLX_RATE a
+ * second in all (bursts of FWD_TTLX_BURST), so a flood of expiring
+ * TRACEs, with whatever source addresses, costs it at most that many
+ * answers.
+ */
+#define FWD_TTLX_SRCS		16
+#define FWD_TTLX_SRC_RATE	3
+#define FWD_TTLX_SRC_BURST	6
+#define FWD_TTLX_RATE		10
+#define FWD_TTLX_BURST		20
+
 enum fwd_ping_state {
 	FWD_PING_NONE = 0,
 	FWD_PING_SENT,
 	FWD_PING_REPLIED,
+	FWD_PING_EXPIRED,		/* a TRACE: a relay's TTLX came */
 };
 
 struct fwd_ping {
 	uint8_t dst[BS_ADDR_LEN];	/* the originator asked */
 	uint16_t seqno;
 	uint8_t state;			/* enum fwd_ping_state */
+	uint8_t trace;			/* 1: sent as a TRACE */
+	uint8_t ttl;			/* a TRACE's */
+	uint8_t first_hop[BS_ADDR_LEN];	/* the neighbour it went to */
+	uint64_t counter;		/* its end-to-end counter */
+	uint8_t hop[BS_ADDR_LEN];	/* EXPIRED: the TTLX's source */
 	uint64_t sent_us;		/* CLOCK_MONOTONIC */
 	uint64_t rtt_us;		/* when replied */
+};
+
+/* A token bucket. */
+struct fwd_tokens {
+	uint32_t tokens;
+	uint64_t refill_ms;
+};
+
+/* TTLX answers to one source. */
+struct fwd_ttlx_src {
+	uint8_t addr[BS_ADDR_LEN];	/* all zero: free */
+	struct fwd_tokens b;
+	uint64_t used_ms;
 };
 
 struct fwd_echo_counters {
@@ -187,6 +232,16 @@ struct fwd_echo_counters {
 	uint64_t drop_unmatched;	/* replies to no ping of ours */
 	uint64_t drop_no_route;		/* requests we cannot answer */
 	uint64_t drop_own;		/* from the mesh with our source */
+	uint64_t traces_sent;		/* our TRACE probes */
+	uint64_t ttlx_received;		/* TTLXs for us that matched one */
+	uint64_t ttlx_unmatched;	/* TTLXs for us that matched none */
+	uint64_t ttlx_wrong_hop;	/* for a TTL-1 TRACE, not from the
+					   neighbour it was sent to */
+	uint64_t trace_expired;		/* TRACEs whose TTL ran out here */
+	uint64_t ttlx_sent;		/* our answers to them */
+	uint64_t ttlx_drop_src_rate;	/* over FWD_TTLX_SRC_RATE */
+	uint64_t ttlx_drop_rate;	/* over FWD_TTLX_RATE */
+	uint64_t ttlx_drop_no_route;	/* no route (or key) to the source */
 };
 
 struct fwd_data {
@@ -210,8 +265,9 @@ struct fwd_data {
 	uint16_t ping_ident;		/* random, per start */
 	uint16_t ping_seqno;		/* of the last request */
 	struct fwd_ping ping[FWD_PING_SLOTS];
-	uint32_t echo_tokens;		/* replies we may send now */
-	uint64_t echo_refill_ms;
+	struct fwd_tokens echo_b;	/* replies we may send now */
+	struct fwd_tokens ttlx_b;	/* TTLXs, in all */
+	struct fwd_ttlx_src ttlx_src[FWD_TTLX_SRCS];
 	struct fwd_echo_counters echo;
 	struct fwd_brep brep[FWD_BREP_MAX];	/* broadcast repeats */
 	size_t brepn;			/* slots in use */
@@ -239,7 +295,7 @@ void	fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
 /*
  * One frame from mesh interface ifindex: Ethernet source and destination
  * and the payload after the Ethernet header (padding included), whose
- * first byte is WIRE_T_UNICAST, WIRE_T_BCAST or WIRE_T_ECHO.
+ * first byte is a data frame's type (fwd_data_is_data).
  */
 void	fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
 	    const uint8_t src[static BS_ADDR_LEN],
@@ -252,12 +308,20 @@ void	fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
 int	fwd_data_ping(struct fwd_data *d, const uint8_t dst[static BS_ADDR_LEN],
 	    uint16_t *seqno);
 /*
- * The request seqno: FWD_PING_SENT, or FWD_PING_REPLIED with *rtt_us
- * (between the request leaving and the reply arriving); -1 when it is
- * not among the last FWD_PING_SLOTS.
+ * Send a TRACE probe with ttl (1..255) to originator dst and flush it
+ * out; *seqno as for fwd_data_ping.  0, or -1 when there is no route.
+ */
+int	fwd_data_trace(struct fwd_data *d,
+	    const uint8_t dst[static BS_ADDR_LEN], uint8_t ttl,
+	    uint16_t *seqno);
+/*
+ * The request or probe seqno: FWD_PING_SENT, FWD_PING_REPLIED with
+ * *rtt_us (between the request leaving and the reply arriving), or
+ * FWD_PING_EXPIRED with *rtt_us and the relay that answered in hop (may
+ * be NULL); -1 when it is not among the last FWD_PING_SLOTS.
  */
 int	fwd_data_ping_result(const struct fwd_data *d, uint16_t seqno,
-	    uint64_t *rtt_us);
+	    uint64_t *rtt_us, uint8_t *hop);
 /*
  * AP isolation: 1 when the Ethernet frame (len bytes) must not pass
  * because it is unicast between one of our clients and a remote isolated

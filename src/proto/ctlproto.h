@@ -152,6 +152,7 @@ enum ctlp_status {
 #define CTLP_CMD_RELOAD		"reload"
 #define CTLP_CMD_PING		"ping"
 #define CTLP_CMD_PING_RESULT	"ping-result"
+#define CTLP_CMD_TRACE		"trace"
 #define CTLP_CMD_ANCHORS	"anchors"
 #define CTLP_CMD_POLICY_SHOW	"policy-show"
 #define CTLP_CMD_REVOKE_RECORD	"revoke-record"

@@ -393,6 +393,8 @@ wire_peek(const uint8_t *p, size_t len, uint8_t *type)
 	case WIRE_T_UNICAST:
 	case WIRE_T_BCAST:
 	case WIRE_T_ECHO:
+	case WIRE_T_TRACE:
+	case WIRE_T_TTLX:
 		if (p[1] != WIRE_DATA_VERSION)
 			return WIRE_EVERSION;
 		*type = p[0];
@@ -1405,6 +1407,27 @@ rc_e2e(struct rcur *c, struct wire_e2e *e)
 }
 
 int
+wire_is_sealed(uint8_t type)
+{
+	return type == WIRE_T_UNICAST || type == WIRE_T_ECHO ||
+	    type == WIRE_T_TRACE || type == WIRE_T_TTLX;
+}
+
+/* The plaintext lengths a sealed frame of type may carry: [*lo, *hi]. */
+static void
+wire_sealed_pt_range(uint8_t type, size_t *lo, size_t *hi)
+{
+	if (type == WIRE_T_ECHO || type == WIRE_T_TRACE)
+		*lo = *hi = WIRE_ECHO_BODY_LEN;
+	else if (type == WIRE_T_TTLX)
+		*lo = *hi = WIRE_TTLX_BODY_LEN;
+	else {
+		*lo = WIRE_INNER_MIN;
+		*hi = WIRE_INNER_MAX;
+	}
+}
+
+int
 wire_sealed_parse(const uint8_t *p, size_t len, struct wire_sealed *s)
 {
 	struct rcur c;
@@ -1416,7 +1439,7 @@ wire_sealed_parse(const uint8_t *p, size_t len, struct wire_sealed *s)
 		rc_fail(&c, WIRE_ETRUNC, "frame header", 0);
 		return rc_done(&c, &s->where);
 	}
-	s->type = p[0] == WIRE_T_ECHO ? WIRE_T_ECHO : WIRE_T_UNICAST;
+	s->type = wire_is_sealed(p[0]) ? p[0] : WIRE_T_UNICAST;
 	rc_init(&c, p, len);
 	rc_hdr_v(&c, s->type, WIRE_DATA_VERSION);
 	s->ttl = rc_u8(&c, "ttl");
@@ -1426,10 +1449,7 @@ wire_sealed_parse(const uint8_t *p, size_t len, struct wire_sealed *s)
 	s->hop_tag = rc_take(&c, BS_HOPTAG_LEN, "hop tag");
 	rc_e2e(&c, &s->e);
 	if (c.err == 0) {
-		lo = s->type == WIRE_T_ECHO ? WIRE_ECHO_BODY_LEN :
-		    WIRE_INNER_MIN;
-		hi = s->type == WIRE_T_ECHO ? WIRE_ECHO_BODY_LEN :
-		    WIRE_INNER_MAX;
+		wire_sealed_pt_range(s->type, &lo, &hi);
 		if (c.rem < BS_AEAD_TAG_LEN + lo)
 			rc_fail(&c, WIRE_ETRUNC, "ciphertext", c.off);
 		else if (c.rem > BS_AEAD_TAG_LEN + hi)
@@ -1449,14 +1469,15 @@ wire_sealed_layout(uint8_t *buf, size_t cap, uint8_t type,
     const struct wire_e2e *e, size_t pt_len, size_t *len)
 {
 	struct wcur w;
+	size_t lo, hi;
 
-	if ((type != WIRE_T_UNICAST && type != WIRE_T_ECHO) || e->dst == NULL ||
+	if (!wire_is_sealed(type) || e->dst == NULL ||
 	    e->src == NULL || !wire_addr_is_mesh(e->dst) ||
 	    !wire_addr_is_mesh(e->src) || e->src_epoch == 0 ||
 	    e->dst_epoch == 0)
 		return WIRE_EINVAL;
-	if (type == WIRE_T_ECHO ? pt_len != WIRE_ECHO_BODY_LEN :
-	    (pt_len < WIRE_INNER_MIN || pt_len > WIRE_INNER_MAX))
+	wire_sealed_pt_range(type, &lo, &hi);
+	if (pt_len < lo || pt_len > hi)
 		return WIRE_EINVAL;
 	if (buf == NULL || cap < WIRE_SEALED_OVERHEAD ||
 	    pt_len > cap - WIRE_SEALED_OVERHEAD)
@@ -1527,6 +1548,33 @@ wire_echo_body_put(uint8_t out[static WIRE_ECHO_BODY_LEN],
 	out[1] = 0;
 	bs_put16(out + 2, e->ident);
 	bs_put16(out + 4, e->seqno);
+}
+
+int
+wire_ttlx_body_parse(const uint8_t *p, size_t len, struct wire_ttlx *x)
+{
+	struct rcur c;
+	struct wire_where w;
+
+	memset(x, 0, sizeof(*x));
+	rc_init(&c, p, len);
+	x->dst = rc_take(&c, BS_ADDR_LEN, "trace dst");
+	rc_zero(&c, 2, "reserved");
+	x->counter = rc_u64(&c, "trace counter");
+	rc_end(&c);
+	if (c.err == 0 && !wire_addr_is_mesh(x->dst))
+		rc_fail(&c, WIRE_ERANGE, "trace dst", 0);
+	return rc_done(&c, &w);
+}
+
+void
+wire_ttlx_body_put(uint8_t out[static WIRE_TTLX_BODY_LEN],
+    const struct wire_ttlx *x)
+{
+	memcpy(out, x->dst, BS_ADDR_LEN);
+	out[6] = 0;
+	out[7] = 0;
+	bs_put64(out + 8, x->counter);
 }
 
 /* The signed header and inner frame at the cursor (into b). */

@@ -43,6 +43,8 @@ enum wire_type {
 	WIRE_T_UNICAST = 0x40,
 	WIRE_T_BCAST = 0x41,
 	WIRE_T_ECHO = 0x42,
+	WIRE_T_TRACE = 0x43,		/* an ECHO request that relays answer */
+	WIRE_T_TTLX = 0x44,		/* a relay's TTL-exceeded answer */
 };
 
 enum wire_err {
@@ -420,12 +422,13 @@ int wire_ogm_finish(struct wire_ogm_builder *b, size_t *len);
  * checks: batsec-protocol(7), "Data frames".  This codec lays the bytes
  * out and checks every length; the forwarder does the cryptography.
  *
- * UNICAST and ECHO ("sealed" frames):
+ * UNICAST, ECHO, TRACE and TTLX ("sealed" frames):
  *    0  1 type  1 version  2 ttl  3 reserved
  *    4  4 hop key id       8  8 hop counter     16  8 hop tag
  *   24 28 end-to-end header: dst 6, src 6, src epoch 4, dst epoch 4,
  *         counter 8
- *   52  n ciphertext (UNICAST: the inner Ethernet frame; ECHO: 6 bytes)
+ *   52  n ciphertext (UNICAST: the inner Ethernet frame; ECHO and TRACE:
+ *         the 6-byte echo body; TTLX: the 16-byte TTLX body)
  * 52+n 16 AEAD tag
  * The hop tag covers bytes 0..15, 24..51 and the AEAD tag (60 bytes,
  * wire_sealed_hop_input); the AEAD's associated data is byte 0 and bytes
@@ -450,6 +453,12 @@ int wire_ogm_finish(struct wire_ogm_builder *b, size_t *len);
 #define WIRE_ECHO_LEN		(WIRE_SEALED_OVERHEAD + WIRE_ECHO_BODY_LEN)
 #define WIRE_ECHO_REQUEST	1
 #define WIRE_ECHO_REPLY		2
+/*
+ * TTLX body: the dst 6 and e2e counter 8 (after 2 reserved zero bytes)
+ * of the TRACE whose TTL ran out at the TTLX's source.
+ */
+#define WIRE_TTLX_BODY_LEN	16
+#define WIRE_TTLX_LEN		(WIRE_SEALED_OVERHEAD + WIRE_TTLX_BODY_LEN)
 
 /* The hop counter's top byte names its lane (batsec-protocol(7)). */
 #define WIRE_LANE_SHIFT		56
@@ -465,14 +474,15 @@ struct wire_e2e {
 
 /* A parsed UNICAST or ECHO; pointers into the frame. */
 struct wire_sealed {
-	uint8_t type;			/* WIRE_T_UNICAST or WIRE_T_ECHO */
+	uint8_t type;			/* WIRE_T_UNICAST, ECHO, TRACE, TTLX */
 	uint8_t ttl;
 	const uint8_t *keyid;		/* BS_KEYID_LEN */
 	uint64_t hop_counter;
 	const uint8_t *hop_tag;		/* BS_HOPTAG_LEN */
 	struct wire_e2e e;
 	const uint8_t *ct;		/* ciphertext */
-	size_t ct_len;			/* UNICAST: 14..1518, ECHO: 6 */
+	size_t ct_len;			/* UNICAST: 14..1518, ECHO, TRACE:
+					   6, TTLX: 16 */
 	const uint8_t *aead_tag;	/* BS_AEAD_TAG_LEN */
 	size_t len;			/* exact: nothing may follow */
 	struct wire_where where;
@@ -496,7 +506,10 @@ void wire_sealed_hop_input(const uint8_t *frame, size_t len,
 /* The 29 bytes of associated data, of a frame of len >= 68 bytes. */
 void wire_sealed_ad(const uint8_t *frame, uint8_t out[static WIRE_SEALED_AD_LEN]);
 
-/* The ECHO plaintext. */
+/* 1 when type is a sealed frame's (UNICAST, ECHO, TRACE or TTLX). */
+int wire_is_sealed(uint8_t type);
+
+/* The ECHO (and TRACE) plaintext. */
 struct wire_echo {
 	uint8_t kind;			/* WIRE_ECHO_REQUEST or _REPLY */
 	uint16_t ident;			/* the sender's, per daemon start */
@@ -505,6 +518,15 @@ struct wire_echo {
 int wire_echo_body_parse(const uint8_t *p, size_t len, struct wire_echo *e);
 void wire_echo_body_put(uint8_t out[static WIRE_ECHO_BODY_LEN],
     const struct wire_echo *e);
+
+/* The TTLX plaintext: which TRACE expired. */
+struct wire_ttlx {
+	const uint8_t *dst;		/* the TRACE's destination */
+	uint64_t counter;		/* and its end-to-end counter */
+};
+int wire_ttlx_body_parse(const uint8_t *p, size_t len, struct wire_ttlx *x);
+void wire_ttlx_body_put(uint8_t out[static WIRE_TTLX_BODY_LEN],
+    const struct wire_ttlx *x);
 
 /*
  * BCAST:

@@ -60,6 +60,14 @@
  *		hop-tagged for every neighbour but signed by our key
  *   dflood	as -C to -V, UNICASTs with the sniffed (or a random) key
  *		id and random tags, as fast as -r allows
+ *   trace	-K as insider; -x fake and/or flood: fake = for every
+ *		TRACE heard (a traceroute probe of another node), a TTLX
+ *		to its source in -C's name (sealed with our key: the
+ *		forgery) and, when its TTL is 1, one in our own name
+ *		(correct, but we are not its first hop); flood = TRACEs
+ *		with TTL 1 to -V, for -T, from our address and from -C's
+ *		(spoofed), as fast as -r allows; reports trace_fakes,
+ *		ttlx_to_us (the TTLXs that came back to us) and flood_ms
  *
  * Prints "sent N frames" at the end, and for the data-plane modes
  * "KEY VALUE" lines (echo_replies, echo_to_copy, keyid, ...); exit 0, or
@@ -150,6 +158,7 @@ struct atk {
 	uint64_t sniff_ctr;
 	int sniffed;
 	uint64_t echo_replies, echo_to_copy;
+	uint64_t trace_fakes, ttlx_to_us;
 };
 
 static uint64_t
@@ -371,6 +380,7 @@ struct d2_sealed {
 	const uint8_t *hop;		/* NULL: a random hop tag */
 	const uint8_t *keyid;		/* NULL: a random key id */
 	uint64_t hop_ctr;
+	uint8_t ttl;			/* 0: D2_TTL */
 };
 
 /* The frame's length, 0 when it does not fit. */
@@ -385,7 +395,7 @@ d2_sealed(uint8_t *buf, size_t cap, const struct d2_sealed *s)
 	len = D2_OVERHEAD + s->pt_len;
 	buf[0] = s->type;
 	buf[1] = D2_VERSION;
-	buf[2] = D2_TTL;
+	buf[2] = s->ttl != 0 ? s->ttl : D2_TTL;
 	buf[3] = 0;
 	if (s->keyid != NULL)
 		memcpy(buf + D2_KEYID_OFF, s->keyid, BS_KEYID_LEN);
@@ -1454,17 +1464,17 @@ atk_all_tags(struct atk *a, const uint8_t **hop, const uint8_t **ids)
 }
 
 /*
- * One sealed frame from src (our address, or -C's) to dst with correct
- * hop tags toward -V, sealed under the key of our pair with dst (the
- * only one we have): for our own source the right key.
+ * One sealed frame from src (our address, or another's) to dst with ttl
+ * (0: D2_TTL) and correct hop tags toward neighbour v, sealed under the
+ * key of our pair with dst (the only one we have): for our own source the
+ * right key.
  */
 static void
-atk_insider_sealed(struct atk *a, uint8_t type, const uint8_t *src,
-    const uint8_t *dst, const uint8_t *pt, size_t pt_len)
+atk_sealed_via(struct atk *a, struct atk_peer *v, uint8_t ttl, uint8_t type,
+    const uint8_t *src, const uint8_t *dst, const uint8_t *pt, size_t pt_len)
 {
 	uint8_t f[D2_OVERHEAD + 14 + 64 + 256], link[BS_LINKKEY_LEN];
 	uint8_t k[D2_E2E_KEY_LEN];
-	struct atk_peer *v = atk_peer_find(a, a->victim);
 	struct atk_orig *d = atk_orig_find(a, dst), *so;
 	const uint8_t *spk = a->id.pk;
 	uint32_t sep = a->epoch;
@@ -1486,9 +1496,18 @@ atk_insider_sealed(struct atk *a, uint8_t type, const uint8_t *src,
 	    .dst = dst, .src = src, .src_epoch = sep, .dst_epoch = d->epoch,
 	    .e2e_ctr = (src != a->addr ? (uint64_t)1 << 62 : 0) + ++a->e2e_ctr, .pt = pt, .pt_len = pt_len,
 	    .e2e_key = k, .hop = v->hop, .keyid = v->hopid,
-	    .hop_ctr = ++a->hop_ctr });
+	    .hop_ctr = ++a->hop_ctr, .ttl = ttl });
 	if (n > 0)
 		atk_send_to(a, v->mac, NULL, f, n);
+}
+
+/* As atk_sealed_via, toward -V at full TTL. */
+static void
+atk_insider_sealed(struct atk *a, uint8_t type, const uint8_t *src,
+    const uint8_t *dst, const uint8_t *pt, size_t pt_len)
+{
+	atk_sealed_via(a, atk_peer_find(a, a->victim), 0, type, src, dst, pt,
+	    pt_len);
 }
 
 /* A BCAST of orig, signed by us, tagged for every neighbour. */
@@ -1552,6 +1571,80 @@ mode_insider(struct atk *a, int secs)
 	}
 	atk_listen(a, 1000, atk_watch);
 	atk_report(a);
+}
+
+/*
+ * trace, fake: a TRACE heard (from any neighbour to any other): to its
+ * source, a TTLX naming it in -C's name (our key: refused) and, when its
+ * TTL is 1, one in our own name (authentic, but not from its first hop);
+ * TTLXs sent to us counted.
+ */
+static void
+trace_one(struct atk *a, const uint8_t *src, const uint8_t *p, size_t len)
+{
+	uint8_t body[16];
+	struct atk_peer *t;
+	const uint8_t *tsrc = p + D2_E2E_OFF + 6;
+
+	(void)src;
+	if (len < D2_OVERHEAD || p[1] != D2_VERSION)
+		return;
+	if (p[0] == WIRE_T_TTLX && memcmp(a->rx_dst, a->mac, 6) == 0)
+		a->ttlx_to_us++;
+	if (p[0] != WIRE_T_TRACE || strstr(a->kinds, "fake") == NULL ||
+	    memcmp(tsrc, a->addr, BS_ADDR_LEN) == 0 ||
+	    (t = atk_peer_find(a, tsrc)) == NULL || !t->keyed)
+		return;
+	memcpy(body, p + D2_E2E_OFF, BS_ADDR_LEN);	/* its dst */
+	body[6] = body[7] = 0;
+	memcpy(body + 8, p + D2_E2E_OFF + 20, 8);	/* its counter */
+	if (atk_set(a->copy)) {
+		atk_sealed_via(a, t, 0, WIRE_T_TTLX, a->copy, tsrc, body,
+		    sizeof(body));
+		a->trace_fakes++;
+	}
+	if (p[2] == 1) {
+		atk_sealed_via(a, t, 0, WIRE_T_TTLX, a->addr, tsrc, body,
+		    sizeof(body));
+		a->trace_fakes++;
+	}
+}
+
+/* Fake traceroute answers, and/or a flood of expiring TRACEs at -V. */
+static void
+mode_trace(struct atk *a, int secs)
+{
+	uint8_t echo[D2_ECHO_BODY];
+	struct atk_peer *v;
+	int flood = strstr(a->kinds, "flood") != NULL;
+	unsigned k = 0;
+
+	if (atk_aim(a, 8, 1) != 0)
+		exit(1);
+	while (atk_running(a, 6))	/* the mesh learns our OGMs */
+		atk_node(a, 100, trace_one);
+	v = atk_peer_find(a, a->victim);
+	a->start_ns = atk_now_ns();
+	a->sent = 0;
+	while (atk_running(a, secs)) {
+		atk_node(a, flood ? 1 : 100, trace_one);
+		if (!flood || v == NULL || !atk_set(a->target))
+			continue;
+		memset(echo, 0, sizeof(echo));
+		echo[0] = 1;
+		bs_put16(echo + 4, (uint16_t)++k);
+		atk_sealed_via(a, v, 1, WIRE_T_TRACE, a->addr, a->target, echo,
+		    sizeof(echo));
+		if (atk_set(a->copy))
+			atk_sealed_via(a, v, 1, WIRE_T_TRACE, a->copy,
+			    a->target, echo, sizeof(echo));
+	}
+	atk_listen(a, 1000, trace_one);
+	/* From the first frame of the flood to the last answer awaited. */
+	printf("flood_ms %llu\n", (unsigned long long)((atk_now_ns() -
+	    a->start_ns) / 1000000u));
+	printf("trace_fakes %llu\n", (unsigned long long)a->trace_fakes);
+	printf("ttlx_to_us %llu\n", (unsigned long long)a->ttlx_to_us);
 }
 
 static uint32_t bseq_last;
@@ -1715,7 +1808,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: batsec-attack -i IFACE -m forge|sybil|capture|"
 	    "replay|inflate|malformed|claim|roam|outsider|mutate|insider|bseq|"
-	    "dflood|linksig|hellos [-t SECS] [-r RATE] [-f FILE] [-c MAC,...] [-e ETHERTYPE] "
+	    "dflood|linksig|hellos|trace [-t SECS] [-r RATE] [-f FILE] [-c MAC,...] [-e ETHERTYPE] "
 	    "[-K KEYFILE] [-V ADDR] [-C ADDR] [-T ADDR] [-M MAC] [-w TOKEN] "
 	    "[-y data] [-S MAC] [-x KINDS] [-n N]\n");
 	exit(2);
@@ -1831,6 +1924,8 @@ main(int argc, char **argv)
 		mode_linksig(&a, secs);
 	else if (strcmp(mode, "hellos") == 0)
 		mode_hellos(&a, secs);
+	else if (strcmp(mode, "trace") == 0 && atk_set(a.victim))
+		mode_trace(&a, secs);
 	else
 		usage();
 	printf("sent %llu frames\n", (unsigned long long)a.sent);

@@ -37,8 +37,8 @@ SRC = bytes([0x00, 0x16, 0x3E, 0x01, 0x02, 0x03])   # gen_wire's HELLO ifmac
 NEXT_HOP = bytes([0x00, 0x16, 0x3E, 0x04, 0x05, 0x06])
 OTHER_SRC = bytes([0x00, 0x16, 0x3E, 0x0A, 0x0B, 0x0C])
 KNOWN = {0x01: "HELLO", 0x02: "OGM", 0x40: "UNICAST", 0x41: "BCAST",
-         0x42: "ECHO"}
-VERSION = {0x01: 2, 0x02: 1, 0x40: 2, 0x41: 2, 0x42: 2}
+         0x42: "ECHO", 0x43: "TRACE", 0x44: "TTLX"}
+VERSION = {0x01: 2, 0x02: 1, 0x40: 2, 0x41: 2, 0x42: 2, 0x43: 2, 0x44: 2}
 
 OGM_HDR, ENTRY_FIXED, SIG = 12, 156, 64
 HELLO_FIXED, NEIGH = 68, 8             # HELLO version 2: the 16-byte salt
@@ -47,7 +47,8 @@ BC_FIXED, BC_TAG = 12, 12               # BCAST: then the signed header
 
 
 def eth(payload, src=SRC):
-    dst = NEXT_HOP if payload[:1] in (b"\x40", b"\x42") else BCAST
+    dst = NEXT_HOP if payload[:1] in (b"\x40", b"\x42", b"\x43",
+                                      b"\x44") else BCAST
     return dst + src + struct.pack(">H", ETHERTYPE) + payload
 
 
@@ -129,6 +130,8 @@ def bad_frames(frames):
     bc_mid = pick(frames, "BCAST with 3 tags",
                   lambda d: d[0] == 0x41 and d[3] == 3)
     echo = pick(frames, "ECHO", lambda d: d[0] == 0x42 and len(d) == 74)
+    trace = pick(frames, "TRACE", lambda d: d[0] == 0x43 and len(d) == 74)
+    ttlx = pick(frames, "TTLX", lambda d: d[0] == 0x44 and len(d) == 84)
     bs = BC_FIXED + BC_TAG * bc_mid[3]          # its signed header
     # A version-1 UNICAST (refused): ttl, reserved, dst, src, inner
     # length, reserved, inner frame.
@@ -215,6 +218,9 @@ def bad_frames(frames):
          "ciphertext of 1519 bytes, UNICAST carries 14..1518"),
         (eth(uc_min[:40]), e, "destination epoch: needs 4 bytes"),
         (eth(echo + b"\x00"), e, "ciphertext of 7 bytes, ECHO carries 6"),
+        (eth(trace + b"\x00"), e, "ciphertext of 7 bytes, TRACE carries 6"),
+        (eth(ttlx + b"\x00"), e, "ciphertext of 17 bytes, TTLX carries 16"),
+        (eth(ttlx[:-1]), e, "ciphertext and AEAD tag: needs 32 bytes"),
         (eth(echo[:-1]), e, "ciphertext and AEAD tag: needs 22 bytes"),
         (eth(setb(bc_mid, 3, 0)), e, "ntags 0 is outside 1..8"),
         (eth(setb(bc_mid, 3, 9)), e, "ntags 9 is outside 1..8"),

@@ -61,6 +61,8 @@ wc_parse(const uint8_t *p, size_t len, struct wire_where *where)
 		break;
 	case WIRE_T_UNICAST:
 	case WIRE_T_ECHO:
+	case WIRE_T_TRACE:
+	case WIRE_T_TTLX:
 		r = wire_sealed_parse(p, len, &s);
 		*where = s.where;
 		break;
