@@ -447,6 +447,19 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 	}
 }
 
+/* FRAG cutting and reassembly (fwd_frag.h). */
+static void
+fwd_stats_frag(struct fwd *f, struct ctl_reply *r)
+{
+	size_t i;
+
+	for (i = 0; i < FWD_FRAG_COUNT_N; i++)
+		ctl_reply_field_u64(r, fwd_frag_count_name(i),
+		    fwd_frag_count_get(&f->data->frag.cnt, i));
+	ctl_reply_field_u64(r, "frag_chains",
+	    fwd_frag_in_use(&f->data->frag, NULL));
+}
+
 /* The data plane's totals and what the tables hold and refused. */
 static void
 fwd_stats_tables(struct fwd *f, struct ctl_reply *r)
@@ -482,6 +495,7 @@ fwd_stats_tables(struct fwd *f, struct ctl_reply *r)
 		    f->data->bcast_repeats);
 		ctl_reply_field_u64(r, "bcast_repeat_drops",
 		    f->data->bcast_repeat_drops);
+		fwd_stats_frag(f, r);
 	}
 }
 
