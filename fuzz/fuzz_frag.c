@@ -7,13 +7,15 @@
  * Input: a sequence of records, each
  *	op (1) | length (2, big-endian) | length bytes
  * (a length past the end takes what is left), at most FUZZ_MAX_RECORDS.
- * op bit 7 set: the clock moves (op & 0x7f) * 250 ms first.  The bytes
+ * op bit 7 set: the clock moves ((op >> 2) & 0x1f) * 500 ms first; op
+ * bits 0-1: the piece came from neighbour 0..3.  The bytes
  * are a FRAG frame: parsed with wire_frag_parse; one that parses must
  * be built again byte for byte by wire_frag_build, and its piece goes to
  * fwd_frag_add (the hop part is not checked here: fuzz_data.c does).
  *
- * Oracles (abort): no more than FWD_FRAG_CHAINS chains in all and
- * FWD_FRAG_PER_ORIG of one fragmenter; a completed frame is exactly its
+ * Oracles (abort): no more than FWD_FRAG_CHAINS chains in all,
+ * FWD_FRAG_PER_NEIGH from one neighbour and FWD_FRAG_PER_ORIG of one
+ * fragmenter from one neighbour; a completed frame is exactly its
  * total length, and each of its bytes is the byte at that place of some
  * piece accepted for that (fragmenter, seqno) since its last completion;
  * every refusal is counted once (the counters add up to the pieces in);
@@ -29,7 +31,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define FUZZ_MAX_RECORDS	512
-#define FUZZ_TICK_MS		250
+#define FUZZ_TICK_MS		500
 
 /* A piece accepted, as the harness remembers it. */
 struct fuzz_piece {
@@ -90,8 +92,8 @@ fuzz_refused(const struct fwd_frag_counters *c)
 }
 
 static void
-fuzz_piece(const uint8_t *p, size_t len, uint64_t now, uint64_t *in,
-    uint64_t *kept)
+fuzz_piece(const uint8_t *from, const uint8_t *p, size_t len, uint64_t now,
+    uint64_t *in, uint64_t *kept)
 {
 	uint8_t again[WIRE_FRAG_MAX_LEN];
 	struct wire_frag f;
@@ -108,7 +110,7 @@ fuzz_piece(const uint8_t *p, size_t len, uint64_t now, uint64_t *in,
 	fz_check(memcmp(again + WIRE_HOP_LEN, p + WIRE_HOP_LEN,
 	    n - WIRE_HOP_LEN) == 0);
 	before = fuzz_refused(&fuzz_r.cnt);
-	r = fwd_frag_add(&fuzz_r, f.orig, f.seqno, f.total, f.offset, f.piece,
+	r = fwd_frag_add(&fuzz_r, from, f.orig, f.seqno, f.total, f.offset, f.piece,
 	    f.piece_len, now, &out, &out_len);
 	(*in)++;
 	fz_check(r >= -1 && r <= 1);
@@ -128,8 +130,9 @@ fuzz_piece(const uint8_t *p, size_t len, uint64_t now, uint64_t *in,
 		fz_check(out != NULL && out_len == f.total);
 		fuzz_check_whole(f.orig, f.seqno, out, out_len);
 	}
-	fz_check(fwd_frag_in_use(&fuzz_r, NULL) <= FWD_FRAG_CHAINS);
-	fz_check(fwd_frag_in_use(&fuzz_r, f.orig) <= FWD_FRAG_PER_ORIG);
+	fz_check(fwd_frag_in_use(&fuzz_r, NULL, NULL) <= FWD_FRAG_CHAINS);
+	fz_check(fwd_frag_in_use(&fuzz_r, from, NULL) <= FWD_FRAG_PER_NEIGH);
+	fz_check(fwd_frag_in_use(&fuzz_r, from, f.orig) <= FWD_FRAG_PER_ORIG);
 }
 
 int
@@ -137,7 +140,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint64_t now = 1000000, in = 0, kept = 0;
 	size_t off = 0, len, nrec = 0;
-	uint8_t op;
+	uint8_t op, from[BS_ADDR_LEN] = { 0x02, 0xf0, 0, 0, 0, 0 };
 
 	fwd_frag_init(&fuzz_r);
 	fuzz_npieces = 0;
@@ -148,15 +151,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (len > size - off)
 			len = size - off;
 		if (op & 0x80)
-			now += (uint64_t)(op & 0x7f) * FUZZ_TICK_MS;
-		fuzz_piece(data + off, len, now, &in, &kept);
+			now += (uint64_t)((op >> 2) & 0x1f) * FUZZ_TICK_MS;
+		from[5] = op & 3;
+		fuzz_piece(from, data + off, len, now, &in, &kept);
 		off += len;
 	}
 	/* Every piece in was refused once or kept. */
 	fz_check(fuzz_r.cnt.frag_received == in);
 	fz_check(fuzz_refused(&fuzz_r.cnt) + kept == in);
 	fwd_frag_expire(&fuzz_r, now + FWD_FRAG_TIMEOUT_MS);
-	fz_check(fwd_frag_in_use(&fuzz_r, NULL) == 0);
+	fz_check(fwd_frag_in_use(&fuzz_r, NULL, NULL) == 0);
 	fwd_frag_fini(&fuzz_r);
 	return 0;
 }

@@ -95,12 +95,14 @@ main(int argc, char **argv)
 	t_seed_flush(&gen_s);
 	/* A chain that times out before its last piece. */
 	gen_piece(0, 1, 7, 200, 0, 100);
-	gen_piece(0x80 | 41, 1, 7, 200, 100, 100);
+	gen_piece(0x80 | 21 << 2, 1, 7, 200, 100, 100);
 	t_seed_flush(&gen_s);
-	/* Floods: many fragmenters, then many chains of one. */
+	/* Floods: many fragmenters from neighbour 1, an honest chain from
+	 * neighbour 0 across it; then many chains of one. */
+	gen_piece(0, 1, 8, 1000, 0, 500);
 	for (i = 0; i < 40; i++)
-		gen_piece(0, (uint8_t)(10 + i), 1, 1000, 0, 100);
-	gen_cut(1, 8, 1000, 4, 0);
+		gen_piece(1, (uint8_t)(10 + i), 1, 1000, 0, 100);
+	gen_piece(0, 1, 8, 1000, 500, 500);
 	t_seed_flush(&gen_s);
 	for (i = 0; i < 12; i++)
 		gen_piece(0, 3, 100 + i, 1000, 0, 100);

@@ -13,6 +13,10 @@
 
 static const uint8_t A[BS_ADDR_LEN] = { 0x02, 0, 0, 0, 0, 0xaa };
 static const uint8_t B[BS_ADDR_LEN] = { 0x02, 0, 0, 0, 0, 0xbb };
+/* Neighbours the pieces come from; add() uses FROM. */
+static const uint8_t N1[BS_ADDR_LEN] = { 0x02, 0, 0, 0, 0x01, 0x01 };
+static const uint8_t N2[BS_ADDR_LEN] = { 0x02, 0, 0, 0, 0x01, 0x02 };
+static const uint8_t *FROM = N1;
 
 static struct fwd_frag R;
 static uint8_t whole[WIRE_FRAG_TOTAL_MAX];
@@ -23,6 +27,7 @@ setup(void)
 	size_t i;
 
 	fwd_frag_init(&R);
+	FROM = N1;
 	for (i = 0; i < sizeof(whole); i++)
 		whole[i] = (uint8_t)(i * 7 + 3);
 }
@@ -42,7 +47,7 @@ add(const uint8_t *orig, uint32_t seqno, uint16_t total, uint16_t off,
 	size_t olen = 0;
 	int r;
 
-	r = fwd_frag_add(&R, orig, seqno, total, off, whole + off, len, now,
+	r = fwd_frag_add(&R, FROM, orig, seqno, total, off, whole + off, len, now,
 	    &out, &olen);
 	if (r == 1) {
 		ck_assert_uint_eq(olen, total);
@@ -178,10 +183,10 @@ START_TEST(test_in_order)
 	size_t len;
 
 	ck_assert_int_eq(add(A, 1, 1562, 0, 781, 0, NULL), 0);
-	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL), 1);
+	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL, NULL), 1);
 	ck_assert_int_eq(add(A, 1, 1562, 781, 781, 1, &len), 1);
 	ck_assert_uint_eq(len, 1562);
-	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL), 0);
+	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL, NULL), 0);
 	ck_assert_uint_eq(R.cnt.frag_reassembled, 1);
 	ck_assert_uint_eq(R.cnt.frag_received, 2);
 }
@@ -217,7 +222,7 @@ START_TEST(test_duplicate)
 	ck_assert_int_eq(add(A, 1, 200, 100, 100, 1, NULL), 0);
 	fwd_frag_expire(&R, 1 + FWD_FRAG_TIMEOUT_MS);
 	ck_assert_uint_eq(R.cnt.frag_drop_timeout, 1);
-	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL), 0);
+	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL, NULL), 0);
 }
 END_TEST
 
@@ -246,12 +251,12 @@ START_TEST(test_sizes)
 	ck_assert_int_eq(add(A, 1, 200, 0, 200, 0, NULL), -1);
 	ck_assert_int_eq(add(A, 1, 200, 0, 0, 0, NULL), -1);
 	ck_assert_uint_eq(R.cnt.frag_drop_size, 5);
-	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL), 0);
+	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL, NULL), 0);
 	/* Pieces that disagree on the total: the chain goes. */
 	ck_assert_int_eq(add(A, 2, 200, 0, 100, 0, NULL), 0);
 	ck_assert_int_eq(add(A, 2, 300, 100, 100, 0, NULL), -1);
 	ck_assert_uint_eq(R.cnt.frag_drop_size, 6);
-	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL), 0);
+	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL, NULL), 0);
 	ck_assert_int_eq(add(A, 2, 200, 100, 100, 0, NULL), 0);
 	ck_assert_uint_eq(R.cnt.frag_reassembled, 0);
 }
@@ -265,7 +270,7 @@ START_TEST(test_too_many)
 		ck_assert_int_eq(add(A, 1, 100, (uint16_t)i, 1, 0, NULL), 0);
 	ck_assert_int_eq(add(A, 1, 100, FWD_FRAG_MAX, 84, 0, NULL), -1);
 	ck_assert_uint_eq(R.cnt.frag_drop_count, 1);
-	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL), 0);
+	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL, NULL), 0);
 	/* Sixteen is allowed. */
 	for (i = 0; i + 1 < FWD_FRAG_MAX; i++)
 		ck_assert_int_eq(add(A, 2, 100, (uint16_t)i, 1, 0, NULL), 0);
@@ -277,13 +282,13 @@ START_TEST(test_timeout)
 {
 	ck_assert_int_eq(add(A, 1, 200, 0, 100, 1000, NULL), 0);
 	fwd_frag_expire(&R, 1000 + FWD_FRAG_TIMEOUT_MS - 1);
-	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL), 1);
+	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL, NULL), 1);
 	/* The late piece finds no chain: it starts one of its own. */
 	ck_assert_int_eq(add(A, 1, 200, 100, 100, 1000 + FWD_FRAG_TIMEOUT_MS,
 	    NULL), 0);
 	ck_assert_uint_eq(R.cnt.frag_drop_timeout, 1);
 	ck_assert_uint_eq(R.cnt.frag_reassembled, 0);
-	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL), 1);
+	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL, NULL), 1);
 }
 END_TEST
 
@@ -296,26 +301,68 @@ START_TEST(test_memory_bound)
 	/* One fragmenter: at most FWD_FRAG_PER_ORIG chains. */
 	for (s = 0; s < 1000; s++)
 		ck_assert_int_eq(add(A, s, 1562, 0, 100, 0, NULL), 0);
-	ck_assert_uint_eq(fwd_frag_in_use(&R, A), FWD_FRAG_PER_ORIG);
+	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL, A), FWD_FRAG_PER_ORIG);
 	ck_assert_uint_eq(R.cnt.frag_drop_evicted, 1000 - FWD_FRAG_PER_ORIG);
-	/* Many fragmenters: FWD_FRAG_CHAINS in all. */
+	/* Many fragmenters from one neighbour: FWD_FRAG_PER_NEIGH. */
 	memcpy(orig, B, sizeof(orig));
 	for (i = 0; i < 1000; i++) {
 		orig[4] = (uint8_t)(i >> 8);
 		orig[5] = (uint8_t)i;
 		ck_assert_int_eq(add(orig, 1, 1562, 0, 100, 1, NULL), 0);
-		ck_assert_uint_le(fwd_frag_in_use(&R, NULL), FWD_FRAG_CHAINS);
+		ck_assert_uint_le(fwd_frag_in_use(&R, N1, NULL),
+		    FWD_FRAG_PER_NEIGH);
 	}
-	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL), FWD_FRAG_CHAINS);
-	/* An honest chain between flood pieces still completes. */
+	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL, NULL), FWD_FRAG_PER_NEIGH);
+	/* Another neighbour's chains are not pushed out by N1's flood. */
+	FROM = N2;
 	ck_assert_int_eq(add(A, 5000, 1562, 0, 781, 2, NULL), 0);
-	for (i = 0; i < FWD_FRAG_CHAINS - 2; i++) {
+	ck_assert_int_eq(add(B, 5000, 1562, 0, 781, 2, NULL), 0);
+	FROM = N1;
+	for (i = 0; i < 1000; i++) {
 		orig[4] = 0x80;
 		orig[5] = (uint8_t)i;
 		(void)add(orig, 2, 1562, 0, 100, 2, NULL);
+		/* N1 forges A's name too: its own chains of A churn. */
+		(void)add(A, 9000 + (uint32_t)i, 1562, 0, 100, 2, NULL);
 	}
+	ck_assert_uint_eq(fwd_frag_in_use(&R, N1, NULL), FWD_FRAG_PER_NEIGH);
+	FROM = N2;
 	ck_assert_int_eq(add(A, 5000, 1562, 781, 781, 2, NULL), 1);
-	ck_assert_uint_le(fwd_frag_in_use(&R, NULL), FWD_FRAG_CHAINS);
+	ck_assert_int_eq(add(B, 5000, 1562, 781, 781, 2, NULL), 1);
+	ck_assert_uint_le(fwd_frag_in_use(&R, NULL, NULL), FWD_FRAG_CHAINS);
+}
+END_TEST
+
+START_TEST(test_full)
+{
+	uint8_t from[BS_ADDR_LEN], orig[BS_ADDR_LEN];
+	size_t i;
+
+	/* Every buffer taken by many neighbours, N1 holding the most (and
+	 * the newest). */
+	memcpy(from, N2, sizeof(from));
+	memcpy(orig, B, sizeof(orig));
+	FROM = from;
+	for (i = 0; i < FWD_FRAG_CHAINS - FWD_FRAG_PER_NEIGH; i++) {
+		from[5] = (uint8_t)(0x10 + i);
+		ck_assert_int_eq(add(A, 2 + (uint32_t)i, 1562, 0, 100, 0,
+		    NULL), 0);
+	}
+	FROM = N1;
+	for (i = 0; i < FWD_FRAG_PER_NEIGH; i++) {
+		orig[5] = (uint8_t)i;
+		ck_assert_int_eq(add(orig, 1, 1562, 0, 100, 0, NULL), 0);
+	}
+	FROM = from;
+	ck_assert_uint_eq(fwd_frag_in_use(&R, NULL, NULL), FWD_FRAG_CHAINS);
+	ck_assert_uint_eq(R.cnt.frag_drop_evicted, 0);
+	/* A newcomer's chain pushes out one of N1's, the largest share. */
+	from[5] = 0x7f;
+	ck_assert_int_eq(add(A, 100, 1562, 0, 100, 0, NULL), 0);
+	ck_assert_uint_eq(R.cnt.frag_drop_evicted, 1);
+	ck_assert_uint_eq(fwd_frag_in_use(&R, N1, NULL),
+	    FWD_FRAG_PER_NEIGH - 1);
+	ck_assert_uint_eq(fwd_frag_in_use(&R, from, NULL), 1);
 }
 END_TEST
 
@@ -361,6 +408,7 @@ frag_suite(void)
 	tcase_add_test(tc, test_too_many);
 	tcase_add_test(tc, test_timeout);
 	tcase_add_test(tc, test_memory_bound);
+	tcase_add_test(tc, test_full);
 	tcase_add_test(tc, test_plan);
 	suite_add_tcase(s, tc);
 	return s;

@@ -457,7 +457,7 @@ fwd_stats_frag(struct fwd *f, struct ctl_reply *r)
 		ctl_reply_field_u64(r, fwd_frag_count_name(i),
 		    fwd_frag_count_get(&f->data->frag.cnt, i));
 	ctl_reply_field_u64(r, "frag_chains",
-	    fwd_frag_in_use(&f->data->frag, NULL));
+	    fwd_frag_in_use(&f->data->frag, NULL, NULL));
 }
 
 /* The data plane's totals and what the tables hold and refused. */

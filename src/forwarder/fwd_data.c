@@ -1047,7 +1047,7 @@ fwd_data_rx_frag(struct fwd_data *d, struct fwd_dcount *c,
 		d->frag.cnt.frag_drop_unknown++;
 		return;
 	}
-	if (fwd_frag_add(&d->frag, f.orig, f.seqno, f.total, f.offset,
+	if (fwd_frag_add(&d->frag, n->addr, f.orig, f.seqno, f.total, f.offset,
 	    f.piece, f.piece_len, now_ms, &whole, &whole_len) == 1)
 		fwd_data_rx_joined(d, c, n, f.ttl, whole, whole_len);
 }

@@ -46,12 +46,15 @@ fwd_frag_expire(struct fwd_frag *r, uint64_t now_ms)
 }
 
 size_t
-fwd_frag_in_use(const struct fwd_frag *r, const uint8_t *orig)
+fwd_frag_in_use(const struct fwd_frag *r, const uint8_t *from,
+    const uint8_t *orig)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < FWD_FRAG_CHAINS; i++)
-		if (r->c[i].used && (orig == NULL ||
+		if (r->c[i].used && (from == NULL ||
+		    memcmp(r->c[i].from, from, BS_ADDR_LEN) == 0) &&
+		    (orig == NULL ||
 		    memcmp(r->c[i].orig, orig, BS_ADDR_LEN) == 0))
 			n++;
 	return n;
@@ -73,48 +76,78 @@ fwd_frag_mem(struct fwd_frag *r)
 	return 0;
 }
 
+/* The oldest chain that came from neighbour from (and of orig, if set). */
+static struct fwd_frag_chain *
+fwd_frag_oldest(struct fwd_frag *r, const uint8_t *from, const uint8_t *orig,
+    size_t *count)
+{
+	struct fwd_frag_chain *ch, *old = NULL;
+	size_t i;
+
+	*count = 0;
+	for (i = 0; i < FWD_FRAG_CHAINS; i++) {
+		ch = &r->c[i];
+		if (!ch->used || memcmp(ch->from, from, BS_ADDR_LEN) != 0 ||
+		    (orig != NULL && memcmp(ch->orig, orig, BS_ADDR_LEN) != 0))
+			continue;
+		(*count)++;
+		if (old == NULL || ch->order < old->order)
+			old = ch;
+	}
+	return old;
+}
+
 /*
- * The chain of (orig, seqno), or a new one: a free buffer, else the
- * fragmenter's oldest when it has FWD_FRAG_PER_ORIG, else the oldest of
- * all (both counted evicted).
+ * The chain of (orig, seqno), or a new one for neighbour from: the
+ * oldest of (orig, from) when that pair has FWD_FRAG_PER_ORIG, else the
+ * oldest of from when it has FWD_FRAG_PER_NEIGH, else a free buffer,
+ * else the oldest of the neighbour that holds the most (all counted
+ * evicted).  So a neighbour's pieces push out only chains it brought,
+ * unless it holds more than any other.
  */
 static struct fwd_frag_chain *
-fwd_frag_chain(struct fwd_frag *r, const uint8_t *orig, uint32_t seqno,
-    uint64_t now_ms)
+fwd_frag_chain(struct fwd_frag *r, const uint8_t *from, const uint8_t *orig,
+    uint32_t seqno, uint64_t now_ms)
 {
-	struct fwd_frag_chain *ch, *free_ch = NULL, *old_own = NULL,
-	    *old_all = NULL;
-	size_t i, own = 0;
+	struct fwd_frag_chain *ch, *free_ch = NULL, *pair, *nb, *old;
+	size_t i, n_pair, n_nb, n, most = 0;
 
 	for (i = 0; i < FWD_FRAG_CHAINS; i++) {
 		ch = &r->c[i];
 		if (!ch->used) {
 			if (free_ch == NULL)
 				free_ch = ch;
-			continue;
-		}
-		if (old_all == NULL || ch->order < old_all->order)
-			old_all = ch;
-		if (memcmp(ch->orig, orig, BS_ADDR_LEN) != 0)
-			continue;
-		if (ch->seqno == seqno)
+		} else if (ch->seqno == seqno &&
+		    memcmp(ch->orig, orig, BS_ADDR_LEN) == 0)
 			return ch;
-		own++;
-		if (old_own == NULL || ch->order < old_own->order)
-			old_own = ch;
 	}
-	if (own >= FWD_FRAG_PER_ORIG)
-		ch = old_own;
+	pair = fwd_frag_oldest(r, from, orig, &n_pair);
+	nb = fwd_frag_oldest(r, from, NULL, &n_nb);
+	if (n_pair >= FWD_FRAG_PER_ORIG)
+		ch = pair;
+	else if (n_nb >= FWD_FRAG_PER_NEIGH)
+		ch = nb;
 	else if (free_ch != NULL)
 		ch = free_ch;
-	else
-		ch = old_all;
+	else {
+		ch = NULL;
+		for (i = 0; i < FWD_FRAG_CHAINS; i++) {
+			old = fwd_frag_oldest(r, r->c[i].from, NULL, &n);
+			if (n > most) {
+				most = n;
+				ch = old;
+			}
+		}
+		if (ch == NULL)		/* not reached: all are used */
+			ch = &r->c[0];
+	}
 	if (ch->used) {
 		r->cnt.frag_drop_evicted++;
 		fwd_frag_free(ch);
 	}
 	ch->used = 1;
 	memcpy(ch->orig, orig, BS_ADDR_LEN);
+	memcpy(ch->from, from, BS_ADDR_LEN);
 	ch->seqno = seqno;
 	ch->first_ms = now_ms;
 	ch->order = ++r->order;
@@ -122,7 +155,8 @@ fwd_frag_chain(struct fwd_frag *r, const uint8_t *orig, uint32_t seqno,
 }
 
 int
-fwd_frag_add(struct fwd_frag *r, const uint8_t orig[static BS_ADDR_LEN],
+fwd_frag_add(struct fwd_frag *r, const uint8_t from[static BS_ADDR_LEN],
+    const uint8_t orig[static BS_ADDR_LEN],
     uint32_t seqno, uint16_t total, uint16_t offset,
     const uint8_t *piece, size_t piece_len, uint64_t now_ms,
     const uint8_t **out, size_t *out_len)
@@ -142,7 +176,7 @@ fwd_frag_add(struct fwd_frag *r, const uint8_t orig[static BS_ADDR_LEN],
 		r->cnt.frag_drop_nomem++;
 		return -1;
 	}
-	ch = fwd_frag_chain(r, orig, seqno, now_ms);
+	ch = fwd_frag_chain(r, from, orig, seqno, now_ms);
 	if (ch->total == 0)
 		ch->total = total;
 	else if (ch->total != total) {

@@ -16,10 +16,13 @@
  * buffer it held until the chain was complete, timed out or evicted.
  *
  * Memory is fixed: FWD_FRAG_CHAINS buffers of WIRE_FRAG_TOTAL_MAX bytes,
- * allocated on the first piece; at most FWD_FRAG_PER_ORIG chains of one
- * fragmenter at a time (its oldest gives way to its new one), and when
- * every buffer is taken the oldest chain of all gives way (counted
- * evicted).  A chain is dropped after FWD_FRAG_TIMEOUT_MS, or when it
+ * allocated on the first piece.  A chain is charged to the neighbour its
+ * first piece came from (hop-authenticated, unlike the fragmenter's
+ * name): at most FWD_FRAG_PER_ORIG chains of one fragmenter from one
+ * neighbour and FWD_FRAG_PER_NEIGH from one neighbour (its oldest gives
+ * way to its new one); when every buffer is taken, the oldest chain of
+ * the neighbour that holds the most gives way (all counted evicted).  A
+ * neighbour flooding pieces thus churns its own share only.  A chain is dropped after FWD_FRAG_TIMEOUT_MS, or when it
  * would need more than FWD_FRAG_MAX pieces.  Pieces are refused when
  * they repeat one already held (dup), overlap one (overlap), or disagree
  * with the chain's total length (size: the chain is dropped too).
@@ -34,7 +37,8 @@
 #include "proto/wire.h"
 
 #define FWD_FRAG_CHAINS		32	/* reassembly buffers in all */
-#define FWD_FRAG_PER_ORIG	8	/* ... of one fragmenter */
+#define FWD_FRAG_PER_NEIGH	16	/* ... from one neighbour */
+#define FWD_FRAG_PER_ORIG	8	/* ... of one fragmenter from one */
 #define FWD_FRAG_MAX		16	/* pieces per frame */
 #define FWD_FRAG_TIMEOUT_MS	10000	/* a chain's life from its first */
 
@@ -68,6 +72,7 @@ struct fwd_frag_chain {
 	uint8_t used;
 	uint8_t npiece;
 	uint8_t orig[BS_ADDR_LEN];	/* fragmenter */
+	uint8_t from[BS_ADDR_LEN];	/* neighbour of the first piece */
 	uint32_t seqno;
 	uint16_t total;
 	uint16_t have;			/* bytes held */
@@ -90,19 +95,23 @@ void	fwd_frag_fini(struct fwd_frag *r);
 
 /*
  * One piece from a FRAG already parsed (wire_frag_parse: total in
- * range, offset + piece_len <= total) and hop-checked, for us.  Returns
+ * range, offset + piece_len <= total) and hop-checked, for us, from the
+ * neighbour whose mesh address is from.  Returns
  * 1 when it completed its chain: *out (r->out, valid until the next
  * call) holds the total bytes, in order; 0 when it was kept; -1 when it
  * was refused (counted).
  */
-int	fwd_frag_add(struct fwd_frag *r, const uint8_t orig[static BS_ADDR_LEN],
+int	fwd_frag_add(struct fwd_frag *r, const uint8_t from[static BS_ADDR_LEN],
+	    const uint8_t orig[static BS_ADDR_LEN],
 	    uint32_t seqno, uint16_t total, uint16_t offset,
 	    const uint8_t *piece, size_t piece_len, uint64_t now_ms,
 	    const uint8_t **out, size_t *out_len);
 /* Drop the chains older than FWD_FRAG_TIMEOUT_MS (counted). */
 void	fwd_frag_expire(struct fwd_frag *r, uint64_t now_ms);
-/* Chains in use, in all or (orig != NULL) of one fragmenter. */
-size_t	fwd_frag_in_use(const struct fwd_frag *r, const uint8_t *orig);
+/* Chains in use: those from neighbour from and of fragmenter orig (each
+ * NULL: any). */
+size_t	fwd_frag_in_use(const struct fwd_frag *r, const uint8_t *from,
+	    const uint8_t *orig);
 
 /*
  * How to cut len bytes into pieces of at most max bytes: *n pieces of
