@@ -64,9 +64,9 @@ check "node 3 relays pieces, reassembles none" \
 
 # ---- TCP ------------------------------------------------------------------
 
-# 4 MiB of random bytes from FROM to TO's port 5302; the receiver writes
+# 2 MiB of random bytes from FROM to TO's port 5302; the receiver writes
 # what came to a file whose SHA-256 must be the sender's.
-head -c 4194304 /dev/urandom >"$MT/blob"
+head -c 2097152 /dev/urandom >"$MT/blob"
 cat >"$MT/sink.py" <<'EOF2'
 import socket, sys
 fam = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
@@ -99,8 +99,8 @@ xfer() {
 	wait "$p"
 	[ "$(sha256sum <"$got")" = "$(sha256sum <"$MT/blob")" ]
 }
-check "TCP IPv4 1 -> 4, 4 MiB arrive intact" xfer 1 4 "$(mesh_ip4 4)"
-check "TCP IPv6 4 -> 1, 4 MiB arrive intact" xfer 4 1 "$(mesh_ip6 1)"
+check "TCP IPv4 1 -> 4, 2 MiB arrive intact" xfer 1 4 "$(mesh_ip4 4)"
+check "TCP IPv6 4 -> 1, 2 MiB arrive intact" xfer 4 1 "$(mesh_ip6 1)"
 for i in 1 2 3 4; do
 	check "node $i: nothing dropped as too big" \
 	    test "$(mesh_stat "$i" data_drop_too_big)" -eq 0
