@@ -10,7 +10,7 @@
 # forwarder grows by less than 4 MiB, and 1500-byte pings with DF and a
 # 2 MiB TCP transfer from node 1 still arrive intact.  Then the same
 # flood with random hop tags (a forged neighbour) is dropped at the hop
-# check: no piece of it reaches reassembly.  FLOOD_RATE (1000) sets the
+# check: no piece of it reaches reassembly.  FLOOD_RATE (300) sets the
 # real flood's pieces a second.
 . "$(dirname "$0")/lib.sh"
 MESH_ORIG_MS=${MESH_ORIG_MS:-500}
@@ -44,9 +44,9 @@ rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$(cat "$MT/n3.pid")/status"; }
 RSS0=$(rss_kb)
 
 # The flood: 6 s to become a neighbour and originator, then pieces at up
-# to 1000 a second, stopped once the honest traffic is done (60 s at most).
+# to 300 a second, stopped once the honest traffic is done (60 s at most).
 A3=$(mesh_addr 3)
-ip netns exec "$(mesh_ns 4)" "$ATK" -i m3 -m fflood -t 60 -r ${FLOOD_RATE:-1000} \
+ip netns exec "$(mesh_ns 4)" "$ATK" -i m3 -m fflood -t 60 -r ${FLOOD_RATE:-300} \
     -K "$MT/n4.key" -V "$A3" >"$MT/atk.real.txt" 2>&1 &
 APID=$!
 track_pid "$APID"
