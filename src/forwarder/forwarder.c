@@ -648,6 +648,9 @@ fwd_timers(struct fwd *f)
 		if (f->tables != NULL && fwd_tables_purge(f->tables, now) > 0)
 			f->fast_dirty = 1;
 		fwd_admit_tick(f, now);
+		/* FRAG chains time out even when no piece follows. */
+		if (f->data != NULL)
+			fwd_frag_expire(&f->data->frag, now);
 		fwd_fast_tick(f);
 		fwd_ifaces_collect_drops(f, now);
 		fwd_ifaces_ring_tick(f, now);

@@ -106,7 +106,8 @@ int	fwd_frag_add(struct fwd_frag *r, const uint8_t from[static BS_ADDR_LEN],
 	    uint32_t seqno, uint16_t total, uint16_t offset,
 	    const uint8_t *piece, size_t piece_len, uint64_t now_ms,
 	    const uint8_t **out, size_t *out_len);
-/* Drop the chains older than FWD_FRAG_TIMEOUT_MS (counted). */
+/* Drop the chains older than FWD_FRAG_TIMEOUT_MS (counted); run on each
+ * piece and by the forwarder every second. */
 void	fwd_frag_expire(struct fwd_frag *r, uint64_t now_ms);
 /* Chains in use: those from neighbour from and of fragmenter orig (each
  * NULL: any). */

@@ -1688,6 +1688,9 @@ mode_fflood(struct atk *a, int secs)
 	a->sent = 0;
 	while (atk_running(a, secs)) {
 		k++;
+		/* Stay a neighbour: our HELLOs, and -V's read (rx_count). */
+		if ((k & 63) == 0)
+			atk_node(a, 20, atk_watch);
 		orig = (int)(k % (unsigned)(a->n_orig + 1)) == a->n_orig ?
 		    a->addr : a->orig[k % (unsigned)(a->n_orig + 1)].addr;
 		if (memcmp(orig, dst, BS_ADDR_LEN) == 0)
@@ -1698,8 +1701,6 @@ mode_fflood(struct atk *a, int secs)
 			atk_send_to(a, v->mac, NULL, f, n);
 			chains++;
 		}
-		if ((k & 63) == 0)	/* stay a neighbour */
-			atk_node(a, 1, atk_watch);
 	}
 	printf("chains %u\n", chains);
 }
