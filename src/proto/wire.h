@@ -43,7 +43,7 @@ enum wire_type {
 	WIRE_T_UNICAST = 0x40,
 	WIRE_T_BCAST = 0x41,
 	WIRE_T_ECHO = 0x42,
-	WIRE_T_FRAG = 0x43,
+	WIRE_T_FRAG = 0x45,
 };
 
 enum wire_err {

@@ -37,8 +37,8 @@ SRC = bytes([0x00, 0x16, 0x3E, 0x01, 0x02, 0x03])   # gen_wire's HELLO ifmac
 NEXT_HOP = bytes([0x00, 0x16, 0x3E, 0x04, 0x05, 0x06])
 OTHER_SRC = bytes([0x00, 0x16, 0x3E, 0x0A, 0x0B, 0x0C])
 KNOWN = {0x01: "HELLO", 0x02: "OGM", 0x40: "UNICAST", 0x41: "BCAST",
-         0x42: "ECHO", 0x43: "FRAG"}
-VERSION = {0x01: 2, 0x02: 1, 0x40: 2, 0x41: 2, 0x42: 2, 0x43: 2}
+         0x42: "ECHO", 0x45: "FRAG"}
+VERSION = {0x01: 2, 0x02: 1, 0x40: 2, 0x41: 2, 0x42: 2, 0x45: 2}
 
 OGM_HDR, ENTRY_FIXED, SIG = 12, 156, 64
 HELLO_FIXED, NEIGH = 68, 8             # HELLO version 2: the 16-byte salt
@@ -130,9 +130,9 @@ def bad_frames(frames):
                   lambda d: d[0] == 0x41 and d[3] == 3)
     echo = pick(frames, "ECHO", lambda d: d[0] == 0x42 and len(d) == 74)
     frag0 = pick(frames, "first FRAG of 1562 bytes",
-                 lambda d: d[0] == 0x43 and d[40:44] == b"\x06\x1a\x00\x00")
+                 lambda d: d[0] == 0x45 and d[40:44] == b"\x06\x1a\x00\x00")
     frag58 = pick(frames, "second FRAG of 58 bytes",
-                  lambda d: d[0] == 0x43 and d[40:44] == b"\x00\x3a\x00\x28")
+                  lambda d: d[0] == 0x45 and d[40:44] == b"\x00\x3a\x00\x28")
     bs = BC_FIXED + BC_TAG * bc_mid[3]          # its signed header
     # A version-1 UNICAST (refused): ttl, reserved, dst, src, inner
     # length, reserved, inner frame.
@@ -255,7 +255,7 @@ def truncated(frames):
 
 
 INTERESTING = (0x00, 0x01, 0x02, 0x03, 0x10, 0x20, 0x21, 0x40, 0x41, 0x42,
-               0x43, 0x7F, 0x80, 0xFE, 0xFF)
+               0x43, 0x45, 0x7F, 0x80, 0xFE, 0xFF)
 
 
 def mutate(rng, d):
