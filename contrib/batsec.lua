@@ -64,14 +64,16 @@ local HOP_KEYID_LEN, HOP_TAG_LEN = 4, 8
 local BC_HDR_LEN, BC_TAG_LEN, BC_SIGNED_LEN = 12, 12, 20
 local BC_MAX_TAGS = 8
 local ECHO_PLAIN_LEN = 6
+-- FRAG: a piece of a UNICAST's end-to-end part (batsec-protocol(7), FRAG).
+local FRAG_HDR_LEN, FRAG_TOTAL_MIN, FRAG_TOTAL_MAX = 44, 58, 1562
 local TTLX_PLAIN_LEN = 16
 
 local T_HELLO, T_OGM, T_UNICAST, T_BCAST = 0x01, 0x02, 0x40, 0x41
-local T_ECHO, T_TRACE, T_TTLX = 0x42, 0x43, 0x44
+local T_ECHO, T_TRACE, T_TTLX, T_FRAG = 0x42, 0x43, 0x44, 0x45
 local TYPES = {
 	[T_HELLO] = "HELLO", [T_OGM] = "OGM",
 	[T_UNICAST] = "UNICAST", [T_BCAST] = "BCAST", [T_ECHO] = "ECHO",
-	[T_TRACE] = "TRACE", [T_TTLX] = "TTLX",
+	[T_TRACE] = "TRACE", [T_TTLX] = "TTLX", [T_FRAG] = "FRAG",
 }
 local ECHO_KINDS = { [1] = "request", [2] = "reply" }
 
@@ -265,6 +267,20 @@ local F = {
 	inner_len = ProtoField.uint16("batsec.inner_len",
 	    "Inner frame length", base.DEC),
 	inner = ProtoField.bytes("batsec.inner", "Inner Ethernet frame"),
+
+	-- FRAG
+	frag = ProtoField.none("batsec.frag", "Fragment header"),
+	frag_orig = ProtoField.ether("batsec.frag.fragmenter",
+	    "Fragmenter (the node that cut the frame)"),
+	frag_seqno = ProtoField.uint32("batsec.frag.seqno",
+	    "Fragment sequence number", base.DEC),
+	frag_total = ProtoField.uint16("batsec.frag.total",
+	    "Total length (end-to-end part)", base.DEC),
+	frag_offset = ProtoField.uint16("batsec.frag.offset", "Offset",
+	    base.DEC),
+	frag_piece = ProtoField.bytes("batsec.frag.piece", "Piece"),
+	frag_piece_len = ProtoField.uint16("batsec.frag.piece_len",
+	    "Piece length", base.DEC),
 
 	-- echo (batsec-ctl ping)
 	echo_kind = ProtoField.uint8("batsec.echo.kind", "Kind", base.DEC,
@@ -1161,6 +1177,48 @@ local function dissect_sealed_frame(c, tree, pinfo, ftype)
 	end
 end
 
+-- FRAG: the hop part, then destination, fragmenter, seqno, total and
+-- offset, then the piece (the rest of the frame) of the UNICAST's
+-- end-to-end part; the destination puts the pieces together.
+local function dissect_frag(c, tree, pinfo)
+	local ttl = dissect_hop(c, tree)
+	local ft, start = c:subtree(tree, F.frag)
+	local _, dr = mesh_addr(c, ft, F.dst, "destination")
+	local _, orr = mesh_addr(c, ft, F.frag_orig, "fragmenter")
+	local _, sr = add(c, ft, F.frag_seqno, 4, "fragment seqno")
+	local _, tr = ranged(c, ft, F.frag_total, 2, FRAG_TOTAL_MIN,
+	    FRAG_TOTAL_MAX, E.range, "total length")
+	local oit, offr = add(c, ft, F.frag_offset, 2, "offset")
+	c:done(ft, start)
+	if c.err or not (dr and orr and sr and tr and offr and ttl) then
+		return
+	end
+	local total, off = tr:uint(), offr:uint()
+	local n = c.tvb:reported_len() - c.off
+	if off >= total then
+		oit:add_proto_expert_info(E.range, string.format(
+		    "offset %d is not below the total %d", off, total))
+	end
+	if n < 1 then
+		c:take(1, tree, "piece")
+		return
+	end
+	local pit = add(c, tree, F.frag_piece, n, "piece")
+	local lit = tree:add(F.frag_piece_len, n)
+	lit:set_generated()
+	if n >= total or n > total - off then
+		pit:add_proto_expert_info(E.len, string.format(
+		    "piece of %d bytes at %d does not fit a total of %d",
+		    n, off, total))
+	end
+	ft:append_text(string.format(": %s, seqno %d, bytes %d..%d of %d",
+	    tostring(orr:ether()), sr:uint(), off, off + n, total))
+	pinfo.cols.info:append(string.format(
+	    " -> %s ttl %d, from %s seqno %d, bytes %d..%d of %d",
+	    tostring(dr:ether()), ttl:uint(), tostring(orr:ether()),
+	    sr:uint(), off, off + n, total))
+end
+
 -- One tag per neighbour the sender addresses on this interface; a
 -- receiver looks for its own key id (a repeated id is not an error).
 local function dissect_bcast_tags(c, tree, n)
@@ -1292,11 +1350,12 @@ function batsec.dissector(tvb, pinfo, root)
 		return tvb:len()
 	end
 	local data = ftype == T_UNICAST or ftype == T_BCAST or
-	    ftype == T_ECHO or ftype == T_TRACE or ftype == T_TTLX
+	    ftype == T_ECHO or ftype == T_TRACE or ftype == T_TTLX or
+	    ftype == T_FRAG
 	local want = data and DATA_VERSION or
 	    (ftype == T_HELLO and HELLO_VERSION or VERSION)
 	pinfo.cols.info = "batsec " .. name
-	if data and ver == 1 then
+	if data and ver == 1 and ftype ~= T_FRAG then
 		vit:add_proto_expert_info(E.version, "version 1 data frame: " ..
 		    "obsolete, batsecd refuses it (data frames are version 2)")
 		pinfo.cols.info:append(" v1 (obsolete, refused)")
@@ -1330,6 +1389,8 @@ function batsec.dissector(tvb, pinfo, root)
 		dissect_ogm(c, tree, pinfo)
 	elseif ftype == T_BCAST then
 		dissect_bcast(c, tree, root, pinfo)
+	elseif ftype == T_FRAG then
+		dissect_frag(c, tree, pinfo)
 	else
 		dissect_sealed_frame(c, tree, pinfo, ftype)
 	end

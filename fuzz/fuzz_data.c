@@ -27,18 +27,18 @@
  * FUZZ_CLIENT(6) behind 5, FUZZ_CLIENT(7) behind 6.
  *
  * Oracles (abort on failure): everything sent on an interface is a
- * well-formed version-2 UNICAST, BCAST, ECHO, TRACE or TTLX with ttl > 0
- * that fits the interface MTU; a BCAST goes to ff:ff:ff:ff:ff:ff, a
- * sealed frame (the others) to an up neighbour's MAC on that interface,
- * under the hop key id of that link and with a hop tag that verifies;
- * every tag of a BCAST verifies under the hop key of a neighbour on that
- * interface; an ECHO from us is a reply to a request we received (full
- * TTL), a UNICAST from us one of the TAP's (full TTL); we never originate
- * a TRACE (only batsec-ctl does); a TTLX from us answers a TRACE that
- * expired here, at full TTL, and there are never more of them than
- * FWD_TTLX_BURST + FWD_TTLX_RATE a second of the input's clock; only
- * frames of 14..1518 bytes are written to the TAP; the counters add up
- * (every frame in is counted once).
+ * well-formed version-2 UNICAST, BCAST, ECHO, TRACE, TTLX or FRAG with
+ * ttl > 0 that fits the interface MTU; a BCAST goes to ff:ff:ff:ff:ff:ff,
+ * the others to an up neighbour's MAC on that interface, under the hop
+ * key id of that link and with a hop tag that verifies (a FRAG we cut
+ * only of a frame longer than that MTU); every tag of a BCAST verifies
+ * under the hop key of a neighbour on that interface; an ECHO from us is
+ * a reply to a request we received (full TTL), a UNICAST from us one of
+ * the TAP's (full TTL); we never originate a TRACE (only batsec-ctl
+ * does); a TTLX from us answers a TRACE that expired here, at full TTL,
+ * and there are never more of them than FWD_TTLX_BURST + FWD_TTLX_RATE a
+ * second of the input's clock; only frames of 14..1518 bytes are written
+ * to the TAP; the counters add up (every frame in is counted once).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -136,24 +136,53 @@ fuzz_mtu(uint32_t ifindex)
 	abort();
 }
 
-/* A sealed frame to neighbour dst: its link's key id and hop tag. */
+/* A frame to neighbour dst: its link's key id, a hop tag over in. */
+static void
+fuzz_check_hop(const struct fwd_data *d, uint32_t ifindex,
+    const uint8_t *dst, const uint8_t *keyid, const uint8_t *tag,
+    const uint8_t *in, size_t inlen)
+{
+	const struct fuzz_node *n;
+
+	if (fwd_neigh_find_mac(d->t, dst, ifindex) == NULL ||
+	    (n = fuzz_node_mac(dst)) == NULL)
+		abort();
+	if (memcmp(keyid, n->link.keyid, BS_KEYID_LEN) != 0 ||
+	    bs_hop_tag_verify(tag, n->link.key, in, inlen) != 0)
+		abort();
+}
+
+/* A FRAG (a piece of a UNICAST too long for the MTU), as a UNICAST. */
+static void
+fuzz_check_frag(const struct fwd_data *d, uint32_t ifindex,
+    const uint8_t *dst, const uint8_t *p, size_t len)
+{
+	uint8_t in[WIRE_FRAG_HOP_IN_MAX];
+	struct wire_frag f;
+	size_t inlen;
+
+	if (wire_frag_parse(p, len, &f) != WIRE_OK || f.ttl == 0)
+		abort();
+	inlen = wire_frag_hop_input(p, len, in);
+	fuzz_check_hop(d, ifindex, dst, f.keyid, f.hop_tag, in, inlen);
+	/* Only a frame too long for the smaller interface is cut. */
+	if (memcmp(f.orig, d->own_addr, BS_ADDR_LEN) == 0 &&
+	    WIRE_E2E_OFF + (size_t)f.total <= fuzz_mtu(ifindex))
+		abort();
+}
+
+/* A sealed frame (UNICAST, ECHO, TRACE, TTLX) to neighbour dst: its link's key id and hop tag. */
 static void
 fuzz_check_sealed(const struct fwd_data *d, uint32_t ifindex,
     const uint8_t *dst, const uint8_t *p, size_t len)
 {
 	uint8_t in[WIRE_SEALED_HOP_IN];
-	const struct fuzz_node *n;
 	struct wire_sealed s;
 
 	if (wire_sealed_parse(p, len, &s) != WIRE_OK || s.ttl == 0)
 		abort();
-	if (fwd_neigh_find_mac(d->t, dst, ifindex) == NULL ||
-	    (n = fuzz_node_mac(dst)) == NULL)
-		abort();
 	wire_sealed_hop_input(p, len, in);
-	if (memcmp(s.keyid, n->link.keyid, BS_KEYID_LEN) != 0 ||
-	    bs_hop_tag_verify(s.hop_tag, n->link.key, in, sizeof(in)) != 0)
-		abort();
+	fuzz_check_hop(d, ifindex, dst, s.keyid, s.hop_tag, in, sizeof(in));
 	if (memcmp(s.e.src, d->own_addr, BS_ADDR_LEN) != 0)
 		return;
 	/* Ours: a UNICAST from the TAP or a reply, at full TTL, our epoch. */
@@ -216,6 +245,8 @@ fuzz_send(void *arg, uint32_t ifindex, const uint8_t dst[static BS_ADDR_LEN],
 		fuzz_check_sealed(d, ifindex, dst, p, len);
 	else if (p[0] == WIRE_T_BCAST)
 		fuzz_check_bcast(d, ifindex, dst, p, len);
+	else if (p[0] == WIRE_T_FRAG)
+		fuzz_check_frag(d, ifindex, dst, p, len);
 	else
 		abort();
 	fuzz_sent++;

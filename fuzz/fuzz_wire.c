@@ -5,7 +5,8 @@
  * The first byte of the input is the frame type and picks the parser, so
  * the corpus is real frames: HELLO, OGM (plus a walk of every entry's TVLV
  * region with the iterator and the typed decoders), and the data frames of
- * version 2: UNICAST and ECHO (sealed), BCAST (signed, tagged).  The
+ * version 2: UNICAST and ECHO (sealed), BCAST (signed, tagged), FRAG (a
+ * piece of a UNICAST).  The
  * byte WIRE_FUZZ_TVLV instead hands the rest of the input to the TVLV
  * region parser alone.  Any other first byte runs every parser, which must
  * all refuse it.
@@ -303,6 +304,33 @@ fz_bcast(const uint8_t *data, size_t size)
 	fz_check(memcmp(in, data, WIRE_BCAST_FIXED) == 0);
 }
 
+/* FRAG: rebuilt from the view with the same hop part, the same bytes. */
+static void
+fz_frag(const uint8_t *data, size_t size)
+{
+	static uint8_t out[WIRE_FRAG_MAX_LEN], in[WIRE_FRAG_HOP_IN_MAX];
+	struct wire_frag f;
+	size_t len;
+	int r;
+
+	r = wire_frag_parse(data, size, &f);
+	fz_where(r, &f.where, size);
+	if (r != WIRE_OK)
+		return;
+	fz_check(f.len == size && f.piece == data + WIRE_FRAG_HDR_LEN);
+	fz_check(f.piece_len >= 1 && f.piece_len < f.total &&
+	    f.offset + f.piece_len <= f.total);
+	fz_check(wire_frag_build(out, sizeof(out), &f, &len) == WIRE_OK &&
+	    len == size);
+	wire_sealed_set_hop(out, f.ttl, f.keyid, f.hop_counter);
+	memcpy(out + WIRE_HOP_TAG_OFF, f.hop_tag, BS_HOPTAG_LEN);
+	fz_check(memcmp(out, data, size) == 0);
+	fz_check(wire_frag_hop_input(data, size, in) == size - BS_HOPTAG_LEN);
+	fz_check(memcmp(in, data, WIRE_HOP_TAG_OFF) == 0 &&
+	    memcmp(in + WIRE_HOP_TAG_OFF, data + WIRE_E2E_OFF,
+	    size - WIRE_E2E_OFF) == 0);
+}
+
 /* Not a known type: every parser refuses it at the header. */
 static void
 fz_other(const uint8_t *data, size_t size)
@@ -311,6 +339,7 @@ fz_other(const uint8_t *data, size_t size)
 	struct wire_hello h;
 	struct wire_sealed s;
 	struct wire_bcast b;
+	struct wire_frag f;
 	uint8_t type;
 	int r = wire_peek(data, size, &type);
 
@@ -324,8 +353,9 @@ fz_other(const uint8_t *data, size_t size)
 	fz_check(wire_ogm_parse(data, size, &o) < 0);
 	fz_check(wire_sealed_parse(data, size, &s) < 0);
 	fz_check(wire_bcast_parse(data, size, &b) < 0);
+	fz_check(wire_frag_parse(data, size, &f) < 0);
 	fz_check(h.where.off <= 1 && o.where.off <= 1 &&
-	    s.where.off <= 1 && b.where.off <= 1);
+	    s.where.off <= 1 && b.where.off <= 1 && f.where.off <= 1);
 }
 
 int
@@ -352,6 +382,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case WIRE_T_BCAST:
 		fz_bcast(data, size);
+		break;
+	case WIRE_T_FRAG:
+		fz_frag(data, size);
 		break;
 	case WIRE_FUZZ_TVLV:
 		fz_tvlv_region(data + 1, size - 1);

@@ -360,6 +360,42 @@ gen_bcast(size_t inner_len, unsigned ntags)
 	t_seed_write(buf, len);
 }
 
+/*
+ * FRAG pieces of an end-to-end part of total bytes (the bytes are a
+ * pattern: only the layout matters here) cut by node 2 with seqno 77,
+ * for node 1, with real hop tags of the link to node 1: pieces of at
+ * most max bytes, hop counters 2000 + offset.
+ */
+static void
+gen_frag(uint16_t total, size_t max)
+{
+	static uint8_t whole[WIRE_FRAG_TOTAL_MAX], buf[WIRE_FRAG_MAX_LEN];
+	static uint8_t in[WIRE_FRAG_HOP_IN_MAX];
+	uint8_t a[BS_ADDR_LEN], b[BS_ADDR_LEN], h[BS_HOPKEY_LEN];
+	uint8_t kid[BS_KEYID_LEN];
+	struct wire_frag f;
+	size_t i, len, inlen;
+
+	for (i = 0; i < total; i++)
+		whole[i] = (uint8_t)(i * 3);
+	bs_mesh_addr(a, gen_id[2].pk);
+	bs_mesh_addr(b, gen_id[1].pk);
+	gen_hop_key(h, 1, gen_nhmac);
+	bs_hop_keyid(kid, h);
+	f = (struct wire_frag){ .dst = b, .orig = a, .seqno = 77,
+	    .total = total };
+	for (i = 0; i < total; i += max) {
+		f.offset = (uint16_t)i;
+		f.piece = whole + i;
+		f.piece_len = total - i < max ? total - i : max;
+		t_seed_ok(wire_frag_build(buf, sizeof(buf), &f, &len), "frag");
+		wire_sealed_set_hop(buf, 50, kid, 2000 + i);
+		inlen = wire_frag_hop_input(buf, len, in);
+		bs_hop_tag(buf + WIRE_HOP_TAG_OFF, h, in, inlen);
+		t_seed_write(buf, len);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -391,6 +427,8 @@ main(int argc, char **argv)
 	gen_echo(WIRE_ECHO_REQUEST);
 	gen_echo(WIRE_ECHO_REPLY);
 	gen_trace();
+	gen_frag(WIRE_FRAG_TOTAL_MAX, 1280 - WIRE_FRAG_HDR_LEN);
+	gen_frag(WIRE_FRAG_TOTAL_MIN, 40);
 	gen_region(TV_ALL);
 	gen_region(TV_GW_TT);
 	gen_region(TV_UNKNOWN);

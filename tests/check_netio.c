@@ -691,12 +691,14 @@ static const struct mtu_case {
 } mtu_cases[] = {
 	{ { 1630, 1630 }, 2, 1500, 1500 },	/* raised: full frames */
 	{ { 9000 }, 1, 1500, 1500 },		/* never more than inner */
-	{ { 1500 }, 1, 1500, 1370 },		/* could not raise */
-	{ { 1630, 1400, 1500 }, 3, 1500, 1270 },	/* smallest wins */
+	{ { 1500 }, 1, 1500, 1500 },		/* could not raise: FRAG */
+	{ { 1630, 1280, 1500 }, 3, 1500, 1500 },	/* a VPN link: FRAG */
 	{ { 0 }, 0, 1500, 1500 },		/* no mesh interface yet */
-	{ { 68 + 130 }, 1, 1500, 68 },	/* the least that works */
-	{ { 67 + 130 }, 1, 1500, 0 },	/* too small to carry IPv4 */
-	{ { 1280 + 130 }, 1, 9000, 1280 },
+	{ { 142 }, 1, 1500, 1500 },	/* the least FRAG can use */
+	{ { 141 }, 1, 1500, 0 },	/* 16 pieces are not enough */
+	{ { 1630, 141 }, 2, 1500, 0 },
+	{ { 1280 + 130 }, 1, 9000, 1500 },	/* FRAG: 1500 at most */
+	{ { 1280 }, 1, 1400, 1400 },
 };
 #define N_MTU_CASES (int)(sizeof(mtu_cases) / sizeof(mtu_cases[0]))
 
@@ -884,7 +886,8 @@ START_TEST(test_mtu_apply_fallback)
 	/*
 	 * Ask for an inner MTU no device can carry whole (65535 + 34 is past
 	 * every device's maximum): the raise is refused with EINVAL and the
-	 * TAP gets the smallest mesh MTU - 34.
+	 * TAP gets 1500, what FRAG pieces carry (it had the smallest mesh
+	 * MTU - 130 before fragmentation).
 	 */
 	veth_up("va", "vb", &idx[0], &idx[1]);
 	ck_assert_int_eq(nl_link_set_mtu(nl, idx[0], 1400), 0);
@@ -893,11 +896,11 @@ START_TEST(test_mtu_apply_fallback)
 	    &tap_mtu), 0);
 	ck_assert_uint_eq(mesh[0], 1400);
 	ck_assert_uint_eq(mesh[1], 1500);
-	ck_assert_uint_eq(tap_mtu, 1270);
+	ck_assert_uint_eq(tap_mtu, 1500);
 	ck_assert_int_eq(nl_link_get_by_index(nl, tap.ifindex, &l), 0);
-	ck_assert_uint_eq(l.mtu, 1270);
-	/* Too small to carry anything: ERANGE, the TAP left alone. */
-	ck_assert_int_eq(nl_link_set_mtu(nl, idx[0], 68), 0);
+	ck_assert_uint_eq(l.mtu, 1500);
+	/* Too small even for 16 pieces: ERANGE, the TAP left alone. */
+	ck_assert_int_eq(nl_link_set_mtu(nl, idx[0], 141), 0);
 	ck_assert_int_eq(nl_mtu_apply(nl, idx, 2, 65535, tap.ifindex, NULL,
 	    &tap_mtu), -1);
 	ck_assert_int_eq(errno, ERANGE);

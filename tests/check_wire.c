@@ -2295,6 +2295,12 @@ START_TEST(test_peek_ttl_strerror)
 	p[1] = WIRE_VERSION;
 	p[0] = 0x03;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_ETYPE);
+	p[0] = WIRE_T_FRAG;		/* 0x45, a data frame */
+	p[1] = WIRE_DATA_VERSION;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
+	ck_assert_uint_eq(type, WIRE_T_FRAG);
+	p[1] = WIRE_VERSION;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
 	p[0] = WIRE_T_TRACE;
 	p[1] = WIRE_DATA_VERSION;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
@@ -2302,7 +2308,7 @@ START_TEST(test_peek_ttl_strerror)
 	p[0] = WIRE_T_TTLX;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
 	ck_assert_uint_eq(type, WIRE_T_TTLX);
-	p[0] = 0x45;
+	p[0] = 0x46;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_ETYPE);
 
 	/* Every error has its own message. */

@@ -168,6 +168,28 @@ mesh_seg_port() {
 	ip -n "$1" link set "p$2" up
 }
 
+# mesh_link_small I J MTU: the link I-J made again (after mesh_build)
+# as a macvlan over a veth of that MTU on each side: a macvlan's MTU
+# cannot exceed its lower device's, so batsecd's raise to 1630 is
+# refused, as a VPN uplink's would be (mJ in node I, mI in node J, as
+# mesh_link names them; the veths are lJ and lI).
+mesh_link_small() {
+	local ni nj
+	ni=$(mesh_ns "$1"); nj=$(mesh_ns "$2")
+	ip -n "$ni" link del "m$2" &&
+	    ip -n "$ni" link add "l$2" mtu "$3" type veth peer name "l$1" \
+	    mtu "$3" netns "$nj" || return 1
+	for x in "$ni $2" "$nj $1"; do
+		set -- $x
+		ip -n "$1" link add link "l$2" name "m$2" type macvlan \
+		    mode bridge || return 1
+		ip netns exec "$1" ethtool -K "l$2" tso off gso off gro off
+		ip netns exec "$1" ethtool -K "m$2" tso off gso off gro off
+		ip -n "$1" link set "l$2" up && ip -n "$1" link set "m$2" up ||
+		    return 1
+	done
+} >/dev/null 2>&1
+
 # mesh_policy FILE NODE...: mode allowlist, trusting exactly those nodes.
 mesh_policy() {
 	local f i

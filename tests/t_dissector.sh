@@ -3,6 +3,7 @@
 # tshark over real frames: the output of fuzz/gen_wire.c, built here
 # (HELLO, OGM aggregates with every TVLV type and both link-auth modes,
 # version-2 UNICAST and ECHO sealed with real end-to-end and hop keys,
+# FRAG pieces of a UNICAST with real hop tags,
 # BCAST signed and tagged, all built by src/proto/wire.c's builders; not
 # fuzz/corpus/wire, which afl-cmin rewrites), wrapped in Ethernet headers
 # by tests/pcap/mkpcap.py.
@@ -110,7 +111,7 @@ else
 	    head -n 3)"
 fi
 
-for t in HELLO OGM UNICAST BCAST ECHO TRACE TTLX; do
+for t in HELLO OGM UNICAST BCAST ECHO TRACE TTLX FRAG; do
 	want=$(awk -F'\t' -v t=$t '$2 == t' "$D/valid.list" | wc -l)
 	got=$(grep -c "^batsec mesh protocol, $t\$" "$D/valid.txt")
 	if [ "$want" -gt 0 ] && [ "$got" -eq "$want" ]; then
@@ -158,7 +159,9 @@ batsec.bcast.seqno batsec.ttl batsec.hop.keyid batsec.hop.counter
 batsec.hop.lane batsec.hop.count batsec.hop.tag batsec.bcast.ntags
 batsec.e2e.src_epoch batsec.e2e.dst_epoch batsec.e2e.counter
 batsec.ciphertext_len batsec.aead_tag batsec.bcast.epoch batsec.orig
-batsec.src batsec.dst batsec.signature"
+batsec.src batsec.dst batsec.signature batsec.frag.fragmenter
+batsec.frag.seqno batsec.frag.total batsec.frag.offset
+batsec.frag.piece_len"
 set --
 for f in $FIELDS; do set -- "$@" -e "$f"; done
 TSV=$D/valid.tsv
@@ -299,6 +302,26 @@ inner=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
     "$TSV" | wc -l)
 eq "BCAST frames whose inner frame went to the Ethernet dissector" \
     "$inner" 4
+
+# FRAG (gen_wire.c: node 2 cut 1562 bytes for node 1 into pieces of 1236
+# and 326, and 58 bytes into 40 and 18; seqno 77, TTL 50, hop counter
+# 2000 + offset, the key id of the link to node 1).
+eq "FRAG pieces: offset/length/total" "$(awk -F'\t' 'NR == 1 {
+    for (i = 1; i <= NF; i++) h[$i] = i; next }
+    $h["batsec.frag.total"] != "" { print $h["batsec.frag.offset"] "/" \
+    $h["batsec.frag.piece_len"] "/" $h["batsec.frag.total"] }' "$TSV" |
+    LC_ALL=C sort -t/ -k3,3n -k1,1n | tr '\n' ' ')" \
+    "0/40/58 40/18/58 0/1236/1562 1236/326/1562 "
+eq "FRAG 1236: seqno" "$(get batsec.frag.offset 1236 batsec.frag.seqno)" 77
+eq "FRAG 1236: TTL" "$(get batsec.frag.offset 1236 batsec.ttl)" 50
+eq "FRAG 1236: hop counter" "$(get batsec.frag.offset 1236 \
+    batsec.hop.counter)" 3236
+eq "FRAG 1236: hop key id of the link to node 1" "$(get batsec.frag.offset \
+    1236 batsec.hop.keyid)" "$kid"
+eq "FRAG 1236: fragmenter = UNICAST source" "$(get batsec.frag.offset 1236 \
+    batsec.frag.fragmenter)" "$(get batsec.ciphertext_len 98 batsec.src)"
+eq "FRAG 1236: destination = UNICAST destination" "$(get batsec.frag.offset \
+    1236 batsec.dst)" "$(get batsec.ciphertext_len 98 batsec.dst)"
 
 # ---- one defect per frame -------------------------------------------------
 

@@ -656,6 +656,9 @@ fwd_timers(struct fwd *f)
 			(void)fwd_dat_purge(&f->data->dat, f->tables, now);
 		fwd_admit_tick(f, now);
 		fwd_gw_elect(f);
+		/* FRAG chains time out even when no piece follows. */
+		if (f->data != NULL)
+			fwd_frag_expire(&f->data->frag, now);
 		fwd_fast_tick(f);
 		fwd_ifaces_collect_drops(f, now);
 		fwd_ifaces_ring_tick(f, now);

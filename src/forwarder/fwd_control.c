@@ -571,6 +571,25 @@ fwd_stats_dat(struct ctl_reply *r, const struct fwd_dat *dt)
 	ctl_reply_field_u64(r, "dat_announced", dt->c.announced);
 }
 
+/*
+ * FRAG cutting and reassembly (fwd_frag.h): a record apart, the tables'
+ * record being near CTLP_FIELDS_MAX.
+ */
+static void
+fwd_stats_frag(struct fwd *f, struct ctl_reply *r)
+{
+	size_t i;
+
+	if (f->data == NULL)
+		return;
+	ctl_reply_record_begin(r);
+	for (i = 0; i < FWD_FRAG_COUNT_N; i++)
+		ctl_reply_field_u64(r, fwd_frag_count_name(i),
+		    fwd_frag_count_get(&f->data->frag.cnt, i));
+	ctl_reply_field_u64(r, "frag_chains",
+	    fwd_frag_in_use(&f->data->frag, NULL, NULL));
+}
+
 /* The data plane's totals and what the tables hold and refused. */
 static void
 fwd_stats_tables(struct fwd *f, struct ctl_reply *r)
@@ -612,6 +631,7 @@ fwd_stats_tables(struct fwd *f, struct ctl_reply *r)
 		    f->data->bcast_repeat_drops);
 		fwd_stats_dat(r, &f->data->dat);
 	}
+	fwd_stats_frag(f, r);
 }
 
 /*

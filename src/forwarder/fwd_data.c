@@ -202,13 +202,15 @@ fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
 	fwd_links_init(&d->links, id, epoch);
 	d->now_ms = d->start_ms;
 	fwd_dat_init(&d->dat);
+	fwd_frag_init(&d->frag);
+	d->frag_seqno = randombytes_random();
 }
 
 int
 fwd_data_is_data(const uint8_t *payload, size_t len)
 {
 	return len > 0 && (payload[0] == WIRE_T_BCAST ||
-	    wire_is_sealed(payload[0]));
+	    payload[0] == WIRE_T_FRAG || wire_is_sealed(payload[0]));
 }
 
 /* ---- sending ------------------------------------------------------------------ */
@@ -276,6 +278,7 @@ fwd_data_fini(struct fwd_data *d)
 	memset(d->brep, 0, sizeof(d->brep));
 	d->brepn = 0;
 	d->txn = 0;
+	fwd_frag_fini(&d->frag);
 }
 
 _Static_assert(FWD_TXQ_MAX <= RAWSOCK_BATCH_MAX, "one sendmmsg per flush");
@@ -398,16 +401,85 @@ fwd_hop_counter(struct fwd_data *d)
 	return ++d->hop_ctr & ((UINT64_C(1) << WIRE_LANE_SHIFT) - 1);
 }
 
+/* What a FRAG says about the frame it is a piece of. */
+struct fwd_frag_of {
+	const uint8_t *dst;		/* destination originator */
+	const uint8_t *orig;		/* fragmenter */
+	uint32_t seqno;
+	uint16_t total;
+};
+
+/*
+ * Piece [off, off + len) of the end-to-end part of frame o to neighbour
+ * nh on ifp: as one FRAG when it fits ifp's MTU, else cut into pieces
+ * that do (fwd_frag_plan), each with its own hop part.
+ */
+static void
+fwd_frag_send(struct fwd_data *d, const struct fwd_data_if *ifp,
+    struct fwd_neigh *nh, uint8_t ttl, const struct fwd_frag_of *o,
+    uint16_t off, const uint8_t *piece, size_t len, struct fwd_dcount *c)
+{
+	uint8_t in[WIRE_FRAG_HOP_IN_MAX];
+	struct wire_frag f;
+	size_t n, size, i, flen, inlen;
+
+	if (ifp->mtu <= WIRE_FRAG_HDR_LEN || fwd_frag_plan(len,
+	    ifp->mtu - WIRE_FRAG_HDR_LEN, &n, &size) != 0) {
+		d->frag.cnt.frag_drop_too_small++;
+		fwd_data_ifc(d, ifp->ifindex)->drop_too_big++;
+		return;
+	}
+	if (!fwd_hop_ready(d, nh, ifp)) {
+		c->drop_no_key++;
+		return;
+	}
+	memset(&f, 0, sizeof(f));
+	f.dst = o->dst;
+	f.orig = o->orig;
+	f.seqno = o->seqno;
+	f.total = o->total;
+	for (i = 0; i < n; i++) {
+		f.offset = (uint16_t)(off + i * size);
+		f.piece = piece + i * size;
+		f.piece_len = len - i * size < size ? len - i * size : size;
+		if (wire_frag_build(d->fbuf, sizeof(d->fbuf), &f, &flen) !=
+		    WIRE_OK) {
+			c->drop_malformed++;
+			return;
+		}
+		wire_sealed_set_hop(d->fbuf, ttl, nh->hop.keyid,
+		    fwd_hop_counter(d));
+		inlen = wire_frag_hop_input(d->fbuf, flen, in);
+		bs_hop_tag(d->fbuf + WIRE_HOP_TAG_OFF, nh->hop.key, in, inlen);
+		fwd_data_send(d, ifp, nh->mac, d->fbuf, flen, nh);
+		d->frag.cnt.frag_sent++;
+	}
+}
+
 /*
  * A sealed frame (UNICAST, ECHO, TRACE, TTLX) of len bytes in d->buf,
- * e2e part done: give it its hop part for neighbour nh and send it.
+ * e2e part done: give it its hop part for neighbour nh and send it; a
+ * UNICAST too long for ifp goes as FRAG pieces of its end-to-end part,
+ * cut by us.
  */
 static void
 fwd_sealed_send(struct fwd_data *d, const struct fwd_data_if *ifp,
     struct fwd_neigh *nh, uint8_t ttl, size_t len, struct fwd_dcount *c)
 {
 	uint8_t in[WIRE_SEALED_HOP_IN];
+	struct fwd_frag_of o;
 
+	if (len > ifp->mtu && d->buf[0] == WIRE_T_UNICAST &&
+	    len > WIRE_E2E_OFF) {
+		o.dst = d->buf + WIRE_E2E_OFF;
+		o.orig = d->own_addr;
+		o.seqno = ++d->frag_seqno;
+		o.total = (uint16_t)(len - WIRE_E2E_OFF);
+		d->frag.cnt.frag_cut++;
+		fwd_frag_send(d, ifp, nh, ttl, &o, 0, d->buf + WIRE_E2E_OFF,
+		    len - WIRE_E2E_OFF, c);
+		return;
+	}
 	if (!fwd_hop_ready(d, nh, ifp)) {
 		c->drop_no_key++;
 		return;
@@ -1030,6 +1102,90 @@ fwd_data_rx_sealed(struct fwd_data *d, struct fwd_data_ifc *ic,
 	fwd_data_rx_control(d, c, n, &s, now_ms);
 }
 
+/*
+ * The end-to-end part of a UNICAST put together from FRAG pieces (the
+ * last of them from neighbour n): opened as if it had come whole.
+ */
+static void
+fwd_data_rx_joined(struct fwd_data *d, struct fwd_dcount *c,
+    struct fwd_neigh *n, uint8_t ttl, const uint8_t *e2e, size_t len)
+{
+	struct wire_sealed s;
+
+	memset(d->buf, 0, WIRE_E2E_OFF);
+	d->buf[0] = WIRE_T_UNICAST;
+	d->buf[1] = WIRE_DATA_VERSION;
+	d->buf[2] = ttl;
+	memcpy(d->buf + WIRE_E2E_OFF, e2e, len);
+	/* Only a UNICAST for us can come of it: the type is ours. */
+	if (wire_sealed_parse(d->buf, WIRE_E2E_OFF + len, &s) != WIRE_OK ||
+	    memcmp(s.e.dst, d->own_addr, BS_ADDR_LEN) != 0) {
+		FWD_DROP(c, n, drop_malformed);
+		return;
+	}
+	if (memcmp(s.e.src, d->own_addr, BS_ADDR_LEN) == 0) {
+		FWD_DROP(c, n, drop_own_unicast);
+		return;
+	}
+	if (!fwd_open(d, c, n, d->buf, &s))
+		return;
+	fwd_data_to_tap(d, c, n, d->pt, s.ct_len);
+}
+
+/* A FRAG from neighbour n on interface ifp. */
+static void
+fwd_data_rx_frag(struct fwd_data *d, struct fwd_dcount *c,
+    const struct fwd_data_if *ifp, struct fwd_neigh *n, const uint8_t *dst,
+    const uint8_t *p, size_t len, uint64_t now_ms)
+{
+	uint8_t in[WIRE_FRAG_HOP_IN_MAX];
+	struct fwd_data_if oif;
+	struct fwd_frag_of o;
+	struct fwd_neigh *nh;
+	struct wire_frag f;
+	const uint8_t *whole;
+	size_t whole_len, inlen;
+
+	if (wire_frag_parse(p, len, &f) != WIRE_OK || (dst[0] & 0x01)) {
+		FWD_DROP(c, n, drop_malformed);
+		return;
+	}
+	inlen = wire_frag_hop_input(p, f.len, in);
+	if (!fwd_hop_check(d, c, n, ifp, f.keyid, f.hop_counter, f.hop_tag,
+	    in, inlen))
+		return;
+	/* A piece we cut, back from the mesh: a routing loop. */
+	if (memcmp(f.orig, d->own_addr, BS_ADDR_LEN) == 0) {
+		FWD_DROP(c, n, drop_own_unicast);
+		return;
+	}
+	if (memcmp(f.dst, d->own_addr, BS_ADDR_LEN) != 0) {
+		if (f.ttl <= 1) {
+			FWD_DROP(c, n, drop_ttl);
+			return;
+		}
+		if (fwd_data_next_hop(d, f.dst, NULL, &nh, &oif) != 0) {
+			FWD_DROP(c, n, drop_no_route);
+			return;
+		}
+		o.dst = f.dst;
+		o.orig = f.orig;
+		o.seqno = f.seqno;
+		o.total = f.total;
+		fwd_frag_send(d, &oif, nh, (uint8_t)(f.ttl - 1), &o, f.offset,
+		    f.piece, f.piece_len, c);
+		return;
+	}
+	/* Buffers only for fragmenters that are originators we know. */
+	if (fwd_route_find(d->t, f.orig) == NULL) {
+		d->frag.cnt.frag_drop_unknown++;
+		return;
+	}
+	if (fwd_frag_add(&d->frag, n->addr, f.orig, f.seqno, f.total, f.offset,
+	    f.piece, f.piece_len, now_ms, &whole, &whole_len) == 1)
+		fwd_data_rx_joined(d, c, n, f.ttl, whole, whole_len);
+}
+
 static void
 fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
     const struct fwd_data_if *ifp, struct fwd_neigh *n, const uint8_t *dst,
@@ -1406,6 +1562,8 @@ fwd_data_mesh_rx(struct fwd_data *d, uint32_t ifindex,
 		fwd_data_rx_sealed(d, s, &ifp, n, dst, payload, len, now_ms);
 	else if (payload[0] == WIRE_T_BCAST)
 		fwd_data_rx_bcast(d, c, &ifp, n, dst, payload, len, now_ms);
+	else if (payload[0] == WIRE_T_FRAG)
+		fwd_data_rx_frag(d, c, &ifp, n, dst, payload, len, now_ms);
 	else
 		FWD_DROP(c, n, drop_malformed);
 }

@@ -12,8 +12,15 @@
  *   interface with one hop tag per neighbour there.  Source MACs are
  *   learnt into the local TT.
  *
+ * A UNICAST longer than the MTU of the interface to its next hop (at
+ * its source or at a relay) goes out as FRAG pieces instead (fwd_frag.h):
+ * each with its own hop part; relays pass pieces on (cut again when they
+ * do not fit), the destination puts them together and opens the whole
+ * as the UNICAST it was.  The in-kernel relay leaves FRAGs, and UNICASTs
+ * too long for their next hop, to this slow path.
+ *
  * From a mesh interface (frames whose type byte is UNICAST, BCAST, ECHO,
- * TRACE or TTLX; they never go to the parser), cheapest check first:
+ * TRACE, TTLX or FRAG; they never go to the parser), cheapest check first:
  *   the Ethernet source must be the MAC of a neighbour that is up on that
  *   interface; version 2; the layout (wire_*_parse); the hop part: our
  *   hop key with that neighbour (bound to both MACs and both epochs), the
@@ -56,6 +63,7 @@
 
 #include "fwd_gwsel.h"
 #include "fwd_dat.h"
+#include "fwd_frag.h"
 #include "fwd_links.h"
 #include "fwd_tables.h"
 #include "common/log.h"
@@ -278,6 +286,9 @@ struct fwd_data {
 	struct fwd_gwc gw;		/* gateway client mode (fwd_gwsel.h) */
 	uint64_t now_ms;		/* of the frame being handled */
 	struct fwd_dat dat;		/* ARP answers (fwd_dat.h) */
+	struct fwd_frag frag;		/* FRAG reassembly (fwd_frag.h) */
+	uint32_t frag_seqno;		/* of the last frame we cut */
+	uint8_t fbuf[WIRE_FRAG_MAX_LEN];	/* the FRAG being built */
 };
 
 /*

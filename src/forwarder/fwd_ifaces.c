@@ -330,8 +330,9 @@ fwd_ifaces_mtu(struct fwd *f)
 	if (nl_mtu_apply(f->nl, idx, n, BATSEC_INNER_MTU, f->tap.ifindex, mtu,
 	    &tap_mtu) != 0) {
 		if (errno == ERANGE)
-			log_warnx("a mesh interface's MTU is too small to carry "
-			    "frames of %u bytes; TAP MTU unchanged", NL_MTU_MIN);
+			log_warnx("a mesh interface's MTU is below %u, too "
+			    "small even for fragments; TAP MTU unchanged",
+			    BATSEC_FRAG_MTU_MIN);
 		else
 			log_warn("applying the MTU policy");
 		return;

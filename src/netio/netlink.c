@@ -960,9 +960,9 @@ nl_mtu_for_tap(const uint32_t *mesh_mtu, size_t n,
 			low = mesh_mtu[i];
 	if (n == 0 || low >= need)
 		return inner_mtu;
-	if (low < NL_MTU_MIN + BATSEC_DATA_OVERHEAD)
+	if (low < BATSEC_FRAG_MTU_MIN)
 		return 0;
-	return low - BATSEC_DATA_OVERHEAD;
+	return inner_mtu < BATSEC_INNER_MTU ? inner_mtu : BATSEC_INNER_MTU;
 }
 
 /* Errors by which a device says "not this MTU" rather than "broken". */

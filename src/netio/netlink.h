@@ -52,10 +52,16 @@
  * signature, a tag per neighbour).  A mesh interface of inner IP MTU +
  * BATSEC_DATA_OVERHEAD (1500 + 130 = 1630) carries every UNICAST and a
  * full-size BCAST with one tag (small ones with up to 8); a broadcast
- * for more neighbours than fit goes out as several frames.
+ * for more neighbours than fit goes out as several frames.  A mesh
+ * interface with a smaller MTU, down to BATSEC_FRAG_MTU_MIN, still
+ * carries every UNICAST of a 1500-byte inner MTU cut into at most 16
+ * FRAG pieces (a 44-byte header each, 1562 bytes in all: fwd_frag.h), so
+ * the TAP stays at BATSEC_INNER_MTU; broadcasts larger than such an
+ * interface's MTU are not sent on it.
  */
 #define BATSEC_DATA_OVERHEAD	130
 #define BATSEC_INNER_MTU	1500
+#define BATSEC_FRAG_MTU_MIN	142	/* 44 + ceil(1562 / 16) */
 #define NL_MTU_MIN		68	/* smallest IPv4 MTU: below it, give up */
 
 /* Operational state (RFC 2863, IFLA_OPERSTATE). */
@@ -222,10 +228,11 @@ bool	nl_ifname_valid(const char *name);
 bool	nl_link_running(const struct nl_link *link);
 
 /*
- * The TAP MTU that mesh interfaces with these MTUs can carry whole:
- * inner_mtu when every one is at least inner_mtu + BATSEC_DATA_OVERHEAD,
- * else the smallest mesh MTU - BATSEC_DATA_OVERHEAD (0 when that would be
- * below NL_MTU_MIN).  With no mesh interface, inner_mtu.
+ * The TAP MTU that mesh interfaces with these MTUs can carry: inner_mtu
+ * when every one is at least inner_mtu + BATSEC_DATA_OVERHEAD (frames go
+ * whole), else, when every one is at least BATSEC_FRAG_MTU_MIN, the
+ * smaller of inner_mtu and BATSEC_INNER_MTU (UNICASTs are cut into FRAG
+ * pieces), else 0.  With no mesh interface, inner_mtu.
  */
 uint32_t nl_mtu_for_tap(const uint32_t *mesh_mtu, size_t n,
 	    uint32_t inner_mtu);
@@ -238,7 +245,7 @@ uint32_t nl_mtu_for_tap(const uint32_t *mesh_mtu, size_t n,
  * tap_ifindex when that is > 0.  MTUs are never lowered.
  * mesh_mtu (may be NULL) receives each interface's resulting MTU and
  * *tap_mtu the TAP MTU.  Returns 0, or -1 with errno: ERANGE (a mesh MTU
- * is too small to carry NL_MTU_MIN) or any other netlink error.
+ * is below BATSEC_FRAG_MTU_MIN) or any other netlink error.
  */
 int	nl_mtu_apply(struct nl_sock *ns, const int *mesh_ifindex, size_t n,
 	    uint32_t inner_mtu, int tap_ifindex, uint32_t *mesh_mtu,

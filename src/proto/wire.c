@@ -395,6 +395,7 @@ wire_peek(const uint8_t *p, size_t len, uint8_t *type)
 	case WIRE_T_ECHO:
 	case WIRE_T_TRACE:
 	case WIRE_T_TTLX:
+	case WIRE_T_FRAG:
 		if (p[1] != WIRE_DATA_VERSION)
 			return WIRE_EVERSION;
 		*type = p[0];
@@ -1702,4 +1703,87 @@ wire_bcast_set_tag(uint8_t *frame, unsigned idx,
 
 	memcpy(t, keyid, BS_KEYID_LEN);
 	memcpy(t + BS_KEYID_LEN, tag, BS_HOPTAG_LEN);
+}
+
+/* ---- FRAG ----------------------------------------------------------------- */
+
+int
+wire_frag_parse(const uint8_t *p, size_t len, struct wire_frag *f)
+{
+	struct rcur c;
+	size_t at;
+
+	memset(f, 0, sizeof(*f));
+	rc_init(&c, p, p == NULL ? 0 : len);
+	rc_hdr_v(&c, WIRE_T_FRAG, WIRE_DATA_VERSION);
+	f->ttl = rc_u8(&c, "ttl");
+	rc_zero(&c, 1, "reserved");
+	f->keyid = rc_take(&c, BS_KEYID_LEN, "hop key id");
+	f->hop_counter = rc_u64(&c, "hop counter");
+	f->hop_tag = rc_take(&c, BS_HOPTAG_LEN, "hop tag");
+	f->dst = rc_mesh_addr(&c, "destination");
+	f->orig = rc_mesh_addr(&c, "fragmenter");
+	f->seqno = rc_u32(&c, "fragment seqno");
+	f->total = (uint16_t)rc_u16_in(&c, "total length", WIRE_FRAG_TOTAL_MIN,
+	    WIRE_FRAG_TOTAL_MAX, WIRE_ERANGE);
+	at = c.off;
+	f->offset = rc_u16(&c, "offset");
+	if (c.err == 0 && f->offset >= f->total)
+		rc_fail(&c, WIRE_ERANGE, "offset", at);
+	if (c.err == 0) {
+		if (c.rem == 0)
+			rc_fail(&c, WIRE_ETRUNC, "piece", c.off);
+		else if (c.rem > (size_t)(f->total - f->offset) ||
+		    c.rem >= f->total)
+			rc_fail(&c, WIRE_ELEN, "piece", c.off);
+		else
+			f->piece_len = c.rem;
+	}
+	f->piece = rc_take(&c, f->piece_len, "piece");
+	f->len = c.off;
+	rc_end(&c);
+	return rc_done(&c, &f->where);
+}
+
+int
+wire_frag_build(uint8_t *buf, size_t cap, const struct wire_frag *f,
+    size_t *len)
+{
+	struct wcur w;
+
+	if (f->dst == NULL || f->orig == NULL || f->piece == NULL ||
+	    !wire_addr_is_mesh(f->dst) || !wire_addr_is_mesh(f->orig) ||
+	    f->total < WIRE_FRAG_TOTAL_MIN || f->total > WIRE_FRAG_TOTAL_MAX ||
+	    f->piece_len == 0 || f->piece_len >= f->total ||
+	    f->offset >= f->total || f->piece_len > (size_t)(f->total -
+	    f->offset))
+		return WIRE_EINVAL;
+	if (buf == NULL || cap < WIRE_FRAG_HDR_LEN ||
+	    f->piece_len > cap - WIRE_FRAG_HDR_LEN)
+		return WIRE_ESPACE;
+	wc_init(&w, buf, cap);
+	wc_u8(&w, WIRE_T_FRAG);
+	wc_u8(&w, WIRE_DATA_VERSION);
+	wc_zero(&w, WIRE_HOP_LEN - 2);
+	wc_bytes(&w, f->dst, BS_ADDR_LEN);
+	wc_bytes(&w, f->orig, BS_ADDR_LEN);
+	wc_u32(&w, f->seqno);
+	wc_u16(&w, f->total);
+	wc_u16(&w, f->offset);
+	wc_bytes(&w, f->piece, f->piece_len);
+	if (w.err == WIRE_OK)
+		*len = WIRE_FRAG_HDR_LEN + f->piece_len;
+	return w.err;
+}
+
+size_t
+wire_frag_hop_input(const uint8_t *frame, size_t len,
+    uint8_t out[static WIRE_FRAG_HOP_IN_MAX])
+{
+	if (len < WIRE_FRAG_HDR_LEN || len > WIRE_FRAG_MAX_LEN)
+		return 0;
+	memcpy(out, frame, WIRE_HOP_TAG_OFF);
+	memcpy(out + WIRE_HOP_TAG_OFF, frame + WIRE_E2E_OFF,
+	    len - WIRE_E2E_OFF);
+	return len - BS_HOPTAG_LEN;
 }

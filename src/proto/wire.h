@@ -45,6 +45,7 @@ enum wire_type {
 	WIRE_T_ECHO = 0x42,
 	WIRE_T_TRACE = 0x43,		/* an ECHO request that relays answer */
 	WIRE_T_TTLX = 0x44,		/* a relay's TTL-exceeded answer */
+	WIRE_T_FRAG = 0x45,
 };
 
 enum wire_err {
@@ -603,5 +604,56 @@ int wire_bcast_frame(uint8_t *buf, size_t cap, uint8_t ttl,
 void wire_bcast_set_tag(uint8_t *frame, unsigned idx,
     const uint8_t keyid[static BS_KEYID_LEN],
     const uint8_t tag[static BS_HOPTAG_LEN]);
+
+/*
+ * FRAG: a piece of the end-to-end part (bytes 24..end: e2e header,
+ * ciphertext, AEAD tag) of a UNICAST too long for the next hop's MTU.
+ *    0  1 type  1 version  2 ttl  3 reserved
+ *    4  4 hop key id       8  8 hop counter     16  8 hop tag
+ *   24  6 destination originator  30  6 fragmenter (the node that cut)
+ *   36  4 fragment seqno (the fragmenter's)
+ *   40  2 total length (of the whole e2e part, WIRE_FRAG_TOTAL_MIN..MAX)
+ *   42  2 offset of this piece in it
+ *   44  n the piece: 1 <= n, offset + n <= total, n < total
+ * The hop tag covers bytes 0..15 and 24..end (wire_frag_hop_input).
+ * Nothing may follow (a FRAG is never shorter than 45 bytes, so it needs
+ * no Ethernet padding).
+ */
+#define WIRE_FRAG_HDR_LEN	44
+#define WIRE_FRAG_TOTAL_MIN	(WIRE_E2E_HDR_LEN + WIRE_INNER_MIN + \
+    BS_AEAD_TAG_LEN)						/* 58 */
+#define WIRE_FRAG_TOTAL_MAX	(WIRE_E2E_HDR_LEN + WIRE_INNER_MAX + \
+    BS_AEAD_TAG_LEN)						/* 1562 */
+#define WIRE_FRAG_MAX_LEN	(WIRE_FRAG_HDR_LEN + WIRE_FRAG_TOTAL_MAX - 1)
+#define WIRE_FRAG_HOP_IN_MAX	(WIRE_FRAG_MAX_LEN - BS_HOPTAG_LEN)
+
+/* A parsed FRAG (pointers into the frame); as builder input hop fields
+ * and len are ignored. */
+struct wire_frag {
+	uint8_t ttl;
+	const uint8_t *keyid;		/* BS_KEYID_LEN */
+	uint64_t hop_counter;
+	const uint8_t *hop_tag;		/* BS_HOPTAG_LEN */
+	const uint8_t *dst;		/* destination originator */
+	const uint8_t *orig;		/* fragmenter */
+	uint32_t seqno;
+	uint16_t total;
+	uint16_t offset;
+	const uint8_t *piece;
+	size_t piece_len;
+	size_t len;			/* exact: nothing may follow */
+	struct wire_where where;
+};
+
+int wire_frag_parse(const uint8_t *p, size_t len, struct wire_frag *f);
+/*
+ * Write a FRAG with ttl and hop fields zero at buf (set them with
+ * wire_sealed_set_hop, the same offsets); *len = the frame's length.
+ */
+int wire_frag_build(uint8_t *buf, size_t cap, const struct wire_frag *f,
+    size_t *len);
+/* The bytes the hop tag covers (len - 8 of them, returned) into out. */
+size_t wire_frag_hop_input(const uint8_t *frame, size_t len,
+    uint8_t out[static WIRE_FRAG_HOP_IN_MAX]);
 
 #endif /* BATSEC_WIRE_H */

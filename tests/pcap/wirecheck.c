@@ -43,6 +43,7 @@ wc_parse(const uint8_t *p, size_t len, struct wire_where *where)
 	static struct wire_hello h;
 	static struct wire_sealed s;
 	static struct wire_bcast b;
+	static struct wire_frag f;
 	uint8_t type;
 	int r;
 
@@ -65,6 +66,10 @@ wc_parse(const uint8_t *p, size_t len, struct wire_where *where)
 	case WIRE_T_TTLX:
 		r = wire_sealed_parse(p, len, &s);
 		*where = s.where;
+		break;
+	case WIRE_T_FRAG:
+		r = wire_frag_parse(p, len, &f);
+		*where = f.where;
 		break;
 	default:
 		r = wire_bcast_parse(p, len, &b);
