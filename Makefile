@@ -264,7 +264,9 @@ check-qemu: $(BINS) $(TESTS) | deps-ok
 # make check-router: the mipsel build in an emulated MIPS router (qemu-system,
 # tests/router/run; README.md, "Routers").  ROUTER_CACHE: its cache;
 # ROUTER_FOOTPRINT=1: the 50-node memory measure instead (bench/README.md).
+ROUTER_PKGS := qemu-system-mips debootstrap kmod e2fsprogs xz-utils
 check-router:
+	$(Q)contrib/ensure-deps --install $(ROUTER_PKGS)
 	$(Q)$(MAKE) --no-print-directory ARCH=mipsel deps-ok
 	$(Q)$(MAKE) --no-print-directory ARCH=mipsel build-mipsel/batsecd build-mipsel/batsec-ctl \
 	    build-mipsel/tests/check_seccomp_arch build-mipsel/tests/check_sandbox \
