@@ -234,9 +234,11 @@ $(B)/fuzz/replay_%: $(B)/fuzz/fuzz_%.o $(B)/fuzz/replay.o $(LIBTEST) \
 # make check: unit tests in this build flavour, the fuzz replayers (always
 # under sanitizers), the man-page lint and, as root, the network-namespace
 # tests.  tests/run prints the closing 'N passed, N failed' line.
+# ONLY="pattern ...": only the tests whose names match (tests/run's TESTS,
+# which this Makefile's own TESTS, the Check programs, would shadow).
 check: $(BINS) $(TESTS) $(ATTACKS) | deps-ok
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 fuzz-replayers
-	$(Q)B=$(B) tests/run
+	$(Q)B=$(B) TESTS="$(ONLY)" tests/run
 
 fuzz-replayers: $(REPLAYERS)
 
