@@ -1,7 +1,8 @@
 /*
- * check_fwd_dat.c — unit tests of the ARP answer cache
- * (src/forwarder/fwd_dat.c): parsing, learning only claimed MACs, the
- * answer's bytes, the bound, the timeout, claims that move or go,
+ * check_fwd_dat.c — unit tests of the ARP and ND answer cache
+ * (src/forwarder/fwd_dat.c): parsing (ARP; neighbour solicitations and
+ * advertisements, byte by byte), learning only claimed MACs, the
+ * answers' bytes, the bound, the timeout, claims that move or go,
  * conflicting mappings.  The remote TT and the routes are real tables
  * (fwd_tables.c) filled as the parser would; time is passed in.
  */
@@ -438,6 +439,392 @@ START_TEST(test_own_announce)
 }
 END_TEST
 
+/* ---- IPv6 neighbour discovery ------------------------------------------- */
+
+/* fd99::x:y for n = x * 256 + y. */
+static void
+ip6_of(unsigned n, uint8_t ip[16])
+{
+	memset(ip, 0, 16);
+	ip[0] = 0xfd;
+	ip[1] = 0x99;
+	ip[14] = (uint8_t)(n >> 8);
+	ip[15] = (uint8_t)n;
+}
+
+/* The solicited-node group of ip, as IPv6 and Ethernet addresses. */
+static void
+snode(const uint8_t ip[16], uint8_t g[16], uint8_t eth[6])
+{
+	memset(g, 0, 16);
+	g[0] = 0xff;
+	g[1] = 0x02;
+	g[11] = 1;
+	g[12] = 0xff;
+	memcpy(g + 13, ip + 13, 3);
+	eth[0] = eth[1] = 0x33;
+	memcpy(eth + 2, g + 12, 4);
+}
+
+/*
+ * Originator o advertises (solicited, override, flags | those) client c
+ * at fd99::n, in vid; what fwd_dat_nd_learn returns.
+ */
+static int
+learn6(unsigned o, unsigned c, unsigned n, uint8_t flags, uint16_t vid,
+    uint64_t now)
+{
+	uint8_t f[100], mac[6], ip[16], peer[16], orig[6];
+	struct fwd_nd nd;
+	size_t len;
+
+	client_mac(c, mac);
+	ip6_of(n, ip);
+	ip6_of(1, peer);
+	orig_addr(o, orig);
+	len = t_nd(f, FWD_ND_NA, zero6 + 0, mac, ip, peer, ip,
+	    (uint8_t)(0x60 | flags), mac, vid);
+	f[0] = 0x02;			/* a unicast destination */
+	ck_assert_int_eq(fwd_dat_nd_parse(f, len, &nd), 1);
+	return fwd_dat_nd_learn(dt, t, &nd, orig, now);
+}
+
+/* 1 when the cache answers fd99::c with client c's MAC. */
+static int
+serves6(unsigned c, uint64_t now)
+{
+	uint8_t ip[16], mac[6], want[6];
+
+	ip6_of(c, ip);
+	if (!fwd_dat_lookup6(dt, t, ip, 0, now, mac, NULL))
+		return 0;
+	client_mac(c, want);
+	ck_assert_mem_eq(mac, want, 6);
+	return 1;
+}
+
+/* Our client 1 (fd99::1) solicits fd99::n, multicast, tagged tci. */
+static size_t
+ns_frame(uint8_t *f, unsigned n, uint16_t tci)
+{
+	uint8_t req[6], src[16], ip[16], g[16], eg[6];
+
+	client_mac(1, req);
+	ip6_of(1, src);
+	ip6_of(n, ip);
+	snode(ip, g, eg);
+	return t_nd(f, FWD_ND_NS, eg, req, src, g, ip, 0, req, tci);
+}
+
+/* What fwd_dat_nd_parse says of f (len) after byte i is set to v. */
+static int
+nd_mut(const uint8_t *f, size_t len, size_t i, uint8_t v, int fix)
+{
+	uint8_t g[128];
+	struct fwd_nd nd;
+
+	memcpy(g, f, len);
+	g[i] = v;
+	if (fix)
+		t_icmp6_fix(g);
+	return fwd_dat_nd_parse(g, len, &nd);
+}
+
+START_TEST(test_nd_parse)
+{
+	uint8_t f[128], g[128], req[6], src[16], ip[16], grp[16], eg[6];
+	struct fwd_nd nd;
+	size_t n, m = 14 + 40;		/* the ICMPv6 message, untagged */
+
+	n = ns_frame(f, 2, 0x2005);
+	ck_assert_uint_eq(n, 18 + 40 + 32);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_uint_eq(nd.type, FWD_ND_NS);
+	ck_assert_uint_eq(nd.vid, WIRE_VID_TAGGED | 5);
+	ck_assert_int_eq(nd.tagged, 1);
+	client_mac(1, req);
+	ip6_of(1, src);
+	ip6_of(2, ip);
+	ck_assert_mem_eq(nd.lla, req, 6);
+	ck_assert_mem_eq(nd.src, src, 16);
+	ck_assert_mem_eq(nd.target, ip, 16);
+	n = ns_frame(f, 2, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_int_eq(nd.tagged, 0);
+	/* Not ND at all: 0.  An ARP frame, UDP, ICMPv6 echo, IPv4. */
+	ck_assert_int_eq(nd_mut(f, n, 12, 0x08, 0), 0);
+	ck_assert_int_eq(nd_mut(f, n, 14 + 6, 17, 0), 0);
+	ck_assert_int_eq(nd_mut(f, n, m, 128, 1), 0);
+	ck_assert_int_eq(nd_mut(f, n, 14, 0x40, 0), 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, 14 + 40, &nd), 0);
+	/* ND, but wrong: -1.  Hop limit, code, checksum. */
+	ck_assert_int_eq(nd_mut(f, n, 14 + 7, 254, 0), -1);
+	ck_assert_int_eq(nd_mut(f, n, 14 + 7, 1, 0), -1);
+	ck_assert_int_eq(nd_mut(f, n, m + 1, 1, 1), -1);
+	ck_assert_int_eq(nd_mut(f, n, m + 2, (uint8_t)(f[m + 2] ^ 1), 0), -1);
+	ck_assert_int_eq(nd_mut(f, n, m + 20, (uint8_t)(f[m + 20] ^ 1), 0),
+	    -1);
+	/* Truncated, too long, a payload length that lies. */
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n - 1, &nd), -1);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, 14 + 40 + 23, &nd), -1);
+	memcpy(g, f, n);
+	g[n] = 0;
+	ck_assert_int_eq(fwd_dat_nd_parse(g, n + 1, &nd), -1);
+	ck_assert_int_eq(nd_mut(f, n, 14 + 5, 24, 1), -1);
+	/* Options: length 0, past the end, an SLLA of 16 bytes, two. */
+	ck_assert_int_eq(nd_mut(f, n, m + 25, 0, 1), -1);
+	ck_assert_int_eq(nd_mut(f, n, m + 25, 2, 1), -1);
+	memcpy(g, f, n);
+	bs_put16(g + 14 + 4, 40);
+	memset(g + n, 0, 8);
+	g[n + 1] = 1;			/* an unknown option type 0: skipped */
+	t_icmp6_fix(g);
+	ck_assert_int_eq(fwd_dat_nd_parse(g, n + 8, &nd), 1);
+	g[m + 25] = 2;
+	g[n] = 1;			/* one SLLA of 16 bytes */
+	t_icmp6_fix(g);
+	ck_assert_int_eq(fwd_dat_nd_parse(g, n + 8, &nd), -1);
+	g[m + 25] = 1;
+	memcpy(g + n, f + m + 24, 8);	/* two SLLAs */
+	t_icmp6_fix(g);
+	ck_assert_int_eq(fwd_dat_nd_parse(g, n + 8, &nd), -1);
+	/* A multicast target; a multicast source. */
+	ck_assert_int_eq(nd_mut(f, n, m + 8, 0xff, 1), -1);
+	ck_assert_int_eq(nd_mut(f, n, 14 + 8, 0xff, 1), -1);
+	/* DAD: from ::, without an SLLA fine, with one not. */
+	memset(src, 0, 16);
+	snode(ip, grp, eg);
+	n = t_nd(f, FWD_ND_NS, eg, req, src, grp, ip, 0, NULL, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_ptr_null(nd.lla);
+	n = t_nd(f, FWD_ND_NS, eg, req, src, grp, ip, 0, req, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), -1);
+	/* An NA: flags read; Solicited to a multicast group is wrong. */
+	ip6_of(1, src);
+	n = t_nd(f, FWD_ND_NA, req, req, ip, src, ip, 0xe0, req, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_uint_eq(nd.flags, 0xe0);
+	n = t_nd(f, FWD_ND_NA, eg, req, ip, grp, ip, 0x60, req, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), -1);
+	n = t_nd(f, FWD_ND_NA, eg, req, ip, grp, ip, 0x20, req, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+}
+END_TEST
+
+START_TEST(test_nd_answer)
+{
+	uint8_t f[128], out[FWD_DAT_REPLY_MAX], req[6], mac2[6], src[16];
+	uint8_t ip[16], g[16], eg[6];
+	struct fwd_nd nd, na;
+	size_t n, r;
+	const uint8_t *m;
+	struct ipc_tt tt;
+
+	/* Originator 1 claims client 2 untagged and in VLAN 7. */
+	route(1, T0);
+	memset(&tt, 0, sizeof(tt));
+	orig_addr(1, tt.orig_addr);
+	client_mac(2, tt.e[0].mac);
+	client_mac(2, tt.e[1].mac);
+	tt.e[1].vid = WIRE_VID_TAGGED | 7;
+	tt.count = 2;
+	ck_assert_uint_eq(fwd_client_set(t, &tt, T0), 2);
+	ck_assert_int_eq(learn6(1, 2, 2, 0, 0, T0), 1);
+	ck_assert_uint_eq(dt->c.nd_learnt, 1);
+	client_mac(1, req);
+	client_mac(2, mac2);
+	ip6_of(1, src);
+	ip6_of(2, ip);
+	/* Tagged 7: no mapping in that VLAN, flooded. */
+	n = ns_frame(f, 2, 0x0007);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_uint_eq(fwd_dat_nd_answer(dt, t, &nd, T0 + 1, out), 0);
+	ck_assert_uint_eq(dt->c.nd_flooded, 1);
+	n = ns_frame(f, 2, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	r = fwd_dat_nd_answer(dt, t, &nd, T0 + 1, out);
+	ck_assert_uint_eq(r, 14 + 40 + 32);
+	ck_assert_uint_eq(dt->c.nd_answered, 1);
+	/* Every byte. */
+	ck_assert_mem_eq(out, req, 6);
+	ck_assert_mem_eq(out + 6, mac2, 6);
+	ck_assert_uint_eq(bs_get16(out + 12), 0x86dd);
+	ck_assert_uint_eq(bs_get32(out + 14), 0x60000000);
+	ck_assert_uint_eq(bs_get16(out + 18), 32);
+	ck_assert_uint_eq(out[20], 58);
+	ck_assert_uint_eq(out[21], 255);
+	ck_assert_mem_eq(out + 22, ip, 16);
+	ck_assert_mem_eq(out + 38, src, 16);
+	m = out + 54;
+	ck_assert_uint_eq(m[0], 136);
+	ck_assert_uint_eq(m[1], 0);
+	ck_assert_uint_eq(bs_get32(m + 4), 0x40000000);
+	ck_assert_mem_eq(m + 8, ip, 16);
+	ck_assert_uint_eq(m[24], 2);
+	ck_assert_uint_eq(m[25], 1);
+	ck_assert_mem_eq(m + 26, mac2, 6);
+	/* Its checksum is right (recomputed independently: same). */
+	memcpy(f, out, r);
+	t_icmp6_fix(f);
+	ck_assert_mem_eq(f, out, r);
+	ck_assert_int_eq(fwd_dat_nd_parse(out, r, &na), 1);
+	ck_assert_uint_eq(na.type, FWD_ND_NA);
+	ck_assert_uint_eq(na.flags, FWD_ND_F_SOLICITED);
+	ck_assert_mem_eq(na.lla, mac2, 6);
+	/* A router's advertisement: the answer says Router. */
+	ck_assert_int_eq(learn6(1, 2, 2, FWD_ND_F_ROUTER, 0, T0 + 2), 1);
+	n = ns_frame(f, 2, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_uint_eq(fwd_dat_nd_answer(dt, t, &nd, T0 + 3, out), r);
+	ck_assert_uint_eq(out[54 + 4], FWD_ND_F_SOLICITED | FWD_ND_F_ROUTER);
+	/* In VLAN 7 once learnt there: tagged answer. */
+	ck_assert_int_eq(learn6(1, 2, 2, 0, 0x0007, T0 + 4), 1);
+	n = ns_frame(f, 2, 0x0007);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	r = fwd_dat_nd_answer(dt, t, &nd, T0 + 5, out);
+	ck_assert_uint_eq(r, 18 + 40 + 32);
+	ck_assert_uint_eq(bs_get16(out + 12), 0x8100);
+	ck_assert_uint_eq(bs_get16(out + 14), 0x0007);
+	ck_assert_int_eq(fwd_dat_nd_parse(out, r, &na), 1);
+	ck_assert_uint_eq(na.vid, WIRE_VID_TAGGED | 7);
+	ck_assert_uint_eq(dt->c.nd_answered, 3);
+	/* Not answered, not counted as flooded: DAD (source ::), another
+	 * group, an SLLA that is not the Ethernet source, none, a target
+	 * that is the source. */
+	snode(ip, g, eg);
+	memset(src, 0, 16);
+	n = t_nd(f, FWD_ND_NS, eg, req, src, g, ip, 0, NULL, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_uint_eq(fwd_dat_nd_answer(dt, t, &nd, T0 + 5, out), 0);
+	ip6_of(1, src);
+	g[15] ^= 1;
+	n = t_nd(f, FWD_ND_NS, eg, req, src, g, ip, 0, req, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_uint_eq(fwd_dat_nd_answer(dt, t, &nd, T0 + 5, out), 0);
+	g[15] ^= 1;
+	eg[5] ^= 1;
+	n = t_nd(f, FWD_ND_NS, eg, req, src, g, ip, 0, req, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_uint_eq(fwd_dat_nd_answer(dt, t, &nd, T0 + 5, out), 0);
+	eg[5] ^= 1;
+	n = t_nd(f, FWD_ND_NS, eg, req, src, g, ip, 0, mac2, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_uint_eq(fwd_dat_nd_answer(dt, t, &nd, T0 + 5, out), 0);
+	n = t_nd(f, FWD_ND_NS, eg, req, src, g, ip, 0, NULL, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_uint_eq(fwd_dat_nd_answer(dt, t, &nd, T0 + 5, out), 0);
+	n = t_nd(f, FWD_ND_NS, eg, req, ip, g, ip, 0, req, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_uint_eq(fwd_dat_nd_answer(dt, t, &nd, T0 + 5, out), 0);
+	ck_assert_uint_eq(dt->c.nd_answered, 3);
+	ck_assert_uint_eq(dt->c.nd_flooded, 1);
+	/* An NA is no question. */
+	n = ns_frame(f, 2, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	nd.type = FWD_ND_NA;
+	ck_assert_uint_eq(fwd_dat_nd_answer(dt, t, &nd, T0 + 5, out), 0);
+	/* Off: nothing learnt, nothing answered. */
+	dt->enabled = 0;
+	nd.type = FWD_ND_NS;
+	ck_assert_uint_eq(fwd_dat_nd_answer(dt, t, &nd, T0 + 5, out), 0);
+	ck_assert_int_eq(learn6(1, 3, 3, 0, 0, T0 + 5), 0);
+	ck_assert_int_eq(serves6(2, T0 + 5), 0);
+}
+END_TEST
+
+/* Unclaimed MACs, conflicts, timeouts and moves, as for ARP. */
+START_TEST(test_nd_refuse)
+{
+	uint8_t f[128], mac[6], ip[16], peer[16], orig[6], v4[4], out[6];
+	struct fwd_nd nd;
+	size_t n;
+
+	two_origs();
+	/* Originator 2 advertises originator 1's client; nobody's MAC. */
+	ck_assert_int_eq(learn6(2, 10, 10, 0, 0, T0), -1);
+	ck_assert_int_eq(learn6(2, 99, 99, 0, 0, T0), -1);
+	ck_assert_uint_eq(dt->c.refused_unclaimed, 2);
+	ck_assert_int_eq(serves6(10, T0), 0);
+	ck_assert_uint_eq(fwd_dat_count(dt), 0);
+	/* Without a target link-layer address: nothing to learn. */
+	client_mac(10, mac);
+	ip6_of(10, ip);
+	ip6_of(1, peer);
+	orig_addr(1, orig);
+	n = t_nd(f, FWD_ND_NA, mac, mac, ip, peer, ip, 0x60, NULL, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_int_eq(fwd_dat_nd_learn(dt, t, &nd, orig, T0), 0);
+	/* An IPv4-mapped target cannot state an IPv4 mapping. */
+	memset(ip, 0, 16);
+	ip[10] = ip[11] = 0xff;
+	ip_of(10, ip + 12);
+	n = t_nd(f, FWD_ND_NA, mac, mac, ip, peer, ip, 0x60, mac, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_int_eq(fwd_dat_nd_learn(dt, t, &nd, orig, T0), 0);
+	ip_of(10, v4);
+	ck_assert_int_eq(fwd_dat_lookup(dt, t, v4, 0, T0, out, NULL), 0);
+	/* A solicitation teaches nothing. */
+	n = ns_frame(f, 10, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_int_eq(fwd_dat_nd_learn(dt, t, &nd, orig, T0), 0);
+	/* The owner: served, IPv4 and IPv6 side by side. */
+	ck_assert_int_eq(learn6(1, 10, 10, 0, 0, T0), 1);
+	ck_assert_int_eq(learn(1, 10, T0), 1);
+	ck_assert_int_eq(serves6(10, T0 + 1), 1);
+	ck_assert_int_eq(serves(10, T0 + 1), 1);
+	ck_assert_uint_eq(fwd_dat_count(dt), 2);
+	/* 2 says fd99::10 is at its client 20: neither is served. */
+	ck_assert_int_eq(learn6(2, 20, 10, 0, 0, T0 + 2), -1);
+	ck_assert_uint_eq(dt->c.conflicts, 1);
+	ck_assert_int_eq(serves6(10, T0 + 3), 0);
+	ck_assert_int_eq(serves(10, T0 + 3), 1);
+	/* Timeout. */
+	ck_assert_int_eq(learn6(2, 20, 20, 0, 0, T0 + 3), 1);
+	ck_assert_int_eq(serves6(20, T0 + 3 + FWD_DAT_TIMEOUT_MS - 1), 1);
+	ck_assert_int_eq(serves6(20, T0 + 3 + FWD_DAT_TIMEOUT_MS), 0);
+	/* The client moves to originator 2: 1's mapping is dropped. */
+	ck_assert_int_eq(learn6(1, 10, 11, 0, 0, T0 + 4), 1);
+	claims(1, 0, 0, T0 + 5);
+	claims(2, 10, 1, T0 + 5);
+	ck_assert_int_eq(serves6(11, T0 + 6), 0);
+	ck_assert_uint_ge(dt->c.invalidated, 1);
+}
+END_TEST
+
+/* Our clients' unicast advertisements: flooded once per address. */
+START_TEST(test_nd_own)
+{
+	uint8_t f[128], mac[6], peer[6], ip[16], pip[16], g[16], eg[6];
+	struct fwd_nd nd;
+	size_t n;
+
+	client_mac(1, mac);
+	client_mac(2, peer);
+	ip6_of(1, ip);
+	ip6_of(2, pip);
+	n = t_nd(f, FWD_ND_NA, peer, mac, ip, pip, ip, 0x60, mac, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_int_eq(fwd_dat_nd_own(dt, &nd, T0), 1);
+	ck_assert_int_eq(fwd_dat_nd_own(dt, &nd, T0 + 1), 0);
+	ck_assert_int_eq(fwd_dat_nd_own(dt, &nd, T0 + FWD_DAT_ANNOUNCE_MS),
+	    1);
+	ck_assert_uint_eq(dt->c.nd_announced, 2);
+	/* Multicast (flooded anyway), without a TLLA, or a solicitation. */
+	snode(ip, g, eg);
+	ip6_of(3, ip);
+	n = t_nd(f, FWD_ND_NA, eg, mac, ip, g, ip, 0x20, mac, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_int_eq(fwd_dat_nd_own(dt, &nd, T0), 0);
+	n = t_nd(f, FWD_ND_NA, peer, mac, ip, pip, ip, 0x60, NULL, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_int_eq(fwd_dat_nd_own(dt, &nd, T0), 0);
+	n = ns_frame(f, 2, 0);
+	ck_assert_int_eq(fwd_dat_nd_parse(f, n, &nd), 1);
+	ck_assert_int_eq(fwd_dat_nd_own(dt, &nd, T0), 0);
+	ck_assert_uint_eq(dt->c.nd_announced, 2);
+}
+END_TEST
+
 static Suite *
 fwd_dat_suite(void)
 {
@@ -454,6 +841,10 @@ fwd_dat_suite(void)
 	tcase_add_test(tc, test_bound);
 	tcase_add_test(tc, test_own_announce);
 	tcase_add_test(tc, test_per_orig);
+	tcase_add_test(tc, test_nd_parse);
+	tcase_add_test(tc, test_nd_answer);
+	tcase_add_test(tc, test_nd_refuse);
+	tcase_add_test(tc, test_nd_own);
 	suite_add_tcase(s, tc);
 	return s;
 }

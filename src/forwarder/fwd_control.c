@@ -554,10 +554,11 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 	}
 }
 
-/* The ARP answer cache (fwd_dat.h). */
+/* The ARP and ND answer cache (fwd_dat.h): a record apart. */
 static void
 fwd_stats_dat(struct ctl_reply *r, const struct fwd_dat *dt)
 {
+	ctl_reply_record_begin(r);
 	ctl_reply_field_u64(r, "fwd_dat_entries", fwd_dat_count(dt));
 	ctl_reply_field_u64(r, "dat_answered", dt->c.answered);
 	ctl_reply_field_u64(r, "dat_flooded", dt->c.flooded);
@@ -569,6 +570,11 @@ fwd_stats_dat(struct ctl_reply *r, const struct fwd_dat *dt)
 	ctl_reply_field_u64(r, "dat_expired", dt->c.expired);
 	ctl_reply_field_u64(r, "dat_evicted", dt->c.evicted);
 	ctl_reply_field_u64(r, "dat_announced", dt->c.announced);
+	ctl_reply_field_u64(r, "dat_nd_answered", dt->c.nd_answered);
+	ctl_reply_field_u64(r, "dat_nd_flooded", dt->c.nd_flooded);
+	ctl_reply_field_u64(r, "dat_nd_learnt", dt->c.nd_learnt);
+	ctl_reply_field_u64(r, "dat_nd_announced", dt->c.nd_announced);
+	ctl_reply_field_u64(r, "dat_nd_malformed", dt->c.nd_malformed);
 }
 
 /*

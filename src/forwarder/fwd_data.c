@@ -364,8 +364,24 @@ fwd_data_to_tap(struct fwd_data *d, struct fwd_dcount *c, struct fwd_neigh *n,
 }
 
 /*
+ * A neighbour solicitation or advertisement in frame, 1 and *nd; 0 when
+ * there is none, or a bad one (counted; it goes on as any frame).
+ */
+static int
+fwd_data_nd(struct fwd_data *d, const uint8_t *frame, size_t len,
+    struct fwd_nd *nd)
+{
+	int rc = fwd_dat_nd_parse(frame, len, nd);
+
+	if (rc < 0)
+		d->dat.c.nd_malformed++;
+	return rc > 0;
+}
+
+/*
  * An inner frame from originator orig for batsec0: the mapping of an ARP
- * frame in it is learnt for answers (fwd_dat.h) before it goes on.
+ * frame or a neighbour advertisement in it is learnt for answers
+ * (fwd_dat.h) before it goes on.
  */
 static void
 fwd_data_from_orig(struct fwd_data *d, struct fwd_dcount *c,
@@ -373,9 +389,12 @@ fwd_data_from_orig(struct fwd_data *d, struct fwd_dcount *c,
     size_t len)
 {
 	struct fwd_arp a;
+	struct fwd_nd nd;
 
 	if (d->dat.enabled && fwd_dat_arp_parse(inner, len, &a))
 		(void)fwd_dat_learn(&d->dat, d->t, &a, orig, d->now_ms);
+	else if (d->dat.enabled && fwd_data_nd(d, inner, len, &nd))
+		(void)fwd_dat_nd_learn(&d->dat, d->t, &nd, orig, d->now_ms);
 	fwd_data_to_tap(d, c, n, inner, len);
 }
 
@@ -951,6 +970,33 @@ fwd_data_tap_arp(struct fwd_data *d, const uint8_t *frame, size_t len)
 	return 1;
 }
 
+/*
+ * The same for a neighbour solicitation or advertisement of one of our
+ * clients: a multicast solicitation the cache answered on batsec0, or a
+ * unicast advertisement flooded as an announcement.
+ */
+static int
+fwd_data_tap_nd(struct fwd_data *d, const uint8_t *frame, size_t len)
+{
+	uint8_t reply[FWD_DAT_REPLY_MAX];
+	struct fwd_nd nd;
+	size_t n;
+
+	if (!d->dat.enabled || !fwd_data_nd(d, frame, len, &nd))
+		return 0;
+	if (!(frame[0] & 0x01)) {
+		if (!fwd_dat_nd_own(&d->dat, &nd, d->now_ms))
+			return 0;
+		fwd_data_tap_bcast(d, frame, len);
+		return 1;
+	}
+	if ((n = fwd_dat_nd_answer(&d->dat, d->t, &nd, d->now_ms,
+	    reply)) == 0)
+		return 0;
+	fwd_data_to_tap(d, &d->tap, NULL, reply, n);
+	return 1;
+}
+
 void
 fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
     uint64_t now_ms)
@@ -977,7 +1023,7 @@ fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
 		fwd_data_tap_unicast(d, d->gw.sel, frame, len);
 		return;
 	}
-	if (fwd_data_tap_arp(d, frame, len))
+	if (fwd_data_tap_arp(d, frame, len) || fwd_data_tap_nd(d, frame, len))
 		return;
 	if ((frame[0] & 0x01) ||
 	    (cl = fwd_client_find(d->t, frame, vid)) == NULL) {

@@ -80,6 +80,69 @@ t_arp(uint8_t *buf, uint16_t op, const uint8_t *edst, const uint8_t *sha,
 	return off + 46;
 }
 
+/* The ICMPv6 checksum, by the book: pseudo-header, then the message. */
+static uint16_t
+t_icmp6_sum(const uint8_t *ip, const uint8_t *m, size_t len)
+{
+	uint64_t sum = 58 + len;
+	size_t i;
+
+	for (i = 8; i < 40; i += 2)
+		sum += (uint32_t)ip[i] << 8 | ip[i + 1];
+	for (i = 0; i < len; i++)
+		sum += (i & 1) ? m[i] : (uint32_t)m[i] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+void
+t_icmp6_fix(uint8_t *buf)
+{
+	uint8_t *ip = buf + (bs_get16(buf + 12) == 0x8100 ? 18 : 14);
+
+	bs_put16(ip + 42, 0);
+	bs_put16(ip + 42, t_icmp6_sum(ip, ip + 40, bs_get16(ip + 4)));
+}
+
+size_t
+t_nd(uint8_t *buf, uint8_t type, const uint8_t *edst, const uint8_t *esrc,
+    const uint8_t src[16], const uint8_t dst[16], const uint8_t target[16],
+    uint8_t flags, const uint8_t *lla, uint16_t vid)
+{
+	size_t off = 14, plen = lla != NULL ? 32 : 24;
+	uint8_t *ip, *m;
+
+	memset(buf, 0, 98);
+	memcpy(buf, edst, BS_ADDR_LEN);
+	memcpy(buf + 6, esrc, BS_ADDR_LEN);
+	if (vid != 0) {
+		bs_put16(buf + 12, 0x8100);
+		bs_put16(buf + 14, vid);
+		off += 4;
+	}
+	bs_put16(buf + off - 2, 0x86dd);
+	ip = buf + off;
+	ip[0] = 0x60;
+	bs_put16(ip + 4, (uint16_t)plen);
+	ip[6] = 58;
+	ip[7] = 255;
+	memcpy(ip + 8, src, 16);
+	memcpy(ip + 24, dst, 16);
+	m = ip + 40;
+	m[0] = type;
+	if (type == 136)
+		m[4] = flags;
+	memcpy(m + 8, target, 16);
+	if (lla != NULL) {
+		m[24] = type == 135 ? 1 : 2;
+		m[25] = 1;
+		memcpy(m + 26, lla, BS_ADDR_LEN);
+	}
+	t_icmp6_fix(buf);
+	return off + 40 + plen;
+}
+
 void
 t_salt(uint8_t salt[BS_LINKSALT_LEN], const uint8_t *pk)
 {

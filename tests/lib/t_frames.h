@@ -37,6 +37,25 @@ size_t	t_arp(uint8_t *buf, uint16_t op, const uint8_t *edst,
 	    const uint8_t *sha, const uint8_t spa[4], const uint8_t *tha,
 	    const uint8_t tpa[4], uint16_t vid);
 
+/*
+ * An IPv6 neighbour solicitation (type 135) or advertisement (136) over
+ * Ethernet, as RFC 4861 has it (hop limit 255, checksum right): Ethernet
+ * dst edst and source esrc, an 802.1Q tag of vid when vid is not 0, IPv6
+ * src and dst, the target, the NA flags byte, and when lla is not NULL
+ * its link-layer address option (source for a solicitation, target for
+ * an advertisement).  Its length (at most 98 bytes).
+ */
+size_t	t_nd(uint8_t *buf, uint8_t type, const uint8_t *edst,
+	    const uint8_t *esrc, const uint8_t src[16], const uint8_t dst[16],
+	    const uint8_t target[16], uint8_t flags, const uint8_t *lla,
+	    uint16_t vid);
+
+/*
+ * The ICMPv6 checksum of the IPv6 frame buf (untagged or one tag) set
+ * right again after a change, for its IPv6 payload length.
+ */
+void	t_icmp6_fix(uint8_t *buf);
+
 /* ---- data frames, version 2 ---- */
 
 /* One end of a link, as the link root takes it. */
