@@ -10,7 +10,8 @@
  * hop-tagged with the keys of fuzz_data's fixed context (so they pass the
  * hop check and, for us, the AEAD): for us, to forward, at the end of
  * their TTL, duplicated, replayed, our own, tagged for another link, and
- * from a host that is not a neighbour.  Deterministic.
+ * from a host that is not a neighbour; ARP frames and IPv6 neighbour
+ * discovery for the answer cache.  Deterministic.
  */
 #include <string.h>
 
@@ -366,6 +367,90 @@ gen_gw(void)
 	t_seed_flush(&gen_seed);
 }
 
+/* fd00::n, its solicited-node group as IPv6 and Ethernet addresses. */
+static void
+gen_ip6(unsigned n, uint8_t ip[16], uint8_t grp[16], uint8_t eth[6])
+{
+	static const uint8_t sn[16] = { 0xff, 0x02, [11] = 1, [12] = 0xff };
+
+	memset(ip, 0, 16);
+	ip[0] = 0xfd;
+	ip[15] = (uint8_t)n;
+	memcpy(grp, sn, 16);
+	grp[15] = (uint8_t)n;
+	memcpy(eth, (const uint8_t[]){ 0x33, 0x33, 0xff, 0, 0, 0 }, 6);
+	eth[5] = (uint8_t)n;
+}
+
+/*
+ * The answer cache (fwd_dat.h): mappings of clients of nodes 1 and 5
+ * (VLAN 10) in BCASTs and a UNICAST, in ARP and neighbour advertisements
+ * (one of a client node 1 does not claim), then the TAP's client 9 asking
+ * for them (answered), a DAD solicitation and one with a bad hop limit
+ * (flooded), and client 9's own reply and advertisement (announced).
+ */
+static void
+gen_dat(void)
+{
+	static const uint8_t all[16] = { 0xff, 0x02, [15] = 1 };
+	static const uint8_t eall[6] = { 0x33, 0x33, 0, 0, 0, 1 };
+	uint8_t inner[2048], p[2048], mac[6], me[6], ip[16], grp[16], eg[6];
+	uint8_t my[16], v4[4] = { 10, 0, 0, 2 }, v4me[4] = { 10, 0, 0, 9 };
+	size_t il, n;
+
+	gen_client(9, me);
+	gen_ip6(9, my, grp, eg);
+	gen_client(2, mac);
+	il = t_arp(inner, 2, gen_bc, mac, v4, gen_bc, v4, 0);
+	n = gen_bcast(p, 50, 20, 1, 1, inner, il);
+	gen_rec(K_FROM(1) | K_DST_BCAST, 0, p, n);
+	gen_client(1, mac);
+	gen_ip6(1, ip, grp, eg);
+	il = t_nd(inner, 136, eall, mac, ip, all, ip, 0x20, mac, 0);
+	n = gen_bcast(p, 50, 21, 1, 1, inner, il);
+	gen_rec(K_FROM(1) | K_DST_BCAST, 0, p, n);
+	gen_client(6, mac);
+	gen_ip6(6, ip, grp, eg);
+	il = t_nd(inner, 136, eall, mac, ip, all, ip, 0xa0, mac, 10);
+	n = gen_bcast(p, 50, 22, 5, 3, inner, il);
+	gen_rec(K_FROM(3) | K_IF_B | K_DST_BCAST, 0, p, n);
+	gen_client(5, mac);
+	gen_ip6(5, ip, grp, eg);
+	il = t_nd(inner, 136, me, mac, ip, my, ip, 0x60, mac, 0);
+	n = gen_unicast(p, 50, 3, 0, 5, inner, il);
+	gen_rec(K_FROM(3) | K_IF_B | K_DST_US, 0, p, n);
+	gen_ip6(7, ip, grp, eg);
+	il = t_nd(inner, 136, eall, mac, ip, all, ip, 0x20, mac, 0);
+	n = gen_bcast(p, 50, 23, 1, 1, inner, il);
+	gen_rec(K_FROM(1) | K_DST_BCAST, 0, p, n);
+	/* Client 9 asks. */
+	il = t_arp(inner, 1, gen_bc, me, v4me, gen_bc, v4, 0);
+	gen_rec(K_TAP, 0, inner, il);
+	gen_ip6(1, ip, grp, eg);
+	il = t_nd(inner, 135, eg, me, my, grp, ip, 0, me, 0);
+	gen_rec(K_TAP, 0, inner, il);
+	gen_ip6(6, ip, grp, eg);
+	il = t_nd(inner, 135, eg, me, my, grp, ip, 0, me, 10);
+	gen_rec(K_TAP, 0, inner, il);
+	gen_ip6(5, ip, grp, eg);
+	il = t_nd(inner, 135, eg, me, my, grp, ip, 0, me, 0);
+	gen_rec(K_TAP, 0, inner, il);
+	il = t_nd(inner, 135, eg, me, (const uint8_t[16]){ 0 }, grp, ip, 0,
+	    NULL, 0);
+	gen_rec(K_TAP, 0, inner, il);
+	il = t_nd(inner, 135, eg, me, my, grp, ip, 0, me, 0);
+	inner[14 + 7] = 64;
+	gen_rec(K_TAP, 0, inner, il);
+	/* Its own answers, to client 1. */
+	gen_client(1, mac);
+	il = t_arp(inner, 2, mac, me, v4me, mac, v4, 0);
+	gen_rec(K_TAP, 0, inner, il);
+	gen_ip6(1, ip, grp, eg);
+	il = t_nd(inner, 136, mac, me, my, ip, my, 0x60, me, 0);
+	gen_rec(K_TAP, 0, inner, il);
+	t_seed_flush(&gen_seed);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -388,6 +473,7 @@ main(int argc, char **argv)
 	gen_mesh_bcast();
 	gen_mixed();
 	gen_gw();
-	gen_mesh_trace();		/* last: the seeds before stay */
+	gen_mesh_trace();
+	gen_dat();			/* last: the seeds before stay */
 	return 0;
 }

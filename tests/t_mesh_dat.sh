@@ -24,6 +24,7 @@
 MESH_ORIG_MS=${MESH_ORIG_MS:-500}
 MESH_HELLO_MS=${MESH_HELLO_MS:-500}
 . "$(dirname "$0")/meshlib.sh"
+. "$(dirname "$0")/datlib.sh"
 need_root
 for t in tcpdump tshark; do
 	if ! command -v "$t" >/dev/null 2>&1; then
@@ -32,7 +33,6 @@ for t in tcpdump tshark; do
 	fi
 done
 mesh_init t_mesh_dat
-LUA=$TOP/contrib/batsec.lua
 N=${DAT_NODES:-7}
 
 EDGES=""
@@ -46,74 +46,13 @@ else
 	fail "chain of $N converged within 120 s"
 	finish
 fi
-# Every node knows every other node's batsec0 MAC as that node's client
-# (the signed claims the answers rest on).
-clients_known() {
-	local i
-	for i in $(mesh_seq "$N"); do
-		[ "$(mesh_stat "$i" fwd_clients)" -ge $((N - 1)) ] || return 1
-	done
-}
-check "every node knows the other nodes' clients" wait_for 60 clients_known
-
-set_all() {
-	local i
-	for i in $(mesh_seq "$N"); do
-		mesh_ctl "$i" set dat "$1" >/dev/null 2>&1 ||
-		    fail "node $i: set dat $1"
-	done
-}
-sum_stat() {
-	local i s=0
-	for i in $(mesh_seq "$N"); do s=$((s + $(mesh_stat "$i" "$1"))); done
-	echo "$s"
-}
-
-# ---- capture on every link ---------------------------------------------------
-
-CAPS=""
-cap_start() {
-	local i
-	CAPS=""
-	for i in $(mesh_seq $((N - 1))); do
-		ip netns exec "$(mesh_ns "$i")" tcpdump -i "m$((i + 1))" -U -n \
-		    -w "$MT/$1.$i.pcap" ether proto 0x88b5 \
-		    >"$MT/$1.$i.txt" 2>&1 &
-		CAPS="$CAPS $!"
-		track_pid "$!"
-	done
-	for i in $(mesh_seq $((N - 1))); do
-		wait_for 20 grep -q "listening on" "$MT/$1.$i.txt" ||
-		    fail "tcpdump on node $i's m$((i + 1)) is capturing"
-	done
-}
-cap_stop() {
-	local p
-	sleep 1		# what is in flight; -U writes frame by frame
-	for p in $CAPS; do kill -INT "$p" 2>/dev/null; done
-	for p in $CAPS; do wait_for 10 sh -c "! kill -0 $p 2>/dev/null"; done
-}
-# cap_read RUN: the links' captures merged, one line per batsec frame:
-# its type and the opcode of an ARP frame inside (empty if none).
-cap_read() {
-	mergecap -w "$MT/$1.pcap" "$MT/$1".[0-9]*.pcap 2>>"$MT/tshark.err"
-	tshark -X "lua_script:$LUA" -r "$MT/$1.pcap" -T fields \
-	    -e batsec.type -e arp.opcode 2>>"$MT/tshark.err" >"$MT/$1.fields"
-}
-# cap_count RUN AWK-CONDITION: lines of RUN's fields ($1 type, $2 opcode).
-cap_count() { awk -F'\t' "$2 { n++ } END { print n + 0 }" "$MT/$1.fields"; }
+check "every node knows the other nodes' clients" wait_for 60 dat_clients_known
 
 T0=$(mesh_now_ms)
 stamp() { echo "# $(mesh_secs_since "$T0") s: $*"; }
 
 # ---- the workload --------------------------------------------------------------
 
-flush_all() {
-	local i
-	for i in $(mesh_seq "$N"); do
-		ip -n "$(mesh_ns "$i")" neigh flush dev batsec0 2>/dev/null
-	done
-}
 # pinglist.py NS,ADDR,MAC...: for each in turn, the neighbour caches of
 # batsec0 here and in namespace NS flushed, then one ICMP echo to ADDR (a
 # second one when no reply came within 3 s), then the ARP table must map
@@ -170,7 +109,7 @@ workload() {
 	local r i j dsts
 	: >"$MT/$1.fail"
 	for r in 1 2; do
-		flush_all
+		dat_flush_all
 		for i in $(mesh_seq "$N"); do
 			dsts=""
 			for j in $(mesh_seq "$N"); do
@@ -185,28 +124,28 @@ workload() {
 }
 
 stamp "dat off"
-set_all off
-cap_start off
+dat_set_all off
+dat_cap_start off
 workload off
-cap_stop
-cap_read off
-ARP_OFF=$(cap_count off '$2 != ""')
-REQ_OFF=$(cap_count off '$2 == 1')
+dat_cap_stop
+dat_cap_read off arp.opcode
+ARP_OFF=$(dat_cap_count off '$2 != ""')
+REQ_OFF=$(dat_cap_count off '$2 == 1')
 
 stamp "dat on"
-set_all on
-ANS0=$(sum_stat dat_answered)
-cap_start on
+dat_set_all on
+ANS0=$(dat_sum_stat dat_answered)
+dat_cap_start on
 workload on
-cap_stop
-cap_read on
+dat_cap_stop
+dat_cap_read on arp.opcode
 stamp "counted"
-ARP_ON=$(cap_count on '$2 != ""')
-REQ_ON=$(cap_count on '$2 == 1')
-ANSWERED=$(( $(sum_stat dat_answered) - ANS0 ))
-ANNOUNCED=$(sum_stat dat_announced)
-BCAST_ALL_OFF=$(cap_count off '$1 == "0x41" || $1 == "65"')
-BCAST_ALL_ON=$(cap_count on '$1 == "0x41" || $1 == "65"')
+ARP_ON=$(dat_cap_count on '$2 != ""')
+REQ_ON=$(dat_cap_count on '$2 == 1')
+ANSWERED=$(( $(dat_sum_stat dat_answered) - ANS0 ))
+ANNOUNCED=$(dat_sum_stat dat_announced)
+BCAST_ALL_OFF=$(dat_cap_count off '$1 == "0x41" || $1 == "65"')
+BCAST_ALL_ON=$(dat_cap_count on '$1 == "0x41" || $1 == "65"')
 
 echo "# flooded ARP frames on the $((N - 1)) links (frames x links):" \
     "dat off $ARP_OFF (requests $REQ_OFF), dat on $ARP_ON (requests" \
@@ -287,9 +226,9 @@ check "node $A has node $V's address at node $V's MAC" sh -c \
     grep -q 'lladdr $(mesh_mac "$V")'"
 
 # An unused address at a MAC node V claims, stated by H: refused.
-UN0=$(sum_stat dat_refused_unclaimed)
+UN0=$(dat_sum_stat dat_refused_unclaimed)
 garp "$H" 10.99.0.222 "$(mesh_mac "$V")"
-unclaimed_seen() { [ "$(sum_stat dat_refused_unclaimed)" -gt "$UN0" ]; }
+unclaimed_seen() { [ "$(dat_sum_stat dat_refused_unclaimed)" -gt "$UN0" ]; }
 check "a mapping to a MAC the sender does not claim is refused" \
     wait_for 20 unclaimed_seen
 ANS1=$(mesh_stat "$A" dat_answered)
