@@ -50,23 +50,34 @@ t_eth(uint8_t *buf, const uint8_t *dst, const uint8_t *src, uint16_t vid,
 	return len;
 }
 
-size_t
-t_arp(uint8_t *buf, uint16_t op, const uint8_t *edst, const uint8_t *sha,
-    const uint8_t spa[4], const uint8_t *tha, const uint8_t tpa[4],
-    uint16_t vid)
+/* dst, src, an 802.1Q tag of vid when vid is not 0, type: its length. */
+static size_t
+t_eth_head(uint8_t *buf, const uint8_t *dst, const uint8_t *src,
+    uint16_t vid, uint16_t type)
 {
 	size_t off = 14;
-	uint8_t *p;
 
-	memset(buf, 0, 64);
-	memcpy(buf, edst, BS_ADDR_LEN);
-	memcpy(buf + 6, sha, BS_ADDR_LEN);
+	memcpy(buf, dst, BS_ADDR_LEN);
+	memcpy(buf + 6, src, BS_ADDR_LEN);
 	if (vid != 0) {
 		bs_put16(buf + 12, 0x8100);
 		bs_put16(buf + 14, vid);
 		off += 4;
 	}
-	bs_put16(buf + off - 2, 0x0806);
+	bs_put16(buf + off - 2, type);
+	return off;
+}
+
+size_t
+t_arp(uint8_t *buf, uint16_t op, const uint8_t *edst, const uint8_t *sha,
+    const uint8_t spa[4], const uint8_t *tha, const uint8_t tpa[4],
+    uint16_t vid)
+{
+	size_t off;
+	uint8_t *p;
+
+	memset(buf, 0, 64);
+	off = t_eth_head(buf, edst, sha, vid, 0x0806);
 	p = buf + off;
 	bs_put16(p, 1);			/* Ethernet */
 	bs_put16(p + 2, 0x0800);	/* IPv4 */
@@ -110,18 +121,11 @@ t_nd(uint8_t *buf, uint8_t type, const uint8_t *edst, const uint8_t *esrc,
     const uint8_t src[16], const uint8_t dst[16], const uint8_t target[16],
     uint8_t flags, const uint8_t *lla, uint16_t vid)
 {
-	size_t off = 14, plen = lla != NULL ? 32 : 24;
+	size_t off, plen = lla != NULL ? 32 : 24;
 	uint8_t *ip, *m;
 
 	memset(buf, 0, 98);
-	memcpy(buf, edst, BS_ADDR_LEN);
-	memcpy(buf + 6, esrc, BS_ADDR_LEN);
-	if (vid != 0) {
-		bs_put16(buf + 12, 0x8100);
-		bs_put16(buf + 14, vid);
-		off += 4;
-	}
-	bs_put16(buf + off - 2, 0x86dd);
+	off = t_eth_head(buf, edst, esrc, vid, 0x86dd);
 	ip = buf + off;
 	ip[0] = 0x60;
 	bs_put16(ip + 4, (uint16_t)plen);
