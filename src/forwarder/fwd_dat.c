@@ -252,13 +252,17 @@ dat_eth_parse(const uint8_t *frame, size_t len, size_t need, int *tagged,
 	return 1;
 }
 
-/* An answer's Ethernet header (tagged with tci when tagged): its length. */
+/*
+ * An answer in out (FWD_DAT_REPLY_MAX bytes, zeroed): its Ethernet header
+ * (tagged with tci when tagged), whose length is returned.
+ */
 static size_t
 dat_eth_build(uint8_t *out, const uint8_t *dst, const uint8_t *src,
     int tagged, uint16_t tci, uint16_t type)
 {
 	size_t off = DAT_ETH_HLEN;
 
+	memset(out, 0, FWD_DAT_REPLY_MAX);
 	memcpy(out, dst, BS_ADDR_LEN);
 	memcpy(out + 6, src, BS_ADDR_LEN);
 	if (tagged) {
@@ -425,7 +429,6 @@ fwd_dat_answer(struct fwd_dat *dt, const struct fwd_tables *t,
 		dt->c.flooded++;
 		return 0;
 	}
-	memset(out, 0, FWD_DAT_REPLY_MAX);
 	len = dat_eth_build(out, a->sha, mac, a->tagged, a->tci,
 	    DAT_ETH_P_ARP);
 	p = out + len;
@@ -668,7 +671,6 @@ fwd_dat_nd_answer(struct fwd_dat *dt, const struct fwd_tables *t,
 		dt->c.nd_flooded++;
 		return 0;
 	}
-	memset(out, 0, FWD_DAT_REPLY_MAX);
 	len = dat_eth_build(out, nd->eth_src, mac, nd->tagged, nd->tci,
 	    DAT_ETH_P_IPV6);
 	ip = out + len;
