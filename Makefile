@@ -141,7 +141,7 @@ ATTACKS := $(patsubst tests/attack/%.c,$(B)/tests/attack/%,$(ATTACK_SRC))
 
 MANPAGES := $(sort $(wildcard man/*.[1-8]))
 
-.PHONY: all deps deps-ok check check-qemu check-router musl-syntax fuzz-replayers man-lint install clean \
+.PHONY: all deps deps-ok check check-qemu check-router router-deps musl-syntax fuzz-replayers man-lint install clean \
         fuzz fuzz-corpus fuzz-smoke fuzz-run demo bench sim footprint
 
 ifneq ($(ARCH),)
@@ -267,8 +267,10 @@ check-qemu: $(BINS) $(TESTS) | deps-ok
 # tests/router/run; README.md, "Routers").  ROUTER_CACHE: its cache;
 # ROUTER_FOOTPRINT=1: the 50-node memory measure instead (bench/README.md).
 ROUTER_PKGS := qemu-system-mips debootstrap kmod e2fsprogs xz-utils
-check-router:
+router-deps:
 	$(Q)contrib/ensure-deps --install $(ROUTER_PKGS)
+
+check-router: router-deps
 	$(Q)$(MAKE) --no-print-directory ARCH=mipsel deps-ok
 	$(Q)$(MAKE) --no-print-directory ARCH=mipsel build-mipsel/batsecd build-mipsel/batsec-ctl \
 	    build-mipsel/tests/check_seccomp_arch build-mipsel/tests/check_sandbox \
