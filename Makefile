@@ -313,8 +313,9 @@ demo: $(BINS) | deps-ok
 # table memory (bench/parser_bench.c), then batsecd against batmand and
 # kernel forwarding in network namespaces (bench/run: root, about half an
 # hour); see bench/README.md.
-bench: $(BINS) $(B)/bench/parser_bench
+bench: $(BINS) $(B)/bench/parser_bench $(B)/bench/aead_bench
 	$(Q)$(B)/bench/parser_bench
+	$(Q)$(B)/bench/aead_bench
 	$(Q)B=$(B) bench/run
 
 # The scale simulator (bench/sim): N parser cores and forwarder models in
