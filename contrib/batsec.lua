@@ -78,10 +78,14 @@ local TYPES = {
 local ECHO_KINDS = { [1] = "request", [2] = "reply" }
 
 local TV_GATEWAY, TV_TT, TV_CERT, TV_REVOKE = 0x01, 0x02, 0x03, 0x04
+local TV_TT_PAGE, TV_MCAST = 0x05, 0x06
 local TVLV_TYPES = {
 	[TV_GATEWAY] = "GATEWAY", [TV_TT] = "TT",
-	[TV_CERT] = "CERT", [TV_REVOKE] = "REVOKE",
+	[TV_CERT] = "CERT", [TV_REVOKE] = "REVOKE", [TV_TT_PAGE] = "TT_PAGE",
+	[TV_MCAST] = "MCAST",
 }
+local MCAST_MAX = 32
+local TT_PAGE_HDR_LEN, TT_PAGE_MAX, TT_TOTAL_MAX = 12, 60, 3840
 
 local AUTH_MAC, AUTH_SIG = 1, 2
 local AUTH_TYPES = { [AUTH_MAC] = "MAC tags", [AUTH_SIG] = "signature" }
@@ -210,6 +214,23 @@ local F = {
 	    base.HEX),
 	tt_flag_isolated = ProtoField.bool("batsec.tvlv.tt.flags.isolated",
 	    "Isolated client (ap-isolation)", 8, nil, 0x01),
+	mc_flags = ProtoField.uint8("batsec.tvlv.mcast.flags", "Flags",
+	    base.HEX),
+	mc_all4 = ProtoField.bool("batsec.tvlv.mcast.flags.all4",
+	    "Every IPv4 group", 8, nil, 0x01),
+	mc_all6 = ProtoField.bool("batsec.tvlv.mcast.flags.all6",
+	    "Every IPv6 group", 8, nil, 0x02),
+	mc_group = ProtoField.ether("batsec.tvlv.mcast.group", "Group"),
+	ttp_ttvn = ProtoField.uint16("batsec.tvlv.ttpage.ttvn",
+	    "Table version", base.DEC),
+	ttp_total = ProtoField.uint16("batsec.tvlv.ttpage.total",
+	    "Clients in the whole table", base.DEC),
+	ttp_sum = ProtoField.uint32("batsec.tvlv.ttpage.checksum",
+	    "Table checksum", base.HEX),
+	ttp_pages = ProtoField.uint8("batsec.tvlv.ttpage.pages", "Pages",
+	    base.DEC),
+	ttp_page = ProtoField.uint8("batsec.tvlv.ttpage.page", "Page",
+	    base.DEC),
 
 	-- link-authentication trailer
 	trailer = ProtoField.none("batsec.trailer",
@@ -794,6 +815,141 @@ local function dissect_tt(c, tree, vlen)
 	end
 end
 
+-- MCAST (batsec-protocol(7), MULTICAST LISTENERS).
+local function dissect_mcast(c, tree, vlen)
+	if vlen < 2 or (vlen - 2) % ADDR_LEN ~= 0 then
+		tree:add_proto_expert_info(E.len, string.format(
+		    "MCAST value is %d bytes, must be 2 + 6 * n", vlen))
+		if vlen > 0 then
+			add(c, tree, F.tvlv_value, vlen, "MCAST value")
+		end
+		return
+	end
+	local n = math.floor((vlen - 2) / ADDR_LEN)
+	local fit, fr = flags(c, tree, F.mc_flags, 0x03, "MCAST flags")
+	if fr then
+		fit:add(F.mc_all4, fr)
+		fit:add(F.mc_all6, fr)
+	end
+	reserved(c, tree, 1, "MCAST reserved")
+	if n > MCAST_MAX then
+		tree:add_proto_expert_info(E.count, string.format(
+		    "%d groups, at most %d", n, MCAST_MAX))
+	end
+	tree:append_text(string.format(", %d group%s", n,
+	    n == 1 and "" or "s"))
+	local seen = {}
+	for _ = 1, n do
+		if c.err then return end
+		local git, gr = add(c, tree, F.mc_group, ADDR_LEN,
+		    "MCAST group")
+		if gr then
+			local b = gr:bytes()
+			local v4 = b:get_index(0) == 0x01 and
+			    b:get_index(1) == 0x00 and
+			    b:get_index(2) == 0x5e and b:get_index(3) < 0x80
+			local v6 = b:get_index(0) == 0x33 and
+			    b:get_index(1) == 0x33
+			if not v4 and not v6 then
+				git:add_proto_expert_info(E.range,
+				    "not an IPv4 or IPv6 group address")
+			end
+			local k = b:tohex()
+			if seen[k] then
+				git:add_proto_expert_info(E.dup,
+				    "group listed twice")
+			end
+			seen[k] = true
+		end
+	end
+end
+
+-- XOR of two bytes, and FNV-1a (32 bits) over a ByteArray, in plain
+-- arithmetic (see band): h * 16777619 = h * 2^24 + h * 403, exact in
+-- doubles once reduced modulo 2^32.
+local function bxor8(a, b)
+	local r, v = 0, 1
+	for _ = 1, 8 do
+		if a % 2 ~= b % 2 then r = r + v end
+		a, b, v = math.floor(a / 2), math.floor(b / 2), v * 2
+	end
+	return r
+end
+
+local function fnv1a(bytes)
+	local h = 2166136261
+	for i = 0, bytes:len() - 1 do
+		local lo = h % 256
+		h = h - lo + bxor8(lo, bytes:get_index(i))
+		h = (h * 403 + (h % 256) * 16777216) % 4294967296
+	end
+	return h
+end
+
+-- A TT page (batsec-protocol(7), Large translation tables).
+local function dissect_tt_page(c, tree, vlen)
+	if vlen < TT_PAGE_HDR_LEN or
+	    (vlen - TT_PAGE_HDR_LEN) % TT_ENTRY_LEN ~= 0 then
+		tree:add_proto_expert_info(E.len, string.format(
+		    "TT_PAGE value is %d bytes, must be 12 + 12 * n", vlen))
+		if vlen > 0 then
+			add(c, tree, F.tvlv_value, vlen, "TT_PAGE value")
+		end
+		return
+	end
+	local n = math.floor((vlen - TT_PAGE_HDR_LEN) / TT_ENTRY_LEN)
+	add(c, tree, F.ttp_ttvn, 2, "TT page version")
+	local tit, tr = add(c, tree, F.ttp_total, 2, "TT page total")
+	if tr and (tr:uint() == 0 or tr:uint() > TT_TOTAL_MAX or
+	    tr:uint() < n) then
+		tit:add_proto_expert_info(E.count, string.format(
+		    "total %d: must be 1..%d and at least the %d entries",
+		    tr:uint(), TT_TOTAL_MAX, n))
+	end
+	add(c, tree, F.ttp_sum, 4, "TT page checksum")
+	local pit, pr = add(c, tree, F.ttp_pages, 1, "TT page count")
+	local pages = pr and pr:uint() or 0
+	if pr and (pages < 2 or pages > 64 or band(pages, pages - 1) ~= 0)
+	    then
+		pit:add_proto_expert_info(E.range, string.format(
+		    "%d pages: must be 2, 4, 8, 16, 32 or 64", pages))
+	end
+	local git, gr = add(c, tree, F.ttp_page, 1, "TT page number")
+	if gr and gr:uint() >= pages then
+		git:add_proto_expert_info(E.range, string.format(
+		    "page %d of %d", gr:uint(), pages))
+	end
+	reserved(c, tree, 2, "TT page reserved")
+	if n > TT_PAGE_MAX then
+		tree:add_proto_expert_info(E.count, string.format(
+		    "%d entries in a page, at most %d", n, TT_PAGE_MAX))
+	end
+	tree:append_text(string.format(", page %d of %d, %d client%s",
+	    gr and gr:uint() or 0, pages, n, n == 1 and "" or "s"))
+	local seen, last = {}, nil
+	for i = 1, n do
+		if c.err then return end
+		local key = c:rem() >= 8 and c.tvb(c.off, 8) or nil
+		local at = c.off
+		dissect_tt_entry(c, tree, i, seen)
+		if key and pages > 0 then
+			local k = key:bytes():tohex()
+			if last and k <= last then
+				tree:add_tvb_expert_info(E.dup, c.tvb(at, 8),
+				    string.format("client %d is not above " ..
+				    "client %d (MAC, VLAN order)", i, i - 1))
+			end
+			last = k
+			local b = fnv1a(key:bytes()) % pages
+			if gr and b ~= gr:uint() then
+				tree:add_tvb_expert_info(E.range, c.tvb(at, 8),
+				    string.format("client %d is in bucket %d, " ..
+				    "not %d", i, b, gr:uint()))
+			end
+		end
+	end
+end
+
 local function dissect_fixed_value(c, tree, vlen, want, name, fn)
 	if vlen ~= want then
 		tree:add_proto_expert_info(E.len, string.format(
@@ -812,6 +968,10 @@ local function dissect_tvlv_value(c, tree, ttype, vlen)
 		dissect_gateway(c, tree, vlen)
 	elseif ttype == TV_TT then
 		dissect_tt(c, tree, vlen)
+	elseif ttype == TV_TT_PAGE then
+		dissect_tt_page(c, tree, vlen)
+	elseif ttype == TV_MCAST then
+		dissect_mcast(c, tree, vlen)
 	elseif ttype == TV_CERT then
 		dissect_fixed_value(c, tree, vlen, CERT_LEN, "CERT",
 		    function() dissect_cert(c, tree, "Certificate") end)

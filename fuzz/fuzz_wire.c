@@ -68,6 +68,7 @@ fz_tvlv_known(const struct wire_tvlv *t, const uint8_t *raw)
 {
 	struct wire_tt_entry e[WIRE_TT_MAX];
 	uint8_t out[WIRE_TVLV_MAX];
+	struct wire_tvlvs one;
 	const uint8_t *p;
 	uint32_t down, up;
 	size_t len = 0;
@@ -93,6 +94,22 @@ fz_tvlv_known(const struct wire_tvlv *t, const uint8_t *raw)
 	case WIRE_TVLV_REVOKE:
 		fz_check(wire_tvlv_revoke(t, &p) == WIRE_OK);
 		r = wire_tvlv_put_revoke(out, sizeof(out), &len, p);
+		break;
+	case WIRE_TVLV_TT_PAGE:
+	case WIRE_TVLV_MCAST:
+		/* No single-container decoder: the container as a region. */
+		fz_check(wire_tvlvs_parse(raw, WIRE_TVLV_HDR_LEN + t->len,
+		    &one) == WIRE_OK);
+		if (t->type == WIRE_TVLV_MCAST) {
+			r = wire_tvlv_put_mcast(out, sizeof(out), &len,
+			    one.mcast_flags, one.mcast, one.mcast_count);
+			break;
+		}
+		fz_check(one.page.n <= WIRE_TT_PAGE_MAX);
+		for (i = 0; i < one.page.n; i++)
+			wire_tt_get(one.page.entries, i, &e[i]);
+		one.page.e = e;
+		r = wire_tvlv_put_tt_page(out, sizeof(out), &len, &one.page);
 		break;
 	}
 	fz_check(r == WIRE_OK);

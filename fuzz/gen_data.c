@@ -126,6 +126,46 @@ static const uint8_t gen_bc[BS_ADDR_LEN] = {
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff
 };
 
+/*
+ * Multicast listeners (fwd_mcast.h): an IGMPv3 report joining 239.1.2.3,
+ * then a frame to it; an MLDv2 report (behind a hop-by-hop header)
+ * joining ff02::1:1234, then a frame to that group.
+ */
+static void
+gen_tap_mcast(void)
+{
+	static const uint8_t g4[] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 };
+	static const uint8_t g6[] = { 0x33, 0x33, 0x00, 0x01, 0x12, 0x34 };
+	static const uint8_t r4[] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x16 };
+	static const uint8_t r6[] = { 0x33, 0x33, 0x00, 0x00, 0x00, 0x16 };
+	static const uint8_t igmp[] = { 0x46, 0, 0, 40, 0, 0, 0, 0, 1, 2, 0, 0,
+	    10, 99, 0, 9, 224, 0, 0, 22, 0x94, 4, 0, 0,
+	    0x22, 0, 0, 0, 0, 0, 0, 1, 4, 0, 0, 0, 239, 1, 2, 3 };
+	static const uint8_t mld[] = { 0x60, 0, 0, 0, 0, 36, 0, 1,
+	    0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9,
+	    0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x16,
+	    58, 0, 5, 2, 0, 0, 1, 0,
+	    143, 0, 0, 0, 0, 0, 0, 1, 4, 0, 0, 0,
+	    0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0x12, 0x34 };
+	uint8_t f[256];
+	size_t n;
+
+	n = gen_eth(f, r4, 0, 14 + sizeof(igmp));
+	f[12] = 0x08;
+	f[13] = 0x00;
+	memcpy(f + 14, igmp, sizeof(igmp));
+	gen_rec(K_TAP, 0, f, n);
+	gen_rec(K_TAP, 0, f, gen_eth(f, g4, 0, 80));
+	t_seed_flush(&gen_seed);
+	n = gen_eth(f, r6, 0, 14 + sizeof(mld));
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	memcpy(f + 14, mld, sizeof(mld));
+	gen_rec(K_TAP, 0, f, n);
+	gen_rec(K_TAP, 0, f, gen_eth(f, g6, 0, 80));
+	t_seed_flush(&gen_seed);
+}
+
 /* One seed per TAP case. */
 static void
 gen_tap(void)
@@ -151,6 +191,7 @@ gen_tap(void)
 	gen_rec(K_TAP, 0, inner, gen_eth(inner, gen_bc, 0, 42));
 	gen_rec(K_TAP, 0, inner, gen_eth(inner, gen_bc, 0, 42));
 	t_seed_flush(&gen_seed);
+	gen_tap_mcast();
 }
 
 static size_t

@@ -165,6 +165,14 @@ seed_session(void)
 	gw.down = 1000;
 	gw.up = 200;
 	gen_add(IPC_GW, &gw);
+	/* A page of a paged table, then multicast listeners. */
+	{
+		struct ipc_mcast mc = t_ipc_mcast(gen_orig_addr);
+
+		tt = t_ipc_tt_page(gen_orig_addr, 4, 2, 3);
+		gen_add(IPC_TT, &tt);
+		gen_add(IPC_MCAST, &mc);
+	}
 	gen_relay(&rl, 10, 2, 1);
 	gen_add(IPC_RELAY, &rl);
 	gen_relay(&rl, 11, 0, 0);

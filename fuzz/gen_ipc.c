@@ -115,6 +115,14 @@ seed_forwarder_session(void)
 	gen_add(IPC_TT, &tt);
 	memcpy(gw.orig_addr, gen_orig_addr, BS_ADDR_LEN);
 	gen_add(IPC_GW, &gw);
+	/* A page of a paged table, then multicast listeners. */
+	{
+		struct ipc_mcast mc = t_ipc_mcast(gen_orig_addr);
+
+		tt = t_ipc_tt_page(gen_orig_addr, 4, 2, 3);
+		gen_add(IPC_TT, &tt);
+		gen_add(IPC_MCAST, &mc);
+	}
 	mk_relay(&rl);
 	gen_add(IPC_RELAY, &rl);
 	memset(&st, 0, sizeof(st));

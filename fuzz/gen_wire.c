@@ -78,7 +78,8 @@ gen_hello(unsigned n, int with_cert)
 
 /* ---- TVLV regions ------------------------------------------------------ */
 
-enum gen_tv { TV_NONE, TV_GW_TT, TV_CERT_REV, TV_ALL, TV_TT_MAX, TV_UNKNOWN };
+enum gen_tv { TV_NONE, TV_GW_TT, TV_CERT_REV, TV_ALL, TV_TT_MAX, TV_UNKNOWN,
+    TV_TT_PAGE };
 
 static size_t
 gen_tt(uint8_t *buf, size_t cap, size_t len, unsigned n)
@@ -103,6 +104,36 @@ gen_tt(uint8_t *buf, size_t cap, size_t len, unsigned n)
 	return len;
 }
 
+/* Page 3 of 8 of a table of 300: the first 20 clients of bucket 3. */
+static size_t
+gen_tt_page(uint8_t *buf, size_t cap, size_t len)
+{
+	static uint8_t mac[20][BS_ADDR_LEN];
+	struct wire_tt_entry e[20] = { 0 };
+	struct wire_tt_page pg = { 0 };
+	unsigned i, k = 0;
+
+	for (i = 0; k < 20; i++) {
+		uint8_t m[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 0xbb,
+		    (uint8_t)(i >> 8), (uint8_t)i };
+
+		if (wire_tt_bucket(m, 0, 8) != 3)
+			continue;
+		memcpy(mac[k], m, BS_ADDR_LEN);
+		e[k].mac = mac[k];
+		k++;
+	}
+	pg.ttvn = 9;
+	pg.total = 300;
+	pg.sum = 0x12345678;
+	pg.pages = 8;
+	pg.page = 3;
+	pg.n = k;
+	pg.e = e;
+	t_seed_ok(wire_tvlv_put_tt_page(buf, cap, &len, &pg), "tt page");
+	return len;
+}
+
 static size_t
 gen_tvlv(uint8_t *buf, size_t cap, enum gen_tv kind)
 {
@@ -124,6 +155,14 @@ gen_tvlv(uint8_t *buf, size_t cap, enum gen_tv kind)
 	}
 	if (kind == TV_TT_MAX)
 		len = gen_tt(buf, cap, len, WIRE_TT_MAX);
+	if (kind == TV_TT_PAGE) {
+		static const uint8_t g[2 * BS_ADDR_LEN] = { 0x01, 0x00, 0x5e,
+		    0x01, 0x02, 0x03, 0x33, 0x33, 0x00, 0x01, 0x12, 0x34 };
+
+		len = gen_tt_page(buf, cap, len);
+		t_seed_ok(wire_tvlv_put_mcast(buf, cap, &len,
+		    WIRE_MCAST_F_ALL6, g, 2), "mcast");
+	}
 	if (kind == TV_UNKNOWN || kind == TV_ALL) {
 		t_seed_ok(wire_tvlv_put(buf, cap, &len, 0x7f, 1, unk, sizeof(unk)),
 		    "unknown tvlv");
@@ -404,6 +443,8 @@ main(int argc, char **argv)
 	    { 2, 4, TV_CERT_REV }, { 1, BS_MAXHOPS, TV_UNKNOWN } };
 	static const struct gen_ent two[] = { { 2, 1, TV_ALL },
 	    { 1, 2, TV_TT_MAX } };
+	static const struct gen_ent paged[] = { { 3, 1, TV_TT_PAGE },
+	    { 1, 0, TV_NONE }, { 2, 0, TV_NONE }, { 1, 3, TV_NONE } };
 	static const uint8_t other[][2] = { { 0x03, 0x01 }, { 0x01, 0x02 },
 	    { 0x40, 0x01 } };
 	unsigned i;
@@ -417,6 +458,7 @@ main(int argc, char **argv)
 	gen_ogm(one, 1, WIRE_AUTH_MAC, 1);
 	gen_ogm(three, 3, WIRE_AUTH_MAC, WIRE_MAX_TAGS);
 	gen_ogm(two, 2, WIRE_AUTH_SIG, 0);
+	gen_ogm(paged, 4, WIRE_AUTH_MAC, 1);
 	gen_unicast(WIRE_INNER_MIN);
 	gen_unicast(98);
 	gen_unicast(WIRE_INNER_MAX);
@@ -432,6 +474,7 @@ main(int argc, char **argv)
 	gen_region(TV_ALL);
 	gen_region(TV_GW_TT);
 	gen_region(TV_UNKNOWN);
+	gen_region(TV_TT_PAGE);
 	for (i = 0; i < sizeof(other) / sizeof(other[0]); i++)
 		t_seed_write(other[i], sizeof(other[i]));
 	return 0;

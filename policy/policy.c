@@ -26,7 +26,7 @@ const struct bs_policy_limit_def bs_policy_limit_defs[BS_POLICY_LIMIT_COUNT] = {
 	LIM("verify-global-burst", verify_global_burst, 4000, 1, 10000000),
 	LIM("frame-rate", frame_rate, 100, 1, 100000),
 	LIM("frame-burst", frame_burst, 200, 1, 1000000),
-	LIM("clients-per-originator", clients_per_originator, 64, 0, 65536),
+	LIM("clients-per-originator", clients_per_originator, 1024, 0, 65536),
 	LIM("roam-per-minute", roam_per_minute, 6, 0, 600),
 	LIM("pending-certs", pending_certs, 64, 0, 4096),
 	LIM("cert-every", cert_every, 10, 1, 1000),

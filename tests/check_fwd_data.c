@@ -21,6 +21,7 @@
 
 #include "forwarder/fwd_data.h"
 #include "forwarder/fwd_tables.h"
+#include "forwarder/fwd_ttpage.h"
 #include "proto/wire.h"
 #include "lib/t_check.h"
 #include "lib/t_frames.h"
@@ -1139,9 +1140,126 @@ START_TEST(test_local_ignored)
 }
 END_TEST
 
+/*
+ * A paged IPC_TT (ipc_msg.h) replaces the originator's clients of its
+ * bucket only: the clients of the other buckets stay.
+ */
+START_TEST(test_client_page)
+{
+	static struct ipc_tt m;
+	uint8_t mac[BS_ADDR_LEN];
+	unsigned i, in0 = 0, in1 = 0;
+
+	memset(&m, 0, sizeof(m));
+	memcpy(m.orig_addr, node(5)->addr, BS_ADDR_LEN);
+	for (i = 0; i < 20; i++)
+		client_mac(i, m.e[m.count++].mac);
+	ck_assert_uint_eq(fwd_client_set(tab, &m, T0), 20);
+	for (i = 0; i < 20; i++)
+		if (wire_tt_bucket(m.e[i].mac, 0, 2) == 0)
+			in0++;
+	ck_assert_uint_gt(in0, 0);
+	ck_assert_uint_lt(in0, 20);
+	/* Page 1 of 2, empty: the clients of bucket 1 go, bucket 0 stays. */
+	m.count = 0;
+	m.pages = 2;
+	m.page = 1;
+	ck_assert_uint_eq(fwd_client_set(tab, &m, T0 + 1), 0);
+	ck_assert_uint_eq(fwd_client_count(tab), in0);
+	for (i = 0; i < 20; i++) {
+		client_mac(i, mac);
+		ck_assert_int_eq(fwd_client_find(tab, mac, 0) != NULL,
+		    wire_tt_bucket(mac, 0, 2) == 0);
+	}
+	/* Page 1 with one client of bucket 1: added, bucket 0 untouched. */
+	for (i = 0; i < 20; i++) {
+		client_mac(i, mac);
+		if (wire_tt_bucket(mac, 0, 2) == 1 && in1++ == 0) {
+			memcpy(m.e[0].mac, mac, BS_ADDR_LEN);
+			m.count = 1;
+		}
+	}
+	ck_assert_uint_eq(fwd_client_set(tab, &m, T0 + 2), 1);
+	ck_assert_uint_eq(fwd_client_count(tab), in0 + 1);
+}
+END_TEST
+
+/*
+ * Our own table in pages (fwd_ttpage.h): 1000 clients make pages whose
+ * buckets hold at most WIRE_TT_PAGE_MAX each; one rotation brings every
+ * client once with the total and checksum of the whole table; a new
+ * client's page goes first, FWD_TTPAGE_REPEAT times, with a new version.
+ */
+START_TEST(test_own_pages)
+{
+	static struct wire_tt_entry e[1001];
+	static uint8_t macs[1001][BS_ADDR_LEN], seen[1001];
+	uint8_t buf[WIRE_TVLV_MAX];
+	struct fwd_ttpage p;
+	struct wire_tvlvs tv;
+	struct wire_tt_entry te;
+	uint32_t sum = 0;
+	unsigned i, k, pages, newpage;
+	uint16_t ttvn;
+	size_t len;
+
+	memset(&p, 0, sizeof(p));
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < 1001; i++) {
+		client_mac(i, macs[i]);
+		e[i].mac = macs[i];
+		if (i < 1000)
+			sum += wire_tt_sum(macs[i], 0, 0);
+	}
+	ck_assert_int_eq(fwd_ttpage_put(&p, e, 64, 1, buf, sizeof(buf),
+	    &(size_t){ 0 }), WIRE_EINVAL);	/* one TT holds 64 */
+	len = 0;
+	ck_assert_int_eq(fwd_ttpage_put(&p, e, 1000, 1, buf, sizeof(buf),
+	    &len), WIRE_OK);
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_OK);
+	pages = tv.page.pages;
+	ttvn = tv.page.ttvn;
+	ck_assert_uint_ge(pages, 1000 / WIRE_TT_PAGE_MAX + 1);
+	ck_assert_uint_le(pages, 64);
+	for (k = 1; k <= pages; k++) {
+		ck_assert_uint_eq(tv.page.total, 1000);
+		ck_assert_uint_eq(tv.page.sum, sum);
+		ck_assert_uint_eq(tv.page.ttvn, ttvn);
+		ck_assert_uint_le(tv.page.n, WIRE_TT_PAGE_MAX);
+		for (i = 0; i < tv.page.n; i++) {
+			wire_tt_get(tv.page.entries, i, &te);
+			ck_assert_uint_eq(te.mac[4] * 256u + te.mac[5] < 1000, 1);
+			seen[te.mac[4] * 256u + te.mac[5]]++;
+		}
+		if (k == pages)
+			break;
+		len = 0;
+		ck_assert_int_eq(fwd_ttpage_put(&p, e, 1000, 1, buf,
+		    sizeof(buf), &len), WIRE_OK);
+		ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_OK);
+	}
+	for (i = 0; i < 1000; i++)
+		ck_assert_uint_eq(seen[i], 1);
+	/* Client 1000 comes: its page, three times, then the rotation. */
+	newpage = wire_tt_bucket(macs[1000], 0, pages);
+	for (k = 0; k < FWD_TTPAGE_REPEAT + 1; k++) {
+		len = 0;
+		ck_assert_int_eq(fwd_ttpage_put(&p, e, 1001, 2, buf,
+		    sizeof(buf), &len), WIRE_OK);
+		ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_OK);
+		ck_assert_uint_eq(tv.page.total, 1001);
+		ck_assert_uint_eq(tv.page.ttvn, (uint16_t)(ttvn + 1));
+		if (k < FWD_TTPAGE_REPEAT)
+			ck_assert_uint_eq(tv.page.page, newpage);
+	}
+	ck_assert_uint_eq(p.sent, pages + FWD_TTPAGE_REPEAT + 1);
+	ck_assert_uint_eq(p.full, 0);
+}
+END_TEST
+
 START_TEST(test_local_cap_tt)
 {
-	struct wire_tt_entry e[WIRE_TT_MAX + 4] = { 0 };
+	static struct wire_tt_entry e[FWD_LTT_MAX + 4];
 	uint8_t own[BS_ADDR_LEN] = { 0x06, 0x11, 0x22, 0x33, 0x44, 0x55 };
 	uint8_t own2[BS_ADDR_LEN] = { 0x06, 0x11, 0x22, 0x33, 0x44, 0x56 };
 	uint8_t mac[BS_ADDR_LEN], buf[WIRE_TVLV_MAX];
@@ -1155,11 +1273,13 @@ START_TEST(test_local_cap_tt)
 		client_mac(i, mac);
 		ck_assert_int_eq(fwd_local_learn(tab, mac, 0, T0), 1);
 	}
-	client_mac(999, mac);
+	client_mac(5000, mac);
 	ck_assert_int_eq(fwd_local_learn(tab, mac, 0, T0), -1);
 	ck_assert_uint_eq(fwd_tables_counters(tab)->local_full, 1);
-	n = fwd_local_tt(tab, e, WIRE_TT_MAX + 4, &v2);
-	ck_assert_uint_eq(n, WIRE_TT_MAX);
+	/* The cap is FWD_LTT_MAX (batsecd(8): 1024), not one TT's 64. */
+	ck_assert_uint_ge(FWD_LTT_MAX, 1024);
+	n = fwd_local_tt(tab, e, FWD_LTT_MAX + 4, &v2);
+	ck_assert_uint_eq(n, FWD_LTT_MAX);
 	ck_assert_uint_ne(v1, v2);
 	ck_assert_uint_eq(fwd_local_tt(tab, e, 3, NULL), 3);
 	/* What it fills is a valid TT TVLV value. */
@@ -1490,6 +1610,283 @@ START_TEST(test_tap_flood)
 	ck_assert_uint_eq(ifc(IF3)->tx_frames, 2);
 	ck_assert_uint_eq(ncount(3, IF3)->tx_frames, 2);
 	ck_assert_uint_eq(dp.tap.rx_frames, 2);
+}
+END_TEST
+
+/* ==== multicast listeners (fwd_mcast.h) ======================================== */
+
+/* An IPv4 frame from src with an IGMP message igmp[0..n) to group dst. */
+static size_t
+igmp_frame(uint8_t *f, const uint8_t *src, const uint8_t *dst,
+    const uint8_t *igmp, size_t n)
+{
+	memcpy(f, dst, BS_ADDR_LEN);
+	memcpy(f + 6, src, BS_ADDR_LEN);
+	f[12] = 0x08;
+	f[13] = 0x00;
+	memset(f + 14, 0, 24);
+	f[14] = 0x46;			/* IPv4, 24-byte header (router alert) */
+	f[16] = (uint8_t)((24 + n) >> 8);
+	f[17] = (uint8_t)(24 + n);
+	f[22] = 1;
+	f[23] = 2;			/* IGMP */
+	memcpy(f + 38, igmp, n);
+	return 38 + n;
+}
+
+/* An IPv6 frame from src with hop-by-hop options and an MLD message. */
+static size_t
+mld_frame(uint8_t *f, const uint8_t *src, const uint8_t *mld, size_t n)
+{
+	static const uint8_t dst[] = { 0x33, 0x33, 0, 0, 0, 0x16 };
+
+	memcpy(f, dst, BS_ADDR_LEN);
+	memcpy(f + 6, src, BS_ADDR_LEN);
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	memset(f + 14, 0, 40 + 8);
+	f[14] = 0x60;
+	f[18] = (uint8_t)((8 + n) >> 8);
+	f[19] = (uint8_t)(8 + n);
+	f[20] = 0;			/* hop-by-hop */
+	f[21] = 1;
+	f[54] = 58;			/* then ICMPv6 */
+	f[55] = 0;
+	memcpy(f + 62, mld, n);
+	return 62 + n;
+}
+
+static int
+local_has(const uint8_t *g)
+{
+	uint8_t l[FWD_MCAST_LOCAL_MAX][BS_ADDR_LEN];
+	unsigned i, n = fwd_mcast_local_list(&dp.mcast, T0 + 1, l,
+	    FWD_MCAST_LOCAL_MAX);
+
+	for (i = 0; i < n; i++)
+		if (memcmp(l[i], g, BS_ADDR_LEN) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Snooping: IGMPv2 report and leave, IGMPv3 records (EXCLUDE joins,
+ * TO_IN {} leaves, BLOCK nothing), MLDv1 and MLDv2 behind a hop-by-hop
+ * header; 224.0.0.0/24 is never kept; a client's group expires after
+ * FWD_MCAST_LISTEN_MS, this host's does not.
+ */
+START_TEST(test_mcast_snoop)
+{
+	static const uint8_t g4[] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 };
+	static const uint8_t g4b[] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x04 };
+	static const uint8_t g4c[] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x05 };
+	static const uint8_t g6[] = { 0x33, 0x33, 0x00, 0x01, 0x12, 0x34 };
+	static const uint8_t g6b[] = { 0x33, 0x33, 0xff, 0x00, 0x00, 0x07 };
+	static const uint8_t dns[] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0xfb };
+	uint8_t f[256], src[BS_ADDR_LEN], own[BS_ADDR_LEN];
+	uint8_t v2[8] = { 0x16, 0, 0, 0, 239, 1, 2, 3 };
+	uint8_t v3[8 + 3 * 8] = { 0x22, 0, 0, 0, 0, 0, 0, 3,
+	    2, 0, 0, 0, 239, 1, 2, 4,		/* IS_EX {}: join */
+	    6, 0, 0, 0, 239, 1, 2, 5,		/* BLOCK: nothing */
+	    1, 0, 0, 0, 224, 0, 0, 251 };	/* IS_IN {}: nothing */
+	uint8_t mld1[24] = { 131, 0, 0, 0, 0, 0, 0, 0, 0xff, 0x02, 0, 0, 0,
+	    0, 0, 0, 0, 0, 0, 0, 0x00, 0x01, 0x12, 0x34 };
+	uint8_t mld2[8 + 20] = { 143, 0, 0, 0, 0, 0, 0, 1,
+	    4, 0, 0, 0, 0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0,
+	    0, 7 };				/* TO_EX {}: join */
+	size_t n;
+
+	client_mac(7, src);
+	memcpy(own, (const uint8_t[]){ 0x06, 0x11, 0x22, 0x33, 0x44, 0x55 },
+	    BS_ADDR_LEN);
+	fwd_local_set_own(tab, own, T0);
+	n = igmp_frame(f, src, g4, v2, sizeof(v2));
+	fwd_data_tap_rx(&dp, f, n, T0);
+	ck_assert(local_has(g4));
+	n = igmp_frame(f, own, (const uint8_t[]){ 1, 0, 0x5e, 0, 0, 0x16 }, v3,
+	    sizeof(v3));
+	fwd_data_tap_rx(&dp, f, n, T0);
+	ck_assert(local_has(g4b));
+	ck_assert(!local_has(g4c));
+	ck_assert(!local_has(dns));
+	n = mld_frame(f, src, mld1, sizeof(mld1));
+	fwd_data_tap_rx(&dp, f, n, T0);
+	ck_assert(local_has(g6));
+	n = mld_frame(f, own, mld2, sizeof(mld2));
+	fwd_data_tap_rx(&dp, f, n, T0);
+	ck_assert(local_has(g6b));
+	ck_assert_uint_eq(dp.mcast.c.reports, 4);
+	/* A truncated record count: the records that fit, no more. */
+	v3[7] = 200;
+	n = igmp_frame(f, own, (const uint8_t[]){ 1, 0, 0x5e, 0, 0, 0x16 }, v3,
+	    sizeof(v3));
+	fwd_data_tap_rx(&dp, f, n, T0);
+	ck_assert_uint_eq(dp.mcast.c.reports, 5);
+	/* The IGMPv2 leave: gone at once. */
+	v2[0] = 0x17;
+	n = igmp_frame(f, src, (const uint8_t[]){ 1, 0, 0x5e, 0, 0, 2 }, v2,
+	    sizeof(v2));
+	fwd_data_tap_rx(&dp, f, n, T0);
+	ck_assert(!local_has(g4));
+	ck_assert_uint_eq(dp.mcast.c.leaves, 1);
+	/* After the membership interval: the client's (MLDv1) group is
+	 * gone, this host's (IGMPv3, MLDv2) stay until they leave. */
+	{
+		uint8_t l[FWD_MCAST_LOCAL_MAX][BS_ADDR_LEN];
+		unsigned k = fwd_mcast_local_list(&dp.mcast, T0 +
+		    FWD_MCAST_LISTEN_MS + 1, l, FWD_MCAST_LOCAL_MAX);
+
+		ck_assert_uint_eq(k, 2);
+	}
+}
+END_TEST
+
+/* Our MCAST container in each mode; the flags when the list cannot go. */
+START_TEST(test_mcast_put)
+{
+	static const uint8_t g4[] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 };
+	uint8_t f[256], src[BS_ADDR_LEN], buf[WIRE_TVLV_MAX];
+	uint8_t v2[8] = { 0x16, 0, 0, 0, 239, 1, 2, 3 };
+	struct wire_tvlvs tv;
+	size_t len = 0, n;
+	unsigned i;
+
+	ck_assert_int_eq(fwd_mcast_put(&dp.mcast, buf, sizeof(buf), &len, 0,
+	    T0), WIRE_OK);
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_OK);
+	ck_assert(tv.present & (1u << WIRE_TVLV_MCAST));
+	ck_assert_uint_eq(tv.mcast_count, 0);	/* known: no listener */
+	ck_assert_uint_eq(tv.mcast_flags, 0);
+	client_mac(7, src);
+	n = igmp_frame(f, src, g4, v2, sizeof(v2));
+	fwd_data_tap_rx(&dp, f, n, T0);
+	len = 0;
+	ck_assert_int_eq(fwd_mcast_put(&dp.mcast, buf, sizeof(buf), &len, 0,
+	    T0), WIRE_OK);
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_OK);
+	ck_assert_uint_eq(tv.mcast_count, 1);
+	ck_assert_mem_eq(tv.mcast, g4, BS_ADDR_LEN);
+	/* Bridged, in auto mode: every group. */
+	len = 0;
+	ck_assert_int_eq(fwd_mcast_put(&dp.mcast, buf, sizeof(buf), &len, 1,
+	    T0), WIRE_OK);
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_OK);
+	ck_assert_uint_eq(tv.mcast_count, 0);
+	ck_assert_uint_eq(tv.mcast_flags, WIRE_MCAST_F_ALL4 |
+	    WIRE_MCAST_F_ALL6);
+	/* Exact: the list all the same. */
+	dp.mcast.mode = BS_MCAST_EXACT;
+	len = 0;
+	ck_assert_int_eq(fwd_mcast_put(&dp.mcast, buf, sizeof(buf), &len, 1,
+	    T0), WIRE_OK);
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_OK);
+	ck_assert_uint_eq(tv.mcast_count, 1);
+	/* No room for the list: the flags alone (6 bytes). */
+	len = 0;
+	ck_assert_int_eq(fwd_mcast_put(&dp.mcast, buf, 8, &len, 0, T0),
+	    WIRE_OK);
+	ck_assert_uint_eq(len, WIRE_TVLV_HDR_LEN + WIRE_MCAST_HDR_LEN);
+	/* More groups than a container lists: every group. */
+	for (i = 0; i < 40; i++) {
+		v2[7] = (uint8_t)(10 + i);
+		n = igmp_frame(f, src, g4, v2, sizeof(v2));
+		fwd_data_tap_rx(&dp, f, n, T0);
+	}
+	len = 0;
+	ck_assert_int_eq(fwd_mcast_put(&dp.mcast, buf, sizeof(buf), &len, 0,
+	    T0), WIRE_OK);
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_OK);
+	ck_assert_uint_eq(tv.mcast_count, 0);
+	ck_assert_uint_eq(tv.mcast_flags, WIRE_MCAST_F_ALL4 |
+	    WIRE_MCAST_F_ALL6);
+}
+END_TEST
+
+static void
+mcast_of(unsigned id, int known, uint8_t flags, const uint8_t *g)
+{
+	struct ipc_mcast m;
+
+	memset(&m, 0, sizeof(m));
+	memcpy(m.orig_addr, node(id)->addr, BS_ADDR_LEN);
+	m.known = (uint8_t)known;
+	m.flags = flags;
+	if (g != NULL) {
+		memcpy(m.group[0], g, BS_ADDR_LEN);
+		m.count = 1;
+	}
+	fwd_mcast_remote(&dp.mcast, &m, T0);
+}
+
+/*
+ * The rule: an unknown originator we reach makes us flood; else one
+ * UNICAST per listening originator (a listed group or "every group" of
+ * the family), nothing with none, a flood with more than
+ * FWD_MCAST_UNICAST_MAX.
+ */
+START_TEST(test_mcast_rule)
+{
+	static const uint8_t g4[] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 };
+	uint8_t f[FRAME_MAX], src[BS_ADDR_LEN];
+	struct wire_bcast b;
+	struct wire_sealed u;
+	size_t len;
+	unsigned i;
+
+	set_up(3);
+	neigh(1, IF1, 1, 200, T0);
+	neigh(2, IF2, 1, 200, T0);
+	neigh(3, IF3, 1, 200, T0);
+	route(1, 1, IF1, T0);
+	route(2, 2, IF2, T0);
+	route(3, 3, IF3, T0);
+	client_mac(7, src);
+	len = eth(f, g4, src, 80);
+	mcast_of(1, 1, 0, g4);
+	mcast_of(2, 1, 0, NULL);
+	/* Node 3 said nothing: flooded, once per interface. */
+	fwd_data_tap_rx(&dp, f, len, T0);
+	ck_assert_uint_eq(n_sends, 3);
+	check_bcast(&sends[0], 1, US, &b);
+	ck_assert_uint_eq(dp.mcast.c.flooded, 1);
+	/* Node 3 listens to nothing: one UNICAST, to node 1. */
+	n_sends = 0;
+	mcast_of(3, 1, 0, NULL);
+	fwd_data_tap_rx(&dp, f, len, T0);
+	ck_assert_uint_eq(n_sends, 1);
+	check_unicast(&sends[0], 1, US, 1, f, len, &u);
+	/* Node 2 wants every IPv6 group (not this one), node 3 every IPv4
+	 * group: two UNICASTs. */
+	n_sends = 0;
+	mcast_of(2, 1, WIRE_MCAST_F_ALL6, NULL);
+	mcast_of(3, 1, WIRE_MCAST_F_ALL4, NULL);
+	fwd_data_tap_rx(&dp, f, len, T0);
+	ck_assert_uint_eq(n_sends, 2);
+	ck_assert_uint_eq(dp.mcast.c.unicast_copies, 3);
+	/* Nobody: nothing sent, counted. */
+	n_sends = 0;
+	mcast_of(1, 1, 0, NULL);
+	mcast_of(3, 1, 0, NULL);
+	fwd_data_tap_rx(&dp, f, len, T0);
+	ck_assert_uint_eq(n_sends, 0);
+	ck_assert_uint_eq(dp.mcast.c.no_listener, 1);
+	/* More listeners than FWD_MCAST_UNICAST_MAX: flooded. */
+	for (i = 4; i < 4 + FWD_MCAST_UNICAST_MAX; i++) {
+		route(i, 1, IF1, T0);
+		mcast_of(i, 1, 0, g4);
+	}
+	mcast_of(1, 1, 0, g4);
+	n_sends = 0;
+	fwd_data_tap_rx(&dp, f, len, T0);
+	ck_assert_uint_eq(dp.mcast.c.flooded, 2);
+	ck_assert_uint_eq(n_sends, 3);
+	/* multicast-listeners flood: flooded whatever the listeners. */
+	dp.mcast.mode = BS_MCAST_FLOOD;
+	for (i = 4; i < 4 + FWD_MCAST_UNICAST_MAX; i++)
+		mcast_of(i, 1, 0, NULL);
+	n_sends = 0;
+	fwd_data_tap_rx(&dp, f, len, T0);
+	ck_assert_uint_eq(n_sends, 3);
 }
 END_TEST
 
@@ -4237,6 +4634,11 @@ fwd_data_suite(void)
 	tcase_add_test(tc, test_local_roam_bulk);
 	tcase_add_test(tc, test_local_ignored);
 	tcase_add_test(tc, test_local_cap_tt);
+	tcase_add_test(tc, test_client_page);
+	tcase_add_test(tc, test_own_pages);
+	tcase_add_test(tc, test_mcast_snoop);
+	tcase_add_test(tc, test_mcast_put);
+	tcase_add_test(tc, test_mcast_rule);
 	tcase_add_test(tc, test_local_tt_isolated);
 	suite_add_tcase(s, tc);
 

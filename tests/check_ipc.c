@@ -34,7 +34,7 @@ static const uint16_t all_types[] = {
 	IPC_IFACE, IPC_FRAME, IPC_LINK_KEY, IPC_LOG, IPC_ROUTE_ADD,
 	IPC_ROUTE_DEL, IPC_NEIGH, IPC_LINK_KEY_REQ, IPC_TT, IPC_GW, IPC_RELAY,
 	IPC_STATS, IPC_PINS, IPC_PIN, IPC_HEARTBEAT, IPC_HEARTBEAT_ACK,
-	IPC_CERT, IPC_ROUTE_ALT,
+	IPC_CERT, IPC_ROUTE_ALT, IPC_MCAST,
 };
 #define N_TYPES	((int)(sizeof(all_types) / sizeof(all_types[0])))
 
@@ -187,6 +187,14 @@ sample(uint16_t type, union ipc_payload *u)
 		/* An isolated client: a repeat differs in its flags only. */
 		u->tt.e[2].flags = WIRE_TT_F_ISOLATED;
 		break;
+	case IPC_MCAST:
+		memcpy(u->mcast.orig_addr, addr_orig, 6);
+		u->mcast.known = 1;
+		u->mcast.flags = WIRE_MCAST_F_ALL6;
+		u->mcast.count = 2;
+		memcpy(u->mcast.group[0], "\x01\x00\x5e\x01\x02\x03", 6);
+		memcpy(u->mcast.group[1], "\x01\x00\x5e\x01\x02\x04", 6);
+		break;
 	case IPC_GW:
 		memcpy(u->gw.orig_addr, addr_orig, 6);
 		u->gw.op = IPC_GW_ANNOUNCE;
@@ -243,7 +251,9 @@ raw_len(uint16_t type, const union ipc_payload *u)
 	case IPC_FRAME:
 		return 20 + (size_t)u->frame.len;
 	case IPC_TT:
-		return 8 + sizeof(struct ipc_tt_entry) * (size_t)u->tt.count;
+		return 12 + sizeof(struct ipc_tt_entry) * (size_t)u->tt.count;
+	case IPC_MCAST:
+		return 12 + 6 * (size_t)u->mcast.count;
 	case IPC_RELAY:
 		return 8 + (size_t)u->relay.len;
 	case IPC_STATS:
@@ -724,11 +734,27 @@ static const struct fmt_case fmt_cases[] = {
 	F(IPC_TT, struct ipc_tt, e[0].vid, 2, 0x900a, "entry 0: vid 0x900a"),
 	F(IPC_TT, struct ipc_tt, e[2].mac[5], 1, 0x40, "entry 2 repeats "
 	    "entry 0"),
-	F(IPC_TT, struct ipc_tt, reserved, 1, 1, "reserved"),
+	F(IPC_TT, struct ipc_tt, reserved[2], 1, 1, "reserved"),
+	F(IPC_TT, struct ipc_tt, page, 1, 1, "page 1 of 0 invalid"),
+	F(IPC_TT, struct ipc_tt, pages, 1, 3, "page 0 of 3 invalid"),
+	F(IPC_TT, struct ipc_tt, pages, 1, 1, "page 0 of 1 invalid"),
+	F(IPC_TT, struct ipc_tt, pages, 1, 128, "page 0 of 128 invalid"),
+	F(IPC_TT, struct ipc_tt, pages, 1, 64, "not in page 0 of 64"),
 	F(IPC_TT, struct ipc_tt, e[1].flags, 1, 0x02, "entry 1: flags 0x02"),
 	F(IPC_TT, struct ipc_tt, e[2].flags, 1, 0x81, "entry 2: flags 0x81"),
 	F(IPC_TT, struct ipc_tt, e[0].reserved, 1, 1, "entry 0: flags 0x00 "
 	    "or reserved"),
+	/* MCAST */
+	F(IPC_MCAST, struct ipc_mcast, orig_addr[0], 1, 0x00,
+	    "not a mesh address"),
+	F(IPC_MCAST, struct ipc_mcast, count, 1, IPC_MCAST_MAX + 1,
+	    "count 33 out of range 0..32"),
+	F(IPC_MCAST, struct ipc_mcast, known, 1, 2, "known 2"),
+	F(IPC_MCAST, struct ipc_mcast, flags, 1, 0x04, "flags 0x04"),
+	F(IPC_MCAST, struct ipc_mcast, reserved[1], 1, 1, "reserved"),
+	F(IPC_MCAST, struct ipc_mcast, group[1][0], 1, 0x02, "group 1: not"),
+	F(IPC_MCAST, struct ipc_mcast, group[1][5], 1, 0x03, "group 1 repeats "
+	    "group 0"),
 	/* GW */
 	F(IPC_GW, struct ipc_gw, orig_addr[0], 1, 0x00, "not a mesh address"),
 	F(IPC_GW, struct ipc_gw, op, 1, 2, "op 2"),
@@ -786,9 +812,9 @@ static const struct fmt_case fmt_cases[] = {
 	FX(IPC_CERT, struct ipc_cert, cert[3], 0x01, "certificate: "),
 	/* Counts that disagree with the payload size. */
 	{ IPC_TT, offsetof(struct ipc_tt, count), 1, 3, NULL, -10,
-	  "payload of 28 bytes, expected 38", 0 },
+	  "payload of 32 bytes, expected 42", 0 },
 	{ IPC_TT, offsetof(struct ipc_tt, count), 1, 2, NULL, 10,
-	  "payload of 38 bytes, expected 28", 0 },
+	  "payload of 42 bytes, expected 32", 0 },
 	{ IPC_STATS, offsetof(struct ipc_stats, count), 2, 3, NULL, -16,
 	  "expected", 0 },
 	{ IPC_PINS, offsetof(struct ipc_pins, count), 2, 3, NULL, 32,
@@ -1546,7 +1572,7 @@ START_TEST(names)
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_EMIT_FAILED), "emit_failed");
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_REVOKE_LEARNT),
 	    "revoke_learnt");
-	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "tofu_pins");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "tt_synced");
 	ck_assert_str_eq(ipc_type_name(IPC_PINS), "PINS");
 	ck_assert_str_eq(ipc_type_name(IPC_PIN), "PIN");
 	ck_assert_str_eq(ipc_type_name(IPC_HEARTBEAT), "HEARTBEAT");

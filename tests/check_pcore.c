@@ -26,6 +26,7 @@
 #include "proto/ipc.h"
 #include "parser/pcore.h"
 #include "parser/pcore_limits.h"
+#include "parser/pcore_ttpage.h"
 #include "parser/pcore_trust.h"
 #include "routing/routing.h"
 #include "proto/wire.h"
@@ -2422,6 +2423,227 @@ START_TEST(test_claims)
 END_TEST
 
 /*
+ * Paged tables (WIRE_TVLV_TT_PAGE, pcore_ttpage.h): page_macs() picks
+ * client MACs of one bucket, ascending; send_own_page() sends from's own
+ * OGM with one page of them.
+ */
+static unsigned
+page_macs(uint8_t cm[][BS_ADDR_LEN], unsigned want, unsigned pages,
+    unsigned page, unsigned from)
+{
+	unsigned i, k = 0;
+
+	for (i = from; k < want && i < 65536; i++) {
+		uint8_t m[BS_ADDR_LEN] = { 0x0a, 0, 0, 1, (uint8_t)(i >> 8),
+		    (uint8_t)i };
+
+		if (wire_tt_bucket(m, 0, pages) == page)
+			memcpy(cm[k++], m, BS_ADDR_LEN);
+	}
+	return k;
+}
+
+static uint32_t
+page_sum(uint8_t cm[][BS_ADDR_LEN], unsigned n)
+{
+	uint32_t sum = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		sum += wire_tt_sum(cm[i], 0, 0);
+	return sum;
+}
+
+static void
+send_own_page(struct node *from, struct node *to, unsigned pages,
+    unsigned page, uint8_t cm[][BS_ADDR_LEN], unsigned n, unsigned total,
+    uint32_t sum)
+{
+	struct wire_tt_entry e[WIRE_TT_PAGE_MAX] = { 0 };
+	struct wire_tt_page pg = { 0 };
+	uint8_t tv[WIRE_TVLV_MAX];
+	size_t len = 0;
+	struct ent ogm;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		e[i].mac = cm[i];
+	pg.ttvn = 1;
+	pg.total = (uint16_t)total;
+	pg.sum = sum;
+	pg.pages = (uint8_t)pages;
+	pg.page = (uint8_t)page;
+	pg.n = n;
+	pg.e = e;
+	ck_assert_int_eq(wire_tvlv_put_tt_page(tv, sizeof(tv), &len, &pg),
+	    WIRE_OK);
+	ent_init(&ogm, from->who, ++from->ogm_seqno, 0);
+	ogm.tvlv = tv;
+	ogm.tvlv_len = len;
+	ck_assert_int_eq(send_ent(from, to, &ogm), PCORE_ACCEPT);
+}
+
+static unsigned
+tt_count_for(const struct node *n, unsigned mark, int who)
+{
+	struct ipc_tt t;
+	unsigned i, k = 0;
+
+	for (i = mark; i < n->n && i < NMSG; i++)
+		if (ipc_get(&n->msg[i], IPC_TT, &t, sizeof(t)) == 0 &&
+		    memcmp(t.orig_addr, addrs[who], BS_ADDR_LEN) == 0)
+			k++;
+	return k;
+}
+
+/*
+ * A page goes upstairs as an IPC_TT of its bucket, once while it does not
+ * change; a page that no longer has a client withdraws P's claim at once
+ * (another node takes it within the roaming limit); the table is synced
+ * when every page came and the sums add up; a paged originator keeps
+ * its claims in the other buckets alive.
+ */
+START_TEST(test_claims_pages)
+{
+	static uint8_t b[4][8][BS_ADDR_LEN];
+	uint32_t sum = 0;
+	struct ipc_tt tt;
+	unsigned mark, pg, total = 0;
+
+	claims_up();
+	for (pg = 0; pg < 4; pg++) {
+		ck_assert_uint_eq(page_macs(b[pg], 8, 4, pg, 0), 8);
+		sum += page_sum(b[pg], 8);
+		total += 8;
+	}
+	/* Q has client b[1][0] first. */
+	mark = X.n;
+	send_own_tv(&Q, &X, b[1][0], NULL, 0, 0);
+	ck_assert(tt_last(&X, mark, I_Q, &tt) && tt_has(&tt, b[1][0]));
+	/* P's page 1 of 4: upstairs as page 1, P takes the client. */
+	mark = X.n;
+	send_own_page(&P, &X, 4, 1, b[1], 8, total, sum);
+	ck_assert(tt_last(&X, mark, I_P, &tt));
+	ck_assert_uint_eq(tt.pages, 4);
+	ck_assert_uint_eq(tt.page, 1);
+	ck_assert_uint_eq(tt.count, 8);
+	ck_assert(tt_has(&tt, b[1][0]));
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_TT_PAGES], 1);
+	/* The same page again: nothing new upstairs. */
+	mark = X.n;
+	send_own_page(&P, &X, 4, 1, b[1], 8, total, sum);
+	ck_assert_uint_eq(tt_count_for(&X, mark, I_P), 0);
+	/* Q claims it back at once: over the roaming limit, refused. */
+	send_own_tv(&Q, &X, b[1][0], NULL, 0, 0);
+	ck_assert(tt_last(&X, mark, I_Q, &tt) && !tt_has(&tt, b[1][0]));
+	ck_assert_uint_eq(pcore_ttpage_synced(&X.pc), 0);
+	/*
+	 * The other pages come, 3 s apart, page 1 not again: P's claim of
+	 * b[1][0] is refreshed by each (no release after 3 intervals), so
+	 * 9 s after its move Q still may not take it.
+	 */
+	for (pg = 0; pg < 4; pg++) {
+		if (pg == 1)
+			continue;
+		now_ms += 3000;
+		link_up(&X, &P, 1);
+		link_up(&X, &Q, 1);
+		send_own_page(&P, &X, 4, pg, b[pg], 8, total, sum);
+	}
+	ck_assert_uint_eq(pcore_ttpage_synced(&X.pc), 1);
+	/* A newest page whose checksum the held pages do not add up to. */
+	send_own_page(&P, &X, 4, 3, b[3], 8, total, sum + 1);
+	ck_assert_uint_eq(pcore_ttpage_synced(&X.pc), 0);
+	send_own_page(&P, &X, 4, 3, b[3], 8, total + 1, sum);
+	ck_assert_uint_eq(pcore_ttpage_synced(&X.pc), 0);
+	send_own_page(&P, &X, 4, 3, b[3], 8, total, sum);
+	ck_assert_uint_eq(pcore_ttpage_synced(&X.pc), 1);
+	mark = X.n;
+	send_own_tv(&Q, &X, b[1][0], NULL, 0, 0);
+	ck_assert(!(tt_last(&X, mark, I_Q, &tt) && tt_has(&tt, b[1][0])));
+	/* P's page 1 without the client: withdrawn, Q takes it at once. */
+	mark = X.n;
+	send_own_page(&P, &X, 4, 1, b[1] + 1, 7, total - 1,
+	    sum - wire_tt_sum(b[1][0], 0, 0));
+	ck_assert(tt_last(&X, mark, I_P, &tt) && tt.count == 7 &&
+	    !tt_has(&tt, b[1][0]));
+	ck_assert_uint_eq(pcore_ttpage_synced(&X.pc), 1);
+	send_own_tv(&Q, &X, b[1][0], NULL, 0, 0);
+	ck_assert(tt_last(&X, mark, I_Q, &tt) && tt_has(&tt, b[1][0]));
+	claims_down();
+}
+END_TEST
+
+/* The multicast listeners of each newer OGM go upstairs (IPC_MCAST). */
+START_TEST(test_ogm_mcast)
+{
+	static const uint8_t g[2 * BS_ADDR_LEN] = { 0x01, 0x00, 0x5e, 0x01,
+	    0x02, 0x03, 0x33, 0x33, 0x00, 0x01, 0x12, 0x34 };
+	uint8_t tv[WIRE_TVLV_MAX];
+	struct ipc_mcast m;
+	struct ent ogm;
+	unsigned mark, i;
+	size_t len = 0;
+	int found;
+
+	claims_up();
+	ck_assert_int_eq(wire_tvlv_put_mcast(tv, sizeof(tv), &len,
+	    WIRE_MCAST_F_ALL4, g, 2), WIRE_OK);
+	mark = X.n;
+	ent_init(&ogm, P.who, ++P.ogm_seqno, 0);
+	ogm.tvlv = tv;
+	ogm.tvlv_len = len;
+	ck_assert_int_eq(send_ent(&P, &X, &ogm), PCORE_ACCEPT);
+	for (i = mark, found = 0; i < X.n && i < NMSG; i++)
+		if (ipc_get(&X.msg[i], IPC_MCAST, &m, sizeof(m)) == 0)
+			found = 1;
+	ck_assert(found);
+	ck_assert_mem_eq(m.orig_addr, addrs[I_P], BS_ADDR_LEN);
+	ck_assert_uint_eq(m.known, 1);
+	ck_assert_uint_eq(m.flags, WIRE_MCAST_F_ALL4);
+	ck_assert_uint_eq(m.count, 2);
+	ck_assert_mem_eq(m.group, g, sizeof(g));
+	/* The next OGM has none: unknown. */
+	mark = X.n;
+	send_own_tv(&P, &X, NULL, NULL, 0, 0);
+	for (i = mark, found = 0; i < X.n && i < NMSG; i++)
+		if (ipc_get(&X.msg[i], IPC_MCAST, &m, sizeof(m)) == 0)
+			found = 1;
+	ck_assert(found);
+	ck_assert_uint_eq(m.known, 0);
+	ck_assert_uint_eq(m.count, 0);
+	claims_down();
+}
+END_TEST
+
+/* clients-per-originator counts a paged originator's whole table. */
+START_TEST(test_claims_pages_limit)
+{
+	static uint8_t b[2][10][BS_ADDR_LEN];
+	struct polspec ps = pol_default;
+	struct ipc_tt tt;
+	unsigned mark;
+	uint64_t drops;
+
+	claims_up();
+	ps.mode = BS_POLICY_OPEN;
+	ps.clients = 15;
+	node_policy(&X, &ps, 3);
+	ck_assert_uint_eq(page_macs(b[0], 10, 2, 0, 0), 10);
+	ck_assert_uint_eq(page_macs(b[1], 10, 2, 1, 0), 10);
+	mark = X.n;
+	send_own_page(&P, &X, 2, 0, b[0], 10, 20, 0);
+	ck_assert(tt_last(&X, mark, I_P, &tt) && tt.count == 10);
+	drops = X.pc.stat[IPC_STAT_DROP_CLAIM];
+	send_own_page(&P, &X, 2, 1, b[1], 10, 20, 0);
+	ck_assert(tt_last(&X, mark, I_P, &tt) && tt.page == 1 &&
+	    tt.count == 5);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_CLAIM], drops + 5);
+	claims_down();
+}
+END_TEST
+
+/*
  * Roaming (pcore_claims.c): a client its owner's OGMs stopped claiming
  * (the owner withdrew it, batsec-protocol(7) ROAMING) is released after
  * PL_CLAIM_RELEASE_OGMS intervals and may move at once, within the
@@ -3361,6 +3583,9 @@ pcore_suite(void)
 	tcase_add_test(tc, test_tt_gw);
 	tcase_add_test(tc, test_claims);
 	tcase_add_test(tc, test_claims_release);
+	tcase_add_test(tc, test_claims_pages);
+	tcase_add_test(tc, test_claims_pages_limit);
+	tcase_add_test(tc, test_ogm_mcast);
 	tcase_add_test(tc, test_claims_bulk);
 	suite_add_tcase(s, tc);
 

@@ -402,7 +402,7 @@ START_TEST(test_documented_defaults)
 		{ "intro-global-burst", 500 }, { "verify-rate", 200 },
 		{ "verify-burst", 400 }, { "verify-global-rate", 2000 },
 		{ "verify-global-burst", 4000 }, { "frame-rate", 100 },
-		{ "frame-burst", 200 }, { "clients-per-originator", 64 },
+		{ "frame-burst", 200 }, { "clients-per-originator", 1024 },
 		{ "roam-per-minute", 6 }, { "pending-certs", 64 },
 		{ "cert-every", 10 }, { "stranger-neighbors", 75 },
 		{ "pin-after", 600 }, { "pins-per-neighbor", 8 },

@@ -1426,6 +1426,196 @@ START_TEST(test_tvlv_too_long)
 }
 END_TEST
 
+/*
+ * TT pages (batsec-protocol(7) LARGE TRANSLATION TABLES): the clients of
+ * one bucket round-trip with the header; the parser refuses a page out
+ * of order, out of its bucket, with a bad page count or number, a total
+ * below its entries, reserved bytes set, or next to a whole TT.
+ */
+static unsigned
+page_fill(uint8_t macs[][BS_ADDR_LEN], struct wire_tt_entry *e, unsigned max,
+    unsigned pages, unsigned page)
+{
+	unsigned i, k = 0;
+
+	for (i = 0; k < max && i < 4096; i++) {
+		uint8_t m[BS_ADDR_LEN] = { 0x02, 0xaa, 0, 0, (uint8_t)(i >> 8),
+		    (uint8_t)i };
+
+		if (wire_tt_bucket(m, 0, pages) != page)
+			continue;
+		memcpy(macs[k], m, BS_ADDR_LEN);
+		e[k].mac = macs[k];
+		e[k].vid = 0;
+		e[k].flags = 0;
+		k++;
+	}
+	return k;			/* ascending: i grows */
+}
+
+START_TEST(test_tvlv_tt_page)
+{
+	static uint8_t macs[WIRE_TT_PAGE_MAX][BS_ADDR_LEN];
+	struct wire_tt_entry e[WIRE_TT_PAGE_MAX], te;
+	uint8_t buf[WIRE_TVLV_MAX], *v = buf + WIRE_TVLV_HDR_LEN;
+	struct wire_tt_page pg = { 0 }, alt;
+	struct wire_tvlvs tv;
+	uint32_t sum = 0;
+	size_t len = 0, l2;
+	unsigned i, n;
+
+	n = page_fill(macs, e, 20, 16, 5);
+	ck_assert_uint_eq(n, 20);
+	for (i = 0; i < n; i++)
+		sum += wire_tt_sum(e[i].mac, e[i].vid, e[i].flags);
+	pg.ttvn = 7;
+	pg.total = 300;
+	pg.sum = sum;
+	pg.pages = 16;
+	pg.page = 5;
+	pg.n = n;
+	pg.e = e;
+	ck_assert_int_eq(wire_tvlv_put_tt_page(buf, sizeof(buf), &len, &pg),
+	    WIRE_OK);
+	ck_assert_uint_eq(len, WIRE_TVLV_HDR_LEN + WIRE_TT_PAGE_HDR_LEN +
+	    20 * WIRE_TT_ENTRY_LEN);
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_OK);
+	ck_assert(tv.present & (1u << WIRE_TVLV_TT_PAGE));
+	ck_assert_uint_eq(tv.page.ttvn, 7);
+	ck_assert_uint_eq(tv.page.total, 300);
+	ck_assert_uint_eq(tv.page.sum, sum);
+	ck_assert_uint_eq(tv.page.pages, 16);
+	ck_assert_uint_eq(tv.page.page, 5);
+	ck_assert_uint_eq(tv.page.n, 20);
+	for (i = 0; i < n; i++) {
+		wire_tt_get(tv.page.entries, i, &te);
+		ck_assert_mem_eq(te.mac, macs[i], BS_ADDR_LEN);
+	}
+	/* An empty page (a bucket whose last client left) is fine. */
+	alt = pg;
+	alt.n = 0;
+	l2 = 0;
+	ck_assert_int_eq(wire_tvlv_put_tt_page(buf, sizeof(buf), &l2, &alt),
+	    WIRE_OK);
+	ck_assert_int_eq(wire_tvlvs_parse(buf, l2, &tv), WIRE_OK);
+	ck_assert_uint_eq(tv.page.n, 0);
+	/* The builder refuses what the parser would. */
+	alt = pg;
+	alt.pages = 12;
+	ck_assert_int_eq(wire_tvlv_put_tt_page(buf, sizeof(buf), &l2, &alt),
+	    WIRE_EINVAL);
+	alt = pg;
+	alt.page = 16;
+	ck_assert_int_eq(wire_tvlv_put_tt_page(buf, sizeof(buf), &l2, &alt),
+	    WIRE_EINVAL);
+	alt = pg;
+	alt.page = 6;			/* entries of bucket 5 */
+	ck_assert_int_eq(wire_tvlv_put_tt_page(buf, sizeof(buf), &l2, &alt),
+	    WIRE_EINVAL);
+	alt = pg;
+	alt.total = 19;
+	ck_assert_int_eq(wire_tvlv_put_tt_page(buf, sizeof(buf), &l2, &alt),
+	    WIRE_EINVAL);
+	alt = pg;
+	alt.pages = 128;
+	ck_assert_int_eq(wire_tvlv_put_tt_page(buf, sizeof(buf), &l2, &alt),
+	    WIRE_EINVAL);
+	/* The parser: each refusal names its field. */
+	len = 0;
+	ck_assert_int_eq(wire_tvlv_put_tt_page(buf, sizeof(buf), &len, &pg),
+	    WIRE_OK);
+	memcpy(v + WIRE_TT_PAGE_HDR_LEN, macs[1], BS_ADDR_LEN); /* 1, 1 */
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_EDUP);
+	ck_assert_str_eq(tv.where.field, "TT page order");
+	ck_assert_uint_eq(tv.where.off, WIRE_TVLV_HDR_LEN +
+	    WIRE_TT_PAGE_HDR_LEN + WIRE_TT_ENTRY_LEN);
+	memcpy(v + WIRE_TT_PAGE_HDR_LEN, macs[0], BS_ADDR_LEN);
+	v[9] = 4;
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_ERANGE);
+	ck_assert_str_eq(tv.where.field, "TT page bucket");
+	v[9] = 16;
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_ERANGE);
+	ck_assert_str_eq(tv.where.field, "TT page number");
+	v[9] = 5;
+	v[8] = 1;
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_ERANGE);
+	ck_assert_str_eq(tv.where.field, "TT page count");
+	v[8] = 16;
+	v[11] = 1;
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_ERESERVED);
+	v[11] = 0;
+	v[2] = 0;
+	v[3] = 19;
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_ECOUNT);
+	ck_assert_str_eq(tv.where.field, "TT page total");
+	v[2] = (uint8_t)(300 >> 8);
+	v[3] = (uint8_t)300;
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_OK);
+	/* A page next to a whole TT is refused. */
+	ck_assert_int_eq(wire_tvlv_put_tt(buf, sizeof(buf), &len, e, 3),
+	    WIRE_OK);
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_EDUP);
+	ck_assert_str_eq(tv.where.field, "TT with TT page");
+}
+END_TEST
+
+/*
+ * MCAST (batsec-protocol(7) MULTICAST LISTENERS): flags and IPv4 / IPv6
+ * group addresses round-trip; an unknown flag, a reserved byte, a MAC
+ * that is not an IP group, a repeated group or too many are refused.
+ */
+START_TEST(test_tvlv_mcast)
+{
+	uint8_t g[3 * BS_ADDR_LEN] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03,
+	    0x33, 0x33, 0x00, 0x01, 0x12, 0x34,
+	    0x33, 0x33, 0xff, 0x00, 0x00, 0x07 };
+	uint8_t buf[WIRE_TVLV_MAX], many[(WIRE_MCAST_MAX + 1) * BS_ADDR_LEN];
+	uint8_t *v = buf + WIRE_TVLV_HDR_LEN;
+	struct wire_tvlvs tv;
+	size_t len = 0, l2;
+	unsigned i;
+
+	ck_assert_int_eq(wire_tvlv_put_mcast(buf, sizeof(buf), &len,
+	    WIRE_MCAST_F_ALL6, g, 3), WIRE_OK);
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_OK);
+	ck_assert(tv.present & (1u << WIRE_TVLV_MCAST));
+	ck_assert_uint_eq(tv.mcast_flags, WIRE_MCAST_F_ALL6);
+	ck_assert_uint_eq(tv.mcast_count, 3);
+	ck_assert_mem_eq(tv.mcast, g, sizeof(g));
+	l2 = 0;
+	ck_assert_int_eq(wire_tvlv_put_mcast(buf + 64, sizeof(buf) - 64, &l2,
+	    0, NULL, 0), WIRE_OK);
+	ck_assert_uint_eq(l2, WIRE_TVLV_HDR_LEN + WIRE_MCAST_HDR_LEN);
+	for (i = 0; i <= WIRE_MCAST_MAX; i++) {
+		memcpy(many + i * BS_ADDR_LEN, g + BS_ADDR_LEN, BS_ADDR_LEN);
+		many[i * BS_ADDR_LEN + 5] = (uint8_t)i;
+	}
+	ck_assert_int_eq(wire_tvlv_put_mcast(buf + 64, sizeof(buf) - 64, &l2,
+	    0, many, WIRE_MCAST_MAX + 1), WIRE_EINVAL);
+	ck_assert_int_eq(wire_tvlv_put_mcast(buf + 64, sizeof(buf) - 64, &l2,
+	    0x04, g, 1), WIRE_EINVAL);
+	/* The parser, field by field. */
+	v[0] = 0x80;
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_ERESERVED);
+	ck_assert_str_eq(tv.where.field, "MCAST flags");
+	v[0] = 0;
+	v[1] = 1;
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_ERESERVED);
+	v[1] = 0;
+	v[2 + 3] = 0x81;		/* 01:00:5e:81:..: not an IPv4 group */
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_EADDR);
+	ck_assert_uint_eq(tv.where.off, WIRE_TVLV_HDR_LEN + 2);
+	v[2 + 3] = 0x01;
+	memcpy(v + 2 + 2 * BS_ADDR_LEN, g, BS_ADDR_LEN);
+	ck_assert_int_eq(wire_tvlvs_parse(buf, len, &tv), WIRE_EDUP);
+	ck_assert_uint_eq(tv.where.off, WIRE_TVLV_HDR_LEN + 2 +
+	    2 * BS_ADDR_LEN);
+	ck_assert(wire_mcast_group_ok(g));
+	ck_assert(!wire_mcast_group_ok((const uint8_t[]){ 1, 0x80, 0xc2, 0, 0,
+	    0 }));
+}
+END_TEST
+
 /* The typed decoders refuse a known container whose value is wrong. */
 START_TEST(test_tvlv_typed_errors)
 {
@@ -2409,6 +2599,8 @@ wire_suite(void)
 	    (int)(sizeof(bad_regions) / sizeof(bad_regions[0])));
 	tcase_add_test(tc, test_tvlv_too_long);
 	tcase_add_test(tc, test_tvlv_typed_errors);
+	tcase_add_test(tc, test_tvlv_tt_page);
+	tcase_add_test(tc, test_tvlv_mcast);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("build");

@@ -152,7 +152,9 @@ batsec.hello.neigh.addr batsec.hello.ifmac batsec.cert.name
 batsec.cert.not_before batsec.cert.not_after batsec.ogm.num_entries
 batsec.ogm.seqno batsec.ogm.epoch batsec.ogm.hops batsec.ogm.tq
 batsec.ogm.interval batsec.tvlv.gw.down batsec.tvlv.gw.up batsec.tvlv.tt.mac
-batsec.tvlv.tt.flags
+batsec.tvlv.tt.flags batsec.tvlv.ttpage.ttvn batsec.tvlv.ttpage.total
+batsec.tvlv.ttpage.checksum batsec.tvlv.ttpage.pages batsec.tvlv.ttpage.page
+batsec.tvlv.mcast.group batsec.tvlv.mcast.flags
 batsec.revoke.issued_at batsec.trailer.auth batsec.trailer.num_tags
 batsec.trailer.counter batsec.trailer.keyid batsec.inner_len
 batsec.bcast.seqno batsec.ttl batsec.hop.keyid batsec.hop.counter
@@ -248,6 +250,17 @@ eq "OGM of 2: TT clients (2 + 64)" "$(count batsec.ogm.num_entries 2 \
     batsec.tvlv.tt.mac)" 66
 eq "OGM of 2: TQ" "$(get batsec.ogm.num_entries 2 batsec.ogm.tq)" \
     "225|195"
+# gen_wire.c's OGM of 4: a TT page (page 3 of 8, 20 of 300 clients).
+eq "OGM of 4: TT page clients" "$(count batsec.ogm.num_entries 4 \
+    batsec.tvlv.tt.mac)" 20
+ttp() { get batsec.ogm.num_entries 4 "batsec.tvlv.ttpage.$1"; }
+eq "OGM of 4: MCAST groups" "$(get batsec.ogm.num_entries 4 \
+    batsec.tvlv.mcast.group)" "01:00:5e:01:02:03|33:33:00:01:12:34"
+eq "OGM of 4: MCAST flags" "$(get batsec.ogm.num_entries 4 \
+    batsec.tvlv.mcast.flags)" "0x02"
+eq "OGM of 4: TT page header" \
+    "$(ttp ttvn) $(ttp total) $(ttp checksum) $(ttp pages) $(ttp page)" \
+    "9 300 0x12345678 8 3"
 
 # Data frames, version 2 (gen_wire.c: UNICAST/ECHO from node 2 to node 1,
 # epochs 7 and 5, e2e counter 1234 << 22 | 1, hop counter 1000 + inner

@@ -975,6 +975,29 @@ conf_d_dat(struct conf_parser *p, char **av, size_t ac)
 	return -1;
 }
 
+static const char *const conf_mcast_names[] = {
+	[BS_MCAST_AUTO] = "auto", [BS_MCAST_EXACT] = "exact",
+	[BS_MCAST_FLOOD] = "flood",
+};
+
+static int
+conf_d_mcast(struct conf_parser *p, char **av, size_t ac)
+{
+	struct conf_quoted q;
+	size_t i;
+
+	(void)ac;
+	for (i = 0; i < sizeof(conf_mcast_names) / sizeof(conf_mcast_names[0]);
+	    i++)
+		if (strcmp(av[0], conf_mcast_names[i]) == 0) {
+			p->cfg.mcast = (enum bs_mcast_mode)i;
+			return 0;
+		}
+	conf_err(p->err, p->errlen, p->where, "'%s' is not one of auto, "
+	    "exact, flood", conf_quote(&q, av[0]));
+	return -1;
+}
+
 static const struct conf_directive conf_directives[] = {
 	{ "interface", conf_d_interface, 1, 6, true },
 	{ "tap", conf_d_tap, 1, 1, false },
@@ -997,6 +1020,7 @@ static const struct conf_directive conf_directives[] = {
 	{ "fast-path", conf_d_fast_path, 1, 1, false },
 	{ "epoch-seed", conf_d_epoch_seed, 1, 1, false },
 	{ "dat", conf_d_dat, 1, 1, false },
+	{ "multicast-listeners", conf_d_mcast, 1, 1, false },
 };
 #define CONF_N_DIRECTIVES \
 	(sizeof(conf_directives) / sizeof(conf_directives[0]))
@@ -1794,5 +1818,6 @@ config_equal(const struct bs_config *a, const struct bs_config *b)
 	    a->gw_sel_class == b->gw_sel_class &&
 	    a->log_level == b->log_level &&
 	    a->ap_isolation == b->ap_isolation && a->fast_path == b->fast_path &&
-	    a->epoch_seed == b->epoch_seed && a->dat == b->dat;
+	    a->epoch_seed == b->epoch_seed && a->dat == b->dat &&
+	    a->mcast == b->mcast;
 }

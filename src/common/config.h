@@ -95,6 +95,13 @@ enum bs_fast_path {
 	BS_FAST_TC,		/* in the kernel, always as a tc filter */
 };
 
+/* multicast-listeners (fwd_mcast.h, batsec.conf(5)). */
+enum bs_mcast_mode {
+	BS_MCAST_AUTO = 0,	/* exact, every group once batsec0 is bridged */
+	BS_MCAST_EXACT,		/* exact also with bridged clients */
+	BS_MCAST_FLOOD,		/* flood our group frames, want every group */
+};
+
 /* epoch-seed: where a missing epoch file starts (state.h). */
 enum bs_epoch_seed {
 	BS_EPOCH_SEED_AUTO = 0,	/* the clock if plausible, else 1 on */
@@ -146,6 +153,7 @@ struct bs_config {
 	enum bs_epoch_seed epoch_seed;
 	bool		dat;		/* answer ARP from the cache
 					   (fwd_dat.h) */
+	enum bs_mcast_mode mcast;	/* multicast-listeners */
 };
 
 enum bs_role {

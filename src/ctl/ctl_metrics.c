@@ -140,7 +140,7 @@ static const struct mon_fam mon_stat_fams[] = {
 /* The parser's current values that are not counters (ipc_msg.h). */
 static const char *const mon_parser_gauges[] = {
 	"originators", "neighbours", "strangers", "tofu_pins",
-	"relay_waiting", "tofu_pins_kept", NULL
+	"relay_waiting", "tofu_pins_kept", "tt_synced", NULL
 };
 
 static int

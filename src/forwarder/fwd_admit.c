@@ -307,6 +307,11 @@ fwd_admit_refusal(struct fwd *f, uint16_t type,
 		    !fwd_addr_ok(f, u->tt.orig_addr, FWD_ROLE_NODE, lag))
 			return "originator not admitted by the policy";
 		return NULL;
+	case IPC_MCAST:
+		if (u->mcast.known &&
+		    !fwd_addr_ok(f, u->mcast.orig_addr, FWD_ROLE_NODE, lag))
+			return "originator not admitted by the policy";
+		return NULL;
 	case IPC_GW:
 		if (u->gw.op == IPC_GW_ANNOUNCE &&
 		    !fwd_addr_ok(f, u->gw.orig_addr, FWD_ROLE_GATEWAY, lag))

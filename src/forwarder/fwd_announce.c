@@ -18,6 +18,7 @@
 #include "fwd_orig.h"
 #include "fwd_tables.h"
 #include "fwd_trust.h"
+#include "fwd_ttpage.h"
 #include "fwd_types.h"
 #include "netio/rawsock.h"
 
@@ -145,11 +146,12 @@ fwd_announce_flush(struct fwd *f, int own)
 static void
 fwd_announce_ogm(struct fwd *f)
 {
-	struct wire_tt_entry tt[WIRE_TT_MAX];
+	static struct wire_tt_entry tt[FWD_LTT_MAX];
 	uint8_t extra[WIRE_TVLV_MAX];
 	unsigned ntt = 0;
 	uint32_t down = 0, up = 0;
-	size_t room, elen;
+	uint64_t version = 0;
+	size_t room, elen = 0;
 	int r;
 
 	if (!fwd_iface_any_usable(&f->ifs)) {
@@ -157,16 +159,35 @@ fwd_announce_ogm(struct fwd *f)
 		return;
 	}
 	if (f->tables != NULL)
-		ntt = fwd_local_tt(f->tables, tt, WIRE_TT_MAX, NULL);
+		ntt = fwd_local_tt(f->tables, tt, FWD_LTT_MAX, &version);
 	if (f->cfg.gw_mode == BS_GW_SERVER) {
 		down = f->cfg.gw_down;
 		up = f->cfg.gw_up;
 	}
+	room = WIRE_TVLV_MAX - (down > 0 && up > 0 ? WIRE_TVLV_HDR_LEN +
+	    WIRE_GW_LEN : 0);
+	/* More clients than one TT holds: one page of them (fwd_ttpage.h). */
+	if (ntt > WIRE_TT_MAX) {
+		if ((r = fwd_ttpage_put(&f->ttpage, tt, ntt, version, extra,
+		    room, &elen)) != WIRE_OK)
+			log_rl(&f->rx_rl, LOG_WARNING, "TT page not built: %s",
+			    wire_strerror(r));
+		ntt = 0;
+	} else {
+		if (f->ttpage.built)
+			fwd_ttpage_reset(&f->ttpage);
+		if (ntt > 0)
+			room -= WIRE_TVLV_HDR_LEN +
+			    (size_t)ntt * WIRE_TT_ENTRY_LEN;
+	}
 	/* What TT and GATEWAY leave of the TVLV room goes to fwd_trust. */
-	room = WIRE_TVLV_MAX - (ntt > 0 ? WIRE_TVLV_HDR_LEN +
-	    (size_t)ntt * WIRE_TT_ENTRY_LEN : 0) - (down > 0 && up > 0 ?
-	    WIRE_TVLV_HDR_LEN + WIRE_GW_LEN : 0);
-	elen = fwd_trust_ogm_tvlvs(f, extra, room);
+	elen += fwd_trust_ogm_tvlvs(f, extra + elen, room - elen);
+	/* Multicast listeners in what is left (fwd_mcast.h: without room,
+	 * the others flood our groups to us, as for an unknown node). */
+	if (f->data != NULL)
+		(void)fwd_mcast_put(&f->data->mcast, extra, room, &elen,
+		    f->tables != NULL && fwd_local_count(f->tables) > 1,
+		    log_now_ms());
 	if ((r = fwd_ogm_originate_ext(&f->orig, tt, ntt, down, up, extra,
 	    elen)) != WIRE_OK)
 		log_rl(&f->rx_rl, LOG_WARNING, "own OGM not built: %s",

@@ -7,6 +7,7 @@
 
 #include "common/log.h"
 #include "fwd_announce.h"
+#include "fwd_data.h"
 #include "fwd_apply.h"
 #include "fwd_fast.h"
 #include "fwd_iface.h"
@@ -141,6 +142,16 @@ fwd_apply_tt(void *arg, const union ipc_payload *u)
 		log_rl(&f->parser.note_rl, LOG_WARNING, "client table full: "
 		    "part of a TT update ignored");
 	fwd_announce_clients(f, log_now_ms());
+	return 0;
+}
+
+int
+fwd_apply_mcast(void *arg, const union ipc_payload *u)
+{
+	struct fwd *f = arg;
+
+	if (f->data != NULL)
+		fwd_mcast_remote(&f->data->mcast, &u->mcast, log_now_ms());
 	return 0;
 }
 

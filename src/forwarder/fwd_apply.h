@@ -17,5 +17,6 @@ int	fwd_apply_route_del(void *arg, const union ipc_payload *u);
 int	fwd_apply_route_alt(void *arg, const union ipc_payload *u);
 int	fwd_apply_tt(void *arg, const union ipc_payload *u);
 int	fwd_apply_gw(void *arg, const union ipc_payload *u);
+int	fwd_apply_mcast(void *arg, const union ipc_payload *u);
 
 #endif /* BATSEC_FWD_APPLY_H */

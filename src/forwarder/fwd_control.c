@@ -628,6 +628,21 @@ fwd_stats_tables(struct fwd *f, struct ctl_reply *r)
 	ctl_reply_field_u64(r, "local_contested", tc->local_contested);
 	ctl_reply_field_u64(r, "local_withdrawn", tc->local_withdrawn);
 	ctl_reply_field_u64(r, "local_kept", tc->local_kept);
+	if (f->data != NULL) {
+		const struct fwd_mcast_counters *mc = &f->data->mcast.c;
+
+		ctl_reply_field_u64(r, "mcast_reports", mc->reports);
+		ctl_reply_field_u64(r, "mcast_leaves", mc->leaves);
+		ctl_reply_field_u64(r, "mcast_local_full", mc->local_full);
+		ctl_reply_field_u64(r, "mcast_orig_full", mc->orig_full);
+		ctl_reply_field_u64(r, "mcast_unicast", mc->unicast);
+		ctl_reply_field_u64(r, "mcast_unicast_copies",
+		    mc->unicast_copies);
+		ctl_reply_field_u64(r, "mcast_flooded", mc->flooded);
+		ctl_reply_field_u64(r, "mcast_no_listener", mc->no_listener);
+	}
+	ctl_reply_field_u64(r, "tt_pages_sent", f->ttpage.sent);
+	ctl_reply_field_u64(r, "tt_page_full", f->ttpage.full);
 	ctl_reply_field_u64(r, "e2e_evicted", tc->e2e_evicted);
 	ctl_reply_field_u64(r, "bcast_restarts", tc->bcast_restarts);
 	if (f->data != NULL) {

@@ -202,6 +202,7 @@ fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
 	fwd_links_init(&d->links, id, epoch);
 	d->now_ms = d->start_ms;
 	fwd_dat_init(&d->dat);
+	fwd_mcast_init(&d->mcast);
 	fwd_frag_init(&d->frag);
 	d->frag_seqno = randombytes_random();
 }
@@ -997,6 +998,28 @@ fwd_data_tap_nd(struct fwd_data *d, const uint8_t *frame, size_t len)
 	return 1;
 }
 
+/*
+ * A group frame of our clients: the listeners it reports learnt, and, to
+ * a group the mesh knows the listeners of (fwd_mcast.h), one UNICAST per
+ * listening originator, or nothing when none listens.  0 when it is to
+ * be flooded.
+ */
+static int
+fwd_data_tap_mcast(struct fwd_data *d, const uint8_t *frame, size_t len)
+{
+	uint8_t to[FWD_MCAST_UNICAST_MAX][BS_ADDR_LEN];
+	int k, i;
+
+	fwd_mcast_snoop(&d->mcast, frame, len,
+	    fwd_local_is_own(d->t, frame + 6), d->now_ms);
+	if (!fwd_mcast_snoopable(frame) || d->mcast.mode == BS_MCAST_FLOOD ||
+	    (k = fwd_mcast_targets(&d->mcast, d->t, frame, to)) < 0)
+		return 0;
+	for (i = 0; i < k; i++)
+		fwd_data_tap_unicast(d, to[i], frame, len);
+	return 1;
+}
+
 void
 fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
     uint64_t now_ms)
@@ -1024,6 +1047,8 @@ fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
 		return;
 	}
 	if (fwd_data_tap_arp(d, frame, len) || fwd_data_tap_nd(d, frame, len))
+		return;
+	if ((frame[0] & 0x01) && fwd_data_tap_mcast(d, frame, len))
 		return;
 	if ((frame[0] & 0x01) ||
 	    (cl = fwd_client_find(d->t, frame, vid)) == NULL) {
@@ -1709,6 +1734,7 @@ fwd_data_setup(struct fwd *f)
 	fwd_data_init(f->data, f->tables, &f->id, f->epoch, &ops);
 	fwd_data_isolation(f);
 	f->data->dat.enabled = f->cfg.dat;
+	f->data->mcast.mode = (uint8_t)f->cfg.mcast;
 	return 0;
 }
 

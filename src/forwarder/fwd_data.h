@@ -65,6 +65,7 @@
 #include "fwd_dat.h"
 #include "fwd_frag.h"
 #include "fwd_links.h"
+#include "fwd_mcast.h"
 #include "fwd_tables.h"
 #include "common/log.h"
 #include "proto/wire.h"
@@ -286,6 +287,7 @@ struct fwd_data {
 	struct fwd_gwc gw;		/* gateway client mode (fwd_gwsel.h) */
 	uint64_t now_ms;		/* of the frame being handled */
 	struct fwd_dat dat;		/* ARP answers (fwd_dat.h) */
+	struct fwd_mcast mcast;		/* multicast listeners (fwd_mcast.h) */
 	struct fwd_frag frag;		/* FRAG reassembly (fwd_frag.h) */
 	uint32_t frag_seqno;		/* of the last frame we cut */
 	uint8_t fbuf[WIRE_FRAG_MAX_LEN];	/* the FRAG being built */

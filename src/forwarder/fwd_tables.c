@@ -732,8 +732,9 @@ fwd_client_put(struct fwd_tables *t, const uint8_t *orig,
 
 /*
  * The whole table is walked once per IPC_TT (a change of an originator's
- * client list, not a per-frame event) to drop the entries the new list
- * no longer has.
+ * client list, or one page of a paged list: at most one per OGM, not a
+ * per-frame event) to drop the entries the new list (or page) no longer
+ * has.
  */
 size_t
 fwd_client_set(struct fwd_tables *t, const struct ipc_tt *m, uint64_t now_ms)
@@ -746,6 +747,8 @@ fwd_client_set(struct fwd_tables *t, const struct ipc_tt *m, uint64_t now_ms)
 		struct fwd_client *c = &t->client[i];
 
 		if (c->used_ && fwd_addr_eq(c->orig_addr, m->orig_addr) &&
+		    (m->pages == 0 || wire_tt_bucket(c->mac, c->vid,
+		    m->pages) == m->page) &&
 		    !fwd_tt_has(m->e, count, c->mac, c->vid))
 			fwd_client_remove(t, i);
 	}
@@ -1092,8 +1095,6 @@ fwd_local_tt(const struct fwd_tables *t, struct wire_tt_entry *out,
 	unsigned n = 0;
 	size_t i;
 
-	if (max > WIRE_TT_MAX)
-		max = WIRE_TT_MAX;
 	for (i = 0; i < (size_t)t->local_hw && n < max; i++) {
 		if (!t->local[i].used_)
 			continue;

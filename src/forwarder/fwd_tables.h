@@ -40,7 +40,7 @@
 #define FWD_ROUTE_EXPIRE_MS	60000		/* without ROUTE_ADD refresh */
 #define FWD_RTT_MAX		8192		/* remote client entries */
 #define FWD_GW_MAX		256
-#define FWD_LTT_MAX		WIRE_TT_MAX	/* local clients (OGM TT TVLV) */
+#define FWD_LTT_MAX		1024		/* local clients (batsecd(8)) */
 #define FWD_LTT_AGE_MS		300000		/* idle local client ageing */
 #define FWD_ROAM_QUIET_MS	500		/* roaming: see fwd_client_set */
 #define FWD_ROAM_WITHDRAW_MAX	8		/* ... withdrawals per window */
@@ -362,8 +362,9 @@ int	fwd_local_isolated(const struct fwd_tables *t);
 int	fwd_local_is_own(const struct fwd_tables *t,
 	    const uint8_t mac[static BS_ADDR_LEN]);
 /*
- * Fill out[0..max) for wire_tvlv_put_tt(): the local clients, at most
- * min(max, WIRE_TT_MAX).  out[i].mac points into the table (valid until
+ * Fill out[0..max) with the local clients (at most max): for
+ * wire_tvlv_put_tt() when there are WIRE_TT_MAX or fewer, else for the
+ * pages of fwd_ttpage.h.  out[i].mac points into the table (valid until
  * the local table changes).  Returns the count; 0 means omit the TVLV.
  * *version (optional) changes whenever the set changed.
  */

@@ -31,6 +31,7 @@
 #include "fwd_events.h"
 #include "fwd_orig.h"
 #include "fwd_parser.h"
+#include "fwd_ttpage.h"
 #include "netio/fastpath.h"
 #include "netio/rawsock.h"
 #include "netio/tap.h"
@@ -182,6 +183,7 @@ struct fwd {
 	struct fwd_tables *tables;	/* neighbours, routes, TT, gateways */
 	struct fwd_data *data;		/* the data plane (fwd_data.c) */
 	struct fwd_orig orig;		/* HELLO, OGM, relays (fwd_orig.h) */
+	struct fwd_ttpage ttpage;	/* own TT in pages (fwd_ttpage.h) */
 	struct control *ctl;		/* the control socket */
 	uint64_t started_ms;
 	uint64_t purge_at_ms;		/* next fwd_tables_purge */

@@ -289,6 +289,9 @@ ipc_check_state(const struct ipc_ctx *ctx, uint16_t type,
 		return ipc_not_own(ctx, "TT", u->tt.orig_addr, err, errlen);
 	case IPC_GW:
 		return ipc_not_own(ctx, "GW", u->gw.orig_addr, err, errlen);
+	case IPC_MCAST:
+		return ipc_not_own(ctx, "MCAST", u->mcast.orig_addr, err,
+		    errlen);
 	case IPC_RELAY:
 		return ipc_check_relay(ctx, &u->relay, err, errlen);
 	default:		/* LOG and STATS need no state */

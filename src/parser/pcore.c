@@ -22,6 +22,7 @@
 #include "pcore_ogm.h"
 #include "pcore_rt.h"
 #include "pcore_trust.h"
+#include "pcore_ttpage.h"
 #include "proto/wire.h"
 #include "routing/routing.h"
 
@@ -56,6 +57,7 @@ pcore_free(struct pcore *pc)
 	pc->rt = NULL;
 	sigcache_free(&pc->sigs);
 	pcore_lim_free(pc);
+	pcore_ttpage_free(pc);
 	pcore_trust_free(pc);
 	sodium_memzero(pc->neigh, sizeof(pc->neigh));
 	bs_policy_free(pc->policy);
@@ -80,7 +82,8 @@ pcore_setup(struct pcore *pc, char *err, size_t errlen)
 	pcore_rt_params(pc, &p);
 	pc->rt = routing_new(&p, pc->cfg.own_pk, pc->cfg.own_addr, pc->rt_key);
 	if (pc->rt == NULL || sigcache_init(&pc->sigs, pc->sig_key) != 0 ||
-	    pcore_lim_setup(pc) != 0) {
+	    pcore_lim_setup(pc) != 0 || pcore_ttpage_setup(pc) != 0) {
+		pcore_lim_free(pc);
 		routing_free(pc->rt);
 		pc->rt = NULL;
 		sigcache_free(&pc->sigs);
@@ -216,6 +219,8 @@ pcore_stats(const struct pcore *pc, struct ipc_stats *out)
 			v = pc->rt != NULL ? routing_neigh_count(pc->rt) : 0;
 		else if (id == IPC_STAT_TOFU_PINS)
 			v = pcore_trust_pin_count(pc);
+		else if (id == IPC_STAT_TT_SYNCED)
+			v = pcore_ttpage_synced(pc);
 		out->s[n].id = id;
 		out->s[n].value = v;
 		n++;

@@ -78,6 +78,9 @@
  *	(an empty list is sent only to clear a non-empty one), and count 0
  *	when an originator that had clients is removed.  At most the
  *	policy's clients-per-originator entries are passed (the first ones).
+ *  IPC_TT {orig addr, pages, page, the page's clients}: a TT page of the
+ *	newest OGM (pcore_ttpage.h) when it differs from the one last sent
+ *	for that page; clients-per-originator counts the whole table.
  *  IPC_GW ANNOUNCE {orig addr, down, up} / WITHDRAW: when the effective
  *	gateway announcement changes: the newest OGM's GATEWAY TVLV counts
  *	only when the policy lets that key be a gateway
@@ -136,7 +139,9 @@
  * without the gateway right; drop_remembered entries and HELLOs of keys
  * that left the tables, refused by the epoch memory (also counted as
  * drop_old_seqno or drop_replay); tofu_pins the mesh addresses pinned
- * (pcore_trust.h); src1..src4 the sources with most drops.  Every drop is also counted against its (interface, source
+ * (pcore_trust.h); tt_pages the TT pages of newer OGMs; tt_synced the
+ * paged tables held whole now (pcore_ttpage.h); src1..src4 the sources
+ * with most drops.  Every drop is also counted against its (interface, source
  * MAC) in the per-source table.
  */
 #ifndef BATSEC_PCORE_H

@@ -27,6 +27,7 @@
 #include "pcore_claims.h"
 #include "pcore_int.h"
 #include "pcore_limits.h"
+#include "proto/wire.h"
 #include "routing/routing.h"
 
 _Static_assert(sizeof(struct pl_claim) == 24, "pl_claim size");
@@ -67,6 +68,8 @@ pl_claim_released(const struct pcore *pc, const struct pl_claim *c,
 	uint64_t rel = (uint64_t)pc->cfg.ogm_ms * PL_CLAIM_RELEASE_OGMS;
 	uint32_t now = pl_claim_secs(now_ms);
 
+	if ((c->flags & PL_CLAIM_F_WITHDRAWN) != 0)
+		return 1;
 	if (rel < PL_CLAIM_RELEASE_MIN_MS)
 		rel = PL_CLAIM_RELEASE_MIN_MS;
 	/* seen_s is in whole seconds: one more for its rounding. */
@@ -164,6 +167,56 @@ pcore_claim(struct pcore *pc, const struct routing_orig_info *oi,
 	}
 	memcpy(c->owner, oi->addr, BS_ADDR_LEN);
 	c->cls = oi->cls;
+	c->flags = 0;
 	c->seen_s = pl_claim_secs(now_ms);
 	return 1;
+}
+
+/* Is (mac, vid) among the page's entries?  They are ascending. */
+static int
+pl_page_has(const struct wire_tt_page *pg, const uint8_t *mac, uint16_t vid)
+{
+	uint8_t key[8];
+	unsigned lo = 0, hi = pg->n, mid;
+	int c;
+
+	memcpy(key, mac, BS_ADDR_LEN);
+	key[6] = (uint8_t)(vid >> 8);
+	key[7] = (uint8_t)vid;
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		c = memcmp(pg->entries + (size_t)mid * WIRE_TT_ENTRY_LEN, key,
+		    sizeof(key));
+		if (c == 0)
+			return 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+unsigned
+pcore_claim_page_sweep(struct pcore *pc, const uint8_t owner[static
+    BS_ADDR_LEN], const struct wire_tt_page *pg, uint64_t now_ms)
+{
+	struct pl_claim *c;
+	unsigned i, others = 0;
+
+	if (pc->lim.claims == NULL)
+		return 0;
+	for (i = 0; i < PL_CLAIM_SLOTS; i++) {
+		c = &pc->lim.claims[i];
+		if (memcmp(c->owner, owner, BS_ADDR_LEN) != 0 ||
+		    pl_claim_free(c) || (c->flags & PL_CLAIM_F_WITHDRAWN))
+			continue;
+		if (wire_tt_bucket(c->mac, c->vid, pg->pages) != pg->page) {
+			c->seen_s = pl_claim_secs(now_ms);
+			others++;
+		} else if (!pl_page_has(pg, c->mac, c->vid)) {
+			c->flags |= PL_CLAIM_F_WITHDRAWN;
+		}
+	}
+	return others;
 }

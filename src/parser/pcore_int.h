@@ -42,6 +42,7 @@ struct pcore_trust;		/* pcore_trust.c */
 struct pl_src;			/* pcore_limits.h */
 struct pl_mem;
 struct pl_claim;
+struct pl_ttsync;
 struct pl_pincand;
 
 #define PCORE_MAX_IFACES	32	/* as IPC_CTX_MAX_IFACES */
@@ -131,6 +132,7 @@ struct pcore_limits {
 	struct pl_src *src;		/* PL_SRC_SLOTS, NULL before CONFIG */
 	struct pl_mem *mem;		/* PL_MEM_SLOTS */
 	struct pl_claim *claims;	/* PL_CLAIM_SLOTS */
+	struct pl_ttsync *ttsync;	/* PL_TTSYNC_MAX (pcore_ttpage.h) */
 	uint32_t mem_stamp;
 	struct pl_bucket intro;		/* intro-global-rate / -burst */
 	struct pl_bucket verify;	/* verify-global-rate / -burst */
@@ -242,9 +244,13 @@ struct pcore {
  * What pcore keeps in routing's per-originator aux bytes: what the
  * forwarder was last told about the originator's clients and gateway.
  */
+/* pcore_aux.tt_count of an originator whose table comes in pages. */
+#define PCORE_TT_PAGED	0xff
+
 struct pcore_aux {
 	uint8_t tt_digest[16];		/* of the TT entries last sent */
-	uint8_t tt_count;		/* entries in the last IPC_TT */
+	uint8_t tt_count;		/* entries in the last IPC_TT, or
+					   PCORE_TT_PAGED */
 	uint8_t gw;			/* 1: the last IPC_GW was ANNOUNCE */
 	uint16_t intro;			/* stranger: 1 + the neighbour slot
 					   that introduced it; 0 none */

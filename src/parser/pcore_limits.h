@@ -42,12 +42,15 @@
 #define PL_MEM_WAYS	4
 #define PL_MEM_SLOTS	(PL_MEM_SETS * PL_MEM_WAYS)
 #define PL_TOP		4	/* sources shown by `batsec-ctl stats` */
-#define PL_CLAIM_SETS	2048	/* client claims: sets of PL_CLAIM_WAYS */
-#define PL_CLAIM_WAYS	4
+#define PL_CLAIM_SETS	4096	/* client claims: sets of PL_CLAIM_WAYS */
+#define PL_CLAIM_WAYS	8
 /* A client its owner's OGMs stopped claiming is released (roaming). */
 #define PL_CLAIM_RELEASE_OGMS	3
 #define PL_CLAIM_RELEASE_MIN_MS	2000
 #define PL_CLAIM_SLOTS	(PL_CLAIM_SETS * PL_CLAIM_WAYS)
+#define PL_CLAIM_F_WITHDRAWN	0x01	/* pl_claim.flags: its paged owner's
+					   page came without it */
+#define PL_TTSYNC_MAX	64	/* paged originators followed (pcore_ttpage.h) */
 /*
  * A source that authenticated lately (a neighbour's MAC: a verified HELLO
  * or an authentic OGM frame within PL_AUTH_FRESH_MS) is not cut off when
@@ -145,7 +148,7 @@ struct pl_claim {
 	uint16_t vid;
 	uint8_t owner[BS_ADDR_LEN];	/* originator address */
 	uint8_t cls;			/* owner's class */
-	uint8_t reserved;
+	uint8_t flags;			/* PL_CLAIM_F_* */
 	uint32_t seen_s;		/* owner last claimed it (s) */
 	uint32_t moved_s;		/* it last moved (s), 0 never */
 };

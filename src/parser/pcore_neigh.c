@@ -15,6 +15,7 @@
 #include "pcore_int.h"
 #include "pcore_limits.h"
 #include "pcore_neigh.h"
+#include "pcore_ttpage.h"
 #include "routing/routing.h"
 
 /* ---- the parser's neighbour slots ------------------------------------------- */
@@ -294,6 +295,8 @@ pcore_orig_gone(struct pcore *pc, const struct routing_orig_info *oi)
 	struct ipc_gw gw;
 
 	memcpy(&a, oi->aux, sizeof(a));
+	if (a.tt_count == PCORE_TT_PAGED)
+		pcore_ttpage_forget(pc, oi->addr);
 	if (a.tt_count > 0) {
 		memset(&tt, 0, sizeof(tt));
 		memcpy(tt.orig_addr, oi->addr, BS_ADDR_LEN);

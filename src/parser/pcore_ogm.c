@@ -19,6 +19,7 @@
 #include "pcore_ogm.h"
 #include "pcore_rt.h"
 #include "pcore_trust.h"
+#include "pcore_ttpage.h"
 #include "proto/wire.h"
 #include "routing/routing.h"
 
@@ -193,19 +194,90 @@ pcore_entry_sig(struct pcore *pc, const struct wire_ogm_entry *e,
 /* ---- what the decision calls for ------------------------------------------------ */
 
 /*
+ * The entries[0..n) of a TT or TT page that oi may claim (pcore_claim),
+ * at most room of them, into m->e; the others are counted (drop_claim).
+ * How many went into m.
+ */
+static unsigned
+pcore_tt_claims(struct pcore *pc, const struct routing_orig_info *oi,
+    struct pcore_aux *a, const uint8_t *entries, unsigned n, uint64_t room,
+    struct ipc_tt *m, uint64_t now_ms)
+{
+	struct wire_tt_entry te;
+	unsigned i, k = 0;
+
+	for (i = 0; i < n && k < IPC_TT_MAX; i++) {
+		wire_tt_get(entries, i, &te);
+		if (k >= room || !pcore_claim(pc, oi, a, te.mac, te.vid,
+		    now_ms)) {
+			pcore_count(pc, IPC_STAT_DROP_CLAIM);
+			continue;
+		}
+		memcpy(m->e[k].mac, te.mac, BS_ADDR_LEN);
+		m->e[k].vid = te.vid;
+		m->e[k].flags = te.flags;	/* checked: WIRE_TT_F_MASK */
+		k++;
+	}
+	return k;
+}
+
+/*
+ * One page of a paged table (pcore_ttpage.h): the claims of its bucket
+ * brought up to date (pcore_claim_page_sweep, then pcore_claim per
+ * entry, within the policy's clients-per-originator over the whole
+ * table), and the page upstairs as an IPC_TT of that bucket when it
+ * differs from the last one sent.
+ */
+static int
+pcore_entry_tt_page(struct pcore *pc, const struct wire_tt_page *pg,
+    const struct routing_orig_info *oi, struct pcore_aux *a, uint64_t now_ms)
+{
+	uint32_t limit = pc->policy->limits.clients_per_originator;
+	struct pl_ttsync *s;
+	struct ipc_tt m;
+	unsigned others;
+
+	pcore_count(pc, IPC_STAT_TT_PAGES);
+	others = pcore_claim_page_sweep(pc, oi->addr, pg, now_ms);
+	s = pcore_ttpage_note(pc, oi->addr, pg, now_ms);
+	memset(&m, 0, sizeof(m));
+	memcpy(m.orig_addr, oi->addr, BS_ADDR_LEN);
+	m.pages = pg->pages;
+	m.page = pg->page;
+	m.count = (uint8_t)pcore_tt_claims(pc, oi, a, pg->entries, pg->n,
+	    others < limit ? limit - others : 0, &m, now_ms);
+	if (pcore_ttpage_same(s, &m) && a->tt_count == PCORE_TT_PAGED)
+		return 0;
+	if (pcore_emit(pc, IPC_TT, &m, sizeof(m)) != 0) {
+		if (s != NULL)
+			s->sent_ok &= ~(UINT64_C(1) << pg->page);
+		return 0;
+	}
+	a->tt_count = PCORE_TT_PAGED;
+	memset(a->tt_digest, 0, sizeof(a->tt_digest));
+	return 1;
+}
+
+/*
  * The client list of the newest OGM, without the clients another
  * originator's claim holds (pcore_claims.c), when it differs from the
- * last one sent.
+ * last one sent; a TT page goes to pcore_entry_tt_page.
  */
 static int
 pcore_entry_tt(struct pcore *pc, const struct wire_ogm_entry *e,
     const struct routing_orig_info *oi, struct pcore_aux *a, uint64_t now_ms)
 {
 	uint8_t d[sizeof(a->tt_digest)];
-	struct wire_tt_entry te;
 	struct ipc_tt m;
-	unsigned i, k = 0, n = 0;
+	unsigned k, n = 0;
 
+	if (e->tv.present & (1u << WIRE_TVLV_TT_PAGE))
+		return pcore_entry_tt_page(pc, &e->tv.page, oi, a, now_ms);
+	if (a->tt_count == PCORE_TT_PAGED) {	/* one TT again */
+		pcore_ttpage_forget(pc, oi->addr);
+		a->tt_count = 0;
+		memset(a->tt_digest, 0xff, sizeof(a->tt_digest));
+	}
 	memset(d, 0, sizeof(d));
 	if (e->tv.present & (1u << WIRE_TVLV_TT))
 		n = e->tv.tt_count;
@@ -213,17 +285,7 @@ pcore_entry_tt(struct pcore *pc, const struct wire_ogm_entry *e,
 		n = pc->policy->limits.clients_per_originator;
 	memset(&m, 0, sizeof(m));
 	memcpy(m.orig_addr, oi->addr, BS_ADDR_LEN);
-	for (i = 0; i < n && k < IPC_TT_MAX; i++) {
-		wire_tt_get(e->tv.tt, i, &te);
-		if (!pcore_claim(pc, oi, a, te.mac, te.vid, now_ms)) {
-			pcore_count(pc, IPC_STAT_DROP_CLAIM);
-			continue;
-		}
-		memcpy(m.e[k].mac, te.mac, BS_ADDR_LEN);
-		m.e[k].vid = te.vid;
-		m.e[k].flags = te.flags;	/* checked: WIRE_TT_F_MASK */
-		k++;
-	}
+	k = pcore_tt_claims(pc, oi, a, e->tv.tt, n, n, &m, now_ms);
 	if (k > 0)
 		crypto_generichash(d, sizeof(d), (const uint8_t *)m.e,
 		    (size_t)k * sizeof(m.e[0]), NULL, 0);
@@ -268,6 +330,28 @@ pcore_entry_gw(struct pcore *pc, const struct wire_ogm_entry *e,
 	return 1;
 }
 
+/*
+ * The multicast listeners of the newest OGM, every time (the forwarder
+ * keeps one record per originator; an OGM without the container makes
+ * the originator unknown there, so that group frames are flooded to it).
+ */
+static void
+pcore_entry_mcast(struct pcore *pc, const struct wire_ogm_entry *e,
+    const struct routing_orig_info *oi)
+{
+	struct ipc_mcast m;
+
+	memset(&m, 0, sizeof(m));
+	memcpy(m.orig_addr, oi->addr, BS_ADDR_LEN);
+	if (e->tv.present & (1u << WIRE_TVLV_MCAST)) {
+		m.known = 1;
+		m.flags = e->tv.mcast_flags;
+		m.count = (uint8_t)e->tv.mcast_count;	/* <= WIRE_MCAST_MAX */
+		memcpy(m.group, e->tv.mcast, (size_t)m.count * BS_ADDR_LEN);
+	}
+	(void)pcore_emit(pc, IPC_MCAST, &m, sizeof(m));
+}
+
 static void
 pcore_entry_tvlvs(struct pcore *pc, const struct wire_ogm_entry *e,
     const struct routing_orig_info *oi, uint64_t now_ms)
@@ -278,6 +362,7 @@ pcore_entry_tvlvs(struct pcore *pc, const struct wire_ogm_entry *e,
 	memcpy(&a, oi->aux, sizeof(a));
 	changed = pcore_entry_tt(pc, e, oi, &a, now_ms);
 	changed |= pcore_entry_gw(pc, e, oi, &a);
+	pcore_entry_mcast(pc, e, oi);
 	changed |= memcmp(&a, oi->aux, sizeof(a)) != 0;	/* roam budget */
 	if (changed)
 		routing_orig_set_aux(pc->rt, oi->pk, (const uint8_t *)&a);

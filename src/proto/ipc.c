@@ -384,8 +384,13 @@ chk_tt(const union ipc_payload *u, char *err, size_t errlen)
 
 	if (!ipc_addr_is_mesh(t->orig_addr))
 		return log_errf(err, errlen, "orig_addr is not a mesh address");
-	if (t->reserved != 0)
+	if (t->reserved[0] != 0 || t->reserved[1] != 0 || t->reserved[2] != 0)
 		return log_errf(err, errlen, "reserved field not 0");
+	if (t->pages == 0 ? t->page != 0 : (t->pages < WIRE_TT_PAGES_MIN ||
+	    t->pages > WIRE_TT_PAGES_MAX || (t->pages & (t->pages - 1)) != 0 ||
+	    t->page >= t->pages))
+		return log_errf(err, errlen, "page %u of %u invalid", t->page,
+		    t->pages);
 	for (i = 0; i < t->count; i++) {
 		if (!ipc_mac_is_unicast(t->e[i].mac))
 			return log_errf(err, errlen, "entry %u: mac is zero or "
@@ -402,6 +407,38 @@ chk_tt(const union ipc_payload *u, char *err, size_t errlen)
 			    memcmp(t->e[i].mac, t->e[j].mac, BS_ADDR_LEN) == 0)
 				return log_errf(err, errlen, "entry %u "
 				    "repeats entry %u", i, j);
+		if (t->pages != 0 && wire_tt_bucket(t->e[i].mac, t->e[i].vid,
+		    t->pages) != t->page)
+			return log_errf(err, errlen, "entry %u: not in page "
+			    "%u of %u", i, t->page, t->pages);
+	}
+	return 0;
+}
+
+_Static_assert(IPC_MCAST_MAX == WIRE_MCAST_MAX, "one MCAST fits");
+
+static int
+chk_mcast(const union ipc_payload *u, char *err, size_t errlen)
+{
+	const struct ipc_mcast *m = &u->mcast;
+	unsigned i, j;
+
+	if (!ipc_addr_is_mesh(m->orig_addr))
+		return log_errf(err, errlen, "orig_addr is not a mesh address");
+	if (m->reserved[0] != 0 || m->reserved[1] != 0 || m->reserved[2] != 0)
+		return log_errf(err, errlen, "reserved field not 0");
+	if (m->known > 1 || (m->flags & ~WIRE_MCAST_F_MASK) != 0 ||
+	    (!m->known && (m->flags != 0 || m->count != 0)))
+		return log_errf(err, errlen, "known %u flags 0x%02x count %u "
+		    "invalid", m->known, m->flags, m->count);
+	for (i = 0; i < m->count; i++) {
+		if (!wire_mcast_group_ok(m->group[i]))
+			return log_errf(err, errlen, "group %u: not an IPv4 or "
+			    "IPv6 group address", i);
+		for (j = 0; j < i; j++)
+			if (memcmp(m->group[i], m->group[j], BS_ADDR_LEN) == 0)
+				return log_errf(err, errlen, "group %u repeats "
+				    "group %u", i, j);
 	}
 	return 0;
 }
@@ -612,6 +649,8 @@ static const struct ipc_desc ipc_descs[] = {
 	VAR(IPC_TT, IPC_ROLE_FORWARDER, "TT", struct ipc_tt, e, count,
 	    sizeof(struct ipc_tt_entry), 0, IPC_TT_MAX, chk_tt),
 	FIXED(IPC_GW, IPC_ROLE_FORWARDER, "GW", struct ipc_gw, chk_gw),
+	VAR(IPC_MCAST, IPC_ROLE_FORWARDER, "MCAST", struct ipc_mcast, group,
+	    count, BS_ADDR_LEN, 0, IPC_MCAST_MAX, chk_mcast),
 	VAR(IPC_RELAY, IPC_ROLE_FORWARDER, "RELAY", struct ipc_relay, entry,
 	    len, 1, IPC_RELAY_MIN, IPC_RELAY_MAX, chk_relay),
 	VAR(IPC_STATS, IPC_ROLE_FORWARDER, "STATS", struct ipc_stats, s, count,

@@ -78,6 +78,7 @@ enum ipc_type {
 	IPC_HEARTBEAT_ACK	= 0x4c,
 	IPC_CERT		= 0x4d,
 	IPC_ROUTE_ALT		= 0x4e,
+	IPC_MCAST		= 0x4f,
 };
 
 /* ---- limits shared by both ends ----------------------------------------- */
@@ -94,6 +95,7 @@ enum ipc_type {
 #define IPC_RELAY_MAX		1180
 #define IPC_LOG_TEXT_MAX	256	/* field size: up to 255 chars + NUL */
 #define IPC_TT_MAX		64	/* client MACs per TT message */
+#define IPC_MCAST_MAX		32	/* groups per MCAST (WIRE_MCAST_MAX) */
 #define IPC_STATS_MAX		96	/* counters per STATS message */
 #define IPC_PINS_MAX		100	/* keys per PINS message */
 /*
@@ -324,14 +326,35 @@ struct ipc_tt_entry {
 };
 
 /*
- * IPC_TT: the complete client list an originator announces (replaces the
- * previous one; count 0 clears it).  Payload = 8 + 10 * count bytes.
+ * IPC_TT: with pages 0, the complete client list an originator announces
+ * (replaces the previous one; count 0 clears it).  With pages > 0 (a
+ * power of two, WIRE_TT_PAGES_MIN..MAX), one page of a paged table
+ * (WIRE_TVLV_TT_PAGE): it replaces the originator's clients whose
+ * wire_tt_bucket(mac, vid, pages) is page, and every entry must be in
+ * that bucket.  Payload = 12 + 10 * count bytes.
  */
 struct ipc_tt {
 	uint8_t orig_addr[BS_ADDR_LEN];
 	uint8_t count;			/* 0..IPC_TT_MAX, no duplicate entries */
-	uint8_t reserved;
+	uint8_t pages;			/* 0: the whole list */
+	uint8_t page;			/* < pages; 0 when pages is 0 */
+	uint8_t reserved[3];
 	struct ipc_tt_entry e[IPC_TT_MAX];
+};
+
+/*
+ * IPC_MCAST: the multicast listeners an originator's newest signed OGM
+ * announces (WIRE_TVLV_MCAST): known 1 with its flags and groups, or
+ * known 0 (flags 0, count 0) when that OGM had no MCAST container.
+ * Payload = 12 + 6 * count bytes.
+ */
+struct ipc_mcast {
+	uint8_t orig_addr[BS_ADDR_LEN];
+	uint8_t count;			/* 0..IPC_MCAST_MAX, none twice */
+	uint8_t known;			/* 0 or 1 */
+	uint8_t flags;			/* WIRE_MCAST_F_* */
+	uint8_t reserved[3];
+	uint8_t group[IPC_MCAST_MAX][BS_ADDR_LEN];
 };
 
 enum ipc_gw_op {
@@ -412,9 +435,10 @@ struct ipc_pins {
 /*
  * Counter ids of IPC_STATS, append-only: (id, name shown by batsec-ctl).
  * ipc_stat_name(id) gives the name.  pcore.h says what the parser counts
- * under each; originators, neighbours, strangers, under_load and
- * tofu_pins are current values, not counters.  src1..src4 are the four sources (an
- * interface and Ethernet source MAC) with the most drops, most first:
+ * under each; originators, neighbours, strangers, under_load,
+ * tofu_pins and tt_synced are current values, not counters.  src1..src4
+ * are the four sources (an interface and Ethernet source MAC) with the
+ * most drops, most first:
  * srcK_mac packs ifindex << 48 | MAC (0: no such source), the others
  * count that source's drops by reason (pcore_limits.h).
  */
@@ -490,7 +514,9 @@ struct ipc_pins {
 	X(IPC_STAT_CERT_REFUSED,	69, "cert_refused") \
 	X(IPC_STAT_CERT_MISSING,	70, "cert_missing") \
 	X(IPC_STAT_REVOKE_LEARNT,	71, "revoke_learnt") \
-	X(IPC_STAT_TOFU_PINS,		72, "tofu_pins")
+	X(IPC_STAT_TOFU_PINS,		72, "tofu_pins") \
+	X(IPC_STAT_TT_PAGES,		73, "tt_pages") \
+	X(IPC_STAT_TT_SYNCED,		74, "tt_synced")
 
 /* Per source: IPC_STAT_SRC_FIELDS ids from IPC_STAT_SRC1_MAC on. */
 #define IPC_STAT_SRC_FIELDS	8
@@ -540,6 +566,7 @@ union ipc_payload {
 	struct ipc_pins pins;
 	struct ipc_heartbeat heartbeat;
 	struct ipc_cert cert;
+	struct ipc_mcast mcast;
 };
 
 /* No compiler padding anywhere in what travels (sizes = sum of fields). */
@@ -558,8 +585,9 @@ _Static_assert(offsetof(struct ipc_route_alt, c) == 8, "ipc_route_alt");
 _Static_assert(sizeof(struct ipc_neigh) == 72, "ipc_neigh");
 _Static_assert(sizeof(struct ipc_link_key_req) == 36, "ipc_link_key_req");
 _Static_assert(sizeof(struct ipc_tt_entry) == 10, "ipc_tt_entry");
-_Static_assert(offsetof(struct ipc_tt, e) == 8, "ipc_tt");
+_Static_assert(offsetof(struct ipc_tt, e) == 12, "ipc_tt");
 _Static_assert(sizeof(struct ipc_gw) == 16, "ipc_gw");
+_Static_assert(offsetof(struct ipc_mcast, group) == 12, "ipc_mcast");
 _Static_assert(offsetof(struct ipc_relay, entry) == 8, "ipc_relay");
 _Static_assert(sizeof(struct ipc_stat) == 16, "ipc_stat");
 _Static_assert(offsetof(struct ipc_stats, s) == 8, "ipc_stats");

@@ -18,7 +18,7 @@ _Static_assert(WIRE_HELLO_MAX_LEN - BS_SIG_LEN <= BS_SIGN_MAX_MSG,
     "HELLO signed part exceeds BS_SIGN_MAX_MSG");
 _Static_assert(WIRE_OGM_MAX_LEN - BS_SIG_LEN <= BS_SIGN_MAX_MSG,
     "link-signed range exceeds BS_SIGN_MAX_MSG");
-_Static_assert(WIRE_TVLV_REVOKE < 32, "present bitmask too small");
+_Static_assert(WIRE_TVLV_MCAST < 32, "present bitmask too small");
 
 /* ---- read cursor ------------------------------------------------------- */
 
@@ -598,7 +598,7 @@ int
 wire_tvlv_is_known(const struct wire_tvlv *t)
 {
 	return t->version == WIRE_TVLV_VERSION &&
-	    t->type >= WIRE_TVLV_GATEWAY && t->type <= WIRE_TVLV_REVOKE;
+	    t->type >= WIRE_TVLV_GATEWAY && t->type <= WIRE_TVLV_MCAST;
 }
 
 static int
@@ -635,13 +635,10 @@ vid_ok(uint16_t vid)
 	    (vid & WIRE_VID_TAGGED) != 0 && id >= 1 && id <= 4094;
 }
 
+/* One entry's own fields (MAC, vid, flags, reserved). */
 static int
-tt_entry_check(const uint8_t *v, unsigned i, struct wire_where *w)
+tt_entry_fields(const uint8_t *e, size_t at, struct wire_where *w)
 {
-	const uint8_t *e = v + (size_t)i * WIRE_TT_ENTRY_LEN;
-	size_t at = (size_t)i * WIRE_TT_ENTRY_LEN;
-	unsigned j;
-
 	if (!wire_mac_is_unicast(e))
 		return where_set(w, WIRE_EADDR, "TT client MAC", at);
 	if (!vid_ok(bs_get16(e + 6)))
@@ -650,6 +647,19 @@ tt_entry_check(const uint8_t *v, unsigned i, struct wire_where *w)
 		return where_set(w, WIRE_ERESERVED, "TT flags", at + 8);
 	if (e[9] != 0 || e[10] != 0 || e[11] != 0)
 		return where_set(w, WIRE_ERESERVED, "TT reserved", at + 9);
+	return WIRE_OK;
+}
+
+static int
+tt_entry_check(const uint8_t *v, unsigned i, struct wire_where *w)
+{
+	const uint8_t *e = v + (size_t)i * WIRE_TT_ENTRY_LEN;
+	size_t at = (size_t)i * WIRE_TT_ENTRY_LEN;
+	unsigned j;
+	int r;
+
+	if ((r = tt_entry_fields(e, at, w)) != WIRE_OK)
+		return r;
 	/* A client (MAC, vid) appears once; n <= 64 keeps this cheap. */
 	for (j = 0; j < i; j++)
 		if (memcmp(v + (size_t)j * WIRE_TT_ENTRY_LEN, e, 8) == 0)
@@ -671,6 +681,137 @@ tt_check(const struct wire_tvlv *t, struct wire_where *w)
 	for (i = 0; i < n; i++)
 		if ((r = tt_entry_check(t->value, i, w)) != WIRE_OK)
 			return r;
+	return WIRE_OK;
+}
+
+static uint32_t
+fnv1a(uint32_t h, const uint8_t *p, size_t n)
+{
+	while (n-- > 0)
+		h = (h ^ *p++) * 16777619u;
+	return h;
+}
+
+unsigned
+wire_tt_bucket(const uint8_t mac[static BS_ADDR_LEN], uint16_t vid,
+    unsigned pages)
+{
+	uint8_t v[2];
+
+	bs_put16(v, vid);
+	return fnv1a(fnv1a(2166136261u, mac, BS_ADDR_LEN), v, 2) &
+	    (pages - 1);
+}
+
+uint32_t
+wire_tt_sum(const uint8_t mac[static BS_ADDR_LEN], uint16_t vid,
+    uint8_t flags)
+{
+	uint8_t v[3];
+
+	bs_put16(v, vid);
+	v[2] = flags;
+	return fnv1a(fnv1a(2166136261u, mac, BS_ADDR_LEN), v, 3);
+}
+
+static int
+pages_ok(unsigned pages)
+{
+	return pages >= WIRE_TT_PAGES_MIN && pages <= WIRE_TT_PAGES_MAX &&
+	    (pages & (pages - 1)) == 0;
+}
+
+/*
+ * A TT page: header fields in range, entries well formed, in the page's
+ * bucket and strictly ascending by (MAC, vid), which also rules out
+ * repeats in O(n).
+ */
+static int
+tt_page_check(const struct wire_tvlv *t, struct wire_tt_page *pg,
+    struct wire_where *w)
+{
+	const uint8_t *v = t->value, *e;
+	unsigned i, n;
+	size_t at;
+	int r;
+
+	if (t->len < WIRE_TT_PAGE_HDR_LEN ||
+	    (t->len - WIRE_TT_PAGE_HDR_LEN) % WIRE_TT_ENTRY_LEN != 0)
+		return where_set(w, WIRE_ELEN, "TT page length", 0);
+	n = (t->len - WIRE_TT_PAGE_HDR_LEN) / WIRE_TT_ENTRY_LEN;
+	if (n > WIRE_TT_PAGE_MAX)
+		return where_set(w, WIRE_ECOUNT, "TT page entry count", 0);
+	if (bs_get16(v + 2) == 0 || bs_get16(v + 2) > WIRE_TT_TOTAL_MAX ||
+	    bs_get16(v + 2) < n)
+		return where_set(w, WIRE_ECOUNT, "TT page total", 2);
+	if (!pages_ok(v[8]))
+		return where_set(w, WIRE_ERANGE, "TT page count", 8);
+	if (v[9] >= v[8])
+		return where_set(w, WIRE_ERANGE, "TT page number", 9);
+	if (v[10] != 0 || v[11] != 0)
+		return where_set(w, WIRE_ERESERVED, "TT page reserved", 10);
+	for (i = 0; i < n; i++) {
+		at = WIRE_TT_PAGE_HDR_LEN + (size_t)i * WIRE_TT_ENTRY_LEN;
+		e = v + at;
+		if ((r = tt_entry_fields(e, at, w)) != WIRE_OK)
+			return r;
+		if (i > 0 && memcmp(e - WIRE_TT_ENTRY_LEN, e, 8) >= 0)
+			return where_set(w, WIRE_EDUP, "TT page order", at);
+		if (wire_tt_bucket(e, bs_get16(e + 6), v[8]) != v[9])
+			return where_set(w, WIRE_ERANGE, "TT page bucket", at);
+	}
+	if (pg != NULL) {
+		memset(pg, 0, sizeof(*pg));
+		pg->ttvn = bs_get16(v);
+		pg->total = bs_get16(v + 2);
+		pg->sum = bs_get32(v + 4);
+		pg->pages = v[8];
+		pg->page = v[9];
+		pg->n = n;
+		pg->entries = v + WIRE_TT_PAGE_HDR_LEN;
+	}
+	return WIRE_OK;
+}
+
+int
+wire_mcast_group_ok(const uint8_t mac[static BS_ADDR_LEN])
+{
+	if (mac[0] == 0x01 && mac[1] == 0x00 && mac[2] == 0x5e)
+		return (mac[3] & 0x80) == 0;
+	return mac[0] == 0x33 && mac[1] == 0x33;
+}
+
+/* MCAST: flags known, reserved 0, groups well formed, none twice. */
+static int
+mcast_check(const struct wire_tvlv *t, struct wire_where *w)
+{
+	const uint8_t *v = t->value;
+	unsigned i, j, n;
+
+	if (t->len < WIRE_MCAST_HDR_LEN ||
+	    (t->len - WIRE_MCAST_HDR_LEN) % BS_ADDR_LEN != 0)
+		return where_set(w, WIRE_ELEN, "MCAST length", 0);
+	n = (t->len - WIRE_MCAST_HDR_LEN) / BS_ADDR_LEN;
+	if (n > WIRE_MCAST_MAX)
+		return where_set(w, WIRE_ECOUNT, "MCAST group count", 0);
+	if ((v[0] & ~WIRE_MCAST_F_MASK) != 0)
+		return where_set(w, WIRE_ERESERVED, "MCAST flags", 0);
+	if (v[1] != 0)
+		return where_set(w, WIRE_ERESERVED, "MCAST reserved", 1);
+	for (i = 0; i < n; i++) {
+		const uint8_t *g = v + WIRE_MCAST_HDR_LEN + (size_t)i *
+		    BS_ADDR_LEN;
+
+		if (!wire_mcast_group_ok(g))
+			return where_set(w, WIRE_EADDR, "MCAST group",
+			    WIRE_MCAST_HDR_LEN + (size_t)i * BS_ADDR_LEN);
+		for (j = 0; j < i; j++)
+			if (memcmp(v + WIRE_MCAST_HDR_LEN + (size_t)j *
+			    BS_ADDR_LEN, g, BS_ADDR_LEN) == 0)
+				return where_set(w, WIRE_EDUP, "MCAST group",
+				    WIRE_MCAST_HDR_LEN + (size_t)i *
+				    BS_ADDR_LEN);
+	}
 	return WIRE_OK;
 }
 
@@ -792,6 +933,16 @@ tvlv_decode(const struct wire_tvlv *t, struct wire_tvlvs *out,
 		if ((r = cert_check(t, w)) == WIRE_OK)
 			out->cert = t->value;
 		return r;
+	case WIRE_TVLV_TT_PAGE:
+		return tt_page_check(t, &out->page, w);
+	case WIRE_TVLV_MCAST:
+		if ((r = mcast_check(t, w)) == WIRE_OK) {
+			out->mcast_flags = t->value[0];
+			out->mcast = t->value + WIRE_MCAST_HDR_LEN;
+			out->mcast_count = (t->len - WIRE_MCAST_HDR_LEN) /
+			    BS_ADDR_LEN;
+		}
+		return r;
 	default:
 		if ((r = revoke_check(t, w)) == WIRE_OK)
 			out->revoke = t->value;
@@ -829,6 +980,11 @@ wire_tvlvs_parse(const uint8_t *region, size_t len, struct wire_tvlvs *out)
 			return where_set(&out->where, WIRE_EDUP, "TVLV type",
 			    at);
 		out->present |= 1u << t.type;
+		/* A whole table and a page of one: which would hold? */
+		if ((out->present & (1u << WIRE_TVLV_TT)) != 0 &&
+		    (out->present & (1u << WIRE_TVLV_TT_PAGE)) != 0)
+			return where_set(&out->where, WIRE_EDUP,
+			    "TT with TT page", at);
 		if ((r = tvlv_decode(&t, out, &w)) != WIRE_OK)
 			return where_set(&out->where, r, w.field,
 			    at + WIRE_TVLV_HDR_LEN + w.off);
@@ -894,6 +1050,63 @@ wire_tvlv_put_tt(uint8_t *buf, size_t cap, size_t *len,
 	t.len = (uint16_t)(n * WIRE_TT_ENTRY_LEN);
 	t.value = v;
 	if (tt_check(&t, NULL) != WIRE_OK)
+		return WIRE_EINVAL;
+	return wire_tvlv_put(buf, cap, len, t.type, t.version, v, t.len);
+}
+
+int
+wire_tvlv_put_tt_page(uint8_t *buf, size_t cap, size_t *len,
+    const struct wire_tt_page *pg)
+{
+	uint8_t v[WIRE_TT_PAGE_HDR_LEN + WIRE_TT_PAGE_MAX * WIRE_TT_ENTRY_LEN];
+	struct wire_tvlv t;
+	uint8_t *e;
+	unsigned i;
+
+	if (pg == NULL || pg->n > WIRE_TT_PAGE_MAX ||
+	    (pg->n > 0 && pg->e == NULL))
+		return WIRE_EINVAL;
+	memset(v, 0, sizeof(v));
+	bs_put16(v, pg->ttvn);
+	bs_put16(v + 2, pg->total);
+	bs_put32(v + 4, pg->sum);
+	v[8] = pg->pages;
+	v[9] = pg->page;
+	for (i = 0; i < pg->n; i++) {
+		if (pg->e[i].mac == NULL)
+			return WIRE_EINVAL;
+		e = v + WIRE_TT_PAGE_HDR_LEN + (size_t)i * WIRE_TT_ENTRY_LEN;
+		memcpy(e, pg->e[i].mac, BS_ADDR_LEN);
+		bs_put16(e + 6, pg->e[i].vid);
+		e[8] = pg->e[i].flags;
+	}
+	t.type = WIRE_TVLV_TT_PAGE;
+	t.version = WIRE_TVLV_VERSION;
+	t.len = (uint16_t)(WIRE_TT_PAGE_HDR_LEN + pg->n * WIRE_TT_ENTRY_LEN);
+	t.value = v;
+	if (tt_page_check(&t, NULL, NULL) != WIRE_OK)
+		return WIRE_EINVAL;
+	return wire_tvlv_put(buf, cap, len, t.type, t.version, v, t.len);
+}
+
+int
+wire_tvlv_put_mcast(uint8_t *buf, size_t cap, size_t *len, uint8_t flags,
+    const uint8_t *groups, unsigned n)
+{
+	uint8_t v[WIRE_MCAST_HDR_LEN + WIRE_MCAST_MAX * BS_ADDR_LEN];
+	struct wire_tvlv t;
+
+	if (n > WIRE_MCAST_MAX || (n > 0 && groups == NULL))
+		return WIRE_EINVAL;
+	v[0] = flags;
+	v[1] = 0;
+	if (n > 0)
+		memcpy(v + WIRE_MCAST_HDR_LEN, groups, (size_t)n * BS_ADDR_LEN);
+	t.type = WIRE_TVLV_MCAST;
+	t.version = WIRE_TVLV_VERSION;
+	t.len = (uint16_t)(WIRE_MCAST_HDR_LEN + n * BS_ADDR_LEN);
+	t.value = v;
+	if (mcast_check(&t, NULL) != WIRE_OK)
 		return WIRE_EINVAL;
 	return wire_tvlv_put(buf, cap, len, t.type, t.version, v, t.len);
 }

@@ -161,6 +161,8 @@ enum wire_tvlv_type {
 	WIRE_TVLV_TT = 0x02,
 	WIRE_TVLV_CERT = 0x03,
 	WIRE_TVLV_REVOKE = 0x04,
+	WIRE_TVLV_TT_PAGE = 0x05,
+	WIRE_TVLV_MCAST = 0x06,
 };
 
 #define WIRE_GW_LEN		8
@@ -171,6 +173,33 @@ enum wire_tvlv_type {
 /* TT entry flags (byte 8): isolated client (ap-isolation); others 0. */
 #define WIRE_TT_F_ISOLATED	0x01
 #define WIRE_TT_F_MASK		WIRE_TT_F_ISOLATED
+
+/*
+ * TT page (batsec-protocol(7), LARGE TRANSLATION TABLES): an originator
+ * with more than WIRE_TT_MAX clients splits its table into `pages`
+ * buckets (a power of two) by wire_tt_bucket() and sends one bucket per
+ * OGM.  Value: ttvn u16, total u16, checksum u32, pages u8, page u8,
+ * reserved u16 (0), then the bucket's entries (12 bytes each, as in TT),
+ * in ascending (MAC, vid) order.
+ */
+#define WIRE_TT_PAGE_HDR_LEN	12
+#define WIRE_TT_PAGE_MAX	60	/* entries per page */
+#define WIRE_TT_PAGES_MIN	2
+#define WIRE_TT_PAGES_MAX	64
+#define WIRE_TT_TOTAL_MAX	(WIRE_TT_PAGES_MAX * WIRE_TT_PAGE_MAX)
+
+/*
+ * MCAST (batsec-protocol(7), MULTICAST LISTENERS): flags u8, reserved u8
+ * (0), then n group MAC addresses (6 bytes each, n <= WIRE_MCAST_MAX):
+ * the IPv4 (01:00:5e, low bit of byte 3 clear) and IPv6 (33:33) groups
+ * the originator's clients listen to, none twice.  The flags ask for
+ * every group of a family (listeners the node cannot list).
+ */
+#define WIRE_MCAST_HDR_LEN	2
+#define WIRE_MCAST_MAX		32
+#define WIRE_MCAST_F_ALL4	0x01	/* every IPv4 group */
+#define WIRE_MCAST_F_ALL6	0x02	/* every IPv6 group */
+#define WIRE_MCAST_F_MASK	0x03
 
 struct wire_tvlv {
 	uint8_t type;
@@ -216,6 +245,32 @@ int wire_tvlv_revoke(const struct wire_tvlv *t, const uint8_t **rec);
 void wire_tt_get(const uint8_t *entries, unsigned i,
     struct wire_tt_entry *out);
 
+/*
+ * The bucket of a client under `pages` (a power of two): FNV-1a 32 over
+ * the MAC and the vid (big-endian), its low bits.
+ */
+unsigned wire_tt_bucket(const uint8_t mac[static BS_ADDR_LEN], uint16_t vid,
+    unsigned pages);
+/*
+ * One entry's share of a table checksum: FNV-1a 32 over MAC, vid (big-
+ * endian) and flags.  A table's checksum is the sum (mod 2^32) of its
+ * entries' shares, so a page's share adds up with the others'.
+ */
+uint32_t wire_tt_sum(const uint8_t mac[static BS_ADDR_LEN], uint16_t vid,
+    uint8_t flags);
+
+/* A decoded TT page, or the builder's input (e: n entries, sorted). */
+struct wire_tt_page {
+	uint16_t ttvn;			/* version: changes with the table */
+	uint16_t total;			/* entries in the whole table */
+	uint32_t sum;			/* checksum of the whole table */
+	uint8_t pages;			/* WIRE_TT_PAGES_MIN..MAX, power of 2 */
+	uint8_t page;			/* < pages */
+	unsigned n;			/* 0..WIRE_TT_PAGE_MAX, <= total */
+	const uint8_t *entries;		/* parsed: wire_tt_get() */
+	const struct wire_tt_entry *e;	/* builder input */
+};
+
 /* Every known container of a region, decoded; unknown ones are counted. */
 struct wire_tvlvs {
 	unsigned present;		/* bit (1 << type) per known type */
@@ -224,6 +279,11 @@ struct wire_tvlvs {
 	unsigned tt_count;
 	const uint8_t *cert;		/* BS_CERT_LEN bytes or NULL */
 	const uint8_t *revoke;		/* BS_REVOKE_LEN bytes or NULL */
+	struct wire_tt_page page;	/* when WIRE_TVLV_TT_PAGE is present
+					   (never together with TT) */
+	uint8_t mcast_flags;		/* when WIRE_TVLV_MCAST is present */
+	unsigned mcast_count;
+	const uint8_t *mcast;		/* mcast_count groups, 6 bytes each */
 	unsigned unknown;		/* skipped containers */
 	struct wire_where where;	/* offset within the region */
 };
@@ -239,6 +299,14 @@ int wire_tvlv_put_gateway(uint8_t *buf, size_t cap, size_t *len,
     uint32_t down, uint32_t up);
 int wire_tvlv_put_tt(uint8_t *buf, size_t cap, size_t *len,
     const struct wire_tt_entry *e, unsigned n);
+/* 1 when mac is an IPv4 (01:00:5e:0x) or IPv6 (33:33) group address. */
+int wire_mcast_group_ok(const uint8_t mac[static BS_ADDR_LEN]);
+/* MCAST: flags and n group addresses (groups + 6 * i), none twice. */
+int wire_tvlv_put_mcast(uint8_t *buf, size_t cap, size_t *len,
+    uint8_t flags, const uint8_t *groups, unsigned n);
+/* One TT page: pg->e holds pg->n entries of bucket pg->page, ascending. */
+int wire_tvlv_put_tt_page(uint8_t *buf, size_t cap, size_t *len,
+    const struct wire_tt_page *pg);
 int wire_tvlv_put_cert(uint8_t *buf, size_t cap, size_t *len,
     const uint8_t cert[static BS_CERT_LEN]);
 int wire_tvlv_put_revoke(uint8_t *buf, size_t cap, size_t *len,

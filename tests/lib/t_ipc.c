@@ -7,6 +7,7 @@
 
 #include "batsec_crypto.h"
 #include "proto/ipc.h"
+#include "proto/wire.h"
 #include "t_frames.h"
 #include "t_ipc.h"
 
@@ -135,4 +136,40 @@ t_ipcs_msg(struct t_seedbuf *s, uint16_t type, const void *obj)
 	static uint8_t dgram[IPC_MAX_MSG];
 
 	t_ipcs_raw(s, dgram, t_ipc_encode(dgram, sizeof(dgram), type, obj));
+}
+
+struct ipc_tt
+t_ipc_tt_page(const uint8_t *orig_addr, unsigned pages, unsigned page,
+    unsigned n)
+{
+	struct ipc_tt tt;
+	unsigned i;
+
+	memset(&tt, 0, sizeof(tt));
+	memcpy(tt.orig_addr, orig_addr, BS_ADDR_LEN);
+	tt.pages = (uint8_t)pages;
+	tt.page = (uint8_t)page;
+	for (i = 0; i < 65536 && tt.count < n && tt.count < IPC_TT_MAX; i++) {
+		uint8_t m[BS_ADDR_LEN] = { 0x02, 0x11, 0x22, 0x33,
+		    (uint8_t)(i >> 8), (uint8_t)i };
+
+		if (wire_tt_bucket(m, 0, pages) == page)
+			memcpy(tt.e[tt.count++].mac, m, BS_ADDR_LEN);
+	}
+	return tt;
+}
+
+struct ipc_mcast
+t_ipc_mcast(const uint8_t *orig_addr)
+{
+	struct ipc_mcast mc;
+
+	memset(&mc, 0, sizeof(mc));
+	memcpy(mc.orig_addr, orig_addr, BS_ADDR_LEN);
+	mc.known = 1;
+	mc.flags = WIRE_MCAST_F_ALL6;
+	mc.count = 2;
+	memcpy(mc.group[0], "\x01\x00\x5e\x01\x02\x03", 6);
+	memcpy(mc.group[1], "\x33\x33\x00\x01\x12\x34", 6);
+	return mc;
 }

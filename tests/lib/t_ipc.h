@@ -72,6 +72,11 @@ struct ipc_route_alt	t_ipc_route_alt(const uint8_t *orig_addr,
 			    const uint8_t *nexthop, uint32_t ifindex);
 
 /* Message type with its fixed-size payload obj, as ipc_send frames it. */
+/* Page `page` of `pages` of orig's table: up to n clients of that bucket. */
+struct ipc_tt		t_ipc_tt_page(const uint8_t *orig_addr, unsigned pages,
+			    unsigned page, unsigned n);
+/* orig's listeners: every IPv6 group, 239.1.2.3 and ff02::1:1234. */
+struct ipc_mcast	t_ipc_mcast(const uint8_t *orig_addr);
 size_t	t_ipc_encode(uint8_t *buf, size_t cap, uint16_t type,
 	    const void *obj);
 
