@@ -146,6 +146,8 @@ struct bs_config {
 	enum bs_epoch_seed epoch_seed;
 	bool		dat;		/* answer ARP from the cache
 					   (fwd_dat.h) */
+	bool		bla;		/* bridge loop avoidance
+					   (fwd_bla.h), default off */
 };
 
 enum bs_role {

@@ -202,6 +202,7 @@ fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
 	fwd_links_init(&d->links, id, epoch);
 	d->now_ms = d->start_ms;
 	fwd_dat_init(&d->dat);
+	fwd_bla_init(&d->bla);
 	fwd_frag_init(&d->frag);
 	d->frag_seqno = randombytes_random();
 }
@@ -391,6 +392,12 @@ fwd_data_from_orig(struct fwd_data *d, struct fwd_dcount *c,
 	struct fwd_arp a;
 	struct fwd_nd nd;
 
+	/* Bridge loop avoidance: ANNOUNCEs belong to one LAN, never carried
+	 * across the mesh (fwd_bla.h), whether bla is on or off. */
+	if (fwd_bla_is_group(inner, len)) {
+		d->bla.c.drops_group++;
+		return;
+	}
 	if (d->dat.enabled && fwd_dat_arp_parse(inner, len, &a))
 		(void)fwd_dat_learn(&d->dat, d->t, &a, orig, d->now_ms);
 	else if (d->dat.enabled && fwd_data_nd(d, inner, len, &nd))
@@ -997,6 +1004,20 @@ fwd_data_tap_nd(struct fwd_data *d, const uint8_t *frame, size_t len)
 	return 1;
 }
 
+int
+fwd_data_bla_tick(struct fwd_data *d, uint64_t now_ms)
+{
+	uint8_t frame[FWD_BLA_FRAME_LEN];
+	uint64_t before = d->bla.c.unlearnt;
+	size_t n;
+
+	d->now_ms = now_ms;
+	n = fwd_bla_tick(&d->bla, d->t, d->id, d->epoch, now_ms, frame);
+	if (n > 0)
+		fwd_data_to_tap(d, &d->tap, NULL, frame, n);
+	return d->bla.c.unlearnt != before;
+}
+
 void
 fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
     uint64_t now_ms)
@@ -1015,7 +1036,20 @@ fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
 		return;
 	}
 	vid = fwd_frame_vid(frame, len);
-	(void)fwd_local_learn(d->t, frame + 6, vid, now_ms);
+	/* Bridge loop avoidance (fwd_bla.h): ANNOUNCEs of the other
+	 * backbones of this LAN end here; the frames of clients another
+	 * backbone serves are dropped or go on without being learnt. */
+	switch (fwd_bla_from_lan(&d->bla, d->t, d->own_addr, frame, len, vid,
+	    now_ms)) {
+	case FWD_BLA_CONSUMED:
+	case FWD_BLA_DROP:
+		return;
+	case FWD_BLA_PASS:
+		(void)fwd_local_learn(d->t, frame + 6, vid, now_ms);
+		break;
+	case FWD_BLA_PASS_NOLEARN:
+		break;
+	}
 	/* Gateway client mode: the DHCP request to our gateway alone. */
 	if (fwd_gw_steer(&d->gw, frame, len) &&
 	    fwd_route_find(d->t, d->gw.sel) != NULL) {
@@ -1175,6 +1209,10 @@ fwd_data_rx_joined(struct fwd_data *d, struct fwd_dcount *c,
 	}
 	if (!fwd_open(d, c, n, d->buf, &s))
 		return;
+	if (fwd_bla_is_group(d->pt, s.ct_len)) {	/* as fwd_data_from_orig */
+		d->bla.c.drops_group++;
+		return;
+	}
 	fwd_data_to_tap(d, c, n, d->pt, s.ct_len);
 }
 
@@ -1300,6 +1338,13 @@ fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
 		d->gw.dropped++;
 	else if (fwd_data_isolated(d->t, b.inner, b.inner_len, 0))
 		FWD_DROP(c, n, drop_isolated_in);
+	/* Bridge loop avoidance: into a LAN other backbones bridge too,
+	 * only when we are the one for its source (fwd_bla.h); relayed on
+	 * all the same. */
+	else if (b.inner_len >= FWD_ETH_HLEN &&
+	    !fwd_bla_to_lan(&d->bla, d->own_addr, b.orig, b.inner,
+	    b.inner_len, fwd_frame_vid(b.inner, b.inner_len), now_ms))
+		;
 	else
 		fwd_data_from_orig(d, c, n, b.orig, b.inner, b.inner_len);
 	if (b.ttl > 1)
@@ -1709,6 +1754,7 @@ fwd_data_setup(struct fwd *f)
 	fwd_data_init(f->data, f->tables, &f->id, f->epoch, &ops);
 	fwd_data_isolation(f);
 	f->data->dat.enabled = f->cfg.dat;
+	fwd_bla_enable(&f->data->bla, f->cfg.bla, log_now_ms());
 	return 0;
 }
 
