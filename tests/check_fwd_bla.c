@@ -520,6 +520,90 @@ START_TEST(test_tick)
 }
 END_TEST
 
+START_TEST(test_claims)
+{
+	uint8_t out[FWD_BLA_CLAIM_LEN], g[FWD_BLA_CLAIM_LEN], mac[6];
+	uint8_t ann[FWD_BLA_FRAME_LEN];
+	unsigned c, want = 0, got = 0, i;
+	struct ipc_tt m;
+	size_t n;
+
+	/* The frame: untagged and tagged, the client's MAC as source. */
+	client_mac(7, mac);
+	ck_assert_uint_eq(fwd_bla_claim_build(out, addr[0], mac, 0),
+	    FWD_BLA_CLAIM_LEN);
+	ck_assert_mem_eq(out, fwd_bla_group, 6);
+	ck_assert_mem_eq(out + 6, mac, 6);
+	ck_assert_int_eq(fwd_bla_claim_parse(out, sizeof(out)), 1);
+	ck_assert_int_eq(fwd_bla_claim_parse(out, sizeof(out) - 1), 0);
+	for (i = 0; i < FWD_BLA_CLAIM_LEN; i++) {
+		memcpy(g, out, sizeof(g));
+		g[i] ^= 0x01;
+		/* The client's MAC and the sender's address, bar their I/G
+		 * bits, are any unicast address. */
+		if ((i >= 7 && i < 12) || (i >= 23 && i < 28))
+			continue;
+		ck_assert_msg(fwd_bla_claim_parse(g, sizeof(g)) == 0,
+		    "byte %u", i);
+	}
+	ck_assert_uint_eq(fwd_bla_claim_build(out, addr[0], mac,
+	    WIRE_VID_TAGGED | 12), FWD_BLA_CLAIM_LEN);
+	ck_assert_uint_eq(bs_get16(out + 12), 0x8100);
+	ck_assert_uint_eq(bs_get16(out + 14), 12);
+	ck_assert_int_eq(fwd_bla_claim_parse(out, sizeof(out)), 1);
+	/* Read from the LAN: consumed, counted, nothing learnt. */
+	ck_assert_int_eq(fwd_bla_from_lan(b, t, addr[0], out, sizeof(out), 0,
+	    T0), FWD_BLA_CONSUMED);
+	ck_assert_uint_eq(b->c.claims_heard, 1);
+	ck_assert_uint_eq(b->c.malformed, 0);
+	/* Node 2 (far away) announces clients 0..39, node 1 (a backbone of
+	 * our LAN) 100..109.  Nothing to claim before the set changes. */
+	memset(&m, 0, sizeof(m));
+	memcpy(m.orig_addr, addr[2], 6);
+	for (c = 0; c < 40; c++)
+		client_mac(c, m.e[c].mac);
+	m.count = 40;
+	ck_assert_uint_eq(fwd_client_set(t, &m, T0), 40);
+	memcpy(m.orig_addr, addr[1], 6);
+	for (c = 0; c < 10; c++)
+		client_mac(100 + c, m.e[c].mac);
+	m.count = 10;
+	ck_assert_uint_eq(fwd_client_set(t, &m, T0), 10);
+	ck_assert_uint_eq(fwd_bla_claim_next(b, t, addr[0], out), 0);
+	/* Node 1 comes: we claim node 2's clients we serve, once each. */
+	ck_assert_uint_eq(fwd_bla_build(ann, &id[1], EPOCH, 1), sizeof(ann));
+	ck_assert_int_eq(fwd_bla_from_lan(b, t, addr[0], ann, sizeof(ann), 0,
+	    T0), FWD_BLA_CONSUMED);
+	for (c = 0; c < 40; c++) {
+		client_mac(c, mac);
+		want += fwd_bla_elect(b, addr[0], mac, 0, NULL);
+	}
+	ck_assert_uint_gt(want, 5);
+	ck_assert_uint_lt(want, 35);
+	while ((n = fwd_bla_claim_next(b, t, addr[0], out)) != 0) {
+		ck_assert_uint_eq(n, FWD_BLA_CLAIM_LEN);
+		ck_assert_int_eq(fwd_bla_claim_parse(out, n), 1);
+		ck_assert_int_eq(fwd_bla_elect(b, addr[0], out + 6, 0, NULL),
+		    1);
+		ck_assert_uint_eq(out[6 + 1], 0xcc);	/* 02:cc:00:00:00:xx */
+		ck_assert_uint_lt(out[6 + 5], 40);	/* not node 1's */
+		got++;
+	}
+	ck_assert_uint_eq(got, want);
+	ck_assert_uint_eq(b->c.claims_sent, want);
+	ck_assert_uint_eq(fwd_bla_claim_next(b, t, addr[0], out), 0);
+	/* Node 1 times out: all of node 2's clients are ours now; node 1's
+	 * own (LAN) clients are still not claimed. */
+	(void)fwd_bla_tick(b, t, &id[0], EPOCH, T0 + FWD_BLA_TIMEOUT_MS, ann);
+	got = 0;
+	while (fwd_bla_claim_next(b, t, addr[0], out) != 0) {
+		ck_assert_uint_lt(out[6 + 5], 40);
+		got++;
+	}
+	ck_assert_uint_eq(got, 40);
+}
+END_TEST
+
 static Suite *
 fwd_bla_suite(void)
 {
@@ -536,6 +620,7 @@ fwd_bla_suite(void)
 	tcase_add_test(tc, test_from_lan);
 	tcase_add_test(tc, test_to_lan);
 	tcase_add_test(tc, test_tick);
+	tcase_add_test(tc, test_claims);
 	suite_add_tcase(s, tc);
 	return s;
 }

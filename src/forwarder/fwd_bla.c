@@ -31,6 +31,8 @@ void
 fwd_bla_enable(struct fwd_bla *b, int on, uint64_t now_ms)
 {
 	memset(b->bb, 0, sizeof(b->bb));
+	b->claiming = 0;
+	b->claim_cursor = 0;
 	b->enabled = on != 0;
 	b->enabled_ms = now_ms;
 	b->announce_ms = 0;
@@ -96,6 +98,54 @@ fwd_bla_parse(const uint8_t *frame, size_t len, struct fwd_bla_announce *a)
 	return 1;
 }
 
+size_t
+fwd_bla_claim_build(uint8_t out[static FWD_BLA_CLAIM_LEN],
+    const uint8_t own[static BS_ADDR_LEN],
+    const uint8_t mac[static BS_ADDR_LEN], uint16_t vid)
+{
+	uint8_t *p = out + 12;
+
+	memset(out, 0, FWD_BLA_CLAIM_LEN);
+	memcpy(out, fwd_bla_group, BS_ADDR_LEN);
+	memcpy(out + 6, mac, BS_ADDR_LEN);
+	if (vid != 0) {
+		bs_put16(p, 0x8100);
+		bs_put16(p + 2, (uint16_t)(vid & WIRE_VID_MASK));
+		p += 4;
+	}
+	bs_put16(p, FWD_BLA_ETHERTYPE);
+	p += 2;
+	memcpy(p, FWD_BLA_MAGIC, 4);
+	p[4] = FWD_BLA_VERSION;
+	p[5] = FWD_BLA_T_CLAIM;
+	memcpy(p + 8, own, BS_ADDR_LEN);
+	return FWD_BLA_CLAIM_LEN;
+}
+
+int
+fwd_bla_claim_parse(const uint8_t *frame, size_t len)
+{
+	const uint8_t *p = frame + 12, *end = frame + len;
+
+	if (len != FWD_BLA_CLAIM_LEN ||
+	    memcmp(frame, fwd_bla_group, BS_ADDR_LEN) != 0 ||
+	    !wire_mac_is_unicast(frame + 6))
+		return 0;
+	if (bs_get16(p) == 0x8100)
+		p += 4;
+	if (bs_get16(p) != FWD_BLA_ETHERTYPE)
+		return 0;
+	p += 2;
+	if (memcmp(p, FWD_BLA_MAGIC, 4) != 0 || p[4] != FWD_BLA_VERSION ||
+	    p[5] != FWD_BLA_T_CLAIM || p[6] != 0 || p[7] != 0 ||
+	    !wire_mac_is_unicast(p + 8))
+		return 0;
+	for (p += 14; p < end; p++)
+		if (*p != 0)
+			return 0;
+	return 1;
+}
+
 /* ---- the backbone table ------------------------------------------------- */
 
 static struct fwd_bla_backbone *
@@ -108,6 +158,19 @@ bla_find(struct fwd_bla *b, const uint8_t *addr)
 		    memcmp(b->bb[i].addr, addr, BS_ADDR_LEN) == 0)
 			return &b->bb[i];
 	return NULL;
+}
+
+/* addr has an entry, alive or timed out. */
+static int
+bla_known(const struct fwd_bla *b, const uint8_t *addr)
+{
+	size_t i;
+
+	for (i = 0; i < FWD_BLA_BACKBONE_MAX; i++)
+		if (b->bb[i].used &&
+		    memcmp(b->bb[i].addr, addr, BS_ADDR_LEN) == 0)
+			return 1;
+	return 0;
 }
 
 /* A slot for a new backbone: a free one, else the one timed out longest
@@ -158,7 +221,10 @@ fwd_bla_heard(struct fwd_bla *b, const struct fwd_tables *t,
 	struct fwd_bla_backbone *e;
 
 	if (!fwd_bla_parse(frame, len, &a)) {
-		b->c.malformed++;
+		if (fwd_bla_claim_parse(frame, len))
+			b->c.claims_heard++;
+		else
+			b->c.malformed++;
 		return 0;
 	}
 	if (memcmp(a.addr, own, BS_ADDR_LEN) == 0) {
@@ -195,8 +261,11 @@ fwd_bla_heard(struct fwd_bla *b, const struct fwd_tables *t,
 		memcpy(e->addr, a.addr, BS_ADDR_LEN);
 		e->used = 1;
 	}
-	if (!e->alive)
+	if (!e->alive) {
 		e->first_ms = now_ms;
+		b->claiming = 1;		/* the set changed */
+		b->claim_cursor = 0;
+	}
 	e->alive = 1;
 	e->epoch = a.epoch;
 	e->seqno = a.seqno;
@@ -349,6 +418,30 @@ fwd_bla_to_lan(struct fwd_bla *b, const uint8_t own[static BS_ADDR_LEN],
 	return 1;
 }
 
+size_t
+fwd_bla_claim_next(struct fwd_bla *b, const struct fwd_tables *t,
+    const uint8_t own[static BS_ADDR_LEN],
+    uint8_t out[static FWD_BLA_CLAIM_LEN])
+{
+	const struct fwd_client *cl;
+
+	if (!b->enabled || !b->claiming)
+		return 0;
+	while ((cl = fwd_client_next(t, &b->claim_cursor)) != NULL) {
+		/* Not the clients a backbone of this LAN (alive or gone)
+		 * announces: they are on the LAN itself, and a CLAIM would
+		 * make its bridges look for them behind us. */
+		if (bla_known(b, cl->orig_addr) ||
+		    !fwd_bla_elect(b, own, cl->mac, cl->vid, NULL))
+			continue;
+		b->c.claims_sent++;
+		return fwd_bla_claim_build(out, own, cl->mac, cl->vid);
+	}
+	b->claiming = 0;
+	b->claim_cursor = 0;
+	return 0;
+}
+
 /* ---- timers --------------------------------------------------------------- */
 
 /* Forget the local clients another backbone serves now. */
@@ -394,6 +487,8 @@ fwd_bla_tick(struct fwd_bla *b, struct fwd_tables *t,
 		    bla_age(now_ms, e->last_ms) >= FWD_BLA_TIMEOUT_MS) {
 			e->alive = 0;
 			b->c.timeouts++;
+			b->claiming = 1;
+			b->claim_cursor = 0;
 		}
 	}
 	bs_mesh_addr(own, id->pk);

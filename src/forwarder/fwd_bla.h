@@ -34,6 +34,13 @@
  *    when we serve their inner source; unicast is always delivered;
  *  - local clients another backbone serves are forgotten (not announced)
  *    when the set changes (fwd_bla_tick).
+ *  - when the set of alive backbones changes, we write a CLAIM frame into
+ *    batsec0 for every mesh client (remote TT) we serve now, with that
+ *    client's MAC as its Ethernet source: the bridges of the LAN (and
+ *    our own br0) learn that the client is reached through us, not
+ *    through the backbone that served it before (as batman-adv's claim
+ *    frames); at most FWD_BLA_CLAIM_BURST a tick.  A CLAIM read from
+ *    batsec0 is only counted: it carries no authority.
  * For FWD_BLA_WAIT_MS after bla is turned on (the daemon starts), before
  * the other backbones can have been heard, broadcast and multicast are
  * dropped both ways.
@@ -69,6 +76,14 @@
 #define FWD_BLA_T_ANNOUNCE	1
 #define FWD_BLA_BODY_LEN	24
 #define FWD_BLA_FRAME_LEN	(14 + FWD_BLA_BODY_LEN + BS_SIG_LEN)	/* 102 */
+/*
+ * CLAIM: Ethernet (dst fwd_bla_group, src the claimed client's MAC,
+ * FWD_BLA_ETHERTYPE), the body as an ANNOUNCE's with type 2 and epoch
+ * and seqno zero, then zeros to 60 bytes; not signed.
+ */
+#define FWD_BLA_T_CLAIM		2
+#define FWD_BLA_CLAIM_LEN	60
+#define FWD_BLA_CLAIM_BURST	128		/* CLAIMs a tick */
 
 extern const uint8_t fwd_bla_group[BS_ADDR_LEN];	/* ff:43:05:ba:5e:00 */
 
@@ -108,6 +123,8 @@ struct fwd_bla_counters {
 	uint64_t drops_wait;		/* bcast/mcast in the wait period */
 	uint64_t drops_group;		/* group frames from the mesh */
 	uint64_t unlearnt;		/* local clients given up */
+	uint64_t claims_sent;		/* our CLAIMs written */
+	uint64_t claims_heard;		/* other backbones' CLAIMs read */
 };
 
 struct fwd_bla {
@@ -118,6 +135,8 @@ struct fwd_bla {
 	uint32_t tokens;		/* signature checks (a bucket) */
 	uint64_t refill_ms;
 	struct fwd_bla_backbone bb[FWD_BLA_BACKBONE_MAX];
+	int claiming;			/* the set changed: CLAIMs to write */
+	size_t claim_cursor;		/* in the remote TT */
 	struct fwd_bla_counters c;
 };
 
@@ -132,6 +151,25 @@ int	fwd_bla_is_group(const uint8_t *frame, size_t len);
 /* Build our ANNOUNCE into out; its length (FWD_BLA_FRAME_LEN) or 0. */
 size_t	fwd_bla_build(uint8_t out[static FWD_BLA_FRAME_LEN],
 	    const struct bs_identity *id, uint32_t epoch, uint32_t seqno);
+
+/*
+ * Our CLAIM of the remote client (mac, vid) into out: its length
+ * (FWD_BLA_CLAIM_LEN).  Untagged (vid 0) or one 802.1Q tag before the
+ * ethertype (then the same length: the padding is 4 bytes shorter).
+ */
+size_t	fwd_bla_claim_build(uint8_t out[static FWD_BLA_CLAIM_LEN],
+	    const uint8_t own[static BS_ADDR_LEN],
+	    const uint8_t mac[static BS_ADDR_LEN], uint16_t vid);
+/* A CLAIM, exactly FWD_BLA_CLAIM_LEN bytes: 1, else 0. */
+int	fwd_bla_claim_parse(const uint8_t *frame, size_t len);
+
+/*
+ * The next CLAIM to write, when the set changed (fwd_bla_tick says so):
+ * its length, 0 when there is none left.
+ */
+size_t	fwd_bla_claim_next(struct fwd_bla *b, const struct fwd_tables *t,
+	    const uint8_t own[static BS_ADDR_LEN],
+	    uint8_t out[static FWD_BLA_CLAIM_LEN]);
 
 /* Parse an ANNOUNCE, exactly FWD_BLA_FRAME_LEN bytes: 1, else 0. */
 int	fwd_bla_parse(const uint8_t *frame, size_t len,

@@ -1009,12 +1009,20 @@ fwd_data_bla_tick(struct fwd_data *d, uint64_t now_ms)
 {
 	uint8_t frame[FWD_BLA_FRAME_LEN];
 	uint64_t before = d->bla.c.unlearnt;
-	size_t n;
+	size_t n, i;
 
 	d->now_ms = now_ms;
 	n = fwd_bla_tick(&d->bla, d->t, d->id, d->epoch, now_ms, frame);
 	if (n > 0)
 		fwd_data_to_tap(d, &d->tap, NULL, frame, n);
+	/* After a change of the set: the LAN's bridges learn the mesh
+	 * clients we serve now behind us (CLAIMs), a burst a tick. */
+	for (i = 0; i < FWD_BLA_CLAIM_BURST; i++) {
+		if ((n = fwd_bla_claim_next(&d->bla, d->t, d->own_addr,
+		    frame)) == 0)
+			break;
+		fwd_data_to_tap(d, &d->tap, NULL, frame, n);
+	}
 	return d->bla.c.unlearnt != before;
 }
 
