@@ -86,6 +86,13 @@ bridge_tap() {
 	    ip -n "$ns" addr add "$(mesh_ip4 "$1")/24" dev br0; }
 }
 ports() { ip -n "$L" link set p1 "$1" && ip -n "$L" link set p2 "$1"; }
+# Both nodes' LAN links up on both ends.
+lan_carrier() {
+	ip -n "$N1" -o link show lan | grep -q "state UP" &&
+	ip -n "$N2" -o link show lan | grep -q "state UP" &&
+	ip -n "$L" -o link show p1 | grep -q "state UP" &&
+	ip -n "$L" -o link show p2 | grep -q "state UP"
+}
 check "LAN: bridge sw with nodes 1 and 2 (br0) and the client" lan_up
 CM=$(ip -n "$C" -o link show eth0 | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
 
@@ -121,6 +128,7 @@ burst() {
 # ---- (a) bla off ------------------------------------------------------------
 if [ "${BLA_OFF:-1}" != 0 ]; then
 	ports up
+	wait_for 10 lan_carrier
 	sleep 1
 	TOK="bla-off-$$"
 	count "$C" eth0 "$TOK" "$OFF_SECS" "$MT/off.c"
@@ -130,13 +138,15 @@ if [ "${BLA_OFF:-1}" != 0 ]; then
 	ports down
 	OFF_N=${OFF#* }
 	stamp "bla off: one broadcast of the client came back $OFF_N times" \
-	    "in $OFF_SECS s"
+	    "in $OFF_SECS s; TAP frames read by node 1:" \
+	    "$(mesh_stat 1 tap_rx_frames), node 2: $(mesh_stat 2 tap_rx_frames)"
 	if [ "${OFF_N:-0}" -gt 10 ]; then
 		pass "bla off: the broadcast loops ($OFF_N copies back in $OFF_SECS s)"
 	else
 		fail "bla off: the broadcast loops (${OFF_N:-?} copies back)"
 	fi
 	sleep 2
+	[ -n "${BLA_ONLY_OFF:-}" ] && finish
 fi
 
 # ---- nodes 1 and 2 (re)started with bla on ------------------------------------
