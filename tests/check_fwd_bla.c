@@ -213,6 +213,53 @@ START_TEST(test_rate)
 }
 END_TEST
 
+/*
+ * Fail safe: a flood of forged ANNOUNCEs (node 1's address, node 2's
+ * key) takes every check, and node 1's real ones are refused for the
+ * rate; node 1 stays alive all the same.  A new backbone is never made
+ * without a check.
+ */
+START_TEST(test_rate_flood)
+{
+	uint8_t f[FWD_BLA_FRAME_LEN];
+	uint64_t now = T0;
+	uint32_t seq = 1, fake = 1000;
+	unsigned i;
+
+	ck_assert_int_eq(hear(1, seq++, now), 1);
+	for (now = T0; now < T0 + 3 * FWD_BLA_TIMEOUT_MS; now += 50) {
+		uint8_t out[FWD_BLA_FRAME_LEN];
+
+		for (i = 0; i < 4; i++) {
+			ck_assert_uint_eq(fwd_bla_build(f, &id[2], EPOCH,
+			    fake++), sizeof(f));
+			memcpy(f + 6, addr[1], 6);
+			memcpy(f + 14 + 8, addr[1], 6);
+			ck_assert_int_eq(fwd_bla_heard(b, t, addr[0], f,
+			    sizeof(f), now), 0);
+		}
+		if ((now - T0) % 1000 == 0)
+			(void)hear(1, seq++, now);
+		(void)fwd_bla_tick(b, t, &id[0], EPOCH, now, out);
+		ck_assert_int_eq(fwd_bla_is_backbone(b, addr[1]), 1);
+	}
+	ck_assert_uint_gt(b->c.refused_sig, 100);
+	ck_assert_uint_gt(b->c.refused_rate, 100);
+	ck_assert_uint_eq(b->c.timeouts, 0);
+	/* Node 3, not checked (no token left), is not made a backbone. */
+	for (i = 0; i < FWD_BLA_VERIFY_RATE; i++) {
+		ck_assert_uint_eq(fwd_bla_build(f, &id[2], EPOCH, fake++),
+		    sizeof(f));
+		memcpy(f + 6, addr[1], 6);
+		memcpy(f + 14 + 8, addr[1], 6);
+		(void)fwd_bla_heard(b, t, addr[0], f, sizeof(f), now);
+	}
+	ck_assert_uint_eq(fwd_bla_build(f, &id[3], EPOCH, 1), sizeof(f));
+	ck_assert_int_eq(fwd_bla_heard(b, t, addr[0], f, sizeof(f), now), 0);
+	ck_assert_int_eq(fwd_bla_is_backbone(b, addr[3]), 0);
+}
+END_TEST
+
 START_TEST(test_timeout)
 {
 	uint8_t out[FWD_BLA_FRAME_LEN];
@@ -614,6 +661,7 @@ fwd_bla_suite(void)
 	tcase_add_test(tc, test_frame);
 	tcase_add_test(tc, test_heard);
 	tcase_add_test(tc, test_rate);
+	tcase_add_test(tc, test_rate_flood);
 	tcase_add_test(tc, test_timeout);
 	tcase_add_test(tc, test_bound);
 	tcase_add_test(tc, test_elect);

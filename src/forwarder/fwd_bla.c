@@ -249,6 +249,14 @@ fwd_bla_heard(struct fwd_bla *b, const struct fwd_tables *t,
 	}
 	if (!bla_token(b, now_ms)) {
 		b->c.refused_rate++;
+		/* Fail safe: a flood of frames to check (forged ones, say)
+		 * must not make a backbone that is alive time out, which
+		 * would let broadcasts loop.  One that could not be checked
+		 * keeps an alive backbone of that address and epoch alive
+		 * (its seqno is not taken); it never makes a new one. */
+		if (e->used && e->alive && e->epoch == a.epoch &&
+		    memcmp(e->addr, a.addr, BS_ADDR_LEN) == 0)
+			e->last_ms = now_ms;
 		return 0;
 	}
 	if (bs_verify(a.sig, BS_DOM_BLA, a.body, FWD_BLA_BODY_LEN,

@@ -16,7 +16,11 @@
  * its epoch is that route's epoch, its seqno is newer than the last one
  * of that node, and its Ed25519 signature (BS_DOM_BLA) verifies with
  * the originator's key; at most FWD_BLA_VERIFY_RATE checks a second.
- * A backbone not heard for FWD_BLA_TIMEOUT_MS no longer counts.
+ * A backbone not heard for FWD_BLA_TIMEOUT_MS no longer counts.  Fail
+ * safe under a flood of checks: an ANNOUNCE refused for the rate alone
+ * keeps an alive backbone of its address and epoch alive (a forger can
+ * keep a stopped backbone alive, and so this node from serving its
+ * share of the LAN; it cannot make broadcasts loop).
  *
  * The rule, while at least one other backbone is alive ("engaged"):
  *  - each (client MAC, VLAN) is served by exactly one backbone: the one
