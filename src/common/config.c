@@ -1769,6 +1769,7 @@ config_dump(const struct bs_config *cfg, char *buf, size_t len)
 	}
 	conf_put(&o, "fast-path %s\n", conf_fast_path_names[cfg->fast_path]);
 	conf_put(&o, "epoch-seed %s\n", conf_epoch_seed_names[cfg->epoch_seed]);
+	conf_put(&o, "bla %s\n", cfg->bla ? "on" : "off");
 	return o.overflow ? -1 : (int)o.pos;
 }
 
