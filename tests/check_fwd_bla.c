@@ -500,21 +500,37 @@ START_TEST(test_to_lan)
 	client_mac(1, mine);
 	eth(f, bcast, mine);
 	/* Waiting: not delivered; alone after it: delivered. */
-	ck_assert_int_eq(fwd_bla_to_lan(b, addr[0], addr[2], f, 60, 0, T0), 0);
+	ck_assert_int_eq(fwd_bla_to_lan(b, t, addr[0], addr[2], f, 60, 0, T0), 0);
 	ck_assert_uint_eq(b->c.drops_wait, 1);
-	ck_assert_int_eq(fwd_bla_to_lan(b, addr[0], addr[2], f, 60, 0, now), 1);
+	ck_assert_int_eq(fwd_bla_to_lan(b, t, addr[0], addr[2], f, 60, 0, now), 1);
 	ck_assert_int_eq(hear(1, 1, now), 1);
 	served_by(0, mine);
 	served_by(1, theirs);
 	/* From backbone 1: the LAN had it. */
 	eth(f, bcast, mine);
-	ck_assert_int_eq(fwd_bla_to_lan(b, addr[0], addr[1], f, 60, 0, now), 0);
+	ck_assert_int_eq(fwd_bla_to_lan(b, t, addr[0], addr[1], f, 60, 0, now), 0);
 	ck_assert_uint_eq(b->c.drops_backbone, 1);
 	/* From node 2: only for the sources we serve. */
-	ck_assert_int_eq(fwd_bla_to_lan(b, addr[0], addr[2], f, 60, 0, now), 1);
+	ck_assert_int_eq(fwd_bla_to_lan(b, t, addr[0], addr[2], f, 60, 0, now), 1);
 	eth(f, bcast, theirs);
-	ck_assert_int_eq(fwd_bla_to_lan(b, addr[0], addr[2], f, 60, 0, now), 0);
+	ck_assert_int_eq(fwd_bla_to_lan(b, t, addr[0], addr[2], f, 60, 0, now), 0);
 	ck_assert_uint_eq(b->c.drops_mesh, 1);
+	/* Node 3's route is new (or gone): not delivered until it is
+	 * FWD_BLA_NEW_ORIG_MS old, backbones or not. */
+	eth(f, bcast, mine);
+	ck_assert_int_eq(fwd_route_del(t, addr[3]), 1);
+	ck_assert_int_eq(fwd_bla_to_lan(b, t, addr[0], addr[3], f, 60, 0, now), 0);
+	route(3, EPOCH, now);
+	ck_assert_int_eq(fwd_bla_to_lan(b, t, addr[0], addr[3], f, 60, 0,
+	    now + FWD_BLA_NEW_ORIG_MS - 1), 0);
+	ck_assert_uint_eq(b->c.drops_new_orig, 2);
+	ck_assert_int_eq(fwd_bla_to_lan(b, t, addr[0], addr[3], f, 60, 0,
+	    now + FWD_BLA_NEW_ORIG_MS), 1);
+	fwd_bla_enable(b, 0, now);
+	route(3, EPOCH, now);
+	ck_assert_int_eq(fwd_route_del(t, addr[3]), 1);
+	route(3, EPOCH, now);
+	ck_assert_int_eq(fwd_bla_to_lan(b, t, addr[0], addr[3], f, 60, 0, now), 1);
 }
 END_TEST
 

@@ -24,6 +24,9 @@
 #      node 3's MAC on the LAN (CLAIM frames) and ping client -> node 3
 #      works again through it within BLA_RECOVER_S (30) seconds; the time
 #      taken is printed (one echo a second, 1 s wait each).
+#  (e) it starts again (LAN port up again) while the client sends 50
+#      broadcasts, one each 0.2 s: none comes back to the client, node 3
+#      sees none twice and at least 40.
 # BLA_ONLY_OFF=1 stops after (a); BLA_DEBUG=1 prints the TT entries of
 # the client while (d) waits.
 . "$(dirname "$0")/lib.sh"
@@ -109,9 +112,10 @@ dev, token, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, dev.encode())
+gap = float(sys.argv[4]) if len(sys.argv) > 4 else 0.05
 for i in range(n):
     s.sendto(("%s-%d." % (token, i)).encode(), ("10.99.0.255", 9))
-    time.sleep(0.05)
+    time.sleep(gap)
 EOF
 # count NS IFACE TOKEN SECS OUT: count in the background, pid in OUT.pid.
 count() {
@@ -273,6 +277,40 @@ fi
 check "ping node 3 -> client through node $O" mesh_ping 3 33 4
 check "node 3 maps the client's MAC to node $O" \
     wait_for 20 mesh_tt_has 3 "$CM" "$(mesh_addr "$O")"
+
+# ---- (e) it comes back while the client broadcasts -------------------------------
+# 50 broadcasts, one each 0.2 s, while node E's batsecd starts again (its
+# br0 on the LAN): none comes back to the client, node 3 sees none twice.
+TOK="bla-rejoin-$$"
+count "$C" eth0 "$TOK" 14 "$MT/rj.c"
+count "$N3" batsec0 "$TOK" 14 "$MT/rj.3"
+ip netns exec "$C" python3 "$MT/lan_tx.py" eth0 "$TOK" 50 0.2 &
+TX=$!
+track_pid "$TX"
+mesh_launch "$E"
+if wait_for 30 mesh_started "$E" && bridge_tap "$E"; then
+	ip -n "$L" link set "p$E" up
+	pass "node $E started again, batsec0 in its br0"
+else
+	fail "node $E started again"
+fi
+wait "$TX" 2>/dev/null
+counted "$MT/rj.c"
+counted "$MT/rj.3"
+RJ_C=$(cat "$MT/rj.c")
+RJ_3=$(cat "$MT/rj.3")
+stamp "node $E back, 50 broadcasts of the client: back at the client" \
+    "'$RJ_C', at node 3 '$RJ_3' (distinct copies); node $O:" \
+    "bla_drops_new_orig $(mesh_stat "$O" bla_drops_new_orig)," \
+    "node $E: bla_drops_wait $(mesh_stat "$E" bla_drops_wait)"
+check "node $E back: none of the client's broadcasts comes back to it" \
+    [ "${RJ_C#* }" = 0 ]
+check "node $E back: node 3 sees none of them twice" \
+    [ "${RJ_3% *}" = "${RJ_3#* }" ]
+check "node $E back: node 3 sees most of them (at least 40 of 50)" \
+    [ "${RJ_3% *}" -ge 40 ]
+check "node $E back: node 1 sees node 2 again" wait_for 20 backbones 1 1
+check "node $E back: node 2 sees node 1 again" wait_for 20 backbones 2 1
 check "node $O: batsecd still running" mesh_running "$O"
 check "node 3: batsecd still running" mesh_running 3
 finish

@@ -405,16 +405,27 @@ fwd_bla_from_lan(struct fwd_bla *b, const struct fwd_tables *t,
 }
 
 int
-fwd_bla_to_lan(struct fwd_bla *b, const uint8_t own[static BS_ADDR_LEN],
+fwd_bla_to_lan(struct fwd_bla *b, const struct fwd_tables *t,
+    const uint8_t own[static BS_ADDR_LEN],
     const uint8_t orig[static BS_ADDR_LEN], const uint8_t *inner,
     size_t len, uint16_t vid, uint64_t now_ms)
 {
-	if (!fwd_bla_engaged(b, now_ms) || len < BLA_ETH_HLEN)
+	const struct fwd_route *r;
+
+	if (!b->enabled || len < BLA_ETH_HLEN)
 		return 1;
 	if (fwd_bla_waiting(b, now_ms)) {
 		b->c.drops_wait++;
 		return 0;
 	}
+	/* Until we could have heard its ANNOUNCE (which needs the route). */
+	if ((r = fwd_route_find(t, orig)) == NULL ||
+	    bla_age(now_ms, r->added_ms) < FWD_BLA_NEW_ORIG_MS) {
+		b->c.drops_new_orig++;
+		return 0;
+	}
+	if (fwd_bla_alive(b) == 0)
+		return 1;
 	if (fwd_bla_is_backbone(b, orig)) {
 		b->c.drops_backbone++;
 		return 0;

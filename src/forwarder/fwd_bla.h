@@ -47,7 +47,10 @@
  *    batsec0 is only counted: it carries no authority.
  * For FWD_BLA_WAIT_MS after bla is turned on (the daemon starts), before
  * the other backbones can have been heard, broadcast and multicast are
- * dropped both ways.
+ * dropped both ways; and the BCASTs of an originator whose route is
+ * younger than FWD_BLA_NEW_ORIG_MS are not delivered (it may be a
+ * backbone of this LAN whose ANNOUNCE we could not check without that
+ * route), whether another backbone is alive or not.
  * Independent of bla: frames to the group address are never sent into
  * the mesh, and never delivered from it.
  *
@@ -67,6 +70,7 @@
 #define FWD_BLA_ANNOUNCE_MS	1000
 #define FWD_BLA_TIMEOUT_MS	3500
 #define FWD_BLA_WAIT_MS		2500
+#define FWD_BLA_NEW_ORIG_MS	1500		/* > FWD_BLA_ANNOUNCE_MS */
 #define FWD_BLA_VERIFY_RATE	20		/* signature checks a second */
 #define FWD_BLA_ETHERTYPE	0x88b5		/* IEEE 802 local experimental */
 /*
@@ -125,6 +129,7 @@ struct fwd_bla_counters {
 	uint64_t drops_mesh;		/* mesh bcast for another's source */
 	uint64_t drops_backbone;	/* mesh bcast from a backbone of ours */
 	uint64_t drops_wait;		/* bcast/mcast in the wait period */
+	uint64_t drops_new_orig;	/* mesh bcast of a new originator */
 	uint64_t drops_group;		/* group frames from the mesh */
 	uint64_t unlearnt;		/* local clients given up */
 	uint64_t claims_sent;		/* our CLAIMs written */
@@ -225,7 +230,8 @@ enum fwd_bla_verdict fwd_bla_from_lan(struct fwd_bla *b,
  * An inner frame (len >= 14) of a BCAST from originator orig: 1 deliver
  * it to batsec0, 0 not (counted).
  */
-int	fwd_bla_to_lan(struct fwd_bla *b, const uint8_t own[static BS_ADDR_LEN],
+int	fwd_bla_to_lan(struct fwd_bla *b, const struct fwd_tables *t,
+	    const uint8_t own[static BS_ADDR_LEN],
 	    const uint8_t orig[static BS_ADDR_LEN], const uint8_t *inner,
 	    size_t len, uint16_t vid, uint64_t now_ms);
 

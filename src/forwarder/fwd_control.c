@@ -600,6 +600,7 @@ fwd_stats_bla(struct ctl_reply *r, const struct fwd_bla *b)
 	ctl_reply_field_u64(r, "bla_drops_mesh", b->c.drops_mesh);
 	ctl_reply_field_u64(r, "bla_drops_backbone", b->c.drops_backbone);
 	ctl_reply_field_u64(r, "bla_drops_wait", b->c.drops_wait);
+	ctl_reply_field_u64(r, "bla_drops_new_orig", b->c.drops_new_orig);
 	ctl_reply_field_u64(r, "bla_drops_group", b->c.drops_group);
 	ctl_reply_field_u64(r, "bla_unlearnt", b->c.unlearnt);
 	ctl_reply_field_u64(r, "bla_claims_sent", b->c.claims_sent);

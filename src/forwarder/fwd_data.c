@@ -1350,7 +1350,7 @@ fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
 	 * only when we are the one for its source (fwd_bla.h); relayed on
 	 * all the same. */
 	else if (b.inner_len >= FWD_ETH_HLEN &&
-	    !fwd_bla_to_lan(&d->bla, d->own_addr, b.orig, b.inner,
+	    !fwd_bla_to_lan(&d->bla, d->t, d->own_addr, b.orig, b.inner,
 	    b.inner_len, fwd_frame_vid(b.inner, b.inner_len), now_ms))
 		;
 	else
