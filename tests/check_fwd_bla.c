@@ -181,6 +181,25 @@ START_TEST(test_heard)
 	route(2, EPOCH + 1, T0);
 	ck_assert_int_eq(hear(2, 1, T0), 0);
 	ck_assert_uint_eq(b->c.refused_unknown, 2);
+	/* A newer epoch than the route's (node 3 restarted, its new OGMs
+	 * not in yet): believed; then its older epoch is a replay. */
+	ck_assert_int_eq(fwd_route_del(t, addr[3]), 1);
+	route(3, EPOCH - 1, T0);
+	ck_assert_int_eq(hear(3, 9, T0), 1);
+	ck_assert_int_eq(fwd_route_del(t, addr[3]), 1);
+	route(3, EPOCH - 2, T0);
+	{
+		uint8_t g[FWD_BLA_FRAME_LEN];
+
+		ck_assert_uint_eq(fwd_bla_build(g, &id[3], EPOCH - 1, 100),
+		    sizeof(g));
+		ck_assert_int_eq(fwd_bla_heard(b, t, addr[0], g, sizeof(g),
+		    T0), 0);
+		ck_assert_uint_eq(b->c.refused_replay, 3);
+	}
+	ck_assert_int_eq(hear(3, 10, T0), 1);
+	fwd_bla_enable(b, 1, T0);	/* empty again */
+	route(3, EPOCH, T0);
 	/* A forged signature: node 3's address, node 2's key. */
 	ck_assert_uint_eq(fwd_bla_build(f, &id[2], EPOCH, 5), sizeof(f));
 	memcpy(f + 6, addr[3], 6);

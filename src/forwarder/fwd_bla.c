@@ -233,13 +233,16 @@ fwd_bla_heard(struct fwd_bla *b, const struct fwd_tables *t,
 	}
 	if (!b->enabled)
 		return 0;
-	/* A member of this mesh, in the epoch it runs now. */
-	if ((r = fwd_route_find(t, a.addr)) == NULL || r->epoch != a.epoch) {
+	/* A member of this mesh, in the epoch its route has or a newer one
+	 * (a node that restarted announces before its new OGMs are in; as
+	 * its BCASTs are taken, fwd_bcast_fresh). */
+	if ((r = fwd_route_find(t, a.addr)) == NULL || a.epoch < r->epoch) {
 		b->c.refused_unknown++;
 		return 0;
 	}
 	e = bla_find(b, a.addr);
-	if (e != NULL && e->epoch == a.epoch && a.seqno <= e->seqno) {
+	if (e != NULL && (a.epoch < e->epoch ||
+	    (a.epoch == e->epoch && a.seqno <= e->seqno))) {
 		b->c.refused_replay++;
 		return 0;
 	}

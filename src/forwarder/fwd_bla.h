@@ -13,8 +13,9 @@
  * LAN's bridges flood it); a node that reads another node's ANNOUNCE
  * from batsec0 knows that node bridges the same LAN.  An ANNOUNCE is
  * believed when its mesh address is an originator we have a route to,
- * its epoch is that route's epoch, its seqno is newer than the last one
- * of that node, and its Ed25519 signature (BS_DOM_BLA) verifies with
+ * its epoch is not older than that route's, its (epoch, seqno) is newer
+ * than the last one of that node, and its Ed25519 signature
+ * (BS_DOM_BLA) verifies with
  * the originator's key; at most FWD_BLA_VERIFY_RATE checks a second.
  * A backbone not heard for FWD_BLA_TIMEOUT_MS no longer counts.  Fail
  * safe under a flood of checks: an ANNOUNCE refused for the rate alone
