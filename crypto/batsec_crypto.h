@@ -72,6 +72,7 @@ enum bs_domain {
 	BS_DOM_REVOKE,		/* "batsec1 revoke"  */
 	BS_DOM_LINK,		/* "batsec1 link"    (trailer signature mode) */
 	BS_DOM_BCAST,		/* "batsec2 bcast"   (data broadcasts, v2) */
+	BS_DOM_BLA,		/* "batsec2 bla"     (LAN backbone announces) */
 };
 #define BS_DOMAIN_LABEL_LEN	16
 #define BS_SIGN_MAX_MSG		4096

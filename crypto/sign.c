@@ -32,6 +32,8 @@ sign_label(enum bs_domain dom)
 		return "batsec1 link";
 	case BS_DOM_BCAST:
 		return "batsec2 bcast";
+	case BS_DOM_BLA:
+		return "batsec2 bla";
 	}
 	return NULL;
 }

@@ -154,6 +154,9 @@ static const struct {
 	{ "dat off", "\ndat off\n" },
 	{ "dat on", "\ndat on\n" },
 	{ "# only a comment\n", "\ndat on\n" },
+	{ "bla on", "\nbla on\n" },
+	{ "bla off", "\nbla off\n" },
+	{ "# only a comment\n", "\nbla off\n" },
 	{ "# only a comment\n", "\nepoch-seed auto\n" },
 	{ "# only a comment\n\n \t \n", "\nfast-path on\n" },
 	{ "# only a comment\n\n \t \n", "\ntap batsec0\n" },
@@ -532,6 +535,9 @@ static const struct {
 	    "given twice (first on line 1)" },
 	/* dat */
 	{ "dat yes", 0, "t.conf:1: dat: 'yes' is not on or off" },
+	/* bla */
+	{ "bla yes", 0, "t.conf:1: bla: 'yes' is not on or off" },
+	{ "bla on\nbla off", 0, "t.conf:2: bla: given twice (first on line 1)" },
 	/* fast-path */
 	{ "fast-path yes", 0, "t.conf:1: fast-path: 'yes' is not on, off or "
 	    "tc" },
@@ -970,7 +976,7 @@ START_TEST(test_man_page)
 	    "policy", "socket", "state-dir", "user", "chroot", "ethertype",
 	    "orig-interval", "hello-interval", "link-rekey", "hop-penalty",
 	    "gateway", "log-level", "ap-isolation", "fast-path", "epoch-seed",
-	    "gw-sel-class", "gw-mode", "dat" };
+	    "gw-sel-class", "gw-mode", "dat", "bla" };
 	struct bs_config cfg;
 	char path[PATH_MAX + 64], dump[BS_CONF_DUMP_MAX], want[64];
 	static char man[65536];

@@ -1574,6 +1574,91 @@ START_TEST(test_dat_answer)
 }
 END_TEST
 
+/*
+ * Bridge loop avoidance's hooks (fwd_bla.h): frames to the group address
+ * never cross the mesh (bla off too); with bla on, the wait after the
+ * start, then node 5 heard on our LAN: its BCASTs not delivered, the LAN
+ * broadcasts of clients it serves dropped, ours flooded, the local
+ * clients it serves forgotten at the tick, which writes our ANNOUNCE.
+ */
+START_TEST(test_bla_hooks)
+{
+	uint8_t ann[FWD_BLA_FRAME_LEN], f[FRAME_MAX], p[FRAME_MAX];
+	uint8_t mac[BS_ADDR_LEN], mine[BS_ADDR_LEN], theirs[BS_ADDR_LEN];
+	uint64_t now = T0 + FWD_BLA_WAIT_MS;
+	unsigned c, have = 0;
+	size_t n, len;
+
+	topo_line();
+	ck_assert_uint_eq(fwd_bla_build(ann, node(5)->id, node(5)->epoch, 1),
+	    sizeof(ann));
+	/* Off: an ANNOUNCE read from the TAP goes nowhere, is not learnt. */
+	fwd_data_tap_rx(&dp, ann, sizeof(ann), T0);
+	ck_assert_uint_eq(n_sends, 0);
+	ck_assert_ptr_null(fwd_local_find(tab, node(5)->addr, 0));
+	ck_assert_uint_eq(fwd_bla_alive(&dp.bla), 0);
+	/* ... and one inside node 5's BCAST is not delivered. */
+	n = mk_bcast(p, 1, IF1, 5, 1, 5, ann, sizeof(ann));
+	rx_from(1, IF1, bcast_mac, p, n, T0);
+	ck_assert_uint_eq(n_taps, 0);
+	ck_assert_uint_eq(dp.bla.c.drops_group, 1);
+	/* On: the wait drops broadcasts both ways. */
+	fwd_bla_enable(&dp.bla, 1, T0);
+	client_mac(7, mac);
+	len = eth(f, bcast_mac, mac, 60);
+	fwd_data_tap_rx(&dp, f, len, T0 + 1);
+	ck_assert_uint_eq(n_sends, 0);
+	client_mac(100, mac);
+	len = eth(f, bcast_mac, mac, 60);
+	n = mk_bcast(p, 1, IF1, 5, 2, 5, f, len);
+	rx_from(1, IF1, bcast_mac, p, n, T0 + 1);
+	ck_assert_uint_eq(n_taps, 0);
+	ck_assert_uint_eq(dp.bla.c.drops_wait, 2);
+	/* Node 5's ANNOUNCE: believed, not forwarded. */
+	ck_assert_uint_eq(fwd_bla_build(ann, node(5)->id, node(5)->epoch, 2),
+	    sizeof(ann));
+	fwd_data_tap_rx(&dp, ann, sizeof(ann), now);
+	ck_assert_uint_eq(n_sends, 0);
+	ck_assert_uint_eq(fwd_bla_alive(&dp.bla), 1);
+	/* Its BCASTs: the LAN had them. */
+	n = mk_bcast(p, 1, IF1, 5, 3, 5, f, len);
+	rx_from(1, IF1, bcast_mac, p, n, now);
+	ck_assert_uint_eq(n_taps, 0);
+	ck_assert_uint_eq(dp.bla.c.drops_backbone, 1);
+	/* LAN broadcasts: ours flooded, node 5's clients' dropped. */
+	for (c = 1000; c < 1100 && have != 3; c++) {
+		client_mac(c, mac);
+		if (fwd_bla_elect(&dp.bla, dp.own_addr, mac, 0, NULL)) {
+			memcpy(mine, mac, BS_ADDR_LEN);
+			have |= 1;
+		} else {
+			memcpy(theirs, mac, BS_ADDR_LEN);
+			have |= 2;
+		}
+	}
+	ck_assert_uint_eq(have, 3);
+	len = eth(f, bcast_mac, theirs, 60);
+	fwd_data_tap_rx(&dp, f, len, now);
+	ck_assert_uint_eq(n_sends, 0);
+	ck_assert_uint_eq(dp.bla.c.drops_lan, 1);
+	ck_assert_ptr_null(fwd_local_find(tab, theirs, 0));
+	len = eth(f, bcast_mac, mine, 60);
+	fwd_data_tap_rx(&dp, f, len, now);
+	ck_assert_uint_eq(n_sends, 1);
+	ck_assert_ptr_nonnull(fwd_local_find(tab, mine, 0));
+	/* Learnt before node 5 was heard: forgotten at the tick, which
+	 * writes our ANNOUNCE into the TAP. */
+	ck_assert_int_eq(fwd_local_learn(tab, theirs, 0, now), 1);
+	ck_assert_int_eq(fwd_data_bla_tick(&dp, now), 1);
+	ck_assert_ptr_null(fwd_local_find(tab, theirs, 0));
+	ck_assert_ptr_nonnull(fwd_local_find(tab, mine, 0));
+	ck_assert_uint_ge(n_taps, 1);
+	ck_assert_uint_eq(taps[0].len, FWD_BLA_FRAME_LEN);
+	ck_assert_mem_eq(taps[0].buf, fwd_bla_group, BS_ADDR_LEN);
+	ck_assert_mem_eq(taps[0].buf + 6, dp.own_addr, BS_ADDR_LEN);
+}
+END_TEST
+
 /* Broadcast, multicast and unknown unicast: BCAST on every up iface. */
 static const uint8_t flood_dsts[][BS_ADDR_LEN] = {
 	{ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
@@ -4657,6 +4742,7 @@ fwd_data_suite(void)
 	    sizeof(flood_dsts) / sizeof(flood_dsts[0]));
 	tcase_add_test(tc, test_tap_flood_tags);
 	tcase_add_test(tc, test_dat_answer);
+	tcase_add_test(tc, test_bla_hooks);
 	tcase_add_test(tc, test_tap_no_route);
 	tcase_add_test(tc, test_tap_no_key);
 	tcase_add_test(tc, test_tap_bad_frames);

@@ -998,6 +998,21 @@ conf_d_mcast(struct conf_parser *p, char **av, size_t ac)
 	return -1;
 }
 
+static int
+conf_d_bla(struct conf_parser *p, char **av, size_t ac)
+{
+	struct conf_quoted q;
+
+	(void)ac;
+	if (strcmp(av[0], "on") == 0 || strcmp(av[0], "off") == 0) {
+		p->cfg.bla = strcmp(av[0], "on") == 0;
+		return 0;
+	}
+	conf_err(p->err, p->errlen, p->where, "'%s' is not on or off",
+	    conf_quote(&q, av[0]));
+	return -1;
+}
+
 static const struct conf_directive conf_directives[] = {
 	{ "interface", conf_d_interface, 1, 6, true },
 	{ "tap", conf_d_tap, 1, 1, false },
@@ -1021,6 +1036,7 @@ static const struct conf_directive conf_directives[] = {
 	{ "epoch-seed", conf_d_epoch_seed, 1, 1, false },
 	{ "dat", conf_d_dat, 1, 1, false },
 	{ "multicast-listeners", conf_d_mcast, 1, 1, false },
+	{ "bla", conf_d_bla, 1, 1, false },
 };
 #define CONF_N_DIRECTIVES \
 	(sizeof(conf_directives) / sizeof(conf_directives[0]))
@@ -1777,6 +1793,7 @@ config_dump(const struct bs_config *cfg, char *buf, size_t len)
 	}
 	conf_put(&o, "fast-path %s\n", conf_fast_path_names[cfg->fast_path]);
 	conf_put(&o, "epoch-seed %s\n", conf_epoch_seed_names[cfg->epoch_seed]);
+	conf_put(&o, "bla %s\n", cfg->bla ? "on" : "off");
 	return o.overflow ? -1 : (int)o.pos;
 }
 
@@ -1819,5 +1836,6 @@ config_equal(const struct bs_config *a, const struct bs_config *b)
 	    a->log_level == b->log_level &&
 	    a->ap_isolation == b->ap_isolation && a->fast_path == b->fast_path &&
 	    a->epoch_seed == b->epoch_seed && a->dat == b->dat &&
-	    a->mcast == b->mcast;
+	    a->mcast == b->mcast &&
+	    a->bla == b->bla;
 }

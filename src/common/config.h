@@ -154,6 +154,8 @@ struct bs_config {
 	bool		dat;		/* answer ARP from the cache
 					   (fwd_dat.h) */
 	enum bs_mcast_mode mcast;	/* multicast-listeners */
+	bool		bla;		/* bridge loop avoidance
+					   (fwd_bla.h), default off */
 };
 
 enum bs_role {

@@ -652,6 +652,8 @@ fwd_timers(struct fwd *f)
 	if (now >= f->purge_at_ms) {
 		if (f->tables != NULL && fwd_tables_purge(f->tables, now) > 0)
 			f->fast_dirty = 1;
+		if (f->data != NULL && fwd_data_bla_tick(f->data, now))
+			f->fast_dirty = 1;
 		fwd_announce_clients(f, now);
 		if (f->data != NULL)
 			(void)fwd_dat_purge(&f->data->dat, f->tables, now);

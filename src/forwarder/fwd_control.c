@@ -577,6 +577,36 @@ fwd_stats_dat(struct ctl_reply *r, const struct fwd_dat *dt)
 	ctl_reply_field_u64(r, "dat_nd_malformed", dt->c.nd_malformed);
 }
 
+/* Bridge loop avoidance (fwd_bla.h): a record apart. */
+static void
+fwd_stats_bla(struct ctl_reply *r, const struct fwd_bla *b)
+{
+	ctl_reply_record_begin(r);
+	ctl_reply_field_u64(r, "bla_enabled", (uint64_t)b->enabled);
+	ctl_reply_field_u64(r, "bla_backbones", fwd_bla_alive(b));
+	ctl_reply_field_u64(r, "bla_announced", b->c.announced);
+	ctl_reply_field_u64(r, "bla_heard", b->c.heard);
+	ctl_reply_field_u64(r, "bla_own", b->c.own);
+	ctl_reply_field_u64(r, "bla_malformed", b->c.malformed);
+	ctl_reply_field_u64(r, "bla_refused_unknown", b->c.refused_unknown);
+	ctl_reply_field_u64(r, "bla_refused_replay", b->c.refused_replay);
+	ctl_reply_field_u64(r, "bla_refused_sig", b->c.refused_sig);
+	ctl_reply_field_u64(r, "bla_refused_rate", b->c.refused_rate);
+	ctl_reply_field_u64(r, "bla_refused_full", b->c.refused_full);
+	ctl_reply_field_u64(r, "bla_timeouts", b->c.timeouts);
+	ctl_reply_field_u64(r, "bla_drops_lan", b->c.drops_lan);
+	ctl_reply_field_u64(r, "bla_drops_lan_unicast",
+	    b->c.drops_lan_unicast);
+	ctl_reply_field_u64(r, "bla_drops_mesh", b->c.drops_mesh);
+	ctl_reply_field_u64(r, "bla_drops_backbone", b->c.drops_backbone);
+	ctl_reply_field_u64(r, "bla_drops_wait", b->c.drops_wait);
+	ctl_reply_field_u64(r, "bla_drops_new_orig", b->c.drops_new_orig);
+	ctl_reply_field_u64(r, "bla_drops_group", b->c.drops_group);
+	ctl_reply_field_u64(r, "bla_unlearnt", b->c.unlearnt);
+	ctl_reply_field_u64(r, "bla_claims_sent", b->c.claims_sent);
+	ctl_reply_field_u64(r, "bla_claims_heard", b->c.claims_heard);
+}
+
 /*
  * FRAG cutting and reassembly (fwd_frag.h): a record apart, the tables'
  * record being near CTLP_FIELDS_MAX.
@@ -651,6 +681,7 @@ fwd_stats_tables(struct fwd *f, struct ctl_reply *r)
 		ctl_reply_field_u64(r, "bcast_repeat_drops",
 		    f->data->bcast_repeat_drops);
 		fwd_stats_dat(r, &f->data->dat);
+		fwd_stats_bla(r, &f->data->bla);
 	}
 	fwd_stats_frag(f, r);
 }

@@ -203,6 +203,7 @@ fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
 	d->now_ms = d->start_ms;
 	fwd_dat_init(&d->dat);
 	fwd_mcast_init(&d->mcast);
+	fwd_bla_init(&d->bla);
 	fwd_frag_init(&d->frag);
 	d->frag_seqno = randombytes_random();
 }
@@ -392,6 +393,12 @@ fwd_data_from_orig(struct fwd_data *d, struct fwd_dcount *c,
 	struct fwd_arp a;
 	struct fwd_nd nd;
 
+	/* Bridge loop avoidance: ANNOUNCEs belong to one LAN, never carried
+	 * across the mesh (fwd_bla.h), whether bla is on or off. */
+	if (fwd_bla_is_group(inner, len)) {
+		d->bla.c.drops_group++;
+		return;
+	}
 	if (d->dat.enabled && fwd_dat_arp_parse(inner, len, &a))
 		(void)fwd_dat_learn(&d->dat, d->t, &a, orig, d->now_ms);
 	else if (d->dat.enabled && fwd_data_nd(d, inner, len, &nd))
@@ -1020,6 +1027,28 @@ fwd_data_tap_mcast(struct fwd_data *d, const uint8_t *frame, size_t len)
 	return 1;
 }
 
+int
+fwd_data_bla_tick(struct fwd_data *d, uint64_t now_ms)
+{
+	uint8_t frame[FWD_BLA_FRAME_LEN];
+	uint64_t before = d->bla.c.unlearnt;
+	size_t n, i;
+
+	d->now_ms = now_ms;
+	n = fwd_bla_tick(&d->bla, d->t, d->id, d->epoch, now_ms, frame);
+	if (n > 0)
+		fwd_data_to_tap(d, &d->tap, NULL, frame, n);
+	/* After a change of the set: the LAN's bridges learn the mesh
+	 * clients we serve now behind us (CLAIMs), a burst a tick. */
+	for (i = 0; i < FWD_BLA_CLAIM_BURST; i++) {
+		if ((n = fwd_bla_claim_next(&d->bla, d->t, d->own_addr,
+		    frame)) == 0)
+			break;
+		fwd_data_to_tap(d, &d->tap, NULL, frame, n);
+	}
+	return d->bla.c.unlearnt != before;
+}
+
 void
 fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
     uint64_t now_ms)
@@ -1038,7 +1067,20 @@ fwd_data_tap_rx(struct fwd_data *d, const uint8_t *frame, size_t len,
 		return;
 	}
 	vid = fwd_frame_vid(frame, len);
-	(void)fwd_local_learn(d->t, frame + 6, vid, now_ms);
+	/* Bridge loop avoidance (fwd_bla.h): ANNOUNCEs of the other
+	 * backbones of this LAN end here; the frames of clients another
+	 * backbone serves are dropped or go on without being learnt. */
+	switch (fwd_bla_from_lan(&d->bla, d->t, d->own_addr, frame, len, vid,
+	    now_ms)) {
+	case FWD_BLA_CONSUMED:
+	case FWD_BLA_DROP:
+		return;
+	case FWD_BLA_PASS:
+		(void)fwd_local_learn(d->t, frame + 6, vid, now_ms);
+		break;
+	case FWD_BLA_PASS_NOLEARN:
+		break;
+	}
 	/* Gateway client mode: the DHCP request to our gateway alone. */
 	if (fwd_gw_steer(&d->gw, frame, len) &&
 	    fwd_route_find(d->t, d->gw.sel) != NULL) {
@@ -1091,6 +1133,24 @@ fwd_data_forward(struct fwd_data *d, struct fwd_dcount *c,
 	}
 	memcpy(d->buf, p, s->len);
 	fwd_sealed_send(d, &ifp, nh, (uint8_t)(s->ttl - 1), s->len, c);
+}
+
+/*
+ * The inner frame of a UNICAST from orig for us.  A group frame (sent to
+ * us as a UNICAST for the multicast listeners, fwd_mcast.h) goes into a
+ * LAN other backbones bridge too only as a BCAST would: when we are the
+ * one for its source (fwd_bla.h).
+ */
+static void
+fwd_data_unicast_in(struct fwd_data *d, struct fwd_dcount *c,
+    struct fwd_neigh *n, const uint8_t *orig, const uint8_t *inner,
+    size_t len)
+{
+	if (len >= FWD_ETH_HLEN && (inner[0] & 0x01) &&
+	    !fwd_bla_to_lan(&d->bla, d->t, d->own_addr, orig, inner, len,
+	    fwd_frame_vid(inner, len), d->now_ms))
+		return;
+	fwd_data_from_orig(d, c, n, orig, inner, len);
 }
 
 static void	fwd_echo_for_us(struct fwd_data *d, const uint8_t *src,
@@ -1167,7 +1227,7 @@ fwd_data_rx_sealed(struct fwd_data *d, struct fwd_data_ifc *ic,
 		else if (fwd_data_isolated(d->t, d->pt, s.ct_len, 0))
 			FWD_DROP(c, n, drop_isolated_in);
 		else
-			fwd_data_from_orig(d, c, n, s.e.src, d->pt, s.ct_len);
+			fwd_data_unicast_in(d, c, n, s.e.src, d->pt, s.ct_len);
 		return;
 	}
 	fwd_data_rx_control(d, c, n, &s, now_ms);
@@ -1200,7 +1260,7 @@ fwd_data_rx_joined(struct fwd_data *d, struct fwd_dcount *c,
 	}
 	if (!fwd_open(d, c, n, d->buf, &s))
 		return;
-	fwd_data_to_tap(d, c, n, d->pt, s.ct_len);
+	fwd_data_unicast_in(d, c, n, s.e.src, d->pt, s.ct_len);
 }
 
 /* A FRAG from neighbour n on interface ifp. */
@@ -1325,6 +1385,13 @@ fwd_data_rx_bcast(struct fwd_data *d, struct fwd_dcount *c,
 		d->gw.dropped++;
 	else if (fwd_data_isolated(d->t, b.inner, b.inner_len, 0))
 		FWD_DROP(c, n, drop_isolated_in);
+	/* Bridge loop avoidance: into a LAN other backbones bridge too,
+	 * only when we are the one for its source (fwd_bla.h); relayed on
+	 * all the same. */
+	else if (b.inner_len >= FWD_ETH_HLEN &&
+	    !fwd_bla_to_lan(&d->bla, d->t, d->own_addr, b.orig, b.inner,
+	    b.inner_len, fwd_frame_vid(b.inner, b.inner_len), now_ms))
+		;
 	else
 		fwd_data_from_orig(d, c, n, b.orig, b.inner, b.inner_len);
 	if (b.ttl > 1)
@@ -1735,6 +1802,7 @@ fwd_data_setup(struct fwd *f)
 	fwd_data_isolation(f);
 	f->data->dat.enabled = f->cfg.dat;
 	f->data->mcast.mode = (uint8_t)f->cfg.mcast;
+	fwd_bla_enable(&f->data->bla, f->cfg.bla, log_now_ms());
 	return 0;
 }
 

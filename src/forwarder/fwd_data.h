@@ -62,6 +62,7 @@
 #include <stdint.h>
 
 #include "fwd_gwsel.h"
+#include "fwd_bla.h"
 #include "fwd_dat.h"
 #include "fwd_frag.h"
 #include "fwd_links.h"
@@ -288,6 +289,7 @@ struct fwd_data {
 	uint64_t now_ms;		/* of the frame being handled */
 	struct fwd_dat dat;		/* ARP answers (fwd_dat.h) */
 	struct fwd_mcast mcast;		/* multicast listeners (fwd_mcast.h) */
+	struct fwd_bla bla;		/* bridge loop avoidance (fwd_bla.h) */
 	struct fwd_frag frag;		/* FRAG reassembly (fwd_frag.h) */
 	uint32_t frag_seqno;		/* of the last frame we cut */
 	uint8_t fbuf[WIRE_FRAG_MAX_LEN];	/* the FRAG being built */
@@ -369,6 +371,12 @@ uint64_t fwd_data_repeat_deadline(const struct fwd_data *d);
  */
 void	fwd_data_repeat_run(struct fwd_data *d, uint64_t now_ms);
 /* Free the queue's buffer (after a last flush). */
+/*
+ * Bridge loop avoidance's timer (fwd_bla_tick), about once a second: our
+ * ANNOUNCE, when due, written to batsec0.  1 when the local table
+ * changed (clients another backbone serves were forgotten).
+ */
+int	fwd_data_bla_tick(struct fwd_data *d, uint64_t now_ms);
 void	fwd_data_fini(struct fwd_data *d);
 
 /* Counters of interface ifindex, NULL when it never had any. */

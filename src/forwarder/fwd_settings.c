@@ -87,6 +87,9 @@ fwd_settings_apply(struct fwd *f, const struct bs_config *n, const char *why)
 		f->data->dat.enabled = f->cfg.dat;
 		fwd_dat_clear(&f->data->dat);
 	}
+	f->cfg.bla = n->bla;
+	if (f->data != NULL && f->data->bla.enabled != (int)f->cfg.bla)
+		fwd_bla_enable(&f->data->bla, f->cfg.bla, log_now_ms());
 	hello = o.hello_interval_ms != f->cfg.hello_interval_ms;
 	ogm = o.orig_interval_ms != f->cfg.orig_interval_ms;
 	if (hello || ogm)

@@ -990,6 +990,18 @@ fwd_local_learn(struct fwd_tables *t, const uint8_t mac[static BS_ADDR_LEN],
 	return 1;
 }
 
+int
+fwd_local_forget(struct fwd_tables *t, const uint8_t mac[static BS_ADDR_LEN],
+    uint16_t vid)
+{
+	int32_t i = fwd_local_slot(t, mac, vid);
+
+	if (i == FWD_NIL || t->local[i].permanent)
+		return 0;
+	fwd_local_remove(t, i);
+	return 1;
+}
+
 /* Withdraw local entry i if the budget allows: 1, else 0 (kept). */
 static int
 fwd_local_withdraw(struct fwd_tables *t, int32_t i, uint64_t now_ms)

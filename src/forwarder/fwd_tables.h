@@ -346,6 +346,12 @@ void	fwd_local_last_withdrawn(const struct fwd_tables *t,
 int	fwd_local_learn(struct fwd_tables *t,
 	    const uint8_t mac[static BS_ADDR_LEN], uint16_t vid,
 	    uint64_t now_ms);
+/*
+ * Forget a learnt local client (bridge loop avoidance, fwd_bla.h: another
+ * backbone gateway serves it now): 1 gone, 0 not there or permanent.
+ */
+int	fwd_local_forget(struct fwd_tables *t,
+	    const uint8_t mac[static BS_ADDR_LEN], uint16_t vid);
 const struct fwd_local *fwd_local_find(const struct fwd_tables *t,
 	    const uint8_t mac[static BS_ADDR_LEN], uint16_t vid);
 const struct fwd_local *fwd_local_next(const struct fwd_tables *t,
