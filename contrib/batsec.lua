@@ -221,6 +221,14 @@ local F = {
 	mc_all6 = ProtoField.bool("batsec.tvlv.mcast.flags.all6",
 	    "Every IPv6 group", 8, nil, 0x02),
 	mc_group = ProtoField.ether("batsec.tvlv.mcast.group", "Group"),
+	lan_kind = ProtoField.uint8("batsec.lan.type", "LAN frame type",
+	    base.DEC, { [1] = "ANNOUNCE", [2] = "CLAIM" }),
+	lan_version = ProtoField.uint8("batsec.lan.version", "Version",
+	    base.DEC),
+	lan_addr = ProtoField.ether("batsec.lan.addr", "Sender mesh address"),
+	lan_epoch = ProtoField.uint32("batsec.lan.epoch", "Epoch", base.DEC),
+	lan_seqno = ProtoField.uint32("batsec.lan.seqno", "Sequence number",
+	    base.DEC),
 	ttp_ttvn = ProtoField.uint16("batsec.tvlv.ttpage.ttvn",
 	    "Table version", base.DEC),
 	ttp_total = ProtoField.uint16("batsec.tvlv.ttpage.total",
@@ -1489,6 +1497,39 @@ end
 
 -- ---- entry point ----------------------------------------------------------
 
+-- Bridge loop avoidance frames on a LAN batsec0 bridges (batsec-protocol(7)
+-- LAN ANNOUNCES): "BSBL", version 1, type 1 ANNOUNCE (signed) or 2 CLAIM.
+local function dissect_lan(c, tree, pinfo)
+	add(c, tree, F.tvlv_value, 4, "BSBL")
+	local vit, vr = add(c, tree, F.lan_version, 1, "LAN version")
+	local kit, kr = add(c, tree, F.lan_kind, 1, "LAN type")
+	if not vr or not kr then return end
+	if vr:uint() ~= 1 then
+		vit:add_proto_expert_info(E.version, string.format(
+		    "LAN frame version %d, must be 1", vr:uint()))
+		return
+	end
+	local kind = kr:uint()
+	if kind ~= 1 and kind ~= 2 then
+		kit:add_proto_expert_info(E.type, string.format(
+		    "LAN frame type %d", kind))
+		return
+	end
+	pinfo.cols.info = kind == 1 and "batsec LAN ANNOUNCE" or
+	    "batsec LAN CLAIM"
+	tree:append_text(kind == 1 and ", LAN ANNOUNCE" or ", LAN CLAIM")
+	reserved(c, tree, 2, "LAN zero")
+	add(c, tree, F.lan_addr, ADDR_LEN, "LAN mesh address")
+	if kind == 2 then
+		reserved(c, tree, 32, "LAN CLAIM zero")
+		return
+	end
+	reserved(c, tree, 2, "LAN zero")
+	add(c, tree, F.lan_epoch, 4, "LAN epoch")
+	add(c, tree, F.lan_seqno, 4, "LAN seqno")
+	add(c, tree, F.signature, SIG_LEN, "LAN signature")
+end
+
 function batsec.dissector(tvb, pinfo, root)
 	pinfo.cols.protocol = "batsec"
 	pinfo.cols.info = "batsec"
@@ -1496,6 +1537,10 @@ function batsec.dissector(tvb, pinfo, root)
 	local c = cur_new(tvb, pinfo)
 	if c.snap then
 		tree:add_proto_expert_info(E.snap)
+	end
+	if tvb:len() >= 6 and tvb(0, 4):string() == "BSBL" then
+		dissect_lan(c, tree, pinfo)
+		return tvb:len()
 	end
 	local tit, tr = add(c, tree, F.type, 1, "type")
 	local vit, vr = add(c, tree, F.version, 1, "version")
