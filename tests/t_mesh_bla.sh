@@ -29,6 +29,9 @@
 #  (e) it starts again (LAN port up again) while the client sends 50
 #      broadcasts, one each 0.2 s: none comes back to the client, node 3
 #      sees at least 40 and copies of them at most twice as many.
+#  (f) after all that, a host on the LAN (the client) floods forged
+#      ANNOUNCEs and CLAIMs for 5 s: refused or only counted, no extra
+#      backbone, the client's broadcasts cross once and do not loop.
 # BLA_ONLY_OFF=1 stops after (a); BLA_DEBUG=1 prints the TT entries of
 # the client while (d) waits.
 . "$(dirname "$0")/lib.sh"
@@ -327,4 +330,65 @@ check "node $E back: node 1 sees node 2 again" wait_for 20 backbones 1 1
 check "node $E back: node 2 sees node 1 again" wait_for 20 backbones 2 1
 check "node $O: batsecd still running" mesh_running "$O"
 check "node 3: batsecd still running" mesh_running 3
+
+# ---- (f) a hostile host on the LAN floods LAN frames -----------------------------
+# For 5 s the client sends a thousand or more frames a second to the LAN
+# group: ANNOUNCEs in the name of nodes 1 and 2 (newer epoch, bad
+# signature) and of unknown addresses, and CLAIMs for made-up MACs.
+# Nothing forged is believed (signatures checked at most 20 a second, the
+# rest refused for the rate), CLAIMs are only counted, the two nodes
+# still see each other, and the client's broadcasts still cross once and
+# never loop.
+cat >"$MT/lan_flood.py" <<'EOF'
+import os, socket, struct, sys, time
+secs, addrs = float(sys.argv[1]), [bytes.fromhex(a.replace(":", "")) for a in sys.argv[2:]]
+grp = bytes.fromhex("ff4305ba5e00")
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(("eth0", 0))
+end, seq, n = time.monotonic() + secs, 1 << 20, 0
+while time.monotonic() < end:
+    for a in addrs + [bytes([2]) + os.urandom(5)]:
+        seq += 1
+        body = b"BSBL" + bytes([1, 1, 0, 0]) + a + b"\0\0" + struct.pack(">II", 0x7fff0000, seq)
+        s.send(grp + a + b"\x88\xb5" + body + os.urandom(64))
+        c = bytes([2]) + os.urandom(5)
+        s.send(grp + c + b"\x88\xb5" + b"BSBL" + bytes([1, 2, 0, 0]) + a + bytes(32))
+        n += 2
+    time.sleep(0.002)
+print(n)
+EOF
+refused() {
+	echo $(( $(mesh_stat 1 bla_refused_sig) + $(mesh_stat 1 bla_refused_rate) +
+	    $(mesh_stat 1 bla_refused_unknown) + $(mesh_stat 1 bla_refused_replay) ))
+}
+REF0=$(refused)
+CL0=$(mesh_stat 1 bla_claims_heard)
+FLOOD_N=$(ip netns exec "$C" python3 "$MT/lan_flood.py" 5 "$(mesh_addr 1)" \
+    "$(mesh_addr 2)")
+REF=$(( $(refused) - REF0 ))
+CL=$(( $(mesh_stat 1 bla_claims_heard) - CL0 ))
+stamp "LAN flood: ${FLOOD_N:-?} frames; node 1 refused $REF ANNOUNCEs" \
+    "(in all: sig $(mesh_stat 1 bla_refused_sig)," \
+    "rate $(mesh_stat 1 bla_refused_rate)," \
+    "unknown $(mesh_stat 1 bla_refused_unknown)), counted $CL CLAIMs"
+check "LAN flood: sent (${FLOOD_N:-0} frames)" [ "${FLOOD_N:-0}" -gt 1000 ]
+check "LAN flood: node 1 refused the forged ANNOUNCEs ($REF)" [ "$REF" -gt 100 ]
+check "LAN flood: node 1 counted the CLAIMs ($CL)" [ "$CL" -gt 100 ]
+check "LAN flood: node 1 believes no extra backbone" backbones 1 1
+check "LAN flood: node 2 believes no extra backbone" backbones 2 1
+TOK="bla-flood-$$"
+count "$C" eth0 "$TOK" 8 "$MT/fl.c"
+count "$N3" batsec0 "$TOK" 8 "$MT/fl.3"
+burst "$C" eth0
+counted "$MT/fl.c"
+counted "$MT/fl.3"
+FL_C=$(cat "$MT/fl.c")
+FL_3=$(cat "$MT/fl.3")
+check "after the flood: none of the $BURST broadcasts comes back to the client" \
+    [ "${FL_C#* }" = 0 ]
+check "after the flood: node 3 gets each of them once ('$FL_3')" \
+    [ "$FL_3" = "$BURST $BURST" ]
+check "after the flood: nodes 1, 2 and 3 still running" sh -c \
+    "kill -0 $(cat "$MT/n1.pid") && kill -0 $(cat "$MT/n2.pid") &&
+    kill -0 $(cat "$MT/n3.pid")"
 finish

@@ -18,6 +18,8 @@
 #     both;
 #   * node 4's listener leaves (the kernel's leave report): 239.1.2.3
 #     then reaches nobody;
+#   * a forged listener announcement (node 3 announces 239.1.2.4 from a
+#     made-up report): node 3 gets copies, nodes 2 and 4 still hear it;
 #   * node 3 with a bridged client (multicast-listeners auto): it asks
 #     for every group, so 239.9.9.9 reaches it.
 . "$(dirname "$0")/lib.sh"
@@ -147,6 +149,27 @@ check "239.1.2.3 after node 4's listener left: nobody hears it" \
     until_heard 40 239.1.2.3 ""
 check "node 4 snooped the leave (mcast_leaves)" \
     eval '[ "$(mesh_stat 4 mcast_leaves)" -ge 1 ]'
+
+# A forged listener announcement: node 3 announces 239.1.2.4 although
+# nothing on it listens (an IGMPv2 report made up and written into its
+# batsec0 in the name of node 3's own MAC, so node 3 signs it into its
+# OGMs).  Node 3 then gets copies of that group, and nobody loses
+# theirs: nodes 2 and 4 still hear it.
+cat >"$MT/forge_report.py" <<'EOF'
+import socket, struct, sys
+grp = socket.inet_aton(sys.argv[1])
+src = bytes.fromhex(open("/sys/class/net/batsec0/address").read().strip().replace(":", ""))
+dst = bytes([1, 0, 0x5e, grp[1] & 0x7f, grp[2], grp[3]])
+ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 28, 0, 0, 1, 2, 0,
+                 socket.inet_aton("10.99.0.99"), grp)
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(("batsec0", 0))
+s.send(dst + src + b"\x08\x00" + ip + bytes([0x16, 0, 0, 0]) + grp)
+EOF
+check "node 3: a forged IGMP report for 239.1.2.4 written into batsec0" \
+    ip netns exec "$(mesh_ns 3)" python3 "$MT/forge_report.py" 239.1.2.4
+check "239.1.2.4 after node 3's forged announcement: nodes 2, 3 and 4 hear it" \
+    until_heard 40 239.1.2.4 "2 3 4"
 
 # Node 3 bridges a client: with multicast-listeners auto it can no longer
 # list its groups (a snooping bridge keeps the client's reports), so it
