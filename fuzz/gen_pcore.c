@@ -194,7 +194,7 @@ g_entry(struct wire_ogm_builder *b, const struct g_ent *ge)
 	    .seqno = ge->seqno, .interval_ms = 1000, .chain_seed = seed,
 	    .tvlv = tvlv, .ttl = (uint8_t)(50 - ge->hops), .tq = 255,
 	    .hops = ge->hops, .prev_sender = g_addr[ge->via] };
-	struct wire_ogm_mut m;
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL };
 	size_t len, i;
 
 	memset(seed, (int)(ge->seqno * 3 + (unsigned)ge->orig), sizeof(seed));

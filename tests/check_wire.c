@@ -1828,7 +1828,7 @@ START_TEST(test_build_ogm_inval)
 	    0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 8, 0, 0, 0, 1, 0, 0, 0, 1 };
 	uint8_t mc[BS_ADDR_LEN] = { 0x03 };
 	struct wire_ogm_signed s;
-	struct wire_ogm_mut m;
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL };
 	size_t len;
 
 	make(R_OGM3, &f);
@@ -1886,7 +1886,7 @@ START_TEST(test_build_ogm_order)
 	    tag[BS_TAG_LEN] = { 0 }, sig[BS_SIG_LEN] = { 0 };
 	const struct wire_ogm_entry *e;
 	struct wire_ogm_builder b;
-	struct wire_ogm_mut m;
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL };
 	size_t len;
 	unsigned i;
 
@@ -2352,7 +2352,7 @@ START_TEST(test_relay_in_place)
 	static struct frame f, g;
 	static struct wire_ogm o, p;
 	uint8_t chain[BS_CHAIN_LEN], prev[BS_ADDR_LEN];
-	struct wire_ogm_mut m;
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL };
 	size_t off;
 	unsigned i;
 
@@ -2406,7 +2406,7 @@ START_TEST(test_relay_builder)
 	static uint8_t buf[WIRE_OGM_MAX_LEN];
 	uint8_t sender[BS_ADDR_LEN], sig[BS_SIG_LEN];
 	struct wire_ogm_builder b;
-	struct wire_ogm_mut m;
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL };
 	const uint8_t *cov;
 	size_t cov_len, len;
 	unsigned i;

@@ -52,6 +52,9 @@ struct sim_opts {
 	unsigned settle_s;		/* fixed run length (0: until converged) */
 	int quiet;
 	int no_burst;			/* without the cold-start burst */
+	unsigned full_every;		/* own OGMs: at least every Nth full
+					   (0: FWD_FULL_EVERY; 1: all full,
+					   as before compact entries) */
 	unsigned start_spread_ms;	/* 0: listen from 0, first HELLO at a
 					   random phase; else each node
 					   starts (listens, sends its first

@@ -516,7 +516,11 @@ struct ipc_pins {
 	X(IPC_STAT_REVOKE_LEARNT,	71, "revoke_learnt") \
 	X(IPC_STAT_TOFU_PINS,		72, "tofu_pins") \
 	X(IPC_STAT_TT_PAGES,		73, "tt_pages") \
-	X(IPC_STAT_TT_SYNCED,		74, "tt_synced")
+	X(IPC_STAT_TT_SYNCED,		74, "tt_synced") \
+	X(IPC_STAT_OGM_COMPACT,		75, "ogm_compact") \
+	X(IPC_STAT_DROP_NO_CHAIN,	76, "drop_no_chain") \
+	X(IPC_STAT_DROP_CHAIN,		77, "drop_chain") \
+	X(IPC_STAT_CHAIN_STEPS,		78, "chain_steps")
 
 /* Per source: IPC_STAT_SRC_FIELDS ids from IPC_STAT_SRC1_MAC on. */
 #define IPC_STAT_SRC_FIELDS	8

@@ -1014,7 +1014,7 @@ inflate_one(struct atk *a, const uint8_t *src, const uint8_t *p, size_t len)
 {
 	static struct wire_ogm o;
 	uint8_t blocks[1][1200];
-	struct wire_ogm_mut m;
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL };
 	size_t blen;
 	unsigned i;
 
