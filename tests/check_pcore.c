@@ -450,6 +450,28 @@ agg_add(struct agg *a, const struct ent *e)
 	    .prev_sender = e->prev != NULL ? e->prev : addrs[e->orig] }));
 }
 
+/*
+ * A compact entry of e's originator (batsec-protocol(7), "OGM CHAIN"):
+ * element H^hops(e->seed), the originator's address and e->seqno.
+ */
+static uint8_t *
+agg_add_compact(struct agg *a, const struct ent *e)
+{
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_COMPACT };
+	uint8_t raw[WIRE_OGM_COMPACT_LEN], elem[BS_CHAIN_LEN];
+
+	ck_assert_int_eq(bs_chain_iter(elem, e->seed, e->hops), 0);
+	m.ttl = e->ttl;
+	m.tq = e->tq;
+	m.hops = e->hops;
+	m.prev_sender = e->prev != NULL ? e->prev : addrs[e->orig];
+	m.chain = elem;
+	ck_assert_int_eq(wire_ogm_mut_put(raw, sizeof(raw), &m), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_compact_build(raw + WIRE_OGM_MUT_LEN,
+	    addrs[e->orig], e->seqno), WIRE_OK);
+	return agg_add_raw(a, raw, sizeof(raw));
+}
+
 /* How a frame is authenticated. */
 struct auth {
 	uint8_t type;			/* WIRE_AUTH_MAC or WIRE_AUTH_SIG */
@@ -479,6 +501,7 @@ frame_of(struct frame *fr, int sender, const struct agg *a,
 		m.ttl = a->raw[i][0];
 		m.tq = a->raw[i][1];
 		m.hops = a->raw[i][2];
+		m.kind = a->raw[i][3];
 		m.prev_sender = a->raw[i] + 4;
 		m.chain = a->raw[i] + 12;
 		ck_assert_int_eq(wire_ogm_add(&b, &m, a->raw[i] +
@@ -896,6 +919,189 @@ START_TEST(test_chain3)
 	ck_assert_uint_eq(P.pc.entry[PCORE_E_DUP], 1);
 	node_down(&O);
 	node_down(&P);
+	node_down(&X);
+}
+END_TEST
+
+/*
+ * Compact entries (batsec-protocol(7), "OGM CHAIN"), O - P - X in a
+ * line: P takes O's compact entries once it verified a full one, each
+ * proven by the chain with no signature checked, and relays them
+ * compact; X, which has not seen a full one yet, waits for it
+ * (NODESC), then takes them too.  Wrong elements, fewer hops than
+ * relayed, a seqno too far ahead, an unknown originator and a key the
+ * policy no longer admits are refused; a gap of a few seqnos is
+ * walked; a new epoch's chain is anchored by its first full entry.
+ */
+START_TEST(test_compact_chain)
+{
+	static struct node O;
+	static struct agg a;
+	static struct bs_ogmchain ch;
+	struct polspec ps = pol_default;
+	uint8_t anchor[BS_CHAIN_LEN];
+	struct ipc_relay rl;
+	struct ipc_route r;
+	struct ent e;
+	uint64_t sigs, steps;
+	unsigned mark;
+
+	node_up(&O, I_O, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	node_up(&X, I_X, IPC_LOG_INFO);
+	link_up(&O, &P, 64);
+	link_up(&P, &X, 64);
+	bs_ogmchain_new(&ch, 1);
+	/* Before any full entry: nothing to check it against. */
+	ent_init(&e, I_O, 1, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 1, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_NODESC], 1);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DROP_NO_CHAIN], 1);
+	/* The full entry of seqno 1. */
+	a.n = 0;
+	agg_add(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_ACCEPT], 1);
+	/* Compact seqno 2: a route refresh, no signature, relayed. */
+	sigs = sig_work(&P);
+	steps = P.pc.stat[IPC_STAT_CHAIN_STEPS];
+	ent_init(&e, I_O, 2, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 2, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	mark = P.n;
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_ACCEPT], 2);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_OGM_COMPACT], 1);
+	ck_assert_uint_eq(sig_work(&P), sigs);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_CHAIN_STEPS] - steps, BS_MAXHOPS);
+	ck_assert_int_ge(msg_find(&P, mark, IPC_ROUTE_ADD, &r, sizeof(r)), 0);
+	ck_assert_mem_eq(r.orig_addr, addrs[I_O], 6);
+	relay_of(&P, mark, &rl);
+	ck_assert_uint_eq(rl.len, WIRE_OGM_COMPACT_LEN);
+	ck_assert_uint_eq(rl.entry[2], 1);			/* hops */
+	ck_assert_uint_eq(rl.entry[3], WIRE_OGM_COMPACT);	/* kind */
+	ck_assert_mem_eq(rl.entry + 4, addrs[I_O], 6);
+	/* X has no full entry of O: it waits. */
+	a.n = 0;
+	agg_add_raw(&a, rl.entry, rl.len);
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_NODESC], 1);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 0);
+	/* Refused at P: a made-up element, and an honest one claimed with
+	 * fewer hops than it has (as a relay that drops a hop would). */
+	ent_init(&e, I_O, 3, 0);
+	memset(e.seed, 0x5a, sizeof(e.seed));
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_CHAIN], 1);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DROP_CHAIN], 1);
+	/* Q relays seqno 3 at hops 1 but says hops 0... only O may send
+	 * hops 0, so it claims hops 1 with the hops-2 element instead. */
+	node_up(&Q, I_Q, IPC_LOG_INFO);
+	link_up(&Q, &P, 64);
+	ent_init(&e, I_O, 3, 1);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 3, e.seed, anchor), 0);
+	ck_assert_int_eq(bs_chain_iter(e.seed, e.seed, 1), 0);
+	e.prev = addrs[I_O];
+	a.n = 0;
+	agg_add_compact(&a, &e);	/* element H^2, hops 1 */
+	ck_assert_int_eq(send_agg(&Q, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_CHAIN], 2);
+	/* Seqno 6 after a gap (3..5 lost): walked and accepted. */
+	ent_init(&e, I_O, 6, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 6, e.seed, anchor), 0);
+	steps = P.pc.stat[IPC_STAT_CHAIN_STEPS];
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_ACCEPT], 3);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_CHAIN_STEPS] - steps,
+	    4 * BS_MAXHOPS);
+	/* Seqno 6 + 18: beyond the walk P does (PCORE_CHAIN_MAX). */
+	ent_init(&e, I_O, 6 + 18, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 6 + 18, e.seed, anchor), 0);
+	steps = P.pc.stat[IPC_STAT_CHAIN_STEPS];
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_NODESC], 2);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_CHAIN_STEPS], steps);
+	/* An originator P never heard of. */
+	ent_init(&e, I_U, 7, 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_NODESC], 3);
+	/* The full entry of seqno 7 reaches X through P; then X takes
+	 * compact ones relayed by P. */
+	ent_init(&e, I_O, 7, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 7, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add(&a, &e);
+	mark = P.n;
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	relay_of(&P, mark, &rl);
+	a.n = 0;
+	agg_add_raw(&a, rl.entry, rl.len);
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 1);
+	ent_init(&e, I_O, 8, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 8, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	mark = P.n;
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	relay_of(&P, mark, &rl);
+	a.n = 0;
+	agg_add_raw(&a, rl.entry, rl.len);
+	mark = X.n;
+	sigs = sig_work(&X);
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 2);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_COMPACT], 1);
+	ck_assert_uint_eq(sig_work(&X), sigs);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_ROUTE_ADD, &r, sizeof(r)), 0);
+	ck_assert_mem_eq(r.nexthop, addrs[I_P], 6);
+	ck_assert_uint_eq(r.hops, 2);
+	/* The policy no longer trusts O: its compact entries go too. */
+	ps.trust &= ~(1u << I_O);
+	node_policy(&P, &ps, 2);
+	ent_init(&e, I_O, 9, 1);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 9, e.seed, anchor), 0);
+	e.prev = addrs[I_O];
+	steps = P.pc.entry[PCORE_E_POLICY] + P.pc.entry[PCORE_E_NODESC];
+	a.n = 0;
+	agg_add_compact(&a, &e);	/* relayed by Q */
+	ck_assert_int_eq(send_agg(&Q, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_OGM_COMPACT], 3);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_POLICY] +
+	    P.pc.entry[PCORE_E_NODESC], steps + 1);
+	node_policy(&P, &pol_default, 3);
+	link_up(&O, &P, 64);		/* P removed the neighbour too */
+	/* O restarts: a new epoch and a new chain, anchored again by a
+	 * full entry of the new epoch. */
+	ent_init(&e, I_O, 1, 0);
+	e.epoch = EPOCH + 1;
+	bs_ogmchain_new(&ch, 1);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 1, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ent_init(&e, I_O, 2, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 2, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	steps = P.pc.stat[IPC_STAT_OGM_COMPACT];
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_OGM_COMPACT], steps + 1);
+	node_down(&O);
+	node_down(&P);
+	node_down(&Q);
 	node_down(&X);
 }
 END_TEST
@@ -3572,6 +3778,7 @@ pcore_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_ogm_route);
 	tcase_add_test(tc, test_chain3);
+	tcase_add_test(tc, test_compact_chain);
 	tcase_add_test(tc, test_relay_iface_penalties);
 	tcase_add_test(tc, test_route_alt);
 	tcase_add_test(tc, test_relay_contents);
