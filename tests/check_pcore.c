@@ -2002,6 +2002,79 @@ START_TEST(test_verify_budget)
 END_TEST
 
 /*
+ * Made-up chain elements spend their sender's verification budget: with
+ * verify-burst 4 and rate 1, P's first walks fail and are charged (one
+ * check each for a short walk), then P gets no walk at all (BUDGET, no
+ * hash) while Q, with a budget of its own, still gets its honest compact
+ * entry through; a long walk (5 seqnos) is paid up front.
+ */
+START_TEST(test_compact_budget)
+{
+	static struct agg a;
+	static struct bs_ogmchain ch;
+	struct bs_policy_limits l;
+	uint8_t anchor[BS_CHAIN_LEN];
+	uint64_t steps;
+	struct ent e;
+	unsigned i;
+
+	trio_up();
+	lim_roomy(&l);
+	l.verify_rate = 1;
+	l.verify_burst = 4;
+	lim_policy(BS_POLICY_ALLOWLIST, &l, 0, 3);
+	bs_ogmchain_new(&ch, 1);
+	/* O's full entry of seqno 1, relayed by Q. */
+	ent_init(&e, I_O, 1, 1);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 1, e.seed, anchor), 0);
+	ck_assert_int_eq(bs_chain_iter(e.seed, e.seed, 0), 0);
+	e.prev = addrs[I_O];
+	ck_assert_int_eq(send_ent(&Q, &X, &e), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 1);
+	/* P sends made-up elements for seqnos 2..9 (walks of 32 + ...). */
+	for (i = 2; i < 10; i++) {
+		ent_init(&e, I_O, i, 1);
+		memset(e.seed, (int)i, sizeof(e.seed));
+		e.prev = addrs[I_O];
+		a.n = 0;
+		agg_add_compact(&a, &e);
+		ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	}
+	/*
+	 * Seqno 2 (32 hashes) and 3 (64) walk free and fail: one check
+	 * each; 4 (96) pays one up front and fails: one more.  P's 4 are
+	 * spent: 5..9 get no walk.
+	 */
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_CHAIN], 3);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_BUDGET], 5);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_CHAIN_STEPS], 32 + 64 + 96);
+	steps = X.pc.stat[IPC_STAT_CHAIN_STEPS];
+	/* Q's honest compact entry of seqno 2: walked, taken. */
+	ent_init(&e, I_O, 2, 1);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 2, e.seed, anchor), 0);
+	e.prev = addrs[I_O];
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	ck_assert_int_eq(send_agg(&Q, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 2);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_CHAIN_STEPS] - steps, BS_MAXHOPS);
+	/* P after 60 s: its budget is back; seqno 7 from Q: 5 seqnos, 160
+	 * hashes, 96 beyond the free 64: one check up front. */
+	now_ms += 60000;
+	link_up(&X, &P, 1);
+	link_up(&X, &Q, 1);
+	ent_init(&e, I_O, 7, 1);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 7, e.seed, anchor), 0);
+	e.prev = addrs[I_O];
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	ck_assert_int_eq(send_agg(&Q, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 3);
+	trio_down();
+}
+END_TEST
+
+/*
  * OGM frames with garbage signature trailers under a neighbour's MAC and
  * address (issue #20, item 1): a stale counter costs no signature; a
  * fresh one costs a token of the neighbour's and the node's verify
@@ -3779,6 +3852,7 @@ pcore_suite(void)
 	tcase_add_test(tc, test_ogm_route);
 	tcase_add_test(tc, test_chain3);
 	tcase_add_test(tc, test_compact_chain);
+	tcase_add_test(tc, test_compact_budget);
 	tcase_add_test(tc, test_relay_iface_penalties);
 	tcase_add_test(tc, test_route_alt);
 	tcase_add_test(tc, test_relay_contents);

@@ -1160,7 +1160,11 @@ totals(struct sim_totals *t)
 		t->lim_entries += v->pc.entry[PCORE_E_INTRO] +
 		    v->pc.entry[PCORE_E_BUDGET];
 	}
-	t->chain_checks = sim_chain_calls;
+	/* Hop-chain and OGM-chain hashes as pcore counts them (the full
+	 * entries' hop chains go through its signature cache, compact
+	 * entries through bs_chain_link, memoised or not). */
+	for (i = 0; i < S.o.n; i++)
+		t->chain_checks += S.nodes[i].pc.stat[IPC_STAT_CHAIN_STEPS];
 	t->ed_real = sim_ed_real;
 }
 

@@ -196,6 +196,14 @@ int	__wrap_bs_chain_verify(const uint8_t anchor[static BS_CHAIN_LEN],
 	    const uint8_t element[static BS_CHAIN_LEN], unsigned hops);
 int	__real_bs_chain_verify(const uint8_t anchor[static BS_CHAIN_LEN],
 	    const uint8_t element[static BS_CHAIN_LEN], unsigned hops);
+int	__wrap_bs_chain_link(const uint8_t ref[static BS_CHAIN_LEN],
+	    uint32_t ref_seqno, unsigned ref_hops,
+	    const uint8_t element[static BS_CHAIN_LEN], uint32_t seqno,
+	    unsigned hops, unsigned max_steps, unsigned *steps);
+int	__real_bs_chain_link(const uint8_t ref[static BS_CHAIN_LEN],
+	    uint32_t ref_seqno, unsigned ref_hops,
+	    const uint8_t element[static BS_CHAIN_LEN], uint32_t seqno,
+	    unsigned hops, unsigned max_steps, unsigned *steps);
 void	*__wrap_malloc(size_t n);
 void	*__wrap_calloc(size_t n, size_t size);
 void	*__wrap_realloc(void *p, size_t n);

@@ -119,8 +119,8 @@ int	fwd_hello_build_cert(const struct bs_identity *id,
 	X(burst_hello,		"tx_hello_burst") \
 	X(burst_ogm,		"tx_ogm_burst") \
 	X(burst_refused,	"burst_refused") \
-	X(ogm_full,		"ogm_full") \
-	X(ogm_compact,		"ogm_compact")
+	X(ogm_full,		"tx_ogm_full") \
+	X(ogm_compact,		"tx_ogm_compact")
 
 COUNTERS_STRUCT(fwd_ocount, FWD_OCOUNT_LIST);
 #define FWD_OCOUNT_N	(sizeof(struct fwd_ocount) / sizeof(uint64_t))

@@ -584,12 +584,16 @@ pcore_chain_note(struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
 }
 
 /*
- * A compact entry's element against the originator's reference: up to
- * PCORE_CHAIN_FREE hashes (one sequence number and a hop difference) are
- * free; a longer walk, up to PCORE_CHAIN_MAX, is paid from the
- * verification budgets, one signature check per PCORE_CHAIN_UNIT hashes
- * begun beyond the free ones.  Further than that the entry waits for a
- * full one (PCORE_E_NODESC).
+ * A compact entry's element against the originator's reference.  A walk
+ * of up to PCORE_CHAIN_FREE hashes (one sequence number ahead and a hop
+ * difference) costs the sender nothing while its verification budget is
+ * not empty; a longer one, up to PCORE_CHAIN_MAX, is paid up front, one
+ * signature check per PCORE_CHAIN_UNIT hashes begun beyond the free ones;
+ * further than that the entry waits for a full one (PCORE_E_NODESC).  A
+ * walk that fails is charged to the sender afterwards, one check per
+ * PCORE_CHAIN_UNIT hashes begun, so that made-up elements spend the
+ * sender's budget, and a sender whose budget is empty gets no walk at
+ * all.
  */
 static enum pcore_entry
 pcore_chain_check(struct pcore *pc, const struct pcore_aux *a,
@@ -605,6 +609,8 @@ pcore_chain_check(struct pcore *pc, const struct pcore_aux *a,
 		d = -d;
 	if (d > PCORE_CHAIN_MAX)
 		return PCORE_E_NODESC;
+	if (pcore_lim_verify_left(pc, n, now_ms) == 0)
+		return PCORE_E_BUDGET;
 	for (u = 0; d > PCORE_CHAIN_FREE &&
 	    u < (d - PCORE_CHAIN_FREE + PCORE_CHAIN_UNIT - 1) /
 	    PCORE_CHAIN_UNIT; u++)
@@ -614,9 +620,13 @@ pcore_chain_check(struct pcore *pc, const struct pcore_aux *a,
 	    e->mut.chain, e->cp.seqno, e->mut.hops, PCORE_CHAIN_MAX, &steps);
 	pc->stat[IPC_STAT_CHAIN_STEPS] += steps;
 	pc->stats_dirty = 1;
-	if (r != 0 && !PCORE_FUZZ_BYPASS(e->mut.chain))
-		return PCORE_E_CHAIN;
-	return PCORE_E_ACCEPT;
+	if (r == 0 || PCORE_FUZZ_BYPASS(e->mut.chain))
+		return PCORE_E_ACCEPT;
+	for (u = 0; u < (steps + PCORE_CHAIN_UNIT - 1) / PCORE_CHAIN_UNIT ||
+	    u == 0; u++)
+		if (pcore_lim_verify_budget(pc, n, 1, now_ms) != 0)
+			break;
+	return PCORE_E_CHAIN;
 }
 
 /*
