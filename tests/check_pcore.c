@@ -25,6 +25,7 @@
 #include "forwarder/ipc_check.h"
 #include "proto/ipc.h"
 #include "parser/pcore.h"
+#include "parser/pcore_desc.h"
 #include "parser/pcore_limits.h"
 #include "parser/pcore_ttpage.h"
 #include "parser/pcore_trust.h"
@@ -951,6 +952,9 @@ START_TEST(test_compact_chain)
 	node_up(&X, I_X, IPC_LOG_INFO);
 	link_up(&O, &P, 64);
 	link_up(&P, &X, 64);
+	/* New neighbours get full entries handed on for a while
+	 * (test_desc_handon); not here. */
+	P.pc.upgrade_until_ms = 0;
 	bs_ogmchain_new(&ch, 1);
 	/* Before any full entry: nothing to check it against. */
 	ent_init(&e, I_O, 1, 0);
@@ -1004,6 +1008,7 @@ START_TEST(test_compact_chain)
 	 * hops 0, so it claims hops 1 with the hops-2 element instead. */
 	node_up(&Q, I_Q, IPC_LOG_INFO);
 	link_up(&Q, &P, 64);
+	P.pc.upgrade_until_ms = 0;
 	ent_init(&e, I_O, 3, 1);
 	ck_assert_int_eq(bs_ogmchain_get(&ch, 3, e.seed, anchor), 0);
 	ck_assert_int_eq(bs_chain_iter(e.seed, e.seed, 1), 0);
@@ -1083,6 +1088,7 @@ START_TEST(test_compact_chain)
 	    P.pc.entry[PCORE_E_NODESC], steps + 1);
 	node_policy(&P, &pol_default, 3);
 	link_up(&O, &P, 64);		/* P removed the neighbour too */
+	P.pc.upgrade_until_ms = 0;
 	/* O restarts: a new epoch and a new chain, anchored again by a
 	 * full entry of the new epoch. */
 	ent_init(&e, I_O, 1, 0);
@@ -1998,6 +2004,120 @@ START_TEST(test_verify_budget)
 	link_up(&X, &P, 1);
 	ck_assert_uint_eq(X.pc.lim.under_load, 0);
 	trio_down();
+}
+END_TEST
+
+/*
+ * Descriptions for neighbours that need them (pcore_desc.h): O - P - X.
+ * P verified O's full entry of seqno 1; X says in its HELLO that it knows
+ * no full entries (a restarted parser): P tells its forwarder (NEIGH UP
+ * with IPC_NEIGH_F_FRESH) and, relaying O's compact entry of seqno 2,
+ * hands on O's full entry first (hops one more, chain stepped), once per
+ * OGM interval.  X takes the full entry, then the compact one.  After
+ * the window P relays compact entries alone.
+ */
+START_TEST(test_desc_handon)
+{
+	static struct node O;
+	static struct agg a;
+	static struct bs_ogmchain ch;
+	struct ipc_relay rl[2];
+	struct ipc_neigh nm;
+	uint8_t anchor[BS_CHAIN_LEN];
+	struct frame fr;
+	struct ent e;
+	unsigned mark, i, k;
+
+	node_up(&O, I_O, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	node_up(&X, I_X, IPC_LOG_INFO);
+	link_up(&O, &P, 64);
+	link_up(&P, &X, 64);
+	P.pc.upgrade_until_ms = 0;
+	bs_ogmchain_new(&ch, 1);
+	ent_init(&e, I_O, 1, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 1, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	/* Outside the window: only the compact relay. */
+	ent_init(&e, I_O, 2, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 2, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	mark = P.n;
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(&P, mark, IPC_RELAY), 1);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_RELAYED], 0);
+	/* X's HELLO with the fresh flag. */
+	mark = P.n;
+	{
+		struct wire_hello h = { .pk = ids[I_X].pk, .ifmac = macs[I_X],
+		    .interval_ms = 1000, .epoch = EPOCH,
+		    .seqno = ++X.hello_seqno, .flags = WIRE_HELLO_F_FRESH };
+
+		fr.len = t_hello(fr.buf, sizeof(fr.buf), &h, &ids[I_X]);
+	}
+	ck_assert_int_eq(feed_from(&P, I_X, &fr), PCORE_ACCEPT);
+	for (i = mark, k = 0; i < P.n && i < NMSG; i++)
+		if (P.msg[i].hdr.type == IPC_NEIGH &&
+		    ipc_get(&P.msg[i], IPC_NEIGH, &nm, sizeof(nm)) == 0 &&
+		    nm.flags == IPC_NEIGH_F_FRESH) {
+			ck_assert_uint_eq(nm.state, IPC_NEIGH_UP);
+			ck_assert_mem_eq(nm.addr, addrs[I_X], 6);
+			k++;
+		}
+	ck_assert_uint_eq(k, 1);
+	/* Seqno 3, compact: the full entry of seqno 1 first. */
+	ent_init(&e, I_O, 3, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 3, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	mark = P.n;
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(&P, mark, IPC_RELAY), 2);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_RELAYED], 1);
+	for (i = mark, k = 0; i < P.n && i < NMSG && k < 2; i++)
+		if (P.msg[i].hdr.type == IPC_RELAY)
+			ck_assert_int_eq(ipc_get(&P.msg[i], IPC_RELAY, &rl[k++],
+			    sizeof(rl[0])), 0);
+	ck_assert_uint_eq(k, 2);
+	ck_assert_uint_eq(rl[0].entry[3], WIRE_OGM_FULL);
+	ck_assert_uint_eq(rl[0].entry[2], 1);			/* hops */
+	ck_assert_mem_eq(rl[0].entry + 4, addrs[I_O], 6);	/* from O */
+	ck_assert_uint_eq(rl[1].entry[3], WIRE_OGM_COMPACT);
+	ck_assert_uint_eq(bs_get32(rl[0].entry + WIRE_OGM_MUT_LEN + 36), 1);
+	/* X takes both, in that order, in one frame. */
+	a.n = 0;
+	agg_add_raw(&a, rl[0].entry, rl[0].len);
+	agg_add_raw(&a, rl[1].entry, rl[1].len);
+	mark = X.n;
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 2);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_NODESC], 0);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_COMPACT], 1);
+	/* Seqno 4 in the same OGM interval: not handed on again. */
+	ent_init(&e, I_O, 4, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 4, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	mark = P.n;
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(&P, mark, IPC_RELAY), 1);
+	/* After the window: compact alone again. */
+	now_ms += (uint64_t)PCORE_UPGRADE_OGMS * 1000 + 1;
+	link_up(&O, &P, 1);
+	ent_init(&e, I_O, 5, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 5, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	mark = P.n;
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(&P, mark, IPC_RELAY), 1);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_RELAYED], 1);
+	node_down(&O);
+	node_down(&P);
+	node_down(&X);
 }
 END_TEST
 
@@ -2963,6 +3083,84 @@ START_TEST(test_claims_release)
 END_TEST
 
 /*
+ * An owner that sends compact entries (no clients, batsec-protocol(7)
+ * "OGM CHAIN") still claims the clients of its last full entry: after
+ * 20 s of compact entries from P, a stranger's claim of P's client is
+ * still refused (before the fix P's claim was released after 4 s, and
+ * lapsed after the idle time, so the stranger took it); a client P's
+ * next full entry no longer lists is released as before.
+ */
+START_TEST(test_claims_compact)
+{
+	static struct node R;		/* a stranger (identity U) */
+	static struct bs_ogmchain ch;
+	static struct agg a;
+	uint8_t tv[256], anchor[BS_CHAIN_LEN];
+	struct ipc_tt tt;
+	struct ent e;
+	unsigned mark, i;
+
+	claims_up();
+	node_up(&R, I_U, IPC_LOG_INFO);
+	link_up(&X, &R, 64);
+	X.pc.upgrade_until_ms = 0;
+	bs_ogmchain_new(&ch, 1);
+	mark = X.n;
+	ent_init(&e, I_P, 1, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 1, e.seed, anchor), 0);
+	e.tvlv = tv;
+	e.tvlv_len = tvlvs(tv, sizeof(tv), client1, client2, 0, 0);
+	ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	ck_assert(tt_last(&X, mark, I_P, &tt) && tt_has(&tt, client1));
+	for (i = 2; i <= 21; i++) {
+		now_ms += 1000;
+		link_up(&X, &P, 1);
+		link_up(&X, &R, 1);
+		ent_init(&e, I_P, i, 0);
+		ck_assert_int_eq(bs_ogmchain_get(&ch, i, e.seed, anchor), 0);
+		a.n = 0;
+		agg_add_compact(&a, &e);
+		ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	}
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_COMPACT], 20);
+	mark = X.n;
+	send_own_tv(&R, &X, client1, client3, 0, 0);
+	ck_assert(tt_last(&X, mark, I_U, &tt));
+	ck_assert(!tt_has(&tt, client1) && tt_has(&tt, client3));
+	/* P's full entry of seqno 22 lists client1 only: client2 ages
+	 * out (released) while compact entries follow, then R takes it. */
+	ent_init(&e, I_P, 22, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 22, e.seed, anchor), 0);
+	e.tvlv = tv;
+	e.tvlv_len = tvlvs(tv, sizeof(tv), client1, NULL, 0, 0);
+	ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	for (i = 23; i <= 40; i++) {
+		now_ms += 1000;
+		link_up(&X, &P, 1);
+		link_up(&X, &R, 1);
+		ent_init(&e, I_P, i, 0);
+		ck_assert_int_eq(bs_ogmchain_get(&ch, i, e.seed, anchor), 0);
+		a.n = 0;
+		agg_add_compact(&a, &e);
+		ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	}
+	mark = X.n;
+	{
+		struct ent r;
+
+		ent_init(&r, I_U, ++R.ogm_seqno, 0);
+		r.tvlv = tv;
+		r.tvlv_len = tvlvs(tv, sizeof(tv), client1, client2, 0, 0);
+		ck_assert_int_eq(send_ent(&R, &X, &r), PCORE_ACCEPT);
+	}
+	ck_assert(tt_last(&X, mark, I_U, &tt));
+	ck_assert(!tt_has(&tt, client1) && tt_has(&tt, client2));
+	node_down(&R);
+	claims_down();
+}
+END_TEST
+
+/*
  * Bulk (pcore_claims.c): takes from a live owner count against the
  * claimant, at most roam-per-minute (6) per originator and minute; the
  * owner's own claims and better-class takes are not limited.
@@ -3853,6 +4051,7 @@ pcore_suite(void)
 	tcase_add_test(tc, test_chain3);
 	tcase_add_test(tc, test_compact_chain);
 	tcase_add_test(tc, test_compact_budget);
+	tcase_add_test(tc, test_desc_handon);
 	tcase_add_test(tc, test_relay_iface_penalties);
 	tcase_add_test(tc, test_route_alt);
 	tcase_add_test(tc, test_relay_contents);
@@ -3864,6 +4063,7 @@ pcore_suite(void)
 	tcase_add_test(tc, test_tt_gw);
 	tcase_add_test(tc, test_claims);
 	tcase_add_test(tc, test_claims_release);
+	tcase_add_test(tc, test_claims_compact);
 	tcase_add_test(tc, test_claims_pages);
 	tcase_add_test(tc, test_claims_pages_limit);
 	tcase_add_test(tc, test_ogm_mcast);

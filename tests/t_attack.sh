@@ -205,7 +205,7 @@ check "malformed: node 2 counted malformed frames" \
 
 # 5b. Chain desynchronisation (batsec-protocol(7), "OGM CHAIN"): compact
 # entries for every originator heard, with made-up chain elements and
-# seqnos up to 24 ahead, 80 every 10 ms.  Node 2 refuses every one
+# seqnos up to 24 ahead, 60 every 10 ms.  Node 2 refuses every one
 # (drop_chain; beyond its walk drop_no_chain; once the attacker's
 # verification budget is spent drop_verify_budget), and still takes the
 # real compact entries; run_attack checks routes and the parser's CPU.

@@ -254,6 +254,7 @@ fwd_announce_hello(struct fwd *f, struct fwd_iface *v)
 	uint64_t now_ms = log_now_ms();
 	size_t n = 0, len = 0;
 	int r, rotated = 0;
+	uint8_t fresh;
 
 	if (f->data == NULL || f->tables == NULL ||
 	    (salt = fwd_links_salt(&f->data->links, (uint32_t)v->ifindex,
@@ -269,9 +270,14 @@ fwd_announce_hello(struct fwd *f, struct fwd_iface *v)
 	if (f->tables != NULL)
 		n = fwd_orig_peers(f->tables, (uint32_t)v->ifindex, peers,
 		    WIRE_HELLO_MAX_NEIGH);
+	/* For a while after our parser (re)started it knows no full OGM
+	 * entries: neighbours hand them on (pcore_desc.h). */
+	fresh = f->parser.spawned_ms != 0 && now_ms >= f->parser.spawned_ms &&
+	    now_ms - f->parser.spawned_ms < FWD_FRESH_OGMS *
+	    (uint64_t)f->orig.ogm_ms ? WIRE_HELLO_F_FRESH : 0;
 	r = fwd_hello_build_cert(&f->id, v->rs.mac, f->orig.hello_ms,
 	    f->epoch, v->hello_seqno + 1, salt->salt, peers, n,
-	    fwd_trust_own_cert(&f->trust), buf, sizeof(buf), &len);
+	    fwd_trust_own_cert(&f->trust), fresh, buf, sizeof(buf), &len);
 	if (r != WIRE_OK) {
 		log_rl(&f->rx_rl, LOG_WARNING, "%s: HELLO not built: %s",
 		    v->name, wire_strerror(r));

@@ -65,7 +65,7 @@ fwd_hello_build(const struct bs_identity *id,
     size_t *len)
 {
 	return fwd_hello_build_cert(id, ifmac, interval_ms, epoch, seqno,
-	    salt, peers, n, NULL, buf, cap, len);
+	    salt, peers, n, NULL, 0, buf, cap, len);
 }
 
 int
@@ -73,7 +73,7 @@ fwd_hello_build_cert(const struct bs_identity *id,
     const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
     uint32_t epoch, uint32_t seqno, const uint8_t *salt,
     const struct fwd_peer *peers, size_t n, const uint8_t *cert,
-    uint8_t *buf, size_t cap, size_t *len)
+    uint8_t flags, uint8_t *buf, size_t cap, size_t *len)
 {
 	struct wire_hello h;
 	uint8_t sig[BS_SIG_LEN];
@@ -91,6 +91,7 @@ fwd_hello_build_cert(const struct bs_identity *id,
 	h.seqno = seqno;
 	h.salt = salt;
 	h.cert = cert;
+	h.flags = flags & WIRE_HELLO_F_FRESH;
 	for (i = 0; i < n; i++) {
 		h.neigh[i].addr = peers[i].addr;
 		h.neigh[i].rx_count = peers[i].rx_count;

@@ -95,7 +95,7 @@ int	fwd_hello_build_cert(const struct bs_identity *id,
 	    const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
 	    uint32_t epoch, uint32_t seqno, const uint8_t *salt,
 	    const struct fwd_peer *peers, size_t n, const uint8_t *cert,
-	    uint8_t *buf, size_t cap, size_t *len);
+	    uint8_t flags, uint8_t *buf, size_t cap, size_t *len);
 
 /* Counters of the origination code (the "stats" dump names them). */
 #define FWD_OCOUNT_LIST(X) \
@@ -177,6 +177,12 @@ struct fwd_orig {
  */
 #define FWD_FULL_REPEAT		3
 #define FWD_FULL_EVERY		16
+/*
+ * OGM intervals after its parser (re)started during which the node's
+ * HELLOs carry WIRE_HELLO_F_FRESH: the parser knows no full entries, so
+ * neighbours hand them on (src/parser/pcore_desc.h).
+ */
+#define FWD_FRESH_OGMS		4
 
 /*
  * Zero state for id (kept by reference), epoch and the two intervals;

@@ -229,6 +229,11 @@ struct pcore {
 	uint8_t rt_key[ROUTING_HASH_KEY_LEN];	/* random, pcore_init */
 	uint8_t sig_key[SIGCACHE_KEY_LEN];
 
+	/* Kept full entries, handed on to fresh neighbours (pcore_desc.h). */
+	struct pcore_desc *desc;	/* PCORE_DESC_SLOTS, NULL before CONFIG */
+	size_t desc_bytes;		/* their blocks */
+	uint64_t upgrade_until_ms;	/* some neighbour needs them till */
+
 	/* Counters. */
 	uint64_t stat[IPC_STAT_ID_END];		/* by enum ipc_stat_id */
 	uint64_t drop[PCORE_DROP_COUNT];	/* by enum pcore_drop */
@@ -283,7 +288,16 @@ struct pcore_aux {
 	uint32_t chain_seqno;
 	uint8_t chain_hops;
 	uint8_t chain_ok;		/* 1: chain_ref holds an element */
-	uint8_t reserved[6];
+	uint8_t reserved[2];
+	/*
+	 * Client claims (pcore_claims.c): a compact entry says nothing of
+	 * the clients, so a claim the originator's last full entry made
+	 * (its seen_s >= tt_s) stays as fresh as the originator's newest
+	 * OGM of any kind (live_s).  Seconds, as pl_claim.seen_s.
+	 */
+	uint32_t tt_s;			/* the last full entry's clients */
+	uint32_t live_s;		/* the newest OGM, full or compact */
+	uint8_t reserved2[4];
 };
 _Static_assert(sizeof(struct pcore_aux) == ROUTING_AUX_LEN, "pcore_aux");
 

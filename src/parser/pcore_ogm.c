@@ -12,6 +12,7 @@
 #include "batsec_policy.h"
 #include "pcore_base.h"
 #include "pcore_claims.h"
+#include "pcore_desc.h"
 #include "pcore_drop.h"
 #include "pcore_int.h"
 #include "pcore_limits.h"
@@ -361,6 +362,9 @@ pcore_entry_tvlvs(struct pcore *pc, const struct wire_ogm_entry *e,
 
 	memcpy(&a, oi->aux, sizeof(a));
 	changed = pcore_entry_tt(pc, e, oi, &a, now_ms);
+	/* The clients just claimed are the current ones (pcore_claims.c). */
+	a.tt_s = (uint32_t)(now_ms / 1000);
+	a.live_s = a.tt_s;
 	changed |= pcore_entry_gw(pc, e, oi, &a);
 	pcore_entry_mcast(pc, e, oi);
 	changed |= memcmp(&a, oi->aux, sizeof(a)) != 0;	/* roam budget */
@@ -541,6 +545,27 @@ pcore_entry_iface(const struct pcore *pc, struct routing_ogm *m)
 /* ---- the OGM chain ------------------------------------------------------------ */
 
 /*
+ * A newer compact entry of pk: its last full entry's clients stay
+ * claimed (pcore_aux.live_s, pcore_claims.c).
+ */
+static void
+pcore_live_note(struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
+    uint64_t now_ms)
+{
+	struct routing_orig_info oi;
+	struct pcore_aux a;
+	uint32_t s = (uint32_t)(now_ms / 1000);
+
+	if (routing_orig_get(pc->rt, pk, &oi) != ROUTING_OK)
+		return;
+	memcpy(&a, oi.aux, sizeof(a));
+	if (a.live_s == s)
+		return;
+	a.live_s = s;
+	routing_orig_set_aux(pc->rt, pk, (const uint8_t *)&a);
+}
+
+/*
  * Whether (epoch, seqno, hops) is nearer the chain's seed than the
  * reference a holds (or a holds none): a newer epoch or seqno, or the
  * same seqno with fewer hops.
@@ -630,6 +655,52 @@ pcore_chain_check(struct pcore *pc, const struct pcore_aux *a,
 }
 
 /*
+ * For a neighbour that needs it (pcore_desc.h): the originator's last
+ * full entry verified, handed on before the compact entry it would not
+ * take without it, at most once per OGM interval, as this node received
+ * it with the hop chain stepped once (so hops one more than it had, and
+ * TQ no more than the ceiling of those hops allows).
+ */
+static void
+pcore_desc_handon(struct pcore *pc, const struct routing_ogm *m,
+    const struct routing_ogm_result *res, uint64_t now_ms)
+{
+	struct pcore_desc *d;
+	struct ipc_relay rl;
+	struct wire_ogm_mut mut;
+	uint8_t elem[BS_CHAIN_LEN];
+	unsigned ceil;
+
+	if (!res->relay || !pcore_desc_upgrading(pc, now_ms) ||
+	    (d = pcore_desc_get(pc, m->orig_addr)) == NULL ||
+	    d->epoch != m->epoch || d->hops >= BS_MAXHOPS ||
+	    !routing_newer(m->epoch, m->seqno, d->epoch, d->seqno) ||
+	    (d->sent_ms != 0 && now_ms - d->sent_ms < pc->cfg.ogm_ms) ||
+	    (size_t)WIRE_OGM_MUT_LEN + d->len > IPC_RELAY_MAX)
+		return;
+	ceil = routing_tq_ceiling(d->hops + 1u, pc->cfg.hop_penalty);
+	memset(&rl, 0, sizeof(rl));
+	memset(&mut, 0, sizeof(mut));
+	sigcache_chain_step(&pc->sigs, elem, d->elem);
+	mut.kind = WIRE_OGM_FULL;
+	mut.ttl = res->relay_ttl;
+	mut.tq = (uint8_t)(res->relay_tq < ceil ? res->relay_tq : ceil);
+	mut.hops = (uint8_t)(d->hops + 1);
+	mut.prev_sender = d->from;
+	mut.chain = elem;
+	if (mut.tq == 0 || mut.ttl == 0 ||
+	    wire_ogm_mut_put(rl.entry, WIRE_OGM_MUT_LEN, &mut) != WIRE_OK)
+		return;
+	memcpy(rl.entry + WIRE_OGM_MUT_LEN, d->blk, d->len);
+	rl.len = (uint16_t)(WIRE_OGM_MUT_LEN + d->len);
+	rl.ifindex = IPC_IFINDEX_ALL;
+	if (pcore_emit(pc, IPC_RELAY, &rl, sizeof(rl)) != 0)
+		return;
+	d->sent_ms = now_ms;
+	pcore_count(pc, IPC_STAT_DESC_RELAYED);
+}
+
+/*
  * A compact entry (batsec-protocol(7), "OGM CHAIN"): an originator whose
  * full entry this node verified, named by its address; its sequence
  * number and hops proven by the chain element; then the same routing
@@ -682,6 +753,7 @@ pcore_entry_compact(struct pcore *pc, uint32_t ifindex,
 		return pcore_entry_refused(r);
 	pcore_count(pc, IPC_STAT_OGM_COMPACT);
 	pcore_chain_note(pc, oi.pk, m.epoch, m.seqno, m.hops, e->mut.chain);
+	pcore_live_note(pc, oi.pk, now_ms);
 	if (oi.cls != cls) {
 		struct routing_orig_info now;
 
@@ -690,6 +762,7 @@ pcore_entry_compact(struct pcore *pc, uint32_t ifindex,
 			routing_orig_set_aux(pc->rt, oi.pk, now.aux);
 		}
 	}
+	pcore_desc_handon(pc, &m, &res, now_ms);
 	pcore_entry_act(pc, &m, 0, e, &res, now_ms);
 	return PCORE_E_ACCEPT;
 }
@@ -747,9 +820,12 @@ pcore_entry(struct pcore *pc, uint32_t ifindex, const struct wire_ogm *o,
 		return pcore_entry_refused(r);
 	pcore_entry_new(pc, &m, n, &res, had ? &prev : NULL);
 	pcore_entry_act(pc, &m, newer, e, &res, now_ms);
-	/* Its hop-chain element, now proven, anchors compact entries. */
+	/* Its hop-chain element, now proven, anchors compact entries; the
+	 * entry is kept for neighbours that need it. */
 	pcore_chain_note(pc, m.orig_pk, m.epoch, m.seqno, m.hops,
 	    e->mut.chain);
+	(void)pcore_desc_keep(pc, m.orig_addr, m.epoch, m.seqno, m.hops,
+	    e->mut.chain, o->sender, e->block, e->block_len);
 	/* A revocation it carried: the revoked key's entries go at once. */
 	if (pcore_trust_entry_done(pc, e, cls, res.orig_new, newer))
 		pcore_rt_sweep(pc);

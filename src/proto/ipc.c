@@ -351,8 +351,10 @@ chk_neigh(const union ipc_payload *u, char *err, size_t errlen)
 		    "neighbour not 0");
 	if (n->state == IPC_NEIGH_DOWN && !ipc_zero(n->salt, sizeof(n->salt)))
 		return log_errf(err, errlen, "salt of a down neighbour not 0");
-	if (n->reserved != 0)
-		return log_errf(err, errlen, "reserved field not 0");
+	if ((n->flags & ~IPC_NEIGH_F_MASK) != 0 ||
+	    (n->state != IPC_NEIGH_UP && n->flags != 0))
+		return log_errf(err, errlen, "flags 0x%02x not allowed",
+		    (unsigned)n->flags);
 	return 0;
 }
 

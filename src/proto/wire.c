@@ -540,7 +540,8 @@ wire_hello_build(uint8_t *buf, size_t cap, const struct wire_hello *h,
 	wc_init(&w, buf, cap);
 	wc_u8(&w, WIRE_T_HELLO);
 	wc_u8(&w, WIRE_HELLO_VERSION);
-	wc_u8(&w, h->cert != NULL ? WIRE_HELLO_F_CERT : 0);
+	wc_u8(&w, (uint8_t)((h->cert != NULL ? WIRE_HELLO_F_CERT : 0) |
+	    (h->flags & WIRE_HELLO_F_FRESH)));
 	wc_u8(&w, (uint8_t)h->num_neigh);
 	wc_bytes(&w, h->pk, BS_PK_LEN);
 	wc_bytes(&w, h->ifmac, BS_ADDR_LEN);

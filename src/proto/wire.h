@@ -109,7 +109,9 @@ int wire_sig_append(uint8_t *buf, size_t cap, size_t *len,
 #define WIRE_HELLO_NEIGH_LEN	8
 #define WIRE_HELLO_MAX_NEIGH	64
 #define WIRE_HELLO_F_CERT	0x01
-#define WIRE_HELLO_F_MASK	0x01
+#define WIRE_HELLO_F_FRESH	0x02	/* the sender knows no full OGM
+					   entries yet (pcore_desc.h) */
+#define WIRE_HELLO_F_MASK	0x03
 #define WIRE_RX_WINDOW		64	/* rx_count: of the last 64 */
 #define WIRE_HELLO_MAX_LEN	(WIRE_HELLO_FIXED_LEN + \
     WIRE_HELLO_NEIGH_LEN * WIRE_HELLO_MAX_NEIGH + BS_CERT_LEN + BS_SIG_LEN)

@@ -1069,13 +1069,16 @@ mode_inflate(struct atk *a, int secs)
 
 /*
  * Chain desynchronisation (batsec-protocol(7), "OGM CHAIN"): compact
- * entries for every originator heard, 40 to a frame and two frames
+ * entries for every originator heard, 30 to a frame and two frames
  * every 10 ms, each with a made-up chain element, a seqno 1 to 24 ahead
  * of the newest heard (the walk a receiver does grows with it, beyond 17
  * it refuses to walk) and hops 1, as if relayed from the originator:
  * every one must be refused, the walks paid from our verification
  * budget.
  */
+/* 30 compact entries and 16 tags fit a 1500-byte frame. */
+#define ATK_CHAIN_ENTRIES	30
+
 static void
 mode_chain(struct atk *a, int secs)
 {
@@ -1088,7 +1091,7 @@ mode_chain(struct atk *a, int secs)
 	atk_join(a, 3);
 	while (atk_running(a, secs)) {
 		atk_hello(a);
-		for (n = 0; n < WIRE_OGM_MAX_ENTRIES && a->n_orig > 0; n++) {
+		for (n = 0; n < ATK_CHAIN_ENTRIES && a->n_orig > 0; n++) {
 			const struct atk_orig *g = &a->orig[k % a->n_orig];
 
 			memset(&m[n], 0, sizeof(m[n]));
