@@ -26,7 +26,8 @@
 #include "proto/wire.h"
 
 #define G_EPOCH		9	/* the peers' epoch */
-#define G_CTR(n)	((uint64_t)G_EPOCH << 32 | (n))	/* frame counter */
+/* A frame counter of the peers' epoch. */
+#define G_CTR(n)	((uint64_t)G_EPOCH << 32 | (n))
 
 /* Identities as fuzz_pcore knows them; index = MAC index. */
 enum { G_OWN, G_P, G_Q, G_O, G_U, G_N };
@@ -223,7 +224,8 @@ g_chain_init(struct bs_ogmchain *c, int who)
 	t_seed_ok(bs_ogmchain_get(c, 5, e, a), "ogm chain get");
 	t_seed_ok(bs_chain_iter(e, e, 3), "ogm chain hops");
 	t_seed_ok(bs_ogmchain_get(c, 2, x, a), "ogm chain get");
-	t_seed_ok(bs_chain_link(x, 2, 0, e, 5, 3, 2 * 64, &i), "ogm chain link");
+	t_seed_ok(bs_chain_link(x, 2, 0, e, 5, 3, 4 * BS_MAXHOPS, &i),
+	    "ogm chain link");
 }
 
 /* The chain element of orig's (seqno, hops). */

@@ -5,10 +5,11 @@
  * Every seed is made by the codec's own builders and really signed, so the
  * corpus starts from frames a node would send: HELLOs with and without
  * neighbours and certificate, OGM aggregates (version 2) with every TVLV
- * type and both link-auth modes, compact entries among full ones and a frame
- * of WIRE_OGM_MAX_ENTRIES compact entries, data frames of version 2 (UNICAST and ECHO sealed with
- * real end-to-end and hop keys, BCAST signed and tagged) of minimum, middle
- * and maximum size, and bare TVLV regions (first byte 0xf0).
+ * type and both link-auth modes, compact entries among full ones and a
+ * frame of WIRE_OGM_MAX_ENTRIES compact entries, data frames of version 2
+ * (UNICAST and ECHO sealed with real end-to-end and hop keys, BCAST signed
+ * and tagged) of minimum, middle and maximum size, and bare TVLV regions
+ * (first byte 0xf0).
  * Deterministic: fixed keys and counters, Ed25519 signatures are
  * deterministic, and the AEAD nonce is the fixed counter.
  */

@@ -14,8 +14,9 @@
 # version 2 with full and compact entries; live-mesh3-ogm1.pcap, the one
 # it replaced, from before OGM version 2 (and HELLO version 2), whose
 # OGMs and HELLOs both the codec and the dissector refuse;
-# live-mesh3-v1.pcap one from before data frames of version 2,
-# whose data frames and OGMs both refuse.)  Asserts: every frame type decodes; known frames
+# live-mesh3-v1.pcap one from before data frames of version 2, whose data
+# frames, HELLOs and OGMs both refuse.)  Asserts: every frame type
+# decodes; known frames
 # show the field values gen_wire.c put in them; the inner frame of a BCAST
 # goes to the Ethernet dissector; a version-1 data frame and a version-1
 # OGM are flagged as refused; valid frames raise no expert
