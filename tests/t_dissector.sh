@@ -394,6 +394,30 @@ eq "FRAG 1236: fragmenter = UNICAST source" "$(get batsec.frag.offset 1236 \
 eq "FRAG 1236: destination = UNICAST destination" "$(get batsec.frag.offset \
     1236 batsec.dst)" "$(get batsec.ciphertext_len 98 batsec.dst)"
 
+# A version-1 OGM (tests/pcap/live-mesh3-ogm1.pcap, captured before
+# compact entries) is refused, and read to its end with the old layout:
+# entries without a kind, the trailer, nothing else wrong.
+V1=$TOP/tests/pcap/live-mesh3-ogm1.pcap
+if [ -f "$V1" ]; then
+	n_ogm=$(ts -r "$V1" -Y 'batsec.type == 0x02' -T fields \
+	    -e frame.number | wc -l)
+	n_old=$(ts -r "$V1" -Y 'batsec.type == 0x02 && batsec.version == 1 &&
+	    batsec.ogm.seqno && batsec.trailer.auth && !batsec.ogm.kind' \
+	    -T fields -e frame.number | wc -l)
+	msgs=$(ts -r "$V1" -Y 'batsec.type == 0x02' -T fields \
+	    -e _ws.expert.message | sort -u | tr '\n' '/')
+	want="version 1 OGM (no compact entries): obsolete, batsecd"
+	want="$want refuses it (OGM is version 2)/"
+	if [ "$n_ogm" -gt 0 ] && [ "$n_old" -eq "$n_ogm" ] &&
+	    [ "$msgs" = "$want" ]; then
+		pass "version-1 OGMs: all $n_ogm refused and decoded to" \
+		    "the trailer with the old layout"
+	else
+		fail "version-1 OGMs: $n_old of $n_ogm decoded with the old" \
+		    "layout; expert infos: $msgs"
+	fi
+fi
+
 # ---- one defect per frame -------------------------------------------------
 
 ts -r "$D/bad.pcap" -T fields -E occurrence=a -E aggregator='|' \
