@@ -387,12 +387,14 @@ struct ipc_gw {
  * element; the previous sender is the neighbour the parser got the entry
  * from, as batsec-protocol(7) says, not this node).  The forwarder aggregates entries into OGM frames and adds the
  * link-auth trailer.  Payload = 8 + len bytes; the entry must be well
- * formed as far as sizes go (len == 156 + its tvlv_len, hops <= 32, ttl
- * > 0, reserved bytes 0); signatures are the parser's business.
+ * formed as far as sizes go (a full entry: len == 156 + its tvlv_len; a
+ * compact one: len == 38; hops <= 32, ttl > 0, reserved bytes 0);
+ * signatures and chains are the parser's business.
  */
 struct ipc_relay {
 	uint32_t ifindex;		/* IPC_IFINDEX_ALL or one interface */
-	uint16_t len;			/* 156..IPC_RELAY_MAX */
+	uint16_t len;			/* 38 (compact) or 156..
+					   IPC_RELAY_MAX (full) */
 	uint16_t reserved;
 	uint8_t entry[IPC_RELAY_MAX];
 };

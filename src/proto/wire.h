@@ -51,7 +51,7 @@ enum wire_type {
 enum wire_err {
 	WIRE_OK = 0,
 	WIRE_ETRUNC = -1,	/* ends before a field it must hold */
-	WIRE_EVERSION = -2,	/* version is not WIRE_VERSION */
+	WIRE_EVERSION = -2,	/* not the version of the frame's type */
 	WIRE_ETYPE = -3,	/* unknown type, or not the expected one */
 	WIRE_ERESERVED = -4,	/* reserved field or unknown flag not 0 */
 	WIRE_ECOUNT = -5,	/* count outside its allowed range */
@@ -335,7 +335,8 @@ int wire_tvlv_put_revoke(uint8_t *buf, size_t cap, size_t *len,
 #define WIRE_OGM_COMPACT_LEN	(WIRE_OGM_MUT_LEN + WIRE_OGM_COMPACT_BLOCK)
 #define WIRE_OGM_MAX_ENTRIES	40
 #define WIRE_OGM_MAX_LEN	4096	/* whole OGM frame */
-#define WIRE_OGM_FLAGS_MASK	0x00	/* no entry flag in v1 */
+#define WIRE_OGM_FLAGS_MASK	0x00	/* no flag in a full entry's
+					   signed part */
 
 #define WIRE_AUTH_MAC		1
 #define WIRE_AUTH_SIG		2
