@@ -115,6 +115,8 @@ local F = {
 	    base.HEX),
 	hello_flag_cert = ProtoField.bool("batsec.hello.flags.cert",
 	    "Certificate present", 8, nil, 0x01),
+	hello_flag_fresh = ProtoField.bool("batsec.hello.flags.fresh",
+	    "Fresh (knows no full OGM entries yet)", 8, nil, 0x02),
 	hello_num_neigh = ProtoField.uint8("batsec.hello.num_neigh",
 	    "Neighbour entries", base.DEC),
 	hello_pk = ProtoField.bytes("batsec.hello.pubkey",
@@ -685,8 +687,11 @@ end
 
 local function dissect_hello(c, tree, pinfo)
 	local ht, start = c:subtree(tree, F.hello)
-	local fit, fr = flags(c, ht, F.hello_flags, 0x01, "flags")
-	if fr then fit:add(F.hello_flag_cert, fr) end
+	local fit, fr = flags(c, ht, F.hello_flags, 0x03, "flags")
+	if fr then
+		fit:add(F.hello_flag_cert, fr)
+		fit:add(F.hello_flag_fresh, fr)
+	end
 	local _, nr = ranged(c, ht, F.hello_num_neigh, 1, 0, HELLO_MAX_NEIGH,
 	    E.count, "num_neigh")
 	add(c, ht, F.hello_pk, PK_LEN, "public key")

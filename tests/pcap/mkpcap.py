@@ -172,7 +172,7 @@ def bad_frames(frames):
         (eth(setb(hello3, HELLO_FIXED + 7, 1)), e,
          "neighbour reserved is not zero"),
         (eth(setb(hello0, 3, 65)), e, "num_neigh 65 is outside 0..64"),
-        (eth(setb(hello0, 2, 0x02)), e, "undefined flag bits 0x02"),
+        (eth(setb(hello0, 2, 0x04)), e, "undefined flag bits 0x04"),
         (eth(setb(hello0, 1, 3)), e, "version 3"),
         (eth(setb(hello0, 1, 1)), e, "version 1 HELLO (no link salt)"),
         (eth(bytes([0x03, 0x01]) + hello0[2:]), e, "type 0x03"),
