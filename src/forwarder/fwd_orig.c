@@ -137,6 +137,21 @@ fwd_ogm_tvlvs(uint8_t *tv, size_t cap, size_t *len,
 	return WIRE_OK;
 }
 
+/* Our own entry's mutable part, hops 0, with the chain element elem. */
+static int
+fwd_own_mut(struct fwd_orig *o, uint8_t kind,
+    const uint8_t elem[static BS_CHAIN_LEN])
+{
+	struct wire_ogm_mut m = { .kind = kind };
+
+	m.ttl = FWD_OGM_TTL;
+	m.tq = FWD_OGM_TQ;
+	m.hops = 0;
+	m.prev_sender = o->own_addr;
+	m.chain = elem;
+	return wire_ogm_mut_put(o->own, WIRE_OGM_MUT_LEN, &m);
+}
+
 int
 fwd_ogm_originate(struct fwd_orig *o, const struct wire_tt_entry *tt,
     unsigned ntt, uint32_t gw_down, uint32_t gw_up)
@@ -152,7 +167,6 @@ fwd_ogm_originate_ext(struct fwd_orig *o, const struct wire_tt_entry *tt,
 	uint8_t tv[WIRE_TVLV_MAX], elem[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN];
 	uint8_t sig[BS_SIG_LEN], *blk = o->own + WIRE_OGM_MUT_LEN;
 	struct wire_ogm_signed s;
-	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL };
 	size_t tvlen, blen;
 	int r;
 
@@ -185,12 +199,7 @@ fwd_ogm_originate_ext(struct fwd_orig *o, const struct wire_tt_entry *tt,
 	if ((r = wire_sig_append(blk, FWD_OWN_BLOCK_MAX, &blen, sig)) !=
 	    WIRE_OK)
 		goto out;
-	m.ttl = FWD_OGM_TTL;
-	m.tq = FWD_OGM_TQ;
-	m.hops = 0;
-	m.prev_sender = o->own_addr;
-	m.chain = elem;
-	if ((r = wire_ogm_mut_put(o->own, WIRE_OGM_MUT_LEN, &m)) != WIRE_OK)
+	if ((r = fwd_own_mut(o, WIRE_OGM_FULL, elem)) != WIRE_OK)
 		goto out;
 	o->ogm_seqno++;
 	o->own_len = WIRE_OGM_MUT_LEN + blen;
@@ -262,18 +271,12 @@ int
 fwd_ogm_originate_compact(struct fwd_orig *o)
 {
 	uint8_t elem[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN];
-	struct wire_ogm_mut m = { .kind = WIRE_OGM_COMPACT };
 	int r;
 
 	o->own_len = 0;
 	if (bs_ogmchain_get(&o->chain, o->ogm_seqno + 1, elem, anchor) != 0)
 		return WIRE_EINVAL;
-	m.ttl = FWD_OGM_TTL;
-	m.tq = FWD_OGM_TQ;
-	m.hops = 0;
-	m.prev_sender = o->own_addr;
-	m.chain = elem;
-	if ((r = wire_ogm_mut_put(o->own, WIRE_OGM_MUT_LEN, &m)) == WIRE_OK &&
+	if ((r = fwd_own_mut(o, WIRE_OGM_COMPACT, elem)) == WIRE_OK &&
 	    (r = wire_ogm_compact_build(o->own + WIRE_OGM_MUT_LEN,
 	    o->own_addr, o->ogm_seqno + 1)) == WIRE_OK) {
 		o->ogm_seqno++;

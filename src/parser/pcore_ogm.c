@@ -542,6 +542,31 @@ pcore_entry_iface(const struct pcore *pc, struct routing_ogm *m)
 		}
 }
 
+/*
+ * What the routing core takes of an entry of originator (pk, addr) with
+ * that epoch and seqno, received in frame o on ifindex, of class cls.
+ */
+static void
+pcore_entry_ogm(const struct pcore *pc, struct routing_ogm *m,
+    const uint8_t *pk, const uint8_t *addr, uint32_t epoch, uint32_t seqno,
+    const struct wire_ogm *o, const struct wire_ogm_entry *e,
+    uint32_t ifindex, uint8_t cls)
+{
+	memset(m, 0, sizeof(*m));
+	m->orig_pk = pk;
+	m->orig_addr = addr;
+	m->epoch = epoch;
+	m->seqno = seqno;
+	m->tq = e->mut.tq;
+	m->hops = e->mut.hops;
+	m->ttl = e->mut.ttl;
+	m->prev_sender = e->mut.prev_sender;
+	m->ifindex = ifindex;
+	m->sender = o->sender;
+	m->cls = cls;
+	pcore_entry_iface(pc, m);
+}
+
 /* ---- the OGM chain ------------------------------------------------------------ */
 
 /*
@@ -729,19 +754,8 @@ pcore_entry_compact(struct pcore *pc, uint32_t ifindex,
 		return PCORE_E_NODESC;
 	if (!pcore_key_admitted(pc, oi.pk, &cls))
 		return PCORE_E_POLICY;
-	memset(&m, 0, sizeof(m));
-	m.orig_pk = oi.pk;
-	m.orig_addr = oi.addr;
-	m.epoch = oi.epoch;
-	m.seqno = e->cp.seqno;
-	m.tq = e->mut.tq;
-	m.hops = e->mut.hops;
-	m.ttl = e->mut.ttl;
-	m.prev_sender = e->mut.prev_sender;
-	m.ifindex = ifindex;
-	m.sender = o->sender;
-	m.cls = cls;
-	pcore_entry_iface(pc, &m);
+	pcore_entry_ogm(pc, &m, oi.pk, oi.addr, oi.epoch, e->cp.seqno, o, e,
+	    ifindex, cls);
 	if (!pcore_entry_consistent(pc, o, e, oi.addr))
 		return PCORE_E_HOPS;
 	if ((r = routing_ogm_check(pc->rt, &m)) != ROUTING_OK)
@@ -792,19 +806,8 @@ pcore_entry(struct pcore *pc, uint32_t ifindex, const struct wire_ogm *o,
 		cls = BS_CLASS_CERTIFIED;
 	}
 	bs_mesh_addr(oaddr, e->sgn.pk);
-	memset(&m, 0, sizeof(m));
-	m.orig_pk = e->sgn.pk;
-	m.orig_addr = oaddr;
-	m.epoch = e->sgn.epoch;
-	m.seqno = e->sgn.seqno;
-	m.tq = e->mut.tq;
-	m.hops = e->mut.hops;
-	m.ttl = e->mut.ttl;
-	m.prev_sender = e->mut.prev_sender;
-	m.ifindex = ifindex;
-	m.sender = o->sender;
-	m.cls = cls;
-	pcore_entry_iface(pc, &m);
+	pcore_entry_ogm(pc, &m, e->sgn.pk, oaddr, e->sgn.epoch, e->sgn.seqno,
+	    o, e, ifindex, cls);
 	if ((what = pcore_entry_cheap(pc, o, e, &m, n, now_ms, &known, &newer,
 	    &adm, &q)) != PCORE_E_ACCEPT)
 		return what;
