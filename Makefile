@@ -323,7 +323,8 @@ bench: $(BINS) $(B)/bench/parser_bench $(B)/bench/aead_bench
 # count (and with --memo remember) signature and hop-chain checks and
 # measure each core's heap.  SIM_ARGS replaces the preset sweep's options.
 SIM_SRC  := $(sort $(wildcard bench/sim/*.c))
-SIM_WRAP := -Wl,--wrap=bs_verify,--wrap=bs_chain_verify,--wrap=malloc \
+SIM_WRAP := -Wl,--wrap=bs_verify,--wrap=bs_chain_verify,--wrap=bs_chain_link \
+            -Wl,--wrap=malloc \
             -Wl,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=aligned_alloc
 $(B)/bench/sim/batsec-sim: $(call obj,$(SIM_SRC)) $(LIBTEST) $(LIBS_ALL)
 	@$(if $(Q),echo "  LD      $@")

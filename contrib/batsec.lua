@@ -1,6 +1,6 @@
 -- batsec.lua -- Wireshark dissector for the batsec mesh protocol: HELLO of
--- version 2 (with the link salt), OGM of version 1, data frames of
--- version 2.
+-- version 2 (with the link salt), OGM of version 2 (full and compact
+-- entries), data frames of version 2.
 --
 -- Usage:
 --   tshark -X lua_script:batsec.lua -r capture.pcap -V
@@ -12,15 +12,19 @@
 -- The layout is the one of batsec-protocol(7); this file follows that page
 -- section by section.  Every field of every frame type is shown: HELLO
 -- (neighbours, certificate, signature), OGM aggregates (each entry's
--- mutable part, signed part, TVLV containers and signature, then the
--- link-authentication trailer with MAC tags or a signature), and the data
+-- mutable part with its kind, then for a full entry the signed part, TVLV
+-- containers and signature, for a compact one the originator's mesh
+-- address and sequence number; then the link-authentication trailer with
+-- MAC tags or a signature), and the data
 -- frames of version 2: UNICAST, ECHO, TRACE and TTLX (hop part,
 -- end-to-end header, ciphertext and AEAD tag; the payload is encrypted end
 -- to end and stays opaque here) and BCAST (hop counter, tag list, signed header, the inner
 -- Ethernet frame handed to Wireshark's Ethernet dissector, signature).
 -- Data frames of version 1 are decoded with their old layout but marked
--- with an error: batsecd refuses them.  A HELLO of version 1 (before the
--- link salt) is marked as refused too.
+-- with an error: batsecd refuses them.  So are OGMs of version 1 (before
+-- compact entries: byte 3 of each entry was reserved, at most 16
+-- entries).  A HELLO of version 1 (before the link salt) is marked as
+-- refused too.
 --
 -- The dissector applies the structural rules batsecd applies before it
 -- looks at anything else (step 1 of RECEIVING in batsec-protocol(7)):
@@ -41,7 +45,7 @@ local batsec = Proto("batsec", "batsec mesh protocol")
 
 -- ---- constants (batsec-protocol(7), "Sizes and limits") -----------------
 
-local VERSION = 1		-- OGM
+local VERSION = 2		-- OGM (version 2: compact entries)
 local HELLO_VERSION = 2		-- HELLO (version 2: the link salt)
 local SALT_LEN = 16
 local DATA_VERSION = 2		-- UNICAST, BCAST, ECHO
@@ -51,7 +55,11 @@ local TAG_LEN, KEYID_LEN, CHAIN_LEN = 16, 4, 16
 local MAXHOPS = 32
 local CERT_LEN, REVOKE_LEN = 180, 140
 local HELLO_MAX_NEIGH, RX_WINDOW = 64, 64
-local OGM_MAX_ENTRIES, OGM_MAX_LEN = 16, 4096
+local OGM_MAX_ENTRIES, OGM_MAX_LEN = 40, 4096
+local OGM_V1_MAX_ENTRIES = 16	-- version 1 (obsolete)
+-- Entry kinds (byte 3 of the mutable part, batsec-protocol(7), "OGM CHAIN").
+local KIND_FULL, KIND_COMPACT = 0, 1
+local ENTRY_KINDS = { [KIND_FULL] = "full", [KIND_COMPACT] = "compact" }
 local TVLV_MAX, TT_MAX, TT_ENTRY_LEN = 1024, 64, 12
 local MAX_TAGS = 16
 local INNER_MIN, INNER_MAX = 14, 1518
@@ -107,6 +115,8 @@ local F = {
 	    base.HEX),
 	hello_flag_cert = ProtoField.bool("batsec.hello.flags.cert",
 	    "Certificate present", 8, nil, 0x01),
+	hello_flag_fresh = ProtoField.bool("batsec.hello.flags.fresh",
+	    "Fresh (knows no full OGM entries yet)", 8, nil, 0x02),
 	hello_num_neigh = ProtoField.uint8("batsec.hello.num_neigh",
 	    "Neighbour entries", base.DEC),
 	hello_pk = ProtoField.bytes("batsec.hello.pubkey",
@@ -174,7 +184,12 @@ local F = {
 	hops = ProtoField.uint8("batsec.ogm.hops", "Hops", base.DEC),
 	prev = ProtoField.ether("batsec.ogm.prev_sender",
 	    "Previous sender"),
+	kind = ProtoField.uint8("batsec.ogm.kind", "Entry kind", base.DEC,
+	    ENTRY_KINDS),
 	chain = ProtoField.bytes("batsec.ogm.chain", "Hop-chain element"),
+	cp = ProtoField.none("batsec.ogm.compact", "Compact part"),
+	ogm_orig = ProtoField.ether("batsec.ogm.orig",
+	    "Originator mesh address"),
 	sgn = ProtoField.none("batsec.ogm.signed", "Signed part"),
 	orig_pk = ProtoField.bytes("batsec.ogm.orig_key",
 	    "Originator public key"),
@@ -672,8 +687,11 @@ end
 
 local function dissect_hello(c, tree, pinfo)
 	local ht, start = c:subtree(tree, F.hello)
-	local fit, fr = flags(c, ht, F.hello_flags, 0x01, "flags")
-	if fr then fit:add(F.hello_flag_cert, fr) end
+	local fit, fr = flags(c, ht, F.hello_flags, 0x03, "flags")
+	if fr then
+		fit:add(F.hello_flag_cert, fr)
+		fit:add(F.hello_flag_fresh, fr)
+	end
 	local _, nr = ranged(c, ht, F.hello_num_neigh, 1, 0, HELLO_MAX_NEIGH,
 	    E.count, "num_neigh")
 	add(c, ht, F.hello_pk, PK_LEN, "public key")
@@ -1055,24 +1073,39 @@ end
 
 -- ---- OGM ------------------------------------------------------------------
 
-local function dissect_mut(c, tree)
+-- The mutable part; v1: an OGM of version 1, whose byte 3 was reserved.
+-- Returns the hops and the kind (ranges, nil when missing).
+local function dissect_mut(c, tree, v1)
 	local mt, start = c:subtree(tree, F.mut)
 	local _, ttl = add(c, mt, F.ttl, 1, "ttl")
 	local _, tq = add(c, mt, F.tq, 1, "tq")
 	local _, hops = ranged(c, mt, F.hops, 1, 0, MAXHOPS, E.range, "hops")
-	reserved(c, mt, 1, "entry reserved")
+	local kind
+	if v1 then
+		reserved(c, mt, 1, "entry reserved")
+	else
+		_, kind = ranged(c, mt, F.kind, 1, KIND_FULL, KIND_COMPACT,
+		    E.range, "entry kind")
+	end
 	mesh_addr(c, mt, F.prev, "previous sender")
 	reserved(c, mt, 2, "entry reserved")
 	local cit = add(c, mt, F.chain, CHAIN_LEN, "hop-chain element")
 	if cit and hops and hops:uint() == 0 then
-		cit:append_text("  (the seed: hops 0)")
+		cit:append_text(kind and kind:uint() == KIND_COMPACT and
+		    "  (hops 0: the OGM chain element of the seqno)" or
+		    "  (the seed: hops 0)")
 	end
 	if ttl and tq and hops then
 		mt:append_text(string.format(": TTL %d, TQ %d, hops %d",
 		    ttl:uint(), tq:uint(), hops:uint()))
 	end
+	if kind then
+		local k = ENTRY_KINDS[kind:uint()]
+		mt:append_text(k and (", " .. k) or
+		    string.format(", kind %d", kind:uint()))
+	end
 	c:done(mt, start)
-	return hops
+	return hops, kind
 end
 
 local function dissect_signed(c, tree)
@@ -1104,16 +1137,43 @@ local function dissect_signed(c, tree)
 	return sr
 end
 
-local function dissect_entry(c, tree, i)
+-- A compact entry's block: the originator's mesh address and seqno.
+local function dissect_compact(c, tree)
+	local ct, start = c:subtree(tree, F.cp)
+	local _, ar = mesh_addr(c, ct, F.ogm_orig, "originator address")
+	local _, sr = add(c, ct, F.ogm_seqno, 4, "seqno")
+	if ar and sr then
+		ct:append_text(string.format(": originator %s, seqno %d",
+		    tostring(ar:ether()), sr:uint()))
+	end
+	c:done(ct, start)
+	return sr
+end
+
+-- One entry; false when its kind is unknown (its length is unknown too,
+-- so nothing after it can be read: batsecd stops there as well).
+local function dissect_entry(c, tree, i, v1)
 	local et, start = c:subtree(tree, F.entry, string.format("Entry %d", i))
-	local hops = dissect_mut(c, et)
-	local seq = dissect_signed(c, et)
-	add(c, et, F.ogm_sig, SIG_LEN, "OGM signature")
+	local hops, kind = dissect_mut(c, et, v1)
+	local k = kind and kind:uint() or KIND_FULL
+	local seq
+	if not v1 and kind and not ENTRY_KINDS[k] then
+		c:done(et, start)
+		return false
+	end
+	if k == KIND_COMPACT then
+		seq = dissect_compact(c, et)
+	else
+		seq = dissect_signed(c, et)
+		add(c, et, F.ogm_sig, SIG_LEN, "OGM signature")
+	end
 	if seq and hops then
-		et:append_text(string.format(": seqno %d, hops %d",
-		    seq:uint(), hops:uint()))
+		et:append_text(string.format(": seqno %d, hops %d%s",
+		    seq:uint(), hops:uint(), k == KIND_COMPACT and
+		    ", compact" or ""))
 	end
 	c:done(et, start)
+	return true, k == KIND_COMPACT
 end
 
 local function dissect_tags(c, tree, n)
@@ -1173,28 +1233,45 @@ local function dissect_trailer(c, tree, pinfo)
 	if ar and not AUTH_TYPES[auth] then c.off = c.stop end
 end
 
-local function dissect_ogm(c, tree, pinfo)
+-- v1: an OGM of version 1 (obsolete; the caller flagged it), read with
+-- its old layout: no entry kind, at most OGM_V1_MAX_ENTRIES entries.
+local function dissect_ogm(c, tree, pinfo, v1)
 	local ot, start = c:subtree(tree, F.ogm)
 	if c.tvb:reported_len() > OGM_MAX_LEN then
 		ot:add_proto_expert_info(E.toolong, string.format(
 		    "OGM frame of %d bytes, at most %d", c.tvb:reported_len(),
 		    OGM_MAX_LEN))
 	end
-	local _, nr = ranged(c, ot, F.ogm_num, 1, 1, OGM_MAX_ENTRIES, E.count,
-	    "num_entries")
+	local _, nr = ranged(c, ot, F.ogm_num, 1, 1, v1 and
+	    OGM_V1_MAX_ENTRIES or OGM_MAX_ENTRIES, E.count, "num_entries")
 	reserved(c, ot, 1, "header reserved")
 	local _, sr = mesh_addr(c, ot, F.ogm_sender, "sender")
 	reserved(c, ot, 2, "header reserved")
 	local n = nr and nr:uint() or 0
+	local ncompact, known = 0, true
+	for i = 1, n do
+		if c.err then break end
+		local ok, compact = dissect_entry(c, ot, i, v1)
+		if not ok then
+			known = false
+			break
+		end
+		if compact then ncompact = ncompact + 1 end
+	end
 	if sr then
 		pinfo.cols.info:append(string.format(" from %s, %d entr%s",
 		    tostring(sr:ether()), n, n == 1 and "y" or "ies"))
+		if ncompact > 0 then
+			pinfo.cols.info:append(string.format(" (%d compact)",
+			    ncompact))
+		end
 	end
-	for i = 1, n do
-		if c.err then break end
-		dissect_entry(c, ot, i)
+	if not known then
+		-- An entry of an unknown kind: the rest is unread.
+		c.off = c.stop
+	elseif not c.err then
+		dissect_trailer(c, ot, pinfo)
 	end
-	if not c.err then dissect_trailer(c, ot, pinfo) end
 	no_trailing(c, ot)
 	c:done(ot, start)
 end
@@ -1572,6 +1649,15 @@ function batsec.dissector(tvb, pinfo, root)
 		else
 			dissect_bcast_v1(c, tree, root, pinfo)
 		end
+		return tvb:len()
+	end
+	if ftype == T_OGM and ver == 1 then
+		vit:add_proto_expert_info(E.version, "version 1 OGM (no " ..
+		    "compact entries): obsolete, batsecd refuses it (OGM is " ..
+		    "version 2)")
+		pinfo.cols.info:append(" v1 (obsolete, refused)")
+		tree:append_text(", OGM version 1 (obsolete)")
+		dissect_ogm(c, tree, pinfo, true)
 		return tvb:len()
 	end
 	if ftype == T_HELLO and ver == 1 then

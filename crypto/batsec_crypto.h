@@ -127,9 +127,14 @@ int bs_link_mac_verify(const uint8_t tag[static BS_TAG_LEN],
 
 /* ---- hop chain --------------------------------------------------------- */
 
-/* H(x) = BLAKE2b-128(key = "batsec-chain-v1", msg = x). out may alias in. */
+/*
+ * H(x) = BLAKE2b-128(msg = "batsec-chain-v2" padded with zero bytes to 16
+ * || x), unkeyed.  out may alias in.
+ */
 void bs_chain_step(uint8_t out[static BS_CHAIN_LEN],
     const uint8_t in[static BS_CHAIN_LEN]);
+/* The label: "batsec-chain-v2" and a zero byte. */
+extern const uint8_t bs_chain_label[BS_CHAIN_LEN];
 /* out = H^n(in), n <= BS_MAXHOPS; -1 if n is larger. */
 int bs_chain_iter(uint8_t out[static BS_CHAIN_LEN],
     const uint8_t in[static BS_CHAIN_LEN], unsigned n);
@@ -143,6 +148,41 @@ void bs_chain_new(uint8_t seed[static BS_CHAIN_LEN],
  */
 int bs_chain_verify(const uint8_t anchor[static BS_CHAIN_LEN],
     const uint8_t element[static BS_CHAIN_LEN], unsigned hops);
+
+/*
+ * The OGM chain (batsec-protocol(7), "OGM CHAIN"): one hash chain whose
+ * stretch of BS_MAXHOPS steps per sequence number is that OGM's hop
+ * chain, so that an element proves both the sequence number (only the
+ * originator knows the elements of later ones) and the hops.  For
+ * sequence number s = base + i of a chain, the hops-0 element is
+ * H^(BS_MAXHOPS * (BS_OGMCHAIN_SEQNOS - 1 - i))(seed), and the hop-chain
+ * anchor a signed entry carries is H^BS_MAXHOPS of it, which is the
+ * hops-0 element of s - 1.  The originator keeps only the hops-0
+ * elements: 2 KiB, made with 4 096 steps per 128 sequence numbers.
+ */
+#define BS_OGMCHAIN_SEQNOS	128
+struct bs_ogmchain {
+	uint8_t hop0[BS_OGMCHAIN_SEQNOS][BS_CHAIN_LEN];
+	uint8_t anchor0[BS_CHAIN_LEN];	/* anchor of base (H^32(hop0[0])) */
+	uint32_t base;			/* first sequence number */
+	int valid;
+};
+/* A fresh chain (random seed) for base .. base + BS_OGMCHAIN_SEQNOS - 1. */
+void bs_ogmchain_new(struct bs_ogmchain *c, uint32_t base);
+/* Hops-0 element and anchor of seqno: 0, or -1 outside the chain. */
+int bs_ogmchain_get(const struct bs_ogmchain *c, uint32_t seqno,
+    uint8_t element[static BS_CHAIN_LEN], uint8_t anchor[static BS_CHAIN_LEN]);
+/*
+ * 0 when element is the chain element of (seqno, hops) in the chain of
+ * which ref is the element of (ref_seqno, ref_hops): the one of the two
+ * nearer the seed is hashed |d| times onto the other, d = BS_MAXHOPS *
+ * (seqno - ref_seqno, in serial arithmetic) + ref_hops - hops.  -1 when
+ * they differ, a hop count is above BS_MAXHOPS or |d| > max_steps (then
+ * nothing is hashed).  *steps: the hashes spent.
+ */
+int bs_chain_link(const uint8_t ref[static BS_CHAIN_LEN], uint32_t ref_seqno,
+    unsigned ref_hops, const uint8_t element[static BS_CHAIN_LEN],
+    uint32_t seqno, unsigned hops, unsigned max_steps, unsigned *steps);
 
 /* ---- certificates ------------------------------------------------------ */
 

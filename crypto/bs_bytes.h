@@ -64,9 +64,15 @@ bs_sorted_index(const void *base, size_t n,
     size_t stride, size_t key_off, const void *key, size_t key_len,
     int *found)
 {
-	const uint8_t *p = (const uint8_t *)base + key_off;
+	const uint8_t *p;
 	size_t lo = 0, hi = n, mid;
 
+	/* An empty array may be NULL: no pointer arithmetic on it. */
+	if (n == 0) {
+		*found = 0;
+		return 0;
+	}
+	p = (const uint8_t *)base + key_off;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (memcmp(p + mid * stride, key, key_len) < 0)

@@ -45,8 +45,9 @@
  * or accepted; every entry of an accepted OGM frame gets one outcome.
  *
  * Fuzzing builds (FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION) let a
- * signature or MAC tag whose first byte is 0 pass unchecked (pcore_int.h);
- * the replayer of `make check` is a normal build and checks everything.
+ * signature, a MAC tag or a compact OGM entry's chain element whose first
+ * byte is 0 pass unchecked (pcore_int.h); the replayer of `make check` is
+ * a normal build and checks everything.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,8 +3,10 @@
  * round-trip oracle.
  *
  * The first byte of the input is the frame type and picks the parser, so
- * the corpus is real frames: HELLO, OGM (plus a walk of every entry's TVLV
- * region with the iterator and the typed decoders), and the data frames of
+ * the corpus is real frames: HELLO, OGM of version 2 (full entries, with a
+ * walk of every entry's TVLV region with the iterator and the typed
+ * decoders, and compact entries, rebuilt with wire_ogm_compact_build; both
+ * also read alone with wire_ogm_head_get), and the data frames of
  * version 2: UNICAST and ECHO (sealed), BCAST (signed, tagged), FRAG (a
  * piece of a UNICAST).  The
  * byte WIRE_FUZZ_TVLV instead hands the rest of the input to the TVLV
@@ -164,19 +166,80 @@ fz_tvlv_region(const uint8_t *data, size_t size)
 		fz_tvlv_walk(data, size, &tv);
 }
 
+/*
+ * The one-entry reader (wire_ogm_head_get, which the IPC checks use)
+ * agrees with the frame parser on an accepted entry, and refuses a
+ * compact one, or a full one without TVLVs, cut short by one byte (it
+ * does not look past the fixed fields).
+ */
+static void
+fz_ogm_head(const struct wire_ogm_entry *e)
+{
+	struct wire_ogm_head h;
+
+	fz_check(wire_ogm_head_get(e->raw, e->raw_len, &h) == WIRE_OK);
+	fz_check(h.mut.kind == e->mut.kind && h.mut.ttl == e->mut.ttl &&
+	    h.mut.tq == e->mut.tq && h.mut.hops == e->mut.hops &&
+	    h.mut.prev_sender == e->mut.prev_sender &&
+	    h.mut.chain == e->mut.chain && h.mut_reserved == 0);
+	if (e->mut.kind == WIRE_OGM_COMPACT)
+		fz_check(h.pk == NULL && h.orig == e->cp.orig);
+	else
+		fz_check(h.pk == e->sgn.pk && h.orig == NULL &&
+		    h.tvlv_len == e->sgn.tvlv_len &&
+		    h.interval_ms == e->sgn.interval_ms);
+	if (e->mut.kind == WIRE_OGM_COMPACT ||
+	    e->raw_len == WIRE_OGM_ENTRY_MIN)
+		fz_check(wire_ogm_head_get(e->raw, e->raw_len - 1, &h) < 0);
+}
+
+/*
+ * A compact entry: exactly the mutable part and the block that
+ * wire_ogm_compact_build() makes of its address and seqno; nothing of a
+ * full entry is set.
+ */
+static void
+fz_ogm_compact(const struct wire_ogm_entry *e)
+{
+	uint8_t blk[WIRE_OGM_COMPACT_BLOCK];
+
+	fz_check(e->raw_len == WIRE_OGM_COMPACT_LEN &&
+	    e->block == e->raw + WIRE_OGM_MUT_LEN &&
+	    e->block_len == WIRE_OGM_COMPACT_BLOCK && e->cp.orig == e->block);
+	fz_check(e->sgn.pk == NULL && e->sig == NULL &&
+	    e->signed_ptr == NULL && e->signed_len == 0);
+	fz_check(wire_addr_is_mesh(e->cp.orig));
+	fz_check(wire_ogm_compact_build(blk, e->cp.orig, e->cp.seqno) ==
+	    WIRE_OK && memcmp(blk, e->block, sizeof(blk)) == 0);
+}
+
 static void
 fz_ogm_entry(const struct wire_ogm_entry *e, const uint8_t *frame,
     size_t size, unsigned idx)
 {
 	static uint8_t blk[WIRE_OGM_FIXED_LEN + WIRE_TVLV_MAX];
+	uint8_t mut[WIRE_OGM_MUT_LEN];
 	size_t len, off;
 
+	fz_check(e->mut.kind == WIRE_OGM_FULL ||
+	    e->mut.kind == WIRE_OGM_COMPACT);
+	fz_check(wire_ogm_mut_put(mut, sizeof(mut), &e->mut) == WIRE_OK &&
+	    memcmp(mut, e->raw, sizeof(mut)) == 0);
+	fz_check(wire_ogm_entry_offset(frame, size, idx, &off) == WIRE_OK);
+	fz_check(frame + off == e->raw);
+	fz_ogm_head(e);
+	if (e->mut.kind == WIRE_OGM_COMPACT) {
+		fz_ogm_compact(e);
+		return;
+	}
+	fz_check(e->cp.orig == NULL);
 	fz_check(wire_ogm_signed_build(blk, sizeof(blk), &e->sgn, &len) ==
 	    WIRE_OK);
 	fz_check(len == e->signed_len && memcmp(blk, e->signed_ptr, len) == 0);
 	fz_check(e->sig == e->signed_ptr + e->signed_len);
-	fz_check(wire_ogm_entry_offset(frame, size, idx, &off) == WIRE_OK);
-	fz_check(frame + off == e->raw);
+	fz_check(e->block == e->signed_ptr &&
+	    e->block_len == e->signed_len + BS_SIG_LEN &&
+	    e->raw_len == WIRE_OGM_MUT_LEN + e->block_len);
 	fz_tvlv_walk(e->sgn.tvlv, e->sgn.tvlv_len, &e->tv);
 }
 
@@ -199,6 +262,7 @@ fz_ogm(const uint8_t *data, size_t size)
 	fz_check(wire_ogm_begin(&b, out, sizeof(out), o.sender) == WIRE_OK);
 	for (i = 0; i < o.num_entries; i++) {
 		fz_ogm_entry(&o.e[i], data, size, i);
+		/* The mutable part carries the kind: the compact block. */
 		fz_check(wire_ogm_add(&b, &o.e[i].mut, o.e[i].block,
 		    o.e[i].block_len) == WIRE_OK);
 	}

@@ -8,11 +8,12 @@
  * interfaces), and every seed is run through it once.
  *
  * The seeds: a whole session with one neighbour (NEIGH, LINK_KEY_REQ,
- * ROUTE_ADD, TT, GW, real signed OGM entries to relay, STATS, LOG, a CA
- * revocation record, ROUTE_DEL, NEIGH DOWN); interfaces going away and
- * coming back around the messages about them; a violation followed by
- * the new parser's messages; enough relays with large TVLV regions for
- * several aggregated frames; routes that expire while the clock moves.
+ * ROUTE_ADD, TT, GW, real signed OGM entries and compact ones to relay,
+ * STATS, LOG, a CA revocation record, ROUTE_DEL, NEIGH DOWN); interfaces
+ * going away and coming back around the messages about them; a violation
+ * followed by the new parser's messages; enough relays with large TVLV
+ * regions for several aggregated frames; more compact relays than a frame
+ * holds; routes that expire while the clock moves.
  */
 #include <stdio.h>
 
@@ -121,6 +122,38 @@ gen_relay(struct ipc_relay *rl, uint32_t seq, unsigned ntt, int gw)
 	memcpy(rl->entry, o.own, o.own_len);
 }
 
+/*
+ * The originator's compact OGM of seqno `seq` (fwd_ogm_originate_compact
+ * after a full one started its OGM chain), as the parser relays it: hops
+ * 1, from n1, the chain element hashed once; 38 bytes.
+ */
+static void
+gen_relay_compact(struct ipc_relay *rl, uint32_t seq)
+{
+	static struct fwd_orig o;
+	uint8_t elem[BS_CHAIN_LEN];
+	struct wire_ogm_mut m;
+
+	fwd_orig_init(&o, &gen_orig, GEN_EPOCH, 1000, 1000);
+	o.ogm_seqno = seq - 2;
+	fz_check(fwd_ogm_originate(&o, NULL, 0, 0, 0) == WIRE_OK);
+	fz_check(fwd_ogm_originate_compact(&o) == WIRE_OK &&
+	    o.own_len == WIRE_OGM_COMPACT_LEN);
+	fz_check(wire_ogm_mut_get(o.own, o.own_len, &m) == WIRE_OK &&
+	    m.kind == WIRE_OGM_COMPACT);
+	bs_chain_step(elem, m.chain);
+	m.ttl = 49;
+	m.tq = 200;
+	m.hops = 1;
+	m.prev_sender = gen_n1_addr;
+	m.chain = elem;
+	fz_check(wire_ogm_mut_put(o.own, o.own_len, &m) == WIRE_OK);
+	memset(rl, 0, sizeof(*rl));
+	rl->ifindex = IPC_IFINDEX_ALL;
+	rl->len = (uint16_t)o.own_len;
+	memcpy(rl->entry, o.own, o.own_len);
+}
+
 static void
 seed_session(void)
 {
@@ -176,6 +209,10 @@ seed_session(void)
 	gen_relay(&rl, 10, 2, 1);
 	gen_add(IPC_RELAY, &rl);
 	gen_relay(&rl, 11, 0, 0);
+	gen_add(IPC_RELAY, &rl);
+	gen_relay_compact(&rl, 12);
+	gen_add(IPC_RELAY, &rl);
+	rl.ifindex = FUZZ_IF_B;
 	gen_add(IPC_RELAY, &rl);
 	memset(&st, 0, sizeof(st));
 	st.count = 2;
@@ -257,7 +294,10 @@ seed_violation(void)
 	t_seed_flush(&gen_seed);
 }
 
-/* Relays with big TVLV regions: several frames at the interface MTU. */
+/*
+ * Relays with big TVLV regions, every third one compact: several frames
+ * at the interface MTU.
+ */
 static void
 seed_many_relays(void)
 {
@@ -266,10 +306,34 @@ seed_many_relays(void)
 
 	gen_start();
 	for (i = 0; i < 20; i++) {
-		gen_relay(&rl, 100 + i, (i * 7) % (WIRE_TT_MAX + 1), i & 1);
+		if (i % 3 == 2)
+			gen_relay_compact(&rl, 100 + i);
+		else
+			gen_relay(&rl, 100 + i, (i * 7) % (WIRE_TT_MAX + 1),
+			    i & 1);
 		if (rl.len <= IPC_RELAY_MAX)
 			gen_add(IPC_RELAY, &rl);
 	}
+	t_seed_flush(&gen_seed);
+}
+
+/*
+ * More compact relays than one frame holds (WIRE_OGM_MAX_ENTRIES, and
+ * fewer at the MTU), then a full one.
+ */
+static void
+seed_compact_relays(void)
+{
+	static struct ipc_relay rl;
+	unsigned i;
+
+	gen_start();
+	for (i = 0; i < WIRE_OGM_MAX_ENTRIES + 5; i++) {
+		gen_relay_compact(&rl, 200 + i);
+		gen_add(IPC_RELAY, &rl);
+	}
+	gen_relay(&rl, 300, 3, 1);
+	gen_add(IPC_RELAY, &rl);
 	t_seed_flush(&gen_seed);
 }
 
@@ -311,6 +375,7 @@ main(int argc, char **argv)
 	seed_iface_churn();
 	seed_violation();
 	seed_many_relays();
+	seed_compact_relays();
 	seed_expiry();
 	return 0;
 }

@@ -73,6 +73,27 @@ mk_relay(struct ipc_relay *r)
 	r->len = (uint16_t)(WIRE_OGM_MUT_LEN + len);
 }
 
+/*
+ * The originator's compact entry (seqno 78) as n1 relays it at 2 hops:
+ * 38 bytes, the chain element zero.
+ */
+static void
+mk_relay_compact(struct ipc_relay *r)
+{
+	static const uint8_t zero[BS_CHAIN_LEN];
+	struct wire_ogm_mut m = { .ttl = 50, .tq = 200, .hops = 2,
+	    .kind = WIRE_OGM_COMPACT, .prev_sender = gen_n1_addr,
+	    .chain = zero };
+
+	memset(r, 0, sizeof(*r));
+	r->ifindex = IPC_IFINDEX_ALL;
+	if (wire_ogm_mut_put(r->entry, WIRE_OGM_MUT_LEN, &m) != 0 ||
+	    wire_ogm_compact_build(r->entry + WIRE_OGM_MUT_LEN,
+	    gen_orig_addr, 78) != 0)
+		abort();
+	r->len = WIRE_OGM_COMPACT_LEN;
+}
+
 /* The parser's view of a neighbour and what it learns through it. */
 static void
 seed_forwarder_session(void)
@@ -125,6 +146,8 @@ seed_forwarder_session(void)
 	}
 	mk_relay(&rl);
 	gen_add(IPC_RELAY, &rl);
+	mk_relay_compact(&rl);
+	gen_add(IPC_RELAY, &rl);
 	memset(&st, 0, sizeof(st));
 	st.count = 2;
 	st.s[0].id = IPC_STAT_RX_OGM;
@@ -154,6 +177,9 @@ seed_forwarder_session(void)
 	r.ifindex = FUZZ_IF_B;
 	gen_add(IPC_ROUTE_ADD, &r);
 	rl.ifindex = 9;
+	gen_add(IPC_RELAY, &rl);
+	mk_relay(&rl);
+	rl.ifindex = FUZZ_IF_B;
 	gen_add(IPC_RELAY, &rl);
 	t_seed_flush(&gen_seed);
 }

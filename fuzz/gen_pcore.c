@@ -7,7 +7,10 @@
  * there): real signed HELLOs that make P and Q bidirectional neighbours
  * of the node under test, OGM frames tagged with the real link keys
  * (bs_link_key) or signed (trailer type 2), own and relayed entries with
- * valid hop chains and TVLVs, then what tests the tables: replays, a
+ * valid hop chains and TVLVs, compact entries (version 2) whose OGM chain
+ * elements follow from the full entries before them (and some that do
+ * not), a frame of WIRE_OGM_MAX_ENTRIES compact entries, then what tests
+ * the tables: replays, a
  * second path, policy and interface changes, key answers refused, time
  * passing for the purge.  A few seeds carry signatures and tags whose
  * first byte is 0: they pass only in fuzzing builds, and give the fuzzer
@@ -23,6 +26,8 @@
 #include "proto/wire.h"
 
 #define G_EPOCH		9	/* the peers' epoch */
+/* A frame counter of the peers' epoch. */
+#define G_CTR(n)	((uint64_t)G_EPOCH << 32 | (n))
 
 /* Identities as fuzz_pcore knows them; index = MAC index. */
 enum { G_OWN, G_P, G_Q, G_O, G_U, G_N };
@@ -175,7 +180,11 @@ g_tvlv(uint8_t *buf, size_t cap, int kind, unsigned salt)
 	return len;
 }
 
-/* An entry: orig's OGM seqno, relayed hops times (prev_sender: via). */
+/*
+ * An entry: orig's OGM seqno, relayed hops times (prev_sender: via); a
+ * compact one (batsec-protocol(7), "OGM CHAIN") when compact.  bad_sig:
+ * a full entry's signature or a compact entry's chain element is wrong.
+ */
 struct g_ent {
 	int orig;
 	uint32_t seqno;
@@ -183,7 +192,84 @@ struct g_ent {
 	int via;			/* previous sender identity */
 	int tv;
 	int bad_sig;
+	int compact;
 };
+
+/*
+ * Each identity's OGM chain for seqnos 0..BS_OGMCHAIN_SEQNOS - 1, laid
+ * out as bs_ogmchain_new() lays it out but from a fixed seed instead of
+ * a random one, so that the seeds come out the same every time.  Every
+ * entry takes its element from there: a full entry of seqno s has the
+ * hops-0 element of s as its hop-chain seed (so its anchor is the hops-0
+ * element of s - 1, as batsecd's own full OGMs), a compact one
+ * H^hops of it.
+ */
+static struct bs_ogmchain g_chain[G_N];
+
+static void
+g_chain_init(struct bs_ogmchain *c, int who)
+{
+	uint8_t x[BS_CHAIN_LEN], e[BS_CHAIN_LEN], a[BS_CHAIN_LEN];
+	unsigned i;
+
+	memset(x, 0xc0 + who, sizeof(x));
+	for (i = BS_OGMCHAIN_SEQNOS; i-- > 0;) {
+		memcpy(c->hop0[i], x, BS_CHAIN_LEN);
+		t_seed_ok(bs_chain_iter(x, x, BS_MAXHOPS), "ogm chain");
+	}
+	memcpy(c->anchor0, x, BS_CHAIN_LEN);
+	c->base = 0;
+	c->valid = 1;
+	/* As the receivers check it: seqno 5 at 3 hops from seqno 2. */
+	t_seed_ok(bs_ogmchain_get(c, 5, e, a), "ogm chain get");
+	t_seed_ok(bs_chain_iter(e, e, 3), "ogm chain hops");
+	t_seed_ok(bs_ogmchain_get(c, 2, x, a), "ogm chain get");
+	t_seed_ok(bs_chain_link(x, 2, 0, e, 5, 3, 4 * BS_MAXHOPS, &i),
+	    "ogm chain link");
+}
+
+/* The chain element of orig's (seqno, hops). */
+static void
+g_elem(uint8_t elem[BS_CHAIN_LEN], int orig, uint32_t seqno, unsigned hops)
+{
+	uint8_t anchor[BS_CHAIN_LEN];
+
+	t_seed_ok(bs_ogmchain_get(&g_chain[orig], seqno, elem, anchor),
+	    "ogm chain seqno");
+	t_seed_ok(bs_chain_iter(elem, elem, hops), "ogm chain hops");
+}
+
+static uint8_t
+g_tq(unsigned hops)
+{
+	uint8_t tq = 255;
+
+	while (hops-- > 0)
+		tq = (uint8_t)(tq * 225u / 255u);
+	return tq;
+}
+
+/* A compact entry: the chain element proves seqno and hops. */
+static void
+g_compact(struct wire_ogm_builder *b, const struct g_ent *ge)
+{
+	uint8_t elem[BS_CHAIN_LEN], blk[WIRE_OGM_COMPACT_BLOCK];
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_COMPACT,
+	    .ttl = (uint8_t)(50 - ge->hops), .tq = g_tq(ge->hops),
+	    .hops = ge->hops, .prev_sender = g_addr[ge->via], .chain = elem };
+
+	g_elem(elem, ge->orig, ge->seqno, ge->hops);
+	if (ge->bad_sig)
+		elem[BS_CHAIN_LEN - 1] ^= 1;
+	/* Fuzzing builds take an element whose first byte is 0. */
+	if (g_zero_auth)
+		elem[0] = 0;
+	else if (elem[0] == 0)
+		elem[0] = 1;
+	t_seed_ok(wire_ogm_compact_build(blk, g_addr[ge->orig], ge->seqno),
+	    "compact block");
+	t_seed_ok(wire_ogm_add(b, &m, blk, sizeof(blk)), "add compact entry");
+}
 
 static void
 g_entry(struct wire_ogm_builder *b, const struct g_ent *ge)
@@ -192,15 +278,18 @@ g_entry(struct wire_ogm_builder *b, const struct g_ent *ge)
 	    BS_SIG_LEN], seed[BS_CHAIN_LEN], elem[BS_CHAIN_LEN];
 	struct t_ogm_entry e = { .orig = &g_id[ge->orig], .epoch = G_EPOCH,
 	    .seqno = ge->seqno, .interval_ms = 1000, .chain_seed = seed,
-	    .tvlv = tvlv, .ttl = (uint8_t)(50 - ge->hops), .tq = 255,
-	    .hops = ge->hops, .prev_sender = g_addr[ge->via] };
-	struct wire_ogm_mut m;
-	size_t len, i;
+	    .tvlv = tvlv, .ttl = (uint8_t)(50 - ge->hops),
+	    .tq = g_tq(ge->hops), .hops = ge->hops,
+	    .prev_sender = g_addr[ge->via] };
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL };
+	size_t len;
 
-	memset(seed, (int)(ge->seqno * 3 + (unsigned)ge->orig), sizeof(seed));
+	if (ge->compact) {
+		g_compact(b, ge);
+		return;
+	}
+	g_elem(seed, ge->orig, ge->seqno, 0);
 	e.tvlv_len = g_tvlv(tvlv, sizeof(tvlv), ge->tv, ge->seqno);
-	for (i = 0; i < ge->hops; i++)
-		e.tq = (uint8_t)(e.tq * 225u / 255u);
 	len = t_ogm_block(blk, sizeof(blk), &e);
 	if (g_zero_auth)
 		blk[len - BS_SIG_LEN] = 0;
@@ -251,7 +340,7 @@ f_ogm(int sender, const struct g_ent *e, unsigned n, uint8_t auth,
 static void
 f_own(int who, int tv, uint8_t auth)
 {
-	struct g_ent e = { who, ++g_ogm_seq[who], 0, who, tv, 0 };
+	struct g_ent e = { who, ++g_ogm_seq[who], 0, who, tv, 0, 0 };
 
 	f_ogm(who, &e, 1, auth, 0, (uint8_t)who);
 }
@@ -260,7 +349,25 @@ f_own(int who, int tv, uint8_t auth)
 static void
 f_relayed(int via, int orig, uint32_t seqno, int tv)
 {
-	struct g_ent e = { orig, seqno, 1, orig, tv, 0 };
+	struct g_ent e = { orig, seqno, 1, orig, tv, 0, 0 };
+
+	f_ogm(via, &e, 1, WIRE_AUTH_MAC, 0, (uint8_t)via);
+}
+
+/* who's own compact OGM (its next seqno, hops 0). */
+static void
+f_own_compact(int who, uint8_t auth)
+{
+	struct g_ent e = { who, ++g_ogm_seq[who], 0, who, TV_NONE, 0, 1 };
+
+	f_ogm(who, &e, 1, auth, 0, (uint8_t)who);
+}
+
+/* orig's compact OGM as neighbour via relays it (one hop). */
+static void
+f_relayed_compact(int via, int orig, uint32_t seqno, int bad)
+{
+	struct g_ent e = { orig, seqno, 1, orig, TV_NONE, bad, 1 };
 
 	f_ogm(via, &e, 1, WIRE_AUTH_MAC, 0, (uint8_t)via);
 }
@@ -289,7 +396,7 @@ s_basic(uint8_t auth)
 static void
 s_two_paths(void)
 {
-	struct g_ent e = { G_O, 5, 1, G_O, TV_TT, 1 };
+	struct g_ent e = { G_O, 5, 1, G_O, TV_TT, 1, 0 };
 
 	g_begin(2);
 	f_hellos(G_P, 4);
@@ -364,27 +471,105 @@ s_policy(void)
 	g_end();
 }
 
-/* Sixteen entries in one frame, then the same frame again (replay). */
+/* Sixteen full entries in one frame, then the same frame again (replay). */
+#define G_AGG_FULL	16
 static void
 s_aggregate(void)
 {
-	struct g_ent e[WIRE_OGM_MAX_ENTRIES];
+	struct g_ent e[G_AGG_FULL];
 	unsigned i;
 
 	g_begin(0);
 	f_hellos(G_P, 3);
-	for (i = 0; i < WIRE_OGM_MAX_ENTRIES; i++) {
+	for (i = 0; i < G_AGG_FULL; i++) {
 		e[i].orig = i % 2 ? G_O : G_Q;
 		e[i].seqno = 10 + i;
 		e[i].hops = 1;
 		e[i].via = e[i].orig;
 		e[i].tv = i % 4 == 0 ? TV_TT : TV_NONE;
 		e[i].bad_sig = i == 7;
+		e[i].compact = 0;
 	}
-	f_ogm(G_P, e, WIRE_OGM_MAX_ENTRIES, WIRE_AUTH_MAC, 500, G_P);
-	f_ogm(G_P, e, WIRE_OGM_MAX_ENTRIES, WIRE_AUTH_MAC, 500, G_P);
+	f_ogm(G_P, e, G_AGG_FULL, WIRE_AUTH_MAC, 500, G_P);
+	f_ogm(G_P, e, G_AGG_FULL, WIRE_AUTH_MAC, 500, G_P);
 	f_ogm(G_P, e, 2, WIRE_AUTH_MAC, 499, G_P);
 	f_ogm(G_P, e, 2, WIRE_AUTH_MAC, 501, G_Q);	/* wrong source */
+	g_end();
+}
+
+/*
+ * Compact entries (OGM chain): P's and O's full entries first, then
+ * compact ones of both, alone and mixed with full ones in a frame, one
+ * sequence number ahead (free), five ahead (paid from the verification
+ * budget), too far ahead (wait for a full one), with a wrong chain
+ * element, replayed; compact entries of Q (no full one yet) and of our
+ * own address.
+ */
+static void
+s_compact(uint8_t auth)
+{
+	struct g_ent mix[4] = {
+		{ G_P, 0, 0, G_P, TV_NONE, 0, 1 },
+		{ G_O, 3, 1, G_O, TV_NONE, 0, 1 },
+		{ G_O, 4, 1, G_O, TV_GW, 0, 0 },
+		{ G_P, 0, 0, G_P, TV_NONE, 0, 1 },
+	};
+
+	g_begin(0);
+	f_hellos(G_P, 4);
+	f_hellos(G_Q, 2);
+	f_own(G_P, TV_TT_GW, auth);
+	f_relayed(G_P, G_O, 1, TV_TT);
+	f_own_compact(G_P, auth);
+	f_relayed_compact(G_P, G_O, 2, 0);
+	mix[0].seqno = ++g_ogm_seq[G_P];
+	mix[3].seqno = ++g_ogm_seq[G_P];
+	f_ogm(G_P, mix, 4, auth, 0, G_P);
+	r_tick(10);
+	f_relayed_compact(G_P, G_O, 9, 0);		/* 5 ahead: paid */
+	f_relayed_compact(G_P, G_O, 30, 0);		/* too far: waits */
+	f_relayed_compact(G_P, G_O, 10, 1);		/* wrong element */
+	f_relayed_compact(G_P, G_O, 10, 0);
+	f_relayed_compact(G_P, G_O, 10, 0);		/* seen */
+	f_relayed_compact(G_P, G_Q, 3, 0);		/* no full one of Q */
+	f_relayed_compact(G_P, G_OWN, 3, 0);		/* our own */
+	f_own_compact(G_Q, WIRE_AUTH_MAC);		/* Q: none either */
+	f_own(G_Q, TV_NONE, WIRE_AUTH_MAC);
+	f_own_compact(G_Q, WIRE_AUTH_MAC);		/* now it has one */
+	f_own_compact(G_P, auth);
+	r_tick(2010);
+	f_own_compact(G_P, auth);
+	r_tick(2010);
+	g_end();
+}
+
+/*
+ * A frame of WIRE_OGM_MAX_ENTRIES compact entries of O and Q (relayed by
+ * P) after their full ones; then the same frame again (a replay), and
+ * again under a new counter (every seqno already seen).
+ */
+static void
+s_compact_aggregate(void)
+{
+	struct g_ent e[WIRE_OGM_MAX_ENTRIES];
+	unsigned i;
+
+	g_begin(0);
+	f_hellos(G_P, 3);
+	f_relayed(G_P, G_O, 1, TV_TT);
+	f_relayed(G_P, G_Q, 1, TV_GW);
+	for (i = 0; i < WIRE_OGM_MAX_ENTRIES; i++) {
+		e[i].orig = i % 2 ? G_O : G_Q;
+		e[i].seqno = 2 + i / 2;
+		e[i].hops = 1;
+		e[i].via = e[i].orig;
+		e[i].tv = TV_NONE;
+		e[i].bad_sig = i == 13;
+		e[i].compact = 1;
+	}
+	f_ogm(G_P, e, WIRE_OGM_MAX_ENTRIES, WIRE_AUTH_MAC, G_CTR(100), G_P);
+	f_ogm(G_P, e, WIRE_OGM_MAX_ENTRIES, WIRE_AUTH_MAC, G_CTR(100), G_P);
+	f_ogm(G_P, e, WIRE_OGM_MAX_ENTRIES, WIRE_AUTH_MAC, G_CTR(101), G_P);
 	g_end();
 }
 
@@ -416,6 +601,10 @@ s_bypass(void)
 	f_own(G_P, TV_TT_GW, WIRE_AUTH_MAC);
 	f_relayed(G_P, G_O, 7, TV_TT);
 	f_own(G_P, TV_NONE, WIRE_AUTH_SIG);
+	/* Compact entries whose chain elements start with 0. */
+	f_own_compact(G_P, WIRE_AUTH_MAC);
+	f_relayed_compact(G_P, G_O, 8, 0);
+	f_relayed_compact(G_P, G_O, 20, 1);
 	g_end();
 }
 
@@ -428,6 +617,8 @@ main(int argc, char **argv)
 	t_ident_addr(&g_id[G_OWN], g_addr[G_OWN], T_PCIN_OWN_SEED);
 	for (i = G_P; i < G_N; i++)
 		t_ident_addr(&g_id[i], g_addr[i], T_PCIN_PEER_SEED(i - G_P));
+	for (i = 0; i < G_N; i++)
+		g_chain_init(&g_chain[i], i);
 	s_basic(WIRE_AUTH_MAC);
 	s_basic(WIRE_AUTH_SIG);
 	s_two_paths();
@@ -436,6 +627,9 @@ main(int argc, char **argv)
 	s_ifaces();
 	s_policy();
 	s_aggregate();
+	s_compact(WIRE_AUTH_MAC);
+	s_compact(WIRE_AUTH_SIG);
+	s_compact_aggregate();
 	s_keys();
 	s_bypass();
 	return 0;

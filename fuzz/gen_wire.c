@@ -4,10 +4,12 @@
  *
  * Every seed is made by the codec's own builders and really signed, so the
  * corpus starts from frames a node would send: HELLOs with and without
- * neighbours and certificate, OGM aggregates with every TVLV type and both
- * link-auth modes, data frames of version 2 (UNICAST and ECHO sealed with
- * real end-to-end and hop keys, BCAST signed and tagged) of minimum, middle
- * and maximum size, and bare TVLV regions (first byte 0xf0).
+ * neighbours and certificate, OGM aggregates (version 2) with every TVLV
+ * type and both link-auth modes, compact entries among full ones and a
+ * frame of WIRE_OGM_MAX_ENTRIES compact entries, data frames of version 2
+ * (UNICAST and ECHO sealed with real end-to-end and hop keys, BCAST signed
+ * and tagged) of minimum, middle and maximum size, and bare TVLV regions
+ * (first byte 0xf0).
  * Deterministic: fixed keys and counters, Ed25519 signatures are
  * deterministic, and the AEAD nonce is the fixed counter.
  */
@@ -187,10 +189,36 @@ struct gen_ent {
 	unsigned orig;
 	uint8_t hops;
 	enum gen_tv tv;
+	int compact;		/* a compact entry (tv unused) */
 };
 
+/*
+ * A compact entry of orig (seqno, hops): the mutable part of kind
+ * WIRE_OGM_COMPACT with the chain element H^hops(seed), then the
+ * originator's mesh address and the seqno.
+ */
+static void
+gen_compact(struct wire_ogm_builder *b, const uint8_t seed[BS_CHAIN_LEN],
+    const uint8_t prev[BS_ADDR_LEN], const struct gen_ent *ge,
+    uint32_t seqno)
+{
+	uint8_t elem[BS_CHAIN_LEN], orig[BS_ADDR_LEN];
+	uint8_t blk[WIRE_OGM_COMPACT_BLOCK];
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_COMPACT };
+
+	t_seed_ok(bs_chain_iter(elem, seed, ge->hops), "compact chain");
+	bs_mesh_addr(orig, gen_id[ge->orig].pk);
+	m.ttl = (uint8_t)(50 - ge->hops);
+	m.tq = (uint8_t)(255 - 30 * (ge->hops > 8 ? 8 : ge->hops));
+	m.hops = ge->hops;
+	m.prev_sender = prev;
+	m.chain = elem;
+	t_seed_ok(wire_ogm_compact_build(blk, orig, seqno), "compact block");
+	t_seed_ok(wire_ogm_add(b, &m, blk, sizeof(blk)), "compact entry");
+}
+
 /* Entry i of an aggregate: its signed block, then appended with a relay's
- * mutable part for `hops` hops. */
+ * mutable part for `hops` hops; or a compact entry. */
 static void
 gen_entry(struct wire_ogm_builder *b, unsigned i, const struct gen_ent *ge)
 {
@@ -198,6 +226,10 @@ gen_entry(struct wire_ogm_builder *b, unsigned i, const struct gen_ent *ge)
 
 	memset(seed, 0x50 + (int)i, sizeof(seed));
 	bs_mesh_addr(prev, gen_id[ge->hops == 0 ? ge->orig : 0].pk);
+	if (ge->compact) {
+		gen_compact(b, seed, prev, ge, 100 + i);
+		return;
+	}
 	t_ogm_add(b, &(struct t_ogm_entry){ .orig = &gen_id[ge->orig],
 	    .epoch = 2, .seqno = 100 + i, .interval_ms = 1000,
 	    .chain_seed = seed, .tvlv = tvlv,
@@ -438,13 +470,18 @@ gen_frag(uint16_t total, size_t max)
 int
 main(int argc, char **argv)
 {
-	static const struct gen_ent one[] = { { 1, 0, TV_NONE } };
-	static const struct gen_ent three[] = { { 1, 0, TV_GW_TT },
-	    { 2, 4, TV_CERT_REV }, { 1, BS_MAXHOPS, TV_UNKNOWN } };
-	static const struct gen_ent two[] = { { 2, 1, TV_ALL },
-	    { 1, 2, TV_TT_MAX } };
-	static const struct gen_ent paged[] = { { 3, 1, TV_TT_PAGE },
-	    { 1, 0, TV_NONE }, { 2, 0, TV_NONE }, { 1, 3, TV_NONE } };
+	static const struct gen_ent one[] = { { 1, 0, TV_NONE, 0 } };
+	static const struct gen_ent three[] = { { 1, 0, TV_GW_TT, 0 },
+	    { 2, 4, TV_CERT_REV, 0 }, { 1, BS_MAXHOPS, TV_UNKNOWN, 0 } };
+	static const struct gen_ent two[] = { { 2, 1, TV_ALL, 0 },
+	    { 1, 2, TV_TT_MAX, 0 } };
+	static const struct gen_ent paged[] = { { 3, 1, TV_TT_PAGE, 0 },
+	    { 1, 0, TV_NONE, 0 }, { 2, 0, TV_NONE, 0 }, { 1, 3, TV_NONE, 0 } };
+	/* Version 2: full and compact entries mixed, and 40 compact ones. */
+	static const struct gen_ent mixed[] = { { 1, 0, TV_GW_TT, 0 },
+	    { 2, 1, TV_NONE, 1 }, { 3, BS_MAXHOPS, TV_NONE, 1 },
+	    { 2, 4, TV_NONE, 0 }, { 1, 0, TV_NONE, 1 } };
+	static struct gen_ent compact[WIRE_OGM_MAX_ENTRIES];
 	static const uint8_t other[][2] = { { 0x03, 0x01 }, { 0x01, 0x02 },
 	    { 0x40, 0x01 } };
 	unsigned i;
@@ -459,6 +496,11 @@ main(int argc, char **argv)
 	gen_ogm(three, 3, WIRE_AUTH_MAC, WIRE_MAX_TAGS);
 	gen_ogm(two, 2, WIRE_AUTH_SIG, 0);
 	gen_ogm(paged, 4, WIRE_AUTH_MAC, 1);
+	gen_ogm(mixed, 5, WIRE_AUTH_MAC, 2);
+	for (i = 0; i < WIRE_OGM_MAX_ENTRIES; i++)
+		compact[i] = (struct gen_ent){ 1 + i % 3, (uint8_t)(i % 4),
+		    TV_NONE, 1 };
+	gen_ogm(compact, WIRE_OGM_MAX_ENTRIES, WIRE_AUTH_MAC, 1);
 	gen_unicast(WIRE_INNER_MIN);
 	gen_unicast(98);
 	gen_unicast(WIRE_INNER_MAX);

@@ -445,14 +445,14 @@ START_TEST(test_chain_kat)
 	for (i = 0; i < BS_CHAIN_LEN; i++)
 		x[i] = (uint8_t)i;
 	bs_chain_step(y, x);
-	assert_hex(y, sizeof(y), "916af032e7b3d0772f64c42d1677efd9");
+	assert_hex(y, sizeof(y), "e680b560e8a3c9c117f9ce572312ef56");
 	ck_assert_int_eq(bs_chain_iter(y, x, BS_MAXHOPS), 0);
-	assert_hex(y, sizeof(y), "d6e9ee2c97575a98d3256f182732285d");
+	assert_hex(y, sizeof(y), "b0e0cb97dc93541514e2edbbfdc02a5b");
 	/* In place. */
 	bs_chain_step(x, x);
-	assert_hex(x, sizeof(x), "916af032e7b3d0772f64c42d1677efd9");
+	assert_hex(x, sizeof(x), "e680b560e8a3c9c117f9ce572312ef56");
 	ck_assert_int_eq(bs_chain_iter(x, x, 0), 0);
-	assert_hex(x, sizeof(x), "916af032e7b3d0772f64c42d1677efd9");
+	assert_hex(x, sizeof(x), "e680b560e8a3c9c117f9ce572312ef56");
 	ck_assert_int_eq(bs_chain_iter(y, x, BS_MAXHOPS + 1), -1);
 }
 END_TEST

@@ -376,7 +376,7 @@ static const struct {
 	size_t frames;
 } split_cases[] = {
 	{ 1500, 20, 0, 3 },		/* 21 of 156 bytes: 9 + 9 + 3 */
-	{ 4096, 40, 0, 3 },		/* 41 entries: 16 + 16 + 9 */
+	{ 4096, 40, 0, 2 },		/* 41 of 156 bytes: 25 + 16 */
 	{ 1500, 6, 1024, 6 },		/* one big entry per frame */
 	{ 9000, 8, 1024, 3 },		/* capped at 4096: 3 per frame */
 	{ 1200, 12, 400, 7 },		/* own + 1, then 556-byte pairs */
@@ -428,6 +428,149 @@ START_TEST(test_mtu_split)
 END_TEST
 
 /* An entry no frame of that MTU can hold is dropped and counted. */
+/*
+ * Full and compact own OGMs (batsec-protocol(7), "OGM CHAIN"): full ones
+ * at start, after a change of the description, for a new neighbour, at
+ * the end of a chain and every FWD_FULL_EVERY; every compact one's
+ * element links to the last full one's by the chain, and its hop chain
+ * from the signed anchor too.
+ */
+START_TEST(test_full_compact)
+{
+	static const uint8_t cmac[6] = { 0x02, 1, 2, 3, 4, 5 };
+	struct wire_tt_entry tt = { cmac, 0, 0 };
+	uint8_t d0[16], d1[16], ref[BS_CHAIN_LEN], own[FWD_OWN_ENTRY_MAX];
+	struct wire_ogm_head h;
+	uint32_t ref_seq = 0, s;
+	unsigned steps, full = 0, compact = 0, since = 0;
+	int f;
+
+	fwd_orig_init(&og, &id_own, EPOCH, 1000, 1000);
+	fwd_ogm_desc_digest(d0, &tt, 1, 0, 0, NULL, 0, NULL, 0);
+	fwd_ogm_desc_digest(d1, &tt, 1, 100, 20, NULL, 0, NULL, 0);
+	ck_assert_mem_ne(d0, d1, 16);
+	for (s = 1; s <= 300; s++) {
+		/* The description changes at 100, a neighbour comes at 200. */
+		if (s == 200)
+			fwd_ogm_want_full(&og, 2);
+		f = fwd_ogm_full_due(&og, s >= 100 ? d1 : d0, 0);
+		ck_assert_int_eq(f ? fwd_ogm_originate(&og, &tt, 1, s >= 100 ?
+		    100 : 0, s >= 100 ? 20 : 0) :
+		    fwd_ogm_originate_compact(&og), WIRE_OK);
+		ck_assert_uint_eq(og.ogm_seqno, s);
+		memcpy(own, og.own, og.own_len);
+		ck_assert_int_eq(wire_ogm_head_get(own, og.own_len, &h),
+		    WIRE_OK);
+		ck_assert_uint_eq(h.mut.hops, 0);
+		ck_assert_mem_eq(h.mut.prev_sender, addr_own, 6);
+		if (s <= FWD_FULL_REPEAT || (s >= 100 &&
+		    s < 100 + FWD_FULL_REPEAT) || s == 200 || s == 201 ||
+		    s == BS_OGMCHAIN_SEQNOS + 1 || s == 2 * BS_OGMCHAIN_SEQNOS + 1)
+			ck_assert_msg(f, "seqno %u should be full", s);
+		ck_assert_msg(since < FWD_FULL_EVERY, "seqno %u: %u compact in "
+		    "a row", s, since);
+		if (f) {
+			struct wire_ogm o1;
+			uint8_t fr[FWD_OWN_ENTRY_MAX + 200];
+			struct wire_ogm_builder b;
+			size_t len;
+
+			ck_assert_uint_eq(h.mut.kind, WIRE_OGM_FULL);
+			ck_assert_uint_eq(og.own_len, WIRE_OGM_ENTRY_MIN +
+			    h.tvlv_len);
+			/* Its anchor is H^32 of its element. */
+			ck_assert_int_eq(wire_ogm_begin(&b, fr, sizeof(fr),
+			    addr_own), WIRE_OK);
+			ck_assert_int_eq(wire_ogm_add(&b, &h.mut,
+			    own + WIRE_OGM_MUT_LEN, og.own_len -
+			    WIRE_OGM_MUT_LEN), WIRE_OK);
+			ck_assert_int_eq(wire_ogm_trailer(&b, WIRE_AUTH_SIG, 0,
+			    1, NULL, NULL), WIRE_OK);
+			ck_assert_int_eq(wire_ogm_add_sig(&b, own), WIRE_OK);
+			ck_assert_int_eq(wire_ogm_finish(&b, &len), WIRE_OK);
+			ck_assert_int_eq(wire_ogm_parse(fr, len, &o1), WIRE_OK);
+			ck_assert_uint_eq(o1.e[0].sgn.seqno, s);
+			ck_assert_int_eq(bs_chain_verify(o1.e[0].sgn.anchor,
+			    h.mut.chain, 0), 0);
+			/* Each full one links to the last: same chain,
+			 * except across a chain's end. */
+			if (ref_seq != 0 && (s - 1) % BS_OGMCHAIN_SEQNOS != 0)
+				ck_assert_int_eq(bs_chain_link(ref, ref_seq, 0,
+				    h.mut.chain, s, 0, 100000, &steps), 0);
+			full++;
+			since = 0;
+		} else {
+			ck_assert_uint_eq(h.mut.kind, WIRE_OGM_COMPACT);
+			ck_assert_uint_eq(og.own_len, WIRE_OGM_COMPACT_LEN);
+			ck_assert_ptr_null(h.pk);
+			ck_assert_mem_eq(h.orig, addr_own, 6);
+			ck_assert_uint_eq(bs_get32(own + WIRE_OGM_MUT_LEN + 6),
+			    s);
+			ck_assert_int_eq(bs_chain_link(ref, ref_seq, 0,
+			    h.mut.chain, s, 0, 100000, &steps), 0);
+			ck_assert_uint_eq(steps, BS_MAXHOPS * (s - ref_seq));
+			compact++;
+			since++;
+		}
+		memcpy(ref, h.mut.chain, BS_CHAIN_LEN);
+		ref_seq = s;
+	}
+	ck_assert_uint_eq(og.c.ogm_full, full);
+	ck_assert_uint_eq(og.c.ogm_compact, compact);
+	ck_assert_uint_eq(full + compact, 300);
+	/* At most one in FWD_FULL_EVERY plus the repeats, chain ends and
+	 * the new neighbour: 300 / 16 + 3 + 3 + 2 + 2 = 28. */
+	ck_assert_uint_le(full, 28);
+	ck_assert_uint_ge(compact, 270);
+}
+END_TEST
+
+/* The hop chain of a compact entry: more hops link, fewer do not. */
+START_TEST(test_compact_hops)
+{
+	uint8_t d[16] = { 0 }, full_el[BS_CHAIN_LEN], el[BS_CHAIN_LEN];
+	uint8_t r5[BS_CHAIN_LEN];
+	struct wire_ogm_head h;
+	unsigned steps, k;
+
+	fwd_orig_init(&og, &id_own, EPOCH, 1000, 1000);
+	ck_assert_int_eq(fwd_ogm_full_due(&og, d, 0), 1);
+	ck_assert_int_eq(fwd_ogm_originate(&og, NULL, 0, 0, 0), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_head_get(og.own, og.own_len, &h), WIRE_OK);
+	memcpy(full_el, h.mut.chain, BS_CHAIN_LEN);
+	og.full_left = 0;
+	ck_assert_int_eq(fwd_ogm_full_due(&og, d, 0), 0);
+	ck_assert_int_eq(fwd_ogm_originate_compact(&og), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_head_get(og.own, og.own_len, &h), WIRE_OK);
+	for (k = 0; k <= BS_MAXHOPS; k++) {
+		ck_assert_int_eq(bs_chain_iter(el, h.mut.chain, k), 0);
+		/* The reference: the full entry's element seen 5 hops on. */
+		ck_assert_int_eq(bs_chain_iter(r5, full_el, 5), 0);
+		ck_assert_int_eq(bs_chain_link(r5, 1, 5, el, 2, k, 1000,
+		    &steps), 0);
+		ck_assert_uint_eq(steps, BS_MAXHOPS + 5 - k);
+		if (k > 0)
+			ck_assert_int_eq(bs_chain_link(r5, 1, 5, el, 2, k - 1,
+			    1000, &steps), -1);
+		if (k < BS_MAXHOPS)
+			ck_assert_int_eq(bs_chain_link(r5, 1, 5, el, 2, k + 1,
+			    1000, &steps), -1);
+		/* A later seqno cannot be claimed from it. */
+		ck_assert_int_eq(bs_chain_link(r5, 1, 5, el, 3, k, 1000,
+		    &steps), -1);
+	}
+	/* Too far: nothing hashed. */
+	ck_assert_int_eq(bs_chain_link(full_el, 1, 0, h.mut.chain, 2, 0,
+	    BS_MAXHOPS - 1, &steps), -1);
+	ck_assert_uint_eq(steps, 0);
+	/* The chain does not cover the seqno: compact refused. */
+	og.ogm_seqno = og.chain.base + BS_OGMCHAIN_SEQNOS - 1;
+	ck_assert_int_eq(fwd_ogm_full_due(&og, d, 0), 1);
+	ck_assert_int_eq(fwd_ogm_originate_compact(&og), WIRE_EINVAL);
+	ck_assert_uint_eq(og.own_len, 0);
+}
+END_TEST
+
 START_TEST(test_entry_too_big)
 {
 	uint8_t r[IPC_RELAY_MAX];
@@ -1191,6 +1334,8 @@ fwd_orig_suite(void)
 	    (int)(sizeof(trailer_cases) / sizeof(trailer_cases[0])));
 	tcase_add_loop_test(tc, test_mtu_split, 0,
 	    (int)(sizeof(split_cases) / sizeof(split_cases[0])));
+	tcase_add_test(tc, test_full_compact);
+	tcase_add_test(tc, test_compact_hops);
 	tcase_add_test(tc, test_entry_too_big);
 	tcase_add_test(tc, test_counter);
 	tcase_add_test(tc, test_jitter);

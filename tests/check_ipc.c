@@ -703,7 +703,7 @@ static const struct fmt_case fmt_cases[] = {
 	F(IPC_NEIGH, struct ipc_neigh, rx_count, 1, 65, "rx_count 65"),
 	F(IPC_NEIGH, struct ipc_neigh, state, 1, IPC_NEIGH_DOWN,
 	    "down neighbour not 0"),
-	F(IPC_NEIGH, struct ipc_neigh, reserved, 1, 1, "reserved"),
+	F(IPC_NEIGH, struct ipc_neigh, flags, 1, 2, "flags 0x02 not allowed"),
 	F(IPC_NEIGH, struct ipc_neigh, epoch, 4, 0, "epoch of an up"),
 	/* LINK_KEY_REQ */
 	F(IPC_LINK_KEY_REQ, struct ipc_link_key_req, ifindex, 4, 0,
@@ -764,8 +764,8 @@ static const struct fmt_case fmt_cases[] = {
 	F(IPC_GW, struct ipc_gw, reserved, 1, 1, "reserved"),
 	/* RELAY */
 	F(IPC_RELAY, struct ipc_relay, ifindex, 4, 0x80000000u, "ifindex"),
-	F(IPC_RELAY, struct ipc_relay, len, 2, 155, "len 155 out of range "
-	    "156..1180"),
+	F(IPC_RELAY, struct ipc_relay, len, 2, 37, "len 37 out of range "
+	    "38..1180"),
 	F(IPC_RELAY, struct ipc_relay, len, 2, 1181, "len 1181"),
 	F(IPC_RELAY, struct ipc_relay, len, 2, 170, "has tvlv_len 12"),
 	F(IPC_RELAY, struct ipc_relay, entry[89], 1, 13, "tvlv_len 13"),
@@ -776,7 +776,10 @@ static const struct fmt_case fmt_cases[] = {
 	F(IPC_RELAY, struct ipc_relay, entry[70], 1, 0xff, "interval 65512"),
 	FB(IPC_RELAY, struct ipc_relay, entry[70], 2, "\x00\x63",
 	    "interval 99"),
-	F(IPC_RELAY, struct ipc_relay, entry[3], 1, 1, "reserved or flag"),
+	F(IPC_RELAY, struct ipc_relay, entry[3], 1, 2, "unknown kind"),
+	F(IPC_RELAY, struct ipc_relay, entry[3], 1, 1, "compact entry of 168 "
+	    "bytes"),
+	F(IPC_RELAY, struct ipc_relay, entry[10], 1, 1, "reserved or flag"),
 	F(IPC_RELAY, struct ipc_relay, entry[68], 1, 1, "reserved or flag"),
 	F(IPC_RELAY, struct ipc_relay, entry[91], 1, 1, "reserved or flag"),
 	F(IPC_RELAY, struct ipc_relay, reserved, 2, 1, "reserved"),
@@ -1572,7 +1575,7 @@ START_TEST(names)
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_EMIT_FAILED), "emit_failed");
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_REVOKE_LEARNT),
 	    "revoke_learnt");
-	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "tt_synced");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "desc_full");
 	ck_assert_str_eq(ipc_type_name(IPC_PINS), "PINS");
 	ck_assert_str_eq(ipc_type_name(IPC_PIN), "PIN");
 	ck_assert_str_eq(ipc_type_name(IPC_HEARTBEAT), "HEARTBEAT");

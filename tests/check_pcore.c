@@ -25,6 +25,7 @@
 #include "forwarder/ipc_check.h"
 #include "proto/ipc.h"
 #include "parser/pcore.h"
+#include "parser/pcore_desc.h"
 #include "parser/pcore_limits.h"
 #include "parser/pcore_ttpage.h"
 #include "parser/pcore_trust.h"
@@ -450,6 +451,28 @@ agg_add(struct agg *a, const struct ent *e)
 	    .prev_sender = e->prev != NULL ? e->prev : addrs[e->orig] }));
 }
 
+/*
+ * A compact entry of e's originator (batsec-protocol(7), "OGM CHAIN"):
+ * element H^hops(e->seed), the originator's address and e->seqno.
+ */
+static uint8_t *
+agg_add_compact(struct agg *a, const struct ent *e)
+{
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_COMPACT };
+	uint8_t raw[WIRE_OGM_COMPACT_LEN], elem[BS_CHAIN_LEN];
+
+	ck_assert_int_eq(bs_chain_iter(elem, e->seed, e->hops), 0);
+	m.ttl = e->ttl;
+	m.tq = e->tq;
+	m.hops = e->hops;
+	m.prev_sender = e->prev != NULL ? e->prev : addrs[e->orig];
+	m.chain = elem;
+	ck_assert_int_eq(wire_ogm_mut_put(raw, sizeof(raw), &m), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_compact_build(raw + WIRE_OGM_MUT_LEN,
+	    addrs[e->orig], e->seqno), WIRE_OK);
+	return agg_add_raw(a, raw, sizeof(raw));
+}
+
 /* How a frame is authenticated. */
 struct auth {
 	uint8_t type;			/* WIRE_AUTH_MAC or WIRE_AUTH_SIG */
@@ -479,6 +502,7 @@ frame_of(struct frame *fr, int sender, const struct agg *a,
 		m.ttl = a->raw[i][0];
 		m.tq = a->raw[i][1];
 		m.hops = a->raw[i][2];
+		m.kind = a->raw[i][3];
 		m.prev_sender = a->raw[i] + 4;
 		m.chain = a->raw[i] + 12;
 		ck_assert_int_eq(wire_ogm_add(&b, &m, a->raw[i] +
@@ -896,6 +920,194 @@ START_TEST(test_chain3)
 	ck_assert_uint_eq(P.pc.entry[PCORE_E_DUP], 1);
 	node_down(&O);
 	node_down(&P);
+	node_down(&X);
+}
+END_TEST
+
+/*
+ * Compact entries (batsec-protocol(7), "OGM CHAIN"), O - P - X in a
+ * line: P takes O's compact entries once it verified a full one, each
+ * proven by the chain with no signature checked, and relays them
+ * compact; X, which has not seen a full one yet, waits for it
+ * (NODESC), then takes them too.  Wrong elements, fewer hops than
+ * relayed, a seqno too far ahead, an unknown originator and a key the
+ * policy no longer admits are refused; a gap of a few seqnos is
+ * walked; a new epoch's chain is anchored by its first full entry.
+ */
+START_TEST(test_compact_chain)
+{
+	static struct node O;
+	static struct agg a;
+	static struct bs_ogmchain ch;
+	struct polspec ps = pol_default;
+	uint8_t anchor[BS_CHAIN_LEN];
+	struct ipc_relay rl;
+	struct ipc_route r;
+	struct ent e;
+	uint64_t sigs, steps;
+	unsigned mark;
+
+	node_up(&O, I_O, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	node_up(&X, I_X, IPC_LOG_INFO);
+	link_up(&O, &P, 64);
+	link_up(&P, &X, 64);
+	/* New neighbours get full entries handed on for a while
+	 * (test_desc_handon); not here. */
+	P.pc.upgrade_until_ms = 0;
+	bs_ogmchain_new(&ch, 1);
+	/* Before any full entry: nothing to check it against. */
+	ent_init(&e, I_O, 1, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 1, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_NODESC], 1);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DROP_NO_CHAIN], 1);
+	/* The full entry of seqno 1. */
+	a.n = 0;
+	agg_add(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_ACCEPT], 1);
+	/* Compact seqno 2: a route refresh, no signature, relayed. */
+	sigs = sig_work(&P);
+	steps = P.pc.stat[IPC_STAT_CHAIN_STEPS];
+	ent_init(&e, I_O, 2, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 2, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	mark = P.n;
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_ACCEPT], 2);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_OGM_COMPACT], 1);
+	ck_assert_uint_eq(sig_work(&P), sigs);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_CHAIN_STEPS] - steps, BS_MAXHOPS);
+	ck_assert_int_ge(msg_find(&P, mark, IPC_ROUTE_ADD, &r, sizeof(r)), 0);
+	ck_assert_mem_eq(r.orig_addr, addrs[I_O], 6);
+	relay_of(&P, mark, &rl);
+	ck_assert_uint_eq(rl.len, WIRE_OGM_COMPACT_LEN);
+	ck_assert_uint_eq(rl.entry[2], 1);			/* hops */
+	ck_assert_uint_eq(rl.entry[3], WIRE_OGM_COMPACT);	/* kind */
+	ck_assert_mem_eq(rl.entry + 4, addrs[I_O], 6);
+	/* X has no full entry of O: it waits. */
+	a.n = 0;
+	agg_add_raw(&a, rl.entry, rl.len);
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_NODESC], 1);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 0);
+	/* Refused at P: a made-up element, and an honest one claimed with
+	 * fewer hops than it has (as a relay that drops a hop would). */
+	ent_init(&e, I_O, 3, 0);
+	memset(e.seed, 0x5a, sizeof(e.seed));
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_CHAIN], 1);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DROP_CHAIN], 1);
+	/* Q relays seqno 3 at hops 1 but says hops 0... only O may send
+	 * hops 0, so it claims hops 1 with the hops-2 element instead. */
+	node_up(&Q, I_Q, IPC_LOG_INFO);
+	link_up(&Q, &P, 64);
+	P.pc.upgrade_until_ms = 0;
+	ent_init(&e, I_O, 3, 1);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 3, e.seed, anchor), 0);
+	ck_assert_int_eq(bs_chain_iter(e.seed, e.seed, 1), 0);
+	e.prev = addrs[I_O];
+	a.n = 0;
+	agg_add_compact(&a, &e);	/* element H^2, hops 1 */
+	ck_assert_int_eq(send_agg(&Q, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_CHAIN], 2);
+	/* Seqno 6 after a gap (3..5 lost): walked and accepted. */
+	ent_init(&e, I_O, 6, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 6, e.seed, anchor), 0);
+	steps = P.pc.stat[IPC_STAT_CHAIN_STEPS];
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_ACCEPT], 3);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_CHAIN_STEPS] - steps,
+	    4 * BS_MAXHOPS);
+	/* Seqno 6 + 18: beyond the walk P does (PCORE_CHAIN_MAX). */
+	ent_init(&e, I_O, 6 + 18, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 6 + 18, e.seed, anchor), 0);
+	steps = P.pc.stat[IPC_STAT_CHAIN_STEPS];
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_NODESC], 2);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_CHAIN_STEPS], steps);
+	/* An originator P never heard of. */
+	ent_init(&e, I_U, 7, 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_NODESC], 3);
+	/* The full entry of seqno 7 reaches X through P; then X takes
+	 * compact ones relayed by P. */
+	ent_init(&e, I_O, 7, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 7, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add(&a, &e);
+	mark = P.n;
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	relay_of(&P, mark, &rl);
+	a.n = 0;
+	agg_add_raw(&a, rl.entry, rl.len);
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 1);
+	ent_init(&e, I_O, 8, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 8, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	mark = P.n;
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	relay_of(&P, mark, &rl);
+	a.n = 0;
+	agg_add_raw(&a, rl.entry, rl.len);
+	mark = X.n;
+	sigs = sig_work(&X);
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 2);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_COMPACT], 1);
+	ck_assert_uint_eq(sig_work(&X), sigs);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_ROUTE_ADD, &r, sizeof(r)), 0);
+	ck_assert_mem_eq(r.nexthop, addrs[I_P], 6);
+	ck_assert_uint_eq(r.hops, 2);
+	/* The policy no longer trusts O: its compact entries go too. */
+	ps.trust &= ~(1u << I_O);
+	node_policy(&P, &ps, 2);
+	ent_init(&e, I_O, 9, 1);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 9, e.seed, anchor), 0);
+	e.prev = addrs[I_O];
+	steps = P.pc.entry[PCORE_E_POLICY] + P.pc.entry[PCORE_E_NODESC];
+	a.n = 0;
+	agg_add_compact(&a, &e);	/* relayed by Q */
+	ck_assert_int_eq(send_agg(&Q, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_OGM_COMPACT], 3);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_POLICY] +
+	    P.pc.entry[PCORE_E_NODESC], steps + 1);
+	node_policy(&P, &pol_default, 3);
+	link_up(&O, &P, 64);		/* P removed the neighbour too */
+	P.pc.upgrade_until_ms = 0;
+	/* O restarts: a new epoch and a new chain, anchored again by a
+	 * full entry of the new epoch. */
+	ent_init(&e, I_O, 1, 0);
+	e.epoch = EPOCH + 1;
+	bs_ogmchain_new(&ch, 1);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 1, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ent_init(&e, I_O, 2, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 2, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	steps = P.pc.stat[IPC_STAT_OGM_COMPACT];
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_OGM_COMPACT], steps + 1);
+	node_down(&O);
+	node_down(&P);
+	node_down(&Q);
 	node_down(&X);
 }
 END_TEST
@@ -1796,6 +2008,193 @@ START_TEST(test_verify_budget)
 END_TEST
 
 /*
+ * Descriptions for neighbours that need them (pcore_desc.h): O - P - X.
+ * P verified O's full entry of seqno 1; X says in its HELLO that it knows
+ * no full entries (a restarted parser): P tells its forwarder (NEIGH UP
+ * with IPC_NEIGH_F_FRESH) and, relaying O's compact entry of seqno 2,
+ * hands on O's full entry first (hops one more, chain stepped), once per
+ * OGM interval.  X takes the full entry, then the compact one.  After
+ * the window P relays compact entries alone.
+ */
+START_TEST(test_desc_handon)
+{
+	static struct node O;
+	static struct agg a;
+	static struct bs_ogmchain ch;
+	struct ipc_relay rl[2];
+	struct ipc_neigh nm;
+	uint8_t anchor[BS_CHAIN_LEN];
+	struct frame fr;
+	struct ent e;
+	unsigned mark, i, k;
+
+	node_up(&O, I_O, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	node_up(&X, I_X, IPC_LOG_INFO);
+	link_up(&O, &P, 64);
+	link_up(&P, &X, 64);
+	P.pc.upgrade_until_ms = 0;
+	bs_ogmchain_new(&ch, 1);
+	ent_init(&e, I_O, 1, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 1, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	/* Outside the window: only the compact relay. */
+	ent_init(&e, I_O, 2, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 2, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	mark = P.n;
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(&P, mark, IPC_RELAY), 1);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_RELAYED], 0);
+	/* X's HELLO with the fresh flag. */
+	mark = P.n;
+	{
+		struct wire_hello h = { .pk = ids[I_X].pk, .ifmac = macs[I_X],
+		    .interval_ms = 1000, .epoch = EPOCH,
+		    .seqno = ++X.hello_seqno, .flags = WIRE_HELLO_F_FRESH };
+
+		fr.len = t_hello(fr.buf, sizeof(fr.buf), &h, &ids[I_X]);
+	}
+	ck_assert_int_eq(feed_from(&P, I_X, &fr), PCORE_ACCEPT);
+	for (i = mark, k = 0; i < P.n && i < NMSG; i++)
+		if (P.msg[i].hdr.type == IPC_NEIGH &&
+		    ipc_get(&P.msg[i], IPC_NEIGH, &nm, sizeof(nm)) == 0 &&
+		    nm.flags == IPC_NEIGH_F_FRESH) {
+			ck_assert_uint_eq(nm.state, IPC_NEIGH_UP);
+			ck_assert_mem_eq(nm.addr, addrs[I_X], 6);
+			k++;
+		}
+	ck_assert_uint_eq(k, 1);
+	/* Seqno 3, compact: the full entry of seqno 1 first. */
+	ent_init(&e, I_O, 3, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 3, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	mark = P.n;
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(&P, mark, IPC_RELAY), 2);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_RELAYED], 1);
+	for (i = mark, k = 0; i < P.n && i < NMSG && k < 2; i++)
+		if (P.msg[i].hdr.type == IPC_RELAY)
+			ck_assert_int_eq(ipc_get(&P.msg[i], IPC_RELAY, &rl[k++],
+			    sizeof(rl[0])), 0);
+	ck_assert_uint_eq(k, 2);
+	ck_assert_uint_eq(rl[0].entry[3], WIRE_OGM_FULL);
+	ck_assert_uint_eq(rl[0].entry[2], 1);			/* hops */
+	ck_assert_mem_eq(rl[0].entry + 4, addrs[I_O], 6);	/* from O */
+	ck_assert_uint_eq(rl[1].entry[3], WIRE_OGM_COMPACT);
+	ck_assert_uint_eq(bs_get32(rl[0].entry + WIRE_OGM_MUT_LEN + 36), 1);
+	/* X takes both, in that order, in one frame. */
+	a.n = 0;
+	agg_add_raw(&a, rl[0].entry, rl[0].len);
+	agg_add_raw(&a, rl[1].entry, rl[1].len);
+	mark = X.n;
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 2);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_NODESC], 0);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_COMPACT], 1);
+	/* Seqno 4 in the same OGM interval: not handed on again. */
+	ent_init(&e, I_O, 4, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 4, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	mark = P.n;
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(&P, mark, IPC_RELAY), 1);
+	/* After the window: compact alone again. */
+	now_ms += (uint64_t)PCORE_UPGRADE_OGMS * 1000 + 1;
+	link_up(&O, &P, 1);
+	ent_init(&e, I_O, 5, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 5, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	mark = P.n;
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(&P, mark, IPC_RELAY), 1);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_RELAYED], 1);
+	node_down(&O);
+	node_down(&P);
+	node_down(&X);
+}
+END_TEST
+
+/*
+ * Made-up chain elements spend their sender's verification budget: with
+ * verify-burst 4 and rate 1, P's first walks fail and are charged (one
+ * check each for a short walk), then P gets no walk at all (BUDGET, no
+ * hash) while Q, with a budget of its own, still gets its honest compact
+ * entry through; a long walk (5 seqnos) is paid up front.
+ */
+START_TEST(test_compact_budget)
+{
+	static struct agg a;
+	static struct bs_ogmchain ch;
+	struct bs_policy_limits l;
+	uint8_t anchor[BS_CHAIN_LEN];
+	uint64_t steps;
+	struct ent e;
+	unsigned i;
+
+	trio_up();
+	lim_roomy(&l);
+	l.verify_rate = 1;
+	l.verify_burst = 4;
+	lim_policy(BS_POLICY_ALLOWLIST, &l, 0, 3);
+	bs_ogmchain_new(&ch, 1);
+	/* O's full entry of seqno 1, relayed by Q. */
+	ent_init(&e, I_O, 1, 1);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 1, e.seed, anchor), 0);
+	ck_assert_int_eq(bs_chain_iter(e.seed, e.seed, 0), 0);
+	e.prev = addrs[I_O];
+	ck_assert_int_eq(send_ent(&Q, &X, &e), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 1);
+	/* P sends made-up elements for seqnos 2..9 (walks of 32 + ...). */
+	for (i = 2; i < 10; i++) {
+		ent_init(&e, I_O, i, 1);
+		memset(e.seed, (int)i, sizeof(e.seed));
+		e.prev = addrs[I_O];
+		a.n = 0;
+		agg_add_compact(&a, &e);
+		ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	}
+	/*
+	 * Seqno 2 (32 hashes) and 3 (64) walk free and fail: one check
+	 * each; 4 (96) pays one up front and fails: one more.  P's 4 are
+	 * spent: 5..9 get no walk.
+	 */
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_CHAIN], 3);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_BUDGET], 5);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_CHAIN_STEPS], 32 + 64 + 96);
+	steps = X.pc.stat[IPC_STAT_CHAIN_STEPS];
+	/* Q's honest compact entry of seqno 2: walked, taken. */
+	ent_init(&e, I_O, 2, 1);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 2, e.seed, anchor), 0);
+	e.prev = addrs[I_O];
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	ck_assert_int_eq(send_agg(&Q, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 2);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_CHAIN_STEPS] - steps, BS_MAXHOPS);
+	/* P after 60 s: its budget is back; seqno 7 from Q: 5 seqnos, 160
+	 * hashes, 96 beyond the free 64: one check up front. */
+	now_ms += 60000;
+	link_up(&X, &P, 1);
+	link_up(&X, &Q, 1);
+	ent_init(&e, I_O, 7, 1);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 7, e.seed, anchor), 0);
+	e.prev = addrs[I_O];
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	ck_assert_int_eq(send_agg(&Q, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 3);
+	trio_down();
+}
+END_TEST
+
+/*
  * OGM frames with garbage signature trailers under a neighbour's MAC and
  * address (issue #20, item 1): a stale counter costs no signature; a
  * fresh one costs a token of the neighbour's and the node's verify
@@ -2679,6 +3078,84 @@ START_TEST(test_claims_release)
 		ck_assert_msg(tt_has(&tt, client1) == (i == 5), "second %u", i);
 	}
 	ck_assert(tt_has(&tt, client1));
+	claims_down();
+}
+END_TEST
+
+/*
+ * An owner that sends compact entries (no clients, batsec-protocol(7)
+ * "OGM CHAIN") still claims the clients of its last full entry: after
+ * 20 s of compact entries from P, a stranger's claim of P's client is
+ * still refused (before the fix P's claim was released after 4 s, and
+ * lapsed after the idle time, so the stranger took it); a client P's
+ * next full entry no longer lists is released as before.
+ */
+START_TEST(test_claims_compact)
+{
+	static struct node R;		/* a stranger (identity U) */
+	static struct bs_ogmchain ch;
+	static struct agg a;
+	uint8_t tv[256], anchor[BS_CHAIN_LEN];
+	struct ipc_tt tt;
+	struct ent e;
+	unsigned mark, i;
+
+	claims_up();
+	node_up(&R, I_U, IPC_LOG_INFO);
+	link_up(&X, &R, 64);
+	X.pc.upgrade_until_ms = 0;
+	bs_ogmchain_new(&ch, 1);
+	mark = X.n;
+	ent_init(&e, I_P, 1, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 1, e.seed, anchor), 0);
+	e.tvlv = tv;
+	e.tvlv_len = tvlvs(tv, sizeof(tv), client1, client2, 0, 0);
+	ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	ck_assert(tt_last(&X, mark, I_P, &tt) && tt_has(&tt, client1));
+	for (i = 2; i <= 21; i++) {
+		now_ms += 1000;
+		link_up(&X, &P, 1);
+		link_up(&X, &R, 1);
+		ent_init(&e, I_P, i, 0);
+		ck_assert_int_eq(bs_ogmchain_get(&ch, i, e.seed, anchor), 0);
+		a.n = 0;
+		agg_add_compact(&a, &e);
+		ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	}
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_COMPACT], 20);
+	mark = X.n;
+	send_own_tv(&R, &X, client1, client3, 0, 0);
+	ck_assert(tt_last(&X, mark, I_U, &tt));
+	ck_assert(!tt_has(&tt, client1) && tt_has(&tt, client3));
+	/* P's full entry of seqno 22 lists client1 only: client2 ages
+	 * out (released) while compact entries follow, then R takes it. */
+	ent_init(&e, I_P, 22, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 22, e.seed, anchor), 0);
+	e.tvlv = tv;
+	e.tvlv_len = tvlvs(tv, sizeof(tv), client1, NULL, 0, 0);
+	ck_assert_int_eq(send_ent(&P, &X, &e), PCORE_ACCEPT);
+	for (i = 23; i <= 40; i++) {
+		now_ms += 1000;
+		link_up(&X, &P, 1);
+		link_up(&X, &R, 1);
+		ent_init(&e, I_P, i, 0);
+		ck_assert_int_eq(bs_ogmchain_get(&ch, i, e.seed, anchor), 0);
+		a.n = 0;
+		agg_add_compact(&a, &e);
+		ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	}
+	mark = X.n;
+	{
+		struct ent r;
+
+		ent_init(&r, I_U, ++R.ogm_seqno, 0);
+		r.tvlv = tv;
+		r.tvlv_len = tvlvs(tv, sizeof(tv), client1, client2, 0, 0);
+		ck_assert_int_eq(send_ent(&R, &X, &r), PCORE_ACCEPT);
+	}
+	ck_assert(tt_last(&X, mark, I_U, &tt));
+	ck_assert(!tt_has(&tt, client1) && tt_has(&tt, client2));
+	node_down(&R);
 	claims_down();
 }
 END_TEST
@@ -3572,6 +4049,9 @@ pcore_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_ogm_route);
 	tcase_add_test(tc, test_chain3);
+	tcase_add_test(tc, test_compact_chain);
+	tcase_add_test(tc, test_compact_budget);
+	tcase_add_test(tc, test_desc_handon);
 	tcase_add_test(tc, test_relay_iface_penalties);
 	tcase_add_test(tc, test_route_alt);
 	tcase_add_test(tc, test_relay_contents);
@@ -3583,6 +4063,7 @@ pcore_suite(void)
 	tcase_add_test(tc, test_tt_gw);
 	tcase_add_test(tc, test_claims);
 	tcase_add_test(tc, test_claims_release);
+	tcase_add_test(tc, test_claims_compact);
 	tcase_add_test(tc, test_claims_pages);
 	tcase_add_test(tc, test_claims_pages_limit);
 	tcase_add_test(tc, test_ogm_mcast);

@@ -963,7 +963,7 @@ static const struct bad bad[] = {
 	{ R_BC8_MAX, M_START, 1, 1, 1, 0, WIRE_EVERSION, 0 },
 	{ R_BC8_MAX, M_START, 1, 1, 0xff, 0, WIRE_EVERSION, 0 },
 	/* HELLO */
-	{ R_HELLO3C, M_START, 2, 1, 0x02, 0, WIRE_ERESERVED, 0 },
+	{ R_HELLO3C, M_START, 2, 1, 0x04, 0, WIRE_ERESERVED, 0 },
 	{ R_HELLO3C, M_START, 2, 1, 0x80, 0, WIRE_ERESERVED, 0 },
 	{ R_HELLO3C, M_START, 2, 1, 0x00, 0, WIRE_ETRAILING, NO_AT },
 	{ R_HELLO0, M_START, 2, 1, 0x01, 0, WIRE_ETRUNC, NO_AT },
@@ -994,7 +994,7 @@ static const struct bad bad[] = {
 	{ R_HELLO0, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
 	/* OGM header */
 	{ R_OGM3, M_START, 2, 1, 0, 0, WIRE_ECOUNT, 0 },
-	{ R_OGM3, M_START, 2, 1, 17, 0, WIRE_ECOUNT, 0 },
+	{ R_OGM3, M_START, 2, 1, 41, 0, WIRE_ECOUNT, 0 },
 	{ R_OGM3, M_START, 2, 1, 2, 0, WIRE_EAUTH, NO_AT },
 	{ R_OGM1, M_START, 2, 1, 2, 0, WIRE_EADDR, NO_AT },
 	{ R_OGM3, M_START, 3, 1, 1, 0, WIRE_ERESERVED, 0 },
@@ -1007,7 +1007,7 @@ static const struct bad bad[] = {
 	{ R_OGM3, M_E0, 2, 1, 255, 0, WIRE_ERANGE, 0 },
 	{ R_OGM3, M_E0, 2, 1, BS_MAXHOPS, 0, WIRE_OK, 0 },
 	{ R_OGM3, M_E0, 0, 1, 0, 0, WIRE_OK, 0 },
-	{ R_OGM3, M_E0, 3, 1, 1, 0, WIRE_ERESERVED, 0 },
+	{ R_OGM3, M_E0, 3, 1, 2, 0, WIRE_ERANGE, 0 },	/* entry kind */
 	{ R_OGM3, M_E0, 4, 1, 0x03, 0, WIRE_EADDR, 0 },
 	{ R_OGM3, M_E0, 10, 2, 0x0100, 0, WIRE_ERESERVED, 0 },
 	{ R_OGM3, M_E2, 2, 1, BS_MAXHOPS + 1, 0, WIRE_ERANGE, 0 },
@@ -1243,24 +1243,15 @@ START_TEST(test_cross_type)
 	static struct frame f;
 	struct wire_where w;
 	unsigned i;
-	int data_f, data_t;
 
+	/* Every type is version 2 (OGM since the compact entries), so the
+	 * version passes and the type is what each parser refuses. */
 	make((enum recipe)_i, &f);
-	data_f = f.type != WIRE_T_OGM;	/* HELLO and data frames: 2 */
 	for (i = 0; i < sizeof(types); i++) {
 		/* One parser reads UNICAST and ECHO alike. */
 		if (types[i] == f.type ||
 		    (is_sealed(types[i]) && is_sealed(f.type)))
 			continue;
-		data_t = types[i] != WIRE_T_OGM;
-		/* Version first: a v1 parser refuses a v2 frame for it. */
-		if (data_t != data_f) {
-			ck_assert_int_eq(parse_as(types[i], f.buf, f.len, &w),
-			    WIRE_EVERSION);
-			ck_assert_str_eq(w.field, "version");
-			ck_assert_uint_eq(w.off, 1);
-			continue;
-		}
 		ck_assert_int_eq(parse_as(types[i], f.buf, f.len, &w),
 		    WIRE_ETYPE);
 		ck_assert_str_eq(w.field, "type");
@@ -1828,7 +1819,7 @@ START_TEST(test_build_ogm_inval)
 	    0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 8, 0, 0, 0, 1, 0, 0, 0, 1 };
 	uint8_t mc[BS_ADDR_LEN] = { 0x03 };
 	struct wire_ogm_signed s;
-	struct wire_ogm_mut m;
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL };
 	size_t len;
 
 	make(R_OGM3, &f);
@@ -1886,7 +1877,8 @@ START_TEST(test_build_ogm_order)
 	    tag[BS_TAG_LEN] = { 0 }, sig[BS_SIG_LEN] = { 0 };
 	const struct wire_ogm_entry *e;
 	struct wire_ogm_builder b;
-	struct wire_ogm_mut m;
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL }, cm;
+	uint8_t cblk[WIRE_OGM_COMPACT_BLOCK];
 	size_t len;
 	unsigned i;
 
@@ -1926,10 +1918,27 @@ START_TEST(test_build_ogm_order)
 	ck_assert_uint_eq(b.len, WIRE_OGM_HDR_LEN);
 	ck_assert_uint_eq(b.num_entries, 0);
 	ck_assert_uint_eq(buf[2], 0);
-	for (i = 0; i < WIRE_OGM_MAX_ENTRIES; i++)
-		ck_assert_int_eq(wire_ogm_add(&b, &e->mut, e->block,
-		    e->block_len), WIRE_OK);
+	/* A full entry, then compact ones up to the count. */
 	ck_assert_int_eq(wire_ogm_add(&b, &e->mut, e->block, e->block_len),
+	    WIRE_OK);
+	ck_assert_int_eq(wire_ogm_compact_build(cblk, o.sender, 7), WIRE_OK);
+	cm = e->mut;
+	cm.kind = WIRE_OGM_COMPACT;
+	/* A compact entry takes exactly its 10 bytes, a full one its own. */
+	ck_assert_int_eq(wire_ogm_add(&b, &cm, e->block, e->block_len),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_add(&b, &cm, cblk, sizeof(cblk) - 1),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_add(&b, &e->mut, cblk, sizeof(cblk)),
+	    WIRE_EINVAL);
+	cm.kind = 2;
+	ck_assert_int_eq(wire_ogm_add(&b, &cm, cblk, sizeof(cblk)),
+	    WIRE_EINVAL);
+	cm.kind = WIRE_OGM_COMPACT;
+	for (i = 1; i < WIRE_OGM_MAX_ENTRIES; i++)
+		ck_assert_int_eq(wire_ogm_add(&b, &cm, cblk, sizeof(cblk)),
+		    WIRE_OK);
+	ck_assert_int_eq(wire_ogm_add(&b, &cm, cblk, sizeof(cblk)),
 	    WIRE_ECOUNT);
 	ck_assert_int_eq(wire_ogm_set_mut(&b, WIRE_OGM_MAX_ENTRIES, &e->mut),
 	    WIRE_ERANGE);
@@ -1956,9 +1965,87 @@ START_TEST(test_build_ogm_order)
 	ck_assert_int_eq(wire_ogm_finish(&b, &len), WIRE_OK);
 	ck_assert_int_eq(wire_ogm_parse(buf, len, &o), WIRE_OK);
 	ck_assert_uint_eq(o.num_entries, WIRE_OGM_MAX_ENTRIES);
+	ck_assert_uint_eq(o.e[0].mut.kind, WIRE_OGM_FULL);
+	ck_assert_ptr_null(o.e[0].cp.orig);
+	for (i = 1; i < WIRE_OGM_MAX_ENTRIES; i++) {
+		ck_assert_uint_eq(o.e[i].mut.kind, WIRE_OGM_COMPACT);
+		ck_assert_uint_eq(o.e[i].raw_len, WIRE_OGM_COMPACT_LEN);
+		ck_assert_uint_eq(o.e[i].cp.seqno, 7);
+		ck_assert_mem_eq(o.e[i].cp.orig, o.sender, BS_ADDR_LEN);
+		ck_assert_ptr_null(o.e[i].sgn.pk);
+		ck_assert_ptr_null(o.e[i].sig);
+	}
 	ck_assert_int_eq(wire_trailer_find(&o.tr, kid), 1);
 	kid[0] = 3;
 	ck_assert_int_eq(wire_trailer_find(&o.tr, kid), -1);
+}
+END_TEST
+
+/*
+ * A compact entry (batsec-protocol(7), "OGM CHAIN"): read on its own as
+ * IPC_RELAY carries it, and every defect of one refused in a frame.
+ */
+START_TEST(test_ogm_compact)
+{
+	static struct frame f;
+	static struct wire_ogm o;
+	static uint8_t buf[WIRE_OGM_MAX_LEN];
+	struct wire_ogm_builder b;
+	struct wire_ogm_head h;
+	struct wire_ogm_mut m;
+	uint8_t blk[WIRE_OGM_COMPACT_BLOCK], ent[WIRE_OGM_COMPACT_LEN];
+	uint8_t tag[BS_TAG_LEN] = { 1 }, kid[BS_KEYID_LEN] = { 1 };
+	uint8_t nb[WIRE_OGM_COMPACT_BLOCK], nomesh[BS_ADDR_LEN] = { 0x01 };
+	size_t len, off;
+
+	make(R_OGM1, &f);
+	ck_assert_int_eq(wire_ogm_parse(f.buf, f.len, &o), WIRE_OK);
+	m = o.e[0].mut;
+	m.kind = WIRE_OGM_COMPACT;
+	m.hops = 3;
+	ck_assert_int_eq(wire_ogm_compact_build(blk, o.sender, 0xfffffffeu),
+	    WIRE_OK);
+	ck_assert_int_eq(wire_ogm_compact_build(nb, nomesh, 1), WIRE_EINVAL);
+	ck_assert_int_eq(wire_ogm_mut_put(ent, sizeof(ent), &m), WIRE_OK);
+	memcpy(ent + WIRE_OGM_MUT_LEN, blk, sizeof(blk));
+	ck_assert_int_eq(wire_ogm_head_get(ent, sizeof(ent), &h), WIRE_OK);
+	ck_assert_uint_eq(h.mut.kind, WIRE_OGM_COMPACT);
+	ck_assert_uint_eq(h.mut.hops, 3);
+	ck_assert_ptr_null(h.pk);
+	ck_assert_mem_eq(h.orig, o.sender, BS_ADDR_LEN);
+	ck_assert_int_eq(wire_ogm_head_get(ent, sizeof(ent) - 1, &h),
+	    WIRE_ETRUNC);
+	ent[3] = 2;
+	ck_assert_int_eq(wire_ogm_head_get(ent, sizeof(ent), &h), WIRE_ERANGE);
+	ent[3] = WIRE_OGM_COMPACT;
+	/* In a frame: parsed back exactly. */
+	ck_assert_int_eq(wire_ogm_begin(&b, buf, sizeof(buf), o.sender),
+	    WIRE_OK);
+	ck_assert_int_eq(wire_ogm_add(&b, &m, blk, sizeof(blk)), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_trailer(&b, WIRE_AUTH_MAC, 1, 9, NULL, NULL),
+	    WIRE_OK);
+	ck_assert_int_eq(wire_ogm_add_tag(&b, kid, tag), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_finish(&b, &len), WIRE_OK);
+	ck_assert_uint_eq(len, WIRE_OGM_HDR_LEN + WIRE_OGM_COMPACT_LEN +
+	    WIRE_TRAILER_HDR_LEN + WIRE_TAG_ENTRY_LEN);
+	ck_assert_int_eq(wire_ogm_parse(buf, len, &o), WIRE_OK);
+	ck_assert_uint_eq(o.e[0].cp.seqno, 0xfffffffeu);
+	ck_assert_mem_eq(o.e[0].raw, ent, sizeof(ent));
+	ck_assert_int_eq(wire_ogm_entry_offset(buf, len, 0, &off), WIRE_OK);
+	ck_assert_uint_eq(off, WIRE_OGM_HDR_LEN);
+	/* Not a mesh address as originator; an unknown kind. */
+	buf[WIRE_OGM_HDR_LEN + WIRE_OGM_MUT_LEN] = 0x01;
+	ck_assert_int_eq(wire_ogm_parse(buf, len, &o), WIRE_EADDR);
+	ck_assert_str_eq(o.where.field, "originator address");
+	ck_assert_uint_eq(o.where.off, WIRE_OGM_HDR_LEN + WIRE_OGM_MUT_LEN);
+	buf[WIRE_OGM_HDR_LEN + WIRE_OGM_MUT_LEN] = ent[WIRE_OGM_MUT_LEN];
+	buf[WIRE_OGM_HDR_LEN + 3] = 2;
+	ck_assert_int_eq(wire_ogm_parse(buf, len, &o), WIRE_ERANGE);
+	ck_assert_str_eq(o.where.field, "entry kind");
+	/* Version 1 is refused. */
+	buf[WIRE_OGM_HDR_LEN + 3] = WIRE_OGM_COMPACT;
+	buf[1] = 1;
+	ck_assert_int_eq(wire_ogm_parse(buf, len, &o), WIRE_EVERSION);
 }
 END_TEST
 
@@ -2352,7 +2439,7 @@ START_TEST(test_relay_in_place)
 	static struct frame f, g;
 	static struct wire_ogm o, p;
 	uint8_t chain[BS_CHAIN_LEN], prev[BS_ADDR_LEN];
-	struct wire_ogm_mut m;
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL };
 	size_t off;
 	unsigned i;
 
@@ -2406,7 +2493,7 @@ START_TEST(test_relay_builder)
 	static uint8_t buf[WIRE_OGM_MAX_LEN];
 	uint8_t sender[BS_ADDR_LEN], sig[BS_SIG_LEN];
 	struct wire_ogm_builder b;
-	struct wire_ogm_mut m;
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL };
 	const uint8_t *cov;
 	size_t cov_len, len;
 	unsigned i;
@@ -2480,8 +2567,13 @@ START_TEST(test_peek_ttl_strerror)
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
 	ck_assert_uint_eq(type, WIRE_T_HELLO);
 	p[0] = WIRE_T_OGM;
-	p[1] = WIRE_DATA_VERSION;
+	p[1] = WIRE_VERSION;		/* a version-1 OGM: no compact entries */
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
+	p[1] = 3;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
+	p[1] = WIRE_OGM_VERSION;
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
+	ck_assert_uint_eq(type, WIRE_T_OGM);
 	p[1] = WIRE_VERSION;
 	p[0] = 0x03;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_ETYPE);
@@ -2587,6 +2679,7 @@ wire_suite(void)
 	tcase_add_loop_test(tc, test_truncation, 0, R_COUNT);
 	tcase_add_loop_test(tc, test_cross_type, 0, R_COUNT);
 	tcase_add_test(tc, test_ttlx_body);
+	tcase_add_test(tc, test_ogm_compact);
 	tcase_add_loop_test(tc, test_malformed, 0,
 	    (int)(sizeof(bad) / sizeof(bad[0])));
 	suite_add_tcase(s, tc);

@@ -203,6 +203,25 @@ run_attack malformed 4 m2 malformed -r 5000
 check "malformed: node 2 counted malformed frames" \
     gt0 $(( $(stat2 drop_malformed) - f0 ))
 
+# 5b. Chain desynchronisation (batsec-protocol(7), "OGM CHAIN"): compact
+# entries for every originator heard, with made-up chain elements and
+# seqnos up to 24 ahead, 60 every 10 ms.  Node 2 refuses every one
+# (drop_chain; beyond its walk drop_no_chain; once the attacker's
+# verification budget is spent drop_verify_budget), and still takes the
+# real compact entries; run_attack checks routes and the parser's CPU.
+chain_drops() {
+	echo $(( $(stat2 drop_chain) + $(stat2 drop_no_chain) + \
+	    $(stat2 drop_verify_budget) ))
+}
+c0=$(chain_drops); a0=$(stat2 ogm_compact)
+osecs=$SECS; SECS=6
+run_attack chain 4 m2 chain
+SECS=$osecs
+c1=$(chain_drops); a1=$(stat2 ogm_compact)
+echo "chain: node 2 refused $((c1 - c0)) entries, walked $(stat2 chain_steps) hashes in all"
+check "chain: node 2 refused the forged compact entries" gt0 $((c1 - c0))
+check "chain: node 2 still takes real compact entries" gt0 $((a1 - a0))
+
 # 6. Clients and a gateway the attacker does not own.
 C1=$(mesh_mac 1); C3=$(mesh_mac 3)
 run_attack claim 4 m2 claim -c "$C1,$C3"

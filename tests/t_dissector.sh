@@ -1,7 +1,8 @@
 #!/bin/sh
 # t_dissector.sh — the Wireshark dissector contrib/batsec.lua, run by
 # tshark over real frames: the output of fuzz/gen_wire.c, built here
-# (HELLO, OGM aggregates with every TVLV type and both link-auth modes,
+# (HELLO, OGM aggregates of version 2 with every TVLV type and both
+# link-auth modes, full and compact entries mixed, 40 compact entries,
 # version-2 UNICAST and ECHO sealed with real end-to-end and hop keys,
 # FRAG pieces of a UNICAST with real hop tags,
 # BCAST signed and tagged, all built by src/proto/wire.c's builders; not
@@ -9,12 +10,16 @@
 # by tests/pcap/mkpcap.py.
 #
 # (tests/pcap/live-mesh3.pcap is a capture of a 3-node mesh made by
-# t_dissector_live.sh with PCAP_SAVE, data frames of version 2;
-# live-mesh3-v1.pcap one from before version 2, whose data frames both
-# the codec and the dissector refuse.)  Asserts: every frame type decodes; known frames
+# t_dissector_live.sh with PCAP_SAVE: data frames of version 2, OGMs of
+# version 2 with full and compact entries; live-mesh3-ogm1.pcap, the one
+# it replaced, from before OGM version 2 (and HELLO version 2), whose
+# OGMs and HELLOs both the codec and the dissector refuse;
+# live-mesh3-v1.pcap one from before data frames of version 2, whose data
+# frames, HELLOs and OGMs both refuse.)  Asserts: every frame type
+# decodes; known frames
 # show the field values gen_wire.c put in them; the inner frame of a BCAST
-# goes to the Ethernet dissector; a version-1 data frame is flagged as
-# refused; valid frames raise no expert
+# goes to the Ethernet dissector; a version-1 data frame and a version-1
+# OGM are flagged as refused; valid frames raise no expert
 # error or warning, no "Malformed" and no Lua error; each frame of a set
 # with one defect each raises the expert info naming that defect;
 # truncations and random byte changes of every frame never raise a Lua
@@ -151,6 +156,7 @@ batsec.hello.epoch batsec.hello.interval batsec.hello.num_neigh
 batsec.hello.neigh.addr batsec.hello.ifmac batsec.cert.name
 batsec.cert.not_before batsec.cert.not_after batsec.ogm.num_entries
 batsec.ogm.seqno batsec.ogm.epoch batsec.ogm.hops batsec.ogm.tq
+batsec.ogm.kind batsec.ogm.orig batsec.ogm.prev_sender
 batsec.ogm.interval batsec.tvlv.gw.down batsec.tvlv.gw.up batsec.tvlv.tt.mac
 batsec.tvlv.tt.flags batsec.tvlv.ttpage.ttvn batsec.tvlv.ttpage.total
 batsec.tvlv.ttpage.checksum batsec.tvlv.ttpage.pages batsec.tvlv.ttpage.page
@@ -262,6 +268,58 @@ eq "OGM of 4: TT page header" \
     "$(ttp ttvn) $(ttp total) $(ttp checksum) $(ttp pages) $(ttp page)" \
     "9 300 0x12345678 8 3"
 
+# Compact entries (OGM version 2; gen_wire.c: the OGM of 5 is full
+# (node 1, hops 0), compact (node 2, hops 1), compact (node 3, hops 32),
+# full (node 2, hops 4), compact (node 1, hops 0); the OGM of 40 is
+# compact entries of nodes 1, 2, 3 in turn, hops 0..3 in turn; seqnos
+# 100 + i).
+eq "OGM of 1: kind" "$(get batsec.ogm.num_entries 1 batsec.ogm.kind)" 0
+eq "OGM of 5: kinds" "$(get batsec.ogm.num_entries 5 batsec.ogm.kind)" \
+    "0|1|1|0|1"
+eq "OGM of 5: seqnos" "$(get batsec.ogm.num_entries 5 batsec.ogm.seqno)" \
+    "100|101|102|103|104"
+eq "OGM of 5: epochs (full entries only)" "$(get batsec.ogm.num_entries 5 \
+    batsec.ogm.epoch)" "2|2"
+eq "OGM of 5: hops" "$(get batsec.ogm.num_entries 5 batsec.ogm.hops)" \
+    "0|1|32|4|0"
+eq "OGM of 5: TQ" "$(get batsec.ogm.num_entries 5 batsec.ogm.tq)" \
+    "255|225|15|135|255"
+eq "OGM of 5: TTL" "$(get batsec.ogm.num_entries 5 batsec.ttl)" \
+    "50|49|18|46|50"
+eq "OGM of 5: compact originators shown" "$(count batsec.ogm.num_entries 5 \
+    batsec.ogm.orig)" 3
+eq "OGM of 5: TT clients of its first (full) entry" "$(count \
+    batsec.ogm.num_entries 5 batsec.tvlv.tt.mac)" 5
+eq "OGM of 5: tags" "$(get batsec.ogm.num_entries 5 \
+    batsec.trailer.num_tags)" 2
+eq "OGM of 40: kinds" "$(get batsec.ogm.num_entries 40 batsec.ogm.kind |
+    tr '|' '\n' | sort | uniq -c | awk '{ print $1 "x" $2 }')" "40x1"
+eq "OGM of 40: first and last seqno" "$(get batsec.ogm.num_entries 40 \
+    batsec.ogm.seqno | awk -F'|' '{ print $1, $NF, NF }')" "100 139 40"
+eq "OGM of 40: hops" "$(get batsec.ogm.num_entries 40 batsec.ogm.hops |
+    cut -d'|' -f1-5)" "0|1|2|3|0"
+eq "OGM of 40: three originators" "$(get batsec.ogm.num_entries 40 \
+    batsec.ogm.orig | tr '|' '\n' | sort -u | wc -l)" 3
+eq "OGM of 40: originators repeat every third entry" "$(get \
+    batsec.ogm.num_entries 40 batsec.ogm.orig | cut -d'|' -f1,4,7,40 |
+    tr '|' '\n' | sort -u | wc -l)" 1
+o5=$(get batsec.ogm.num_entries 5 batsec.ogm.orig)
+eq "OGM of 5: node 2's compact entry names the UNICAST source" \
+    "$(echo "$o5" | cut -d'|' -f1)" "$(get batsec.ciphertext_len 98 \
+    batsec.src)"
+eq "OGM of 5: node 1's compact entry names the UNICAST destination" \
+    "$(echo "$o5" | cut -d'|' -f3)" "$(get batsec.ciphertext_len 98 \
+    batsec.dst)"
+eq "OGM of 5: node 1's compact entry at hops 0: previous sender is it" \
+    "$(get batsec.ogm.num_entries 5 batsec.ogm.prev_sender |
+    cut -d'|' -f5)" "$(echo "$o5" | cut -d'|' -f3)"
+if grep -q '^ *Compact part: originator [0-9a-f:]*, seqno 104$' \
+    "$D/valid.txt"; then
+	pass "tshark -V shows the compact part's originator and seqno"
+else
+	fail "tshark -V shows no 'Compact part: originator ..., seqno 104'"
+fi
+
 # Data frames, version 2 (gen_wire.c: UNICAST/ECHO from node 2 to node 1,
 # epochs 7 and 5, e2e counter 1234 << 22 | 1, hop counter 1000 + inner
 # length, ECHO on lane 1; BCAST of node 2, epoch 7, seqno 4242, hop
@@ -335,6 +393,30 @@ eq "FRAG 1236: fragmenter = UNICAST source" "$(get batsec.frag.offset 1236 \
     batsec.frag.fragmenter)" "$(get batsec.ciphertext_len 98 batsec.src)"
 eq "FRAG 1236: destination = UNICAST destination" "$(get batsec.frag.offset \
     1236 batsec.dst)" "$(get batsec.ciphertext_len 98 batsec.dst)"
+
+# A version-1 OGM (tests/pcap/live-mesh3-ogm1.pcap, captured before
+# compact entries) is refused, and read to its end with the old layout:
+# entries without a kind, the trailer, nothing else wrong.
+V1=$TOP/tests/pcap/live-mesh3-ogm1.pcap
+if [ -f "$V1" ]; then
+	n_ogm=$(ts -r "$V1" -Y 'batsec.type == 0x02' -T fields \
+	    -e frame.number | wc -l)
+	n_old=$(ts -r "$V1" -Y 'batsec.type == 0x02 && batsec.version == 1 &&
+	    batsec.ogm.seqno && batsec.trailer.auth && !batsec.ogm.kind' \
+	    -T fields -e frame.number | wc -l)
+	msgs=$(ts -r "$V1" -Y 'batsec.type == 0x02' -T fields \
+	    -e _ws.expert.message | sort -u | tr '\n' '/')
+	want="version 1 OGM (no compact entries): obsolete, batsecd"
+	want="$want refuses it (OGM is version 2)/"
+	if [ "$n_ogm" -gt 0 ] && [ "$n_old" -eq "$n_ogm" ] &&
+	    [ "$msgs" = "$want" ]; then
+		pass "version-1 OGMs: all $n_ogm refused and decoded to" \
+		    "the trailer with the old layout"
+	else
+		fail "version-1 OGMs: $n_old of $n_ogm decoded with the old" \
+		    "layout; expert infos: $msgs"
+	fi
+fi
 
 # ---- one defect per frame -------------------------------------------------
 

@@ -7,7 +7,8 @@
 # tcpdump records node 2's link to node 1 while the mesh converges and
 # node 1 pings node 3 (ARP broadcasts, then unicast echoes, both ways).
 # tshark with the dissector must find every frame type batsecd sends
-# (HELLO, OGM with relayed entries, UNICAST, BCAST), decode each one to
+# (HELLO, OGM of version 2 with relayed entries, full and compact, UNICAST,
+# BCAST), decode each one to
 # its end without an expert error or warning, "Malformed" or a Lua
 # error, and show the nodes' real addresses; the pings travel sealed in
 # UNICASTs (no ICMP readable), the ARP requests signed and readable in
@@ -54,6 +55,16 @@ replies_saved() {
 	    -T fields -e frame.number 2>/dev/null | grep -q .
 }
 check "the echoes reached the capture file" wait_for 30 replies_saved
+# Own OGMs go compact after the first full ones (batsec-protocol(7), "OGM
+# CHAIN"): wait for one of node 3's, relayed by node 2, too.
+A1=$(mesh_addr 1); A3=$(mesh_addr 3)
+compact_saved() {
+	tshark -X "lua_script:$LUA" -r "$PCAP" -Y "batsec.ogm.kind == 1 &&
+	    batsec.ogm.orig == $A3 && batsec.ogm.hops == 1" \
+	    -T fields -e frame.number 2>/dev/null | grep -q .
+}
+check "node 3's compact OGMs reached the capture file" wait_for 30 \
+    compact_saved
 kill -INT "$TCPD" 2>/dev/null
 wait_for 10 sh -c "! kill -0 $TCPD 2>/dev/null"
 
@@ -86,7 +97,6 @@ check "tshark printed no error" sh -c \
 
 # Field values: the nodes' own addresses, relayed entries, the pings.
 has() { ts -Y "$1" -T fields -e frame.number | grep -q .; }
-A1=$(mesh_addr 1); A3=$(mesh_addr 3)
 check "a HELLO from node 1 lists node 2 as a neighbour" \
     has "batsec.hello.neigh.addr == $(mesh_addr 2)"
 check "node 3's OGMs arrive relayed (hops 1)" \
@@ -114,6 +124,15 @@ K3=$(python3 -c 'import base64, sys; print(base64.b64decode(sys.argv[1]).hex())'
     "$(mesh_key 3)")
 check "node 3's own OGM entries (its key) pass node 2, relayed" \
     has "batsec.ogm.orig_key == $K3 && batsec.ogm.sender == $(mesh_addr 2)"
+check "node 1 sends compact OGM entries of its own (hops 0)" \
+    has "batsec.ogm.kind == 1 && batsec.ogm.orig == $A1 &&
+    batsec.ogm.hops == 0 && batsec.ogm.sender == $A1"
+check "node 3's compact entries pass node 2, relayed (hops 1)" \
+    has "batsec.ogm.kind == 1 && batsec.ogm.orig == $A3 &&
+    batsec.ogm.hops == 1 && batsec.ogm.sender == $(mesh_addr 2)"
+check "node 1 also sends full entries (kind 0, signed)" \
+    has "batsec.ogm.kind == 0 && batsec.ogm.sender == $A1 &&
+    batsec.ogm.signature"
 # The filters can fail: a key and an address of no node match nothing.
 check_not "(the test's own check: an unknown key matches no entry)" \
     has "batsec.ogm.orig_key == $(printf '%064d' 0)"

@@ -211,6 +211,8 @@ burst(struct sim_node *v, int new_neigh)
 
 	if (S.o.no_burst)
 		return;
+	if (new_neigh)
+		fwd_ogm_want_full(&v->orig, 2);	/* as fwd_announce_burst */
 	if (new_neigh && fwd_bucket_due(&v->hello_burst) == 0) {
 		due = fwd_bucket_want(&v->hello_burst, S.now, 0);
 		ev_push(due, idx, EV_BURST_HELLO, NULL);
@@ -431,7 +433,7 @@ agg_emit(void *arg, const uint8_t *frame, size_t len)
 static void
 sybil_entries(struct sim_node *v, struct fwd_agg *a)
 {
-	struct wire_ogm_mut m;
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL };
 	uint8_t elem[BS_CHAIN_LEN], saddr[BS_ADDR_LEN];
 	unsigned i;
 
@@ -546,19 +548,27 @@ deliver(uint32_t from, struct sim_frame *f)
 	free(f);
 }
 
-/* The own OGM; in live mode with the node's client MAC in its TT. */
+/*
+ * The own OGM, full or compact as fwd_announce_ogm decides; in live mode
+ * with the node's client MAC in its TT.
+ */
 static int
 live_originate(struct sim_node *v)
 {
 	struct wire_tt_entry tt = { 0 };
-	uint8_t mac[6] = { 0x02, 0x5f };
+	uint8_t mac[6] = { 0x02, 0x5f }, desc[16];
+	unsigned ntt = 0;
 
-	if (S.o.live_iface == NULL)
-		return fwd_ogm_originate(&v->orig, NULL, 0, 0, 0);
-	bs_put32(mac + 2, (uint32_t)(v - S.nodes) + 1);
-	tt.mac = mac;
-	tt.vid = 0;
-	return fwd_ogm_originate(&v->orig, &tt, 1, 0, 0);
+	if (S.o.live_iface != NULL) {
+		bs_put32(mac + 2, (uint32_t)(v - S.nodes) + 1);
+		tt.mac = mac;
+		tt.vid = 0;
+		ntt = 1;
+	}
+	fwd_ogm_desc_digest(desc, &tt, ntt, 0, 0, NULL, 0, NULL, 0);
+	if (fwd_ogm_full_due(&v->orig, desc, 0))
+		return fwd_ogm_originate(&v->orig, &tt, ntt, 0, 0);
+	return fwd_ogm_originate_compact(&v->orig);
 }
 
 static void
@@ -725,6 +735,8 @@ node_start(struct sim_node *v, uint32_t idx)
 		return -1;
 	}
 	fwd_orig_init(&v->orig, &v->id, SIM_EPOCH, SIM_OGM_MS, SIM_HELLO_MS);
+	if (S.o.full_every > 0)
+		v->orig.full_every = S.o.full_every;
 	if (S.o.start_spread_ms > 0) {
 		/* As batsecd: the first HELLO as soon as it is up. */
 		v->start_at = sim_rand(&S.rng) % S.o.start_spread_ms;
@@ -1148,7 +1160,11 @@ totals(struct sim_totals *t)
 		t->lim_entries += v->pc.entry[PCORE_E_INTRO] +
 		    v->pc.entry[PCORE_E_BUDGET];
 	}
-	t->chain_checks = sim_chain_calls;
+	/* Hop-chain and OGM-chain hashes as pcore counts them (the full
+	 * entries' hop chains go through its signature cache, compact
+	 * entries through bs_chain_link, memoised or not). */
+	for (i = 0; i < S.o.n; i++)
+		t->chain_checks += S.nodes[i].pc.stat[IPC_STAT_CHAIN_STEPS];
 	t->ed_real = sim_ed_real;
 }
 

@@ -52,6 +52,9 @@ struct sim_opts {
 	unsigned settle_s;		/* fixed run length (0: until converged) */
 	int quiet;
 	int no_burst;			/* without the cold-start burst */
+	unsigned full_every;		/* own OGMs: at least every Nth full
+					   (0: FWD_FULL_EVERY; 1: all full,
+					   as before compact entries) */
 	unsigned start_spread_ms;	/* 0: listen from 0, first HELLO at a
 					   random phase; else each node
 					   starts (listens, sends its first
@@ -193,6 +196,14 @@ int	__wrap_bs_chain_verify(const uint8_t anchor[static BS_CHAIN_LEN],
 	    const uint8_t element[static BS_CHAIN_LEN], unsigned hops);
 int	__real_bs_chain_verify(const uint8_t anchor[static BS_CHAIN_LEN],
 	    const uint8_t element[static BS_CHAIN_LEN], unsigned hops);
+int	__wrap_bs_chain_link(const uint8_t ref[static BS_CHAIN_LEN],
+	    uint32_t ref_seqno, unsigned ref_hops,
+	    const uint8_t element[static BS_CHAIN_LEN], uint32_t seqno,
+	    unsigned hops, unsigned max_steps, unsigned *steps);
+int	__real_bs_chain_link(const uint8_t ref[static BS_CHAIN_LEN],
+	    uint32_t ref_seqno, unsigned ref_hops,
+	    const uint8_t element[static BS_CHAIN_LEN], uint32_t seqno,
+	    unsigned hops, unsigned max_steps, unsigned *steps);
 void	*__wrap_malloc(size_t n);
 void	*__wrap_calloc(size_t n, size_t size);
 void	*__wrap_realloc(void *p, size_t n);

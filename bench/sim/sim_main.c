@@ -25,6 +25,7 @@ usage(FILE *fp)
 	    "         [--sybil-keys S] [--max SEC] [--window SEC] [--settle SEC]\n"
 	    "         [--limit NAME=VALUE ...] [--check | --check-reach]\n"
 	    "         [--no-header] [--no-burst] [--start-spread MS]\n"
+	    "         [--full-every N]\n"
 	    "       batsec-sim --live IFACE --live-pub FILE --live-k K\n"
 	    "         --live-secs SEC [--live-policy FILE] [options]\n"
 	    "       batsec-sim --sweep [--sizes N,N,...] [--memo-from N]\n"
@@ -40,6 +41,9 @@ usage(FILE *fp)
 	    "the best TQ the links allow (use --loss 0 and --settle 80: the\n"
 	    "links need 64 HELLOs to settle); --check-reach: routed at all.\n"
 	    "--no-burst: without the cold-start burst (fwd_burst.h);\n"
+	    "--full-every N: own OGMs full at least every Nth (default as\n"
+	    "batsecd, FWD_FULL_EVERY; 1: every OGM full and signed, as\n"
+	    "before compact entries);\n"
 	    "--start-spread MS: each node starts (listens, sends its first\n"
 	    "HELLO at once, as batsecd) at a random time below MS, instead\n"
 	    "of listening from 0 with its first HELLO at a random phase.\n",
@@ -248,6 +252,7 @@ main(int argc, char **argv)
 		{ "no-header", no_argument, NULL, 'H' },
 		{ "limit", required_argument, NULL, 'P' },
 		{ "no-burst", no_argument, NULL, 'B' },
+		{ "full-every", required_argument, NULL, 'F' },
 		{ "start-spread", required_argument, NULL, 'G' },
 		{ "live", required_argument, NULL, 'i' },
 		{ "live-pub", required_argument, NULL, 'p' },
@@ -304,6 +309,8 @@ main(int argc, char **argv)
 			break;
 		case 'H': hdr = 0; break;
 		case 'B': o.no_burst = 1; break;
+		case 'F': o.full_every = (unsigned)strtoul(optarg, NULL, 10);
+			break;
 		case 'G': o.start_spread_ms = (unsigned)strtoul(optarg, NULL,
 		    10);
 			break;

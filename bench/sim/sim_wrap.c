@@ -1,10 +1,12 @@
 /*
  * sim_wrap.c — wrappers the simulator is linked with (-Wl,--wrap=...):
  *
- *  - bs_verify and bs_chain_verify: counted; with sim_memo set, each
- *    distinct input is computed for real once and its result is then
- *    looked up (the key is a 128-bit hash of every input byte, the table
- *    is bounded and direct-mapped, so a miss only costs a real check);
+ *  - bs_verify, bs_chain_verify and bs_chain_link: counted; with
+ *    sim_memo set, each distinct input is computed for real once and its
+ *    result is then looked up (the key is a 128-bit hash of every input
+ *    byte, the table is bounded and direct-mapped, so a miss only costs
+ *    a real check; bs_chain_link's *steps, what pcore counts, is the
+ *    walk's length either way);
  *  - malloc, calloc, realloc, aligned_alloc, free: the usable size of every block is
  *    added to or taken from *sim_heap_acct while it is set, so the
  *    simulator can say what one node's parser core holds on the heap.
@@ -30,7 +32,7 @@ struct memo_slot {
 	int result;
 };
 
-static struct memo_slot *memo_ed, *memo_chain;
+static struct memo_slot *memo_ed, *memo_chain, *memo_link;
 
 /* A 128-bit hash (two 64-bit FNV-1a-style lanes with a final mix). */
 static void
@@ -74,7 +76,8 @@ sim_memo_reset(void)
 {
 	__real_free(memo_ed);
 	__real_free(memo_chain);
-	memo_ed = memo_chain = NULL;
+	__real_free(memo_link);
+	memo_ed = memo_chain = memo_link = NULL;
 }
 
 int
@@ -120,6 +123,44 @@ __wrap_bs_chain_verify(const uint8_t anchor[static BS_CHAIN_LEN],
 	if (s != NULL && hit)
 		return s->result;
 	r = __real_bs_chain_verify(anchor, element, hops);
+	if (s != NULL) {
+		s->h[0] = h[0];
+		s->h[1] = h[1];
+		s->result = r;
+	}
+	return r;
+}
+
+int
+__wrap_bs_chain_link(const uint8_t ref[static BS_CHAIN_LEN], uint32_t ref_seqno,
+    unsigned ref_hops, const uint8_t element[static BS_CHAIN_LEN],
+    uint32_t seqno, unsigned hops, unsigned max_steps, unsigned *steps)
+{
+	int64_t d = (int64_t)(int32_t)(seqno - ref_seqno) * BS_MAXHOPS +
+	    (int64_t)ref_hops - (int64_t)hops;
+	uint8_t pos[12];
+	struct memo_slot *s;
+	uint64_t h[2];
+	int hit = 0, r;
+
+	if (!sim_memo || d > (int64_t)max_steps || -d > (int64_t)max_steps ||
+	    ref_hops > BS_MAXHOPS || hops > BS_MAXHOPS)
+		return __real_bs_chain_link(ref, ref_seqno, ref_hops, element,
+		    seqno, hops, max_steps, steps);
+	bs_put32(pos, ref_seqno);
+	bs_put32(pos + 4, seqno);
+	pos[8] = (uint8_t)ref_hops;
+	pos[9] = (uint8_t)hops;
+	pos[10] = pos[11] = 0;
+	memo_hash(h, ref, BS_CHAIN_LEN, element, BS_CHAIN_LEN, pos,
+	    sizeof(pos), 0x6c696e6b);
+	s = memo_find(&memo_link, h, &hit);
+	if (s != NULL && hit) {
+		*steps = (unsigned)(d < 0 ? -d : d);
+		return s->result;
+	}
+	r = __real_bs_chain_link(ref, ref_seqno, ref_hops, element, seqno,
+	    hops, max_steps, steps);
 	if (s != NULL) {
 		s->h[0] = h[0];
 		s->h[1] = h[1];

@@ -319,7 +319,9 @@ fwd_admit_refusal(struct fwd *f, uint16_t type,
 		return NULL;
 	case IPC_RELAY:
 		if (wire_ogm_head_get(u->relay.entry, u->relay.len, &oh) !=
-		    WIRE_OK || !fwd_key_ok(f, oh.pk, FWD_ROLE_NODE, lag))
+		    WIRE_OK || (oh.pk != NULL ? !fwd_key_ok(f, oh.pk,
+		    FWD_ROLE_NODE, lag) : !fwd_addr_ok(f, oh.orig,
+		    FWD_ROLE_NODE, lag)))
 			return "relayed OGM's originator key not admitted by "
 			    "the policy";
 		return NULL;

@@ -151,8 +151,9 @@ fwd_announce_ogm(struct fwd *f)
 	unsigned ntt = 0;
 	uint32_t down = 0, up = 0;
 	uint64_t version = 0;
-	size_t room, elen = 0;
-	int r;
+	size_t room, elen = 0, plen, trlen;
+	uint8_t desc[16];
+	int r, paged = 0;
 
 	if (!fwd_iface_any_usable(&f->ifs)) {
 		fwd_announce_flush(f, 0);
@@ -168,6 +169,7 @@ fwd_announce_ogm(struct fwd *f)
 	    WIRE_GW_LEN : 0);
 	/* More clients than one TT holds: one page of them (fwd_ttpage.h). */
 	if (ntt > WIRE_TT_MAX) {
+		paged = 1;
 		if ((r = fwd_ttpage_put(&f->ttpage, tt, ntt, version, extra,
 		    room, &elen)) != WIRE_OK)
 			log_rl(&f->rx_rl, LOG_WARNING, "TT page not built: %s",
@@ -181,15 +183,27 @@ fwd_announce_ogm(struct fwd *f)
 			    (size_t)ntt * WIRE_TT_ENTRY_LEN;
 	}
 	/* What TT and GATEWAY leave of the TVLV room goes to fwd_trust. */
-	elen += fwd_trust_ogm_tvlvs(f, extra + elen, room - elen);
+	plen = elen;
+	trlen = fwd_trust_ogm_tvlvs(f, extra + elen, room - elen);
+	elen += trlen;
 	/* Multicast listeners in what is left (fwd_mcast.h: without room,
 	 * the others flood our groups to us, as for an unknown node). */
 	if (f->data != NULL)
 		(void)fwd_mcast_put(&f->data->mcast, extra, room, &elen,
 		    f->tables != NULL && fwd_local_count(f->tables) > 1,
 		    log_now_ms());
-	if ((r = fwd_ogm_originate_ext(&f->orig, tt, ntt, down, up, extra,
-	    elen)) != WIRE_OK)
+	/*
+	 * Full (signed, with the TVLVs) or compact (batsec-protocol(7), "OGM
+	 * CHAIN"): a certificate, revocation or page always goes full.
+	 */
+	fwd_ogm_desc_digest(desc, tt, ntt, down, up, extra, plen,
+	    extra + plen + trlen, elen - plen - trlen);
+	if (fwd_ogm_full_due(&f->orig, desc, paged || trlen > 0))
+		r = fwd_ogm_originate_ext(&f->orig, tt, ntt, down, up, extra,
+		    elen);
+	else
+		r = fwd_ogm_originate_compact(&f->orig);
+	if (r != WIRE_OK)
 		log_rl(&f->rx_rl, LOG_WARNING, "own OGM not built: %s",
 		    wire_strerror(r));
 	fwd_announce_flush(f, 1);
@@ -240,6 +254,7 @@ fwd_announce_hello(struct fwd *f, struct fwd_iface *v)
 	uint64_t now_ms = log_now_ms();
 	size_t n = 0, len = 0;
 	int r, rotated = 0;
+	uint8_t fresh;
 
 	if (f->data == NULL || f->tables == NULL ||
 	    (salt = fwd_links_salt(&f->data->links, (uint32_t)v->ifindex,
@@ -255,9 +270,14 @@ fwd_announce_hello(struct fwd *f, struct fwd_iface *v)
 	if (f->tables != NULL)
 		n = fwd_orig_peers(f->tables, (uint32_t)v->ifindex, peers,
 		    WIRE_HELLO_MAX_NEIGH);
+	/* For a while after our parser (re)started it knows no full OGM
+	 * entries: neighbours hand them on (pcore_desc.h). */
+	fresh = f->parser.spawned_ms != 0 && now_ms >= f->parser.spawned_ms &&
+	    now_ms - f->parser.spawned_ms < FWD_FRESH_OGMS *
+	    (uint64_t)f->orig.ogm_ms ? WIRE_HELLO_F_FRESH : 0;
 	r = fwd_hello_build_cert(&f->id, v->rs.mac, f->orig.hello_ms,
 	    f->epoch, v->hello_seqno + 1, salt->salt, peers, n,
-	    fwd_trust_own_cert(&f->trust), buf, sizeof(buf), &len);
+	    fwd_trust_own_cert(&f->trust), fresh, buf, sizeof(buf), &len);
 	if (r != WIRE_OK) {
 		log_rl(&f->rx_rl, LOG_WARNING, "%s: HELLO not built: %s",
 		    v->name, wire_strerror(r));
@@ -324,8 +344,11 @@ fwd_announce_burst(struct fwd *f, uint32_t ifindex, int new_neigh,
 
 	if (v == NULL)
 		return;
-	if (new_neigh)
+	if (new_neigh) {
 		(void)fwd_bucket_want(&v->hello_burst, now_ms, 0);
+		/* It needs our description to take our compact OGMs. */
+		fwd_ogm_want_full(&f->orig, 2);
+	}
 	if (f->orig.next_ogm_ms != 0)
 		(void)fwd_bucket_want(&f->orig.ogm_burst, now_ms,
 		    FWD_BURST_OGM_DELAY_MS);

@@ -41,6 +41,9 @@ fwd_apply_neigh(void *arg, const union ipc_payload *u)
 		memcpy(old_mac, old->mac, BS_ADDR_LEN);
 		old_tq = old->tq;
 	}
+	/* It knows no full OGM entry yet: ours go full for a while. */
+	if (n->state == IPC_NEIGH_UP && (n->flags & IPC_NEIGH_F_FRESH) != 0)
+		fwd_ogm_want_full(&f->orig, 2);
 	switch (fwd_neigh_update(f->tables, n, now_ms)) {
 	case FWD_NEIGH_FULL:
 		log_rl(&f->parser.note_rl, LOG_WARNING, "neighbour table full: "

@@ -526,6 +526,8 @@ fwd_stats_forwarder(struct fwd *f, struct ctl_reply *r)
 	ctl_reply_field_u64(r, "fast_path_frames", f->fast_frames);
 	ctl_reply_field_u64(r, "fast_path_replays", f->fast_replays);
 	ctl_reply_field_u64(r, "tofu_pins_kept", fwd_pins_count(&f->pins));
+	/* The rest in a record of their own (CTLP_FIELDS_MAX a record). */
+	ctl_reply_record_begin(r);
 	if (f->data != NULL) {
 		ctl_reply_field_u64(r, "echo_requests_sent",
 		    f->data->echo.requests_sent);

@@ -28,6 +28,8 @@ fwd_orig_init(struct fwd_orig *o, const struct bs_identity *id,
 	o->epoch = epoch;
 	o->ogm_ms = ogm_ms;
 	o->hello_ms = hello_ms;
+	o->full_left = FWD_FULL_REPEAT;
+	o->full_every = FWD_FULL_EVERY;
 	fwd_relayq_init(&o->rq, fwd_relay_delay(ogm_ms));
 }
 
@@ -63,7 +65,7 @@ fwd_hello_build(const struct bs_identity *id,
     size_t *len)
 {
 	return fwd_hello_build_cert(id, ifmac, interval_ms, epoch, seqno,
-	    salt, peers, n, NULL, buf, cap, len);
+	    salt, peers, n, NULL, 0, buf, cap, len);
 }
 
 int
@@ -71,7 +73,7 @@ fwd_hello_build_cert(const struct bs_identity *id,
     const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
     uint32_t epoch, uint32_t seqno, const uint8_t *salt,
     const struct fwd_peer *peers, size_t n, const uint8_t *cert,
-    uint8_t *buf, size_t cap, size_t *len)
+    uint8_t flags, uint8_t *buf, size_t cap, size_t *len)
 {
 	struct wire_hello h;
 	uint8_t sig[BS_SIG_LEN];
@@ -89,6 +91,7 @@ fwd_hello_build_cert(const struct bs_identity *id,
 	h.seqno = seqno;
 	h.salt = salt;
 	h.cert = cert;
+	h.flags = flags & WIRE_HELLO_F_FRESH;
 	for (i = 0; i < n; i++) {
 		h.neigh[i].addr = peers[i].addr;
 		h.neigh[i].rx_count = peers[i].rx_count;
@@ -134,6 +137,21 @@ fwd_ogm_tvlvs(uint8_t *tv, size_t cap, size_t *len,
 	return WIRE_OK;
 }
 
+/* Our own entry's mutable part, hops 0, with the chain element elem. */
+static int
+fwd_own_mut(struct fwd_orig *o, uint8_t kind,
+    const uint8_t elem[static BS_CHAIN_LEN])
+{
+	struct wire_ogm_mut m = { .kind = kind };
+
+	m.ttl = FWD_OGM_TTL;
+	m.tq = FWD_OGM_TQ;
+	m.hops = 0;
+	m.prev_sender = o->own_addr;
+	m.chain = elem;
+	return wire_ogm_mut_put(o->own, WIRE_OGM_MUT_LEN, &m);
+}
+
 int
 fwd_ogm_originate(struct fwd_orig *o, const struct wire_tt_entry *tt,
     unsigned ntt, uint32_t gw_down, uint32_t gw_up)
@@ -146,10 +164,9 @@ fwd_ogm_originate_ext(struct fwd_orig *o, const struct wire_tt_entry *tt,
     unsigned ntt, uint32_t gw_down, uint32_t gw_up, const uint8_t *extra,
     size_t extra_len)
 {
-	uint8_t tv[WIRE_TVLV_MAX], seed[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN];
+	uint8_t tv[WIRE_TVLV_MAX], elem[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN];
 	uint8_t sig[BS_SIG_LEN], *blk = o->own + WIRE_OGM_MUT_LEN;
 	struct wire_ogm_signed s;
-	struct wire_ogm_mut m;
 	size_t tvlen, blen;
 	int r;
 
@@ -157,7 +174,12 @@ fwd_ogm_originate_ext(struct fwd_orig *o, const struct wire_tt_entry *tt,
 	if ((r = fwd_ogm_tvlvs(tv, sizeof(tv), &tvlen, tt, ntt, gw_down,
 	    gw_up, extra, extra_len)) != WIRE_OK)
 		return r;
-	bs_chain_new(seed, anchor);
+	/* A full entry may start a new chain (the receivers' reference). */
+	if (bs_ogmchain_get(&o->chain, o->ogm_seqno + 1, elem, anchor) != 0) {
+		bs_ogmchain_new(&o->chain, o->ogm_seqno + 1);
+		(void)bs_ogmchain_get(&o->chain, o->ogm_seqno + 1, elem,
+		    anchor);
+	}
 	memset(&s, 0, sizeof(s));
 	s.pk = o->id->pk;
 	s.epoch = o->epoch;
@@ -177,17 +199,92 @@ fwd_ogm_originate_ext(struct fwd_orig *o, const struct wire_tt_entry *tt,
 	if ((r = wire_sig_append(blk, FWD_OWN_BLOCK_MAX, &blen, sig)) !=
 	    WIRE_OK)
 		goto out;
-	m.ttl = FWD_OGM_TTL;
-	m.tq = FWD_OGM_TQ;
-	m.hops = 0;
-	m.prev_sender = o->own_addr;
-	m.chain = seed;
-	if ((r = wire_ogm_mut_put(o->own, WIRE_OGM_MUT_LEN, &m)) != WIRE_OK)
+	if ((r = fwd_own_mut(o, WIRE_OGM_FULL, elem)) != WIRE_OK)
 		goto out;
 	o->ogm_seqno++;
 	o->own_len = WIRE_OGM_MUT_LEN + blen;
 	o->c.ogm_originated++;
+	o->c.ogm_full++;
+	o->full_seqno = o->ogm_seqno;
+	if (o->full_left > 0)
+		o->full_left--;
 out:
+	sodium_memzero(elem, sizeof(elem));
+	return r;
+}
+
+int
+fwd_ogm_full_due(struct fwd_orig *o, const uint8_t desc[static 16],
+    int force)
+{
+	uint32_t next = o->ogm_seqno + 1;
+
+	if (!o->have_desc || memcmp(desc, o->desc, sizeof(o->desc)) != 0) {
+		memcpy(o->desc, desc, sizeof(o->desc));
+		o->have_desc = 1;
+		o->full_left = FWD_FULL_REPEAT;
+	}
+	return force || o->full_left > 0 || !o->chain.valid ||
+	    next - o->chain.base >= BS_OGMCHAIN_SEQNOS || o->full_every <= 1 ||
+	    next - o->full_seqno >= o->full_every;
+}
+
+void
+fwd_ogm_desc_digest(uint8_t out[static 16], const struct wire_tt_entry *tt,
+    unsigned ntt, uint32_t gw_down, uint32_t gw_up, const uint8_t *a,
+    size_t alen, const uint8_t *b, size_t blen)
+{
+	crypto_generichash_state st;
+	uint8_t v[BS_ADDR_LEN + 4];
+	unsigned i;
+
+	crypto_generichash_init(&st, NULL, 0, 16);
+	for (i = 0; i < ntt; i++) {
+		memcpy(v, tt[i].mac, BS_ADDR_LEN);
+		bs_put16(v + BS_ADDR_LEN, tt[i].vid);
+		v[BS_ADDR_LEN + 2] = tt[i].flags;
+		v[BS_ADDR_LEN + 3] = 0;
+		crypto_generichash_update(&st, v, sizeof(v));
+	}
+	bs_put32(v, gw_down);
+	bs_put16(v + 4, (uint16_t)(gw_up >> 16));
+	bs_put16(v + 6, (uint16_t)gw_up);
+	bs_put16(v + 8, (uint16_t)ntt);
+	crypto_generichash_update(&st, v, sizeof(v));
+	if (alen > 0)
+		crypto_generichash_update(&st, a, alen);
+	bs_put32(v, (uint32_t)alen);
+	crypto_generichash_update(&st, v, 4);
+	if (blen > 0)
+		crypto_generichash_update(&st, b, blen);
+	crypto_generichash_final(&st, out, 16);
+}
+
+void
+fwd_ogm_want_full(struct fwd_orig *o, unsigned n)
+{
+	if (o->full_left < n)
+		o->full_left = n;
+}
+
+int
+fwd_ogm_originate_compact(struct fwd_orig *o)
+{
+	uint8_t elem[BS_CHAIN_LEN], anchor[BS_CHAIN_LEN];
+	int r;
+
+	o->own_len = 0;
+	if (bs_ogmchain_get(&o->chain, o->ogm_seqno + 1, elem, anchor) != 0)
+		return WIRE_EINVAL;
+	if ((r = fwd_own_mut(o, WIRE_OGM_COMPACT, elem)) == WIRE_OK &&
+	    (r = wire_ogm_compact_build(o->own + WIRE_OGM_MUT_LEN,
+	    o->own_addr, o->ogm_seqno + 1)) == WIRE_OK) {
+		o->ogm_seqno++;
+		o->own_len = WIRE_OGM_COMPACT_LEN;
+		o->c.ogm_originated++;
+		o->c.ogm_compact++;
+	}
+	sodium_memzero(elem, sizeof(elem));
 	return r;
 }
 
@@ -278,7 +375,7 @@ fwd_agg_add(struct fwd_agg *a, const uint8_t *entry, size_t len)
 {
 	struct wire_ogm_mut m;
 
-	if (entry == NULL || len < WIRE_OGM_ENTRY_MIN)
+	if (entry == NULL || len < WIRE_OGM_COMPACT_LEN)
 		return WIRE_EINVAL;
 	if (WIRE_OGM_HDR_LEN + a->tlen > a->cap ||
 	    len > a->cap - WIRE_OGM_HDR_LEN - a->tlen) {

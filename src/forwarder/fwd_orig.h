@@ -95,7 +95,7 @@ int	fwd_hello_build_cert(const struct bs_identity *id,
 	    const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
 	    uint32_t epoch, uint32_t seqno, const uint8_t *salt,
 	    const struct fwd_peer *peers, size_t n, const uint8_t *cert,
-	    uint8_t *buf, size_t cap, size_t *len);
+	    uint8_t flags, uint8_t *buf, size_t cap, size_t *len);
 
 /* Counters of the origination code (the "stats" dump names them). */
 #define FWD_OCOUNT_LIST(X) \
@@ -118,7 +118,9 @@ int	fwd_hello_build_cert(const struct bs_identity *id,
 	X(link_key_failed,	"link_key_failed") \
 	X(burst_hello,		"tx_hello_burst") \
 	X(burst_ogm,		"tx_ogm_burst") \
-	X(burst_refused,	"burst_refused")
+	X(burst_refused,	"burst_refused") \
+	X(ogm_full,		"tx_ogm_full") \
+	X(ogm_compact,		"tx_ogm_compact")
 
 COUNTERS_STRUCT(fwd_ocount, FWD_OCOUNT_LIST);
 #define FWD_OCOUNT_N	(sizeof(struct fwd_ocount) / sizeof(uint64_t))
@@ -157,10 +159,35 @@ struct fwd_orig {
 	size_t own_len;
 	struct fwd_relayq rq;
 	struct fwd_bucket ogm_burst;	/* extra own OGMs (fwd_burst.h) */
+	/* Full and compact own OGMs (fwd_ogm_full_due). */
+	struct bs_ogmchain chain;
+	uint8_t desc[16];		/* digest of the last description */
+	int have_desc;
+	uint32_t full_seqno;		/* seqno of the last full own OGM */
+	unsigned full_left;		/* full ones still owed */
+	unsigned full_every;		/* refresh: at least every Nth */
 	struct fwd_ocount c;
 };
 
-/* Zero state for id (kept by reference), epoch and the two intervals. */
+/*
+ * Full own OGMs (batsec-protocol(7), "OGM CHAIN"): FWD_FULL_REPEAT in a
+ * row at start, after the description changed and when a neighbour
+ * appeared (fwd_ogm_want_full), and then at least one in every
+ * FWD_FULL_EVERY; the others are compact.
+ */
+#define FWD_FULL_REPEAT		3
+#define FWD_FULL_EVERY		16
+/*
+ * OGM intervals after its parser (re)started during which the node's
+ * HELLOs carry WIRE_HELLO_F_FRESH: the parser knows no full entries, so
+ * neighbours hand them on (src/parser/pcore_desc.h).
+ */
+#define FWD_FRESH_OGMS		4
+
+/*
+ * Zero state for id (kept by reference), epoch and the two intervals;
+ * the first FWD_FULL_REPEAT own OGMs go full.
+ */
 void	fwd_orig_init(struct fwd_orig *o, const struct bs_identity *id,
 	    uint32_t epoch, uint16_t ogm_ms, uint16_t hello_ms);
 /* interval_ms +- FWD_JITTER_PCT %, uniform (never below 1). */
@@ -181,6 +208,34 @@ int	fwd_orig_counter(struct fwd_orig *o, uint64_t *ctr);
  */
 int	fwd_ogm_originate(struct fwd_orig *o, const struct wire_tt_entry *tt,
 	    unsigned ntt, uint32_t gw_down, uint32_t gw_up);
+/*
+ * Whether the next own OGM must be full: force (a certificate or
+ * revocation to carry, a paged table), a description whose digest (desc,
+ * 16 bytes over what the full entry's TVLVs say of clients, gateway and
+ * listeners) differs from the last one (then FWD_FULL_REPEAT full ones),
+ * full ones still owed, the end of the OGM chain, or FWD_FULL_EVERY
+ * (o->full_every) since the last full one.
+ */
+int	fwd_ogm_full_due(struct fwd_orig *o, const uint8_t desc[static 16],
+	    int force);
+/*
+ * The description digest fwd_ogm_full_due takes: the ntt clients tt, the
+ * gateway bandwidths and two ranges of encoded TVLVs (a page, the
+ * listeners).
+ */
+void	fwd_ogm_desc_digest(uint8_t out[static 16],
+	    const struct wire_tt_entry *tt, unsigned ntt, uint32_t gw_down,
+	    uint32_t gw_up, const uint8_t *a, size_t alen, const uint8_t *b,
+	    size_t blen);
+/* The next n own OGMs go full (a new neighbour). */
+void	fwd_ogm_want_full(struct fwd_orig *o, unsigned n);
+/*
+ * A compact own OGM into o->own: seqno + 1, mutable part {FWD_OGM_TTL,
+ * FWD_OGM_TQ, hops 0, kind compact, own address, the chain's hops-0
+ * element}, own address and seqno.  WIRE_EINVAL (own_len 0) when the
+ * chain does not cover the seqno: fwd_ogm_full_due said full then.
+ */
+int	fwd_ogm_originate_compact(struct fwd_orig *o);
 /*
  * fwd_ogm_originate with extra_len bytes of TVLV containers, already
  * encoded, after TT and GATEWAY (certificate, revocation: fwd_trust.h).

@@ -259,7 +259,10 @@ ipc_check_relay(const struct ipc_ctx *ctx,
 	if (wire_ogm_head_get(r->entry, r->len, &h) != WIRE_OK)
 		return ipc_bad(err, errlen, "IPC RELAY: entry of %u bytes is "
 		    "too short", (unsigned)r->len);
-	bs_mesh_addr(orig, h.pk);
+	if (h.pk != NULL)
+		bs_mesh_addr(orig, h.pk);
+	else
+		memcpy(orig, h.orig, BS_ADDR_LEN);
 	if (ipc_not_own(ctx, "RELAY", orig, err, errlen) != 0)
 		return IPC_CHECK_BAD;
 	if (r->ifindex == IPC_IFINDEX_ALL)

@@ -14,6 +14,7 @@
 #include "batsec_policy.h"
 #include "pcore.h"
 #include "pcore_base.h"
+#include "pcore_desc.h"
 #include "pcore_drop.h"
 #include "pcore_hello.h"
 #include "pcore_int.h"
@@ -58,6 +59,7 @@ pcore_free(struct pcore *pc)
 	sigcache_free(&pc->sigs);
 	pcore_lim_free(pc);
 	pcore_ttpage_free(pc);
+	pcore_desc_free(pc);
 	pcore_trust_free(pc);
 	sodium_memzero(pc->neigh, sizeof(pc->neigh));
 	bs_policy_free(pc->policy);
@@ -82,7 +84,10 @@ pcore_setup(struct pcore *pc, char *err, size_t errlen)
 	pcore_rt_params(pc, &p);
 	pc->rt = routing_new(&p, pc->cfg.own_pk, pc->cfg.own_addr, pc->rt_key);
 	if (pc->rt == NULL || sigcache_init(&pc->sigs, pc->sig_key) != 0 ||
-	    pcore_lim_setup(pc) != 0 || pcore_ttpage_setup(pc) != 0) {
+	    pcore_lim_setup(pc) != 0 || pcore_ttpage_setup(pc) != 0 ||
+	    pcore_desc_setup(pc) != 0) {
+		pcore_desc_free(pc);
+		pcore_ttpage_free(pc);
 		pcore_lim_free(pc);
 		routing_free(pc->rt);
 		pc->rt = NULL;

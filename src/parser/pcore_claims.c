@@ -50,14 +50,34 @@ pl_claim_set(const struct pcore *pc, const uint8_t mac[static BS_ADDR_LEN],
 	    PL_CLAIM_SETS) * PL_CLAIM_WAYS];
 }
 
+/*
+ * When the owner last claimed c: its own time, or, for a client the
+ * owner's last full entry claimed, the owner's newest OGM since (compact
+ * entries carry no clients and change none: pcore_aux.tt_s, live_s).
+ */
+static uint32_t
+pl_claim_seen(const struct pcore *pc, const struct pl_claim *c)
+{
+	struct routing_orig_info oi;
+	struct pcore_aux a;
+
+	if ((c->flags & PL_CLAIM_F_WITHDRAWN) != 0 || pc->rt == NULL ||
+	    routing_orig_get_addr(pc->rt, c->owner, &oi) != ROUTING_OK)
+		return c->seen_s;
+	memcpy(&a, oi.aux, sizeof(a));
+	if (a.tt_s != 0 && c->seen_s >= a.tt_s && a.live_s > c->seen_s)
+		return a.live_s;
+	return c->seen_s;
+}
+
 static int
 pl_claim_lapsed(const struct pcore *pc, const struct pl_claim *c,
     uint64_t now_ms)
 {
-	uint32_t now = pl_claim_secs(now_ms);
+	uint32_t now = pl_claim_secs(now_ms), seen = pl_claim_seen(pc, c);
 
-	return now > c->seen_s &&
-	    (uint64_t)(now - c->seen_s) * 1000 > pcore_lim_idle_ms(pc);
+	return now > seen &&
+	    (uint64_t)(now - seen) * 1000 > pcore_lim_idle_ms(pc);
 }
 
 /* The owner's OGMs stopped claiming it (withdrawn). */
@@ -66,15 +86,15 @@ pl_claim_released(const struct pcore *pc, const struct pl_claim *c,
     uint64_t now_ms)
 {
 	uint64_t rel = (uint64_t)pc->cfg.ogm_ms * PL_CLAIM_RELEASE_OGMS;
-	uint32_t now = pl_claim_secs(now_ms);
+	uint32_t now = pl_claim_secs(now_ms), seen;
 
 	if ((c->flags & PL_CLAIM_F_WITHDRAWN) != 0)
 		return 1;
 	if (rel < PL_CLAIM_RELEASE_MIN_MS)
 		rel = PL_CLAIM_RELEASE_MIN_MS;
+	seen = pl_claim_seen(pc, c);
 	/* seen_s is in whole seconds: one more for its rounding. */
-	return now > c->seen_s &&
-	    (uint64_t)(now - c->seen_s) * 1000 >= rel + 1000;
+	return now > seen && (uint64_t)(now - seen) * 1000 >= rel + 1000;
 }
 
 static int

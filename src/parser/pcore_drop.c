@@ -158,6 +158,8 @@ static const char *const pcore_entry_names[PCORE_E_COUNT] = {
 	[PCORE_E_SIG] = "bad OGM signature",
 	[PCORE_E_INTRO] = "over the introduction quota",
 	[PCORE_E_BUDGET] = "over the verification budget",
+	[PCORE_E_NODESC] = "compact entry without a chain reference",
+	[PCORE_E_CHAIN] = "OGM chain element does not verify",
 };
 
 const char *
@@ -180,6 +182,8 @@ static const enum ipc_stat_id pcore_entry_stat[PCORE_E_COUNT] = {
 	/* PCORE_E_SIG: pcore_verify counted sig_failed. */
 	[PCORE_E_INTRO] = IPC_STAT_DROP_INTRO_QUOTA,
 	[PCORE_E_BUDGET] = IPC_STAT_DROP_VERIFY_BUDGET,
+	[PCORE_E_NODESC] = IPC_STAT_DROP_NO_CHAIN,
+	[PCORE_E_CHAIN] = IPC_STAT_DROP_CHAIN,
 };
 
 /* What a refused entry counts as against the frame's source. */
@@ -195,6 +199,8 @@ static const int8_t pcore_entry_reason[PCORE_E_COUNT] = {
 	[PCORE_E_SIG] = PL_R_SIG,
 	[PCORE_E_INTRO] = PL_R_QUOTA,
 	[PCORE_E_BUDGET] = PL_R_QUOTA,
+	[PCORE_E_NODESC] = -1,		/* an honest relay's too */
+	[PCORE_E_CHAIN] = PL_R_HOPS,
 };
 
 /* One entry of an authenticated OGM frame came to what. */

@@ -8,6 +8,7 @@
 
 #include "batsec_policy.h"
 #include "pcore_base.h"
+#include "pcore_desc.h"
 #include "pcore_drop.h"
 #include "pcore_hello.h"
 #include "pcore_int.h"
@@ -196,7 +197,14 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 		    NULL, 0, now_ms);
 	pcore_count(pc, IPC_STAT_RX_HELLO);
 	pcore_lim_authentic(pc, ifindex, src, now_ms);
-	if (routing_neigh_get(pc->rt, ifindex, addr, &ni) == ROUTING_OK)
+	/* A new neighbour, or one that says it knows no full entry yet:
+	 * hand it full entries for a while (pcore_desc.h). */
+	if (res.neigh_new || (h.flags & WIRE_HELLO_F_FRESH) != 0)
+		pcore_desc_fresh(pc, now_ms);
+	if (routing_neigh_get(pc->rt, ifindex, addr, &ni) == ROUTING_OK) {
 		pcore_neigh_tell(pc, &res, &ni, h.salt, now_ms);
+		if ((h.flags & WIRE_HELLO_F_FRESH) != 0)
+			pcore_neigh_fresh(pc, &ni, h.salt);
+	}
 	return PCORE_ACCEPT;
 }

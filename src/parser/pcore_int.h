@@ -90,8 +90,23 @@ enum pcore_entry {
 	PCORE_E_SIG,		/* signature does not verify */
 	PCORE_E_INTRO,		/* new originator over the intro quota */
 	PCORE_E_BUDGET,		/* over the verification budget */
+	PCORE_E_NODESC,		/* compact entry without a usable chain
+				   reference: wait for a full entry */
+	PCORE_E_CHAIN,		/* compact entry's OGM chain element wrong */
 	PCORE_E_COUNT
 };
+
+/*
+ * Compact entries (pcore_ogm.c): the hashes free per entry (one sequence
+ * number ahead plus a hop difference); beyond that each started
+ * PCORE_CHAIN_UNIT hashes are paid as one signature check from the
+ * verification budgets (192 BLAKE2b compressions of 224 ns cost about
+ * one Ed25519 check, 43 us, on the 2-core x86-64 VM); and the most one
+ * entry may cost: 16 sequence numbers and a hop difference, 3 units.
+ */
+#define PCORE_CHAIN_FREE	(2 * BS_MAXHOPS)
+#define PCORE_CHAIN_UNIT	192
+#define PCORE_CHAIN_MAX		(17 * BS_MAXHOPS)	/* 544 */
 
 /* Wire codec errors are 0..-17 (enum wire_err); counted by -err. */
 #define PCORE_WIRE_ERRS		18
@@ -214,6 +229,11 @@ struct pcore {
 	uint8_t rt_key[ROUTING_HASH_KEY_LEN];	/* random, pcore_init */
 	uint8_t sig_key[SIGCACHE_KEY_LEN];
 
+	/* Kept full entries, handed on to fresh neighbours (pcore_desc.h). */
+	struct pcore_desc *desc;	/* PCORE_DESC_SLOTS, NULL before CONFIG */
+	size_t desc_bytes;		/* their blocks */
+	uint64_t upgrade_until_ms;	/* some neighbour needs them till */
+
 	/* Counters. */
 	uint64_t stat[IPC_STAT_ID_END];		/* by enum ipc_stat_id */
 	uint64_t drop[PCORE_DROP_COUNT];	/* by enum pcore_drop */
@@ -258,6 +278,26 @@ struct pcore_aux {
 	uint16_t intro_gen;		/* pc->neigh_gen[slot] back then */
 	uint8_t roam_takes;		/* clients taken from live owners */
 	uint8_t roam_window;		/* ... in this minute (low 8 bits) */
+	/*
+	 * The OGM chain's reference (batsec-protocol(7), "OGM CHAIN"): the
+	 * verified element nearest the seed, of (chain_epoch, chain_seqno,
+	 * chain_hops); compact entries are checked against it.
+	 */
+	uint8_t chain_ref[16];
+	uint32_t chain_epoch;
+	uint32_t chain_seqno;
+	uint8_t chain_hops;
+	uint8_t chain_ok;		/* 1: chain_ref holds an element */
+	uint8_t reserved[2];
+	/*
+	 * Client claims (pcore_claims.c): a compact entry says nothing of
+	 * the clients, so a claim the originator's last full entry made
+	 * (its seen_s >= tt_s) stays as fresh as the originator's newest
+	 * OGM of any kind (live_s).  Seconds, as pl_claim.seen_s.
+	 */
+	uint32_t tt_s;			/* the last full entry's clients */
+	uint32_t live_s;		/* the newest OGM, full or compact */
+	uint8_t reserved2[4];
 };
 _Static_assert(sizeof(struct pcore_aux) == ROUTING_AUX_LEN, "pcore_aux");
 

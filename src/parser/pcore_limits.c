@@ -316,6 +316,17 @@ pcore_lim_hello_budget(struct pcore *pc, uint32_t ifindex,
 }
 
 int
+pcore_lim_verify_left(struct pcore *pc, struct pcore_neigh *n,
+    uint64_t now_ms)
+{
+	const struct bs_policy_limits *l = pcore_lim_limits(pc);
+
+	return pl_bucket_level(&n->verify, l->verify_rate, l->verify_burst,
+	    now_ms) > 0 && pl_bucket_level(&pc->lim.verify,
+	    l->verify_global_rate, l->verify_global_burst, now_ms) > 0;
+}
+
+int
 pcore_lim_verify_budget(struct pcore *pc, struct pcore_neigh *n, int known,
     uint64_t now_ms)
 {

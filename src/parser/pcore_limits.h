@@ -199,6 +199,12 @@ int	pcore_lim_hello_budget(struct pcore *pc, uint32_t ifindex,
  * signature trailer (known = 1: n is a neighbour): neighbour n's budget
  * and the global one; under load only known originators.  0 or -1.
  */
+/*
+ * 1 when the neighbour's and the node's verification budgets hold at
+ * least one check (nothing taken), else 0.
+ */
+int	pcore_lim_verify_left(struct pcore *pc, struct pcore_neigh *n,
+	    uint64_t now_ms);
 int	pcore_lim_verify_budget(struct pcore *pc, struct pcore_neigh *n,
 	    int known, uint64_t now_ms);
 

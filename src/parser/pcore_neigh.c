@@ -12,6 +12,7 @@
 
 #include "batsec_policy.h"
 #include "pcore_base.h"
+#include "pcore_desc.h"
 #include "pcore_int.h"
 #include "pcore_limits.h"
 #include "pcore_neigh.h"
@@ -77,8 +78,8 @@ pcore_neigh_new(struct pcore *pc, const struct routing_neigh_info *ni)
 /* ---- messages about neighbours ----------------------------------------------- */
 
 static int
-pcore_send_neigh(struct pcore *pc, const struct routing_neigh_info *ni,
-    const uint8_t *salt, uint8_t state)
+pcore_send_neigh_f(struct pcore *pc, const struct routing_neigh_info *ni,
+    const uint8_t *salt, uint8_t state, uint8_t flags)
 {
 	struct ipc_neigh m;
 
@@ -92,9 +93,17 @@ pcore_send_neigh(struct pcore *pc, const struct routing_neigh_info *ni,
 	if (state == IPC_NEIGH_UP) {
 		m.tq = ni->link_tq;
 		m.rx_count = ni->rq;
+		m.flags = flags;
 		memcpy(m.salt, salt, BS_LINKSALT_LEN);
 	}
 	return pcore_emit(pc, IPC_NEIGH, &m, sizeof(m));
+}
+
+static int
+pcore_send_neigh(struct pcore *pc, const struct routing_neigh_info *ni,
+    const uint8_t *salt, uint8_t state)
+{
+	return pcore_send_neigh_f(pc, ni, salt, state, 0);
 }
 
 /* Ask the forwarder for the link key (it alone holds our secret key). */
@@ -174,6 +183,17 @@ pcore_neigh_tell(struct pcore *pc, const struct routing_hello_result *res,
 	}
 	if (n->announced && pcore_key_due(n, now_ms))
 		pcore_key_request(pc, n, now_ms);
+}
+
+void
+pcore_neigh_fresh(struct pcore *pc, const struct routing_neigh_info *ni,
+    const uint8_t salt[static BS_LINKSALT_LEN])
+{
+	struct pcore_neigh *n = pcore_neigh_get(pc, ni->ifindex, ni->addr);
+
+	if (n != NULL && n->announced)
+		(void)pcore_send_neigh_f(pc, ni, salt, IPC_NEIGH_UP,
+		    IPC_NEIGH_F_FRESH);
 }
 
 int
@@ -297,6 +317,7 @@ pcore_orig_gone(struct pcore *pc, const struct routing_orig_info *oi)
 	memcpy(&a, oi->aux, sizeof(a));
 	if (a.tt_count == PCORE_TT_PAGED)
 		pcore_ttpage_forget(pc, oi->addr);
+	pcore_desc_forget(pc, oi->addr);
 	if (a.tt_count > 0) {
 		memset(&tt, 0, sizeof(tt));
 		memcpy(tt.orig_addr, oi->addr, BS_ADDR_LEN);

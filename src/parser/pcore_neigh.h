@@ -51,6 +51,14 @@ void	pcore_neigh_tell(struct pcore *pc,
 	    const struct routing_hello_result *res,
 	    const struct routing_neigh_info *ni,
 	    const uint8_t salt[static BS_LINKSALT_LEN], uint64_t now_ms);
+/*
+ * The neighbour's HELLO said it knows no full OGM entries
+ * (WIRE_HELLO_F_FRESH): NEIGH UP again with IPC_NEIGH_F_FRESH, so that
+ * the forwarder sends its own OGMs full for a while.
+ */
+void	pcore_neigh_fresh(struct pcore *pc,
+	    const struct routing_neigh_info *ni,
+	    const uint8_t salt[static BS_LINKSALT_LEN]);
 
 /* ROUTE_ADD for an originator with a route via an announced neighbour. */
 void	pcore_route_add(struct pcore *pc,

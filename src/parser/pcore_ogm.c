@@ -12,6 +12,7 @@
 #include "batsec_policy.h"
 #include "pcore_base.h"
 #include "pcore_claims.h"
+#include "pcore_desc.h"
 #include "pcore_drop.h"
 #include "pcore_int.h"
 #include "pcore_limits.h"
@@ -361,6 +362,9 @@ pcore_entry_tvlvs(struct pcore *pc, const struct wire_ogm_entry *e,
 
 	memcpy(&a, oi->aux, sizeof(a));
 	changed = pcore_entry_tt(pc, e, oi, &a, now_ms);
+	/* The clients just claimed are the current ones (pcore_claims.c). */
+	a.tt_s = (uint32_t)(now_ms / 1000);
+	a.live_s = a.tt_s;
 	changed |= pcore_entry_gw(pc, e, oi, &a);
 	pcore_entry_mcast(pc, e, oi);
 	changed |= memcmp(&a, oi->aux, sizeof(a)) != 0;	/* roam budget */
@@ -403,6 +407,7 @@ pcore_entry_relay(struct pcore *pc, uint32_t in_ifindex,
 	memcpy(m.entry, e->raw, e->raw_len);
 	sigcache_chain_step(&pc->sigs, elem, e->mut.chain);
 	memset(&mut, 0, sizeof(mut));
+	mut.kind = e->mut.kind;
 	mut.ttl = res->relay_ttl;
 	mut.hops = res->relay_hops;
 	mut.prev_sender = res->relay_prev_sender;
@@ -537,6 +542,245 @@ pcore_entry_iface(const struct pcore *pc, struct routing_ogm *m)
 		}
 }
 
+/*
+ * What the routing core takes of an entry of originator (pk, addr) with
+ * that epoch and seqno, received in frame o on ifindex, of class cls.
+ */
+static void
+pcore_entry_ogm(const struct pcore *pc, struct routing_ogm *m,
+    const uint8_t *pk, const uint8_t *addr, uint32_t epoch, uint32_t seqno,
+    const struct wire_ogm *o, const struct wire_ogm_entry *e,
+    uint32_t ifindex, uint8_t cls)
+{
+	memset(m, 0, sizeof(*m));
+	m->orig_pk = pk;
+	m->orig_addr = addr;
+	m->epoch = epoch;
+	m->seqno = seqno;
+	m->tq = e->mut.tq;
+	m->hops = e->mut.hops;
+	m->ttl = e->mut.ttl;
+	m->prev_sender = e->mut.prev_sender;
+	m->ifindex = ifindex;
+	m->sender = o->sender;
+	m->cls = cls;
+	pcore_entry_iface(pc, m);
+}
+
+/* ---- the OGM chain ------------------------------------------------------------ */
+
+/*
+ * A newer compact entry of pk: its last full entry's clients stay
+ * claimed (pcore_aux.live_s, pcore_claims.c).
+ */
+static void
+pcore_live_note(struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
+    uint64_t now_ms)
+{
+	struct routing_orig_info oi;
+	struct pcore_aux a;
+	uint32_t s = (uint32_t)(now_ms / 1000);
+
+	if (routing_orig_get(pc->rt, pk, &oi) != ROUTING_OK)
+		return;
+	memcpy(&a, oi.aux, sizeof(a));
+	if (a.live_s == s)
+		return;
+	a.live_s = s;
+	routing_orig_set_aux(pc->rt, pk, (const uint8_t *)&a);
+}
+
+/*
+ * Whether (epoch, seqno, hops) is nearer the chain's seed than the
+ * reference a holds (or a holds none): a newer epoch or seqno, or the
+ * same seqno with fewer hops.
+ */
+static int
+pcore_chain_nearer(const struct pcore_aux *a, uint32_t epoch, uint32_t seqno,
+    unsigned hops)
+{
+	if (!a->chain_ok || epoch != a->chain_epoch)
+		return !a->chain_ok || routing_newer(epoch, 0, a->chain_epoch,
+		    0);
+	if (seqno != a->chain_seqno)
+		return routing_newer(epoch, seqno, a->chain_epoch,
+		    a->chain_seqno);
+	return hops < a->chain_hops;
+}
+
+/*
+ * A verified element of (epoch, seqno, hops) of pk's OGM chain becomes
+ * the reference when it is nearer the seed than the one held.
+ */
+static void
+pcore_chain_note(struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
+    uint32_t epoch, uint32_t seqno, unsigned hops,
+    const uint8_t elem[static BS_CHAIN_LEN])
+{
+	struct routing_orig_info oi;
+	struct pcore_aux a;
+
+	if (routing_orig_get(pc->rt, pk, &oi) != ROUTING_OK)
+		return;
+	memcpy(&a, oi.aux, sizeof(a));
+	if (!pcore_chain_nearer(&a, epoch, seqno, hops))
+		return;
+	memcpy(a.chain_ref, elem, BS_CHAIN_LEN);
+	a.chain_epoch = epoch;
+	a.chain_seqno = seqno;
+	a.chain_hops = (uint8_t)hops;
+	a.chain_ok = 1;
+	routing_orig_set_aux(pc->rt, pk, (const uint8_t *)&a);
+}
+
+/*
+ * A compact entry's element against the originator's reference.  A walk
+ * of up to PCORE_CHAIN_FREE hashes (one sequence number ahead and a hop
+ * difference) costs the sender nothing while its verification budget is
+ * not empty; a longer one, up to PCORE_CHAIN_MAX, is paid up front, one
+ * signature check per PCORE_CHAIN_UNIT hashes begun beyond the free ones;
+ * further than that the entry waits for a full one (PCORE_E_NODESC).  A
+ * walk that fails is charged to the sender afterwards, one check per
+ * PCORE_CHAIN_UNIT hashes begun, so that made-up elements spend the
+ * sender's budget, and a sender whose budget is empty gets no walk at
+ * all.
+ */
+static enum pcore_entry
+pcore_chain_check(struct pcore *pc, const struct pcore_aux *a,
+    const struct wire_ogm_entry *e, struct pcore_neigh *n, uint64_t now_ms)
+{
+	int32_t ds = (int32_t)(e->cp.seqno - a->chain_seqno);
+	int64_t d = (int64_t)ds * BS_MAXHOPS + a->chain_hops - e->mut.hops;
+	unsigned steps;
+	int64_t u;
+	int r;
+
+	if (d < 0)
+		d = -d;
+	if (d > PCORE_CHAIN_MAX)
+		return PCORE_E_NODESC;
+	if (pcore_lim_verify_left(pc, n, now_ms) == 0)
+		return PCORE_E_BUDGET;
+	for (u = 0; d > PCORE_CHAIN_FREE &&
+	    u < (d - PCORE_CHAIN_FREE + PCORE_CHAIN_UNIT - 1) /
+	    PCORE_CHAIN_UNIT; u++)
+		if (pcore_lim_verify_budget(pc, n, 1, now_ms) != 0)
+			return PCORE_E_BUDGET;
+	r = bs_chain_link(a->chain_ref, a->chain_seqno, a->chain_hops,
+	    e->mut.chain, e->cp.seqno, e->mut.hops, PCORE_CHAIN_MAX, &steps);
+	pc->stat[IPC_STAT_CHAIN_STEPS] += steps;
+	pc->stats_dirty = 1;
+	if (r == 0 || PCORE_FUZZ_BYPASS(e->mut.chain))
+		return PCORE_E_ACCEPT;
+	for (u = 0; u < (steps + PCORE_CHAIN_UNIT - 1) / PCORE_CHAIN_UNIT ||
+	    u == 0; u++)
+		if (pcore_lim_verify_budget(pc, n, 1, now_ms) != 0)
+			break;
+	return PCORE_E_CHAIN;
+}
+
+/*
+ * For a neighbour that needs it (pcore_desc.h): the originator's last
+ * full entry verified, handed on before the compact entry it would not
+ * take without it, at most once per OGM interval, as this node received
+ * it with the hop chain stepped once (so hops one more than it had, and
+ * TQ no more than the ceiling of those hops allows).
+ */
+static void
+pcore_desc_handon(struct pcore *pc, const struct routing_ogm *m,
+    const struct routing_ogm_result *res, uint64_t now_ms)
+{
+	struct pcore_desc *d;
+	struct ipc_relay rl;
+	struct wire_ogm_mut mut;
+	uint8_t elem[BS_CHAIN_LEN];
+	unsigned ceil;
+
+	if (!res->relay || !pcore_desc_upgrading(pc, now_ms) ||
+	    (d = pcore_desc_get(pc, m->orig_addr)) == NULL ||
+	    d->epoch != m->epoch || d->hops >= BS_MAXHOPS ||
+	    !routing_newer(m->epoch, m->seqno, d->epoch, d->seqno) ||
+	    (d->sent_ms != 0 && now_ms - d->sent_ms < pc->cfg.ogm_ms) ||
+	    (size_t)WIRE_OGM_MUT_LEN + d->len > IPC_RELAY_MAX)
+		return;
+	ceil = routing_tq_ceiling(d->hops + 1u, pc->cfg.hop_penalty);
+	memset(&rl, 0, sizeof(rl));
+	memset(&mut, 0, sizeof(mut));
+	sigcache_chain_step(&pc->sigs, elem, d->elem);
+	mut.kind = WIRE_OGM_FULL;
+	mut.ttl = res->relay_ttl;
+	mut.tq = (uint8_t)(res->relay_tq < ceil ? res->relay_tq : ceil);
+	mut.hops = (uint8_t)(d->hops + 1);
+	mut.prev_sender = d->from;
+	mut.chain = elem;
+	if (mut.tq == 0 || mut.ttl == 0 ||
+	    wire_ogm_mut_put(rl.entry, WIRE_OGM_MUT_LEN, &mut) != WIRE_OK)
+		return;
+	memcpy(rl.entry + WIRE_OGM_MUT_LEN, d->blk, d->len);
+	rl.len = (uint16_t)(WIRE_OGM_MUT_LEN + d->len);
+	rl.ifindex = IPC_IFINDEX_ALL;
+	if (pcore_emit(pc, IPC_RELAY, &rl, sizeof(rl)) != 0)
+		return;
+	d->sent_ms = now_ms;
+	pcore_count(pc, IPC_STAT_DESC_RELAYED);
+}
+
+/*
+ * A compact entry (batsec-protocol(7), "OGM CHAIN"): an originator whose
+ * full entry this node verified, named by its address; its sequence
+ * number and hops proven by the chain element; then the same routing
+ * update and relay as a full entry, without TVLVs (the originator's
+ * clients, gateway and listeners stay as its last full entry said).
+ */
+static enum pcore_entry
+pcore_entry_compact(struct pcore *pc, uint32_t ifindex,
+    const struct wire_ogm *o, const struct wire_ogm_entry *e,
+    struct pcore_neigh *n, uint64_t now_ms)
+{
+	struct routing_ogm_result res;
+	struct routing_orig_info oi;
+	struct routing_ogm m;
+	struct pcore_aux a;
+	enum pcore_entry what;
+	uint8_t cls;
+	int r;
+
+	if (memcmp(e->cp.orig, pc->cfg.own_addr, BS_ADDR_LEN) == 0)
+		return PCORE_E_OWN;
+	if (routing_orig_get_addr(pc->rt, e->cp.orig, &oi) != ROUTING_OK)
+		return PCORE_E_NODESC;
+	memcpy(&a, oi.aux, sizeof(a));
+	if (!a.chain_ok || a.chain_epoch != oi.epoch)
+		return PCORE_E_NODESC;
+	if (!pcore_key_admitted(pc, oi.pk, &cls))
+		return PCORE_E_POLICY;
+	pcore_entry_ogm(pc, &m, oi.pk, oi.addr, oi.epoch, e->cp.seqno, o, e,
+	    ifindex, cls);
+	if (!pcore_entry_consistent(pc, o, e, oi.addr))
+		return PCORE_E_HOPS;
+	if ((r = routing_ogm_check(pc->rt, &m)) != ROUTING_OK)
+		return pcore_entry_refused(r);
+	if ((what = pcore_chain_check(pc, &a, e, n, now_ms)) !=
+	    PCORE_E_ACCEPT)
+		return what;
+	if ((r = routing_ogm(pc->rt, &m, now_ms, &res)) != ROUTING_OK)
+		return pcore_entry_refused(r);
+	pcore_count(pc, IPC_STAT_OGM_COMPACT);
+	pcore_chain_note(pc, oi.pk, m.epoch, m.seqno, m.hops, e->mut.chain);
+	pcore_live_note(pc, oi.pk, now_ms);
+	if (oi.cls != cls) {
+		struct routing_orig_info now;
+
+		if (routing_orig_get(pc->rt, oi.pk, &now) == ROUTING_OK) {
+			pcore_lim_reclass(pc, oi.cls, cls, now.aux);
+			routing_orig_set_aux(pc->rt, oi.pk, now.aux);
+		}
+	}
+	pcore_desc_handon(pc, &m, &res, now_ms);
+	pcore_entry_act(pc, &m, 0, e, &res, now_ms);
+	return PCORE_E_ACCEPT;
+}
+
 static enum pcore_entry
 pcore_entry(struct pcore *pc, uint32_t ifindex, const struct wire_ogm *o,
     const struct wire_ogm_entry *e, struct pcore_neigh *n, uint64_t now_ms)
@@ -551,6 +795,8 @@ pcore_entry(struct pcore *pc, uint32_t ifindex, const struct wire_ogm *o,
 	enum pcore_entry what;
 	int r, newer = 0, known = 0, had;
 
+	if (e->mut.kind == WIRE_OGM_COMPACT)
+		return pcore_entry_compact(pc, ifindex, o, e, n, now_ms);
 	if (memcmp(e->sgn.pk, pc->cfg.own_pk, BS_PK_LEN) == 0)
 		return PCORE_E_OWN;
 	/* A key the policy does not admit may carry its certificate. */
@@ -560,19 +806,8 @@ pcore_entry(struct pcore *pc, uint32_t ifindex, const struct wire_ogm *o,
 		cls = BS_CLASS_CERTIFIED;
 	}
 	bs_mesh_addr(oaddr, e->sgn.pk);
-	memset(&m, 0, sizeof(m));
-	m.orig_pk = e->sgn.pk;
-	m.orig_addr = oaddr;
-	m.epoch = e->sgn.epoch;
-	m.seqno = e->sgn.seqno;
-	m.tq = e->mut.tq;
-	m.hops = e->mut.hops;
-	m.ttl = e->mut.ttl;
-	m.prev_sender = e->mut.prev_sender;
-	m.ifindex = ifindex;
-	m.sender = o->sender;
-	m.cls = cls;
-	pcore_entry_iface(pc, &m);
+	pcore_entry_ogm(pc, &m, e->sgn.pk, oaddr, e->sgn.epoch, e->sgn.seqno,
+	    o, e, ifindex, cls);
 	if ((what = pcore_entry_cheap(pc, o, e, &m, n, now_ms, &known, &newer,
 	    &adm, &q)) != PCORE_E_ACCEPT)
 		return what;
@@ -588,6 +823,12 @@ pcore_entry(struct pcore *pc, uint32_t ifindex, const struct wire_ogm *o,
 		return pcore_entry_refused(r);
 	pcore_entry_new(pc, &m, n, &res, had ? &prev : NULL);
 	pcore_entry_act(pc, &m, newer, e, &res, now_ms);
+	/* Its hop-chain element, now proven, anchors compact entries; the
+	 * entry is kept for neighbours that need it. */
+	pcore_chain_note(pc, m.orig_pk, m.epoch, m.seqno, m.hops,
+	    e->mut.chain);
+	(void)pcore_desc_keep(pc, m.orig_addr, m.epoch, m.seqno, m.hops,
+	    e->mut.chain, o->sender, e->block, e->block_len);
 	/* A revocation it carried: the revoked key's entries go at once. */
 	if (pcore_trust_entry_done(pc, e, cls, res.orig_new, newer))
 		pcore_rt_sweep(pc);

@@ -20,8 +20,6 @@ _Static_assert(SIGCACHE_KEY_LEN >= crypto_generichash_KEYBYTES_MIN &&
 _Static_assert(SIGCACHE_DIGEST_LEN >= crypto_generichash_BYTES_MIN,
     "digest length");
 
-/* The hop chain's hash key (batsec-protocol(7), crypto/chain.c). */
-static const char sigcache_chain_key[] = "batsec-chain-v1";
 
 static void
 sigcache_arrays_free(struct sigcache *t)
@@ -49,6 +47,17 @@ sigcache_arrays(struct sigcache *t, uint32_t n)
 	return 0;
 }
 
+/*
+ * The hop chain's hash (crypto/chain.c, bs_chain_step) up to its input:
+ * unkeyed BLAKE2b-128 that has taken the 16-byte label.
+ */
+static void
+sigcache_chain_init(crypto_generichash_state *st)
+{
+	crypto_generichash_init(st, NULL, 0, BS_CHAIN_LEN);
+	crypto_generichash_update(st, bs_chain_label, BS_CHAIN_LEN);
+}
+
 int
 sigcache_init(struct sigcache *c, const uint8_t key[static SIGCACHE_KEY_LEN])
 {
@@ -62,9 +71,7 @@ sigcache_init(struct sigcache *c, const uint8_t key[static SIGCACHE_KEY_LEN])
 		return -1;
 	}
 	memcpy(c->key, key, SIGCACHE_KEY_LEN);
-	crypto_generichash_init(&c->st[0],
-	    (const unsigned char *)sigcache_chain_key,
-	    sizeof(sigcache_chain_key) - 1, BS_CHAIN_LEN);
+	sigcache_chain_init(&c->st[0]);
 	crypto_generichash_init(&c->st[1], c->key, SIGCACHE_KEY_LEN,
 	    SIGCACHE_DIGEST_LEN);
 	return 0;
@@ -86,9 +93,7 @@ sigcache_state(const struct sigcache *c, int which,
 	if (c->st != NULL)
 		*st = c->st[which];
 	else if (which == 0)
-		crypto_generichash_init(st,
-		    (const unsigned char *)sigcache_chain_key,
-		    sizeof(sigcache_chain_key) - 1, BS_CHAIN_LEN);
+		sigcache_chain_init(st);
 	else
 		crypto_generichash_init(st, c->key, SIGCACHE_KEY_LEN,
 		    SIGCACHE_DIGEST_LEN);

@@ -27,7 +27,7 @@ _Static_assert(IPC_INTERVAL_MIN == WIRE_INTERVAL_MIN &&
     IPC_INTERVAL_MAX == WIRE_INTERVAL_MAX, "interval range");
 _Static_assert(IPC_TT_MAX == WIRE_TT_MAX, "TT entries");
 
-#define IPC_RELAY_MIN	WIRE_OGM_ENTRY_MIN
+#define IPC_RELAY_MIN	WIRE_OGM_COMPACT_LEN
 
 /* ---- value checks shared by the format checkers --------------------------- */
 
@@ -351,8 +351,10 @@ chk_neigh(const union ipc_payload *u, char *err, size_t errlen)
 		    "neighbour not 0");
 	if (n->state == IPC_NEIGH_DOWN && !ipc_zero(n->salt, sizeof(n->salt)))
 		return log_errf(err, errlen, "salt of a down neighbour not 0");
-	if (n->reserved != 0)
-		return log_errf(err, errlen, "reserved field not 0");
+	if ((n->flags & ~IPC_NEIGH_F_MASK) != 0 ||
+	    (n->state != IPC_NEIGH_UP && n->flags != 0))
+		return log_errf(err, errlen, "flags 0x%02x not allowed",
+		    (unsigned)n->flags);
 	return 0;
 }
 
@@ -473,10 +475,17 @@ chk_ogm_entry(const uint8_t *e, size_t len, char *err,
 	size_t tvlv_len;
 
 	if (wire_ogm_head_get(e, len, &h) != WIRE_OK)
-		return log_errf(err, errlen, "entry of %zu bytes is too short",
-		    len);
+		return log_errf(err, errlen, "entry of %zu bytes is too short "
+		    "or of an unknown kind", len);
 	tvlv_len = h.tvlv_len;
-	if (tvlv_len > WIRE_TVLV_MAX || tvlv_len % 2 != 0 ||
+	if (h.mut.kind == WIRE_OGM_COMPACT) {
+		if (len != WIRE_OGM_COMPACT_LEN)
+			return log_errf(err, errlen, "compact entry of %zu "
+			    "bytes", len);
+		if (!ipc_addr_is_mesh(h.orig))
+			return log_errf(err, errlen, "compact entry's "
+			    "originator is not a mesh address");
+	} else if (tvlv_len > WIRE_TVLV_MAX || tvlv_len % 2 != 0 ||
 	    len != WIRE_OGM_ENTRY_LEN(tvlv_len))
 		return log_errf(err, errlen, "entry of %zu bytes has tvlv_len "
 		    "%zu", len, tvlv_len);
@@ -488,8 +497,8 @@ chk_ogm_entry(const uint8_t *e, size_t len, char *err,
 	if (!ipc_addr_is_mesh(h.mut.prev_sender))
 		return log_errf(err, errlen, "entry previous sender is not a "
 		    "mesh address");
-	if (h.interval_ms < IPC_INTERVAL_MIN ||
-	    h.interval_ms > IPC_INTERVAL_MAX)
+	if (h.mut.kind == WIRE_OGM_FULL && (h.interval_ms < IPC_INTERVAL_MIN ||
+	    h.interval_ms > IPC_INTERVAL_MAX))
 		return log_errf(err, errlen, "entry interval %u out of range",
 		    (unsigned)h.interval_ms);
 	if (h.mut_reserved != 0 || h.flags != 0 || h.sgn_reserved != 0)

@@ -305,12 +305,20 @@ struct ipc_neigh {
 	uint8_t state;			/* enum ipc_neigh_state */
 	uint8_t tq;			/* link TQ, 0..255 */
 	uint8_t rx_count;		/* its HELLOs heard of the last 64 */
-	uint8_t reserved;
+	uint8_t flags;			/* IPC_NEIGH_F_*; 0 when DOWN */
 	uint32_t epoch;			/* its HELLOs' epoch: >= 1 when UP;
 					   a new one makes a new hop key */
 	uint8_t salt[BS_LINKSALT_LEN];	/* its HELLOs' link salt: a new one
 					   makes new link keys */
 };
+
+/*
+ * IPC_NEIGH flags.  FRESH: the neighbour's HELLO said it knows no full
+ * OGM entries yet (WIRE_HELLO_F_FRESH): the forwarder sends its own OGMs
+ * full for a while (fwd_ogm_want_full).
+ */
+#define IPC_NEIGH_F_FRESH	0x01
+#define IPC_NEIGH_F_MASK	0x01
 
 /* IPC_LINK_KEY_REQ: derive the link key with an up neighbour. */
 struct ipc_link_key_req {
@@ -379,12 +387,14 @@ struct ipc_gw {
  * element; the previous sender is the neighbour the parser got the entry
  * from, as batsec-protocol(7) says, not this node).  The forwarder aggregates entries into OGM frames and adds the
  * link-auth trailer.  Payload = 8 + len bytes; the entry must be well
- * formed as far as sizes go (len == 156 + its tvlv_len, hops <= 32, ttl
- * > 0, reserved bytes 0); signatures are the parser's business.
+ * formed as far as sizes go (a full entry: len == 156 + its tvlv_len; a
+ * compact one: len == 38; hops <= 32, ttl > 0, reserved bytes 0);
+ * signatures and chains are the parser's business.
  */
 struct ipc_relay {
 	uint32_t ifindex;		/* IPC_IFINDEX_ALL or one interface */
-	uint16_t len;			/* 156..IPC_RELAY_MAX */
+	uint16_t len;			/* 38 (compact) or 156..
+					   IPC_RELAY_MAX (full) */
 	uint16_t reserved;
 	uint8_t entry[IPC_RELAY_MAX];
 };
@@ -516,7 +526,13 @@ struct ipc_pins {
 	X(IPC_STAT_REVOKE_LEARNT,	71, "revoke_learnt") \
 	X(IPC_STAT_TOFU_PINS,		72, "tofu_pins") \
 	X(IPC_STAT_TT_PAGES,		73, "tt_pages") \
-	X(IPC_STAT_TT_SYNCED,		74, "tt_synced")
+	X(IPC_STAT_TT_SYNCED,		74, "tt_synced") \
+	X(IPC_STAT_OGM_COMPACT,		75, "ogm_compact") \
+	X(IPC_STAT_DROP_NO_CHAIN,	76, "drop_no_chain") \
+	X(IPC_STAT_DROP_CHAIN,		77, "drop_chain") \
+	X(IPC_STAT_CHAIN_STEPS,		78, "chain_steps") \
+	X(IPC_STAT_DESC_RELAYED,	79, "desc_relayed") \
+	X(IPC_STAT_DESC_FULL,		80, "desc_full")
 
 /* Per source: IPC_STAT_SRC_FIELDS ids from IPC_STAT_SRC1_MAC on. */
 #define IPC_STAT_SRC_FIELDS	8

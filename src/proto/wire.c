@@ -210,11 +210,11 @@ rc_hdr_v(struct rcur *c, uint8_t type, uint8_t version)
 		rc_fail(c, WIRE_ETYPE, "type", 0);
 }
 
-/* Type and version of a HELLO or OGM: version WIRE_VERSION. */
+/* Type and version of an OGM: version WIRE_OGM_VERSION. */
 static void
 rc_hdr(struct rcur *c, uint8_t type)
 {
-	rc_hdr_v(c, type, WIRE_VERSION);
+	rc_hdr_v(c, type, WIRE_OGM_VERSION);
 }
 
 /* Nothing may follow the frame. */
@@ -386,7 +386,7 @@ wire_peek(const uint8_t *p, size_t len, uint8_t *type)
 		*type = p[0];
 		return WIRE_OK;
 	case WIRE_T_OGM:
-		if (p[1] != WIRE_VERSION)
+		if (p[1] != WIRE_OGM_VERSION)
 			return WIRE_EVERSION;
 		*type = p[0];
 		return WIRE_OK;
@@ -540,7 +540,8 @@ wire_hello_build(uint8_t *buf, size_t cap, const struct wire_hello *h,
 	wc_init(&w, buf, cap);
 	wc_u8(&w, WIRE_T_HELLO);
 	wc_u8(&w, WIRE_HELLO_VERSION);
-	wc_u8(&w, h->cert != NULL ? WIRE_HELLO_F_CERT : 0);
+	wc_u8(&w, (uint8_t)((h->cert != NULL ? WIRE_HELLO_F_CERT : 0) |
+	    (h->flags & WIRE_HELLO_F_FRESH)));
 	wc_u8(&w, (uint8_t)h->num_neigh);
 	wc_bytes(&w, h->pk, BS_PK_LEN);
 	wc_bytes(&w, h->ifmac, BS_ADDR_LEN);
@@ -1139,7 +1140,8 @@ ogm_mut(struct rcur *c, struct wire_ogm_mut *m)
 	m->ttl = rc_u8(c, "ttl");
 	m->tq = rc_u8(c, "tq");
 	m->hops = (uint8_t)rc_u8_in(c, "hops", 0, BS_MAXHOPS, WIRE_ERANGE);
-	rc_zero(c, 1, "entry reserved");
+	m->kind = (uint8_t)rc_u8_in(c, "entry kind", WIRE_OGM_FULL,
+	    WIRE_OGM_COMPACT, WIRE_ERANGE);
 	m->prev_sender = rc_mesh_addr(c, "previous sender");
 	rc_zero(c, 2, "entry reserved");
 	m->chain = rc_take(c, BS_CHAIN_LEN, "hop-chain element");
@@ -1194,6 +1196,18 @@ ogm_block(struct rcur *c, struct wire_ogm_entry *e)
 	e->block_len = c->off - start;
 }
 
+/* A compact entry's block: the originator's address and seqno. */
+static void
+ogm_compact(struct rcur *c, struct wire_ogm_entry *e)
+{
+	size_t start = c->off;
+
+	e->block = c->p;
+	e->cp.orig = rc_mesh_addr(c, "originator address");
+	e->cp.seqno = rc_u32(c, "seqno");
+	e->block_len = c->off - start;
+}
+
 static void
 ogm_entry(struct rcur *c, struct wire_ogm_entry *e)
 {
@@ -1201,7 +1215,10 @@ ogm_entry(struct rcur *c, struct wire_ogm_entry *e)
 
 	e->raw = c->p;
 	ogm_mut(c, &e->mut);
-	ogm_block(c, e);
+	if (c->err == 0 && e->mut.kind == WIRE_OGM_COMPACT)
+		ogm_compact(c, e);
+	else
+		ogm_block(c, e);
 	e->raw_len = c->off - start;
 }
 
@@ -1337,9 +1354,9 @@ ogm_mut_raw(struct rcur *c, struct wire_ogm_mut *m)
 	m->ttl = rc_u8(c, "ttl");
 	m->tq = rc_u8(c, "tq");
 	m->hops = rc_u8(c, "hops");
-	res = rc_or(c, 1, "entry reserved");
+	m->kind = rc_u8(c, "entry kind");
 	m->prev_sender = rc_take(c, BS_ADDR_LEN, "previous sender");
-	res |= rc_or(c, 2, "entry reserved");
+	res = rc_or(c, 2, "entry reserved");
 	m->chain = rc_take(c, BS_CHAIN_LEN, "hop-chain element");
 	return res;
 }
@@ -1360,10 +1377,19 @@ wire_ogm_head_get(const uint8_t *e, size_t len, struct wire_ogm_head *h)
 	struct rcur c;
 
 	memset(h, 0, sizeof(*h));
-	if (e == NULL || len < WIRE_OGM_ENTRY_MIN)
+	if (e == NULL || len < WIRE_OGM_MUT_LEN)
 		return WIRE_ETRUNC;
 	rc_init(&c, e, len);
 	h->mut_reserved = ogm_mut_raw(&c, &h->mut);
+	if (h->mut.kind == WIRE_OGM_COMPACT) {
+		h->orig = rc_take(&c, BS_ADDR_LEN, "originator address");
+		(void)rc_u32(&c, "seqno");
+		return c.err;
+	}
+	if (h->mut.kind != WIRE_OGM_FULL)
+		return WIRE_ERANGE;
+	if (len < WIRE_OGM_ENTRY_MIN)
+		return WIRE_ETRUNC;
 	h->pk = rc_take(&c, BS_PK_LEN, "originator key");
 	(void)rc_u32(&c, "epoch");
 	(void)rc_u32(&c, "seqno");
@@ -1427,14 +1453,15 @@ wire_ogm_mut_put(uint8_t *dst, size_t avail, const struct wire_ogm_mut *m)
 {
 	struct wcur w;
 
-	if (m->hops > BS_MAXHOPS || m->prev_sender == NULL ||
-	    m->chain == NULL || !wire_addr_is_mesh(m->prev_sender))
+	if (m->hops > BS_MAXHOPS || m->kind > WIRE_OGM_COMPACT ||
+	    m->prev_sender == NULL || m->chain == NULL ||
+	    !wire_addr_is_mesh(m->prev_sender))
 		return WIRE_EINVAL;
 	wc_init(&w, dst, avail);
 	wc_u8(&w, m->ttl);
 	wc_u8(&w, m->tq);
 	wc_u8(&w, m->hops);
-	wc_zero(&w, 1);
+	wc_u8(&w, m->kind);
 	wc_bytes(&w, m->prev_sender, BS_ADDR_LEN);
 	wc_zero(&w, 2);
 	wc_bytes(&w, m->chain, BS_CHAIN_LEN);
@@ -1453,7 +1480,7 @@ wire_ogm_begin(struct wire_ogm_builder *b, uint8_t *buf, size_t cap,
 	cap = cap < WIRE_OGM_MAX_LEN ? cap : WIRE_OGM_MAX_LEN;
 	wc_init(&w, buf, cap);
 	wc_u8(&w, WIRE_T_OGM);
-	wc_u8(&w, WIRE_VERSION);
+	wc_u8(&w, WIRE_OGM_VERSION);
 	wc_u8(&w, 0);		/* num_entries: wire_ogm_add() counts */
 	wc_zero(&w, 1);
 	wc_bytes(&w, sender, BS_ADDR_LEN);
@@ -1466,17 +1493,37 @@ wire_ogm_begin(struct wire_ogm_builder *b, uint8_t *buf, size_t cap,
 	return WIRE_OK;
 }
 
-/* A block must be exactly one well-formed signed part plus signature. */
+/*
+ * A block must be exactly one well-formed signed part plus signature, or
+ * for kind WIRE_OGM_COMPACT one compact block.
+ */
 static int
-ogm_block_check(const uint8_t *block, size_t len)
+ogm_block_check(uint8_t kind, const uint8_t *block, size_t len)
 {
 	struct wire_ogm_entry e;
 	struct rcur c;
 
 	rc_init(&c, block, len);
-	ogm_block(&c, &e);
+	if (kind == WIRE_OGM_COMPACT)
+		ogm_compact(&c, &e);
+	else
+		ogm_block(&c, &e);
 	rc_end(&c);
 	return c.err;
+}
+
+int
+wire_ogm_compact_build(uint8_t out[static WIRE_OGM_COMPACT_BLOCK],
+    const uint8_t orig[static BS_ADDR_LEN], uint32_t seqno)
+{
+	struct wcur w;
+
+	if (!wire_addr_is_mesh(orig))
+		return WIRE_EINVAL;
+	wc_init(&w, out, WIRE_OGM_COMPACT_BLOCK);
+	wc_bytes(&w, orig, BS_ADDR_LEN);
+	wc_u32(&w, seqno);
+	return w.err;
 }
 
 int
@@ -1490,7 +1537,8 @@ wire_ogm_add(struct wire_ogm_builder *b, const struct wire_ogm_mut *m,
 		return WIRE_EINVAL;
 	if (b->num_entries >= WIRE_OGM_MAX_ENTRIES)
 		return WIRE_ECOUNT;
-	if (block == NULL || ogm_block_check(block, block_len) != WIRE_OK)
+	if (block == NULL || m->kind > WIRE_OGM_COMPACT ||
+	    ogm_block_check(m->kind, block, block_len) != WIRE_OK)
 		return WIRE_EINVAL;
 	if (WIRE_OGM_MUT_LEN > b->cap - b->len ||
 	    block_len > b->cap - b->len - WIRE_OGM_MUT_LEN)

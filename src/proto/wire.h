@@ -51,7 +51,7 @@ enum wire_type {
 enum wire_err {
 	WIRE_OK = 0,
 	WIRE_ETRUNC = -1,	/* ends before a field it must hold */
-	WIRE_EVERSION = -2,	/* version is not WIRE_VERSION */
+	WIRE_EVERSION = -2,	/* not the version of the frame's type */
 	WIRE_ETYPE = -3,	/* unknown type, or not the expected one */
 	WIRE_ERESERVED = -4,	/* reserved field or unknown flag not 0 */
 	WIRE_ECOUNT = -5,	/* count outside its allowed range */
@@ -80,7 +80,7 @@ struct wire_where {
 
 /*
  * Dispatch helper: 0 (WIRE_OK) and *type set when p starts with a known
- * type and the version of that type (HELLO 2, OGM 1, data frames 2); WIRE_ETRUNC, WIRE_EVERSION or WIRE_ETYPE otherwise.
+ * type and the version of that type (HELLO 2, OGM 2, data frames 2); WIRE_ETRUNC, WIRE_EVERSION or WIRE_ETYPE otherwise.
  */
 int wire_peek(const uint8_t *p, size_t len, uint8_t *type);
 
@@ -109,7 +109,9 @@ int wire_sig_append(uint8_t *buf, size_t cap, size_t *len,
 #define WIRE_HELLO_NEIGH_LEN	8
 #define WIRE_HELLO_MAX_NEIGH	64
 #define WIRE_HELLO_F_CERT	0x01
-#define WIRE_HELLO_F_MASK	0x01
+#define WIRE_HELLO_F_FRESH	0x02	/* the sender knows no full OGM
+					   entries yet (pcore_desc.h) */
+#define WIRE_HELLO_F_MASK	0x03
 #define WIRE_RX_WINDOW		64	/* rx_count: of the last 64 */
 #define WIRE_HELLO_MAX_LEN	(WIRE_HELLO_FIXED_LEN + \
     WIRE_HELLO_NEIGH_LEN * WIRE_HELLO_MAX_NEIGH + BS_CERT_LEN + BS_SIG_LEN)
@@ -314,15 +316,27 @@ int wire_tvlv_put_revoke(uint8_t *buf, size_t cap, size_t *len,
 
 /* ---- OGM aggregate ----------------------------------------------------- */
 
+/*
+ * OGM frames are version WIRE_OGM_VERSION: version 2 added compact
+ * entries (kind byte in the mutable part, the OGM chain); a version-1
+ * OGM is refused (WIRE_EVERSION).
+ */
+#define WIRE_OGM_VERSION	2
 #define WIRE_OGM_HDR_LEN	12
 #define WIRE_OGM_MUT_LEN	28
 #define WIRE_OGM_FIXED_LEN	64	/* signed fields before the TVLVs */
 #define WIRE_OGM_ENTRY_MIN	(WIRE_OGM_MUT_LEN + WIRE_OGM_FIXED_LEN + \
     BS_SIG_LEN)
 #define WIRE_OGM_ENTRY_LEN(tvlv_len)	(WIRE_OGM_ENTRY_MIN + (tvlv_len))
-#define WIRE_OGM_MAX_ENTRIES	16
+/* Entry kinds (mutable part, byte 3). */
+#define WIRE_OGM_FULL		0	/* signed part and signature */
+#define WIRE_OGM_COMPACT	1	/* originator address and seqno */
+#define WIRE_OGM_COMPACT_BLOCK	10	/* mesh address 6, seqno 4 */
+#define WIRE_OGM_COMPACT_LEN	(WIRE_OGM_MUT_LEN + WIRE_OGM_COMPACT_BLOCK)
+#define WIRE_OGM_MAX_ENTRIES	40
 #define WIRE_OGM_MAX_LEN	4096	/* whole OGM frame */
-#define WIRE_OGM_FLAGS_MASK	0x00	/* no entry flag in v1 */
+#define WIRE_OGM_FLAGS_MASK	0x00	/* no flag in a full entry's
+					   signed part */
 
 #define WIRE_AUTH_MAC		1
 #define WIRE_AUTH_SIG		2
@@ -335,6 +349,7 @@ struct wire_ogm_mut {
 	uint8_t ttl;
 	uint8_t tq;
 	uint8_t hops;			/* 0..BS_MAXHOPS */
+	uint8_t kind;			/* WIRE_OGM_FULL or WIRE_OGM_COMPACT */
 	const uint8_t *prev_sender;	/* mesh address, 6 */
 	const uint8_t *chain;		/* hop-chain element, 16 */
 };
@@ -351,8 +366,19 @@ struct wire_ogm_signed {
 	size_t tvlv_len;		/* even, <= WIRE_TVLV_MAX */
 };
 
+/* What a compact entry carries instead of the signed part. */
+struct wire_ogm_compact {
+	const uint8_t *orig;		/* originator mesh address, 6 */
+	uint32_t seqno;
+};
+
+/*
+ * One entry.  A compact one (mut.kind WIRE_OGM_COMPACT) has cp, block
+ * and raw; sgn, tv, signed_ptr and sig are zero.  A full one has no cp.
+ */
 struct wire_ogm_entry {
 	struct wire_ogm_mut mut;
+	struct wire_ogm_compact cp;
 	struct wire_ogm_signed sgn;
 	struct wire_tvlvs tv;		/* the TVLV region decoded */
 	const uint8_t *signed_ptr;	/* bs_verify(sig, BS_DOM_OGM, ...) */
@@ -422,15 +448,27 @@ struct wire_ogm_head {
 	struct wire_ogm_mut mut;
 	uint8_t mut_reserved;		/* the mutable part's reserved bytes,
 					   or'ed together */
-	const uint8_t *pk;		/* originator public key, 32 */
+	const uint8_t *pk;		/* full: originator public key, 32;
+					   compact: NULL */
+	const uint8_t *orig;		/* compact: originator address, 6 */
 	uint8_t flags;
 	uint8_t sgn_reserved;		/* the signed part's, or'ed */
 	uint16_t interval_ms;
 	uint16_t tvlv_len;		/* as written, not checked */
 };
 
-/* WIRE_OK, or WIRE_ETRUNC when len < WIRE_OGM_ENTRY_MIN. */
+/*
+ * WIRE_OK, or WIRE_ETRUNC when len is shorter than the entry's kind needs
+ * (WIRE_OGM_ENTRY_MIN, WIRE_OGM_COMPACT_LEN), WIRE_ERANGE for an unknown
+ * kind.
+ */
 int wire_ogm_head_get(const uint8_t *e, size_t len, struct wire_ogm_head *h);
+/*
+ * Compact entry: write the 10 bytes after the mutable part (the block
+ * wire_ogm_add() takes with a mutable part of kind WIRE_OGM_COMPACT).
+ */
+int wire_ogm_compact_build(uint8_t out[static WIRE_OGM_COMPACT_BLOCK],
+    const uint8_t orig[static BS_ADDR_LEN], uint32_t seqno);
 /*
  * Offset of entry idx's mutable part in a frame whose header and entries
  * are well formed (the trailer is not looked at), for rewriting it with
@@ -440,7 +478,7 @@ int wire_ogm_entry_offset(const uint8_t *frame, size_t len, unsigned idx,
     size_t *off);
 
 /*
- * Frame builder.  Call order: begin, add (1..16 times), trailer, then
+ * Frame builder.  Call order: begin, add (1..40 times), trailer, then
  * num_tags × add_tag or one add_sig, then finish.  A call that fails leaves
  * the builder as it was.
  */
@@ -459,7 +497,11 @@ struct wire_ogm_builder {
 
 int wire_ogm_begin(struct wire_ogm_builder *b, uint8_t *buf, size_t cap,
     const uint8_t sender[static BS_ADDR_LEN]);
-/* Append an entry: the mutable part m and a signed block (checked). */
+/*
+ * Append an entry: the mutable part m and a block (checked): the signed
+ * part and signature for m->kind WIRE_OGM_FULL, the compact block for
+ * WIRE_OGM_COMPACT.
+ */
 int wire_ogm_add(struct wire_ogm_builder *b, const struct wire_ogm_mut *m,
     const uint8_t *block, size_t block_len);
 /* Rewrite the mutable part of entry idx (before the trailer only). */

@@ -23,7 +23,7 @@
 #define ROUTING_MAX_IFACES	32	/* as PCORE_MAX_IFACES */
 #define ROUTING_TTL_SIMILAR	3	/* dup ranked if ttl >= last - 3 */
 #define ROUTING_HASH_KEY_LEN	16
-#define ROUTING_AUX_LEN		32	/* caller bytes per originator */
+#define ROUTING_AUX_LEN		72	/* caller bytes per originator */
 
 /* Defaults and ranges of struct routing_params. */
 #define ROUTING_HOP_PENALTY	30

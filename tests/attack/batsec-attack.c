@@ -22,6 +22,8 @@
  *		with TQ 255 and one hop fewer than it had (hops 0 when
  *		it had 1), unchanged hop-chain element
  *   malformed	frames of every type, cut, padded and with bad counts
+ *   chain	compact OGM entries of every originator heard, with made-up
+ *		chain elements and seqnos ahead (OGM chain desynchronisation)
  *   claim	become a neighbour and originate OGMs announcing the
  *		client MACs of -c and a gateway it has no right to
  *   roam	forged roaming (tests/t_mesh_roam.sh): as claim with a key
@@ -128,6 +130,7 @@ struct atk_orig {
 	uint8_t addr[BS_ADDR_LEN];
 	uint8_t pk[BS_PK_LEN];
 	uint32_t epoch;
+	uint32_t seqno;			/* newest heard (full or compact) */
 };
 
 struct atk {
@@ -720,17 +723,34 @@ atk_learn(struct atk *a, const uint8_t *p, size_t len)
 		atk_link_keys(a, q);
 }
 
-/* The originators of an OGM frame (unverified: we only aim with them). */
+/*
+ * The originators of an OGM frame and their newest seqnos (unverified:
+ * we only aim with them); a compact entry names a known one by address.
+ */
 static void
 atk_learn_ogm(struct atk *a, const uint8_t *p, size_t len)
 {
 	static struct wire_ogm o;
+	struct atk_orig *g;
+	uint8_t addr[BS_ADDR_LEN];
 	unsigned i;
 
 	if (wire_ogm_parse(p, len, &o) != WIRE_OK)
 		return;
-	for (i = 0; i < o.num_entries; i++)
-		atk_orig_note(a, o.e[i].sgn.pk, o.e[i].sgn.epoch);
+	for (i = 0; i < o.num_entries; i++) {
+		const struct wire_ogm_entry *e = &o.e[i];
+
+		if (e->mut.kind == WIRE_OGM_FULL) {
+			atk_orig_note(a, e->sgn.pk, e->sgn.epoch);
+			bs_mesh_addr(addr, e->sgn.pk);
+		} else
+			memcpy(addr, e->cp.orig, BS_ADDR_LEN);
+		if ((g = atk_orig_find(a, addr)) != NULL &&
+		    (int32_t)((e->mut.kind == WIRE_OGM_FULL ? e->sgn.seqno :
+		    e->cp.seqno) - g->seqno) > 0)
+			g->seqno = e->mut.kind == WIRE_OGM_FULL ?
+			    e->sgn.seqno : e->cp.seqno;
+	}
 }
 
 /* Frames heard for up to ms, handed to fn (may be NULL). */
@@ -1014,7 +1034,7 @@ inflate_one(struct atk *a, const uint8_t *src, const uint8_t *p, size_t len)
 {
 	static struct wire_ogm o;
 	uint8_t blocks[1][1200];
-	struct wire_ogm_mut m;
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL };
 	size_t blen;
 	unsigned i;
 
@@ -1044,6 +1064,53 @@ mode_inflate(struct atk *a, int secs)
 	while (atk_running(a, secs)) {
 		atk_hello(a);
 		atk_listen(a, 250, inflate_one);
+	}
+}
+
+/*
+ * Chain desynchronisation (batsec-protocol(7), "OGM CHAIN"): compact
+ * entries for every originator heard, 30 to a frame and two frames
+ * every 10 ms, each with a made-up chain element, a seqno 1 to 24 ahead
+ * of the newest heard (the walk a receiver does grows with it, beyond 17
+ * it refuses to walk) and hops 1, as if relayed from the originator:
+ * every one must be refused, the walks paid from our verification
+ * budget.
+ */
+/* 30 compact entries and 16 tags fit a 1500-byte frame. */
+#define ATK_CHAIN_ENTRIES	30
+
+static void
+mode_chain(struct atk *a, int secs)
+{
+	static uint8_t blocks[WIRE_OGM_MAX_ENTRIES][1200];
+	struct wire_ogm_mut m[WIRE_OGM_MAX_ENTRIES];
+	uint8_t elem[WIRE_OGM_MAX_ENTRIES][BS_CHAIN_LEN];
+	size_t blen[WIRE_OGM_MAX_ENTRIES];
+	unsigned i, k = 0, n;
+
+	atk_join(a, 3);
+	while (atk_running(a, secs)) {
+		atk_hello(a);
+		for (n = 0; n < ATK_CHAIN_ENTRIES && a->n_orig > 0; n++) {
+			const struct atk_orig *g = &a->orig[k % a->n_orig];
+
+			memset(&m[n], 0, sizeof(m[n]));
+			bs_random(elem[n], BS_CHAIN_LEN);
+			m[n].kind = WIRE_OGM_COMPACT;
+			m[n].ttl = 49;
+			m[n].tq = 225;
+			m[n].hops = 1;
+			m[n].prev_sender = g->addr;
+			m[n].chain = elem[n];
+			if (wire_ogm_compact_build(blocks[n], g->addr,
+			    g->seqno + 1 + k % 24) != WIRE_OK)
+				break;
+			blen[n] = WIRE_OGM_COMPACT_BLOCK;
+			k++;
+		}
+		for (i = 0; i < 2 && n > 0; i++)
+			atk_ogm_send(a, m, blocks, blen, n);
+		atk_listen(a, 10, NULL);
 	}
 }
 
@@ -1902,7 +1969,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: batsec-attack -i IFACE -m forge|sybil|capture|"
-	    "replay|inflate|malformed|claim|roam|outsider|mutate|insider|bseq|"
+	    "replay|inflate|malformed|chain|claim|roam|outsider|mutate|insider|bseq|"
 	    "dflood|linksig|hellos|trace [-t SECS] [-r RATE] [-f FILE] [-c MAC,...] [-e ETHERTYPE] "
 	    "[-K KEYFILE] [-V ADDR] [-C ADDR] [-T ADDR] [-M MAC] [-w TOKEN] "
 	    "[-y data] [-S MAC] [-x KINDS] [-n N]\n");
@@ -2000,6 +2067,8 @@ main(int argc, char **argv)
 		mode_inflate(&a, secs);
 	else if (strcmp(mode, "malformed") == 0)
 		mode_malformed(&a, secs);
+	else if (strcmp(mode, "chain") == 0)
+		mode_chain(&a, secs);
 	else if (strcmp(mode, "claim") == 0)
 		mode_claim(&a, secs, clients, 0);
 	else if (strcmp(mode, "roam") == 0)

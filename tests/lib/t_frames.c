@@ -313,7 +313,7 @@ t_ogm_add(struct wire_ogm_builder *b, const struct t_ogm_entry *e)
 {
 	uint8_t blk[WIRE_OGM_FIXED_LEN + WIRE_TVLV_MAX + BS_SIG_LEN];
 	uint8_t elem[BS_CHAIN_LEN];
-	struct wire_ogm_mut m;
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL };
 	size_t len;
 
 	len = t_ogm_block(blk, sizeof(blk), e);
@@ -325,7 +325,7 @@ size_t
 t_ogm_raw(uint8_t *out, size_t cap, const struct t_ogm_entry *e)
 {
 	uint8_t elem[BS_CHAIN_LEN];
-	struct wire_ogm_mut m;
+	struct wire_ogm_mut m = { .kind = WIRE_OGM_FULL };
 	size_t len;
 
 	if (cap < WIRE_OGM_MUT_LEN)

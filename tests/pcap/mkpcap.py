@@ -7,13 +7,14 @@ CORPUS_DIR holds the output of fuzz/gen_wire: real frames, built and signed by t
 codec's own builders (fuzz/gen_wire.c).  Writes into OUT_DIR:
 
   valid.pcap    every frame of the corpus that starts with a known type and
-                its version (1 for OGM, 2 for HELLO and data frames), in
+                its version (2 for every type), in
                 an Ethernet II header with the batsec
                 ethertype, ordered by (type, length, bytes);
   valid.list    one line per frame of valid.pcap: number, type, length;
   bad.pcap      copies of some of those frames with one defect each
                 (truncated, reserved byte set, count out of range, ...),
-                and a data frame of version 1 (refused since version 2);
+                a data frame of version 1 (refused since version 2) and
+                an OGM of version 1 (refused since compact entries);
   bad.expect    one line per frame of bad.pcap: number, the expert
                 severity (error or warning) and a piece of text the
                 dissector's expert info must contain, tab-separated;
@@ -38,10 +39,11 @@ NEXT_HOP = bytes([0x00, 0x16, 0x3E, 0x04, 0x05, 0x06])
 OTHER_SRC = bytes([0x00, 0x16, 0x3E, 0x0A, 0x0B, 0x0C])
 KNOWN = {0x01: "HELLO", 0x02: "OGM", 0x40: "UNICAST", 0x41: "BCAST",
          0x42: "ECHO", 0x43: "TRACE", 0x44: "TTLX", 0x45: "FRAG"}
-VERSION = {0x01: 2, 0x02: 1, 0x40: 2, 0x41: 2, 0x42: 2, 0x43: 2, 0x44: 2,
+VERSION = {0x01: 2, 0x02: 2, 0x40: 2, 0x41: 2, 0x42: 2, 0x43: 2, 0x44: 2,
            0x45: 2}
 
 OGM_HDR, ENTRY_FIXED, SIG = 12, 156, 64
+MUT, COMPACT = 28, 38                   # OGM v2: mutable part, compact entry
 HELLO_FIXED, NEIGH = 68, 8             # HELLO version 2: the 16-byte salt
 SEALED_CT, AEAD = 52, 16                # UNICAST/ECHO: ciphertext offset
 BC_FIXED, BC_TAG = 12, 12               # BCAST: then the signed header
@@ -82,10 +84,14 @@ def pick(frames, what, pred):
 
 
 def ogm_entries(d):
-    """Start offsets of the entries of a well-formed OGM frame."""
+    """Start offsets of the entries of a well-formed OGM frame (version
+    2: byte 3 of an entry is its kind, 1 for a compact entry)."""
     off, out = OGM_HDR, []
     for _ in range(d[2]):
         out.append(off)
+        if d[off + 3] == 1:
+            off += COMPACT
+            continue
         tvlv_len = struct.unpack_from(">H", d, off + 88)[0]
         off += ENTRY_FIXED + tvlv_len
     return out, off                     # off: the trailer
@@ -124,6 +130,10 @@ def bad_frames(frames):
                 lambda d: d[0] == 2 and d[2] == 1)
     ogm3 = pick(frames, "OGM with 3 entries and MAC tags",
                 lambda d: d[0] == 2 and d[2] == 3)
+    ogm5 = pick(frames, "OGM of 5 full and compact entries",
+                lambda d: d[0] == 2 and d[2] == 5)
+    ogm40 = pick(frames, "OGM of 40 compact entries",
+                 lambda d: d[0] == 2 and d[2] == 40)
     uc_min = pick(frames, "minimum UNICAST",
                   lambda d: d[0] == 0x40 and len(d) == 68 + 14)
     uc_max = pick(frames, "maximum UNICAST",
@@ -145,6 +155,12 @@ def bad_frames(frames):
           struct.pack(">HH", len(v1_inner), 0) + v1_inner)
     _, tr1 = ogm_entries(ogm1)
     ents3, tr3 = ogm_entries(ogm3)
+    ents5, _ = ogm_entries(ogm5)
+    _, tr40 = ogm_entries(ogm40)
+    cp = ents5[1]                       # its first compact entry
+    if ogm5[cp + 3] != 1 or ogm5[ents5[0] + 3] != 0:
+        sys.exit("mkpcap: the 5-entry OGM does not start with a full "
+                 "and a compact entry")
     tv = {t: off for off, t, v, n in tvlvs(ogm3, ents3[0]) if v == 1}
     if 1 not in tv or 2 not in tv:
         sys.exit("mkpcap: the first entry of the 3-entry OGM lacks its "
@@ -156,7 +172,7 @@ def bad_frames(frames):
         (eth(setb(hello3, HELLO_FIXED + 7, 1)), e,
          "neighbour reserved is not zero"),
         (eth(setb(hello0, 3, 65)), e, "num_neigh 65 is outside 0..64"),
-        (eth(setb(hello0, 2, 0x02)), e, "undefined flag bits 0x02"),
+        (eth(setb(hello0, 2, 0x04)), e, "undefined flag bits 0x04"),
         (eth(setb(hello0, 1, 3)), e, "version 3"),
         (eth(setb(hello0, 1, 1)), e, "version 1 HELLO (no link salt)"),
         (eth(bytes([0x03, 0x01]) + hello0[2:]), e, "type 0x03"),
@@ -174,7 +190,22 @@ def bad_frames(frames):
          "Interface MAC differs from the Ethernet source"),
         (eth(setb(hello0, 4 + 32, 0x01)), e,
          "interface MAC is not a unicast"),
-        (eth(setb(ogm1, 2, 0)), e, "num_entries 0 is outside 1..16"),
+        (eth(setb(ogm1, 2, 0)), e, "num_entries 0 is outside 1..40"),
+        (eth(setb(ogm40, 2, 41)), e, "num_entries 41 is outside 1..40"),
+        (eth(setb(ogm1, 1, 1)), e, "version 1 OGM (no compact entries)"),
+        (eth(setb(ogm5, 1, 1)), e, "version 1 OGM (no compact entries)"),
+        (eth(setb(ogm1, 1, 3)), e, "version 3, OGM frames are version 2"),
+        (eth(setb(ogm1, OGM_HDR + 3, 2)), e, "entry kind 2 is outside 0..1"),
+        (eth(setb(ogm5, cp + 3, 0xFF)), e,
+         "entry kind 255 is outside 0..1"),
+        (eth(setb(ogm5, cp + 2, 33)), e, "hops 33 is outside 0..32"),
+        (eth(setb(ogm5, cp + 10, 1)), e, "entry reserved is not zero"),
+        (eth(setb(ogm5, cp + 4, 0x01)), e,
+         "previous sender is not a mesh address"),
+        (eth(setb(ogm5, cp + MUT, 0x01)), e,
+         "originator address is not a mesh address"),
+        (eth(ogm40[:tr40 - 2]), e, "seqno: needs 4 bytes"),
+        (eth(ogm40 + b"\x00"), e, "1 bytes after the end of the frame"),
         (eth(setb(ogm1, 3, 1)), e, "header reserved is not zero"),
         (eth(setb(ogm1, 4, 0x01)), e, "sender is not a mesh address"),
         (eth(setb(ogm1, OGM_HDR + 2, 33)), e, "hops 33 is outside 0..32"),
