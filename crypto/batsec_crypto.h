@@ -180,6 +180,13 @@ int bs_ogmchain_get(const struct bs_ogmchain *c, uint32_t seqno,
  * they differ, a hop count is above BS_MAXHOPS or |d| > max_steps (then
  * nothing is hashed).  *steps: the hashes spent.
  */
+/*
+ * Steps from the element of (ref_seqno, ref_hops) to that of (seqno,
+ * hops): BS_MAXHOPS * (seqno - ref_seqno, serial) + ref_hops - hops;
+ * negative when the second is the farther from the seed.
+ */
+int64_t bs_chain_dist(uint32_t ref_seqno, unsigned ref_hops, uint32_t seqno,
+    unsigned hops);
 int bs_chain_link(const uint8_t ref[static BS_CHAIN_LEN], uint32_t ref_seqno,
     unsigned ref_hops, const uint8_t element[static BS_CHAIN_LEN],
     uint32_t seqno, unsigned hops, unsigned max_steps, unsigned *steps);

@@ -74,8 +74,8 @@ bs_chain_verify(const uint8_t anchor[static BS_CHAIN_LEN],
  * Each sequence number takes BS_MAXHOPS positions; a later one is nearer
  * the seed (bs_ogmchain_new).
  */
-static int64_t
-chain_dist(uint32_t ref_seqno, unsigned ref_hops, uint32_t seqno,
+int64_t
+bs_chain_dist(uint32_t ref_seqno, unsigned ref_hops, uint32_t seqno,
     unsigned hops)
 {
 	int32_t ds = (int32_t)(seqno - ref_seqno);
@@ -118,7 +118,7 @@ bs_chain_link(const uint8_t ref[static BS_CHAIN_LEN], uint32_t ref_seqno,
     unsigned ref_hops, const uint8_t element[static BS_CHAIN_LEN],
     uint32_t seqno, unsigned hops, unsigned max_steps, unsigned *steps)
 {
-	int64_t d = chain_dist(ref_seqno, ref_hops, seqno, hops);
+	int64_t d = bs_chain_dist(ref_seqno, ref_hops, seqno, hops);
 	uint64_t n = d < 0 ? (uint64_t)-d : (uint64_t)d;
 	uint8_t x[BS_CHAIN_LEN];
 	uint64_t i;

@@ -27,6 +27,7 @@
 #include "parser/pcore.h"
 #include "parser/pcore_desc.h"
 #include "parser/pcore_limits.h"
+#include "parser/pcore_neigh.h"
 #include "parser/pcore_ttpage.h"
 #include "parser/pcore_trust.h"
 #include "routing/routing.h"
@@ -2133,8 +2134,9 @@ START_TEST(test_compact_budget)
 	static struct agg a;
 	static struct bs_ogmchain ch;
 	struct bs_policy_limits l;
+	struct pcore_neigh *qn;
 	uint8_t anchor[BS_CHAIN_LEN];
-	uint64_t steps;
+	uint64_t steps, left;
 	struct ent e;
 	unsigned i;
 
@@ -2188,8 +2190,17 @@ START_TEST(test_compact_budget)
 	e.prev = addrs[I_O];
 	a.n = 0;
 	agg_add_compact(&a, &e);
+	qn = pcore_neigh_get(&X.pc, IFX, addrs[I_Q]);
+	ck_assert_ptr_nonnull(qn);
+	left = pl_bucket_level(&qn->verify, l.verify_rate, l.verify_burst,
+	    now_ms);
+	ck_assert_uint_ge(left, 1);
+	steps = X.pc.stat[IPC_STAT_CHAIN_STEPS];
 	ck_assert_int_eq(send_agg(&Q, &X, &a), PCORE_ACCEPT);
 	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 3);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_CHAIN_STEPS] - steps, 5 * 32);
+	ck_assert_uint_eq(pl_bucket_level(&qn->verify, l.verify_rate,
+	    l.verify_burst, now_ms), left - 1);
 	trio_down();
 }
 END_TEST

@@ -136,8 +136,7 @@ __wrap_bs_chain_link(const uint8_t ref[static BS_CHAIN_LEN], uint32_t ref_seqno,
     unsigned ref_hops, const uint8_t element[static BS_CHAIN_LEN],
     uint32_t seqno, unsigned hops, unsigned max_steps, unsigned *steps)
 {
-	int64_t d = (int64_t)(int32_t)(seqno - ref_seqno) * BS_MAXHOPS +
-	    (int64_t)ref_hops - (int64_t)hops;
+	int64_t d = bs_chain_dist(ref_seqno, ref_hops, seqno, hops);
 	uint8_t pos[12];
 	struct memo_slot *s;
 	uint64_t h[2];

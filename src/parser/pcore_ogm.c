@@ -570,27 +570,6 @@ pcore_entry_ogm(const struct pcore *pc, struct routing_ogm *m,
 /* ---- the OGM chain ------------------------------------------------------------ */
 
 /*
- * A newer compact entry of pk: its last full entry's clients stay
- * claimed (pcore_aux.live_s, pcore_claims.c).
- */
-static void
-pcore_live_note(struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
-    uint64_t now_ms)
-{
-	struct routing_orig_info oi;
-	struct pcore_aux a;
-	uint32_t s = (uint32_t)(now_ms / 1000);
-
-	if (routing_orig_get(pc->rt, pk, &oi) != ROUTING_OK)
-		return;
-	memcpy(&a, oi.aux, sizeof(a));
-	if (a.live_s == s)
-		return;
-	a.live_s = s;
-	routing_orig_set_aux(pc->rt, pk, (const uint8_t *)&a);
-}
-
-/*
  * Whether (epoch, seqno, hops) is nearer the chain's seed than the
  * reference a holds (or a holds none): a newer epoch or seqno, or the
  * same seqno with fewer hops.
@@ -610,12 +589,14 @@ pcore_chain_nearer(const struct pcore_aux *a, uint32_t epoch, uint32_t seqno,
 
 /*
  * A verified element of (epoch, seqno, hops) of pk's OGM chain becomes
- * the reference when it is nearer the seed than the one held.
+ * the reference when it is nearer the seed than the one held; such an
+ * element is the originator's newest OGM, so its last full entry's
+ * clients stay claimed (pcore_aux.live_s, pcore_claims.c).
  */
 static void
 pcore_chain_note(struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
     uint32_t epoch, uint32_t seqno, unsigned hops,
-    const uint8_t elem[static BS_CHAIN_LEN])
+    const uint8_t elem[static BS_CHAIN_LEN], uint64_t now_ms)
 {
 	struct routing_orig_info oi;
 	struct pcore_aux a;
@@ -630,6 +611,7 @@ pcore_chain_note(struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
 	a.chain_seqno = seqno;
 	a.chain_hops = (uint8_t)hops;
 	a.chain_ok = 1;
+	a.live_s = (uint32_t)(now_ms / 1000);
 	routing_orig_set_aux(pc->rt, pk, (const uint8_t *)&a);
 }
 
@@ -649,8 +631,8 @@ static enum pcore_entry
 pcore_chain_check(struct pcore *pc, const struct pcore_aux *a,
     const struct wire_ogm_entry *e, struct pcore_neigh *n, uint64_t now_ms)
 {
-	int32_t ds = (int32_t)(e->cp.seqno - a->chain_seqno);
-	int64_t d = (int64_t)ds * BS_MAXHOPS + a->chain_hops - e->mut.hops;
+	int64_t d = bs_chain_dist(a->chain_seqno, a->chain_hops, e->cp.seqno,
+	    e->mut.hops);
 	unsigned steps;
 	int64_t u;
 	int r;
@@ -766,16 +748,9 @@ pcore_entry_compact(struct pcore *pc, uint32_t ifindex,
 	if ((r = routing_ogm(pc->rt, &m, now_ms, &res)) != ROUTING_OK)
 		return pcore_entry_refused(r);
 	pcore_count(pc, IPC_STAT_OGM_COMPACT);
-	pcore_chain_note(pc, oi.pk, m.epoch, m.seqno, m.hops, e->mut.chain);
-	pcore_live_note(pc, oi.pk, now_ms);
-	if (oi.cls != cls) {
-		struct routing_orig_info now;
-
-		if (routing_orig_get(pc->rt, oi.pk, &now) == ROUTING_OK) {
-			pcore_lim_reclass(pc, oi.cls, cls, now.aux);
-			routing_orig_set_aux(pc->rt, oi.pk, now.aux);
-		}
-	}
+	pcore_entry_new(pc, &m, n, &res, &oi);	/* a class that changed */
+	pcore_chain_note(pc, oi.pk, m.epoch, m.seqno, m.hops, e->mut.chain,
+	    now_ms);
 	pcore_desc_handon(pc, &m, &res, now_ms);
 	pcore_entry_act(pc, &m, 0, e, &res, now_ms);
 	return PCORE_E_ACCEPT;
@@ -826,7 +801,7 @@ pcore_entry(struct pcore *pc, uint32_t ifindex, const struct wire_ogm *o,
 	/* Its hop-chain element, now proven, anchors compact entries; the
 	 * entry is kept for neighbours that need it. */
 	pcore_chain_note(pc, m.orig_pk, m.epoch, m.seqno, m.hops,
-	    e->mut.chain);
+	    e->mut.chain, now_ms);
 	(void)pcore_desc_keep(pc, m.orig_addr, m.epoch, m.seqno, m.hops,
 	    e->mut.chain, o->sender, e->block, e->block_len);
 	/* A revocation it carried: the revoked key's entries go at once. */
