@@ -50,6 +50,7 @@ fz_hello(const uint8_t *data, size_t size)
 	static uint8_t out[WIRE_HELLO_MAX_LEN];
 	static struct wire_hello h;
 	size_t len;
+	unsigned i;
 	int r;
 
 	r = wire_hello_parse(data, size, &h);
@@ -57,10 +58,21 @@ fz_hello(const uint8_t *data, size_t size)
 	if (r != WIRE_OK)
 		return;
 	fz_check(h.len == size && h.signed_ptr == data);
-	fz_check(h.signed_len + BS_SIG_LEN == size);
+	fz_check(h.tr.counter == ((uint64_t)h.epoch << 32 | h.seqno));
+	fz_check(h.tr.auth == WIRE_AUTH_SIG ?
+	    h.sig != NULL && h.tr.num_tags == 0 &&
+	    h.signed_len + BS_SIG_LEN == size :
+	    h.sig == NULL && h.tr.num_tags >= 1 &&
+	    h.tr.num_tags <= WIRE_MAX_TAGS &&
+	    h.signed_len + h.tr.num_tags * WIRE_TAG_ENTRY_LEN == size);
 	fz_check(wire_hello_build(out, sizeof(out), &h, &len) == WIRE_OK);
 	fz_check(len == h.signed_len);
-	fz_check(wire_sig_append(out, sizeof(out), &len, h.sig) == WIRE_OK);
+	if (h.sig != NULL)
+		fz_check(wire_sig_append(out, sizeof(out), &len, h.sig) ==
+		    WIRE_OK);
+	for (i = 0; i < h.tr.num_tags; i++)
+		fz_check(wire_tag_append(out, sizeof(out), &len,
+		    h.tr.tags[i].keyid, h.tr.tags[i].tag) == WIRE_OK);
 	fz_check(len == size && memcmp(out, data, size) == 0);
 }
 

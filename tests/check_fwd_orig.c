@@ -786,7 +786,8 @@ START_TEST(test_hello)
 	ck_assert_uint_eq(fwd_orig_peers(t, 9, peers, 64), 0);
 	ck_assert_int_eq(fwd_hello_build(&id_own, ifmac, 1000, EPOCH, 1,
 	    salt, peers, 0, buf, sizeof(buf), &len), WIRE_OK);
-	ck_assert_uint_eq(len, WIRE_HELLO_FIXED_LEN + BS_SIG_LEN);
+	ck_assert_uint_eq(len, WIRE_HELLO_FIXED_LEN +
+	    WIRE_HELLO_TRAILER_HDR_LEN + BS_SIG_LEN);
 	/* Bad input is refused. */
 	ck_assert_int_eq(fwd_hello_build(&id_own, ifmac, 1000, EPOCH, 1,
 	    salt, peers, WIRE_HELLO_MAX_NEIGH + 1, buf, sizeof(buf), &len),
@@ -796,6 +797,115 @@ START_TEST(test_hello)
 	ck_assert_int_eq(fwd_hello_build(&id_own, ifmac, 1000, EPOCH, 1,
 	    salt, peers, 0, buf, 100, &len), WIRE_ESPACE);
 	fwd_tables_free(t);
+}
+END_TEST
+
+/*
+ * A HELLO with link tags: one per key, each verifies under its key over
+ * the bytes before the tags with counter epoch << 32 | seqno, and no
+ * signature; more keys than a trailer takes, or too little room, refused.
+ */
+START_TEST(test_hello_tags)
+{
+	uint8_t buf[WIRE_HELLO_MAX_LEN], salt[BS_LINKSALT_LEN] = { 7 };
+	uint8_t k[3][BS_LINKKEY_LEN], kid[3][BS_KEYID_LEN], me[BS_ADDR_LEN];
+	const uint8_t ifmac[6] = { 0x02, 0, 0, 0, 0, 0x11 };
+	struct fwd_tagkey keys[WIRE_MAX_TAGS + 1];
+	struct fwd_peer peers[1] = { { addr_peer[0], 64 } };
+	struct wire_hello h;
+	size_t len = 0, i;
+
+	for (i = 0; i < 3; i++) {
+		memset(k[i], (int)(0x30 + i), BS_LINKKEY_LEN);
+		bs_link_keyid(kid[i], k[i]);
+		keys[i].key = k[i];
+		keys[i].key_id = kid[i];
+	}
+	ck_assert_int_eq(fwd_hello_build_cert(&id_own, ifmac, 1000, EPOCH, 77,
+	    salt, peers, 1, NULL, WIRE_HELLO_F_FRESH, keys, 3, buf,
+	    sizeof(buf), &len), WIRE_OK);
+	ck_assert_uint_eq(len, WIRE_HELLO_FIXED_LEN + WIRE_HELLO_NEIGH_LEN +
+	    WIRE_HELLO_TRAILER_HDR_LEN + 3 * WIRE_TAG_ENTRY_LEN);
+	ck_assert_int_eq(wire_hello_parse(buf, len, &h), WIRE_OK);
+	ck_assert_uint_eq(h.flags, WIRE_HELLO_F_FRESH);
+	ck_assert_uint_eq(h.tr.auth, WIRE_AUTH_MAC);
+	ck_assert_ptr_null(h.sig);
+	ck_assert_uint_eq(h.tr.counter, (uint64_t)EPOCH << 32 | 77);
+	bs_mesh_addr(me, id_own.pk);
+	for (i = 0; i < 3; i++) {
+		int j = wire_trailer_find(&h.tr, kid[i]);
+
+		ck_assert_int_ge(j, 0);
+		ck_assert_int_eq(bs_link_mac_verify(h.tr.tags[j].tag, k[i], me,
+		    h.tr.counter, h.tr.covered, h.tr.covered_len), 0);
+		/* Not under another key. */
+		ck_assert_int_ne(bs_link_mac_verify(h.tr.tags[j].tag,
+		    k[(i + 1) % 3], me, h.tr.counter, h.tr.covered,
+		    h.tr.covered_len), 0);
+	}
+	for (i = 3; i <= WIRE_MAX_TAGS; i++)
+		keys[i] = keys[0];
+	ck_assert_int_eq(fwd_hello_build_cert(&id_own, ifmac, 1000, EPOCH, 78,
+	    salt, peers, 1, NULL, 0, keys, WIRE_MAX_TAGS + 1, buf,
+	    sizeof(buf), &len), WIRE_EINVAL);
+	ck_assert_int_eq(fwd_hello_build_cert(&id_own, ifmac, 1000, EPOCH, 78,
+	    salt, peers, 1, NULL, 0, NULL, 2, buf, sizeof(buf), &len),
+	    WIRE_EINVAL);
+	ck_assert_int_eq(fwd_hello_build_cert(&id_own, ifmac, 1000, EPOCH, 78,
+	    salt, peers, 1, NULL, 0, keys, 3, buf, WIRE_HELLO_FIXED_LEN +
+	    WIRE_HELLO_NEIGH_LEN + WIRE_HELLO_TRAILER_HDR_LEN +
+	    2 * WIRE_TAG_ENTRY_LEN, &len), WIRE_ESPACE);
+}
+END_TEST
+
+/* Signed HELLOs per 1 000 sent with these inputs, state from s. */
+static unsigned
+signed_of(struct fwd_hsign *s, size_t npeers, size_t nkeys, unsigned n)
+{
+	unsigned i, c = 0;
+
+	for (i = 0; i < n; i++)
+		c += (unsigned)fwd_hello_sign_due(s, npeers, nkeys);
+	return c;
+}
+
+/*
+ * When a HELLO is signed: always without keys, with a neighbour short of
+ * one, or with more neighbours than tags; otherwise every 16th; the next
+ * two after a new neighbour; one within four HELLOs of a request, and no
+ * more often than that however often it is asked.
+ */
+START_TEST(test_hello_sign_schedule)
+{
+	struct fwd_hsign s;
+	unsigned i, c;
+
+	memset(&s, 0, sizeof(s));
+	ck_assert_uint_eq(signed_of(&s, 0, 0, 100), 100);
+	ck_assert_uint_eq(signed_of(&s, 5, 4, 100), 100);
+	ck_assert_uint_eq(signed_of(&s, 20, 20, 100), 100);
+	/* Steady state: every FWD_HELLO_SIGN_EVERY-th. */
+	memset(&s, 0, sizeof(s));
+	ck_assert_uint_eq(signed_of(&s, 5, 5, 16 * FWD_HELLO_SIGN_EVERY), 16);
+	for (i = 0; i + 1 < FWD_HELLO_SIGN_EVERY; i++)
+		ck_assert_int_eq(fwd_hello_sign_due(&s, 5, 5), 0);
+	ck_assert_int_eq(fwd_hello_sign_due(&s, 5, 5), 1);
+	/* A new neighbour: the next FWD_HELLO_SIGN_NEW at once. */
+	fwd_hello_want_sign(&s, 1);
+	for (i = 0; i < FWD_HELLO_SIGN_NEW; i++)
+		ck_assert_int_eq(fwd_hello_sign_due(&s, 5, 5), 1);
+	ck_assert_int_eq(fwd_hello_sign_due(&s, 5, 5), 0);
+	/* A request: signed once the gap since the last signed is over. */
+	fwd_hello_want_sign(&s, 0);
+	for (c = 0, i = 0; i < FWD_HELLO_REQ_GAP; i++)
+		c += (unsigned)fwd_hello_sign_due(&s, 5, 5);
+	ck_assert_uint_eq(c, 1);
+	/* Asked before every HELLO: every FWD_HELLO_REQ_GAP-th signed. */
+	for (c = 0, i = 0; i < 100 * FWD_HELLO_REQ_GAP; i++) {
+		fwd_hello_want_sign(&s, 0);
+		c += (unsigned)fwd_hello_sign_due(&s, 5, 5);
+	}
+	ck_assert_uint_eq(c, 100);
 }
 END_TEST
 
@@ -1349,6 +1459,8 @@ fwd_orig_suite(void)
 
 	tc = tcase_create("hello");
 	tcase_add_test(tc, test_hello);
+	tcase_add_test(tc, test_hello_tags);
+	tcase_add_test(tc, test_hello_sign_schedule);
 	tcase_add_test(tc, test_hello_strongest);
 	suite_add_tcase(s, tc);
 

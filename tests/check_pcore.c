@@ -355,6 +355,55 @@ hello_build(struct frame *fr, int who, const uint8_t ifmac[6],
 	fr->len = t_hello(fr->buf, sizeof(fr->buf), &h, &ids[who]);
 }
 
+/*
+ * A HELLO of who with one link tag, under the key who's forwarder shares
+ * with `to` (node_pump hands the parser the same), or under a made-up key
+ * (bogus), with the salt t_hello puts in who's signed HELLOs.
+ */
+static void
+hello_tagged(struct frame *fr, int who, int to, uint32_t seqno,
+    const struct wire_hello_neigh *nb, unsigned nn, int bogus)
+{
+	uint8_t salt[BS_LINKSALT_LEN], key[BS_LINKKEY_LEN], id[BS_KEYID_LEN];
+	uint8_t tag[BS_TAG_LEN], sender[BS_ADDR_LEN];
+	struct wire_hello h = { .pk = ids[who].pk, .ifmac = macs[who],
+	    .interval_ms = 1000, .epoch = EPOCH, .seqno = seqno,
+	    .num_neigh = nn, .tr = { .auth = WIRE_AUTH_MAC, .num_tags = 1 } };
+	size_t len;
+
+	if (nn > 0)
+		memcpy(h.neigh, nb, nn * sizeof(*nb));
+	t_salt(salt, ids[who].pk);
+	h.salt = salt;
+	ck_assert_int_eq(wire_hello_build(fr->buf, sizeof(fr->buf), &h, &len),
+	    WIRE_OK);
+	ck_assert_int_eq(bs_link_key(key, &ids[who], ids[to].pk), 0);
+	if (bogus)
+		key[0] ^= 1;
+	bs_link_keyid(id, key);
+	bs_mesh_addr(sender, ids[who].pk);
+	bs_link_mac(tag, key, sender, (uint64_t)EPOCH << 32 | seqno, fr->buf,
+	    len);
+	ck_assert_int_eq(wire_tag_append(fr->buf, sizeof(fr->buf), &len, id,
+	    tag), WIRE_OK);
+	fr->len = len;
+}
+
+/* NEIGH messages of node n with exactly these flags. */
+static unsigned
+neigh_flagged(const struct node *n, uint8_t flags)
+{
+	struct ipc_neigh ng;
+	unsigned i, c = 0;
+
+	for (i = 0; i < n->n && i < NMSG; i++)
+		if (n->msg[i].hdr.type == IPC_NEIGH &&
+		    ipc_get(&n->msg[i], IPC_NEIGH, &ng, sizeof(ng)) == 0 &&
+		    ng.flags == flags)
+			c++;
+	return c;
+}
+
 /* The HELLO node n's forwarder sends: its up neighbours and rx counts. */
 static void
 hello_of(struct frame *fr, struct node *n)
@@ -601,11 +650,15 @@ START_TEST(test_hello_first)
 	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_REPLAY);
 	ck_assert_uint_eq(X.pc.stat[IPC_STAT_SIG_VERIFIED], 1);
 	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_REPLAY], 1);
+	/* P does not list us: after the UP, an UP asking our forwarder to
+	 * sign a HELLO (P cannot check tags under a key it lacks). */
+	ck_assert_uint_eq(neigh_flagged(&X, IPC_NEIGH_F_SIGN), 1);
 	/* A newer one changes rx_count: UP again; the key is not asked
 	 * for twice while the request is fresh. */
 	hello_build(&fr, I_P, macs[I_P], 43, NULL, 0);
 	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
-	ck_assert_uint_eq(msg_count(&X, 0, IPC_NEIGH), 2);
+	ck_assert_uint_eq(neigh_flagged(&X, 0), 2);
+	ck_assert_uint_eq(neigh_flagged(&X, IPC_NEIGH_F_SIGN), 2);
 	ck_assert_uint_eq(msg_count(&X, 0, IPC_LINK_KEY_REQ), 1);
 	/* Unanswered for PCORE_KEY_RETRY_MS: asked again. */
 	now_ms += PCORE_KEY_RETRY_MS;
@@ -2063,7 +2116,7 @@ START_TEST(test_desc_handon)
 	for (i = mark, k = 0; i < P.n && i < NMSG; i++)
 		if (P.msg[i].hdr.type == IPC_NEIGH &&
 		    ipc_get(&P.msg[i], IPC_NEIGH, &nm, sizeof(nm)) == 0 &&
-		    nm.flags == IPC_NEIGH_F_FRESH) {
+		    (nm.flags & IPC_NEIGH_F_FRESH) != 0) {
 			ck_assert_uint_eq(nm.state, IPC_NEIGH_UP);
 			ck_assert_mem_eq(nm.addr, addrs[I_X], 6);
 			k++;
@@ -3957,6 +4010,74 @@ END_TEST
 
 /* A neighbour whose NEIGH UP could not be sent gets no route and no key
  * request until a later HELLO announces it. */
+/*
+ * HELLO version 3: a neighbour whose link key we hold authenticates its
+ * HELLOs with a tag and costs no signature check; a tag that does not
+ * verify, a key that is no neighbour (or whose key we lack), a replay
+ * and a refused key are dropped, none of them with a signature check.
+ */
+START_TEST(test_hello_tagged)
+{
+	struct wire_hello_neigh us = { .addr = addrs[I_X], .rx_count = 3 };
+	struct routing_neigh_info ni;
+	struct frame fr, good;
+	uint64_t sigs;
+
+	node_up(&X, I_X, IPC_LOG_INFO);
+	/* Q's tagged HELLO before any signed one: we hold no key with Q. */
+	hello_tagged(&fr, I_Q, I_X, 10, &us, 1, 0);
+	ck_assert_int_eq(feed_from(&X, I_Q, &fr), PCORE_DROP_NO_LINK_KEY);
+	ck_assert_ptr_null(pcore_neigh_find(&X.pc, IFX, addrs[I_Q]));
+	ck_assert_uint_eq(sig_work(&X), 0);
+	/* P's first HELLO is signed and lists us: no request to sign. */
+	hello_build(&fr, I_P, macs[I_P], 42, &us, 1);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	ck_assert_int_eq(pcore_neigh_find(&X.pc, IFX, addrs[I_P])->key_state,
+	    PCORE_KEY_OK);
+	ck_assert_uint_eq(neigh_flagged(&X, IPC_NEIGH_F_SIGN), 0);
+	sigs = sig_work(&X);
+	ck_assert_uint_eq(sigs, 1);
+	/* Tagged under the link key: accepted without a signature. */
+	hello_tagged(&good, I_P, I_X, 43, &us, 1, 0);
+	ck_assert_int_eq(feed_from(&X, I_P, &good), PCORE_ACCEPT);
+	ck_assert_uint_eq(sig_work(&X), sigs);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_RX_HELLO_MAC], 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_RX_HELLO], 2);
+	ck_assert_int_eq(routing_neigh_get(X.pc.rt, IFX, addrs[I_P], &ni),
+	    ROUTING_OK);
+	ck_assert_uint_eq(ni.seqno, 43);
+	/* The same frame again: a replay. */
+	ck_assert_int_eq(feed_from(&X, I_P, &good), PCORE_DROP_REPLAY);
+	/* A tag under another key, and a flipped bit: refused, the
+	 * neighbour's state untouched. */
+	hello_tagged(&fr, I_P, I_X, 44, &us, 1, 1);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_LINK_AUTH);
+	hello_tagged(&fr, I_P, I_X, 44, &us, 1, 0);
+	fr.buf[WIRE_HELLO_FIXED_LEN + 6] ^= 1;		/* our rx_count */
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_LINK_AUTH);
+	fr.buf[WIRE_HELLO_FIXED_LEN + 6] ^= 1;
+	fr.buf[fr.len - 1] ^= 0x80;			/* the tag */
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_LINK_AUTH);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DROP_LINK_AUTH], 3);
+	ck_assert_int_eq(routing_neigh_get(X.pc.rt, IFX, addrs[I_P], &ni),
+	    ROUTING_OK);
+	ck_assert_uint_eq(ni.seqno, 43);
+	/* P's tag for Q is no tag for us. */
+	hello_tagged(&fr, I_P, I_Q, 45, &us, 1, 0);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_LINK_AUTH);
+	/* A key the policy refuses: dropped before anything else. */
+	hello_tagged(&fr, I_U, I_X, 1, &us, 1, 0);
+	ck_assert_int_eq(feed_from(&X, I_U, &fr), PCORE_DROP_POLICY);
+	/* P stops listing us: accepted, and our forwarder is asked for a
+	 * signed HELLO. */
+	hello_tagged(&fr, I_P, I_X, 46, NULL, 0, 0);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	ck_assert_uint_eq(neigh_flagged(&X, IPC_NEIGH_F_SIGN), 1);
+	ck_assert_uint_eq(sig_work(&X), sigs);
+	node_down(&X);
+}
+END_TEST
+
 static int fail_neigh;
 
 static int
@@ -3982,7 +4103,9 @@ START_TEST(test_unannounced_neigh)
 	fail_neigh = 0;
 	hello_build(&fr, I_P, macs[I_P], 43, NULL, 0);
 	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
-	ck_assert_uint_eq(msg_count(&X, 0, IPC_NEIGH), 1);
+	/* UP, then (P does not list us) UP asking for a signed HELLO. */
+	ck_assert_uint_eq(msg_count(&X, 0, IPC_NEIGH), 2);
+	ck_assert_uint_eq(neigh_flagged(&X, IPC_NEIGH_F_SIGN), 1);
 	ck_assert_uint_eq(msg_count(&X, 0, IPC_LINK_KEY_REQ), 1);
 	node_down(&X);
 }
@@ -4054,6 +4177,7 @@ pcore_suite(void)
 	tcase_add_test(tc, test_link_salt_rekey);
 	tcase_add_test(tc, test_hello_policy);
 	tcase_add_test(tc, test_unannounced_neigh);
+	tcase_add_test(tc, test_hello_tagged);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("ogm");

@@ -94,16 +94,30 @@ hello_eq(const struct wire_hello *a, const struct wire_hello *b)
 	ck_assert_int_eq(a->cert == NULL, b->cert == NULL);
 	if (a->cert != NULL)
 		ck_assert_mem_eq(a->cert, b->cert, BS_CERT_LEN);
+	ck_assert_uint_eq(a->tr.auth, b->tr.auth);
+	ck_assert_uint_eq(a->tr.num_tags, b->tr.num_tags);
 }
 
+/* A made-up OGM link key for tag i of a tagged HELLO. */
 static void
-make_hello(struct frame *f, unsigned n, int with_cert)
+hello_tag_key(uint8_t key[static BS_LINKKEY_LEN], uint8_t id[static BS_KEYID_LEN],
+    unsigned i)
+{
+	memset(key, 0x40 + (int)i, BS_LINKKEY_LEN);
+	bs_link_keyid(id, key);
+}
+
+/* A HELLO with n neighbours, a certificate or not, signed (tags 0) or
+ * with that many link tags. */
+static void
+make_hello(struct frame *f, unsigned n, int with_cert, unsigned tags)
 {
 	static uint8_t addrs[WIRE_HELLO_MAX_NEIGH][BS_ADDR_LEN];
 	static uint8_t cert[BS_CERT_LEN];
+	uint8_t key[BS_LINKKEY_LEN], id[BS_KEYID_LEN], tag[BS_TAG_LEN];
+	uint8_t sig[BS_SIG_LEN], sender[BS_ADDR_LEN];
 	struct wire_hello h, v;
-	uint8_t sig[BS_SIG_LEN];
-	size_t len;
+	size_t len, cov;
 	unsigned i;
 
 	memset(&h, 0, sizeof(h));
@@ -123,27 +137,55 @@ make_hello(struct frame *f, unsigned n, int with_cert)
 		make_cert(cert, ids[0].pk);
 		h.cert = cert;
 	}
+	h.tr.auth = tags > 0 ? WIRE_AUTH_MAC : WIRE_AUTH_SIG;
+	h.tr.num_tags = tags;
 	ck_assert_int_eq(wire_hello_build(f->buf, sizeof(f->buf), &h, &len),
 	    WIRE_OK);
 	ck_assert_uint_eq(len, WIRE_HELLO_FIXED_LEN + WIRE_HELLO_NEIGH_LEN * n +
-	    (with_cert ? BS_CERT_LEN : 0));
-	ck_assert_int_eq(bs_sign(sig, BS_DOM_HELLO, f->buf, len, &ids[0]), 0);
-	ck_assert_int_eq(wire_sig_append(f->buf, sizeof(f->buf), &len, sig),
-	    WIRE_OK);
+	    (with_cert ? BS_CERT_LEN : 0) + WIRE_HELLO_TRAILER_HDR_LEN);
+	cov = len;
+	if (tags == 0) {
+		ck_assert_int_eq(bs_sign(sig, BS_DOM_HELLO, f->buf, len,
+		    &ids[0]), 0);
+		ck_assert_int_eq(wire_sig_append(f->buf, sizeof(f->buf), &len,
+		    sig), WIRE_OK);
+	}
+	bs_mesh_addr(sender, ids[0].pk);
+	for (i = 0; i < tags; i++) {
+		hello_tag_key(key, id, i);
+		bs_link_mac(tag, key, sender, (uint64_t)7 << 32 | 0x01020304,
+		    f->buf, cov);
+		ck_assert_int_eq(wire_tag_append(f->buf, sizeof(f->buf), &len,
+		    id, tag), WIRE_OK);
+	}
 	f->len = len;
 	f->type = WIRE_T_HELLO;
 	/* parse(build(x)) == x */
 	ck_assert_int_eq(wire_hello_parse(f->buf, f->len, &v), WIRE_OK);
 	hello_eq(&v, &h);
 	ck_assert_uint_eq(v.flags, with_cert ? WIRE_HELLO_F_CERT : 0);
-	ck_assert_mem_eq(v.sig, sig, BS_SIG_LEN);
+	if (tags == 0)
+		ck_assert_mem_eq(v.sig, sig, BS_SIG_LEN);
+	else
+		ck_assert_ptr_null(v.sig);
+	ck_assert_uint_eq(v.tr.counter, (uint64_t)7 << 32 | 0x01020304);
+	ck_assert_ptr_eq(v.tr.covered, f->buf);
+	ck_assert_uint_eq(v.tr.covered_len, cov);
 	ck_assert_uint_eq(v.len, f->len);
 	ck_assert_ptr_null(v.where.field);
 	/* The salt sits right after the sequence number. */
 	ck_assert_uint_eq(f->buf[1], WIRE_HELLO_VERSION);
+	ck_assert_uint_eq(f->buf[1], 3);
 	ck_assert_mem_eq(f->buf + WIRE_HELLO_SALT_OFF, hello_salt,
 	    BS_LINKSALT_LEN);
 	ck_assert_ptr_eq(v.salt, f->buf + WIRE_HELLO_SALT_OFF);
+	/* Each tag verifies under its key, over the covered bytes. */
+	for (i = 0; i < tags; i++) {
+		hello_tag_key(key, id, i);
+		ck_assert_int_eq(wire_trailer_find(&v.tr, id), (int)i);
+		ck_assert_int_eq(bs_link_mac_verify(v.tr.tags[i].tag, key,
+		    sender, v.tr.counter, v.tr.covered, v.tr.covered_len), 0);
+	}
 }
 
 /* ---- OGM recipes ------------------------------------------------------- */
@@ -618,7 +660,7 @@ make_bcast(struct frame *f, unsigned ntags, size_t inner_len)
 /* ---- recipe table ------------------------------------------------------ */
 
 enum recipe {
-	R_HELLO0, R_HELLO3, R_HELLO3C, R_HELLO64C,
+	R_HELLO0, R_HELLO3, R_HELLO3C, R_HELLO64C, R_HELLO3T, R_HELLO64T,
 	R_OGM1, R_OGM3, R_OGMSIG,
 	R_UC_MIN, R_UC_MID, R_UC_MAX, R_ECHO, R_TRACE, R_TTLX,
 	R_BC1_MIN, R_BC1_MAX, R_BC8_MIN, R_BC8_MAX,
@@ -630,10 +672,14 @@ make(enum recipe r, struct frame *f)
 {
 	memset(f, 0, sizeof(*f));
 	switch (r) {
-	case R_HELLO0:	make_hello(f, 0, 0); break;
-	case R_HELLO3:	make_hello(f, 3, 0); break;
-	case R_HELLO3C:	make_hello(f, 3, 1); break;
-	case R_HELLO64C: make_hello(f, WIRE_HELLO_MAX_NEIGH, 1); break;
+	case R_HELLO0:	make_hello(f, 0, 0, 0); break;
+	case R_HELLO3:	make_hello(f, 3, 0, 0); break;
+	case R_HELLO3C:	make_hello(f, 3, 1, 0); break;
+	case R_HELLO64C: make_hello(f, WIRE_HELLO_MAX_NEIGH, 1, 0); break;
+	case R_HELLO3T:	make_hello(f, 3, 0, 3); break;
+	case R_HELLO64T:
+		make_hello(f, WIRE_HELLO_MAX_NEIGH, 1, WIRE_MAX_TAGS);
+		break;
 	case R_OGM1:	make_ogm(f, &ogm_specs[0]); break;
 	case R_OGM3:	make_ogm(f, &ogm_specs[1]); break;
 	case R_OGMSIG:	make_ogm(f, &ogm_specs[2]); break;
@@ -698,14 +744,20 @@ rebuild_hello(const struct frame *f)
 	uint8_t out[WIRE_HELLO_MAX_LEN];
 	struct wire_hello v;
 	size_t len;
+	unsigned i;
 
 	ck_assert_int_eq(wire_hello_parse(f->buf, f->len, &v), WIRE_OK);
-	ck_assert_int_eq(bs_verify(v.sig, BS_DOM_HELLO, v.signed_ptr,
-	    v.signed_len, v.pk), 0);
+	if (v.tr.auth == WIRE_AUTH_SIG)
+		ck_assert_int_eq(bs_verify(v.sig, BS_DOM_HELLO, v.signed_ptr,
+		    v.signed_len, v.pk), 0);
 	ck_assert_int_eq(wire_hello_build(out, sizeof(out), &v, &len), WIRE_OK);
 	ck_assert_uint_eq(len, v.signed_len);
-	ck_assert_int_eq(wire_sig_append(out, sizeof(out), &len, v.sig),
-	    WIRE_OK);
+	if (v.tr.auth == WIRE_AUTH_SIG)
+		ck_assert_int_eq(wire_sig_append(out, sizeof(out), &len, v.sig),
+		    WIRE_OK);
+	for (i = 0; i < v.tr.num_tags; i++)
+		ck_assert_int_eq(wire_tag_append(out, sizeof(out), &len,
+		    v.tr.tags[i].keyid, v.tr.tags[i].tag), WIRE_OK);
 	ck_assert_uint_eq(len, f->len);
 	ck_assert_mem_eq(out, f->buf, len);
 }
@@ -882,7 +934,7 @@ END_TEST
 /* Places in a valid frame, found by parsing it. */
 enum mark {
 	M_START, M_END,
-	M_NEIGH0, M_NEIGH1, M_CERT,		/* HELLO */
+	M_NEIGH0, M_NEIGH1, M_CERT, M_HTR,	/* HELLO */
 	M_E0, M_E0S, M_E0T, M_E1T, M_E2,	/* OGM entries */
 	M_TR, M_TAGS,				/* OGM trailer */
 };
@@ -902,6 +954,9 @@ mark_off(const struct frame *f, enum mark m)
 	case M_CERT:
 		ck_assert_int_eq(wire_hello_parse(f->buf, f->len, &h), WIRE_OK);
 		return (size_t)(h.cert - f->buf);
+	case M_HTR:
+		ck_assert_int_eq(wire_hello_parse(f->buf, f->len, &h), WIRE_OK);
+		return h.tr.covered_len - WIRE_HELLO_TRAILER_HDR_LEN;
 	default:
 		break;
 	}
@@ -944,7 +999,7 @@ struct bad {
 static const struct bad bad[] = {
 	/* common header */
 	{ R_HELLO3C, M_START, 1, 1, 1, 0, WIRE_EVERSION, 0 },	/* old HELLO */
-	{ R_HELLO3C, M_START, 1, 1, 3, 0, WIRE_EVERSION, 0 },
+	{ R_HELLO3C, M_START, 1, 1, 2, 0, WIRE_EVERSION, 0 },	/* v2 */
 	{ R_HELLO3, M_START, 52, 8, 0, 0, WIRE_OK, 0 },	/* any salt */
 	{ R_HELLO3, M_START, 60, 8, ~0ull, 0, WIRE_OK, 0 },
 	{ R_HELLO3C, M_START, 1, 1, 0, 0, WIRE_EVERSION, 0 },
@@ -965,11 +1020,13 @@ static const struct bad bad[] = {
 	/* HELLO */
 	{ R_HELLO3C, M_START, 2, 1, 0x04, 0, WIRE_ERESERVED, 0 },
 	{ R_HELLO3C, M_START, 2, 1, 0x80, 0, WIRE_ERESERVED, 0 },
-	{ R_HELLO3C, M_START, 2, 1, 0x00, 0, WIRE_ETRAILING, NO_AT },
+	/* No certificate flag: its bytes read as the trailer. */
+	{ R_HELLO3C, M_START, 2, 1, 0x00, 0, WIRE_ERESERVED, NO_AT },
 	{ R_HELLO0, M_START, 2, 1, 0x01, 0, WIRE_ETRUNC, NO_AT },
 	{ R_HELLO3C, M_START, 3, 1, 65, 0, WIRE_ECOUNT, 0 },
 	{ R_HELLO3C, M_START, 3, 1, 255, 0, WIRE_ECOUNT, 0 },
-	{ R_HELLO3, M_START, 3, 1, 2, 0, WIRE_ETRAILING, NO_AT },
+	/* One neighbour fewer: its entry reads as the trailer. */
+	{ R_HELLO3, M_START, 3, 1, 2, 0, WIRE_ECOUNT, NO_AT },
 	{ R_HELLO3, M_START, 36, 1, 0x01, 0, WIRE_EADDR, 0 },
 	{ R_HELLO3, M_START, 36, 6, 0, 0, WIRE_EADDR, 0 },
 	{ R_HELLO3, M_START, 36, 1, 0x02, 0, WIRE_OK, 0 },
@@ -992,6 +1049,20 @@ static const struct bad bad[] = {
 	{ R_HELLO3C, M_CERT, 3, 1, 1, 0, WIRE_ECERT, -3 },
 	{ R_HELLO3C, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
 	{ R_HELLO0, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
+	{ R_HELLO3T, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
+	/* HELLO trailer */
+	{ R_HELLO3, M_HTR, 0, 1, 0, 0, WIRE_EAUTH, 0 },
+	{ R_HELLO3, M_HTR, 0, 1, 3, 0, WIRE_EAUTH, 0 },
+	{ R_HELLO3, M_HTR, 1, 1, 1, 0, WIRE_ECOUNT, 0 },
+	{ R_HELLO3, M_HTR, 2, 1, 1, 0, WIRE_ERESERVED, 0 },
+	{ R_HELLO3, M_HTR, 3, 1, 0x80, 0, WIRE_ERESERVED, 0 },
+	{ R_HELLO3T, M_HTR, 1, 1, 0, 0, WIRE_ECOUNT, 0 },
+	{ R_HELLO3T, M_HTR, 1, 1, 17, 0, WIRE_ECOUNT, 0 },
+	{ R_HELLO3T, M_HTR, 1, 1, 4, 0, WIRE_ETRUNC, NO_AT },
+	{ R_HELLO3T, M_HTR, 1, 1, 2, 0, WIRE_ETRAILING, NO_AT },
+	{ R_HELLO3T, M_HTR, 0, 1, WIRE_AUTH_SIG, 0, WIRE_ECOUNT, NO_AT },
+	{ R_HELLO3T, M_HTR, 24, 4, 0x11111111, 0, WIRE_OK, 0 },
+	{ R_HELLO64T, M_HTR, 1, 1, 16, 0, WIRE_OK, 0 },
 	/* OGM header */
 	{ R_OGM3, M_START, 2, 1, 0, 0, WIRE_ECOUNT, 0 },
 	{ R_OGM3, M_START, 2, 1, 41, 0, WIRE_ECOUNT, 0 },
@@ -1244,18 +1315,22 @@ START_TEST(test_cross_type)
 	struct wire_where w;
 	unsigned i;
 
-	/* Every type is version 2 (OGM since the compact entries), so the
-	 * version passes and the type is what each parser refuses. */
+	/* Every other type is version 2 (OGM since the compact entries),
+	 * HELLO version 3: where the versions agree the type is what each
+	 * parser refuses, elsewhere the version (checked first). */
 	make((enum recipe)_i, &f);
 	for (i = 0; i < sizeof(types); i++) {
+		int same = (types[i] == WIRE_T_HELLO) ==
+		    (f.type == WIRE_T_HELLO);
+
 		/* One parser reads UNICAST and ECHO alike. */
 		if (types[i] == f.type ||
 		    (is_sealed(types[i]) && is_sealed(f.type)))
 			continue;
 		ck_assert_int_eq(parse_as(types[i], f.buf, f.len, &w),
-		    WIRE_ETYPE);
-		ck_assert_str_eq(w.field, "type");
-		ck_assert_uint_eq(w.off, 0);
+		    same ? WIRE_ETYPE : WIRE_EVERSION);
+		ck_assert_str_eq(w.field, same ? "type" : "version");
+		ck_assert_uint_eq(w.off, same ? 0 : 1);
 	}
 	for (i = 0; i < sizeof(types); i++)
 		ck_assert_int_eq(parse_as(types[i], NULL, 100, &w),
@@ -1690,9 +1765,19 @@ START_TEST(test_build_space)
 			ck_assert_int_eq(wire_hello_parse(f.buf, f.len,
 			    &h), WIRE_OK);
 			r = wire_hello_build(q, cap, &h, &len);
-			if (cap >= h.signed_len) {
+			if (cap >= h.signed_len && h.sig != NULL) {
 				len = h.signed_len;
 				r = wire_sig_append(q, cap, &len, h.sig);
+			}
+			if (cap >= h.signed_len && h.sig == NULL) {
+				unsigned t;
+
+				len = h.signed_len;
+				for (t = 0; t < h.tr.num_tags &&
+				    (r = wire_tag_append(q, cap, &len,
+				    h.tr.tags[t].keyid, h.tr.tags[t].tag)) ==
+				    WIRE_OK; t++)
+					;
 			}
 			break;
 		case WIRE_T_OGM:
@@ -1800,6 +1885,29 @@ START_TEST(test_build_hello_inval)
 	v = h; v.cert = badcert;
 	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
 	    WIRE_EINVAL);
+	/* Trailer: tags 1..16 with WIRE_AUTH_MAC, none with a signature. */
+	v = h; v.tr.auth = WIRE_AUTH_MAC; v.tr.num_tags = 0;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
+	    WIRE_EINVAL);
+	v = h; v.tr.auth = WIRE_AUTH_MAC; v.tr.num_tags = WIRE_MAX_TAGS + 1;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
+	    WIRE_EINVAL);
+	v = h; v.tr.auth = WIRE_AUTH_SIG; v.tr.num_tags = 1;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
+	    WIRE_EINVAL);
+	v = h; v.tr.auth = 3; v.tr.num_tags = 0;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
+	    WIRE_EINVAL);
+	v = h; v.tr.auth = WIRE_AUTH_MAC; v.tr.num_tags = WIRE_MAX_TAGS;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len), WIRE_OK);
+	ck_assert_uint_eq(buf[len - 4], WIRE_AUTH_MAC);
+	ck_assert_uint_eq(buf[len - 3], WIRE_MAX_TAGS);
+	ck_assert_int_eq(wire_tag_append(buf, len + 19, &len, buf, buf),
+	    WIRE_ESPACE);
+	/* tr.auth 0 (a zeroed builder input) signs. */
+	v = h; v.tr.auth = 0; v.tr.num_tags = 0;
+	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len), WIRE_OK);
+	ck_assert_uint_eq(buf[len - 4], WIRE_AUTH_SIG);
 	/* The certificate flag follows the pointer, not h.flags. */
 	v = h; v.cert = NULL; v.flags = WIRE_HELLO_F_CERT;
 	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len), WIRE_OK);

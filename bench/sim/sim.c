@@ -302,6 +302,12 @@ fwd_neigh(struct sim_node *v, const struct ipc_neigh *m)
 			b->has_key = 1;
 		}
 	}
+	/* As fwd_apply_neigh and fwd_announce_burst: who needs our
+	 * signed HELLO. */
+	if (created || (m->flags & IPC_NEIGH_F_FRESH) != 0)
+		fwd_hello_want_sign(&v->hsign, 1);
+	else if ((m->flags & IPC_NEIGH_F_SIGN) != 0)
+		fwd_hello_want_sign(&v->hsign, 0);
 	b->rx_count = m->rx_count;
 	old_tq = b->tq;
 	b->tq = m->tq;
@@ -509,19 +515,33 @@ static void
 send_hello(struct sim_node *v)
 {
 	struct fwd_peer peers[WIRE_HELLO_MAX_NEIGH];
+	struct fwd_tagkey keys[WIRE_MAX_TAGS];
 	uint8_t buf[WIRE_HELLO_MAX_LEN];
-	size_t n = 0, len = 0, i;
+	size_t n = 0, nkeys = 0, len = 0, i;
 
 	for (i = 0; i < v->n_fnb && n < WIRE_HELLO_MAX_NEIGH; i++) {
 		peers[n].addr = v->fnb[i].addr;
 		peers[n++].rx_count = v->role == SIM_LIAR ? ROUTING_WINDOW :
 		    v->fnb[i].rx_count;
 	}
+	for (i = 0; i < v->n_fnb; i++) {
+		if (!v->fnb[i].has_key)
+			continue;
+		if (nkeys < WIRE_MAX_TAGS) {
+			keys[nkeys].key = v->fnb[i].key;
+			keys[nkeys].key_id = v->fnb[i].key_id;
+		}
+		nkeys++;
+	}
+	if (S.o.hello_sign || fwd_hello_sign_due(&v->hsign, n, nkeys)) {
+		nkeys = 0;
+		v->hello_signed++;
+	}
 	/* Link salt: any 16 bytes (the simulated forwarders hand out the
 	 * static key, which the parser cannot tell from another). */
-	if (fwd_hello_build(&v->id, v->mac, SIM_HELLO_MS, SIM_EPOCH,
-	    ++v->hello_seqno, v->id.pk, peers, n, buf, sizeof(buf),
-	    &len) == WIRE_OK)
+	if (fwd_hello_build_cert(&v->id, v->mac, SIM_HELLO_MS, SIM_EPOCH,
+	    ++v->hello_seqno, v->id.pk, peers, n, NULL, 0, keys, nkeys, buf,
+	    sizeof(buf), &len) == WIRE_OK)
 		(void)transmit(v, buf, len);
 }
 

@@ -52,6 +52,7 @@ struct sim_opts {
 	unsigned settle_s;		/* fixed run length (0: until converged) */
 	int quiet;
 	int no_burst;			/* without the cold-start burst */
+	int hello_sign;			/* every HELLO signed (no tags) */
 	unsigned full_every;		/* own OGMs: at least every Nth full
 					   (0: FWD_FULL_EVERY; 1: all full,
 					   as before compact entries) */
@@ -106,7 +107,9 @@ struct sim_node {
 					   restarts them: older events are
 					   stale) */
 	struct fwd_bucket hello_burst;	/* the forwarder's (fwd_burst.h) */
+	struct fwd_hsign hsign;		/* HELLO tags or signature */
 	uint64_t burst_hello, burst_ogm, burst_refused;
+	uint64_t hello_signed;		/* HELLOs sent signed */
 	struct sim_fnb *fnb;		/* forwarder's neighbours */
 	unsigned n_fnb, cap_fnb;
 	struct ipc_link_key_req *req;	/* LINK_KEY_REQs to answer */

@@ -244,16 +244,20 @@ fwd_announce_links(struct fwd *f, struct fwd_iface *v, int rotated,
 	f->fast_dirty = 1;
 }
 
-/* The neighbours we hear on v, signed, to everyone on v's link. */
+/*
+ * The neighbours we hear on v, to everyone on v's link: tagged for each
+ * of them, or signed (fwd_hello_sign_due).
+ */
 static void
 fwd_announce_hello(struct fwd *f, struct fwd_iface *v)
 {
 	struct fwd_peer peers[WIRE_HELLO_MAX_NEIGH];
+	struct fwd_tagkey keys[WIRE_MAX_TAGS];
 	uint8_t buf[WIRE_HELLO_MAX_LEN];
 	const struct fwd_link_salt *salt;
 	uint64_t now_ms = log_now_ms();
-	size_t n = 0, len = 0;
-	int r, rotated = 0;
+	size_t n = 0, len = 0, nkeys;
+	int r, rotated = 0, sign;
 	uint8_t fresh;
 
 	if (f->data == NULL || f->tables == NULL ||
@@ -275,9 +279,12 @@ fwd_announce_hello(struct fwd *f, struct fwd_iface *v)
 	fresh = f->parser.spawned_ms != 0 && now_ms >= f->parser.spawned_ms &&
 	    now_ms - f->parser.spawned_ms < FWD_FRESH_OGMS *
 	    (uint64_t)f->orig.ogm_ms ? WIRE_HELLO_F_FRESH : 0;
+	nkeys = fwd_announce_keys(f, v, keys);
+	sign = fwd_hello_sign_due(&v->hsign, n, nkeys);
 	r = fwd_hello_build_cert(&f->id, v->rs.mac, f->orig.hello_ms,
 	    f->epoch, v->hello_seqno + 1, salt->salt, peers, n,
-	    fwd_trust_own_cert(&f->trust), fresh, buf, sizeof(buf), &len);
+	    fwd_trust_own_cert(&f->trust), fresh, keys, sign ? 0 : nkeys,
+	    buf, sizeof(buf), &len);
 	if (r != WIRE_OK) {
 		log_rl(&f->rx_rl, LOG_WARNING, "%s: HELLO not built: %s",
 		    v->name, wire_strerror(r));
@@ -290,6 +297,8 @@ fwd_announce_hello(struct fwd *f, struct fwd_iface *v)
 		return;
 	v->tx_hello++;
 	f->orig.c.hello_sent++;
+	if (sign)
+		f->orig.c.hello_signed++;
 }
 
 /* ---- timers ------------------------------------------------------------------------ */
@@ -346,12 +355,27 @@ fwd_announce_burst(struct fwd *f, uint32_t ifindex, int new_neigh,
 		return;
 	if (new_neigh) {
 		(void)fwd_bucket_want(&v->hello_burst, now_ms, 0);
+		/* It holds no link key with us yet. */
+		fwd_hello_want_sign(&v->hsign, 1);
 		/* It needs our description to take our compact OGMs. */
 		fwd_ogm_want_full(&f->orig, 2);
 	}
 	if (f->orig.next_ogm_ms != 0)
 		(void)fwd_bucket_want(&f->orig.ogm_burst, now_ms,
 		    FWD_BURST_OGM_DELAY_MS);
+}
+
+void
+fwd_announce_sign(struct fwd *f, uint32_t ifindex, uint8_t neigh_flags)
+{
+	struct fwd_iface *v = fwd_iface_usable_by_index(&f->ifs, ifindex);
+
+	if (v == NULL)
+		return;
+	if ((neigh_flags & IPC_NEIGH_F_FRESH) != 0)
+		fwd_hello_want_sign(&v->hsign, 1);
+	else if ((neigh_flags & IPC_NEIGH_F_SIGN) != 0)
+		fwd_hello_want_sign(&v->hsign, 0);
 }
 
 void

@@ -35,6 +35,11 @@ void	fwd_announce_run(struct fwd *f, uint64_t now_ms);
 void	fwd_announce_burst(struct fwd *f, uint32_t ifindex, int new_neigh,
 	    uint64_t now_ms);
 /*
+ * A neighbour on ifindex asked (IPC_NEIGH flags): FRESH, our next HELLOs
+ * there signed; SIGN, one signed within FWD_HELLO_REQ_GAP.
+ */
+void	fwd_announce_sign(struct fwd *f, uint32_t ifindex, uint8_t neigh_flags);
+/*
  * Roaming: after the local translation table may have changed (a frame
  * from batsec0, an IPC_TT, the purge).  A client learnt since the last
  * call asks for an extra own OGM (the same bounded bucket as above), so

@@ -65,7 +65,7 @@ fwd_hello_build(const struct bs_identity *id,
     size_t *len)
 {
 	return fwd_hello_build_cert(id, ifmac, interval_ms, epoch, seqno,
-	    salt, peers, n, NULL, 0, buf, cap, len);
+	    salt, peers, n, NULL, 0, NULL, 0, buf, cap, len);
 }
 
 int
@@ -73,14 +73,16 @@ fwd_hello_build_cert(const struct bs_identity *id,
     const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
     uint32_t epoch, uint32_t seqno, const uint8_t *salt,
     const struct fwd_peer *peers, size_t n, const uint8_t *cert,
-    uint8_t flags, uint8_t *buf, size_t cap, size_t *len)
+    uint8_t flags, const struct fwd_tagkey *keys, size_t nkeys,
+    uint8_t *buf, size_t cap, size_t *len)
 {
+	uint8_t sig[BS_SIG_LEN], tag[BS_TAG_LEN], addr[BS_ADDR_LEN];
 	struct wire_hello h;
-	uint8_t sig[BS_SIG_LEN];
-	size_t i, l = 0;
+	size_t i, l = 0, cov;
 	int r;
 
-	if (n > WIRE_HELLO_MAX_NEIGH)
+	if (n > WIRE_HELLO_MAX_NEIGH || nkeys > WIRE_MAX_TAGS ||
+	    (nkeys > 0 && keys == NULL))
 		return WIRE_EINVAL;
 	memset(&h, 0, sizeof(h));
 	h.num_neigh = (unsigned)n;
@@ -92,18 +94,61 @@ fwd_hello_build_cert(const struct bs_identity *id,
 	h.salt = salt;
 	h.cert = cert;
 	h.flags = flags & WIRE_HELLO_F_FRESH;
+	h.tr.auth = nkeys > 0 ? WIRE_AUTH_MAC : WIRE_AUTH_SIG;
+	h.tr.num_tags = (unsigned)nkeys;
 	for (i = 0; i < n; i++) {
 		h.neigh[i].addr = peers[i].addr;
 		h.neigh[i].rx_count = peers[i].rx_count;
 	}
 	if ((r = wire_hello_build(buf, cap, &h, &l)) != WIRE_OK)
 		return r;
-	if (bs_sign(sig, BS_DOM_HELLO, buf, l, id) != 0)
-		return WIRE_EINVAL;
-	if ((r = wire_sig_append(buf, cap, &l, sig)) != WIRE_OK)
+	if (nkeys == 0) {
+		if (bs_sign(sig, BS_DOM_HELLO, buf, l, id) != 0)
+			return WIRE_EINVAL;
+		if ((r = wire_sig_append(buf, cap, &l, sig)) != WIRE_OK)
+			return r;
+		*len = l;
+		return WIRE_OK;
+	}
+	bs_mesh_addr(addr, id->pk);
+	cov = l;	/* every tag covers the bytes before the tags */
+	for (i = 0, r = WIRE_OK; i < nkeys && r == WIRE_OK; i++) {
+		bs_link_mac(tag, keys[i].key, addr,
+		    (uint64_t)epoch << 32 | seqno, buf, cov);
+		r = wire_tag_append(buf, cap, &l, keys[i].key_id, tag);
+	}
+	sodium_memzero(tag, sizeof(tag));
+	if (r != WIRE_OK)
 		return r;
 	*len = l;
 	return WIRE_OK;
+}
+
+void
+fwd_hello_want_sign(struct fwd_hsign *s, int soon)
+{
+	if (soon)
+		s->left = FWD_HELLO_SIGN_NEW;
+	else
+		s->req = 1;
+}
+
+int
+fwd_hello_sign_due(struct fwd_hsign *s, size_t npeers, size_t nkeys)
+{
+	int sign = nkeys == 0 || nkeys > WIRE_MAX_TAGS || nkeys < npeers ||
+	    s->left > 0 || s->since + 1 >= FWD_HELLO_SIGN_EVERY ||
+	    (s->req && s->since + 1 >= FWD_HELLO_REQ_GAP);
+
+	if (!sign) {
+		s->since++;
+		return 0;
+	}
+	s->since = 0;
+	s->req = 0;
+	if (s->left > 0)
+		s->left--;
+	return 1;
 }
 
 /* ---- own OGM ---------------------------------------------------------------------- */

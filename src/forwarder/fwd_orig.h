@@ -79,27 +79,65 @@ struct fwd_tagkey {
 };
 
 /*
- * A signed HELLO (BS_DOM_HELLO, node key) into buf: sender id->pk, the
- * interface MAC ifmac, the interval, epoch, seqno and link salt
- * (BS_LINKSALT_LEN), and the n (at most
- * WIRE_HELLO_MAX_NEIGH) peers.  *len = its length.  WIRE_OK or a wire
- * error (WIRE_EINVAL for bad input, WIRE_ESPACE when cap is too small).
+ * A HELLO into buf: sender id->pk, the interface MAC ifmac, the interval,
+ * epoch, seqno and link salt (BS_LINKSALT_LEN), and the n (at most
+ * WIRE_HELLO_MAX_NEIGH) peers; signed (BS_DOM_HELLO, node key).
+ * *len = its length.  WIRE_OK or a wire error (WIRE_EINVAL for bad
+ * input, WIRE_ESPACE when cap is too small).
  */
 int	fwd_hello_build(const struct bs_identity *id,
 	    const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
 	    uint32_t epoch, uint32_t seqno, const uint8_t *salt,
 	    const struct fwd_peer *peers, size_t n, uint8_t *buf, size_t cap,
 	    size_t *len);
-/* fwd_hello_build carrying cert (BS_CERT_LEN bytes) when not NULL. */
+/*
+ * fwd_hello_build carrying cert (BS_CERT_LEN bytes) when not NULL and
+ * flags (WIRE_HELLO_F_FRESH), authenticated by nkeys (1..WIRE_MAX_TAGS)
+ * link tags under keys, or signed when nkeys is 0.
+ */
 int	fwd_hello_build_cert(const struct bs_identity *id,
 	    const uint8_t ifmac[static BS_ADDR_LEN], uint16_t interval_ms,
 	    uint32_t epoch, uint32_t seqno, const uint8_t *salt,
 	    const struct fwd_peer *peers, size_t n, const uint8_t *cert,
-	    uint8_t flags, uint8_t *buf, size_t cap, size_t *len);
+	    uint8_t flags, const struct fwd_tagkey *keys, size_t nkeys,
+	    uint8_t *buf, size_t cap, size_t *len);
+
+/*
+ * HELLO authentication (batsec-protocol(7), HELLO): a HELLO carries link
+ * tags, one per neighbour on the interface, under the OGM link keys, when
+ * every neighbour it lists has one and there are 1..WIRE_MAX_TAGS of
+ * them; it is signed (so that a node that holds no key with us yet can
+ * take it) the first FWD_HELLO_SIGN_NEW times after a neighbour appeared
+ * or said its parser started again (IPC_NEIGH_F_FRESH), at most every
+ * FWD_HELLO_REQ_GAP-th time while a neighbour does not list us
+ * (IPC_NEIGH_F_SIGN), and at least every FWD_HELLO_SIGN_EVERY-th time
+ * (a node we do not hear, or that lost us, can take us again).  A
+ * neighbour that keeps asking costs its neighbours no more than every
+ * HELLO signed, which was the rule before.
+ */
+#define FWD_HELLO_SIGN_EVERY	16
+#define FWD_HELLO_SIGN_NEW	2
+#define FWD_HELLO_REQ_GAP	4
+
+struct fwd_hsign {
+	uint32_t since;			/* HELLOs since the last signed one */
+	uint8_t left;			/* signed ones still owed */
+	uint8_t req;			/* a neighbour does not list us */
+};
+
+/* soon != 0: the next FWD_HELLO_SIGN_NEW HELLOs; else one within the gap. */
+void	fwd_hello_want_sign(struct fwd_hsign *s, int soon);
+/*
+ * For the HELLO about to go out listing npeers neighbours, nkeys of whom
+ * have a link key (as fwd_orig_tagkeys counts): 1 sign it, 0 tag it.
+ * Counts the HELLO.
+ */
+int	fwd_hello_sign_due(struct fwd_hsign *s, size_t npeers, size_t nkeys);
 
 /* Counters of the origination code (the "stats" dump names them). */
 #define FWD_OCOUNT_LIST(X) \
 	X(hello_sent,		"tx_hello") \
+	X(hello_signed,		"tx_hello_signed") \
 	X(ogm_originated,	"ogm_originated") \
 	X(ogm_frames,		"tx_ogm_frames") \
 	X(ogm_frames_mac,	"tx_ogm_trailer_mac") \

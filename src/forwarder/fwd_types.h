@@ -63,6 +63,7 @@ struct fwd_iface {
 	uint64_t next_hello_ms;		/* 0: as soon as it is up */
 	uint32_t hello_seqno;		/* of the last HELLO sent here */
 	struct fwd_bucket hello_burst;	/* extra HELLOs (fwd_burst.h) */
+	struct fwd_hsign hsign;		/* tags or signature (fwd_orig.h) */
 	uint64_t tx_hello;
 	uint64_t tx_ogm;		/* OGM frames */
 	uint64_t tx_errors;		/* control frames the socket refused */

@@ -109,13 +109,15 @@
  *
  * Counters (IPC_STATS ids; every refused frame and entry lands in one):
  * rx_frames every frame; rx_hello, rx_ogm HELLOs and OGM frames that
- * passed; drop_malformed the codec's refusals, a source MAC that is not
+ * passed; rx_hello_mac those of the HELLOs that passed on their link
+ * tag (no signature checked); drop_malformed the codec's refusals, a source MAC that is not
  * unicast, a HELLO MAC that is not the source; drop_iface before CONFIG,
  * unknown or down interface; drop_data UNICAST/BCAST; drop_own our own
  * HELLO, OGM frame or OGM entry; drop_policy a HELLO key or entry
  * originator the policy refuses; drop_replay a HELLO not newer, a frame
  * counter not above the last; drop_not_neighbour, drop_no_link_key,
- * drop_link_auth as above; sig_verified and sig_failed every Ed25519
+ * drop_link_auth as above (a HELLO with tags from a key that is no
+ * neighbour there with a known link key: drop_no_link_key); sig_verified and sig_failed every Ed25519
  * check (HELLO, entry, type-2 trailer; a HELLO or entry with a bad
  * signature is counted only under sig_failed); sig_cache_hit;
  * drop_old_seqno older epoch or seqno out of the window; drop_duplicate

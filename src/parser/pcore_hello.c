@@ -1,8 +1,9 @@
 /*
  * pcore_hello.c — the HELLO pipeline (DESIGN.md §5, pcore.h): the codec,
- * the source and key checks, replays and the epoch memory, the
- * verification budget, the signature, the key's certificate or pin, then
- * routing_hello() and what the neighbour store tells the forwarder.
+ * the source and key checks, replays and the epoch memory, then the link
+ * tag (a neighbour whose key we hold) or the verification budget and the
+ * signature, the key's certificate or pin, then routing_hello() and what
+ * the neighbour store tells the forwarder.
  */
 #include <string.h>
 
@@ -20,17 +21,17 @@
 
 /* ---- the HELLO pipeline -------------------------------------------------------- */
 
-/* How many of our HELLOs the sender heard (0 when we are not listed). */
-static uint8_t
-pcore_hello_echo(const struct pcore *pc, const struct wire_hello *h)
+/* Our entry in the sender's list, or -1 when it does not list us. */
+static int
+pcore_hello_listed(const struct pcore *pc, const struct wire_hello *h)
 {
 	unsigned i;
 
 	for (i = 0; i < h->num_neigh; i++)
 		if (memcmp(h->neigh[i].addr, pc->cfg.own_addr,
 		    BS_ADDR_LEN) == 0)
-			return h->neigh[i].rx_count;
-	return 0;
+			return (int)i;
+	return -1;
 }
 
 /* A HELLO of a known neighbour that is not newer: refused before the
@@ -95,6 +96,25 @@ pcore_hello_trust(struct pcore *pc, const struct wire_hello *h, uint8_t cls,
 	return PCORE_ACCEPT;
 }
 
+/*
+ * A HELLO with link tags: only from a neighbour on that interface whose
+ * link key we hold (anyone else waits for one of its signed HELLOs), and
+ * its tag verifies.  No signature, so no budget: a forger pays one
+ * BLAKE2b for its frame, as for an OGM frame.
+ */
+static enum pcore_drop
+pcore_hello_tagged(struct pcore *pc, uint32_t ifindex,
+    const struct wire_hello *h, const uint8_t addr[static BS_ADDR_LEN])
+{
+	struct pcore_neigh *n = pcore_neigh_get(pc, ifindex, addr);
+
+	if (n == NULL || !n->announced || n->key_state != PCORE_KEY_OK ||
+	    memcmp(n->pk, h->pk, BS_PK_LEN) != 0)
+		return PCORE_DROP_NO_LINK_KEY;
+	return pcore_neigh_tag_ok(n, &h->tr, addr) == 0 ? PCORE_ACCEPT :
+	    PCORE_DROP_LINK_AUTH;
+}
+
 /* The checks before routing_hello; PCORE_ACCEPT when it may go in. */
 static enum pcore_drop
 pcore_hello_check(struct pcore *pc, uint32_t ifindex,
@@ -127,11 +147,20 @@ pcore_hello_check(struct pcore *pc, uint32_t ifindex,
 		pcore_count(pc, IPC_STAT_DROP_REMEMBERED);
 		return PCORE_DROP_REPLAY;
 	}
-	if (pcore_lim_hello_budget(pc, ifindex, src, known, now_ms) != 0)
-		return PCORE_DROP_BUDGET;
-	if (pcore_verify(pc, h->sig, BS_DOM_HELLO, h->signed_ptr,
-	    h->signed_len, h->pk) != 0)
-		return PCORE_DROP_SIG;
+	if (h->tr.auth == WIRE_AUTH_MAC) {
+		enum pcore_drop why = pcore_hello_tagged(pc, ifindex, h, addr);
+
+		if (why != PCORE_ACCEPT)
+			return why;
+		pcore_count(pc, IPC_STAT_RX_HELLO_MAC);
+	} else {
+		if (pcore_lim_hello_budget(pc, ifindex, src, known,
+		    now_ms) != 0)
+			return PCORE_DROP_BUDGET;
+		if (pcore_verify(pc, h->sig, BS_DOM_HELLO, h->signed_ptr,
+		    h->signed_len, h->pk) != 0)
+			return PCORE_DROP_SIG;
+	}
 	return pcore_hello_trust(pc, h, cls, newcert);
 }
 
@@ -173,9 +202,9 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 	struct routing_neigh_info ni;
 	struct routing_hello rh;
 	struct wire_hello h;
-	uint8_t addr[BS_ADDR_LEN], cls = BS_CLASS_REFUSED;
+	uint8_t addr[BS_ADDR_LEN], cls = BS_CLASS_REFUSED, ask = 0;
 	enum pcore_drop why;
-	int r;
+	int r, us;
 
 	if ((r = wire_hello_parse(p, len, &h)) != WIRE_OK)
 		return pcore_malformed(pc, r, &h.where, ifindex, src, now_ms);
@@ -190,7 +219,8 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 	rh.mac = h.ifmac;
 	rh.epoch = h.epoch;
 	rh.seqno = h.seqno;
-	rh.echo = pcore_hello_echo(pc, &h);
+	us = pcore_hello_listed(pc, &h);
+	rh.echo = us >= 0 ? h.neigh[us].rx_count : 0;
 	rh.interval_ms = h.interval_ms;
 	if ((r = pcore_hello_admit(pc, &rh, cls, now_ms, &res)) != ROUTING_OK)
 		return pcore_drop(pc, pcore_hello_refused(r), ifindex, src,
@@ -201,10 +231,15 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 	 * hand it full entries for a while (pcore_desc.h). */
 	if (res.neigh_new || (h.flags & WIRE_HELLO_F_FRESH) != 0)
 		pcore_desc_fresh(pc, now_ms);
+	/* A neighbour that does not list us cannot check the tags of our
+	 * HELLOs: our forwarder signs one soon (fwd_hello_sign_due). */
+	if ((h.flags & WIRE_HELLO_F_FRESH) != 0)
+		ask |= IPC_NEIGH_F_FRESH;
+	if (us < 0)
+		ask |= IPC_NEIGH_F_SIGN;
 	if (routing_neigh_get(pc->rt, ifindex, addr, &ni) == ROUTING_OK) {
 		pcore_neigh_tell(pc, &res, &ni, h.salt, now_ms);
-		if ((h.flags & WIRE_HELLO_F_FRESH) != 0)
-			pcore_neigh_fresh(pc, &ni, h.salt);
+		pcore_neigh_ask(pc, &ni, h.salt, ask);
 	}
 	return PCORE_ACCEPT;
 }

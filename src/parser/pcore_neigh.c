@@ -17,6 +17,7 @@
 #include "pcore_limits.h"
 #include "pcore_neigh.h"
 #include "pcore_ttpage.h"
+#include "proto/wire.h"
 #include "routing/routing.h"
 
 /* ---- the parser's neighbour slots ------------------------------------------- */
@@ -186,14 +187,37 @@ pcore_neigh_tell(struct pcore *pc, const struct routing_hello_result *res,
 }
 
 void
-pcore_neigh_fresh(struct pcore *pc, const struct routing_neigh_info *ni,
-    const uint8_t salt[static BS_LINKSALT_LEN])
+pcore_neigh_ask(struct pcore *pc, const struct routing_neigh_info *ni,
+    const uint8_t salt[static BS_LINKSALT_LEN], uint8_t flags)
 {
 	struct pcore_neigh *n = pcore_neigh_get(pc, ni->ifindex, ni->addr);
 
-	if (n != NULL && n->announced)
-		(void)pcore_send_neigh_f(pc, ni, salt, IPC_NEIGH_UP,
-		    IPC_NEIGH_F_FRESH);
+	if (n != NULL && n->announced && flags != 0)
+		(void)pcore_send_neigh_f(pc, ni, salt, IPC_NEIGH_UP, flags);
+}
+
+int
+pcore_neigh_tag_ok(struct pcore_neigh *n, const struct wire_trailer *t,
+    const uint8_t sender[static BS_ADDR_LEN])
+{
+	int i;
+
+	if ((i = wire_trailer_find(t, n->key_id)) >= 0) {
+		if (PCORE_FUZZ_BYPASS(t->tags[i].tag) ||
+		    bs_link_mac_verify(t->tags[i].tag, n->key, sender,
+		    t->counter, t->covered, t->covered_len) == 0) {
+			/* The neighbour uses the new key: the old one goes. */
+			pcore_neigh_prev_drop(n);
+			return 0;
+		}
+		return -1;
+	}
+	if (!n->has_prev || (i = wire_trailer_find(t, n->prev_key_id)) < 0)
+		return -1;
+	if (PCORE_FUZZ_BYPASS(t->tags[i].tag))
+		return 0;
+	return bs_link_mac_verify(t->tags[i].tag, n->prev_key, sender,
+	    t->counter, t->covered, t->covered_len);
 }
 
 int

@@ -21,6 +21,7 @@ struct routing_event;
 struct routing_hello_result;
 struct routing_neigh_info;
 struct routing_orig_info;
+struct wire_trailer;
 
 #define PCORE_KEY_RETRY_MS	5000	/* LINK_KEY_REQ again after */
 
@@ -35,6 +36,14 @@ int	pcore_link_key(struct pcore *pc, const struct ipc_link_key *k,
 	    char *err, size_t errlen);
 /* Forget n's previous link key (the neighbour uses the new one). */
 void	pcore_neigh_prev_drop(struct pcore_neigh *n);
+/*
+ * The tag under n's link key id (or, during a rotation's overlap, the
+ * previous key's) in trailer t (auth WIRE_AUTH_MAC) verifies, sender
+ * being n's mesh address: 0 (a tag under the new key retires the old
+ * one), or -1.
+ */
+int	pcore_neigh_tag_ok(struct pcore_neigh *n, const struct wire_trailer *t,
+	    const uint8_t sender[static BS_ADDR_LEN]);
 /* The parser's state of neighbour (ifindex, addr), or NULL. */
 const struct pcore_neigh *pcore_neigh_find(const struct pcore *pc,
 	    uint32_t ifindex, const uint8_t addr[static BS_ADDR_LEN]);
@@ -52,13 +61,13 @@ void	pcore_neigh_tell(struct pcore *pc,
 	    const struct routing_neigh_info *ni,
 	    const uint8_t salt[static BS_LINKSALT_LEN], uint64_t now_ms);
 /*
- * The neighbour's HELLO said it knows no full OGM entries
- * (WIRE_HELLO_F_FRESH): NEIGH UP again with IPC_NEIGH_F_FRESH, so that
- * the forwarder sends its own OGMs full for a while.
+ * What the neighbour's HELLO asks of our forwarder: NEIGH UP again with
+ * flags IPC_NEIGH_F_FRESH (it said it knows no full OGM entries,
+ * WIRE_HELLO_F_FRESH: our OGMs go full, our HELLOs signed for a while)
+ * and/or IPC_NEIGH_F_SIGN (it does not list us: sign a HELLO soon).
  */
-void	pcore_neigh_fresh(struct pcore *pc,
-	    const struct routing_neigh_info *ni,
-	    const uint8_t salt[static BS_LINKSALT_LEN]);
+void	pcore_neigh_ask(struct pcore *pc, const struct routing_neigh_info *ni,
+	    const uint8_t salt[static BS_LINKSALT_LEN], uint8_t flags);
 
 /* ROUTE_ADD for an originator with a route via an announced neighbour. */
 void	pcore_route_add(struct pcore *pc,

@@ -26,36 +26,17 @@
 
 /* ---- the frame ------------------------------------------------------------------- */
 
-/*
- * The tag under our link key's id (or, during a rotation's overlap, the
- * previous key's), or the link signature, verifies.
- */
+/* The tag under our link key (pcore_neigh_tag_ok), or the link signature. */
 static int
 pcore_ogm_auth(struct pcore *pc, const struct wire_ogm *o,
     struct pcore_neigh *n)
 {
 	const struct wire_trailer *t = &o->tr;
-	int i;
 
 	if (t->auth == WIRE_AUTH_SIG)
 		return pcore_verify(pc, t->sig, BS_DOM_LINK, t->covered,
 		    t->covered_len, n->pk);
-	if ((i = wire_trailer_find(t, n->key_id)) >= 0) {
-		if (PCORE_FUZZ_BYPASS(t->tags[i].tag) ||
-		    bs_link_mac_verify(t->tags[i].tag, n->key, o->sender,
-		    t->counter, t->covered, t->covered_len) == 0) {
-			/* The neighbour uses the new key: the old one goes. */
-			pcore_neigh_prev_drop(n);
-			return 0;
-		}
-		return -1;
-	}
-	if (!n->has_prev || (i = wire_trailer_find(t, n->prev_key_id)) < 0)
-		return -1;
-	if (PCORE_FUZZ_BYPASS(t->tags[i].tag))
-		return 0;
-	return bs_link_mac_verify(t->tags[i].tag, n->prev_key, o->sender,
-	    t->counter, t->covered, t->covered_len);
+	return pcore_neigh_tag_ok(n, t, o->sender);
 }
 
 /*

@@ -315,10 +315,14 @@ struct ipc_neigh {
 /*
  * IPC_NEIGH flags.  FRESH: the neighbour's HELLO said it knows no full
  * OGM entries yet (WIRE_HELLO_F_FRESH): the forwarder sends its own OGMs
- * full for a while (fwd_ogm_want_full).
+ * full for a while (fwd_ogm_want_full), and signs its next HELLOs on that
+ * interface (its parser started again and holds no link key).  SIGN: the
+ * neighbour's HELLO does not list us, so it cannot check the tags of our
+ * HELLOs: sign one soon (fwd_hello_sign_due).
  */
 #define IPC_NEIGH_F_FRESH	0x01
-#define IPC_NEIGH_F_MASK	0x01
+#define IPC_NEIGH_F_SIGN	0x02
+#define IPC_NEIGH_F_MASK	0x03
 
 /* IPC_LINK_KEY_REQ: derive the link key with an up neighbour. */
 struct ipc_link_key_req {
@@ -532,7 +536,8 @@ struct ipc_pins {
 	X(IPC_STAT_DROP_CHAIN,		77, "drop_chain") \
 	X(IPC_STAT_CHAIN_STEPS,		78, "chain_steps") \
 	X(IPC_STAT_DESC_RELAYED,	79, "desc_relayed") \
-	X(IPC_STAT_DESC_FULL,		80, "desc_full")
+	X(IPC_STAT_DESC_FULL,		80, "desc_full") \
+	X(IPC_STAT_RX_HELLO_MAC,	81, "rx_hello_mac")
 
 /* Per source: IPC_STAT_SRC_FIELDS ids from IPC_STAT_SRC1_MAC on. */
 #define IPC_STAT_SRC_FIELDS	8

@@ -451,6 +451,54 @@ rc_cert(struct rcur *c, const char *field)
 	return q;
 }
 
+/* ---- link trailer (OGM frames and HELLOs) ------------------------------------ */
+
+static void
+trailer_tag(struct rcur *c, struct wire_trailer *t, unsigned i)
+{
+	size_t at = c->off;
+	unsigned j;
+
+	t->tags[i].keyid = rc_take(c, BS_KEYID_LEN, "tag key id");
+	t->tags[i].tag = rc_take(c, BS_TAG_LEN, "tag");
+	for (j = 0; c->err == 0 && j < i; j++)
+		if (memcmp(t->tags[j].keyid, t->tags[i].keyid,
+		    BS_KEYID_LEN) == 0)
+			rc_fail(c, WIRE_EDUP, "tag key id", at);
+}
+
+/*
+ * The link trailer of an OGM frame (with_counter: the 8-byte frame
+ * counter in its header) or a HELLO (without: its epoch and sequence
+ * number are the counter).
+ */
+static void
+link_trailer(struct rcur *c, const uint8_t *frame, struct wire_trailer *t,
+    int with_counter)
+{
+	size_t at = c->off;
+	unsigned i, lo = 0, hi = 0;
+
+	t->auth = rc_u8(c, "auth type");
+	if (c->err == 0 && t->auth != WIRE_AUTH_MAC && t->auth != WIRE_AUTH_SIG)
+		rc_fail(c, WIRE_EAUTH, "auth type", at);
+	if (t->auth == WIRE_AUTH_MAC) {
+		lo = 1;
+		hi = WIRE_MAX_TAGS;
+	}
+	t->num_tags = rc_u8_in(c, "num_tags", lo, hi, WIRE_ECOUNT);
+	rc_zero(c, 2, "trailer reserved");
+	if (with_counter)
+		t->counter = rc_u64(c, "frame counter");
+	t->covered = frame;
+	t->covered_len = c->off;
+	if (t->auth == WIRE_AUTH_SIG)
+		t->sig = rc_take(c, BS_SIG_LEN, with_counter ?
+		    "link signature" : "signature");
+	for (i = 0; c->err == 0 && i < t->num_tags; i++)
+		trailer_tag(c, t, i);
+}
+
 /* ---- HELLO ------------------------------------------------------------- */
 
 static void
@@ -492,9 +540,11 @@ wire_hello_parse(const uint8_t *p, size_t len, struct wire_hello *h)
 		hello_neigh(&c, h, i);
 	if (h->flags & WIRE_HELLO_F_CERT)
 		h->cert = rc_cert(&c, "certificate");
-	h->signed_ptr = p;
-	h->signed_len = c.off;
-	h->sig = rc_take(&c, BS_SIG_LEN, "signature");
+	link_trailer(&c, p, &h->tr, 0);
+	h->tr.counter = (uint64_t)h->epoch << 32 | h->seqno;
+	h->signed_ptr = h->tr.covered;
+	h->signed_len = h->tr.covered_len;
+	h->sig = h->tr.sig;
 	rc_end(&c);
 	h->len = c.off;
 	return rc_done(&c, &h->where);
@@ -513,6 +563,11 @@ hello_check(const struct wire_hello *h)
 		return WIRE_EINVAL;
 	if (h->cert != NULL && bs_cert_format_problem(h->cert,
 	    BS_CERT_LEN) != NULL)
+		return WIRE_EINVAL;
+	if (h->tr.auth == WIRE_AUTH_MAC ? h->tr.num_tags < 1 ||
+	    h->tr.num_tags > WIRE_MAX_TAGS :
+	    (h->tr.auth != 0 && h->tr.auth != WIRE_AUTH_SIG) ||
+	    h->tr.num_tags != 0)
 		return WIRE_EINVAL;
 	for (i = 0; i < h->num_neigh; i++) {
 		if (h->neigh[i].addr == NULL ||
@@ -556,9 +611,25 @@ wire_hello_build(uint8_t *buf, size_t cap, const struct wire_hello *h,
 	}
 	if (h->cert != NULL)
 		wc_bytes(&w, h->cert, BS_CERT_LEN);
+	wc_u8(&w, h->tr.auth == WIRE_AUTH_MAC ? WIRE_AUTH_MAC : WIRE_AUTH_SIG);
+	wc_u8(&w, (uint8_t)h->tr.num_tags);
+	wc_zero(&w, 2);
 	if (w.err != 0)
 		return w.err;
 	*len = cap - w.rem;
+	return WIRE_OK;
+}
+
+int
+wire_tag_append(uint8_t *buf, size_t cap, size_t *len,
+    const uint8_t keyid[static BS_KEYID_LEN],
+    const uint8_t tag[static BS_TAG_LEN])
+{
+	if (*len > cap || cap - *len < WIRE_TAG_ENTRY_LEN)
+		return WIRE_ESPACE;
+	memmove(buf + *len, keyid, BS_KEYID_LEN);
+	memmove(buf + *len + BS_KEYID_LEN, tag, BS_TAG_LEN);
+	*len += WIRE_TAG_ENTRY_LEN;
 	return WIRE_OK;
 }
 
@@ -1222,44 +1293,6 @@ ogm_entry(struct rcur *c, struct wire_ogm_entry *e)
 	e->raw_len = c->off - start;
 }
 
-static void
-trailer_tag(struct rcur *c, struct wire_trailer *t, unsigned i)
-{
-	size_t at = c->off;
-	unsigned j;
-
-	t->tags[i].keyid = rc_take(c, BS_KEYID_LEN, "tag key id");
-	t->tags[i].tag = rc_take(c, BS_TAG_LEN, "tag");
-	for (j = 0; c->err == 0 && j < i; j++)
-		if (memcmp(t->tags[j].keyid, t->tags[i].keyid,
-		    BS_KEYID_LEN) == 0)
-			rc_fail(c, WIRE_EDUP, "tag key id", at);
-}
-
-static void
-ogm_trailer(struct rcur *c, const uint8_t *frame, struct wire_trailer *t)
-{
-	size_t at = c->off;
-	unsigned i, lo = 0, hi = 0;
-
-	t->auth = rc_u8(c, "auth type");
-	if (c->err == 0 && t->auth != WIRE_AUTH_MAC && t->auth != WIRE_AUTH_SIG)
-		rc_fail(c, WIRE_EAUTH, "auth type", at);
-	if (t->auth == WIRE_AUTH_MAC) {
-		lo = 1;
-		hi = WIRE_MAX_TAGS;
-	}
-	t->num_tags = rc_u8_in(c, "num_tags", lo, hi, WIRE_ECOUNT);
-	rc_zero(c, 2, "trailer reserved");
-	t->counter = rc_u64(c, "frame counter");
-	t->covered = frame;
-	t->covered_len = c->off;
-	if (t->auth == WIRE_AUTH_SIG)
-		t->sig = rc_take(c, BS_SIG_LEN, "link signature");
-	for (i = 0; c->err == 0 && i < t->num_tags; i++)
-		trailer_tag(c, t, i);
-}
-
 /* Header fields after type/version; returns num_entries (0 on error). */
 static unsigned
 ogm_hdr(struct rcur *c, size_t len, const uint8_t **sender)
@@ -1287,7 +1320,7 @@ wire_ogm_parse(const uint8_t *p, size_t len, struct wire_ogm *o)
 	o->num_entries = ogm_hdr(&c, len, &o->sender);
 	for (i = 0; c.err == 0 && i < o->num_entries; i++)
 		ogm_entry(&c, &o->e[i]);
-	ogm_trailer(&c, p, &o->tr);
+	link_trailer(&c, p, &o->tr, 1);
 	rc_end(&c);
 	o->len = c.off;
 	return rc_done(&c, &o->where);

@@ -96,15 +96,42 @@ int wire_sig_append(uint8_t *buf, size_t cap, size_t *len,
 #define WIRE_INTERVAL_MIN	100	/* ms, HELLO and OGM intervals */
 #define WIRE_INTERVAL_MAX	60000
 
+/* ---- link trailer (OGM frames and HELLOs) ------------------------------ */
+
+#define WIRE_AUTH_MAC		1
+#define WIRE_AUTH_SIG		2
+#define WIRE_TRAILER_HDR_LEN	12	/* an OGM frame's, with the counter */
+#define WIRE_TAG_ENTRY_LEN	(BS_KEYID_LEN + BS_TAG_LEN)
+#define WIRE_MAX_TAGS		16
+
+struct wire_tag {
+	const uint8_t *keyid;		/* BS_KEYID_LEN */
+	const uint8_t *tag;		/* BS_TAG_LEN */
+};
+
+struct wire_trailer {
+	uint8_t auth;			/* WIRE_AUTH_MAC, WIRE_AUTH_SIG */
+	unsigned num_tags;
+	uint64_t counter;
+	struct wire_tag tags[WIRE_MAX_TAGS];
+	const uint8_t *sig;		/* WIRE_AUTH_SIG: 64, else NULL */
+	/* What the tags or the signature cover: frame start .. counter end. */
+	const uint8_t *covered;
+	size_t covered_len;
+};
+
 /* ---- HELLO ------------------------------------------------------------- */
 
 /*
  * HELLO is version WIRE_HELLO_VERSION: version 2 added the link salt
- * (16 bytes after the sequence number); a version-1 HELLO is refused
- * (WIRE_EVERSION) like any other unknown version.
+ * (16 bytes after the sequence number), version 3 the link trailer
+ * (4-byte header, then MAC tags under the neighbours' OGM link keys or
+ * one signature); an older HELLO is refused (WIRE_EVERSION) like any
+ * other unknown version.
  */
-#define WIRE_HELLO_VERSION	2
+#define WIRE_HELLO_VERSION	3
 #define WIRE_HELLO_FIXED_LEN	68
+#define WIRE_HELLO_TRAILER_HDR_LEN 4	/* auth, num_tags, reserved 2 */
 #define WIRE_HELLO_SALT_OFF	52
 #define WIRE_HELLO_NEIGH_LEN	8
 #define WIRE_HELLO_MAX_NEIGH	64
@@ -114,7 +141,8 @@ int wire_sig_append(uint8_t *buf, size_t cap, size_t *len,
 #define WIRE_HELLO_F_MASK	0x03
 #define WIRE_RX_WINDOW		64	/* rx_count: of the last 64 */
 #define WIRE_HELLO_MAX_LEN	(WIRE_HELLO_FIXED_LEN + \
-    WIRE_HELLO_NEIGH_LEN * WIRE_HELLO_MAX_NEIGH + BS_CERT_LEN + BS_SIG_LEN)
+    WIRE_HELLO_NEIGH_LEN * WIRE_HELLO_MAX_NEIGH + BS_CERT_LEN + \
+    WIRE_HELLO_TRAILER_HDR_LEN + WIRE_MAX_TAGS * WIRE_TAG_ENTRY_LEN)
 
 struct wire_hello_neigh {
 	const uint8_t *addr;		/* mesh address, 6 bytes */
@@ -122,8 +150,9 @@ struct wire_hello_neigh {
 };
 
 /*
- * Parsed HELLO.  As builder input: flags, signed_*, sig, len and where are
- * ignored (the certificate flag follows cert != NULL).
+ * Parsed HELLO.  As builder input: flags, signed_*, sig, len, where and
+ * all of tr but auth and num_tags are ignored (the certificate flag
+ * follows cert != NULL; tr.auth 0 means WIRE_AUTH_SIG).
  */
 struct wire_hello {
 	uint8_t flags;
@@ -136,21 +165,33 @@ struct wire_hello {
 	const uint8_t *salt;		/* link salt, BS_LINKSALT_LEN */
 	struct wire_hello_neigh neigh[WIRE_HELLO_MAX_NEIGH];
 	const uint8_t *cert;		/* BS_CERT_LEN bytes or NULL */
-	const uint8_t *signed_ptr;	/* for bs_verify(BS_DOM_HELLO) */
-	size_t signed_len;
-	const uint8_t *sig;		/* 64 */
+	/*
+	 * The trailer: tr.auth WIRE_AUTH_SIG (tr.sig) or WIRE_AUTH_MAC
+	 * (tr.tags under bs_link_mac(K, sender address, tr.counter,
+	 * tr.covered...)); tr.counter is epoch << 32 | seqno.
+	 */
+	struct wire_trailer tr;
+	const uint8_t *signed_ptr;	/* == tr.covered: for bs_verify */
+	size_t signed_len;		/* (BS_DOM_HELLO) or the tags */
+	const uint8_t *sig;		/* == tr.sig: 64, or NULL (tags) */
 	size_t len;			/* whole frame */
 	struct wire_where where;
 };
 
 int wire_hello_parse(const uint8_t *p, size_t len, struct wire_hello *h);
 /*
- * Write the unsigned HELLO (everything the signature covers) at buf;
- * *len = its length.  Sign buf[0..*len) with bs_sign(BS_DOM_HELLO), then
- * wire_sig_append().
+ * Write the HELLO up to its trailer header (everything the signature or
+ * the tags cover) at buf; *len = its length.  Then either sign
+ * buf[0..*len) with bs_sign(BS_DOM_HELLO) and wire_sig_append(), or
+ * append tr.num_tags tags with wire_tag_append() (bs_link_mac over the
+ * same bytes, counter epoch << 32 | seqno).
  */
 int wire_hello_build(uint8_t *buf, size_t cap, const struct wire_hello *h,
     size_t *len);
+/* Append a key id and a tag at buf[*len]; *len grows by 20. */
+int wire_tag_append(uint8_t *buf, size_t cap, size_t *len,
+    const uint8_t keyid[static BS_KEYID_LEN],
+    const uint8_t tag[static BS_TAG_LEN]);
 
 /* ---- TVLV containers (inside the signed part of an OGM entry) ----------- */
 
@@ -338,11 +379,6 @@ int wire_tvlv_put_revoke(uint8_t *buf, size_t cap, size_t *len,
 #define WIRE_OGM_FLAGS_MASK	0x00	/* no flag in a full entry's
 					   signed part */
 
-#define WIRE_AUTH_MAC		1
-#define WIRE_AUTH_SIG		2
-#define WIRE_TRAILER_HDR_LEN	12
-#define WIRE_TAG_ENTRY_LEN	(BS_KEYID_LEN + BS_TAG_LEN)
-#define WIRE_MAX_TAGS		16
 
 /* The part of an entry each relay rewrites; not signed. */
 struct wire_ogm_mut {
@@ -388,22 +424,6 @@ struct wire_ogm_entry {
 	size_t block_len;		/* a relay copies unchanged */
 	const uint8_t *raw;		/* the whole entry */
 	size_t raw_len;
-};
-
-struct wire_tag {
-	const uint8_t *keyid;		/* BS_KEYID_LEN */
-	const uint8_t *tag;		/* BS_TAG_LEN */
-};
-
-struct wire_trailer {
-	uint8_t auth;			/* WIRE_AUTH_MAC, WIRE_AUTH_SIG */
-	unsigned num_tags;
-	uint64_t counter;
-	struct wire_tag tags[WIRE_MAX_TAGS];
-	const uint8_t *sig;		/* WIRE_AUTH_SIG: 64, else NULL */
-	/* What the tags or the signature cover: frame start .. counter end. */
-	const uint8_t *covered;
-	size_t covered_len;
 };
 
 /* A parsed OGM frame, about 3.5 KiB: keep one per parser, not per frame. */
