@@ -269,6 +269,29 @@ check "linksig: node 2 refused trailers over the budget" gt0 $((b1 - b0))
 check "linksig: node 2 went under load" gt0 $((u1 - u0))
 cp "$MT/policy.base" "$MT/policy"
 check "linksig: node 2 back on the test's policy" mesh_ctl 2 reload
+
+# 7b. HELLOs as node 1 on the segment (its key, MAC, epoch, salt and the
+# key ids of its own tagged HELLOs) with random link tags, newer sequence
+# numbers and an empty neighbour list: taken, they would cut node 1's
+# link to node 2.  Node 2 refuses each on its tag (drop_link_auth), with
+# no signature check (HELLO version 3), and node 1 stays its neighbour on
+# s0 with its link quality.
+s0_tq1() {
+	mesh_json 2 n "max([r.get('link_tq', 0) for r in j if \
+r['interface'] == 's0' and r['address'] == '$(mesh_addr 1)'] or [0])"
+}
+a0=$(stat2 drop_link_auth); v0=$(sigs2); w0=$(mesh_now_ms)
+run_attack hellotag 4 s0 hellotag -C "$(mesh_addr 1)" -r 2000
+a1=$(stat2 drop_link_auth); v1=$(sigs2)
+el=$(( ($(mesh_now_ms) - w0) / 1000 + 1 ))
+tq1=$(s0_tq1)
+echo "hellotag: node 2 drop_link_auth +$((a1 - a0)), signature checks +$((v1 - v0)) in ${el} s, node 1's link TQ on s0 ${tq1}"
+check "hellotag: node 2 refused the forged HELLOs on their tags" \
+    test $((a1 - a0)) -ge 1000
+check "hellotag: node 2's signature checks $((v1 - v0)) <= $((LEGIT_VPS * el))" \
+    test $((v1 - v0)) -le $((LEGIT_VPS * el))
+check "hellotag: node 1 still node 2's neighbour on s0 (link TQ ${tq1})" \
+    test "${tq1:-0}" -gt 0
 fi
 
 # 8. 64 strangers' HELLOs on the segment (mode open: each wants one of the

@@ -33,6 +33,9 @@
  *   linksig	as -C (MAC and mesh address learnt from its HELLOs): OGM
  *		frames with garbage type-2 (signature) trailers and fresh
  *		frame counters, as fast as -r allows
+ *   hellotag	as -C (key, MAC, epoch, salt and tag key ids learnt from its
+ *		HELLOs): HELLOs with random link tags under those key ids,
+ *		newer seqnos and no neighbours, as fast as -r allows
  *   hellos	-n fresh keys, each with its own random source MAC, send
  *		correctly signed HELLOs every second (strangers in mode
  *		open, each wanting a neighbour slot)
@@ -123,6 +126,10 @@ struct atk_peer {
 	uint8_t salt[BS_LINKSALT_LEN];
 	uint8_t hop[ATK_HOPKEY_LEN];
 	uint8_t hopid[BS_KEYID_LEN];
+	/* Its last HELLO with link tags: their key ids and its seqno. */
+	uint8_t hkid[WIRE_MAX_TAGS][BS_KEYID_LEN];
+	unsigned n_hkid;
+	uint32_t hseq;
 };
 
 /* An originator heard in an OGM (or a HELLO): its key and epoch. */
@@ -712,6 +719,14 @@ atk_learn(struct atk *a, const uint8_t *p, size_t len)
 		memcpy(q->addr, addr, BS_ADDR_LEN);
 		if (bs_link_key(q->lkey, &a->id, q->pk) == 0)
 			q->keyed = 1;
+	}
+	if (h.tr.auth == WIRE_AUTH_MAC) {
+		unsigned i;
+
+		for (i = 0; i < h.tr.num_tags && i < WIRE_MAX_TAGS; i++)
+			memcpy(q->hkid[i], h.tr.tags[i].keyid, BS_KEYID_LEN);
+		q->n_hkid = h.tr.num_tags;
+		q->hseq = h.seqno;
 	}
 	if (q->epoch == h.epoch && memcmp(q->mac, h.ifmac, 6) == 0 &&
 	    memcmp(q->salt, h.salt, BS_LINKSALT_LEN) == 0)
@@ -1926,6 +1941,56 @@ mode_linksig(struct atk *a, int secs)
 }
 
 /*
+ * As -C (key, interface MAC, epoch and salt learnt from its HELLOs):
+ * HELLOs with link tags under the key ids -C's own tagged HELLOs carry,
+ * random tags, sequence numbers ahead of -C's and an empty neighbour list
+ * (taken, they would cut every link of -C's), as fast as -r allows.  A
+ * receiver must refuse each on its tag, without a signature check.
+ */
+static void
+mode_hellotag(struct atk *a, int secs)
+{
+	uint8_t buf[WIRE_HELLO_MAX_LEN], tag[BS_TAG_LEN];
+	struct wire_hello h;
+	struct atk_peer *c = NULL;
+	size_t len;
+	uint32_t k = 0;
+	unsigned i;
+	int t;
+
+	for (t = 0; t < 80 && ((c = atk_peer_find(a, a->copy)) == NULL ||
+	    c->n_hkid == 0); t++)
+		atk_listen(a, 250, NULL);
+	if (c == NULL || c->n_hkid == 0) {
+		fprintf(stderr, "batsec-attack: no tagged HELLO of -C heard\n");
+		exit(1);
+	}
+	a->start_ns = atk_now_ns();
+	a->sent = 0;
+	while (atk_running(a, secs)) {
+		memset(&h, 0, sizeof(h));
+		h.pk = c->pk;
+		h.ifmac = c->mac;
+		h.interval_ms = 1000;
+		h.epoch = c->epoch;
+		h.seqno = c->hseq + 1 + k++ % 1000;
+		h.salt = c->salt;
+		h.tr.auth = WIRE_AUTH_MAC;
+		h.tr.num_tags = c->n_hkid;
+		if (wire_hello_build(buf, sizeof(buf), &h, &len) != WIRE_OK)
+			break;
+		for (i = 0; i < c->n_hkid; i++) {
+			bs_random(tag, sizeof(tag));
+			if (wire_tag_append(buf, sizeof(buf), &len, c->hkid[i],
+			    tag) != WIRE_OK)
+				break;
+		}
+		if (i == c->n_hkid)
+			atk_send(a, c->mac, buf, len);
+	}
+}
+
+/*
  * -n fresh keys (at most ATK_HELLO_KEYS), each with a random source MAC,
  * send correctly signed HELLOs every second (slow enough that a busy
  * test machine's pauses do not make the victim drop them as lost): in
@@ -1970,7 +2035,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: batsec-attack -i IFACE -m forge|sybil|capture|"
 	    "replay|inflate|malformed|chain|claim|roam|outsider|mutate|insider|bseq|"
-	    "dflood|linksig|hellos|trace [-t SECS] [-r RATE] [-f FILE] [-c MAC,...] [-e ETHERTYPE] "
+	    "dflood|linksig|hellotag|hellos|trace [-t SECS] [-r RATE] [-f FILE] [-c MAC,...] [-e ETHERTYPE] "
 	    "[-K KEYFILE] [-V ADDR] [-C ADDR] [-T ADDR] [-M MAC] [-w TOKEN] "
 	    "[-y data] [-S MAC] [-x KINDS] [-n N]\n");
 	exit(2);
@@ -2088,6 +2153,8 @@ main(int argc, char **argv)
 		mode_fflood(&a, secs);
 	else if (strcmp(mode, "linksig") == 0 && atk_set(a.copy))
 		mode_linksig(&a, secs);
+	else if (strcmp(mode, "hellotag") == 0 && atk_set(a.copy))
+		mode_hellotag(&a, secs);
 	else if (strcmp(mode, "hellos") == 0)
 		mode_hellos(&a, secs);
 	else if (strcmp(mode, "trace") == 0 && atk_set(a.victim))
