@@ -303,8 +303,9 @@ fwd_neigh(struct sim_node *v, const struct ipc_neigh *m)
 		}
 	}
 	/* As fwd_apply_neigh and fwd_announce_burst: who needs our
-	 * signed HELLO. */
-	if (created || (m->flags & IPC_NEIGH_F_FRESH) != 0)
+	 * signed HELLO (a restarted parser's burst: simulated parsers do
+	 * not restart). */
+	if (created)
 		fwd_hello_want_sign(&v->hsign, 1);
 	else if ((m->flags & IPC_NEIGH_F_SIGN) != 0)
 		fwd_hello_want_sign(&v->hsign, 0);

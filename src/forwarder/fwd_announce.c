@@ -366,15 +366,11 @@ fwd_announce_burst(struct fwd *f, uint32_t ifindex, int new_neigh,
 }
 
 void
-fwd_announce_sign(struct fwd *f, uint32_t ifindex, uint8_t neigh_flags)
+fwd_announce_sign(struct fwd *f, uint32_t ifindex)
 {
 	struct fwd_iface *v = fwd_iface_usable_by_index(&f->ifs, ifindex);
 
-	if (v == NULL)
-		return;
-	if ((neigh_flags & IPC_NEIGH_F_FRESH) != 0)
-		fwd_hello_want_sign(&v->hsign, 1);
-	else if ((neigh_flags & IPC_NEIGH_F_SIGN) != 0)
+	if (v != NULL)
 		fwd_hello_want_sign(&v->hsign, 0);
 }
 

@@ -28,17 +28,19 @@ uint64_t fwd_announce_deadline(const struct fwd *f);
 /* Send what is due: HELLOs, the own OGM, the relay queue. */
 void	fwd_announce_run(struct fwd *f, uint64_t now_ms);
 /*
- * A neighbour appeared on ifindex (new: its first NEIGH UP; else its link
- * became bidirectional): ask for an extra HELLO there (new only) and an
- * extra own OGM, bounded by fwd_burst.h's buckets.
+ * A neighbour appeared on ifindex (new: its first NEIGH UP, or its
+ * parser started again; else its link became bidirectional): ask for an
+ * extra HELLO there, signed, and our OGMs full for a while (new only), and
+ * an extra own OGM, bounded by fwd_burst.h's buckets.
  */
 void	fwd_announce_burst(struct fwd *f, uint32_t ifindex, int new_neigh,
 	    uint64_t now_ms);
 /*
- * A neighbour on ifindex asked (IPC_NEIGH flags): FRESH, our next HELLOs
- * there signed; SIGN, one signed within FWD_HELLO_REQ_GAP.
+ * A neighbour on ifindex does not list us (IPC_NEIGH_F_SIGN): a signed
+ * HELLO there within FWD_HELLO_REQ_GAP.  (A new neighbour, or one whose
+ * parser started again, gets fwd_announce_burst's signed HELLOs.)
  */
-void	fwd_announce_sign(struct fwd *f, uint32_t ifindex, uint8_t neigh_flags);
+void	fwd_announce_sign(struct fwd *f, uint32_t ifindex);
 /*
  * Roaming: after the local translation table may have changed (a frame
  * from batsec0, an IPC_TT, the purge).  A client learnt since the last

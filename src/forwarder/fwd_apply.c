@@ -41,12 +41,16 @@ fwd_apply_neigh(void *arg, const union ipc_payload *u)
 		memcpy(old_mac, old->mac, BS_ADDR_LEN);
 		old_tq = old->tq;
 	}
-	/* It knows no full OGM entry yet: ours go full for a while.  It
-	 * (or one that does not list us) needs a signed HELLO. */
+	/*
+	 * Its parser started again: it knows no full OGM entry and holds no
+	 * link key, so it is answered as a new neighbour is (our OGMs full
+	 * for a while, a signed HELLO at once).  One that does not list us
+	 * cannot check our HELLOs' tags: a signed one soon.
+	 */
 	if (n->state == IPC_NEIGH_UP && (n->flags & IPC_NEIGH_F_FRESH) != 0)
-		fwd_ogm_want_full(&f->orig, 2);
-	if (n->state == IPC_NEIGH_UP)
-		fwd_announce_sign(f, n->ifindex, n->flags);
+		fwd_announce_burst(f, n->ifindex, 1, now_ms);
+	if (n->state == IPC_NEIGH_UP && (n->flags & IPC_NEIGH_F_SIGN) != 0)
+		fwd_announce_sign(f, n->ifindex);
 	switch (fwd_neigh_update(f->tables, n, now_ms)) {
 	case FWD_NEIGH_FULL:
 		log_rl(&f->parser.note_rl, LOG_WARNING, "neighbour table full: "
