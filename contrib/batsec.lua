@@ -1,6 +1,6 @@
 -- batsec.lua -- Wireshark dissector for the batsec mesh protocol: HELLO of
--- version 2 (with the link salt), OGM of version 2 (full and compact
--- entries), data frames of version 2.
+-- version 3 (with the link salt and the link-authentication trailer), OGM
+-- of version 2 (full and compact entries), data frames of version 2.
 --
 -- Usage:
 --   tshark -X lua_script:batsec.lua -r capture.pcap -V
@@ -11,7 +11,11 @@
 --
 -- The layout is the one of batsec-protocol(7); this file follows that page
 -- section by section.  Every field of every frame type is shown: HELLO
--- (neighbours, certificate, signature), OGM aggregates (each entry's
+-- (neighbours, certificate, then its link-authentication trailer: auth
+-- type, number of tags, and either MAC tags with their key ids, under the
+-- OGM link keys of the neighbours, or the sender's signature; the counter
+-- the tags cover, epoch << 32 | seqno, is shown as a generated field),
+-- OGM aggregates (each entry's
 -- mutable part with its kind, then for a full entry the signed part, TVLV
 -- containers and signature, for a compact one the originator's mesh
 -- address and sequence number; then the link-authentication trailer with
@@ -23,8 +27,10 @@
 -- Data frames of version 1 are decoded with their old layout but marked
 -- with an error: batsecd refuses them.  So are OGMs of version 1 (before
 -- compact entries: byte 3 of each entry was reserved, at most 16
--- entries).  A HELLO of version 1 (before the link salt) is marked as
--- refused too.
+-- entries), and HELLOs of version 2 (before the link trailer: a bare
+-- signature after the neighbours and certificate), each read to its end
+-- with its old layout.  A HELLO of version 1 (before the link salt) is
+-- marked as refused too.
 --
 -- The dissector applies the structural rules batsecd applies before it
 -- looks at anything else (step 1 of RECEIVING in batsec-protocol(7)):
@@ -46,7 +52,8 @@ local batsec = Proto("batsec", "batsec mesh protocol")
 -- ---- constants (batsec-protocol(7), "Sizes and limits") -----------------
 
 local VERSION = 2		-- OGM (version 2: compact entries)
-local HELLO_VERSION = 2		-- HELLO (version 2: the link salt)
+local HELLO_VERSION = 3		-- HELLO (version 3: the link trailer;
+				-- version 2 added the link salt)
 local SALT_LEN = 16
 local DATA_VERSION = 2		-- UNICAST, BCAST, ECHO
 local DEFAULT_ETHERTYPE = 0x88B5
@@ -675,6 +682,82 @@ local function dissect_revoke(c, tree)
 	c:done(st, start)
 end
 
+-- ---- link-authentication trailer (OGM frames and HELLOs) ---------------
+
+local function dissect_tags(c, tree, n)
+	local seen = {}
+	for i = 1, n do
+		if c.err then return end
+		local tt, start = c:subtree(tree, F.tag,
+		    string.format("Tag %d", i))
+		local kit, kr = add(c, tt, F.keyid, KEYID_LEN, "tag key id")
+		add(c, tt, F.mac_tag, TAG_LEN, "tag")
+		if kr then
+			local key = kr:bytes():tohex()
+			if seen[key] then
+				kit:add_proto_expert_info(E.dup,
+				    "key id listed twice")
+			end
+			seen[key] = true
+			tt:append_text(": key id " .. key:lower())
+		end
+		c:done(tt, start)
+	end
+end
+
+-- The link-authentication trailer of an OGM frame (hello nil: its
+-- 8-byte frame counter follows the 4-byte header, then the link
+-- signature or the tags) or of a HELLO (hello = { epoch = range, seqno =
+-- range }: no counter on the wire, the tags cover epoch << 32 | seqno,
+-- shown as a generated field; the signature is the sender's own, domain
+-- "batsec1 hello").  Returns the text for the Info column (", signed" or
+-- ", N tags"), nil for an unknown auth type.
+local function dissect_trailer(c, tree, hello)
+	local tt, start = c:subtree(tree, F.trailer)
+	local ait, ar = add(c, tt, F.auth, 1, "auth type")
+	local auth = ar and ar:uint()
+	if ar and not AUTH_TYPES[auth] then
+		ait:add_proto_expert_info(E.auth, string.format(
+		    "auth type %d: 1 (MAC tags) or 2 (signature)", auth))
+	end
+	local lo, hi = 0, 0
+	if auth == AUTH_MAC then lo, hi = 1, MAX_TAGS end
+	local _, nr = ranged(c, tt, F.num_tags, 1, lo, hi, E.count,
+	    "num_tags")
+	reserved(c, tt, 2, "trailer reserved")
+	if not hello then
+		local cit, cr = add(c, tt, F.counter, 8, "frame counter")
+		if cr then
+			cit:add(F.counter_epoch, cr:range(0, 4))
+			cit:add(F.counter_low, cr:range(4, 4))
+		end
+	elseif hello.epoch and hello.seqno and auth == AUTH_MAC then
+		tt:add(F.counter, UInt64.new(hello.seqno:uint(),
+		    hello.epoch:uint())):set_generated()
+	end
+	if auth == AUTH_SIG then
+		if hello then
+			add(c, tt, F.signature, SIG_LEN, "signature")
+		else
+			add(c, tt, F.link_sig, SIG_LEN, "link signature")
+		end
+		tt:append_text(": signature")
+	elseif auth == AUTH_MAC and nr then
+		dissect_tags(c, tt, nr:uint())
+		tt:append_text(string.format(": %d MAC tag%s", nr:uint(),
+		    nr:uint() == 1 and "" or "s"))
+	end
+	c:done(tt, start)
+	-- An unknown auth type has no known layout: the rest is unread.
+	if ar and not AUTH_TYPES[auth] then c.off = c.stop end
+	if ar and AUTH_TYPES[auth] then
+		return ", " .. (auth == AUTH_SIG and "signed" or
+		    string.format("%d tag%s", nr and nr:uint() or 0,
+		    (nr and nr:uint() == 1) and "" or "s"))
+	end
+	return nil
+end
+
 -- ---- HELLO ----------------------------------------------------------------
 
 -- The Ethernet source of the frame carrying us (the innermost one so far).
@@ -685,7 +768,9 @@ local function outer_eth_src()
 	return fi.range:bytes():tohex()
 end
 
-local function dissect_hello(c, tree, pinfo)
+-- v2: a HELLO of version 2 (obsolete; the caller flagged it), read with
+-- its old layout: a bare signature where the link trailer is now.
+local function dissect_hello(c, tree, pinfo, v2)
 	local ht, start = c:subtree(tree, F.hello)
 	local fit, fr = flags(c, ht, F.hello_flags, 0x03, "flags")
 	if fr then
@@ -737,13 +822,19 @@ local function dissect_hello(c, tree, pinfo)
 	if has_cert and not c.err then
 		dissect_cert(c, ht, "Certificate")
 	end
-	add(c, ht, F.signature, SIG_LEN, "signature")
+	local note
+	if v2 then
+		add(c, ht, F.signature, SIG_LEN, "signature")
+	elseif not c.err then
+		note = dissect_trailer(c, ht, { epoch = er, seqno = sr })
+	end
 	no_trailing(c, ht)
 	c:done(ht, start)
 	if sr and er then
 		pinfo.cols.info:append(string.format(" seq %d epoch %d, " ..
-		    "%d neighbour%s%s", sr:uint(), er:uint(), n,
-		    n == 1 and "" or "s", has_cert and ", certificate" or ""))
+		    "%d neighbour%s%s%s", sr:uint(), er:uint(), n,
+		    n == 1 and "" or "s", has_cert and ", certificate" or "",
+		    note or ""))
 	end
 end
 
@@ -1176,63 +1267,6 @@ local function dissect_entry(c, tree, i, v1)
 	return true, k == KIND_COMPACT
 end
 
-local function dissect_tags(c, tree, n)
-	local seen = {}
-	for i = 1, n do
-		if c.err then return end
-		local tt, start = c:subtree(tree, F.tag,
-		    string.format("Tag %d", i))
-		local kit, kr = add(c, tt, F.keyid, KEYID_LEN, "tag key id")
-		add(c, tt, F.mac_tag, TAG_LEN, "tag")
-		if kr then
-			local key = kr:bytes():tohex()
-			if seen[key] then
-				kit:add_proto_expert_info(E.dup,
-				    "key id listed twice")
-			end
-			seen[key] = true
-			tt:append_text(": key id " .. key:lower())
-		end
-		c:done(tt, start)
-	end
-end
-
-local function dissect_trailer(c, tree, pinfo)
-	local tt, start = c:subtree(tree, F.trailer)
-	local ait, ar = add(c, tt, F.auth, 1, "auth type")
-	local auth = ar and ar:uint()
-	if ar and not AUTH_TYPES[auth] then
-		ait:add_proto_expert_info(E.auth, string.format(
-		    "auth type %d: 1 (MAC tags) or 2 (signature)", auth))
-	end
-	local lo, hi = 0, 0
-	if auth == AUTH_MAC then lo, hi = 1, MAX_TAGS end
-	local _, nr = ranged(c, tt, F.num_tags, 1, lo, hi, E.count,
-	    "num_tags")
-	reserved(c, tt, 2, "trailer reserved")
-	local cit, cr = add(c, tt, F.counter, 8, "frame counter")
-	if cr then
-		cit:add(F.counter_epoch, cr:range(0, 4))
-		cit:add(F.counter_low, cr:range(4, 4))
-	end
-	if auth == AUTH_SIG then
-		add(c, tt, F.link_sig, SIG_LEN, "link signature")
-		tt:append_text(": signature")
-	elseif auth == AUTH_MAC and nr then
-		dissect_tags(c, tt, nr:uint())
-		tt:append_text(string.format(": %d MAC tag%s", nr:uint(),
-		    nr:uint() == 1 and "" or "s"))
-	end
-	c:done(tt, start)
-	if ar and AUTH_TYPES[auth] then
-		pinfo.cols.info:append(", " .. (auth == AUTH_SIG and
-		    "signed" or string.format("%d tag%s", nr and nr:uint()
-		    or 0, (nr and nr:uint() == 1) and "" or "s")))
-	end
-	-- An unknown auth type has no known layout: the rest is unread.
-	if ar and not AUTH_TYPES[auth] then c.off = c.stop end
-end
-
 -- v1: an OGM of version 1 (obsolete; the caller flagged it), read with
 -- its old layout: no entry kind, at most OGM_V1_MAX_ENTRIES entries.
 local function dissect_ogm(c, tree, pinfo, v1)
@@ -1270,7 +1304,8 @@ local function dissect_ogm(c, tree, pinfo, v1)
 		-- An entry of an unknown kind: the rest is unread.
 		c.off = c.stop
 	elseif not c.err then
-		dissect_trailer(c, ot, pinfo)
+		local note = dissect_trailer(c, ot)
+		if note then pinfo.cols.info:append(note) end
 	end
 	no_trailing(c, ot)
 	c:done(ot, start)
@@ -1663,8 +1698,17 @@ function batsec.dissector(tvb, pinfo, root)
 	if ftype == T_HELLO and ver == 1 then
 		vit:add_proto_expert_info(E.version, "version 1 HELLO (no " ..
 		    "link salt): obsolete, batsecd refuses it (HELLO is " ..
-		    "version 2)")
+		    "version 3)")
 		pinfo.cols.info:append(" v1 (obsolete, refused)")
+		return tvb:len()
+	end
+	if ftype == T_HELLO and ver == 2 then
+		vit:add_proto_expert_info(E.version, "version 2 HELLO (no " ..
+		    "link trailer): obsolete, batsecd refuses it (HELLO is " ..
+		    "version 3)")
+		pinfo.cols.info:append(" v2 (obsolete, refused)")
+		tree:append_text(", HELLO version 2 (obsolete)")
+		dissect_hello(c, tree, pinfo, true)
 		return tvb:len()
 	end
 	if ver ~= want then

@@ -3,8 +3,9 @@
  * by argv[1], each file named by (the first 20 bytes of) its SHA-256.
  *
  * Every seed is made by the codec's own builders and really signed, so the
- * corpus starts from frames a node would send: HELLOs with and without
- * neighbours and certificate, OGM aggregates (version 2) with every TVLV
+ * corpus starts from frames a node would send: HELLOs (version 3) with and
+ * without neighbours and certificate, signed or with link tags (real
+ * bs_link_mac tags under made-up OGM link keys), OGM aggregates (version 2) with every TVLV
  * type and both link-auth modes, compact entries among full ones and a
  * frame of WIRE_OGM_MAX_ENTRIES compact entries, data frames of version 2
  * (UNICAST and ECHO sealed with real end-to-end and hop keys, BCAST signed
@@ -49,11 +50,19 @@ gen_revoke(uint8_t out[BS_REVOKE_LEN], const uint8_t *pk)
 
 /* ---- HELLO ------------------------------------------------------------- */
 
+/*
+ * A HELLO of node 0 listing n neighbours, with a certificate or not;
+ * signed (ntags 0, seqno 1000 + n) or with ntags link tags (seqno
+ * 2000 + n) under made-up OGM link keys: every byte of key t is 0x40 + t, its
+ * key id bs_link_keyid() of it.
+ */
 static void
-gen_hello(unsigned n, int with_cert)
+gen_hello(unsigned n, int with_cert, unsigned ntags)
 {
 	static uint8_t addr[WIRE_HELLO_MAX_NEIGH][BS_ADDR_LEN];
 	static const uint8_t ifmac[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 1, 2, 3 };
+	static struct t_link link[WIRE_MAX_TAGS];
+	const struct t_link *links[WIRE_MAX_TAGS];
 	uint8_t buf[WIRE_HELLO_MAX_LEN], cert[BS_CERT_LEN];
 	struct wire_hello h;
 	unsigned i;
@@ -63,7 +72,7 @@ gen_hello(unsigned n, int with_cert)
 	h.ifmac = ifmac;
 	h.interval_ms = 500;
 	h.epoch = 3;
-	h.seqno = 1000 + n;
+	h.seqno = (ntags > 0 ? 2000 : 1000) + n;
 	h.num_neigh = n;
 	for (i = 0; i < n; i++) {
 		bs_mesh_addr(addr[i], gen_id[i % 4].pk);
@@ -75,7 +84,16 @@ gen_hello(unsigned n, int with_cert)
 		gen_cert(cert, gen_id[0].pk);
 		h.cert = cert;
 	}
-	t_seed_write(buf, t_hello(buf, sizeof(buf), &h, &gen_id[0]));
+	if (ntags == 0) {
+		t_seed_write(buf, t_hello(buf, sizeof(buf), &h, &gen_id[0]));
+		return;
+	}
+	for (i = 0; i < ntags && i < WIRE_MAX_TAGS; i++) {
+		memset(link[i].ogm_key, 0x40 + (int)i, sizeof(link[i].ogm_key));
+		bs_link_keyid(link[i].ogm_keyid, link[i].ogm_key);
+		links[i] = &link[i];
+	}
+	t_seed_write(buf, t_hello_tagged(buf, sizeof(buf), &h, links, ntags));
 }
 
 /* ---- TVLV regions ------------------------------------------------------ */
@@ -489,9 +507,12 @@ main(int argc, char **argv)
 	t_seed_main(argc, argv, "gen_wire", T_SEED_SHA256);
 	for (i = 0; i < 4; i++)
 		t_ident(&gen_id[i], (uint8_t)(0x21 * (i + 1)));
-	gen_hello(0, 0);
-	gen_hello(3, 1);
-	gen_hello(WIRE_HELLO_MAX_NEIGH, 1);
+	gen_hello(0, 0, 0);
+	gen_hello(3, 1, 0);
+	gen_hello(WIRE_HELLO_MAX_NEIGH, 1, 0);
+	gen_hello(1, 0, 1);
+	gen_hello(3, 0, 3);
+	gen_hello(WIRE_HELLO_MAX_NEIGH, 1, WIRE_MAX_TAGS);
 	gen_ogm(one, 1, WIRE_AUTH_MAC, 1);
 	gen_ogm(three, 3, WIRE_AUTH_MAC, WIRE_MAX_TAGS);
 	gen_ogm(two, 2, WIRE_AUTH_SIG, 0);

@@ -1,8 +1,8 @@
 #!/bin/sh
 # t_dissector.sh — the Wireshark dissector contrib/batsec.lua, run by
 # tshark over real frames: the output of fuzz/gen_wire.c, built here
-# (HELLO, OGM aggregates of version 2 with every TVLV type and both
-# link-auth modes, full and compact entries mixed, 40 compact entries,
+# (HELLO of version 3, signed and with link tags, OGM aggregates of
+# version 2 with every TVLV type and both link-auth modes, full and compact entries mixed, 40 compact entries,
 # version-2 UNICAST and ECHO sealed with real end-to-end and hop keys,
 # FRAG pieces of a UNICAST with real hop tags,
 # BCAST signed and tagged, all built by src/proto/wire.c's builders; not
@@ -10,16 +10,19 @@
 # by tests/pcap/mkpcap.py.
 #
 # (tests/pcap/live-mesh3.pcap is a capture of a 3-node mesh made by
-# t_dissector_live.sh with PCAP_SAVE: data frames of version 2, OGMs of
-# version 2 with full and compact entries; live-mesh3-ogm1.pcap, the one
-# it replaced, from before OGM version 2 (and HELLO version 2), whose
-# OGMs and HELLOs both the codec and the dissector refuse;
-# live-mesh3-v1.pcap one from before data frames of version 2, whose data
-# frames, HELLOs and OGMs both refuse.)  Asserts: every frame type
+# t_dissector_live.sh with PCAP_SAVE: HELLOs of version 3, signed and
+# tagged, data frames of version 2, OGMs of version 2 with full and
+# compact entries, none of which the codec or the dissector refuses;
+# live-mesh3-hello2.pcap, the one it replaced, from before HELLO version
+# 3, whose HELLOs (version 2) both refuse and nothing else;
+# live-mesh3-ogm1.pcap, the one before, from before OGM version 2 (and
+# HELLO version 2), whose OGMs and HELLOs both refuse; live-mesh3-v1.pcap
+# one from before data frames of version 2, whose data frames, HELLOs and
+# OGMs both refuse: each asserted below.)  Asserts: every frame type
 # decodes; known frames
 # show the field values gen_wire.c put in them; the inner frame of a BCAST
-# goes to the Ethernet dissector; a version-1 data frame and a version-1
-# OGM are flagged as refused; valid frames raise no expert
+# goes to the Ethernet dissector; a version-1 data frame, a version-1 OGM
+# and a version-2 HELLO are flagged as refused; valid frames raise no expert
 # error or warning, no "Malformed" and no Lua error; each frame of a set
 # with one defect each raises the expert info naming that defect;
 # truncations and random byte changes of every frame never raise a Lua
@@ -162,7 +165,8 @@ batsec.tvlv.tt.flags batsec.tvlv.ttpage.ttvn batsec.tvlv.ttpage.total
 batsec.tvlv.ttpage.checksum batsec.tvlv.ttpage.pages batsec.tvlv.ttpage.page
 batsec.tvlv.mcast.group batsec.tvlv.mcast.flags
 batsec.revoke.issued_at batsec.trailer.auth batsec.trailer.num_tags
-batsec.trailer.counter batsec.trailer.keyid batsec.inner_len
+batsec.trailer.counter batsec.trailer.keyid batsec.trailer.mac
+batsec.inner_len
 batsec.bcast.seqno batsec.ttl batsec.hop.keyid batsec.hop.counter
 batsec.hop.lane batsec.hop.count batsec.hop.tag batsec.bcast.ntags
 batsec.e2e.src_epoch batsec.e2e.dst_epoch batsec.e2e.counter
@@ -212,6 +216,43 @@ eq "HELLO 1003: not after" "$(get batsec.hello.seqno 1003 \
     batsec.cert.not_after)" 1800000000
 eq "HELLO 1064: neighbour entries shown" "$(count batsec.hello.seqno 1064 \
     batsec.hello.neigh.addr)" 64
+# Version 3: the link trailer.  Signed HELLOs (seqno 1000 + n): auth 2, no
+# tag, the signature; tagged ones (gen_hello: seqno 2000 + n, tags under
+# made-up OGM link keys; the counter the tags cover is 3 << 32 | seqno).
+eq "HELLO 1000: auth (signature)" "$(get batsec.hello.seqno 1000 \
+    batsec.trailer.auth)" 2
+eq "HELLO 1000: tags" "$(get batsec.hello.seqno 1000 \
+    batsec.trailer.num_tags)" 0
+eq "HELLO 1000: signature shown" "$(count batsec.hello.seqno 1000 \
+    batsec.signature)" 1
+eq "HELLO 1000: no key id" "$(count batsec.hello.seqno 1000 \
+    batsec.trailer.keyid)" 0
+eq "HELLO 1064: auth (signature)" "$(get batsec.hello.seqno 1064 \
+    batsec.trailer.auth)" 2
+eq "HELLO 2001: auth (MAC tags)" "$(get batsec.hello.seqno 2001 \
+    batsec.trailer.auth)" 1
+eq "HELLO 2001: tags" "$(get batsec.hello.seqno 2001 \
+    batsec.trailer.num_tags)" 1
+eq "HELLO 2003: auth (MAC tags)" "$(get batsec.hello.seqno 2003 \
+    batsec.trailer.auth)" 1
+eq "HELLO 2003: tags" "$(get batsec.hello.seqno 2003 \
+    batsec.trailer.num_tags)" 3
+eq "HELLO 2003: key ids shown" "$(count batsec.hello.seqno 2003 \
+    batsec.trailer.keyid)" 3
+eq "HELLO 2003: no signature" "$(count batsec.hello.seqno 2003 \
+    batsec.signature)" 0
+eq "HELLO 2003: counter covered (generated)" "$(get batsec.hello.seqno 2003 \
+    batsec.trailer.counter)" 12884903891
+eq "HELLO 2064: neighbour entries shown" "$(count batsec.hello.seqno 2064 \
+    batsec.hello.neigh.addr)" 64
+eq "HELLO 2064: certificate name" "$(get batsec.hello.seqno 2064 \
+    batsec.cert.name)" node-1
+eq "HELLO 2064: tags" "$(get batsec.hello.seqno 2064 \
+    batsec.trailer.num_tags)" 16
+eq "HELLO 2064: key ids shown" "$(count batsec.hello.seqno 2064 \
+    batsec.trailer.keyid)" 16
+eq "HELLO 2064: MAC tags shown" "$(count batsec.hello.seqno 2064 \
+    batsec.trailer.mac)" 16
 
 # OGMs (gen_ogm: seqno 100 + i, epoch 2, TQ 255 - 30 * hops, counter
 # 2 << 32 | 17; one entry with 1 tag, three with 16, two signed).
@@ -418,6 +459,32 @@ if [ -f "$V1" ]; then
 	fi
 fi
 
+# A version-2 HELLO (tests/pcap/live-mesh3-hello2.pcap, captured before
+# the link trailer) is refused, and read to its end with the old layout:
+# a bare signature after the neighbours, no trailer, nothing else wrong.
+V2=$TOP/tests/pcap/live-mesh3-hello2.pcap
+if [ -f "$V2" ]; then
+	n_hello=$(ts -r "$V2" -Y 'batsec.type == 0x01' -T fields \
+	    -e frame.number | wc -l)
+	n_old=$(ts -r "$V2" -Y 'batsec.type == 0x01 && batsec.version == 2 &&
+	    batsec.hello.seqno && batsec.signature && !batsec.trailer' \
+	    -T fields -e frame.number | wc -l)
+	msgs=$(ts -r "$V2" -Y 'batsec.type == 0x01' -T fields \
+	    -e _ws.expert.message | sort -u | tr '\n' '/')
+	want="version 2 HELLO (no link trailer): obsolete, batsecd"
+	want="$want refuses it (HELLO is version 3)/"
+	if [ "$n_hello" -gt 0 ] && [ "$n_old" -eq "$n_hello" ] &&
+	    [ "$msgs" = "$want" ]; then
+		pass "version-2 HELLOs: all $n_hello refused and decoded to" \
+		    "the signature with the old layout"
+	else
+		fail "version-2 HELLOs: $n_old of $n_hello decoded with the" \
+		    "old layout; expert infos: $msgs"
+	fi
+else
+	fail "tests/pcap/live-mesh3-hello2.pcap is there"
+fi
+
 # ---- one defect per frame -------------------------------------------------
 
 ts -r "$D/bad.pcap" -T fields -E occurrence=a -E aggregator='|' \
@@ -505,6 +572,27 @@ for p in "$D/valid.pcap" "$D/bad.pcap" "$D/truncated.pcap" \
 	fi
 done
 eq "valid frames the codec rejects" "$(wc -l <"$D/valid.rej")" 0
+# Which frames of the committed captures both refuse (they agree, above):
+# each frame type and version present, "ok" or "refused" by the codec.
+verdicts() {
+	ts -r "$TOP/tests/pcap/$1.pcap" -T fields -e frame.number \
+	    -e batsec.type -e batsec.version |
+	    awk -F'\t' 'NR == FNR { v[$1] = ($2 == "ok" ? "ok" : "refused")
+		next }
+	    $2 != "" { print $2 " v" $3 " " v[$1] }' \
+	    "$D/committed_$1.wire" - | sort -u | tr '\n' ','
+}
+eq "live-mesh3.pcap: frame types, versions, verdicts" \
+    "$(verdicts live-mesh3)" "0x01 v3 ok,0x02 v2 ok,0x40 v2 ok,0x41 v2 ok,"
+eq "live-mesh3-hello2.pcap: frame types, versions, verdicts" \
+    "$(verdicts live-mesh3-hello2)" \
+    "0x01 v2 refused,0x02 v2 ok,0x40 v2 ok,0x41 v2 ok,"
+eq "live-mesh3-ogm1.pcap: frame types, versions, verdicts" \
+    "$(verdicts live-mesh3-ogm1)" \
+    "0x01 v1 refused,0x02 v1 refused,0x40 v2 ok,0x41 v2 ok,"
+eq "live-mesh3-v1.pcap: frame types, versions, verdicts" \
+    "$(verdicts live-mesh3-v1)" \
+    "0x01 v1 refused,0x02 v1 refused,0x40 v1 refused,0x41 v1 refused,"
 eq "truncated frames the codec accepts" \
     "$(awk -F'\t' '$2 == "ok"' "$D/truncated.wire" | wc -l)" 0
 # bad.pcap: every defect but the HELLO interface MAC (a receiver check,

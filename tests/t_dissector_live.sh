@@ -7,7 +7,8 @@
 # tcpdump records node 2's link to node 1 while the mesh converges and
 # node 1 pings node 3 (ARP broadcasts, then unicast echoes, both ways).
 # tshark with the dissector must find every frame type batsecd sends
-# (HELLO, OGM of version 2 with relayed entries, full and compact, UNICAST,
+# (HELLO of version 3, signed and, once the neighbours hold OGM link keys,
+# tagged; OGM of version 2 with relayed entries, full and compact, UNICAST,
 # BCAST), decode each one to
 # its end without an expert error or warning, "Malformed" or a Lua
 # error, and show the nodes' real addresses; the pings travel sealed in
@@ -65,6 +66,22 @@ compact_saved() {
 }
 check "node 3's compact OGMs reached the capture file" wait_for 30 \
     compact_saved
+# HELLOs go tagged once the neighbour holds an OGM link key with the
+# sender (batsec-protocol(7), HELLO); node 2's to node 1 and node 1's.
+hexkey() {
+	python3 -c 'import base64, sys; print(base64.b64decode(sys.argv[1]).hex())' \
+	    "$(mesh_key "$1")"
+}
+K1=$(hexkey 1); K2=$(hexkey 2)
+tagged_saved() {
+	for k in "$K1" "$K2"; do
+		tshark -X "lua_script:$LUA" -r "$PCAP" -Y "batsec.type == 0x01 &&
+		    batsec.trailer.auth == 1 && batsec.hello.pubkey == $k" \
+		    -T fields -e frame.number 2>/dev/null | grep -q . || return 1
+	done
+}
+check "tagged HELLOs of nodes 1 and 2 reached the capture file" \
+    wait_for 60 tagged_saved
 kill -INT "$TCPD" 2>/dev/null
 wait_for 10 sh -c "! kill -0 $TCPD 2>/dev/null"
 
@@ -101,7 +118,19 @@ check "a HELLO from node 1 lists node 2 as a neighbour" \
     has "batsec.hello.neigh.addr == $(mesh_addr 2)"
 check "node 3's OGMs arrive relayed (hops 1)" \
     has "batsec.ogm.hops == 1"
-check "OGM frames carry the link-MAC trailer" has "batsec.trailer.auth == 1"
+check "OGM frames carry the link-MAC trailer" \
+    has "batsec.type == 0x02 && batsec.trailer.auth == 1"
+for n in 1 2; do
+	eval "k=\$K$n"
+	check "node $n's HELLOs come signed (version 3, auth 2)" \
+	    has "batsec.type == 0x01 && batsec.version == 3 &&
+	    batsec.hello.pubkey == $k && batsec.trailer.auth == 2 &&
+	    batsec.trailer.num_tags == 0 && batsec.signature"
+	check "node $n's HELLOs come tagged (auth 1, a key id and a tag)" \
+	    has "batsec.type == 0x01 && batsec.hello.pubkey == $k &&
+	    batsec.trailer.auth == 1 && batsec.trailer.num_tags >= 1 &&
+	    batsec.trailer.keyid && batsec.trailer.mac"
+done
 # An ICMP echo of 56 data bytes is an inner frame of 98 bytes.
 check "the echo requests 1 -> 3 travel sealed in UNICASTs" \
     has "batsec.type == 0x40 && batsec.src == $A1 && batsec.dst == $A3 &&
@@ -120,8 +149,7 @@ check "ARP requests travel readable in signed BCAST frames" \
 check "node 1 sends OGM frames (sender address)" \
     has "batsec.ogm.sender == $A1"
 # Node 3's key, as tshark prints bytes fields (hex).
-K3=$(python3 -c 'import base64, sys; print(base64.b64decode(sys.argv[1]).hex())' \
-    "$(mesh_key 3)")
+K3=$(hexkey 3)
 check "node 3's own OGM entries (its key) pass node 2, relayed" \
     has "batsec.ogm.orig_key == $K3 && batsec.ogm.sender == $(mesh_addr 2)"
 check "node 1 sends compact OGM entries of its own (hops 0)" \

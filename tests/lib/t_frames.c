@@ -266,9 +266,38 @@ t_hello(uint8_t *buf, size_t cap, const struct wire_hello *h,
 		t_salt(salt, id->pk);
 		v.salt = salt;
 	}
+	v.tr.auth = WIRE_AUTH_SIG;
+	v.tr.num_tags = 0;
 	wire_ok(wire_hello_build(buf, cap, &v, &len), "HELLO");
 	crypto_ok(bs_sign(sig, BS_DOM_HELLO, buf, len, id), "HELLO signature");
 	wire_ok(wire_sig_append(buf, cap, &len, sig), "HELLO signature");
+	return len;
+}
+
+size_t
+t_hello_tagged(uint8_t *buf, size_t cap, const struct wire_hello *h,
+    const struct t_link *const *links, unsigned num_tags)
+{
+	uint8_t tag[BS_TAG_LEN], salt[BS_LINKSALT_LEN], addr[BS_ADDR_LEN];
+	struct wire_hello v = *h;
+	size_t len, cov;
+	unsigned i;
+
+	if (v.salt == NULL) {
+		t_salt(salt, v.pk);
+		v.salt = salt;
+	}
+	v.tr.auth = WIRE_AUTH_MAC;
+	v.tr.num_tags = num_tags;
+	wire_ok(wire_hello_build(buf, cap, &v, &len), "tagged HELLO");
+	bs_mesh_addr(addr, v.pk);
+	cov = len;
+	for (i = 0; i < num_tags; i++) {
+		bs_link_mac(tag, links[i]->ogm_key, addr,
+		    (uint64_t)v.epoch << 32 | v.seqno, buf, cov);
+		wire_ok(wire_tag_append(buf, cap, &len, links[i]->ogm_keyid,
+		    tag), "HELLO tag");
+	}
 	return len;
 }
 

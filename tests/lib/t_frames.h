@@ -117,6 +117,16 @@ size_t	t_bcast(uint8_t *buf, size_t cap, struct t_bcast b);
 /* h built and signed by id (h->pk is id's); salt NULL: t_salt(pk). */
 size_t	t_hello(uint8_t *buf, size_t cap, const struct wire_hello *h,
 	    const struct bs_identity *id);
+/*
+ * h built with num_tags (1..WIRE_MAX_TAGS) link tags, as a node sends it
+ * to neighbours that hold OGM link keys with it: tag i under
+ * links[i]->ogm_key, listed under links[i]->ogm_keyid, over the HELLO up
+ * to its trailer header, with the sender address bs_mesh_addr(h->pk) and
+ * the counter epoch << 32 | seqno (h->tr is ignored; salt NULL:
+ * t_salt(pk)).
+ */
+size_t	t_hello_tagged(uint8_t *buf, size_t cap, const struct wire_hello *h,
+	    const struct t_link *const *links, unsigned num_tags);
 
 /* One OGM entry: what its originator signs and what the last hop set. */
 struct t_ogm_entry {

@@ -7,14 +7,15 @@ CORPUS_DIR holds the output of fuzz/gen_wire: real frames, built and signed by t
 codec's own builders (fuzz/gen_wire.c).  Writes into OUT_DIR:
 
   valid.pcap    every frame of the corpus that starts with a known type and
-                its version (2 for every type), in
+                its version (3 for HELLO, 2 for every other type), in
                 an Ethernet II header with the batsec
                 ethertype, ordered by (type, length, bytes);
   valid.list    one line per frame of valid.pcap: number, type, length;
   bad.pcap      copies of some of those frames with one defect each
                 (truncated, reserved byte set, count out of range, ...),
-                a data frame of version 1 (refused since version 2) and
-                an OGM of version 1 (refused since compact entries);
+                a data frame of version 1 (refused since version 2),
+                an OGM of version 1 (refused since compact entries) and
+                a HELLO of version 2 (refused since the link trailer);
   bad.expect    one line per frame of bad.pcap: number, the expert
                 severity (error or warning) and a piece of text the
                 dissector's expert info must contain, tab-separated;
@@ -39,12 +40,14 @@ NEXT_HOP = bytes([0x00, 0x16, 0x3E, 0x04, 0x05, 0x06])
 OTHER_SRC = bytes([0x00, 0x16, 0x3E, 0x0A, 0x0B, 0x0C])
 KNOWN = {0x01: "HELLO", 0x02: "OGM", 0x40: "UNICAST", 0x41: "BCAST",
          0x42: "ECHO", 0x43: "TRACE", 0x44: "TTLX", 0x45: "FRAG"}
-VERSION = {0x01: 2, 0x02: 2, 0x40: 2, 0x41: 2, 0x42: 2, 0x43: 2, 0x44: 2,
+VERSION = {0x01: 3, 0x02: 2, 0x40: 2, 0x41: 2, 0x42: 2, 0x43: 2, 0x44: 2,
            0x45: 2}
 
 OGM_HDR, ENTRY_FIXED, SIG = 12, 156, 64
 MUT, COMPACT = 28, 38                   # OGM v2: mutable part, compact entry
-HELLO_FIXED, NEIGH = 68, 8             # HELLO version 2: the 16-byte salt
+HELLO_FIXED, NEIGH = 68, 8             # HELLO since version 2: the salt
+HELLO_TR, TAG = 4, 20                   # HELLO version 3: trailer header,
+                                        # a tag (key id, MAC)
 SEALED_CT, AEAD = 52, 16                # UNICAST/ECHO: ciphertext offset
 BC_FIXED, BC_TAG = 12, 12               # BCAST: then the signed header
 
@@ -122,10 +125,15 @@ def put(d, off, raw):
 
 def bad_frames(frames):
     """[(ethernet frame, severity, expected text), ...]"""
-    hello0 = pick(frames, "HELLO without neighbours",
-                  lambda d: d[0] == 1 and d[3] == 0)
+    hello0 = pick(frames, "signed HELLO without neighbours",
+                  lambda d: d[0] == 1 and d[3] == 0 and
+                  d[HELLO_FIXED] == 2)
     hello3 = pick(frames, "HELLO with 3 neighbours and a certificate",
                   lambda d: d[0] == 1 and d[3] == 3 and d[2] & 1)
+    tr_t3 = HELLO_FIXED + 3 * NEIGH     # its trailer (no certificate)
+    hello_t3 = pick(frames, "HELLO with 3 neighbours and 3 tags",
+                    lambda d: d[0] == 1 and d[3] == 3 and not d[2] & 1 and
+                    d[tr_t3:tr_t3 + 2] == b"\x01\x03")
     ogm1 = pick(frames, "OGM with one entry and one MAC tag",
                 lambda d: d[0] == 2 and d[2] == 1)
     ogm3 = pick(frames, "OGM with 3 entries and MAC tags",
@@ -166,6 +174,9 @@ def bad_frames(frames):
         sys.exit("mkpcap: the first entry of the 3-entry OGM lacks its "
                  "GATEWAY and TT containers")
     cert = HELLO_FIXED + 3 * NEIGH
+    tr0 = HELLO_FIXED                   # hello0's trailer
+    # A HELLO of version 2 (refused): the same without the trailer header.
+    hello_v2 = setb(hello0[:tr0] + hello0[tr0 + HELLO_TR:], 1, 2)
     e = "error"
     return [
         (eth(hello0[:-1]), e, "signature: needs 64 bytes"),
@@ -173,8 +184,31 @@ def bad_frames(frames):
          "neighbour reserved is not zero"),
         (eth(setb(hello0, 3, 65)), e, "num_neigh 65 is outside 0..64"),
         (eth(setb(hello0, 2, 0x04)), e, "undefined flag bits 0x04"),
-        (eth(setb(hello0, 1, 3)), e, "version 3"),
+        (eth(setb(hello0, 1, 4)), e, "version 4, HELLO frames are version 3"),
         (eth(setb(hello0, 1, 1)), e, "version 1 HELLO (no link salt)"),
+        (eth(hello_v2), e, "version 2 HELLO (no link trailer)"),
+        (eth(setb(hello0, 1, 2)), e, "version 2 HELLO (no link trailer)"),
+        (eth(setb(hello0, tr0, 3)), e, "auth type 3"),
+        (eth(setb(hello_t3, tr_t3, 0)), e, "auth type 0"),
+        (eth(setb(hello0, tr0 + 1, 1)), e, "num_tags 1 is outside 0..0"),
+        (eth(setb(hello_t3, tr_t3, 2)), e, "num_tags 3 is outside 0..0"),
+        (eth(setb(hello_t3, tr_t3 + 1, 0)), e,
+         "num_tags 0 is outside 1..16"),
+        (eth(setb(hello_t3, tr_t3 + 1, 17)), e,
+         "num_tags 17 is outside 1..16"),
+        (eth(setb(hello0, tr0 + 2, 1)), e, "trailer reserved is not zero"),
+        (eth(setb(hello_t3, tr_t3 + 3, 0x80)), e,
+         "trailer reserved is not zero"),
+        (eth(put(hello_t3, tr_t3 + HELLO_TR + 2 * TAG,
+                 hello_t3[tr_t3 + HELLO_TR:tr_t3 + HELLO_TR + 4])), e,
+         "key id listed twice"),
+        (eth(hello0[:tr0 + 1]), e, "num_tags: needs 1 bytes"),
+        (eth(hello_t3[:tr_t3 + HELLO_TR + 2]), e,
+         "tag key id: needs 4 bytes"),
+        (eth(hello_t3[:-5]), e, "tag: needs 16 bytes"),
+        (eth(hello_t3[:-TAG]), e, "tag key id: needs 4 bytes"),
+        (eth(hello_t3 + b"\x00"), e, "1 bytes after the end of the frame"),
+        (eth(hello0 + bytes(4)), e, "4 bytes after the end of the frame"),
         (eth(bytes([0x03, 0x01]) + hello0[2:]), e, "type 0x03"),
         (eth(put(hello0, 42, struct.pack(">H", 99))), e,
          "hello interval 99 is outside 100..60000"),
