@@ -4,8 +4,9 @@
  * SHA-256.
  *
  * Each seed is a whole conversation in fuzz_pcore's record format (see
- * there): real signed HELLOs that make P and Q bidirectional neighbours
- * of the node under test, OGM frames tagged with the real link keys
+ * there): real signed HELLOs (version 3) that make P and Q bidirectional
+ * neighbours of the node under test, HELLOs with link tags under the
+ * link keys once the key is held (and before, and with a wrong tag), OGM frames tagged with the real link keys
  * (bs_link_key) or signed (trailer type 2), own and relayed entries with
  * valid hop chains and TVLVs, compact entries (version 2) whose OGM chain
  * elements follow from the full entries before them (and some that do
@@ -145,6 +146,45 @@ f_hello(int who, uint8_t rx, uint8_t ifsel)
 	if (g_zero_auth)
 		buf[len - BS_SIG_LEN] = 0;
 	r_frame(ifsel, (uint8_t)who, buf, len);
+}
+
+/*
+ * who's HELLO with one link tag under K(who, node under test) (the key
+ * fuzz_pcore answers LINK_KEY_REQs with), listing the node under test with
+ * rx_count rx (none when rx is 0); bad: the tag's last byte flipped.
+ */
+static void
+f_hello_tagged(int who, uint8_t rx, int bad)
+{
+	uint8_t buf[WIRE_HELLO_MAX_LEN], kid[BS_KEYID_LEN], tag[BS_TAG_LEN];
+	uint8_t salt[BS_LINKSALT_LEN];
+	struct wire_hello h;
+	size_t len;
+
+	memset(&h, 0, sizeof(h));
+	h.pk = g_id[who].pk;
+	h.ifmac = t_pcin_macs[who];
+	h.interval_ms = 1000;
+	h.epoch = G_EPOCH;
+	h.seqno = ++g_hello_seq[who];
+	t_salt(salt, h.pk);
+	h.salt = salt;
+	if (rx > 0) {
+		h.num_neigh = 1;
+		h.neigh[0].addr = g_addr[G_OWN];
+		h.neigh[0].rx_count = rx;
+	}
+	h.tr.auth = WIRE_AUTH_MAC;
+	h.tr.num_tags = 1;
+	t_seed_ok(wire_hello_build(buf, sizeof(buf), &h, &len), "HELLO");
+	t_link_tag(kid, tag, &g_id[who], g_id[G_OWN].pk, g_addr[who],
+	    (uint64_t)h.epoch << 32 | h.seqno, buf, len);
+	if (g_zero_auth)
+		tag[0] = 0;
+	if (bad)
+		tag[BS_TAG_LEN - 1] ^= 0x01;
+	t_seed_ok(wire_tag_append(buf, sizeof(buf), &len, kid, tag), "tag");
+	r_frame(0, (uint8_t)who, buf, len);
 }
 
 /* n HELLOs from who, each listing us with a full count. */
@@ -608,6 +648,35 @@ s_bypass(void)
 	g_end();
 }
 
+/*
+ * HELLO version 3: P's tagged HELLO before it is a neighbour whose link
+ * key we hold (dropped: no link key), then signed HELLOs and a tagged OGM
+ * (the key is asked for and answered), tagged HELLOs that pass, one with
+ * a wrong tag, one that does not list us; Q's tagged HELLO without a key;
+ * time passes.  Then the same with tags whose first byte is 0 (the
+ * fuzzing bypass).
+ */
+static void
+s_hello_tagged(int zero)
+{
+	g_begin(0);
+	g_zero_auth = zero;
+	f_hello_tagged(G_P, WIRE_RX_WINDOW, 0);
+	f_hellos(G_P, 4);
+	f_own(G_P, TV_TT_GW, WIRE_AUTH_MAC);
+	f_hello_tagged(G_P, WIRE_RX_WINDOW, 0);
+	f_hello_tagged(G_P, WIRE_RX_WINDOW, 0);
+	f_hello_tagged(G_P, WIRE_RX_WINDOW, 1);
+	f_hello_tagged(G_P, 0, 0);
+	f_hello_tagged(G_Q, WIRE_RX_WINDOW, 0);
+	f_hellos(G_P, 1);
+	r_tick(10);
+	f_hello_tagged(G_P, WIRE_RX_WINDOW, 0);
+	f_own(G_P, TV_NONE, WIRE_AUTH_MAC);
+	r_tick(2010);
+	g_end();
+}
+
 int
 main(int argc, char **argv)
 {
@@ -632,5 +701,7 @@ main(int argc, char **argv)
 	s_compact_aggregate();
 	s_keys();
 	s_bypass();
+	s_hello_tagged(0);
+	s_hello_tagged(1);
 	return 0;
 }
