@@ -214,7 +214,9 @@ struct fwd_orig {
  * FWD_FULL_EVERY; the others are compact.
  */
 #define FWD_FULL_REPEAT		3
-#define FWD_FULL_EVERY		16
+#define FWD_FULL_EVERY		64	/* 16 before HELLO version 3; every
+					   node checks N / 64 signatures a
+					   second for it (issue #25: <= N/60) */
 /*
  * OGM intervals after its parser (re)started during which the node's
  * HELLOs carry WIRE_HELLO_F_FRESH: the parser knows no full entries, so
