@@ -1575,7 +1575,7 @@ START_TEST(names)
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_EMIT_FAILED), "emit_failed");
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_REVOKE_LEARNT),
 	    "revoke_learnt");
-	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "desc_full");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "ogm_fisheye");
 	ck_assert_str_eq(ipc_type_name(IPC_PINS), "PINS");
 	ck_assert_str_eq(ipc_type_name(IPC_PIN), "PIN");
 	ck_assert_str_eq(ipc_type_name(IPC_HEARTBEAT), "HEARTBEAT");

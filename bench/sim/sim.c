@@ -714,6 +714,7 @@ node_start(struct sim_node *v, uint32_t idx)
 	int r;
 
 	pcore_init(&v->pc, sim_emit, v);
+	v->pc.no_fisheye = S.o.no_fisheye ? 1 : 0;
 	c = t_ipc_config((struct t_config){ .pk = v->id.pk,
 	    .ethertype = 0x88b5, .epoch = SIM_EPOCH, .hello_ms = SIM_HELLO_MS,
 	    .ogm_ms = SIM_OGM_MS, .hop_penalty = SIM_HOP_PENALTY,

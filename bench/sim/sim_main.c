@@ -25,7 +25,7 @@ usage(FILE *fp)
 	    "         [--sybil-keys S] [--max SEC] [--window SEC] [--settle SEC]\n"
 	    "         [--limit NAME=VALUE ...] [--check | --check-reach]\n"
 	    "         [--no-header] [--no-burst] [--start-spread MS]\n"
-	    "         [--full-every N]\n"
+	    "         [--full-every N] [--no-fisheye]\n"
 	    "       batsec-sim --live IFACE --live-pub FILE --live-k K\n"
 	    "         --live-secs SEC [--live-policy FILE] [options]\n"
 	    "       batsec-sim --sweep [--sizes N,N,...] [--memo-from N]\n"
@@ -44,6 +44,8 @@ usage(FILE *fp)
 	    "--full-every N: own OGMs full at least every Nth (default as\n"
 	    "batsecd, FWD_FULL_EVERY; 1: every OGM full and signed, as\n"
 	    "before compact entries);\n"
+	    "--no-fisheye: relays hand on every compact entry (no fisheye\n"
+	    "gap by hops, pcore_fisheye_gap), receivers expect none;\n"
 	    "--start-spread MS: each node starts (listens, sends its first\n"
 	    "HELLO at once, as batsecd) at a random time below MS, instead\n"
 	    "of listening from 0 with its first HELLO at a random phase.\n",
@@ -253,6 +255,7 @@ main(int argc, char **argv)
 		{ "limit", required_argument, NULL, 'P' },
 		{ "no-burst", no_argument, NULL, 'B' },
 		{ "full-every", required_argument, NULL, 'F' },
+		{ "no-fisheye", no_argument, NULL, 'E' },
 		{ "start-spread", required_argument, NULL, 'G' },
 		{ "live", required_argument, NULL, 'i' },
 		{ "live-pub", required_argument, NULL, 'p' },
@@ -311,6 +314,7 @@ main(int argc, char **argv)
 		case 'B': o.no_burst = 1; break;
 		case 'F': o.full_every = (unsigned)strtoul(optarg, NULL, 10);
 			break;
+		case 'E': o.no_fisheye = 1; break;
 		case 'G': o.start_spread_ms = (unsigned)strtoul(optarg, NULL,
 		    10);
 			break;

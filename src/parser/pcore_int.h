@@ -108,6 +108,31 @@ enum pcore_entry {
 #define PCORE_CHAIN_UNIT	192
 #define PCORE_CHAIN_MAX		(17 * BS_MAXHOPS)	/* 544 */
 
+/*
+ * Fisheye relaying (batsec-protocol(7), "OGM CHAIN", after OLSR's
+ * fisheye): a relay hands on a COMPACT entry whose relayed hops value r
+ * is at least PCORE_FISHEYE_HOPS only for sequence numbers that are
+ * multiples of pcore_fisheye_gap(r) (pcore_ogm.h): 1 below 4 hops, 2
+ * below 8, 4 below 16, PCORE_FISHEYE_GAP_MAX from 16 on.  The gaps are
+ * powers of two and grow with r, so every relay along a path keeps a
+ * subset of what the one before it kept: the same sequence numbers
+ * survive end to end.  Full entries (and the hand-ons of pcore_desc.c)
+ * are always relayed.
+ *
+ * The receiver expects the gap of the hops an entry arrives with: a
+ * walk towards the seed (a newer entry) is free up to BS_MAXHOPS x
+ * (gap + 1) hashes (one gap and a hop difference; 64 at gap 1, as
+ * PCORE_CHAIN_FREE) and walked up to BS_MAXHOPS x (2 gap + 2) (one lost
+ * copy more and a hop difference), at least PCORE_CHAIN_MAX; so at most
+ * PCORE_CHAIN_MAX_FISHEYE = 576 hashes, of which 288 free, at 16+ hops.
+ * A walk away from the seed (an older entry) keeps PCORE_CHAIN_FREE and
+ * PCORE_CHAIN_MAX: forward walks are bounded in total by how far the
+ * originator's chain really moved, backward ones are not.
+ */
+#define PCORE_FISHEYE_HOPS	4
+#define PCORE_FISHEYE_GAP_MAX	8
+#define PCORE_CHAIN_MAX_FISHEYE	((2 * PCORE_FISHEYE_GAP_MAX + 2) * BS_MAXHOPS)
+
 /* Wire codec errors are 0..-17 (enum wire_err); counted by -err. */
 #define PCORE_WIRE_ERRS		18
 
@@ -211,6 +236,13 @@ struct pcore {
 	/* CONFIG from the forwarder; configured is 0 until it arrived. */
 	int configured;
 	struct ipc_config cfg;
+	/*
+	 * 1: no fisheye relaying and no gap expected by the receiver (every
+	 * compact entry relayed, PCORE_CHAIN_FREE / _MAX, claims as without
+	 * it): the simulator's --no-fisheye, for comparison.  Not in the
+	 * IPC config; batsecd leaves it 0.
+	 */
+	uint8_t no_fisheye;
 
 	struct bs_policy *policy;	/* NULL until the first snapshot:
 					   every key is refused until then */

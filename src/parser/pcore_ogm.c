@@ -24,6 +24,36 @@
 #include "proto/wire.h"
 #include "routing/routing.h"
 
+/* ---- fisheye relaying --------------------------------------------------------------- */
+
+unsigned
+pcore_fisheye_gap(const struct pcore *pc, unsigned hops)
+{
+	if (pc->no_fisheye || hops < PCORE_FISHEYE_HOPS)
+		return 1;
+	if (hops < 2 * PCORE_FISHEYE_HOPS)
+		return 2;
+	if (hops < 4 * PCORE_FISHEYE_HOPS)
+		return 4;
+	return PCORE_FISHEYE_GAP_MAX;
+}
+
+/*
+ * Whether a relay of entry e with hops value relay_hops goes out: a
+ * full entry always; a compact one when its sequence number is a
+ * multiple of the fisheye gap of those hops (all relays use the same
+ * rule, aligned on the sequence number, so the same ones survive along
+ * a path).
+ */
+static int
+pcore_fisheye_pass(const struct pcore *pc, const struct wire_ogm_entry *e,
+    unsigned relay_hops)
+{
+	if (e->mut.kind != WIRE_OGM_COMPACT)
+		return 1;
+	return e->cp.seqno % pcore_fisheye_gap(pc, relay_hops) == 0;
+}
+
 /* ---- the frame ------------------------------------------------------------------- */
 
 /*
@@ -453,8 +483,12 @@ pcore_entry_act(struct pcore *pc, const struct routing_ogm *m, int newer,
 		pcore_route_add(pc, oi);
 	if (newer)
 		pcore_entry_tvlvs(pc, e, oi, now_ms);
-	if (res->relay)
+	if (!res->relay)
+		return;
+	if (pcore_fisheye_pass(pc, e, res->relay_hops))
 		pcore_entry_relay(pc, m->ifindex, e, res);
+	else
+		pcore_count(pc, IPC_STAT_OGM_FISHEYE);
 }
 
 /*
@@ -616,16 +650,44 @@ pcore_chain_note(struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
 }
 
 /*
+ * The walk a compact entry of `hops` hops may cost, d hashes from the
+ * reference (d > 0: the entry is nearer the seed, i.e. newer): free up
+ * to *free_h, walked up to *max_h (pcore_int.h, PCORE_FISHEYE_*).  Towards
+ * the seed the fisheye gap g of those hops is expected: BS_MAXHOPS x
+ * (g + 1) free, BS_MAXHOPS x (2 g + 2) at most, never less than
+ * PCORE_CHAIN_FREE and PCORE_CHAIN_MAX; away from it those two.
+ */
+static void
+pcore_chain_bounds(const struct pcore *pc, int64_t d, unsigned hops,
+    int64_t *free_h, int64_t *max_h)
+{
+	int64_t g = pcore_fisheye_gap(pc, hops);
+
+	*free_h = PCORE_CHAIN_FREE;
+	*max_h = PCORE_CHAIN_MAX;
+	if (d <= 0)
+		return;
+	if (BS_MAXHOPS * (g + 1) > *free_h)
+		*free_h = BS_MAXHOPS * (g + 1);
+	if (BS_MAXHOPS * (2 * g + 2) > *max_h)
+		*max_h = BS_MAXHOPS * (2 * g + 2);
+}
+
+_Static_assert(PCORE_CHAIN_MAX_FISHEYE >= PCORE_CHAIN_MAX &&
+    PCORE_CHAIN_MAX_FISHEYE == BS_MAXHOPS * (2 * PCORE_FISHEYE_GAP_MAX + 2),
+    "the longest walk");
+
+/*
  * A compact entry's element against the originator's reference.  A walk
- * of up to PCORE_CHAIN_FREE hashes (one sequence number ahead and a hop
- * difference) costs the sender nothing while its verification budget is
- * not empty; a longer one, up to PCORE_CHAIN_MAX, is paid up front, one
- * signature check per PCORE_CHAIN_UNIT hashes begun beyond the free ones;
- * further than that the entry waits for a full one (PCORE_E_NODESC).  A
- * walk that fails is charged to the sender afterwards, one check per
- * PCORE_CHAIN_UNIT hashes begun, so that made-up elements spend the
- * sender's budget, and a sender whose budget is empty gets no walk at
- * all.
+ * of up to free_h hashes (pcore_chain_bounds: one sequence number ahead,
+ * or one fisheye gap, and a hop difference) costs the sender nothing
+ * while its verification budget is not empty; a longer one, up to
+ * max_h, is paid up front, one signature check per PCORE_CHAIN_UNIT
+ * hashes begun beyond the free ones; further than that the entry waits
+ * for a full one (PCORE_E_NODESC).  A walk that fails is charged to the
+ * sender afterwards, one check per PCORE_CHAIN_UNIT hashes begun, so that
+ * made-up elements spend the sender's budget, and a sender whose budget
+ * is empty gets no walk at all.  At most PCORE_CHAIN_MAX_FISHEYE hashes.
  */
 static enum pcore_entry
 pcore_chain_check(struct pcore *pc, const struct pcore_aux *a,
@@ -633,23 +695,24 @@ pcore_chain_check(struct pcore *pc, const struct pcore_aux *a,
 {
 	int64_t d = bs_chain_dist(a->chain_seqno, a->chain_hops, e->cp.seqno,
 	    e->mut.hops);
+	int64_t free_h, max_h;
 	unsigned steps;
 	int64_t u;
 	int r;
 
+	pcore_chain_bounds(pc, d, e->mut.hops, &free_h, &max_h);
 	if (d < 0)
 		d = -d;
-	if (d > PCORE_CHAIN_MAX)
+	if (d > max_h)
 		return PCORE_E_NODESC;
 	if (pcore_lim_verify_left(pc, n, now_ms) == 0)
 		return PCORE_E_BUDGET;
-	for (u = 0; d > PCORE_CHAIN_FREE &&
-	    u < (d - PCORE_CHAIN_FREE + PCORE_CHAIN_UNIT - 1) /
-	    PCORE_CHAIN_UNIT; u++)
+	for (u = 0; d > free_h &&
+	    u < (d - free_h + PCORE_CHAIN_UNIT - 1) / PCORE_CHAIN_UNIT; u++)
 		if (pcore_lim_verify_budget(pc, n, 1, now_ms) != 0)
 			return PCORE_E_BUDGET;
 	r = bs_chain_link(a->chain_ref, a->chain_seqno, a->chain_hops,
-	    e->mut.chain, e->cp.seqno, e->mut.hops, PCORE_CHAIN_MAX, &steps);
+	    e->mut.chain, e->cp.seqno, e->mut.hops, (unsigned)max_h, &steps);
 	pc->stat[IPC_STAT_CHAIN_STEPS] += steps;
 	pc->stats_dirty = 1;
 	if (r == 0 || PCORE_FUZZ_BYPASS(e->mut.chain))
