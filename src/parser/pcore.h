@@ -66,7 +66,9 @@
  *	address, ifindex, tq = its TQ average 1..255, hops = 1 + relays
  *	passed}: when a route appears, changes next hop, TQ or hops, and as
  *	a refresh whenever a newer (epoch, seqno) of the originator arrives
- *	from its best next hop.  The next hop is always a neighbour whose
+ *	from its best next hop (or, for an entry whose hops come with a
+ *	fisheye gap above 1, pcore_fisheye_gap, from any neighbour first).
+ *	The next hop is always a neighbour whose
  *	NEIGH UP was sent and not followed by a DOWN.
  *  IPC_ROUTE_ALT {orig addr, the other candidates}: right after each
  *	ROUTE_ADD, the originator's other next-hop candidates (nexthop,

@@ -29,13 +29,16 @@
 unsigned
 pcore_fisheye_gap(const struct pcore *pc, unsigned hops)
 {
-	if (pc->no_fisheye || hops < PCORE_FISHEYE_HOPS)
+	unsigned g = 1, t = pc->fisheye_hops, max = pc->fisheye_gap_max;
+
+	if (pc->no_fisheye || t == 0)
 		return 1;
-	if (hops < 2 * PCORE_FISHEYE_HOPS)
-		return 2;
-	if (hops < 4 * PCORE_FISHEYE_HOPS)
-		return 4;
-	return PCORE_FISHEYE_GAP_MAX;
+	if (max > PCORE_FISHEYE_GAP_MAX)
+		max = PCORE_FISHEYE_GAP_MAX;
+	/* 1 below t hops, 2 below 2 t, 4 below 4 t, ... at most max. */
+	for (; hops >= t && 2 * g <= max && t <= BS_MAXHOPS; t *= 2)
+		g *= 2;
+	return g;
 }
 
 /*
@@ -43,13 +46,16 @@ pcore_fisheye_gap(const struct pcore *pc, unsigned hops)
  * full entry always; a compact one when its sequence number is a
  * multiple of the fisheye gap of those hops (all relays use the same
  * rule, aligned on the sequence number, so the same ones survive along
- * a path).
+ * a path), or while a neighbour needs descriptions (pcore_desc.h: a new
+ * or restarted one learns every originator from the hand-ons that go
+ * before the compact entries relayed, as without fisheye).
  */
 static int
 pcore_fisheye_pass(const struct pcore *pc, const struct wire_ogm_entry *e,
-    unsigned relay_hops)
+    unsigned relay_hops, uint64_t now_ms)
 {
-	if (e->mut.kind != WIRE_OGM_COMPACT)
+	if (e->mut.kind != WIRE_OGM_COMPACT ||
+	    pcore_desc_upgrading(pc, now_ms))
 		return 1;
 	return e->cp.seqno % pcore_fisheye_gap(pc, relay_hops) == 0;
 }
@@ -463,7 +469,12 @@ pcore_entry_relay(struct pcore *pc, uint32_t in_ifindex,
 /*
  * After routing_ogm: route changes; the refresh (the first copy of the
  * newest seqno from the best next hop, whichever neighbour's copy came
- * first); clients and gateway of a newer OGM; the relay.
+ * first; for an entry that came with a fisheye gap above 1 also the
+ * first copy of the newest seqno from any neighbour: the forwarder
+ * expires routes not refreshed for FWD_ROUTE_EXPIRE_MS, and such an
+ * originator's sequence numbers come gap intervals apart, each through
+ * the best next hop only when no link on its path lost it); clients and
+ * gateway of a newer OGM; the relay.
  */
 static void
 pcore_entry_act(struct pcore *pc, const struct routing_ogm *m, int newer,
@@ -472,20 +483,23 @@ pcore_entry_act(struct pcore *pc, const struct routing_ogm *m, int newer,
 {
 	const struct routing_orig_info *oi = &res->info;
 	int newest = oi->epoch == m->epoch && oi->seqno == m->seqno;
+	int from_best = oi->ifindex == m->ifindex &&
+	    memcmp(oi->nexthop, m->sender, BS_ADDR_LEN) == 0;
+	int first = res->dup == ROUTING_NO_DUP &&
+	    pcore_fisheye_gap(pc, m->hops) > 1;
 
 	if (res->orig_new && m->cls == BS_CLASS_STRANGER)
 		pc->n_strangers++;
 	if (res->route == ROUTING_ROUTE_DELETED)
 		pcore_route_del(pc, oi->addr);
 	else if (res->route != ROUTING_ROUTE_SAME || (newest &&
-	    oi->has_route && oi->ifindex == m->ifindex &&
-	    memcmp(oi->nexthop, m->sender, BS_ADDR_LEN) == 0))
+	    oi->has_route && (from_best || first)))
 		pcore_route_add(pc, oi);
 	if (newer)
 		pcore_entry_tvlvs(pc, e, oi, now_ms);
 	if (!res->relay)
 		return;
-	if (pcore_fisheye_pass(pc, e, res->relay_hops))
+	if (pcore_fisheye_pass(pc, e, res->relay_hops, now_ms))
 		pcore_entry_relay(pc, m->ifindex, e, res);
 	else
 		pcore_count(pc, IPC_STAT_OGM_FISHEYE);
@@ -653,9 +667,10 @@ pcore_chain_note(struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
  * The walk a compact entry of `hops` hops may cost, d hashes from the
  * reference (d > 0: the entry is nearer the seed, i.e. newer): free up
  * to *free_h, walked up to *max_h (pcore_int.h, PCORE_FISHEYE_*).  Towards
- * the seed the fisheye gap g of those hops is expected: BS_MAXHOPS x
- * (g + 1) free, BS_MAXHOPS x (2 g + 2) at most, never less than
- * PCORE_CHAIN_FREE and PCORE_CHAIN_MAX; away from it those two.
+ * the seed the fisheye gap g of those hops is expected: BS_MAXHOPS x 2 g
+ * free (one gap and one lost copy), BS_MAXHOPS x (2 g + 2) at most (and
+ * a hop difference), never less than PCORE_CHAIN_FREE and
+ * PCORE_CHAIN_MAX; away from it those two.
  */
 static void
 pcore_chain_bounds(const struct pcore *pc, int64_t d, unsigned hops,
@@ -667,20 +682,21 @@ pcore_chain_bounds(const struct pcore *pc, int64_t d, unsigned hops,
 	*max_h = PCORE_CHAIN_MAX;
 	if (d <= 0)
 		return;
-	if (BS_MAXHOPS * (g + 1) > *free_h)
-		*free_h = BS_MAXHOPS * (g + 1);
+	if (BS_MAXHOPS * 2 * g > *free_h)
+		*free_h = BS_MAXHOPS * 2 * g;
 	if (BS_MAXHOPS * (2 * g + 2) > *max_h)
 		*max_h = BS_MAXHOPS * (2 * g + 2);
 }
 
 _Static_assert(PCORE_CHAIN_MAX_FISHEYE >= PCORE_CHAIN_MAX &&
-    PCORE_CHAIN_MAX_FISHEYE == BS_MAXHOPS * (2 * PCORE_FISHEYE_GAP_MAX + 2),
+    PCORE_CHAIN_MAX_FISHEYE == BS_MAXHOPS * (2 * PCORE_FISHEYE_GAP_MAX + 2) &&
+    BS_MAXHOPS * (2 * PCORE_FISHEYE_GAP + 2) <= PCORE_CHAIN_MAX,
     "the longest walk");
 
 /*
  * A compact entry's element against the originator's reference.  A walk
- * of up to free_h hashes (pcore_chain_bounds: one sequence number ahead,
- * or one fisheye gap, and a hop difference) costs the sender nothing
+ * of up to free_h hashes (pcore_chain_bounds: one sequence number ahead
+ * and a hop difference, or two fisheye gaps) costs the sender nothing
  * while its verification budget is not empty; a longer one, up to
  * max_h, is paid up front, one signature check per PCORE_CHAIN_UNIT
  * hashes begun beyond the free ones; further than that the entry waits

@@ -22,8 +22,9 @@ enum pcore_drop pcore_ogm(struct pcore *pc, uint32_t ifindex,
 
 /*
  * Fisheye relaying (pcore_int.h, PCORE_FISHEYE_*): the sequence-number
- * gap of compact entries relayed with hops value `hops` (1, 2, 4 or
- * PCORE_FISHEYE_GAP_MAX); 1 whatever the hops when pc->no_fisheye.  A
+ * gap of compact entries relayed with hops value `hops`: 1 below 8, 2
+ * below 16, 4 from 16 on (pc->fisheye_hops, fisheye_gap_max); 1
+ * whatever the hops when pc->no_fisheye.  A
  * receiver expects the gap of the hops an entry arrived with, the same
  * value its sender relayed it with.
  */
