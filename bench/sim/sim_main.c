@@ -48,6 +48,9 @@ usage(FILE *fp)
 	    "gap by hops, pcore_fisheye_gap), receivers expect none;\n"
 	    "--fisheye HOPS,GAP: gap 2 from HOPS relayed hops on, doubling\n"
 	    "with the hops, at most GAP (1, 2, 4 or 8; default 8,4);\n"
+	    "SIM_COUNTERS=1 in the environment: pcore's counters per node\n"
+	    "and second of the window, and every 5 virtual s the originators\n"
+	    "missing and pairs unrouted (loops, dead ends), on stderr;\n"
 	    "--start-spread MS: each node starts (listens, sends its first\n"
 	    "HELLO at once, as batsecd) at a random time below MS, instead\n"
 	    "of listening from 0 with its first HELLO at a random phase.\n",

@@ -126,7 +126,9 @@
  * neighbour or originator cap, the stranger share; drop_routing other
  * refusals of the routing core (link not bidirectional, TQ 0, address of
  * another key); ogm_accepted entries the routing core took; ogm_relayed
- * RELAYs sent; emit_failed messages the channel refused; originators and
+ * RELAYs sent; ogm_fisheye compact entries the routing core would have
+ * relayed that fisheye relaying held back (pcore_fisheye_gap);
+ * emit_failed messages the channel refused; originators and
  * neighbours the table sizes.
  *
  * Attack resistance (pcore_limits.h): drop_frame_rate frames over the
