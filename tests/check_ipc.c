@@ -1576,6 +1576,7 @@ START_TEST(names)
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_REVOKE_LEARNT),
 	    "revoke_learnt");
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "rx_hello_mac");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 2), "ogm_fisheye");
 	ck_assert_str_eq(ipc_type_name(IPC_PINS), "PINS");
 	ck_assert_str_eq(ipc_type_name(IPC_PIN), "PIN");
 	ck_assert_str_eq(ipc_type_name(IPC_HEARTBEAT), "HEARTBEAT");

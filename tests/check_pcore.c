@@ -28,6 +28,7 @@
 #include "parser/pcore_desc.h"
 #include "parser/pcore_limits.h"
 #include "parser/pcore_neigh.h"
+#include "parser/pcore_ogm.h"
 #include "parser/pcore_ttpage.h"
 #include "parser/pcore_trust.h"
 #include "routing/routing.h"
@@ -2258,6 +2259,164 @@ START_TEST(test_compact_budget)
 }
 END_TEST
 
+/* The verification budget neighbour n has left at X. */
+static uint64_t
+budget_left(struct pcore_neigh *n)
+{
+	const struct bs_policy_limits *l = pcore_lim_limits(&X.pc);
+
+	return pl_bucket_level(&n->verify, l->verify_rate, l->verify_burst,
+	    now_ms);
+}
+
+/*
+ * One entry of originator `orig` (seqno s, hops h, chain ch) from `from`
+ * to X, with TQ tq (0: the ceiling of h), relayed by someone else before
+ * (prev_sender); compact or full.  How many IPC_RELAYs X emitted for it.
+ */
+static unsigned
+fisheye_from(struct node *from, int orig, struct bs_ogmchain *ch,
+    uint32_t s, uint8_t h, uint8_t tq, int compact)
+{
+	static struct agg a;
+	uint8_t anchor[BS_CHAIN_LEN];
+	struct ent e;
+	unsigned mark = X.n;
+
+	ent_init(&e, orig, s, h);
+	ck_assert_int_eq(bs_ogmchain_get(ch, s, e.seed, anchor), 0);
+	e.prev = addrs[I_U == orig ? I_O : I_U];
+	if (tq != 0)
+		e.tq = tq;
+	a.n = 0;
+	if (compact)
+		agg_add_compact(&a, &e);
+	else
+		agg_add(&a, &e);
+	ck_assert_int_eq(send_agg(from, &X, &a), PCORE_ACCEPT);
+	return msg_count(&X, mark, IPC_RELAY);
+}
+
+/* The same from P with the ceiling's TQ. */
+static unsigned
+fisheye_send(int orig, struct bs_ogmchain *ch, uint32_t s, uint8_t h,
+    int compact)
+{
+	return fisheye_from(&P, orig, ch, s, h, 0, compact);
+}
+
+/*
+ * Fisheye relaying (batsec-protocol(7), "OGM CHAIN"): X, hearing O's
+ * entries from P with hops 16 (relayed with 17), relays a compact entry
+ * only when its seqno is a multiple of 4 (counted as ogm_fisheye
+ * otherwise), a full one always; the route is refreshed either way.  It
+ * walks 8 seqnos ahead at those hops without charging P's budget, but
+ * the same walk for U's entries at hops 1 (relayed with 2: every seqno
+ * relayed) costs P one check up front.  The first copy of a new seqno
+ * at those hops refreshes the route (IPC_ROUTE_ADD) even from Q, which
+ * is not the best next hop.  While a neighbour needs descriptions every
+ * compact entry goes on.  With no_fisheye (the simulator's
+ * --no-fisheye) every compact entry goes on and the long walk is
+ * charged at 16 hops too.
+ */
+START_TEST(test_compact_fisheye)
+{
+	static struct bs_ogmchain ch, cu;
+	struct polspec ps = pol_default;
+	struct pcore_neigh *pn;
+	struct ipc_relay rl;
+	struct ipc_route r;
+	uint64_t left, steps;
+	unsigned mark, h;
+
+	/* The rule: 1 below 8 hops, 2 below 16, then 4. */
+	trio_up();
+	for (h = 0; h <= BS_MAXHOPS; h++)
+		ck_assert_uint_eq(pcore_fisheye_gap(&X.pc, h),
+		    h < 8 ? 1 : h < 16 ? 2 : 4);
+	ps.trust |= 1u << I_U;
+	node_policy(&X, &ps, 2);
+	X.pc.upgrade_until_ms = 0;	/* no hand-ons (test_desc_handon) */
+	pn = pcore_neigh_get(&X.pc, IFX, addrs[I_P]);
+	ck_assert_ptr_nonnull(pn);
+	bs_ogmchain_new(&ch, 1);
+	bs_ogmchain_new(&cu, 1);
+	/* O's full entry of seqno 1 at hops 16: relayed (hops 17). */
+	mark = X.n;
+	ck_assert_uint_eq(fisheye_send(I_O, &ch, 1, 16, 0), 1);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 1);
+	relay_of(&X, mark, &rl);
+	ck_assert_uint_eq(rl.entry[2], 17);
+	ck_assert_uint_eq(rl.entry[3], WIRE_OGM_FULL);
+	/* Compact seqno 2: taken (the route refreshed), not relayed. */
+	left = budget_left(pn);
+	mark = X.n;
+	ck_assert_uint_eq(fisheye_send(I_O, &ch, 2, 16, 1), 0);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 2);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_ROUTE_ADD, &r, sizeof(r)), 0);
+	ck_assert_mem_eq(r.orig_addr, addrs[I_O], 6);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_FISHEYE], 1);
+	/* Seqno 8 (6 ahead, 192 hashes) and 16 (8 ahead, 256: a gap and a
+	 * lost copy): free at these hops (up to 32 x 2 x 4), relayed
+	 * compact with hops 17. */
+	steps = X.pc.stat[IPC_STAT_CHAIN_STEPS];
+	mark = X.n;
+	ck_assert_uint_eq(fisheye_send(I_O, &ch, 8, 16, 1), 1);
+	relay_of(&X, mark, &rl);
+	ck_assert_uint_eq(rl.entry[2], 17);
+	ck_assert_uint_eq(rl.entry[3], WIRE_OGM_COMPACT);
+	ck_assert_uint_eq(fisheye_send(I_O, &ch, 16, 16, 1), 1);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_ACCEPT], 4);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_CHAIN_STEPS] - steps, 192 + 256);
+	ck_assert_uint_eq(budget_left(pn), left);
+	/* 17 .. 19 at hops 16 are held back; a full 20 goes on. */
+	ck_assert_uint_eq(fisheye_send(I_O, &ch, 19, 16, 1), 0);
+	ck_assert_uint_eq(fisheye_send(I_O, &ch, 20, 16, 0), 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_FISHEYE], 2);
+	/* No walk beyond 544 hashes (seqno 20 -> 37 at hops 16): 39
+	 * waits. */
+	ck_assert_uint_eq(fisheye_send(I_O, &ch, 39, 16, 1), 0);
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_NODESC], 1);
+	/* Q's copy of seqno 22 (a lower TQ) comes first: P stays the best
+	 * next hop, and the route is refreshed; P's copy is then relayed. */
+	mark = X.n;
+	ck_assert_uint_eq(fisheye_from(&Q, I_O, &ch, 22, 16,
+	    routing_tq_ceiling(16, 30) / 2, 1), 0);
+	ck_assert_int_ge(msg_find(&X, mark, IPC_ROUTE_ADD, &r, sizeof(r)), 0);
+	ck_assert_mem_eq(r.orig_addr, addrs[I_O], 6);
+	ck_assert_mem_eq(r.nexthop, addrs[I_P], 6);
+	ck_assert_uint_eq(fisheye_send(I_O, &ch, 22, 16, 1), 0);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_FISHEYE], 3);
+	/* U at hops 1 (relayed with 2): every seqno relayed ... */
+	ck_assert_uint_eq(fisheye_send(I_U, &cu, 1, 1, 0), 1);
+	ck_assert_uint_eq(fisheye_send(I_U, &cu, 2, 1, 1), 1);
+	ck_assert_uint_eq(fisheye_send(I_U, &cu, 3, 1, 1), 1);
+	/* ... and 8 seqnos ahead (256 hashes) costs one check up front. */
+	left = budget_left(pn);
+	steps = X.pc.stat[IPC_STAT_CHAIN_STEPS];
+	ck_assert_uint_eq(fisheye_send(I_U, &cu, 11, 1, 1), 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_CHAIN_STEPS] - steps, 256);
+	ck_assert_uint_eq(budget_left(pn), left - 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_FISHEYE], 3);
+	/* While a neighbour needs descriptions (pcore_desc.h) every compact
+	 * entry goes on, after the hand-on of O's full entry. */
+	X.pc.upgrade_until_ms = now_ms + 5000;
+	mark = X.n;
+	ck_assert_uint_eq(fisheye_send(I_O, &ch, 23, 16, 1), 2);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DESC_RELAYED], 1);
+	X.pc.upgrade_until_ms = 0;
+	/* Switched off: O's seqno 25 is relayed; 33 (8 ahead at hops 16)
+	 * is charged as at hops 1. */
+	X.pc.no_fisheye = 1;
+	ck_assert_uint_eq(fisheye_send(I_O, &ch, 25, 16, 1), 1);
+	left = budget_left(pn);
+	ck_assert_uint_eq(fisheye_send(I_O, &ch, 33, 16, 1), 1);
+	ck_assert_uint_eq(budget_left(pn), left - 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_FISHEYE], 3);
+	trio_down();
+}
+END_TEST
+
 /*
  * OGM frames with garbage signature trailers under a neighbour's MAC and
  * address (issue #20, item 1): a stale counter costs no signature; a
@@ -4186,6 +4345,7 @@ pcore_suite(void)
 	tcase_add_test(tc, test_chain3);
 	tcase_add_test(tc, test_compact_chain);
 	tcase_add_test(tc, test_compact_budget);
+	tcase_add_test(tc, test_compact_fisheye);
 	tcase_add_test(tc, test_desc_handon);
 	tcase_add_test(tc, test_relay_iface_penalties);
 	tcase_add_test(tc, test_route_alt);

@@ -23,6 +23,7 @@
 #include "lib/t_ipc.h"
 #include "lib/t_policy.h"
 #include "sim.h"
+#include "proto/ipc.h"
 #include "proto/wire.h"
 
 #define SIM_EPOCH	1
@@ -735,6 +736,11 @@ node_start(struct sim_node *v, uint32_t idx)
 	int r;
 
 	pcore_init(&v->pc, sim_emit, v);
+	v->pc.no_fisheye = S.o.no_fisheye ? 1 : 0;
+	if (S.o.fisheye_hops > 0) {
+		v->pc.fisheye_hops = (uint8_t)S.o.fisheye_hops;
+		v->pc.fisheye_gap_max = (uint8_t)S.o.fisheye_gap_max;
+	}
 	c = t_ipc_config((struct t_config){ .pk = v->id.pk,
 	    .ethertype = 0x88b5, .epoch = SIM_EPOCH, .hello_ms = SIM_HELLO_MS,
 	    .ogm_ms = SIM_OGM_MS, .hop_penalty = SIM_HOP_PENALTY,
@@ -935,6 +941,9 @@ next_hop(unsigned s, unsigned d)
 	return map_get(oi.nexthop);
 }
 
+/* Walks that ended in a loop, or at a node without a (linked) next hop. */
+static unsigned long walk_loops, walk_ends;
+
 /*
  * Follow next hops from s towards d, resolving every node on the way
  * (memoised across sources: O(n) per destination).  clean[x]: every
@@ -953,8 +962,10 @@ walk_from(struct walk *w, unsigned s, unsigned d)
 			nxt = x;
 			break;
 		}
-		if (w->st[x] == W_BUSY)
+		if (w->st[x] == W_BUSY) {
+			walk_loops++;
 			break;			/* a loop */
+		}
 		if (x == d) {
 			w->st[d] = W_OK;
 			w->hops[d] = 0;
@@ -966,8 +977,10 @@ walk_from(struct walk *w, unsigned s, unsigned d)
 		w->st[x] = W_BUSY;
 		w->stack[depth++] = x;
 		nh = next_hop(x, d);
-		if (nh < 0 || !sim_linked(&S.g, x, (unsigned)nh))
+		if (nh < 0 || !sim_linked(&S.g, x, (unsigned)nh)) {
+			walk_ends++;
 			break;
+		}
 		x = (unsigned)nh;
 	}
 	for (k = depth; k-- > 0;) {
@@ -1160,6 +1173,45 @@ out:
 	free(queue);
 }
 
+/*
+ * SIM_COUNTERS=1 in the environment: pcore's counters (IPC_STATS ids)
+ * and entry outcomes summed over the nodes, per node and second of the
+ * window, on stderr after the row (a diagnostic; the row is unchanged).
+ */
+static uint64_t cnt_stat[IPC_STAT_ID_END], cnt_entry[PCORE_E_COUNT];
+
+static void
+counters_take(int sign)
+{
+	unsigned i, k;
+
+	for (i = 0; i < S.o.n; i++) {
+		for (k = 0; k < IPC_STAT_ID_END; k++)
+			cnt_stat[k] += sign > 0 ? S.nodes[i].pc.stat[k] :
+			    -S.nodes[i].pc.stat[k];
+		for (k = 0; k < PCORE_E_COUNT; k++)
+			cnt_entry[k] += sign > 0 ? S.nodes[i].pc.entry[k] :
+			    -S.nodes[i].pc.entry[k];
+	}
+}
+
+static void
+counters_print(unsigned window_s)
+{
+	double per = (double)S.o.n * window_s;
+	unsigned k;
+
+	for (k = 1; k < IPC_STAT_ID_END; k++)
+		if (cnt_stat[k] != 0 && ipc_stat_name(k) != NULL)
+			fprintf(stderr, "counter %-20s %12.2f /node/s\n",
+			    ipc_stat_name(k), (double)cnt_stat[k] / per);
+	for (k = 0; k < PCORE_E_COUNT; k++)
+		if (cnt_entry[k] != 0)
+			fprintf(stderr, "entry   %-20s %12.2f /node/s\n",
+			    pcore_entry_name((enum pcore_entry)k),
+			    (double)cnt_entry[k] / per);
+}
+
 static void
 totals(struct sim_totals *t)
 {
@@ -1237,6 +1289,28 @@ converged(void)
 	if (measure_reach(&rc) != 0)
 		return 0;
 	return rc.routed == rc.routable;
+}
+
+/* SIM_COUNTERS: how far from converged (originators missing, pairs). */
+static void
+progress_print(uint64_t t_ms)
+{
+	unsigned *need = needed_counts();
+	unsigned long missing = 0;
+	struct reach rc;
+	unsigned i, c;
+
+	walk_loops = walk_ends = 0;
+	if (need == NULL || measure_reach(&rc) != 0)
+		return;
+	for (i = 0; i < S.o.n; i++)
+		if (honest(i) && (c = routing_orig_count(S.nodes[i].pc.rt)) <
+		    need[i])
+			missing += need[i] - c;
+	fprintf(stderr, "progress t=%llus originators_missing=%lu "
+	    "pairs_unrouted=%lu of %lu (walks: %lu loops, %lu dead ends)\n",
+	    (unsigned long long)(t_ms / 1000), missing,
+	    rc.routable - rc.routed, rc.routable, walk_loops, walk_ends);
 }
 
 static void
@@ -1330,6 +1404,8 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 			if (o->settle_s == 0)
 				break;
 		}
+		if (getenv("SIM_COUNTERS") != NULL && t * step % 5000 == 0)
+			progress_print(t * step);
 		if (!o->quiet && o->n >= 300 && t % 10 == 0)
 			fprintf(stderr, "batsec-sim: n=%u t=%llus cpu=%.0fs\n",
 			    o->n, (unsigned long long)t,
@@ -1345,7 +1421,16 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 	CALLGRIND_START_INSTRUMENTATION;
 	CALLGRIND_ZERO_STATS;
 #endif
+	if (getenv("SIM_COUNTERS") != NULL) {
+		memset(cnt_stat, 0, sizeof(cnt_stat));
+		memset(cnt_entry, 0, sizeof(cnt_entry));
+		counters_take(-1);
+	}
 	run_until(S.now + (uint64_t)o->window_s * 1000);
+	if (getenv("SIM_COUNTERS") != NULL) {
+		counters_take(1);
+		counters_print(o->window_s);
+	}
 #ifdef SIM_CALLGRIND
 	CALLGRIND_DUMP_STATS_AT("window");
 	CALLGRIND_STOP_INSTRUMENTATION;

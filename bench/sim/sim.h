@@ -56,6 +56,10 @@ struct sim_opts {
 	unsigned full_every;		/* own OGMs: at least every Nth full
 					   (0: FWD_FULL_EVERY; 1: all full,
 					   as before compact entries) */
+	int no_fisheye;			/* pcore.no_fisheye: every compact
+					   entry relayed, no gap expected */
+	unsigned fisheye_hops;		/* 0: pcore's default rule; else */
+	unsigned fisheye_gap_max;	/* pcore.fisheye_hops, _gap_max */
 	unsigned start_spread_ms;	/* 0: listen from 0, first HELLO at a
 					   random phase; else each node
 					   starts (listens, sends its first

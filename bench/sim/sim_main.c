@@ -25,7 +25,8 @@ usage(FILE *fp)
 	    "         [--sybil-keys S] [--max SEC] [--window SEC] [--settle SEC]\n"
 	    "         [--limit NAME=VALUE ...] [--check | --check-reach]\n"
 	    "         [--no-header] [--no-burst] [--start-spread MS]\n"
-	    "         [--full-every N] [--hello-sign]\n"
+	    "         [--full-every N] [--no-fisheye | --fisheye HOPS,GAP]\n"
+	    "         [--hello-sign]\n"
 	    "       batsec-sim --live IFACE --live-pub FILE --live-k K\n"
 	    "         --live-secs SEC [--live-policy FILE] [options]\n"
 	    "       batsec-sim --sweep [--sizes N,N,...] [--memo-from N]\n"
@@ -46,6 +47,13 @@ usage(FILE *fp)
 	    "before compact entries);\n"
 	    "--hello-sign: every HELLO signed (before HELLO version 3),\n"
 	    "instead of link tags once neighbours hold the link keys;\n"
+	    "--no-fisheye: relays hand on every compact entry (no fisheye\n"
+	    "gap by hops, pcore_fisheye_gap), receivers expect none;\n"
+	    "--fisheye HOPS,GAP: gap 2 from HOPS relayed hops on, doubling\n"
+	    "with the hops, at most GAP (1, 2, 4 or 8; default 8,4);\n"
+	    "SIM_COUNTERS=1 in the environment: pcore's counters per node\n"
+	    "and second of the window, and every 5 virtual s the originators\n"
+	    "missing and pairs unrouted (loops, dead ends), on stderr;\n"
 	    "--start-spread MS: each node starts (listens, sends its first\n"
 	    "HELLO at once, as batsecd) at a random time below MS, instead\n"
 	    "of listening from 0 with its first HELLO at a random phase.\n",
@@ -256,6 +264,8 @@ main(int argc, char **argv)
 		{ "no-burst", no_argument, NULL, 'B' },
 		{ "full-every", required_argument, NULL, 'F' },
 		{ "hello-sign", no_argument, NULL, 'g' },
+		{ "no-fisheye", no_argument, NULL, 'E' },
+		{ "fisheye", required_argument, NULL, 'e' },
 		{ "start-spread", required_argument, NULL, 'G' },
 		{ "live", required_argument, NULL, 'i' },
 		{ "live-pub", required_argument, NULL, 'p' },
@@ -314,6 +324,19 @@ main(int argc, char **argv)
 		case 'B': o.no_burst = 1; break;
 		case 'g': o.hello_sign = 1; break;
 		case 'F': o.full_every = (unsigned)strtoul(optarg, NULL, 10);
+			break;
+		case 'E': o.no_fisheye = 1; break;
+		case 'e':
+			if (sscanf(optarg, "%u,%u", &o.fisheye_hops,
+			    &o.fisheye_gap_max) != 2 || o.fisheye_hops == 0 ||
+			    o.fisheye_hops > BS_MAXHOPS ||
+			    (o.fisheye_gap_max != 1 && o.fisheye_gap_max != 2 &&
+			    o.fisheye_gap_max != 4 && o.fisheye_gap_max != 8)) {
+				fprintf(stderr, "batsec-sim: --fisheye HOPS,GAP"
+				    ": HOPS 1..%u, GAP 1, 2, 4 or 8\n",
+				    BS_MAXHOPS);
+				return 2;
+			}
 			break;
 		case 'G': o.start_spread_ms = (unsigned)strtoul(optarg, NULL,
 		    10);

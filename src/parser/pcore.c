@@ -41,6 +41,8 @@ pcore_init(struct pcore *pc, pcore_emit_fn emit, void *emit_arg)
 	pc->emit = emit;
 	pc->emit_arg = emit_arg;
 	pc->drop_log = rl;
+	pc->fisheye_hops = PCORE_FISHEYE_HOPS;
+	pc->fisheye_gap_max = PCORE_FISHEYE_GAP;
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 	/* Reproducible runs; the keys change no result anyway. */
 	memset(pc->rt_key, 0x5a, sizeof(pc->rt_key));

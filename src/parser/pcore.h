@@ -66,7 +66,9 @@
  *	address, ifindex, tq = its TQ average 1..255, hops = 1 + relays
  *	passed}: when a route appears, changes next hop, TQ or hops, and as
  *	a refresh whenever a newer (epoch, seqno) of the originator arrives
- *	from its best next hop.  The next hop is always a neighbour whose
+ *	from its best next hop (or, for an entry whose hops come with a
+ *	fisheye gap above 1, pcore_fisheye_gap, from any neighbour first).
+ *	The next hop is always a neighbour whose
  *	NEIGH UP was sent and not followed by a DOWN.
  *  IPC_ROUTE_ALT {orig addr, the other candidates}: right after each
  *	ROUTE_ADD, the originator's other next-hop candidates (nexthop,
@@ -126,7 +128,9 @@
  * neighbour or originator cap, the stranger share; drop_routing other
  * refusals of the routing core (link not bidirectional, TQ 0, address of
  * another key); ogm_accepted entries the routing core took; ogm_relayed
- * RELAYs sent; emit_failed messages the channel refused; originators and
+ * RELAYs sent; ogm_fisheye compact entries the routing core would have
+ * relayed that fisheye relaying held back (pcore_fisheye_gap);
+ * emit_failed messages the channel refused; originators and
  * neighbours the table sizes.
  *
  * Attack resistance (pcore_limits.h): drop_frame_rate frames over the

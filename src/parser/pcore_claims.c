@@ -8,7 +8,9 @@
  * only when the client has not moved within the last 60 / roam-per-
  * minute seconds (roam-per-minute 0: never); a claim of a worse class
  * never takes it.  An owner that brought no new OGM for
- * pcore_lim_idle_ms() has lapsed, and anyone may take the client.
+ * pcore_lim_idle_ms() has lapsed, and anyone may take the client (both
+ * waits, this and the release's below, count in the owner's fisheye gaps
+ * when its newest OGM was a compact entry: pcore_fisheye_gap).
  * Roaming (batsec-protocol(7), ROAMING): an owner whose OGMs have not
  * claimed the client for PL_CLAIM_RELEASE_OGMS OGM intervals (at least
  * PL_CLAIM_RELEASE_MIN_MS) has released it (the client roamed away and
@@ -27,6 +29,7 @@
 #include "pcore_claims.h"
 #include "pcore_int.h"
 #include "pcore_limits.h"
+#include "pcore_ogm.h"
 #include "proto/wire.h"
 #include "routing/routing.h"
 
@@ -54,19 +57,28 @@ pl_claim_set(const struct pcore *pc, const uint8_t mac[static BS_ADDR_LEN],
  * When the owner last claimed c: its own time, or, for a client the
  * owner's last full entry claimed, the owner's newest OGM since (compact
  * entries carry no clients and change none: pcore_aux.tt_s, live_s).
+ * *gap: how many OGM intervals apart the owner's OGMs that time follows
+ * arrive here: 1, or for live_s the fisheye gap of the hops its newest
+ * one came with (pcore_fisheye_gap: relays hand on its compact entries
+ * only every gap-th sequence number), by which the waits below grow.
  */
 static uint32_t
-pl_claim_seen(const struct pcore *pc, const struct pl_claim *c)
+pl_claim_seen(const struct pcore *pc, const struct pl_claim *c,
+    unsigned *gap)
 {
 	struct routing_orig_info oi;
 	struct pcore_aux a;
 
+	*gap = 1;
 	if ((c->flags & PL_CLAIM_F_WITHDRAWN) != 0 || pc->rt == NULL ||
 	    routing_orig_get_addr(pc->rt, c->owner, &oi) != ROUTING_OK)
 		return c->seen_s;
 	memcpy(&a, oi.aux, sizeof(a));
-	if (a.tt_s != 0 && c->seen_s >= a.tt_s && a.live_s > c->seen_s)
+	if (a.tt_s != 0 && c->seen_s >= a.tt_s && a.live_s > c->seen_s) {
+		if (a.chain_ok)
+			*gap = pcore_fisheye_gap(pc, a.chain_hops);
 		return a.live_s;
+	}
 	return c->seen_s;
 }
 
@@ -74,10 +86,12 @@ static int
 pl_claim_lapsed(const struct pcore *pc, const struct pl_claim *c,
     uint64_t now_ms)
 {
-	uint32_t now = pl_claim_secs(now_ms), seen = pl_claim_seen(pc, c);
+	unsigned gap;
+	uint32_t now = pl_claim_secs(now_ms), seen = pl_claim_seen(pc, c,
+	    &gap);
 
 	return now > seen &&
-	    (uint64_t)(now - seen) * 1000 > pcore_lim_idle_ms(pc);
+	    (uint64_t)(now - seen) * 1000 > pcore_lim_idle_ms(pc) * gap;
 }
 
 /* The owner's OGMs stopped claiming it (withdrawn). */
@@ -87,14 +101,16 @@ pl_claim_released(const struct pcore *pc, const struct pl_claim *c,
 {
 	uint64_t rel = (uint64_t)pc->cfg.ogm_ms * PL_CLAIM_RELEASE_OGMS;
 	uint32_t now = pl_claim_secs(now_ms), seen;
+	unsigned gap;
 
 	if ((c->flags & PL_CLAIM_F_WITHDRAWN) != 0)
 		return 1;
 	if (rel < PL_CLAIM_RELEASE_MIN_MS)
 		rel = PL_CLAIM_RELEASE_MIN_MS;
-	seen = pl_claim_seen(pc, c);
+	seen = pl_claim_seen(pc, c, &gap);
 	/* seen_s is in whole seconds: one more for its rounding. */
-	return now > seen && (uint64_t)(now - seen) * 1000 >= rel + 1000;
+	return now > seen &&
+	    (uint64_t)(now - seen) * 1000 >= rel * gap + 1000;
 }
 
 static int

@@ -108,6 +108,38 @@ enum pcore_entry {
 #define PCORE_CHAIN_UNIT	192
 #define PCORE_CHAIN_MAX		(17 * BS_MAXHOPS)	/* 544 */
 
+/*
+ * Fisheye relaying (batsec-protocol(7), "OGM CHAIN", after OLSR's
+ * fisheye): a relay hands on a COMPACT entry whose relayed hops value r
+ * is at least PCORE_FISHEYE_HOPS only for sequence numbers that are
+ * multiples of pcore_fisheye_gap(r) (pcore_ogm.h): 1 below 8 hops, 2
+ * below 16, PCORE_FISHEYE_GAP = 4 from 16 on (measured with the
+ * simulator, bench/sim --fisheye: gap 8 from 16 hops on, or starting
+ * at 4 hops, saved more bytes but left more routing loops at N = 300
+ * and 1 000).  The gaps are powers of two and grow with r, so every
+ * relay along a path keeps a subset of what the one before it kept:
+ * the same sequence numbers survive end to end.  Full entries, the
+ * hand-ons of pcore_desc.c, and every compact entry while a neighbour
+ * needs descriptions are always relayed.
+ *
+ * The receiver expects the gap g of the hops an entry arrives with: a
+ * walk towards the seed (a newer entry) is free up to BS_MAXHOPS x 2 g
+ * hashes (one gap and one lost copy, or one gap and a hop difference;
+ * 64 at g = 1, as PCORE_CHAIN_FREE) and walked up to BS_MAXHOPS x
+ * (2 g + 2) (one lost copy and a hop difference), never less than
+ * PCORE_CHAIN_MAX: 256 free and 544 walked at g = 4.  A walk away from
+ * the seed (an older entry) keeps PCORE_CHAIN_FREE and PCORE_CHAIN_MAX:
+ * forward walks are bounded in total by how far the originator's chain
+ * really moved, backward ones are not.  No gap above
+ * PCORE_FISHEYE_GAP_MAX is ever used (pcore.fisheye_gap_max, which the
+ * simulator may raise to it), so no walk exceeds PCORE_CHAIN_MAX_FISHEYE
+ * = 576 hashes; with the default rule none exceeds PCORE_CHAIN_MAX.
+ */
+#define PCORE_FISHEYE_HOPS	8
+#define PCORE_FISHEYE_GAP	4
+#define PCORE_FISHEYE_GAP_MAX	8
+#define PCORE_CHAIN_MAX_FISHEYE	((2 * PCORE_FISHEYE_GAP_MAX + 2) * BS_MAXHOPS)
+
 /* Wire codec errors are 0..-17 (enum wire_err); counted by -err. */
 #define PCORE_WIRE_ERRS		18
 
@@ -211,6 +243,22 @@ struct pcore {
 	/* CONFIG from the forwarder; configured is 0 until it arrived. */
 	int configured;
 	struct ipc_config cfg;
+	/*
+	 * 1: no fisheye relaying and no gap expected by the receiver (every
+	 * compact entry relayed, PCORE_CHAIN_FREE / _MAX, claims as without
+	 * it): the simulator's --no-fisheye, for comparison.  Not in the
+	 * IPC config; batsecd leaves it 0.
+	 */
+	uint8_t no_fisheye;
+	/*
+	 * The fisheye rule (pcore_fisheye_gap): gap 2 from fisheye_hops
+	 * relayed hops on, doubling at each doubling of the hops, at most
+	 * fisheye_gap_max (a power of two <= PCORE_FISHEYE_GAP_MAX).
+	 * pcore_init sets PCORE_FISHEYE_HOPS and PCORE_FISHEYE_GAP; the
+	 * simulator's --fisheye HOPS,GAP tries others.
+	 */
+	uint8_t fisheye_hops;
+	uint8_t fisheye_gap_max;
 
 	struct bs_policy *policy;	/* NULL until the first snapshot:
 					   every key is refused until then */

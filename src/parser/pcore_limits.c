@@ -13,6 +13,7 @@
 #include "pcore_base.h"
 #include "pcore_int.h"
 #include "pcore_limits.h"
+#include "pcore_ogm.h"
 #include "pcore_trust.h"
 #include "common/zmem.h"
 #include "routing/routing.h"
@@ -350,7 +351,8 @@ static struct pcore_neigh *pl_introducer(struct pcore *pc,
 /*
  * The entry of class cls refreshed least recently, when it may go:
  * with idle_only only after PL_EVICT_IDLE_OGMS intervals without a new
- * seqno, with only set only when that neighbour introduced it.
+ * seqno (fisheye gaps of its hops, when compact), with only set only
+ * when that neighbour introduced it.
  */
 static int
 pl_evict_pick(struct pcore *pc, uint8_t cls, int idle_only,
@@ -358,9 +360,15 @@ pl_evict_pick(struct pcore *pc, uint8_t cls, int idle_only,
 {
 	struct routing_orig_info oi;
 	uint64_t idle = pcore_lim_idle_ms(pc);
+	struct pcore_aux aux;
 
 	if (!routing_orig_evict_candidate(pc->rt, cls, &oi))
 		return 0;
+	/* A distant originator's compact entries come only every fisheye
+	 * gap-th interval (pcore_fisheye_gap): idle counts in those. */
+	memcpy(&aux, oi.aux, sizeof(aux));
+	if (aux.chain_ok)
+		idle *= pcore_fisheye_gap(pc, aux.chain_hops);
 	if (idle_only && now_ms >= oi.last_refresh_ms &&
 	    now_ms - oi.last_refresh_ms < idle)
 		return 0;

@@ -68,8 +68,9 @@
 /*
  * A stranger may be evicted for another stranger only when it brought no
  * new (epoch, seqno) for PL_EVICT_IDLE_OGMS OGM intervals (at least
- * PL_EVICT_IDLE_MIN_MS): a flood of new strangers cannot push out
- * strangers that are alive.
+ * PL_EVICT_IDLE_MIN_MS; times the fisheye gap of the hops its newest OGM
+ * came with, pcore_fisheye_gap): a flood of new strangers cannot push
+ * out strangers that are alive.
  */
 #define PL_EVICT_IDLE_OGMS	10
 #define PL_EVICT_IDLE_MIN_MS	5000
@@ -170,6 +171,8 @@ uint64_t pcore_lim_hash(const struct pcore *pc, const uint8_t *in, size_t len);
  * How long an originator may bring no new (epoch, seqno) before it
  * counts as idle (eviction) and its client claims lapse:
  * PL_EVICT_IDLE_OGMS OGM intervals, at least PL_EVICT_IDLE_MIN_MS.
+ * Both uses multiply it by the fisheye gap (pcore_fisheye_gap) of the
+ * hops the originator's newest OGM came with.
  */
 uint64_t pcore_lim_idle_ms(const struct pcore *pc);
 

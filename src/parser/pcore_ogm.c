@@ -24,6 +24,42 @@
 #include "proto/wire.h"
 #include "routing/routing.h"
 
+/* ---- fisheye relaying --------------------------------------------------------------- */
+
+unsigned
+pcore_fisheye_gap(const struct pcore *pc, unsigned hops)
+{
+	unsigned g = 1, t = pc->fisheye_hops, max = pc->fisheye_gap_max;
+
+	if (pc->no_fisheye || t == 0)
+		return 1;
+	if (max > PCORE_FISHEYE_GAP_MAX)
+		max = PCORE_FISHEYE_GAP_MAX;
+	/* 1 below t hops, 2 below 2 t, 4 below 4 t, ... at most max. */
+	for (; hops >= t && 2 * g <= max && t <= BS_MAXHOPS; t *= 2)
+		g *= 2;
+	return g;
+}
+
+/*
+ * Whether a relay of entry e with hops value relay_hops goes out: a
+ * full entry always; a compact one when its sequence number is a
+ * multiple of the fisheye gap of those hops (all relays use the same
+ * rule, aligned on the sequence number, so the same ones survive along
+ * a path), or while a neighbour needs descriptions (pcore_desc.h: a new
+ * or restarted one learns every originator from the hand-ons that go
+ * before the compact entries relayed, as without fisheye).
+ */
+static int
+pcore_fisheye_pass(const struct pcore *pc, const struct wire_ogm_entry *e,
+    unsigned relay_hops, uint64_t now_ms)
+{
+	if (e->mut.kind != WIRE_OGM_COMPACT ||
+	    pcore_desc_upgrading(pc, now_ms))
+		return 1;
+	return e->cp.seqno % pcore_fisheye_gap(pc, relay_hops) == 0;
+}
+
 /* ---- the frame ------------------------------------------------------------------- */
 
 /* The tag under our link key (pcore_neigh_tag_ok), or the link signature. */
@@ -414,7 +450,12 @@ pcore_entry_relay(struct pcore *pc, uint32_t in_ifindex,
 /*
  * After routing_ogm: route changes; the refresh (the first copy of the
  * newest seqno from the best next hop, whichever neighbour's copy came
- * first); clients and gateway of a newer OGM; the relay.
+ * first; for an entry that came with a fisheye gap above 1 also the
+ * first copy of the newest seqno from any neighbour: the forwarder
+ * expires routes not refreshed for FWD_ROUTE_EXPIRE_MS, and such an
+ * originator's sequence numbers come gap intervals apart, each through
+ * the best next hop only when no link on its path lost it); clients and
+ * gateway of a newer OGM; the relay.
  */
 static void
 pcore_entry_act(struct pcore *pc, const struct routing_ogm *m, int newer,
@@ -423,19 +464,26 @@ pcore_entry_act(struct pcore *pc, const struct routing_ogm *m, int newer,
 {
 	const struct routing_orig_info *oi = &res->info;
 	int newest = oi->epoch == m->epoch && oi->seqno == m->seqno;
+	int from_best = oi->ifindex == m->ifindex &&
+	    memcmp(oi->nexthop, m->sender, BS_ADDR_LEN) == 0;
+	int first = res->dup == ROUTING_NO_DUP &&
+	    pcore_fisheye_gap(pc, m->hops) > 1;
 
 	if (res->orig_new && m->cls == BS_CLASS_STRANGER)
 		pc->n_strangers++;
 	if (res->route == ROUTING_ROUTE_DELETED)
 		pcore_route_del(pc, oi->addr);
 	else if (res->route != ROUTING_ROUTE_SAME || (newest &&
-	    oi->has_route && oi->ifindex == m->ifindex &&
-	    memcmp(oi->nexthop, m->sender, BS_ADDR_LEN) == 0))
+	    oi->has_route && (from_best || first)))
 		pcore_route_add(pc, oi);
 	if (newer)
 		pcore_entry_tvlvs(pc, e, oi, now_ms);
-	if (res->relay)
+	if (!res->relay)
+		return;
+	if (pcore_fisheye_pass(pc, e, res->relay_hops, now_ms))
 		pcore_entry_relay(pc, m->ifindex, e, res);
+	else
+		pcore_count(pc, IPC_STAT_OGM_FISHEYE);
 }
 
 /*
@@ -597,16 +645,46 @@ pcore_chain_note(struct pcore *pc, const uint8_t pk[static BS_PK_LEN],
 }
 
 /*
+ * The walk a compact entry of `hops` hops may cost, d hashes from the
+ * reference (d > 0: the entry is nearer the seed, i.e. newer): free up
+ * to *free_h, walked up to *max_h (pcore_int.h, PCORE_FISHEYE_*).  Towards
+ * the seed the fisheye gap g of those hops is expected: BS_MAXHOPS x 2 g
+ * free (one gap and one lost copy), BS_MAXHOPS x (2 g + 2) at most (and
+ * a hop difference), never less than PCORE_CHAIN_FREE and
+ * PCORE_CHAIN_MAX; away from it those two.
+ */
+static void
+pcore_chain_bounds(const struct pcore *pc, int64_t d, unsigned hops,
+    int64_t *free_h, int64_t *max_h)
+{
+	int64_t g = pcore_fisheye_gap(pc, hops);
+
+	*free_h = PCORE_CHAIN_FREE;
+	*max_h = PCORE_CHAIN_MAX;
+	if (d <= 0)
+		return;
+	if (BS_MAXHOPS * 2 * g > *free_h)
+		*free_h = BS_MAXHOPS * 2 * g;
+	if (BS_MAXHOPS * (2 * g + 2) > *max_h)
+		*max_h = BS_MAXHOPS * (2 * g + 2);
+}
+
+_Static_assert(PCORE_CHAIN_MAX_FISHEYE >= PCORE_CHAIN_MAX &&
+    PCORE_CHAIN_MAX_FISHEYE == BS_MAXHOPS * (2 * PCORE_FISHEYE_GAP_MAX + 2) &&
+    BS_MAXHOPS * (2 * PCORE_FISHEYE_GAP + 2) <= PCORE_CHAIN_MAX,
+    "the longest walk");
+
+/*
  * A compact entry's element against the originator's reference.  A walk
- * of up to PCORE_CHAIN_FREE hashes (one sequence number ahead and a hop
- * difference) costs the sender nothing while its verification budget is
- * not empty; a longer one, up to PCORE_CHAIN_MAX, is paid up front, one
- * signature check per PCORE_CHAIN_UNIT hashes begun beyond the free ones;
- * further than that the entry waits for a full one (PCORE_E_NODESC).  A
- * walk that fails is charged to the sender afterwards, one check per
- * PCORE_CHAIN_UNIT hashes begun, so that made-up elements spend the
- * sender's budget, and a sender whose budget is empty gets no walk at
- * all.
+ * of up to free_h hashes (pcore_chain_bounds: one sequence number ahead
+ * and a hop difference, or two fisheye gaps) costs the sender nothing
+ * while its verification budget is not empty; a longer one, up to
+ * max_h, is paid up front, one signature check per PCORE_CHAIN_UNIT
+ * hashes begun beyond the free ones; further than that the entry waits
+ * for a full one (PCORE_E_NODESC).  A walk that fails is charged to the
+ * sender afterwards, one check per PCORE_CHAIN_UNIT hashes begun, so that
+ * made-up elements spend the sender's budget, and a sender whose budget
+ * is empty gets no walk at all.  At most PCORE_CHAIN_MAX_FISHEYE hashes.
  */
 static enum pcore_entry
 pcore_chain_check(struct pcore *pc, const struct pcore_aux *a,
@@ -614,23 +692,24 @@ pcore_chain_check(struct pcore *pc, const struct pcore_aux *a,
 {
 	int64_t d = bs_chain_dist(a->chain_seqno, a->chain_hops, e->cp.seqno,
 	    e->mut.hops);
+	int64_t free_h, max_h;
 	unsigned steps;
 	int64_t u;
 	int r;
 
+	pcore_chain_bounds(pc, d, e->mut.hops, &free_h, &max_h);
 	if (d < 0)
 		d = -d;
-	if (d > PCORE_CHAIN_MAX)
+	if (d > max_h)
 		return PCORE_E_NODESC;
 	if (pcore_lim_verify_left(pc, n, now_ms) == 0)
 		return PCORE_E_BUDGET;
-	for (u = 0; d > PCORE_CHAIN_FREE &&
-	    u < (d - PCORE_CHAIN_FREE + PCORE_CHAIN_UNIT - 1) /
-	    PCORE_CHAIN_UNIT; u++)
+	for (u = 0; d > free_h &&
+	    u < (d - free_h + PCORE_CHAIN_UNIT - 1) / PCORE_CHAIN_UNIT; u++)
 		if (pcore_lim_verify_budget(pc, n, 1, now_ms) != 0)
 			return PCORE_E_BUDGET;
 	r = bs_chain_link(a->chain_ref, a->chain_seqno, a->chain_hops,
-	    e->mut.chain, e->cp.seqno, e->mut.hops, PCORE_CHAIN_MAX, &steps);
+	    e->mut.chain, e->cp.seqno, e->mut.hops, (unsigned)max_h, &steps);
 	pc->stat[IPC_STAT_CHAIN_STEPS] += steps;
 	pc->stats_dirty = 1;
 	if (r == 0 || PCORE_FUZZ_BYPASS(e->mut.chain))

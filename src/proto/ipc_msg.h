@@ -537,7 +537,8 @@ struct ipc_pins {
 	X(IPC_STAT_CHAIN_STEPS,		78, "chain_steps") \
 	X(IPC_STAT_DESC_RELAYED,	79, "desc_relayed") \
 	X(IPC_STAT_DESC_FULL,		80, "desc_full") \
-	X(IPC_STAT_RX_HELLO_MAC,	81, "rx_hello_mac")
+	X(IPC_STAT_OGM_FISHEYE,		81, "ogm_fisheye") \
+	X(IPC_STAT_RX_HELLO_MAC,	82, "rx_hello_mac")
 
 /* Per source: IPC_STAT_SRC_FIELDS ids from IPC_STAT_SRC1_MAC on. */
 #define IPC_STAT_SRC_FIELDS	8
