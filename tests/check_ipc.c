@@ -703,7 +703,7 @@ static const struct fmt_case fmt_cases[] = {
 	F(IPC_NEIGH, struct ipc_neigh, rx_count, 1, 65, "rx_count 65"),
 	F(IPC_NEIGH, struct ipc_neigh, state, 1, IPC_NEIGH_DOWN,
 	    "down neighbour not 0"),
-	F(IPC_NEIGH, struct ipc_neigh, flags, 1, 4, "flags 0x04 not allowed"),
+	F(IPC_NEIGH, struct ipc_neigh, flags, 1, 8, "flags 0x08 not allowed"),
 	F(IPC_NEIGH, struct ipc_neigh, epoch, 4, 0, "epoch of an up"),
 	/* LINK_KEY_REQ */
 	F(IPC_LINK_KEY_REQ, struct ipc_link_key_req, ifindex, 4, 0,
@@ -1575,8 +1575,9 @@ START_TEST(names)
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_EMIT_FAILED), "emit_failed");
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_REVOKE_LEARNT),
 	    "revoke_learnt");
-	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "rx_hello_mac");
-	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 2), "ogm_fisheye");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "desc_wanted");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 2), "rx_hello_mac");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 3), "ogm_fisheye");
 	ck_assert_str_eq(ipc_type_name(IPC_PINS), "PINS");
 	ck_assert_str_eq(ipc_type_name(IPC_PIN), "PIN");
 	ck_assert_str_eq(ipc_type_name(IPC_HEARTBEAT), "HEARTBEAT");

@@ -1091,12 +1091,38 @@ START_TEST(test_compact_chain)
 	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
 	ck_assert_uint_eq(P.pc.entry[PCORE_E_NODESC], 2);
 	ck_assert_uint_eq(P.pc.stat[IPC_STAT_CHAIN_STEPS], steps);
-	/* An originator P never heard of. */
+	/* ... so P lost O's chain: it asks its forwarder to have the
+	 * neighbours hand on full entries (the fresh flag), naming O, the
+	 * neighbour that relayed it; once per PCORE_DESC_WANT_OGMS. */
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_WANTED], 1);
+	ck_assert_uint_eq(neigh_flagged(&P, IPC_NEIGH_F_DESC), 1);
+	{
+		struct ipc_neigh nd;
+		int k = -1;
+		unsigned i;
+
+		for (i = 0; i < P.n && i < NMSG; i++)
+			if (P.msg[i].hdr.type == IPC_NEIGH &&
+			    ipc_get(&P.msg[i], IPC_NEIGH, &nd,
+			    sizeof(nd)) == 0 && nd.flags == IPC_NEIGH_F_DESC)
+				k = (int)i;
+		ck_assert_int_ge(k, 0);
+		ck_assert_mem_eq(nd.addr, addrs[I_O], BS_ADDR_LEN);
+		ck_assert_uint_eq(nd.state, IPC_NEIGH_UP);
+	}
+	ent_init(&e, I_O, 6 + 19, 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_WANTED], 1);
+	/* An originator P never heard of: it waits for a full entry and
+	 * asks for nothing (its key may be one the policy refuses). */
 	ent_init(&e, I_U, 7, 0);
 	a.n = 0;
 	agg_add_compact(&a, &e);
 	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
-	ck_assert_uint_eq(P.pc.entry[PCORE_E_NODESC], 3);
+	ck_assert_uint_eq(P.pc.entry[PCORE_E_NODESC], 4);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_WANTED], 1);
 	/* The full entry of seqno 7 reaches X through P; then X takes
 	 * compact ones relayed by P. */
 	ent_init(&e, I_O, 7, 0);

@@ -310,6 +310,9 @@ fwd_neigh(struct sim_node *v, const struct ipc_neigh *m)
 		fwd_hello_want_sign(&v->hsign, 1);
 	else if ((m->flags & IPC_NEIGH_F_SIGN) != 0)
 		fwd_hello_want_sign(&v->hsign, 0);
+	if ((m->flags & IPC_NEIGH_F_DESC) != 0)		/* as fwd_apply_neigh */
+		v->orig.fresh_until_ms = S.now + FWD_FRESH_OGMS *
+		    (uint64_t)SIM_OGM_MS;
 	b->rx_count = m->rx_count;
 	old_tq = b->tq;
 	b->tq = m->tq;
@@ -542,8 +545,9 @@ send_hello(struct sim_node *v)
 	/* Link salt: any 16 bytes (the simulated forwarders hand out the
 	 * static key, which the parser cannot tell from another). */
 	if (fwd_hello_build_cert(&v->id, v->mac, SIM_HELLO_MS, SIM_EPOCH,
-	    ++v->hello_seqno, v->id.pk, peers, n, NULL, 0, keys, nkeys, buf,
-	    sizeof(buf), &len) == WIRE_OK)
+	    ++v->hello_seqno, v->id.pk, peers, n, NULL,
+	    S.now < v->orig.fresh_until_ms ? WIRE_HELLO_F_FRESH : 0, keys,
+	    nkeys, buf, sizeof(buf), &len) == WIRE_OK)
 		(void)transmit(v, buf, len);
 }
 

@@ -276,9 +276,10 @@ fwd_announce_hello(struct fwd *f, struct fwd_iface *v)
 		    WIRE_HELLO_MAX_NEIGH);
 	/* For a while after our parser (re)started it knows no full OGM
 	 * entries: neighbours hand them on (pcore_desc.h). */
-	fresh = f->parser.spawned_ms != 0 && now_ms >= f->parser.spawned_ms &&
+	fresh = (f->parser.spawned_ms != 0 && now_ms >= f->parser.spawned_ms &&
 	    now_ms - f->parser.spawned_ms < FWD_FRESH_OGMS *
-	    (uint64_t)f->orig.ogm_ms ? WIRE_HELLO_F_FRESH : 0;
+	    (uint64_t)f->orig.ogm_ms) || now_ms < f->orig.fresh_until_ms ?
+	    WIRE_HELLO_F_FRESH : 0;
 	nkeys = fwd_announce_keys(f, v, keys);
 	sign = fwd_hello_sign_due(&v->hsign, n, nkeys);
 	r = fwd_hello_build_cert(&f->id, v->rs.mac, f->orig.hello_ms,

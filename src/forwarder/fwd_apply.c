@@ -51,6 +51,11 @@ fwd_apply_neigh(void *arg, const union ipc_payload *u)
 		fwd_announce_burst(f, n->ifindex, 1, now_ms);
 	if (n->state == IPC_NEIGH_UP && (n->flags & IPC_NEIGH_F_SIGN) != 0)
 		fwd_announce_sign(f, n->ifindex);
+	/* Our parser lost originators' chains: neighbours, hand on full
+	 * entries (the fresh flag in our HELLOs, as after a restart). */
+	if (n->state == IPC_NEIGH_UP && (n->flags & IPC_NEIGH_F_DESC) != 0)
+		f->orig.fresh_until_ms = now_ms + FWD_FRESH_OGMS *
+		    (uint64_t)f->orig.ogm_ms;
 	switch (fwd_neigh_update(f->tables, n, now_ms)) {
 	case FWD_NEIGH_FULL:
 		log_rl(&f->parser.note_rl, LOG_WARNING, "neighbour table full: "

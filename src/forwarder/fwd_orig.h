@@ -204,6 +204,9 @@ struct fwd_orig {
 	uint32_t full_seqno;		/* seqno of the last full own OGM */
 	unsigned full_left;		/* full ones still owed */
 	unsigned full_every;		/* refresh: at least every Nth */
+	uint64_t fresh_until_ms;	/* our parser asked for descriptions
+					   (IPC_NEIGH_F_DESC): our HELLOs
+					   carry the fresh flag until then */
 	struct fwd_ocount c;
 };
 

@@ -281,6 +281,7 @@ struct pcore {
 	struct pcore_desc *desc;	/* PCORE_DESC_SLOTS, NULL before CONFIG */
 	size_t desc_bytes;		/* their blocks */
 	uint64_t upgrade_until_ms;	/* some neighbour needs them till */
+	uint64_t desc_wanted_ms;	/* pcore_desc_want's last request */
 
 	/* Counters. */
 	uint64_t stat[IPC_STAT_ID_END];		/* by enum ipc_stat_id */

@@ -698,6 +698,11 @@ pcore_chain_check(struct pcore *pc, const struct pcore_aux *a,
 	int r;
 
 	pcore_chain_bounds(pc, d, e->mut.hops, &free_h, &max_h);
+	if (d > max_h) {
+		/* Too far ahead: we missed many of its seqnos. */
+		pcore_desc_want(pc, n->ifindex, n->addr, now_ms);
+		return PCORE_E_NODESC;
+	}
 	if (d < 0)
 		d = -d;
 	if (d > max_h)

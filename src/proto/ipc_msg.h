@@ -322,7 +322,15 @@ struct ipc_neigh {
  */
 #define IPC_NEIGH_F_FRESH	0x01
 #define IPC_NEIGH_F_SIGN	0x02
-#define IPC_NEIGH_F_MASK	0x03
+/*
+ * DESC: this neighbour relays compact entries of originators the parser
+ * knows that are too far ahead of their chain references (it missed more
+ * sequence numbers than a walk may cover): the forwarder sets the fresh
+ * flag in its HELLOs for a while, so that the neighbours hand the full
+ * entries on (pcore_desc.h).  At most every PCORE_DESC_WANT_OGMS.
+ */
+#define IPC_NEIGH_F_DESC	0x04
+#define IPC_NEIGH_F_MASK	0x07
 
 /* IPC_LINK_KEY_REQ: derive the link key with an up neighbour. */
 struct ipc_link_key_req {
@@ -538,7 +546,8 @@ struct ipc_pins {
 	X(IPC_STAT_DESC_RELAYED,	79, "desc_relayed") \
 	X(IPC_STAT_DESC_FULL,		80, "desc_full") \
 	X(IPC_STAT_OGM_FISHEYE,		81, "ogm_fisheye") \
-	X(IPC_STAT_RX_HELLO_MAC,	82, "rx_hello_mac")
+	X(IPC_STAT_RX_HELLO_MAC,	82, "rx_hello_mac") \
+	X(IPC_STAT_DESC_WANTED,		83, "desc_wanted")
 
 /* Per source: IPC_STAT_SRC_FIELDS ids from IPC_STAT_SRC1_MAC on. */
 #define IPC_STAT_SRC_FIELDS	8
