@@ -163,6 +163,13 @@ fwd_spawn_parser(struct fwd *f)
 	fwd_trust_push(f);
 	fwd_pins_push(f);
 	fwd_ifaces_announce(f);
+	/*
+	 * A new parser holds no link key: the neighbours' tagged HELLOs wait
+	 * for the signed ones ours (with the fresh flag and the new salts)
+	 * make them send at once, so ours go out at once too.
+	 */
+	if (f->parser.c.spawns > 1)
+		fwd_announce_hello_burst_all(f, log_now_ms());
 }
 
 static void

@@ -367,6 +367,17 @@ fwd_announce_burst(struct fwd *f, uint32_t ifindex, int new_neigh,
 }
 
 void
+fwd_announce_hello_burst_all(struct fwd *f, uint64_t now_ms)
+{
+	size_t i;
+
+	for (i = 0; i < f->ifs.n; i++)
+		if (fwd_iface_usable(&f->ifs.v[i]))
+			(void)fwd_bucket_want(&f->ifs.v[i].hello_burst, now_ms,
+			    0);
+}
+
+void
 fwd_announce_sign(struct fwd *f, uint32_t ifindex)
 {
 	struct fwd_iface *v = fwd_iface_usable_by_index(&f->ifs, ifindex);

@@ -35,6 +35,8 @@ void	fwd_announce_run(struct fwd *f, uint64_t now_ms);
  */
 void	fwd_announce_burst(struct fwd *f, uint32_t ifindex, int new_neigh,
 	    uint64_t now_ms);
+/* An extra HELLO on every usable interface (fwd_burst.h's buckets). */
+void	fwd_announce_hello_burst_all(struct fwd *f, uint64_t now_ms);
 /*
  * A neighbour on ifindex does not list us (IPC_NEIGH_F_SIGN): a signed
  * HELLO there within FWD_HELLO_REQ_GAP.  (A new neighbour, or one whose

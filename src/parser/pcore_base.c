@@ -69,3 +69,20 @@ pcore_verify(struct pcore *pc, const uint8_t sig[static BS_SIG_LEN],
 	pcore_count(pc, IPC_STAT_SIG_FAILED);
 	return -1;
 }
+
+/* ---- fisheye relaying (pcore_base.h) ---------------------------------------------- */
+
+unsigned
+pcore_fisheye_gap(const struct pcore *pc, unsigned hops)
+{
+	unsigned g = 1, t = pc->fisheye_hops, max = pc->fisheye_gap_max;
+
+	if (pc->no_fisheye || t == 0)
+		return 1;
+	if (max > PCORE_FISHEYE_GAP_MAX)
+		max = PCORE_FISHEYE_GAP_MAX;
+	/* 1 below t hops, 2 below 2 t, 4 below 4 t, ... at most max. */
+	for (; hops >= t && 2 * g <= max && t <= BS_MAXHOPS; t *= 2)
+		g *= 2;
+	return g;
+}

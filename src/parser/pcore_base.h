@@ -26,4 +26,14 @@ int	pcore_verify(struct pcore *pc, const uint8_t sig[static BS_SIG_LEN],
 	    enum bs_domain dom, const uint8_t *msg, size_t len,
 	    const uint8_t pk[static BS_PK_LEN]);
 
+/*
+ * Fisheye relaying (pcore_int.h, PCORE_FISHEYE_*): the sequence-number
+ * gap of compact entries relayed with hops value `hops`: 1 below 8, 2
+ * below 16, 4 from 16 on (pc->fisheye_hops, fisheye_gap_max); 1
+ * whatever the hops when pc->no_fisheye.  A
+ * receiver expects the gap of the hops an entry arrived with, the same
+ * value its sender relayed it with.
+ */
+unsigned pcore_fisheye_gap(const struct pcore *pc, unsigned hops);
+
 #endif /* BATSEC_PCORE_BASE_H */

@@ -26,10 +26,10 @@
 #include <string.h>
 
 #include "batsec_policy.h"
+#include "pcore_base.h"
 #include "pcore_claims.h"
 #include "pcore_int.h"
 #include "pcore_limits.h"
-#include "pcore_ogm.h"
 #include "proto/wire.h"
 #include "routing/routing.h"
 

@@ -11,7 +11,6 @@
 #include "pcore_desc.h"
 #include "pcore_int.h"
 #include "pcore_limits.h"
-#include "pcore_neigh.h"
 #include "routing/routing.h"
 
 int
@@ -144,23 +143,4 @@ int
 pcore_desc_upgrading(const struct pcore *pc, uint64_t now_ms)
 {
 	return now_ms < pc->upgrade_until_ms;
-}
-
-void
-pcore_desc_want(struct pcore *pc, uint32_t ifindex,
-    const uint8_t addr[static BS_ADDR_LEN], uint64_t now_ms)
-{
-	uint64_t gap = (uint64_t)PCORE_DESC_WANT_OGMS *
-	    (pc->cfg.ogm_ms > 0 ? pc->cfg.ogm_ms : 1000);
-	const struct pcore_neigh *n = pcore_neigh_find(pc, ifindex, addr);
-	struct routing_neigh_info ni;
-
-	if (pc->desc_wanted_ms != 0 && now_ms < pc->desc_wanted_ms + gap)
-		return;
-	if (n == NULL || routing_neigh_get(pc->rt, ifindex, addr, &ni) !=
-	    ROUTING_OK)
-		return;
-	pc->desc_wanted_ms = now_ms;
-	pcore_neigh_ask(pc, &ni, n->salt, IPC_NEIGH_F_DESC);
-	pcore_count(pc, IPC_STAT_DESC_WANTED);
 }

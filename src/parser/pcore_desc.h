@@ -32,7 +32,6 @@
 #define PCORE_DESC_WAYS		8
 #define PCORE_DESC_BYTES	(512u * 1024u)
 #define PCORE_UPGRADE_OGMS	5	/* intervals a fresh neighbour gets */
-#define PCORE_DESC_WANT_OGMS	32	/* intervals between two requests */
 
 struct pcore;
 
@@ -70,16 +69,6 @@ void	pcore_desc_forget(struct pcore *pc,
 void	pcore_desc_fresh(struct pcore *pc, uint64_t now_ms);
 /* 1 while some neighbour needs descriptions. */
 int	pcore_desc_upgrading(const struct pcore *pc, uint64_t now_ms);
-/*
- * This node needs descriptions: neighbour (ifindex, addr) relayed a
- * compact entry of an originator it knows too far ahead of the chain
- * reference to walk (it missed many sequence numbers, e.g. cut off for a
- * while).  At most once every PCORE_DESC_WANT_OGMS OGM intervals, NEIGH
- * UP of that neighbour with IPC_NEIGH_F_DESC: the forwarder sets the
- * fresh flag in the node's HELLOs, and the neighbours hand on the full
- * entries (desc_wanted counts the requests).
- */
-void	pcore_desc_want(struct pcore *pc, uint32_t ifindex,
-	    const uint8_t addr[static BS_ADDR_LEN], uint64_t now_ms);
+
 
 #endif /* BATSEC_PCORE_DESC_H */

@@ -112,7 +112,7 @@ enum pcore_entry {
  * Fisheye relaying (batsec-protocol(7), "OGM CHAIN", after OLSR's
  * fisheye): a relay hands on a COMPACT entry whose relayed hops value r
  * is at least PCORE_FISHEYE_HOPS only for sequence numbers that are
- * multiples of pcore_fisheye_gap(r) (pcore_ogm.h): 1 below 8 hops, 2
+ * multiples of pcore_fisheye_gap(r) (pcore_base.h): 1 below 8 hops, 2
  * below 16, PCORE_FISHEYE_GAP = 4 from 16 on (measured with the
  * simulator, bench/sim --fisheye: gap 8 from 16 hops on, or starting
  * at 4 hops, saved more bytes but left more routing loops at N = 300
@@ -281,7 +281,7 @@ struct pcore {
 	struct pcore_desc *desc;	/* PCORE_DESC_SLOTS, NULL before CONFIG */
 	size_t desc_bytes;		/* their blocks */
 	uint64_t upgrade_until_ms;	/* some neighbour needs them till */
-	uint64_t desc_wanted_ms;	/* pcore_desc_want's last request */
+	uint64_t desc_wanted_ms;	/* pcore_neigh_want_desc: last request */
 
 	/* Counters. */
 	uint64_t stat[IPC_STAT_ID_END];		/* by enum ipc_stat_id */

@@ -13,7 +13,6 @@
 #include "pcore_base.h"
 #include "pcore_int.h"
 #include "pcore_limits.h"
-#include "pcore_ogm.h"
 #include "pcore_trust.h"
 #include "common/zmem.h"
 #include "routing/routing.h"

@@ -196,6 +196,25 @@ pcore_neigh_ask(struct pcore *pc, const struct routing_neigh_info *ni,
 		(void)pcore_send_neigh_f(pc, ni, salt, IPC_NEIGH_UP, flags);
 }
 
+void
+pcore_neigh_want_desc(struct pcore *pc, uint32_t ifindex,
+    const uint8_t addr[static BS_ADDR_LEN], uint64_t now_ms)
+{
+	uint64_t gap = (uint64_t)PCORE_DESC_WANT_OGMS *
+	    (pc->cfg.ogm_ms > 0 ? pc->cfg.ogm_ms : 1000);
+	const struct pcore_neigh *n = pcore_neigh_find(pc, ifindex, addr);
+	struct routing_neigh_info ni;
+
+	if (pc->desc_wanted_ms != 0 && now_ms < pc->desc_wanted_ms + gap)
+		return;
+	if (n == NULL || routing_neigh_get(pc->rt, ifindex, addr, &ni) !=
+	    ROUTING_OK)
+		return;
+	pc->desc_wanted_ms = now_ms;
+	pcore_neigh_ask(pc, &ni, n->salt, IPC_NEIGH_F_DESC);
+	pcore_count(pc, IPC_STAT_DESC_WANTED);
+}
+
 int
 pcore_neigh_tag_ok(struct pcore_neigh *n, const struct wire_trailer *t,
     const uint8_t sender[static BS_ADDR_LEN])

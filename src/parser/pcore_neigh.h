@@ -69,6 +69,19 @@ void	pcore_neigh_tell(struct pcore *pc,
 void	pcore_neigh_ask(struct pcore *pc, const struct routing_neigh_info *ni,
 	    const uint8_t salt[static BS_LINKSALT_LEN], uint8_t flags);
 
+/*
+ * This node needs descriptions (pcore_desc.h): neighbour (ifindex, addr)
+ * relayed a compact entry of an originator it knows too far ahead of the
+ * chain reference to walk (it missed many sequence numbers).  At most
+ * once every PCORE_DESC_WANT_OGMS OGM intervals, NEIGH UP of that
+ * neighbour with IPC_NEIGH_F_DESC: the forwarder sets the fresh flag in
+ * the node's HELLOs, and the neighbours hand on the full entries
+ * (desc_wanted counts the requests).
+ */
+#define PCORE_DESC_WANT_OGMS	32	/* intervals between two requests */
+void	pcore_neigh_want_desc(struct pcore *pc, uint32_t ifindex,
+	    const uint8_t addr[static BS_ADDR_LEN], uint64_t now_ms);
+
 /* ROUTE_ADD for an originator with a route via an announced neighbour. */
 void	pcore_route_add(struct pcore *pc,
 	    const struct routing_orig_info *oi);

@@ -24,22 +24,7 @@
 #include "proto/wire.h"
 #include "routing/routing.h"
 
-/* ---- fisheye relaying --------------------------------------------------------------- */
-
-unsigned
-pcore_fisheye_gap(const struct pcore *pc, unsigned hops)
-{
-	unsigned g = 1, t = pc->fisheye_hops, max = pc->fisheye_gap_max;
-
-	if (pc->no_fisheye || t == 0)
-		return 1;
-	if (max > PCORE_FISHEYE_GAP_MAX)
-		max = PCORE_FISHEYE_GAP_MAX;
-	/* 1 below t hops, 2 below 2 t, 4 below 4 t, ... at most max. */
-	for (; hops >= t && 2 * g <= max && t <= BS_MAXHOPS; t *= 2)
-		g *= 2;
-	return g;
-}
+/* ---- fisheye relaying (pcore_fisheye_gap: pcore_base.c) ------------------------- */
 
 /*
  * Whether a relay of entry e with hops value relay_hops goes out: a
@@ -700,7 +685,7 @@ pcore_chain_check(struct pcore *pc, const struct pcore_aux *a,
 	pcore_chain_bounds(pc, d, e->mut.hops, &free_h, &max_h);
 	if (d > max_h) {
 		/* Too far ahead: we missed many of its seqnos. */
-		pcore_desc_want(pc, n->ifindex, n->addr, now_ms);
+		pcore_neigh_want_desc(pc, n->ifindex, n->addr, now_ms);
 		return PCORE_E_NODESC;
 	}
 	if (d < 0)

@@ -20,14 +20,5 @@ enum pcore_drop pcore_ogm(struct pcore *pc, uint32_t ifindex,
 	    const uint8_t src[static BS_ADDR_LEN], const uint8_t *p,
 	    size_t len, uint64_t now_ms);
 
-/*
- * Fisheye relaying (pcore_int.h, PCORE_FISHEYE_*): the sequence-number
- * gap of compact entries relayed with hops value `hops`: 1 below 8, 2
- * below 16, 4 from 16 on (pc->fisheye_hops, fisheye_gap_max); 1
- * whatever the hops when pc->no_fisheye.  A
- * receiver expects the gap of the hops an entry arrived with, the same
- * value its sender relayed it with.
- */
-unsigned pcore_fisheye_gap(const struct pcore *pc, unsigned hops);
 
 #endif /* BATSEC_PCORE_OGM_H */

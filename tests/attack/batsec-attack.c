@@ -138,6 +138,9 @@ struct atk_orig {
 	uint8_t pk[BS_PK_LEN];
 	uint32_t epoch;
 	uint32_t seqno;			/* newest heard (full or compact) */
+	int keyed;			/* pk and epoch known: a full entry or
+					   a HELLO was heard, not only compact
+					   entries */
 };
 
 struct atk {
@@ -674,9 +677,23 @@ atk_orig_note(struct atk *a, const uint8_t *pk, uint32_t epoch)
 			return;
 		o = &a->orig[a->n_orig++];
 		memcpy(o->addr, addr, BS_ADDR_LEN);
-		memcpy(o->pk, pk, BS_PK_LEN);
 	}
+	memcpy(o->pk, pk, BS_PK_LEN);
 	o->epoch = epoch;
+	o->keyed = 1;
+}
+
+/* An originator named by a compact entry only (address, no key yet). */
+static void
+atk_orig_seen(struct atk *a, const uint8_t addr[static BS_ADDR_LEN])
+{
+	struct atk_orig *o;
+
+	if (atk_orig_find(a, addr) != NULL || a->n_orig >= ATK_MAX_ORIGS)
+		return;
+	o = &a->orig[a->n_orig++];
+	memset(o, 0, sizeof(*o));
+	memcpy(o->addr, addr, BS_ADDR_LEN);
 }
 
 /*
@@ -758,8 +775,10 @@ atk_learn_ogm(struct atk *a, const uint8_t *p, size_t len)
 		if (e->mut.kind == WIRE_OGM_FULL) {
 			atk_orig_note(a, e->sgn.pk, e->sgn.epoch);
 			bs_mesh_addr(addr, e->sgn.pk);
-		} else
+		} else {
 			memcpy(addr, e->cp.orig, BS_ADDR_LEN);
+			atk_orig_seen(a, addr);
+		}
 		if ((g = atk_orig_find(a, addr)) != NULL &&
 		    (int32_t)((e->mut.kind == WIRE_OGM_FULL ? e->sgn.seqno :
 		    e->cp.seqno) - g->seqno) > 0)
@@ -1284,7 +1303,7 @@ atk_epoch_of(struct atk *a, const uint8_t *addr)
 {
 	struct atk_orig *o = atk_orig_find(a, addr);
 
-	return o != NULL ? o->epoch : (uint32_t)time(NULL);
+	return o != NULL && o->keyed ? o->epoch : (uint32_t)time(NULL);
 }
 
 /*
@@ -1316,19 +1335,29 @@ atk_watch(struct atk *a, const uint8_t *src, const uint8_t *p, size_t len)
 		a->echo_to_copy++;
 }
 
-/* Listen until -V (and -C when set) said HELLO, at most secs; 0 when so. */
+/*
+ * Listen until -V said HELLO and -C and -T (when set) were heard as
+ * originators, at most secs; 0 when so.  The modes that seal frames in
+ * their names (hello: they become a neighbour, whose first OGMs and the
+ * full entries handed on to it carry the keys) need their keys; the
+ * others aim with addresses, which compact entries give (full entries go
+ * out only every 64th interval).
+ */
 static int
 atk_aim(struct atk *a, int secs, int hello)
 {
+	const struct atk_orig *c, *t;
 	int i;
 
 	for (i = 0; i < secs * 4; i++) {
 		if (hello)
 			atk_hello(a);
 		atk_listen(a, 250, atk_watch);
+		c = atk_orig_find(a, a->copy);
+		t = atk_orig_find(a, a->target);
 		if (atk_peer_find(a, a->victim) != NULL &&
-		    (!atk_set(a->copy) || atk_orig_find(a, a->copy) != NULL) &&
-		    (!atk_set(a->target) || atk_orig_find(a, a->target) != NULL))
+		    (!atk_set(a->copy) || (c != NULL && (!hello || c->keyed))) &&
+		    (!atk_set(a->target) || (t != NULL && (!hello || t->keyed))))
 			return 0;
 	}
 	fprintf(stderr, "batsec-attack: victim, copy or target not heard\n");
@@ -1609,11 +1638,11 @@ atk_sealed_via(struct atk *a, struct atk_peer *v, uint8_t ttl, uint8_t type,
 	uint32_t sep = a->epoch;
 	size_t n;
 
-	if (v == NULL || !v->keyed || d == NULL ||
+	if (v == NULL || !v->keyed || d == NULL || !d->keyed ||
 	    bs_link_key(link, &a->id, d->pk) != 0)
 		return;
 	if (src != a->addr) {
-		if ((so = atk_orig_find(a, src)) == NULL)
+		if ((so = atk_orig_find(a, src)) == NULL || !so->keyed)
 			return;
 		spk = so->pk;
 		sep = so->epoch;
