@@ -4259,6 +4259,21 @@ START_TEST(test_hello_tagged)
 	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
 	ck_assert_uint_eq(neigh_flagged(&X, IPC_NEIGH_F_SIGN), 1);
 	ck_assert_uint_eq(sig_work(&X), sigs);
+	/* P silent past the neighbour timeout: it leaves, its link key is
+	 * kept, and its next tagged HELLO brings it back at once (no
+	 * signature); a forged tag does not, nor a replay of an old one. */
+	now_ms += ROUTING_NEIGH_TIMEOUT + PCORE_PURGE_MS;
+	pcore_tick(&X.pc, now_ms);
+	ck_assert_ptr_null(pcore_neigh_find(&X.pc, IFX, addrs[I_P]));
+	hello_tagged(&fr, I_P, I_X, 47, &us, 1, 1);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_NO_LINK_KEY);
+	ck_assert_int_eq(feed_from(&X, I_P, &good), PCORE_DROP_REPLAY);
+	hello_tagged(&fr, I_P, I_X, 48, &us, 1, 0);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	ck_assert_ptr_nonnull(pcore_neigh_find(&X.pc, IFX, addrs[I_P]));
+	ck_assert_uint_eq(sig_work(&X), sigs);
+	/* Taken on their tags: seqnos 43, 46 and 48. */
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_RX_HELLO_MAC], 3);
 	node_down(&X);
 }
 END_TEST

@@ -98,8 +98,9 @@ pcore_hello_trust(struct pcore *pc, const struct wire_hello *h, uint8_t cls,
 
 /*
  * A HELLO with link tags: only from a neighbour on that interface whose
- * link key we hold (anyone else waits for one of its signed HELLOs), and
- * its tag verifies.  No signature, so no budget: a forger pays one
+ * link key we hold, or one that left lately whose key we kept
+ * (pcore_lost_key: it comes back at once); anyone else waits for one of
+ * its signed HELLOs.  No signature, so no budget: a forger pays one
  * BLAKE2b for its frame, as for an OGM frame.
  */
 static enum pcore_drop
@@ -108,7 +109,10 @@ pcore_hello_tagged(struct pcore *pc, uint32_t ifindex,
 {
 	struct pcore_neigh *n = pcore_neigh_get(pc, ifindex, addr);
 
-	if (n == NULL || !n->announced || n->key_state != PCORE_KEY_OK ||
+	if (n == NULL)
+		return pcore_neigh_lost_tag_ok(pc, ifindex, h->pk, &h->tr,
+		    addr) == 0 ? PCORE_ACCEPT : PCORE_DROP_NO_LINK_KEY;
+	if (!n->announced || n->key_state != PCORE_KEY_OK ||
 	    memcmp(n->pk, h->pk, BS_PK_LEN) != 0)
 		return PCORE_DROP_NO_LINK_KEY;
 	return pcore_neigh_tag_ok(n, &h->tr, addr) == 0 ? PCORE_ACCEPT :

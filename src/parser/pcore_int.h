@@ -236,6 +236,24 @@ struct pcore_neigh {
 typedef int (*pcore_emit_fn)(void *arg, uint16_t type, const void *obj,
     size_t objsize);
 
+/*
+ * The link key of a neighbour that left the routing table (it missed a
+ * few HELLOs: loss, an outage), kept so that its next tagged HELLO can
+ * bring it back at once (pcore_hello.c): without it, two nodes that lost
+ * each other would take each other again only at their next signed
+ * HELLO, up to FWD_HELLO_SIGN_EVERY intervals later.  The key is the one
+ * the parser held; a neighbour that restarted or made a new salt has
+ * another.  PCORE_LOST_KEYS of them, the oldest overwritten.
+ */
+#define PCORE_LOST_KEYS		64
+struct pcore_lost_key {
+	uint32_t ifindex;		/* 0: free */
+	uint8_t addr[BS_ADDR_LEN];
+	uint8_t pk[BS_PK_LEN];
+	uint8_t key[BS_LINKKEY_LEN];
+	uint8_t key_id[BS_KEYID_LEN];
+};
+
 struct pcore {
 	pcore_emit_fn emit;
 	void *emit_arg;
@@ -270,6 +288,8 @@ struct pcore {
 	struct routing *rt;
 	struct sigcache sigs;
 	struct pcore_neigh neigh[PCORE_MAX_NEIGH];
+	struct pcore_lost_key lost[PCORE_LOST_KEYS];
+	unsigned lost_next;
 	uint32_t n_strangers;		/* originators of class STRANGER */
 	struct pcore_trust *trust;	/* pcore_trust.h; NULL until used */
 	struct pcore_limits lim;	/* pcore_limits.h */

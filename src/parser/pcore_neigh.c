@@ -377,7 +377,52 @@ pcore_orig_gone(struct pcore *pc, const struct routing_orig_info *oi)
 	pcore_lim_orig_gone(pc, oi);
 }
 
-/* A neighbour left the routing table: tell the forwarder, wipe its key. */
+/* Keep the link key of neighbour n, which leaves (pcore_lost_key). */
+static void
+pcore_lost_keep(struct pcore *pc, const struct pcore_neigh *n)
+{
+	struct pcore_lost_key *l;
+
+	if (n->key_state != PCORE_KEY_OK)
+		return;
+	l = &pc->lost[pc->lost_next++ % PCORE_LOST_KEYS];
+	sodium_memzero(l, sizeof(*l));
+	l->ifindex = n->ifindex;
+	memcpy(l->addr, n->addr, BS_ADDR_LEN);
+	memcpy(l->pk, n->pk, BS_PK_LEN);
+	memcpy(l->key, n->key, BS_LINKKEY_LEN);
+	memcpy(l->key_id, n->key_id, BS_KEYID_LEN);
+}
+
+int
+pcore_neigh_lost_tag_ok(struct pcore *pc, uint32_t ifindex,
+    const uint8_t pk[static BS_PK_LEN], const struct wire_trailer *t,
+    const uint8_t sender[static BS_ADDR_LEN])
+{
+	struct pcore_lost_key *l;
+	size_t k;
+	int i;
+
+	for (k = 0; k < PCORE_LOST_KEYS; k++) {
+		l = &pc->lost[k];
+		if (l->ifindex != ifindex ||
+		    memcmp(l->addr, sender, BS_ADDR_LEN) != 0 ||
+		    memcmp(l->pk, pk, BS_PK_LEN) != 0)
+			continue;
+		if ((i = wire_trailer_find(t, l->key_id)) < 0 ||
+		    (!PCORE_FUZZ_BYPASS(t->tags[i].tag) &&
+		    bs_link_mac_verify(t->tags[i].tag, l->key, sender,
+		    t->counter, t->covered, t->covered_len) != 0))
+			return -1;
+		/* Back: it gets a slot and asks for its key again. */
+		sodium_memzero(l, sizeof(*l));
+		return 0;
+	}
+	return -1;
+}
+
+/* A neighbour left the routing table: tell the forwarder, wipe its key
+ * (kept a while as a lost key). */
 static void
 pcore_neigh_gone(struct pcore *pc, const struct routing_neigh_info *ni)
 {
@@ -390,8 +435,10 @@ pcore_neigh_gone(struct pcore *pc, const struct routing_neigh_info *ni)
 	if (n != NULL)
 		pc->neigh_gen[n - pc->neigh]++;
 	pcore_lim_neigh_gone(pc, ni);
-	if (n != NULL)
+	if (n != NULL) {
+		pcore_lost_keep(pc, n);
 		sodium_memzero(n, sizeof(*n));
+	}
 }
 
 void

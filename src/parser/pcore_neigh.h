@@ -70,6 +70,14 @@ void	pcore_neigh_ask(struct pcore *pc, const struct routing_neigh_info *ni,
 	    const uint8_t salt[static BS_LINKSALT_LEN], uint8_t flags);
 
 /*
+ * A tagged HELLO (trailer t) of a key that is no neighbour on ifindex:
+ * 0 when it was one there and its tag verifies under the link key it
+ * left with (pcore_lost_key; that key is then forgotten), else -1.
+ */
+int	pcore_neigh_lost_tag_ok(struct pcore *pc, uint32_t ifindex,
+	    const uint8_t pk[static BS_PK_LEN], const struct wire_trailer *t,
+	    const uint8_t sender[static BS_ADDR_LEN]);
+/*
  * This node needs descriptions (pcore_desc.h): neighbour (ifindex, addr)
  * relayed a compact entry of an originator it knows too far ahead of the
  * chain reference to walk (it missed many sequence numbers).  At most
