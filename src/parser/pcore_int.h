@@ -302,6 +302,8 @@ struct pcore {
 	size_t desc_bytes;		/* their blocks */
 	uint64_t upgrade_until_ms;	/* some neighbour needs them till */
 	uint64_t desc_wanted_ms;	/* pcore_neigh_want_desc: last request */
+	uint32_t far_s;			/* the second far_n counts in */
+	uint32_t far_n;			/* originators lost in it */
 
 	/* Counters. */
 	uint64_t stat[IPC_STAT_ID_END];		/* by enum ipc_stat_id */
@@ -366,7 +368,8 @@ struct pcore_aux {
 	 */
 	uint32_t tt_s;			/* the last full entry's clients */
 	uint32_t live_s;		/* the newest OGM, full or compact */
-	uint8_t reserved2[4];
+	uint32_t far_s;			/* counted as lost (pcore_neigh_want_desc)
+					   in this second */
 };
 _Static_assert(sizeof(struct pcore_aux) == ROUTING_AUX_LEN, "pcore_aux");
 

@@ -79,8 +79,8 @@ int	pcore_neigh_lost_tag_ok(struct pcore *pc, uint32_t ifindex,
 	    const uint8_t sender[static BS_ADDR_LEN]);
 /*
  * This node needs descriptions (pcore_desc.h): neighbour (ifindex, addr)
- * relayed a compact entry of an originator it knows too far ahead of the
- * chain reference to walk (it missed many sequence numbers).  At most
+ * relayed compact entries too far ahead of their chain references for
+ * many of the originators it knows (pcore_ogm.c, pcore_chain_lost).  At most
  * once every PCORE_DESC_WANT_OGMS OGM intervals, NEIGH UP of that
  * neighbour with IPC_NEIGH_F_DESC: the forwarder sets the fresh flag in
  * the node's HELLOs, and the neighbours hand on the full entries

@@ -323,11 +323,11 @@ struct ipc_neigh {
 #define IPC_NEIGH_F_FRESH	0x01
 #define IPC_NEIGH_F_SIGN	0x02
 /*
- * DESC: this neighbour relays compact entries of originators the parser
- * knows that are too far ahead of their chain references (it missed more
- * sequence numbers than a walk may cover): the forwarder sets the fresh
- * flag in its HELLOs for a while, so that the neighbours hand the full
- * entries on (pcore_desc.h).  At most every PCORE_DESC_WANT_OGMS.
+ * DESC: this neighbour relays compact entries too far ahead of their
+ * chain references for a quarter of the originators the parser knows (it
+ * missed more sequence numbers than a walk may cover): the forwarder sets
+ * the fresh flag in its HELLOs for a while, so that the neighbours hand
+ * the full entries on (pcore_desc.h).  At most every PCORE_DESC_WANT_OGMS.
  */
 #define IPC_NEIGH_F_DESC	0x04
 #define IPC_NEIGH_F_MASK	0x07
