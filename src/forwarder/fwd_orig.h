@@ -217,9 +217,15 @@ struct fwd_orig {
  * FWD_FULL_EVERY; the others are compact.
  */
 #define FWD_FULL_REPEAT		3
-#define FWD_FULL_EVERY		64	/* 16 before HELLO version 3; every
-					   node checks N / 64 signatures a
-					   second for it (issue #25: <= N/60) */
+/*
+ * Every node checks N / FWD_FULL_EVERY signatures a second for these.  64
+ * meets issue #25's N/60 at N = 1 000 but leaves a node that missed an
+ * originator's first full entries without it for up to 64 intervals (in
+ * the simulator N = 300 then never had all pairs routed at once within
+ * 60 s, against 22 s at 16): 16 until a description can be fetched by
+ * address (bench/README.md, "HELLO version 3 and fisheye relaying").
+ */
+#define FWD_FULL_EVERY		16
 /*
  * OGM intervals after its parser (re)started during which the node's
  * HELLOs carry WIRE_HELLO_F_FRESH: the parser knows no full entries, so
