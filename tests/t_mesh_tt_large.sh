@@ -93,9 +93,23 @@ poll() {
 }
 synced() { [ "$(mesh_stat "$1" tt_synced)" -ge 1 ]; }
 
+# 1000 frames written at once overrun batsec0's queue when the machine is
+# loaded (a frame or two dropped by the kernel before the forwarder reads
+# it); a real client speaks again (ARP, DHCP), so the clients speak up to
+# three times until node 1 holds them all.
+local_ge() { [ "$(mesh_stat 1 fwd_local_clients)" -ge "$1" ]; }
+speak_until() {
+	local want=$1 round
+	shift
+	for round in 1 2 3; do
+		clients "$@" || return 1
+		poll 10 local_ge "$want" && return 0
+	done
+	return 1
+}
 check "1000 clients speak on node 1" clients 1 0 1000
-check "node 1 holds 1000 local clients" poll 10 eval \
-    '[ "$(mesh_stat 1 fwd_local_clients)" -ge 1000 ]'
+check "node 1 holds 1000 local clients" eval \
+    'poll 10 local_ge 1000 || speak_until 1000 1 0 1000'
 t0=$(mesh_now_ms)
 if poll 120 held_is 3 1000; then
 	pass "node 3 holds node 1's 1000 clients ($(mesh_secs_since "$t0") s)"
@@ -109,7 +123,7 @@ check "nothing left out of a page" eval '[ "$(mesh_stat 1 tt_page_full)" = 0 ]'
 
 # A new client: its page goes first; a rotation of 16+ pages at 0.5 s
 # would take 8 s or more.
-check "client 1000 speaks on node 1" clients 1 1000 1
+check "client 1000 speaks on node 1" speak_until 1001 1 1000 1
 t0=$(mesh_now_ms)
 if poll 20 held_is 3 1001; then
 	d=$(( $(mesh_now_ms) - t0 ))
@@ -144,7 +158,7 @@ check "node 3 holds node 1's other 1000 clients, synced" poll 30 \
     eval 'synced 3 && held_is 3 1000'
 
 # The cap: 1024 local clients per node.
-check "100 more clients speak on node 1" clients 1 1100 100
+check "100 more clients speak on node 1" speak_until 1024 1 1100 100
 check "node 1 keeps 1024 local clients, counts the rest" poll 10 eval \
     '[ "$(mesh_stat 1 fwd_local_clients)" = 1024 ] && [ "$(mesh_stat 1 local_full)" -gt 0 ]'
 sleep 5
