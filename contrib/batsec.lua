@@ -62,6 +62,7 @@ local TAG_LEN, KEYID_LEN, CHAIN_LEN = 16, 4, 16
 local MAXHOPS = 32
 local CERT_LEN, REVOKE_LEN = 180, 140
 local HELLO_MAX_NEIGH, RX_WINDOW = 64, 64
+local HELLO_MAX_WANT = 8	-- wanted originators in a HELLO
 local OGM_MAX_ENTRIES, OGM_MAX_LEN = 40, 4096
 local OGM_V1_MAX_ENTRIES = 16	-- version 1 (obsolete)
 -- Entry kinds (byte 3 of the mutable part, batsec-protocol(7), "OGM CHAIN").
@@ -124,6 +125,12 @@ local F = {
 	    "Certificate present", 8, nil, 0x01),
 	hello_flag_fresh = ProtoField.bool("batsec.hello.flags.fresh",
 	    "Fresh (knows no full OGM entries yet)", 8, nil, 0x02),
+	hello_flag_want = ProtoField.bool("batsec.hello.flags.want",
+	    "Want list present", 8, nil, 0x04),
+	hello_num_want = ProtoField.uint8("batsec.hello.num_want",
+	    "Wanted originators", base.DEC),
+	want_addr = ProtoField.ether("batsec.hello.want",
+	    "Wanted originator (its full OGM entry)"),
 	hello_num_neigh = ProtoField.uint8("batsec.hello.num_neigh",
 	    "Neighbour entries", base.DEC),
 	hello_pk = ProtoField.bytes("batsec.hello.pubkey",
@@ -682,6 +689,16 @@ local function dissect_revoke(c, tree)
 	c:done(st, start)
 end
 
+-- Mark item it as a duplicate (expert info "<what> listed twice") when
+-- key is in the set seen already; then add it.  Returns key.
+local function once(seen, key, it, what)
+	if seen[key] then
+		it:add_proto_expert_info(E.dup, what .. " listed twice")
+	end
+	seen[key] = true
+	return key
+end
+
 -- ---- link-authentication trailer (OGM frames and HELLOs) ---------------
 
 local function dissect_tags(c, tree, n)
@@ -693,12 +710,8 @@ local function dissect_tags(c, tree, n)
 		local kit, kr = add(c, tt, F.keyid, KEYID_LEN, "tag key id")
 		add(c, tt, F.mac_tag, TAG_LEN, "tag")
 		if kr then
-			local key = kr:bytes():tohex()
-			if seen[key] then
-				kit:add_proto_expert_info(E.dup,
-				    "key id listed twice")
-			end
-			seen[key] = true
+			local key = once(seen, kr:bytes():tohex(), kit,
+			    "key id")
 			tt:append_text(": key id " .. key:lower())
 		end
 		c:done(tt, start)
@@ -772,10 +785,14 @@ end
 -- its old layout: a bare signature where the link trailer is now.
 local function dissect_hello(c, tree, pinfo, v2)
 	local ht, start = c:subtree(tree, F.hello)
-	local fit, fr = flags(c, ht, F.hello_flags, 0x03, "flags")
+	local fit, fr = flags(c, ht, F.hello_flags, v2 and 0x03 or 0x07,
+	    "flags")
 	if fr then
 		fit:add(F.hello_flag_cert, fr)
 		fit:add(F.hello_flag_fresh, fr)
+		if not v2 then
+			fit:add(F.hello_flag_want, fr)
+		end
 	end
 	local _, nr = ranged(c, ht, F.hello_num_neigh, 1, 0, HELLO_MAX_NEIGH,
 	    E.count, "num_neigh")
@@ -804,12 +821,7 @@ local function dissect_hello(c, tree, pinfo, v2)
 		    E.range, "neighbour rx_count")
 		reserved(c, nt, 1, "neighbour reserved")
 		if ar then
-			local key = ar:bytes():tohex()
-			if seen[key] then
-				ait:add_proto_expert_info(E.dup,
-				    "neighbour address listed twice")
-			end
-			seen[key] = true
+			once(seen, ar:bytes():tohex(), ait, "neighbour address")
 			nt:append_text(": " .. tostring(ar:ether()))
 			if rr then
 				nt:append_text(string.format(", rx %d/64",
@@ -822,6 +834,22 @@ local function dissect_hello(c, tree, pinfo, v2)
 	if has_cert and not c.err then
 		dissect_cert(c, ht, "Certificate")
 	end
+	local nwant = 0
+	if not v2 and fr and band(fr:uint(), 0x04) ~= 0 and not c.err then
+		local _, wr = ranged(c, ht, F.hello_num_want, 1, 1,
+		    HELLO_MAX_WANT, E.count, "num_want")
+		nwant = wr and wr:uint() or 0
+		local wseen = {}
+		for _ = 1, nwant do
+			if c.err then break end
+			local wit, war = mesh_addr(c, ht, F.want_addr,
+			    "wanted originator")
+			if war then
+				once(wseen, war:bytes():tohex(), wit,
+				    "wanted originator")
+			end
+		end
+	end
 	local note
 	if v2 then
 		add(c, ht, F.signature, SIG_LEN, "signature")
@@ -832,8 +860,9 @@ local function dissect_hello(c, tree, pinfo, v2)
 	c:done(ht, start)
 	if sr and er then
 		pinfo.cols.info:append(string.format(" seq %d epoch %d, " ..
-		    "%d neighbour%s%s%s", sr:uint(), er:uint(), n,
+		    "%d neighbour%s%s%s%s", sr:uint(), er:uint(), n,
 		    n == 1 and "" or "s", has_cert and ", certificate" or "",
+		    nwant > 0 and string.format(", wants %d", nwant) or "",
 		    note or ""))
 	end
 end
@@ -893,12 +922,8 @@ local function dissect_tt_entry(c, tree, i, seen)
 	end
 	reserved(c, et, 3, "TT reserved")
 	if mr and vr then
-		local key = mr:bytes():tohex() .. vr:bytes():tohex()
-		if seen[key] then
-			mit:add_proto_expert_info(E.dup,
-			    "client (MAC, VLAN) listed twice")
-		end
-		seen[key] = true
+		once(seen, mr:bytes():tohex() .. vr:bytes():tohex(), mit,
+		    "client (MAC, VLAN)")
 		et:append_text(": " .. tostring(mr:ether()))
 		if vr:uint() ~= 0 then
 			et:append_text(string.format(" vlan %d",

@@ -206,6 +206,14 @@ seed_session(void)
 		gen_add(IPC_TT, &tt);
 		gen_add(IPC_MCAST, &mc);
 	}
+	/* A description asked for (descriptions on request). */
+	{
+		struct ipc_desc_want dw;
+
+		memset(&dw, 0, sizeof(dw));
+		memcpy(dw.orig_addr, gen_orig_addr, BS_ADDR_LEN);
+		gen_add(IPC_DESC_WANT, &dw);
+	}
 	gen_relay(&rl, 10, 2, 1);
 	gen_add(IPC_RELAY, &rl);
 	gen_relay(&rl, 11, 0, 0);

@@ -144,6 +144,14 @@ seed_forwarder_session(void)
 		gen_add(IPC_TT, &tt);
 		gen_add(IPC_MCAST, &mc);
 	}
+	/* A description asked for (descriptions on request). */
+	{
+		struct ipc_desc_want dw;
+
+		memset(&dw, 0, sizeof(dw));
+		memcpy(dw.orig_addr, gen_orig_addr, BS_ADDR_LEN);
+		gen_add(IPC_DESC_WANT, &dw);
+	}
 	mk_relay(&rl);
 	gen_add(IPC_RELAY, &rl);
 	mk_relay_compact(&rl);

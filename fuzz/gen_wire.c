@@ -57,9 +57,10 @@ gen_revoke(uint8_t out[BS_REVOKE_LEN], const uint8_t *pk)
  * key id bs_link_keyid() of it.
  */
 static void
-gen_hello(unsigned n, int with_cert, unsigned ntags)
+gen_hello(unsigned n, int with_cert, unsigned ntags, unsigned nwant)
 {
 	static uint8_t addr[WIRE_HELLO_MAX_NEIGH][BS_ADDR_LEN];
+	static uint8_t want[WIRE_HELLO_MAX_WANT][BS_ADDR_LEN];
 	static const uint8_t ifmac[BS_ADDR_LEN] = { 0x00, 0x16, 0x3e, 1, 2, 3 };
 	static struct t_link link[WIRE_MAX_TAGS];
 	const struct t_link *links[WIRE_MAX_TAGS];
@@ -72,7 +73,7 @@ gen_hello(unsigned n, int with_cert, unsigned ntags)
 	h.ifmac = ifmac;
 	h.interval_ms = 500;
 	h.epoch = 3;
-	h.seqno = (ntags > 0 ? 2000 : 1000) + n;
+	h.seqno = (nwant > 0 ? 3000 : ntags > 0 ? 2000 : 1000) + n;
 	h.num_neigh = n;
 	for (i = 0; i < n; i++) {
 		bs_mesh_addr(addr[i], gen_id[i % 4].pk);
@@ -83,6 +84,12 @@ gen_hello(unsigned n, int with_cert, unsigned ntags)
 	if (with_cert) {
 		gen_cert(cert, gen_id[0].pk);
 		h.cert = cert;
+	}
+	h.num_want = nwant;
+	for (i = 0; i < nwant && i < WIRE_HELLO_MAX_WANT; i++) {
+		bs_mesh_addr(want[i], gen_id[(i + 1) % 4].pk);
+		want[i][4] ^= (uint8_t)(0x10 + i);
+		h.want[i] = want[i];
 	}
 	if (ntags == 0) {
 		t_seed_write(buf, t_hello(buf, sizeof(buf), &h, &gen_id[0]));
@@ -507,12 +514,14 @@ main(int argc, char **argv)
 	t_seed_main(argc, argv, "gen_wire", T_SEED_SHA256);
 	for (i = 0; i < 4; i++)
 		t_ident(&gen_id[i], (uint8_t)(0x21 * (i + 1)));
-	gen_hello(0, 0, 0);
-	gen_hello(3, 1, 0);
-	gen_hello(WIRE_HELLO_MAX_NEIGH, 1, 0);
-	gen_hello(1, 0, 1);
-	gen_hello(3, 0, 3);
-	gen_hello(WIRE_HELLO_MAX_NEIGH, 1, WIRE_MAX_TAGS);
+	gen_hello(0, 0, 0, 0);
+	gen_hello(3, 1, 0, 0);
+	gen_hello(WIRE_HELLO_MAX_NEIGH, 1, 0, 0);
+	gen_hello(1, 0, 1, 0);
+	gen_hello(3, 0, 3, 0);
+	gen_hello(WIRE_HELLO_MAX_NEIGH, 1, WIRE_MAX_TAGS, 0);
+	gen_hello(1, 0, 0, WIRE_HELLO_MAX_WANT);	/* seqno 3001 */
+	gen_hello(2, 1, 2, 3);				/* 3002 */
 	gen_ogm(one, 1, WIRE_AUTH_MAC, 1);
 	gen_ogm(three, 3, WIRE_AUTH_MAC, WIRE_MAX_TAGS);
 	gen_ogm(two, 2, WIRE_AUTH_SIG, 0);

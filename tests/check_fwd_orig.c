@@ -822,7 +822,7 @@ START_TEST(test_hello_tags)
 		keys[i].key_id = kid[i];
 	}
 	ck_assert_int_eq(fwd_hello_build_cert(&id_own, ifmac, 1000, EPOCH, 77,
-	    salt, peers, 1, NULL, WIRE_HELLO_F_FRESH, keys, 3, buf,
+	    salt, peers, 1, NULL, WIRE_HELLO_F_FRESH, keys, 3, NULL, 0, buf,
 	    sizeof(buf), &len), WIRE_OK);
 	ck_assert_uint_eq(len, WIRE_HELLO_FIXED_LEN + WIRE_HELLO_NEIGH_LEN +
 	    WIRE_HELLO_TRAILER_HDR_LEN + 3 * WIRE_TAG_ENTRY_LEN);
@@ -846,13 +846,14 @@ START_TEST(test_hello_tags)
 	for (i = 3; i <= WIRE_MAX_TAGS; i++)
 		keys[i] = keys[0];
 	ck_assert_int_eq(fwd_hello_build_cert(&id_own, ifmac, 1000, EPOCH, 78,
-	    salt, peers, 1, NULL, 0, keys, WIRE_MAX_TAGS + 1, buf,
+	    salt, peers, 1, NULL, 0, keys, WIRE_MAX_TAGS + 1, NULL, 0, buf,
 	    sizeof(buf), &len), WIRE_EINVAL);
 	ck_assert_int_eq(fwd_hello_build_cert(&id_own, ifmac, 1000, EPOCH, 78,
-	    salt, peers, 1, NULL, 0, NULL, 2, buf, sizeof(buf), &len),
+	    salt, peers, 1, NULL, 0, NULL, 2, NULL, 0, buf, sizeof(buf), &len),
 	    WIRE_EINVAL);
 	ck_assert_int_eq(fwd_hello_build_cert(&id_own, ifmac, 1000, EPOCH, 78,
-	    salt, peers, 1, NULL, 0, keys, 3, buf, WIRE_HELLO_FIXED_LEN +
+	    salt, peers, 1, NULL, 0, keys, 3, NULL, 0, buf,
+	    WIRE_HELLO_FIXED_LEN +
 	    WIRE_HELLO_NEIGH_LEN + WIRE_HELLO_TRAILER_HDR_LEN +
 	    2 * WIRE_TAG_ENTRY_LEN, &len), WIRE_ESPACE);
 }
@@ -1015,6 +1016,72 @@ fw_setup(void)
 	fw.cfg.orig_interval_ms = 1000;
 	fw.cfg.hello_interval_ms = 1000;
 }
+
+/*
+ * Descriptions on request: IPC_DESC_WANT puts the originator in our next
+ * HELLOs for FWD_WANT_HELLOS hello intervals, once however often it is
+ * asked, at most WIRE_HELLO_MAX_WANT at a time (the next one counted);
+ * our own address is a violation; the HELLO built carries the list.
+ */
+START_TEST(test_desc_want)
+{
+	uint8_t buf[WIRE_HELLO_MAX_LEN], salt[BS_LINKSALT_LEN] = { 7 };
+	const uint8_t ifmac[6] = { 0x02, 0, 0, 0, 0, 0x11 };
+	const uint8_t *list[WIRE_HELLO_MAX_WANT];
+	struct ipc_desc_want w;
+	struct wire_hello h;
+	uint64_t now;
+	size_t len = 0;
+	unsigned i, n;
+
+	fw_setup();
+	memset(&w, 0, sizeof(w));
+	memcpy(w.orig_addr, addr_peer[1], 6);
+	now = log_now_ms();
+	ck_assert_int_eq(deliver(IPC_DESC_WANT, &w, sizeof(w)), FWD_CHAN_OK);
+	ck_assert_int_eq(deliver(IPC_DESC_WANT, &w, sizeof(w)), FWD_CHAN_OK);
+	n = fwd_want_list(&fw.orig.want, now, list);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_mem_eq(list[0], addr_peer[1], 6);
+	/* Gone after FWD_WANT_HELLOS intervals (and not before). */
+	ck_assert_uint_eq(fwd_want_list(&fw.orig.want, log_now_ms() +
+	    FWD_WANT_HELLOS * 1000 - 100, list), 1);
+	ck_assert_uint_eq(fwd_want_list(&fw.orig.want, log_now_ms() +
+	    FWD_WANT_HELLOS * 1000 + 100, list), 0);
+	memcpy(w.orig_addr, addr_peer[2], 6);
+	/* Eight at a time; the ninth is counted, not listed. */
+	for (i = 0; i < WIRE_HELLO_MAX_WANT + 1; i++) {
+		w.orig_addr[5] = (uint8_t)(0x60 + i);
+		ck_assert_int_eq(deliver(IPC_DESC_WANT, &w, sizeof(w)),
+		    FWD_CHAN_OK);
+	}
+	now = log_now_ms();
+	n = fwd_want_list(&fw.orig.want, now, list);
+	ck_assert_uint_eq(n, WIRE_HELLO_MAX_WANT);
+	ck_assert_uint_eq(fw.orig.c.want_full, 2);	/* peer 1's slot too */
+	/* The HELLO carries them, covered by its signature. */
+	ck_assert_int_eq(fwd_hello_build_cert(&id_own, ifmac, 1000, EPOCH, 5,
+	    salt, NULL, 0, NULL, 0, NULL, 0, list, n, buf, sizeof(buf),
+	    &len), WIRE_OK);
+	ck_assert_int_eq(wire_hello_parse(buf, len, &h), WIRE_OK);
+	ck_assert_uint_eq(h.flags, WIRE_HELLO_F_WANT);
+	ck_assert_uint_eq(h.num_want, n);
+	for (i = 0; i < n; i++)
+		ck_assert_mem_eq(h.want[i], list[i], 6);
+	ck_assert_int_eq(bs_verify(h.sig, BS_DOM_HELLO, h.signed_ptr,
+	    h.signed_len, id_own.pk), 0);
+	ck_assert_int_eq(fwd_hello_build_cert(&id_own, ifmac, 1000, EPOCH, 6,
+	    salt, NULL, 0, NULL, 0, NULL, 0, list, WIRE_HELLO_MAX_WANT + 1,
+	    buf, sizeof(buf), &len), WIRE_EINVAL);
+	/* Our own address: the parser broke the rules. */
+	memcpy(w.orig_addr, addr_own, 6);
+	ck_assert_int_ne(deliver(IPC_DESC_WANT, &w, sizeof(w)), FWD_CHAN_OK);
+	ipc_close(&fw.parser.ipc);
+	fwd_tables_free(fw.tables);
+	fwd_admit_stop(&fw);
+	bs_policy_free(fw.policy);
+}
+END_TEST
 
 START_TEST(test_dispatch)
 {
@@ -1467,6 +1534,7 @@ fwd_orig_suite(void)
 	tc = tcase_create("dispatch");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_dispatch);
+	tcase_add_test(tc, test_desc_want);
 	tcase_add_test(tc, test_dispatch_bad_relay);
 	tcase_add_test(tc, test_relay_no_iface);
 	tcase_add_test(tc, test_relay_not_back);

@@ -34,7 +34,7 @@ static const uint16_t all_types[] = {
 	IPC_IFACE, IPC_FRAME, IPC_LINK_KEY, IPC_LOG, IPC_ROUTE_ADD,
 	IPC_ROUTE_DEL, IPC_NEIGH, IPC_LINK_KEY_REQ, IPC_TT, IPC_GW, IPC_RELAY,
 	IPC_STATS, IPC_PINS, IPC_PIN, IPC_HEARTBEAT, IPC_HEARTBEAT_ACK,
-	IPC_CERT, IPC_ROUTE_ALT, IPC_MCAST,
+	IPC_CERT, IPC_ROUTE_ALT, IPC_MCAST, IPC_DESC_WANT,
 };
 #define N_TYPES	((int)(sizeof(all_types) / sizeof(all_types[0])))
 
@@ -186,6 +186,9 @@ sample(uint16_t type, union ipc_payload *u)
 		u->tt.e[1].vid = 0x8000 | 10;
 		/* An isolated client: a repeat differs in its flags only. */
 		u->tt.e[2].flags = WIRE_TT_F_ISOLATED;
+		break;
+	case IPC_DESC_WANT:
+		memcpy(u->desc_want.orig_addr, addr_orig, 6);
 		break;
 	case IPC_MCAST:
 		memcpy(u->mcast.orig_addr, addr_orig, 6);
@@ -689,6 +692,12 @@ static const struct fmt_case fmt_cases[] = {
 	F(IPC_ROUTE_DEL, struct ipc_route_del, orig_addr[0], 1, 0x01,
 	    "not a mesh address"),
 	F(IPC_ROUTE_DEL, struct ipc_route_del, reserved[1], 1, 1, "reserved"),
+	/* DESC_WANT */
+	F(IPC_DESC_WANT, struct ipc_desc_want, orig_addr[0], 1, 0x01,
+	    "not a mesh address"),
+	F(IPC_DESC_WANT, struct ipc_desc_want, orig_addr[0], 1, 0x00,
+	    "not a mesh address"),
+	F(IPC_DESC_WANT, struct ipc_desc_want, reserved[0], 1, 1, "reserved"),
 	/* NEIGH */
 	FX(IPC_NEIGH, struct ipc_neigh, addr[4], 0x01,
 	    "addr is not the mesh address"),
@@ -1092,6 +1101,11 @@ e_tt_own(union ipc_payload *u) { memcpy(u->tt.orig_addr, addr_own, 6); }
 static void
 e_gw_own(union ipc_payload *u) { memcpy(u->gw.orig_addr, addr_own, 6); }
 static void
+e_want_own(union ipc_payload *u)
+{
+	memcpy(u->desc_want.orig_addr, addr_own, 6);
+}
+static void
 e_del_own(union ipc_payload *u)
 {
 	memcpy(u->route_del.orig_addr, addr_own, 6);
@@ -1181,6 +1195,9 @@ static const struct sem_case sem_cases[] = {
 	{ "tt ok", IPC_TT, e_none, S_NONE, IPC_CHECK_OK, NULL },
 	{ "tt of ourselves", IPC_TT, e_tt_own, S_NONE, IPC_CHECK_BAD,
 	  "TT: names our own address" },
+	{ "desc want ok", IPC_DESC_WANT, e_none, S_NONE, IPC_CHECK_OK, NULL },
+	{ "desc want of ourselves", IPC_DESC_WANT, e_want_own, S_NONE,
+	  IPC_CHECK_BAD, "DESC_WANT: names our own address" },
 	{ "gw ok", IPC_GW, e_none, S_NONE, IPC_CHECK_OK, NULL },
 	{ "gw of ourselves", IPC_GW, e_gw_own, S_NONE, IPC_CHECK_BAD,
 	  "GW: names our own address" },
@@ -1575,9 +1592,12 @@ START_TEST(names)
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_EMIT_FAILED), "emit_failed");
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_REVOKE_LEARNT),
 	    "revoke_learnt");
-	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "desc_wanted");
-	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 2), "rx_hello_mac");
-	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 3), "ogm_fisheye");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "desc_want_over");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 2), "desc_want_rx");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 3), "desc_asked");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_DESC_WANTED), "desc_wanted");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_RX_HELLO_MAC), "rx_hello_mac");
+	ck_assert_str_eq(ipc_type_name(IPC_DESC_WANT), "DESC_WANT");
 	ck_assert_str_eq(ipc_type_name(IPC_PINS), "PINS");
 	ck_assert_str_eq(ipc_type_name(IPC_PIN), "PIN");
 	ck_assert_str_eq(ipc_type_name(IPC_HEARTBEAT), "HEARTBEAT");

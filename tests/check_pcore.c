@@ -503,11 +503,12 @@ agg_add(struct agg *a, const struct ent *e)
 }
 
 /*
- * A compact entry of e's originator (batsec-protocol(7), "OGM CHAIN"):
- * element H^hops(e->seed), the originator's address and e->seqno.
+ * A compact entry (batsec-protocol(7), "OGM CHAIN") naming orig: element
+ * H^hops(e->seed), the address and e->seqno.
  */
 static uint8_t *
-agg_add_compact(struct agg *a, const struct ent *e)
+agg_add_compact_as(struct agg *a, const struct ent *e,
+    const uint8_t orig[static BS_ADDR_LEN])
 {
 	struct wire_ogm_mut m = { .kind = WIRE_OGM_COMPACT };
 	uint8_t raw[WIRE_OGM_COMPACT_LEN], elem[BS_CHAIN_LEN];
@@ -520,8 +521,15 @@ agg_add_compact(struct agg *a, const struct ent *e)
 	m.chain = elem;
 	ck_assert_int_eq(wire_ogm_mut_put(raw, sizeof(raw), &m), WIRE_OK);
 	ck_assert_int_eq(wire_ogm_compact_build(raw + WIRE_OGM_MUT_LEN,
-	    addrs[e->orig], e->seqno), WIRE_OK);
+	    orig, e->seqno), WIRE_OK);
 	return agg_add_raw(a, raw, sizeof(raw));
+}
+
+/* A compact entry of e's originator. */
+static uint8_t *
+agg_add_compact(struct agg *a, const struct ent *e)
+{
+	return agg_add_compact_as(a, e, addrs[e->orig]);
 }
 
 /* How a frame is authenticated. */
@@ -980,6 +988,22 @@ START_TEST(test_chain3)
 END_TEST
 
 /*
+ * O - P - X in a line, O with a new OGM chain (ch).  New neighbours get
+ * full entries handed on for a while (test_desc_handon): not from P here.
+ */
+static void
+opx_up(struct node *o, struct bs_ogmchain *ch)
+{
+	node_up(o, I_O, IPC_LOG_INFO);
+	node_up(&P, I_P, IPC_LOG_INFO);
+	node_up(&X, I_X, IPC_LOG_INFO);
+	link_up(o, &P, 64);
+	link_up(&P, &X, 64);
+	P.pc.upgrade_until_ms = 0;
+	bs_ogmchain_new(ch, 1);
+}
+
+/*
  * Compact entries (batsec-protocol(7), "OGM CHAIN"), O - P - X in a
  * line: P takes O's compact entries once it verified a full one, each
  * proven by the chain with no signature checked, and relays them
@@ -1002,15 +1026,7 @@ START_TEST(test_compact_chain)
 	uint64_t sigs, steps;
 	unsigned mark;
 
-	node_up(&O, I_O, IPC_LOG_INFO);
-	node_up(&P, I_P, IPC_LOG_INFO);
-	node_up(&X, I_X, IPC_LOG_INFO);
-	link_up(&O, &P, 64);
-	link_up(&P, &X, 64);
-	/* New neighbours get full entries handed on for a while
-	 * (test_desc_handon); not here. */
-	P.pc.upgrade_until_ms = 0;
-	bs_ogmchain_new(&ch, 1);
+	opx_up(&O, &ch);
 	/* Before any full entry: nothing to check it against. */
 	ent_init(&e, I_O, 1, 0);
 	ck_assert_int_eq(bs_ogmchain_get(&ch, 1, e.seed, anchor), 0);
@@ -2089,6 +2105,32 @@ START_TEST(test_verify_budget)
 END_TEST
 
 /*
+ * O's compact entry of seqno sq (chain ch, hops 0) from O to P: P must
+ * accept it and emit want relays (IPC_RELAY), which go into rl in order.
+ */
+static void
+compact_relays(struct node *o, struct node *p, struct bs_ogmchain *ch,
+    uint32_t sq, unsigned want, struct ipc_relay rl[static 2])
+{
+	static struct agg a;
+	uint8_t anchor[BS_CHAIN_LEN];
+	struct ent e;
+	unsigned mark, i, k;
+
+	ent_init(&e, I_O, sq, 0);
+	ck_assert_int_eq(bs_ogmchain_get(ch, sq, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add_compact(&a, &e);
+	mark = p->n;
+	ck_assert_int_eq(send_agg(o, p, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(p, mark, IPC_RELAY), want);
+	for (i = mark, k = 0; i < p->n && i < NMSG && k < 2; i++)
+		if (p->msg[i].hdr.type == IPC_RELAY)
+			ck_assert_int_eq(ipc_get(&p->msg[i], IPC_RELAY, &rl[k++],
+			    sizeof(rl[0])), 0);
+}
+
+/*
  * Descriptions for neighbours that need them (pcore_desc.h): O - P - X.
  * P verified O's full entry of seqno 1; X says in its HELLO that it knows
  * no full entries (a restarted parser): P tells its forwarder (NEIGH UP
@@ -2109,13 +2151,7 @@ START_TEST(test_desc_handon)
 	struct ent e;
 	unsigned mark, i, k;
 
-	node_up(&O, I_O, IPC_LOG_INFO);
-	node_up(&P, I_P, IPC_LOG_INFO);
-	node_up(&X, I_X, IPC_LOG_INFO);
-	link_up(&O, &P, 64);
-	link_up(&P, &X, 64);
-	P.pc.upgrade_until_ms = 0;
-	bs_ogmchain_new(&ch, 1);
+	opx_up(&O, &ch);
 	ent_init(&e, I_O, 1, 0);
 	ck_assert_int_eq(bs_ogmchain_get(&ch, 1, e.seed, anchor), 0);
 	a.n = 0;
@@ -2150,19 +2186,8 @@ START_TEST(test_desc_handon)
 		}
 	ck_assert_uint_eq(k, 1);
 	/* Seqno 3, compact: the full entry of seqno 1 first. */
-	ent_init(&e, I_O, 3, 0);
-	ck_assert_int_eq(bs_ogmchain_get(&ch, 3, e.seed, anchor), 0);
-	a.n = 0;
-	agg_add_compact(&a, &e);
-	mark = P.n;
-	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
-	ck_assert_uint_eq(msg_count(&P, mark, IPC_RELAY), 2);
+	compact_relays(&O, &P, &ch, 3, 2, rl);
 	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_RELAYED], 1);
-	for (i = mark, k = 0; i < P.n && i < NMSG && k < 2; i++)
-		if (P.msg[i].hdr.type == IPC_RELAY)
-			ck_assert_int_eq(ipc_get(&P.msg[i], IPC_RELAY, &rl[k++],
-			    sizeof(rl[0])), 0);
-	ck_assert_uint_eq(k, 2);
 	ck_assert_uint_eq(rl[0].entry[3], WIRE_OGM_FULL);
 	ck_assert_uint_eq(rl[0].entry[2], 1);			/* hops */
 	ck_assert_mem_eq(rl[0].entry + 4, addrs[I_O], 6);	/* from O */
@@ -2197,6 +2222,164 @@ START_TEST(test_desc_handon)
 	ck_assert_uint_eq(msg_count(&P, mark, IPC_RELAY), 1);
 	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_RELAYED], 1);
 	node_down(&O);
+	node_down(&P);
+	node_down(&X);
+}
+END_TEST
+
+/*
+ * Descriptions on request (pcore_desc.h), O - P - X.  X has no full entry
+ * of O: O's compact entry relayed by P makes X ask (IPC_DESC_WANT), once
+ * within PCORE_WANT_AGAIN_OGMS intervals, again after, then less often
+ * (backoff), and at most PCORE_WANT_PER_OGM addresses per interval.  P,
+ * whose HELLO window for fresh neighbours is over, gets X's HELLO asking
+ * for O: relaying O's next compact entry it hands on O's full entry
+ * first, once; X takes both and no longer asks.  A neighbour asking for
+ * more than PCORE_WANT_PER_OGM originators in an interval is counted
+ * and the rest ignored; an originator P does not hold is no work.
+ */
+START_TEST(test_desc_want)
+{
+	static struct node O;
+	static struct agg a;
+	static struct bs_ogmchain ch;
+	static uint8_t asks[PCORE_WANT_PER_OGM + 2][BS_ADDR_LEN];
+	struct ipc_desc_want dw;
+	struct ipc_relay rl[2];
+	uint8_t anchor[BS_CHAIN_LEN];
+	struct frame fr;
+	struct ent e;
+	unsigned mark, i, k;
+	uint32_t sq = 1;
+
+	opx_up(&O, &ch);
+	X.pc.upgrade_until_ms = 0;
+	ent_init(&e, I_O, sq, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, sq, e.seed, anchor), 0);
+	a.n = 0;
+	agg_add(&a, &e);
+	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
+	/* P relays O's compact entries; X cannot take them and asks once. */
+	for (i = 0; i < 3; i++) {
+		compact_relays(&O, &P, &ch, ++sq, 1, rl);
+		a.n = 0;
+		agg_add_raw(&a, rl[0].entry, rl[0].len);
+		mark = X.n;
+		ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+		ck_assert_uint_eq(msg_count(&X, mark, IPC_DESC_WANT),
+		    i == 0 ? 1 : 0);
+		if (i == 0) {
+			ck_assert_int_ge(msg_find(&X, mark, IPC_DESC_WANT, &dw,
+			    sizeof(dw)), 0);
+			ck_assert_mem_eq(dw.orig_addr, addrs[I_O], 6);
+		}
+	}
+	ck_assert_uint_eq(X.pc.entry[PCORE_E_NODESC], 3);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DESC_ASKED], 1);
+	/* Asked again after PCORE_WANT_AGAIN_OGMS intervals, then after
+	 * twice as long. */
+	now_ms += (uint64_t)PCORE_WANT_AGAIN_OGMS * 1000;
+	link_up(&P, &X, 1);
+	a.n = 0;
+	agg_add_raw(&a, rl[0].entry, rl[0].len);
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DESC_ASKED], 2);
+	now_ms += (uint64_t)PCORE_WANT_AGAIN_OGMS * 1000;
+	link_up(&P, &X, 1);
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DESC_ASKED], 2);
+	now_ms += (uint64_t)PCORE_WANT_AGAIN_OGMS * 1000;
+	link_up(&P, &X, 1);
+	link_up(&O, &P, 1);
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DESC_ASKED], 3);
+	/* X's HELLO asks P for O's full entry. */
+	{
+		struct wire_hello h = { .pk = ids[I_X].pk, .ifmac = macs[I_X],
+		    .interval_ms = 1000, .epoch = EPOCH,
+		    .seqno = ++X.hello_seqno, .num_want = 1,
+		    .want = { addrs[I_O] } };
+
+		fr.len = t_hello(fr.buf, sizeof(fr.buf), &h, &ids[I_X]);
+	}
+	ck_assert_int_eq(feed_from(&P, I_X, &fr), PCORE_ACCEPT);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_WANT_RX], 1);
+	ck_assert_int_eq(pcore_desc_upgrading(&P.pc, now_ms), 0);
+	/* O's next compact entry: P hands the full one on first. */
+	compact_relays(&O, &P, &ch, ++sq, 2, rl);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_RELAYED], 1);
+	ck_assert_uint_eq(rl[0].entry[3], WIRE_OGM_FULL);
+	ck_assert_uint_eq(rl[1].entry[3], WIRE_OGM_COMPACT);
+	a.n = 0;
+	agg_add_raw(&a, rl[0].entry, rl[0].len);
+	agg_add_raw(&a, rl[1].entry, rl[1].len);
+	mark = X.n;
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_COMPACT], 1);
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_DESC_WANT), 0);
+	/* The want is used up: the next compact entry goes alone. */
+	now_ms += 1001;
+	link_up(&O, &P, 1);
+	link_up(&P, &X, 1);
+	compact_relays(&O, &P, &ch, ++sq, 1, rl);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_RELAYED], 1);
+	/* X asks for more than its share in one interval: P counts the
+	 * rest and ignores it.  Unknown originators cost nothing more. */
+	for (i = 0; i < PCORE_WANT_PER_OGM + 2; i++) {
+		memcpy(asks[i], addrs[I_O], 6);
+		asks[i][5] ^= (uint8_t)(0x10 + i);
+	}
+	for (i = 0; i < 2; i++) {
+		struct wire_hello h = { .pk = ids[I_X].pk, .ifmac = macs[I_X],
+		    .interval_ms = 1000, .epoch = EPOCH,
+		    .seqno = ++X.hello_seqno, .num_want = 5 };
+
+		for (k = 0; k < 5; k++)
+			h.want[k] = asks[i * 5 + k];
+		fr.len = t_hello(fr.buf, sizeof(fr.buf), &h, &ids[I_X]);
+		ck_assert_int_eq(feed_from(&P, I_X, &fr), PCORE_ACCEPT);
+	}
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_WANT_OVER], 2);
+	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_WANT_RX], 1);
+	node_down(&O);
+	node_down(&P);
+	node_down(&X);
+}
+END_TEST
+
+/*
+ * X asks for at most PCORE_WANT_PER_OGM originators per OGM interval:
+ * compact entries of more unknown originators in one interval make that
+ * many IPC_DESC_WANT, the rest wait for the next interval.
+ */
+START_TEST(test_desc_want_rate)
+{
+	static struct agg a;
+	uint8_t orig[BS_ADDR_LEN];
+	struct ent e;
+	unsigned mark, i;
+
+	node_up(&P, I_P, IPC_LOG_INFO);
+	node_up(&X, I_X, IPC_LOG_INFO);
+	link_up(&P, &X, 64);
+	X.pc.upgrade_until_ms = 0;
+	a.n = 0;
+	ent_init(&e, I_O, 1, 1);
+	e.prev = addrs[I_P];
+	for (i = 0; i < PCORE_WANT_PER_OGM + 3; i++) {
+		memcpy(orig, addrs[I_O], BS_ADDR_LEN);
+		orig[5] ^= (uint8_t)(i + 1);
+		agg_add_compact_as(&a, &e, orig);
+	}
+	mark = X.n;
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_DESC_WANT),
+	    PCORE_WANT_PER_OGM);
+	now_ms += 1000;
+	link_up(&P, &X, 1);
+	mark = X.n;
+	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	ck_assert_uint_eq(msg_count(&X, mark, IPC_DESC_WANT), 3);
 	node_down(&P);
 	node_down(&X);
 }
@@ -4388,6 +4571,8 @@ pcore_suite(void)
 	tcase_add_test(tc, test_compact_budget);
 	tcase_add_test(tc, test_compact_fisheye);
 	tcase_add_test(tc, test_desc_handon);
+	tcase_add_test(tc, test_desc_want);
+	tcase_add_test(tc, test_desc_want_rate);
 	tcase_add_test(tc, test_relay_iface_penalties);
 	tcase_add_test(tc, test_route_alt);
 	tcase_add_test(tc, test_relay_contents);

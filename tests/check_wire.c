@@ -94,6 +94,9 @@ hello_eq(const struct wire_hello *a, const struct wire_hello *b)
 	ck_assert_int_eq(a->cert == NULL, b->cert == NULL);
 	if (a->cert != NULL)
 		ck_assert_mem_eq(a->cert, b->cert, BS_CERT_LEN);
+	ck_assert_uint_eq(a->num_want, b->num_want);
+	for (i = 0; i < a->num_want; i++)
+		ck_assert_mem_eq(a->want[i], b->want[i], BS_ADDR_LEN);
 	ck_assert_uint_eq(a->tr.auth, b->tr.auth);
 	ck_assert_uint_eq(a->tr.num_tags, b->tr.num_tags);
 }
@@ -108,11 +111,13 @@ hello_tag_key(uint8_t key[static BS_LINKKEY_LEN], uint8_t id[static BS_KEYID_LEN
 }
 
 /* A HELLO with n neighbours, a certificate or not, signed (tags 0) or
- * with that many link tags. */
+ * with that many link tags, asking for nwant originators' entries. */
 static void
-make_hello(struct frame *f, unsigned n, int with_cert, unsigned tags)
+make_hello(struct frame *f, unsigned n, int with_cert, unsigned tags,
+    unsigned nwant)
 {
 	static uint8_t addrs[WIRE_HELLO_MAX_NEIGH][BS_ADDR_LEN];
+	static uint8_t wants[WIRE_HELLO_MAX_WANT][BS_ADDR_LEN];
 	static uint8_t cert[BS_CERT_LEN];
 	uint8_t key[BS_LINKKEY_LEN], id[BS_KEYID_LEN], tag[BS_TAG_LEN];
 	uint8_t sig[BS_SIG_LEN], sender[BS_ADDR_LEN];
@@ -137,12 +142,18 @@ make_hello(struct frame *f, unsigned n, int with_cert, unsigned tags)
 		make_cert(cert, ids[0].pk);
 		h.cert = cert;
 	}
+	h.num_want = nwant;
+	for (i = 0; i < nwant; i++) {
+		neigh_addr(wants[i], 0x80 + i);
+		h.want[i] = wants[i];
+	}
 	h.tr.auth = tags > 0 ? WIRE_AUTH_MAC : WIRE_AUTH_SIG;
 	h.tr.num_tags = tags;
 	ck_assert_int_eq(wire_hello_build(f->buf, sizeof(f->buf), &h, &len),
 	    WIRE_OK);
 	ck_assert_uint_eq(len, WIRE_HELLO_FIXED_LEN + WIRE_HELLO_NEIGH_LEN * n +
-	    (with_cert ? BS_CERT_LEN : 0) + WIRE_HELLO_TRAILER_HDR_LEN);
+	    (with_cert ? BS_CERT_LEN : 0) + (nwant > 0 ? 1 + 6 * nwant : 0) +
+	    WIRE_HELLO_TRAILER_HDR_LEN);
 	cov = len;
 	if (tags == 0) {
 		ck_assert_int_eq(bs_sign(sig, BS_DOM_HELLO, f->buf, len,
@@ -163,7 +174,8 @@ make_hello(struct frame *f, unsigned n, int with_cert, unsigned tags)
 	/* parse(build(x)) == x */
 	ck_assert_int_eq(wire_hello_parse(f->buf, f->len, &v), WIRE_OK);
 	hello_eq(&v, &h);
-	ck_assert_uint_eq(v.flags, with_cert ? WIRE_HELLO_F_CERT : 0);
+	ck_assert_uint_eq(v.flags, (with_cert ? WIRE_HELLO_F_CERT : 0) |
+	    (nwant > 0 ? WIRE_HELLO_F_WANT : 0));
 	if (tags == 0)
 		ck_assert_mem_eq(v.sig, sig, BS_SIG_LEN);
 	else
@@ -661,6 +673,7 @@ make_bcast(struct frame *f, unsigned ntags, size_t inner_len)
 
 enum recipe {
 	R_HELLO0, R_HELLO3, R_HELLO3C, R_HELLO64C, R_HELLO3T, R_HELLO64T,
+	R_HELLO3W, R_HELLO3CW8T,
 	R_OGM1, R_OGM3, R_OGMSIG,
 	R_UC_MIN, R_UC_MID, R_UC_MAX, R_ECHO, R_TRACE, R_TTLX,
 	R_BC1_MIN, R_BC1_MAX, R_BC8_MIN, R_BC8_MAX,
@@ -672,13 +685,17 @@ make(enum recipe r, struct frame *f)
 {
 	memset(f, 0, sizeof(*f));
 	switch (r) {
-	case R_HELLO0:	make_hello(f, 0, 0, 0); break;
-	case R_HELLO3:	make_hello(f, 3, 0, 0); break;
-	case R_HELLO3C:	make_hello(f, 3, 1, 0); break;
-	case R_HELLO64C: make_hello(f, WIRE_HELLO_MAX_NEIGH, 1, 0); break;
-	case R_HELLO3T:	make_hello(f, 3, 0, 3); break;
+	case R_HELLO0:	make_hello(f, 0, 0, 0, 0); break;
+	case R_HELLO3:	make_hello(f, 3, 0, 0, 0); break;
+	case R_HELLO3C:	make_hello(f, 3, 1, 0, 0); break;
+	case R_HELLO64C: make_hello(f, WIRE_HELLO_MAX_NEIGH, 1, 0, 0); break;
+	case R_HELLO3T:	make_hello(f, 3, 0, 3, 0); break;
 	case R_HELLO64T:
-		make_hello(f, WIRE_HELLO_MAX_NEIGH, 1, WIRE_MAX_TAGS);
+		make_hello(f, WIRE_HELLO_MAX_NEIGH, 1, WIRE_MAX_TAGS, 0);
+		break;
+	case R_HELLO3W:	make_hello(f, 3, 0, 0, 2); break;
+	case R_HELLO3CW8T:
+		make_hello(f, 3, 1, 2, WIRE_HELLO_MAX_WANT);
 		break;
 	case R_OGM1:	make_ogm(f, &ogm_specs[0]); break;
 	case R_OGM3:	make_ogm(f, &ogm_specs[1]); break;
@@ -934,7 +951,7 @@ END_TEST
 /* Places in a valid frame, found by parsing it. */
 enum mark {
 	M_START, M_END,
-	M_NEIGH0, M_NEIGH1, M_CERT, M_HTR,	/* HELLO */
+	M_NEIGH0, M_NEIGH1, M_CERT, M_WANT, M_HTR,	/* HELLO */
 	M_E0, M_E0S, M_E0T, M_E1T, M_E2,	/* OGM entries */
 	M_TR, M_TAGS,				/* OGM trailer */
 };
@@ -954,6 +971,9 @@ mark_off(const struct frame *f, enum mark m)
 	case M_CERT:
 		ck_assert_int_eq(wire_hello_parse(f->buf, f->len, &h), WIRE_OK);
 		return (size_t)(h.cert - f->buf);
+	case M_WANT:		/* the count byte before the addresses */
+		ck_assert_int_eq(wire_hello_parse(f->buf, f->len, &h), WIRE_OK);
+		return (size_t)(h.want[0] - f->buf) - 1;
 	case M_HTR:
 		ck_assert_int_eq(wire_hello_parse(f->buf, f->len, &h), WIRE_OK);
 		return h.tr.covered_len - WIRE_HELLO_TRAILER_HDR_LEN;
@@ -1018,7 +1038,7 @@ static const struct bad bad[] = {
 	{ R_BC8_MAX, M_START, 1, 1, 1, 0, WIRE_EVERSION, 0 },
 	{ R_BC8_MAX, M_START, 1, 1, 0xff, 0, WIRE_EVERSION, 0 },
 	/* HELLO */
-	{ R_HELLO3C, M_START, 2, 1, 0x04, 0, WIRE_ERESERVED, 0 },
+	{ R_HELLO3C, M_START, 2, 1, 0x08, 0, WIRE_ERESERVED, 0 },
 	{ R_HELLO3C, M_START, 2, 1, 0x80, 0, WIRE_ERESERVED, 0 },
 	/* No certificate flag: its bytes read as the trailer. */
 	{ R_HELLO3C, M_START, 2, 1, 0x00, 0, WIRE_ERESERVED, NO_AT },
@@ -1050,6 +1070,22 @@ static const struct bad bad[] = {
 	{ R_HELLO3C, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
 	{ R_HELLO0, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
 	{ R_HELLO3T, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
+	/* HELLO want list */
+	{ R_HELLO3W, M_WANT, 0, 1, 0, 0, WIRE_ECOUNT, 0 },
+	{ R_HELLO3W, M_WANT, 0, 1, WIRE_HELLO_MAX_WANT + 1, 0, WIRE_ECOUNT, 0 },
+	{ R_HELLO3W, M_WANT, 0, 1, 255, 0, WIRE_ECOUNT, 0 },
+	/* One fewer: the second address reads as the trailer. */
+	{ R_HELLO3W, M_WANT, 0, 1, 1, 0, WIRE_ECOUNT, NO_AT },
+	{ R_HELLO3W, M_WANT, 1, 1, 0x03, 0, WIRE_EADDR, 0 },
+	{ R_HELLO3W, M_WANT, 1, 1, 0x00, 0, WIRE_EADDR, 0 },
+	{ R_HELLO3W, M_WANT, 7, 6, NADDR(0x80), 0, WIRE_EDUP, 0 },
+	{ R_HELLO3CW8T, M_WANT, 43, 6, NADDR(0x80), 0, WIRE_EDUP, 0 },
+	/* Any mesh address, one listed as a neighbour too. */
+	{ R_HELLO3W, M_WANT, 7, 6, NADDR(1), 0, WIRE_OK, 0 },
+	/* Flag without the list, list without the flag: refused. */
+	{ R_HELLO3, M_START, 2, 1, WIRE_HELLO_F_WANT, 0, WIRE_EADDR, NO_AT },
+	{ R_HELLO3W, M_START, 2, 1, 0x00, 0, WIRE_ECOUNT, NO_AT },
+	{ R_HELLO3CW8T, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
 	/* HELLO trailer */
 	{ R_HELLO3, M_HTR, 0, 1, 0, 0, WIRE_EAUTH, 0 },
 	{ R_HELLO3, M_HTR, 0, 1, 3, 0, WIRE_EAUTH, 0 },

@@ -292,6 +292,26 @@ check "hellotag: node 2's signature checks $((v1 - v0)) <= $((LEGIT_VPS * el))" 
     test $((v1 - v0)) -le $((LEGIT_VPS * el))
 check "hellotag: node 1 still node 2's neighbour on s0 (link TQ ${tq1})" \
     test "${tq1:-0}" -gt 0
+
+# 7c. Requests amplification: node 4's admitted key, a neighbour of node
+# 2, sends 100 HELLOs a second, each asking for the full OGM entries of
+# the originators it heard (batsec-protocol(7), "Descriptions for new
+# neighbours and on request").  Node 2 takes at most 8 wanted addresses
+# per neighbour and OGM interval (desc_want_over counts the rest) and
+# hands each originator's full entry on at most once per interval: at
+# most 3 originators (1, 3 and 4) x 2 intervals a second.
+r0=$(stat2 desc_want_rx); o0=$(stat2 desc_want_over)
+d0=$(stat2 desc_relayed); w0=$(mesh_now_ms)
+run_attack wants 4 m2 wants -K "$MT/n4.key" -V "$(mesh_addr 2)" -r 100
+sleep 2		# the parser's last counters reach the forwarder
+r1=$(stat2 desc_want_rx); o1=$(stat2 desc_want_over)
+d1=$(stat2 desc_relayed)
+el=$(( ($(mesh_now_ms) - w0) / 1000 + 1 ))
+echo "wants: node 2 desc_want_rx +$((r1 - r0)), desc_want_over +$((o1 - o0)), desc_relayed +$((d1 - d0)) in ${el} s"
+check "wants: node 2 took wants of node 4" gt0 $((r1 - r0))
+check "wants: node 2 ignored the wants over the budget" gt0 $((o1 - o0))
+check "wants: node 2 handed on $((d1 - d0)) <= $((3 * 2 * el + 6)) full entries" \
+    test $((d1 - d0)) -le $((3 * 2 * el + 6))
 fi
 
 # 8. 64 strangers' HELLOs on the segment (mode open: each wants one of the

@@ -156,7 +156,8 @@ fi
 
 FIELDS="frame.number batsec.type frame.protocols batsec.hello.seqno
 batsec.hello.epoch batsec.hello.interval batsec.hello.num_neigh
-batsec.hello.neigh.addr batsec.hello.ifmac batsec.cert.name
+batsec.hello.neigh.addr batsec.hello.ifmac batsec.hello.num_want
+batsec.hello.want batsec.cert.name
 batsec.cert.not_before batsec.cert.not_after batsec.ogm.num_entries
 batsec.ogm.seqno batsec.ogm.epoch batsec.ogm.hops batsec.ogm.tq
 batsec.ogm.kind batsec.ogm.orig batsec.ogm.prev_sender
@@ -208,6 +209,18 @@ eq "HELLO 1000: no certificate" "$(count batsec.hello.seqno 1000 \
     batsec.cert.name)" 0
 eq "HELLO 1003: neighbour entries shown" "$(count batsec.hello.seqno 1003 \
     batsec.hello.neigh.addr)" 3
+# Want lists (gen_hello: seqno 3000 + n): 8 wanted originators signed, 3
+# with a certificate and tags.
+eq "HELLO 3001: num_want" "$(get batsec.hello.seqno 3001 \
+    batsec.hello.num_want)" 8
+eq "HELLO 3001: wanted originators shown" "$(count batsec.hello.seqno 3001 \
+    batsec.hello.want)" 8
+eq "HELLO 3002: wanted originators shown" "$(count batsec.hello.seqno 3002 \
+    batsec.hello.want)" 3
+eq "HELLO 3002: certificate after the neighbours" "$(get \
+    batsec.hello.seqno 3002 batsec.cert.name)" node-1
+eq "HELLO 1003: no want list" "$(count batsec.hello.seqno 1003 \
+    batsec.hello.want)" 0
 eq "HELLO 1003: certificate name" "$(get batsec.hello.seqno 1003 \
     batsec.cert.name)" node-1
 eq "HELLO 1003: not before" "$(get batsec.hello.seqno 1003 \

@@ -357,6 +357,12 @@ sim_emit(void *arg, uint16_t type, const void *obj, size_t size)
 	case IPC_NEIGH:
 		fwd_neigh(v, obj);
 		break;
+	case IPC_DESC_WANT:		/* as fwd_apply_desc_want */
+		if (!S.o.no_want && fwd_want_add(&v->orig.want,
+		    ((const struct ipc_desc_want *)obj)->orig_addr,
+		    SIM_HELLO_MS, S.now) != 0)
+			v->orig.c.want_full++;
+		break;
 	case IPC_LINK_KEY_REQ:
 		sim_req_push(v, obj);
 		break;
@@ -521,8 +527,10 @@ send_hello(struct sim_node *v)
 {
 	struct fwd_peer peers[WIRE_HELLO_MAX_NEIGH];
 	struct fwd_tagkey keys[WIRE_MAX_TAGS];
+	const uint8_t *want[WIRE_HELLO_MAX_WANT];
 	uint8_t buf[WIRE_HELLO_MAX_LEN];
 	size_t n = 0, nkeys = 0, len = 0, i;
+	unsigned nwant = fwd_want_list(&v->orig.want, S.now, want);
 
 	for (i = 0; i < v->n_fnb && n < WIRE_HELLO_MAX_NEIGH; i++) {
 		peers[n].addr = v->fnb[i].addr;
@@ -547,7 +555,7 @@ send_hello(struct sim_node *v)
 	if (fwd_hello_build_cert(&v->id, v->mac, SIM_HELLO_MS, SIM_EPOCH,
 	    ++v->hello_seqno, v->id.pk, peers, n, NULL,
 	    S.now < v->orig.fresh_until_ms ? WIRE_HELLO_F_FRESH : 0, keys,
-	    nkeys, buf, sizeof(buf), &len) == WIRE_OK)
+	    nkeys, want, nwant, buf, sizeof(buf), &len) == WIRE_OK)
 		(void)transmit(v, buf, len);
 }
 

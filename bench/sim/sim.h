@@ -56,6 +56,7 @@ struct sim_opts {
 	unsigned full_every;		/* own OGMs: at least every Nth full
 					   (0: FWD_FULL_EVERY; 1: all full,
 					   as before compact entries) */
+	int no_want;			/* IPC_DESC_WANT ignored */
 	int no_fisheye;			/* pcore.no_fisheye: every compact
 					   entry relayed, no gap expected */
 	unsigned fisheye_hops;		/* 0: pcore's default rule; else */

@@ -26,7 +26,7 @@ usage(FILE *fp)
 	    "         [--limit NAME=VALUE ...] [--check | --check-reach]\n"
 	    "         [--no-header] [--no-burst] [--start-spread MS]\n"
 	    "         [--full-every N] [--no-fisheye | --fisheye HOPS,GAP]\n"
-	    "         [--hello-sign]\n"
+	    "         [--hello-sign] [--no-want]\n"
 	    "       batsec-sim --live IFACE --live-pub FILE --live-k K\n"
 	    "         --live-secs SEC [--live-policy FILE] [options]\n"
 	    "       batsec-sim --sweep [--sizes N,N,...] [--memo-from N]\n"
@@ -47,6 +47,8 @@ usage(FILE *fp)
 	    "before compact entries);\n"
 	    "--hello-sign: every HELLO signed (before HELLO version 3),\n"
 	    "instead of link tags once neighbours hold the link keys;\n"
+	    "--no-want: nodes do not ask for the full entries of single\n"
+	    "originators they miss (IPC_DESC_WANT is ignored);\n"
 	    "--no-fisheye: relays hand on every compact entry (no fisheye\n"
 	    "gap by hops, pcore_fisheye_gap), receivers expect none;\n"
 	    "--fisheye HOPS,GAP: gap 2 from HOPS relayed hops on, doubling\n"
@@ -265,6 +267,7 @@ main(int argc, char **argv)
 		{ "full-every", required_argument, NULL, 'F' },
 		{ "hello-sign", no_argument, NULL, 'g' },
 		{ "no-fisheye", no_argument, NULL, 'E' },
+		{ "no-want", no_argument, NULL, 'q' },
 		{ "fisheye", required_argument, NULL, 'e' },
 		{ "start-spread", required_argument, NULL, 'G' },
 		{ "live", required_argument, NULL, 'i' },
@@ -326,6 +329,7 @@ main(int argc, char **argv)
 		case 'F': o.full_every = (unsigned)strtoul(optarg, NULL, 10);
 			break;
 		case 'E': o.no_fisheye = 1; break;
+		case 'q': o.no_want = 1; break;
 		case 'e':
 			if (sscanf(optarg, "%u,%u", &o.fisheye_hops,
 			    &o.fisheye_gap_max) != 2 || o.fisheye_hops == 0 ||

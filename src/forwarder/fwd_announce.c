@@ -254,10 +254,12 @@ fwd_announce_hello(struct fwd *f, struct fwd_iface *v)
 	struct fwd_peer peers[WIRE_HELLO_MAX_NEIGH];
 	struct fwd_tagkey keys[WIRE_MAX_TAGS];
 	uint8_t buf[WIRE_HELLO_MAX_LEN];
+	const uint8_t *want[WIRE_HELLO_MAX_WANT];
 	const struct fwd_link_salt *salt;
 	uint64_t now_ms = log_now_ms();
 	size_t n = 0, len = 0, nkeys;
 	int r, rotated = 0, sign;
+	unsigned nwant;
 	uint8_t fresh;
 
 	if (f->data == NULL || f->tables == NULL ||
@@ -281,11 +283,12 @@ fwd_announce_hello(struct fwd *f, struct fwd_iface *v)
 	    (uint64_t)f->orig.ogm_ms) || now_ms < f->orig.fresh_until_ms ?
 	    WIRE_HELLO_F_FRESH : 0;
 	nkeys = fwd_announce_keys(f, v, keys);
+	nwant = fwd_want_list(&f->orig.want, now_ms, want);
 	sign = fwd_hello_sign_due(&v->hsign, n, nkeys);
 	r = fwd_hello_build_cert(&f->id, v->rs.mac, f->orig.hello_ms,
 	    f->epoch, v->hello_seqno + 1, salt->salt, peers, n,
 	    fwd_trust_own_cert(&f->trust), fresh, keys, sign ? 0 : nkeys,
-	    buf, sizeof(buf), &len);
+	    want, nwant, buf, sizeof(buf), &len);
 	if (r != WIRE_OK) {
 		log_rl(&f->rx_rl, LOG_WARNING, "%s: HELLO not built: %s",
 		    v->name, wire_strerror(r));
@@ -298,6 +301,8 @@ fwd_announce_hello(struct fwd *f, struct fwd_iface *v)
 		return;
 	v->tx_hello++;
 	f->orig.c.hello_sent++;
+	if (nwant > 0)
+		f->orig.c.want_sent++;
 	if (sign)
 		f->orig.c.hello_signed++;
 }

@@ -171,6 +171,17 @@ fwd_apply_mcast(void *arg, const union ipc_payload *u)
 }
 
 int
+fwd_apply_desc_want(void *arg, const union ipc_payload *u)
+{
+	struct fwd *f = arg;
+
+	if (fwd_want_add(&f->orig.want, u->desc_want.orig_addr,
+	    f->orig.hello_ms, log_now_ms()) != 0)
+		f->orig.c.want_full++;
+	return 0;
+}
+
+int
 fwd_apply_gw(void *arg, const union ipc_payload *u)
 {
 	const struct ipc_gw *m = &u->gw;

@@ -18,5 +18,7 @@ int	fwd_apply_route_alt(void *arg, const union ipc_payload *u);
 int	fwd_apply_tt(void *arg, const union ipc_payload *u);
 int	fwd_apply_gw(void *arg, const union ipc_payload *u);
 int	fwd_apply_mcast(void *arg, const union ipc_payload *u);
+/* IPC_DESC_WANT: the originator goes in our next HELLOs (struct fwd_wants). */
+int	fwd_apply_desc_want(void *arg, const union ipc_payload *u);
 
 #endif /* BATSEC_FWD_APPLY_H */

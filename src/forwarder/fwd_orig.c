@@ -65,7 +65,7 @@ fwd_hello_build(const struct bs_identity *id,
     size_t *len)
 {
 	return fwd_hello_build_cert(id, ifmac, interval_ms, epoch, seqno,
-	    salt, peers, n, NULL, 0, NULL, 0, buf, cap, len);
+	    salt, peers, n, NULL, 0, NULL, 0, NULL, 0, buf, cap, len);
 }
 
 int
@@ -74,6 +74,7 @@ fwd_hello_build_cert(const struct bs_identity *id,
     uint32_t epoch, uint32_t seqno, const uint8_t *salt,
     const struct fwd_peer *peers, size_t n, const uint8_t *cert,
     uint8_t flags, const struct fwd_tagkey *keys, size_t nkeys,
+    const uint8_t *const *want, unsigned nwant,
     uint8_t *buf, size_t cap, size_t *len)
 {
 	uint8_t sig[BS_SIG_LEN], tag[BS_TAG_LEN], addr[BS_ADDR_LEN];
@@ -82,7 +83,8 @@ fwd_hello_build_cert(const struct bs_identity *id,
 	int r;
 
 	if (n > WIRE_HELLO_MAX_NEIGH || nkeys > WIRE_MAX_TAGS ||
-	    (nkeys > 0 && keys == NULL))
+	    (nkeys > 0 && keys == NULL) || nwant > WIRE_HELLO_MAX_WANT ||
+	    (nwant > 0 && want == NULL))
 		return WIRE_EINVAL;
 	memset(&h, 0, sizeof(h));
 	h.num_neigh = (unsigned)n;
@@ -96,6 +98,9 @@ fwd_hello_build_cert(const struct bs_identity *id,
 	h.flags = flags & WIRE_HELLO_F_FRESH;
 	h.tr.auth = nkeys > 0 ? WIRE_AUTH_MAC : WIRE_AUTH_SIG;
 	h.tr.num_tags = (unsigned)nkeys;
+	h.num_want = nwant;
+	for (i = 0; i < nwant; i++)
+		h.want[i] = want[i];
 	for (i = 0; i < n; i++) {
 		h.neigh[i].addr = peers[i].addr;
 		h.neigh[i].rx_count = peers[i].rx_count;
@@ -122,6 +127,38 @@ fwd_hello_build_cert(const struct bs_identity *id,
 		return r;
 	*len = l;
 	return WIRE_OK;
+}
+
+int
+fwd_want_add(struct fwd_wants *w, const uint8_t addr[static BS_ADDR_LEN],
+    uint16_t hello_ms, uint64_t now_ms)
+{
+	unsigned i, slot = WIRE_HELLO_MAX_WANT;
+
+	for (i = 0; i < WIRE_HELLO_MAX_WANT; i++) {
+		if (w->until_ms[i] > now_ms &&
+		    memcmp(w->addr[i], addr, BS_ADDR_LEN) == 0)
+			return 0;	/* asked already */
+		if (w->until_ms[i] <= now_ms && slot == WIRE_HELLO_MAX_WANT)
+			slot = i;
+	}
+	if (slot == WIRE_HELLO_MAX_WANT)
+		return -1;
+	memcpy(w->addr[slot], addr, BS_ADDR_LEN);
+	w->until_ms[slot] = now_ms + (uint64_t)FWD_WANT_HELLOS * hello_ms;
+	return 0;
+}
+
+unsigned
+fwd_want_list(const struct fwd_wants *w, uint64_t now_ms,
+    const uint8_t *out[static WIRE_HELLO_MAX_WANT])
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < WIRE_HELLO_MAX_WANT; i++)
+		if (w->until_ms[i] > now_ms)
+			out[n++] = w->addr[i];
+	return n;
 }
 
 void

@@ -91,8 +91,9 @@ int	fwd_hello_build(const struct bs_identity *id,
 	    const struct fwd_peer *peers, size_t n, uint8_t *buf, size_t cap,
 	    size_t *len);
 /*
- * fwd_hello_build carrying cert (BS_CERT_LEN bytes) when not NULL and
- * flags (WIRE_HELLO_F_FRESH), authenticated by nkeys (1..WIRE_MAX_TAGS)
+ * fwd_hello_build carrying cert (BS_CERT_LEN bytes) when not NULL,
+ * flags (WIRE_HELLO_F_FRESH) and the nwant (0..WIRE_HELLO_MAX_WANT)
+ * wanted originators' addresses, authenticated by nkeys (1..WIRE_MAX_TAGS)
  * link tags under keys, or signed when nkeys is 0.
  */
 int	fwd_hello_build_cert(const struct bs_identity *id,
@@ -100,7 +101,27 @@ int	fwd_hello_build_cert(const struct bs_identity *id,
 	    uint32_t epoch, uint32_t seqno, const uint8_t *salt,
 	    const struct fwd_peer *peers, size_t n, const uint8_t *cert,
 	    uint8_t flags, const struct fwd_tagkey *keys, size_t nkeys,
+	    const uint8_t *const *want, unsigned nwant,
 	    uint8_t *buf, size_t cap, size_t *len);
+
+/*
+ * Originators whose full OGM entry our parser asked for (IPC_DESC_WANT,
+ * batsec-protocol(7) "Descriptions on request"): each rides in our
+ * HELLOs on every interface for FWD_WANT_HELLOS hello intervals, at most
+ * WIRE_HELLO_MAX_WANT at a time (a further one is refused and counted);
+ * an address already listed is not listed twice.
+ */
+#define FWD_WANT_HELLOS		2
+struct fwd_wants {
+	uint8_t addr[WIRE_HELLO_MAX_WANT][BS_ADDR_LEN];
+	uint64_t until_ms[WIRE_HELLO_MAX_WANT];
+};
+/* Ask for addr's full entry from now_ms: 0, or -1 when the list is full. */
+int	fwd_want_add(struct fwd_wants *w, const uint8_t addr[static BS_ADDR_LEN],
+	    uint16_t hello_ms, uint64_t now_ms);
+/* The addresses still asked for at now_ms into out: how many. */
+unsigned fwd_want_list(const struct fwd_wants *w, uint64_t now_ms,
+	    const uint8_t *out[static WIRE_HELLO_MAX_WANT]);
 
 /*
  * HELLO authentication (batsec-protocol(7), HELLO): a HELLO carries link
@@ -158,7 +179,9 @@ int	fwd_hello_sign_due(struct fwd_hsign *s, size_t npeers, size_t nkeys);
 	X(burst_ogm,		"tx_ogm_burst") \
 	X(burst_refused,	"burst_refused") \
 	X(ogm_full,		"tx_ogm_full") \
-	X(ogm_compact,		"tx_ogm_compact")
+	X(ogm_compact,		"tx_ogm_compact") \
+	X(want_sent,		"desc_want_sent") \
+	X(want_full,		"desc_want_full")
 
 COUNTERS_STRUCT(fwd_ocount, FWD_OCOUNT_LIST);
 #define FWD_OCOUNT_N	(sizeof(struct fwd_ocount) / sizeof(uint64_t))
@@ -207,6 +230,7 @@ struct fwd_orig {
 	uint64_t fresh_until_ms;	/* our parser asked for descriptions
 					   (IPC_NEIGH_F_DESC): our HELLOs
 					   carry the fresh flag until then */
+	struct fwd_wants want;		/* and these originators' entries */
 	struct fwd_ocount c;
 };
 

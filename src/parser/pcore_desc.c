@@ -36,6 +36,19 @@ pcore_desc_free(struct pcore *pc)
 	pc->desc_bytes = 0;
 }
 
+/* The remembered ask of addr, or NULL. */
+static struct pcore_want *
+pcore_want_find(struct pcore *pc, const uint8_t addr[static BS_ADDR_LEN])
+{
+	unsigned i;
+
+	for (i = 0; i < PCORE_WANT_RECENT; i++)
+		if (pc->want[i].ms != 0 &&
+		    memcmp(pc->want[i].addr, addr, BS_ADDR_LEN) == 0)
+			return &pc->want[i];
+	return NULL;
+}
+
 /* The set of addr: PCORE_DESC_WAYS records. */
 static struct pcore_desc *
 pcore_desc_set(struct pcore *pc, const uint8_t addr[static BS_ADDR_LEN])
@@ -76,6 +89,7 @@ pcore_desc_keep(struct pcore *pc, const uint8_t addr[static BS_ADDR_LEN],
     const uint8_t from[static BS_ADDR_LEN], const uint8_t *blk, size_t len)
 {
 	struct pcore_desc *d, *set;
+	struct pcore_want *w;
 	uint8_t *copy;
 	size_t i;
 
@@ -115,8 +129,11 @@ pcore_desc_keep(struct pcore *pc, const uint8_t addr[static BS_ADDR_LEN],
 	d->epoch = epoch;
 	d->seqno = seqno;
 	d->sent_ms = 0;
+	d->wanted_until_ms = 0;
 	d->blk = copy;
 	pc->desc_bytes += len;
+	if ((w = pcore_want_find(pc, addr)) != NULL)
+		memset(w, 0, sizeof(*w));	/* it came: ask again at once */
 	return 0;
 }
 
@@ -143,4 +160,91 @@ int
 pcore_desc_upgrading(const struct pcore *pc, uint64_t now_ms)
 {
 	return now_ms < pc->upgrade_until_ms;
+}
+
+static uint64_t
+pcore_desc_ogm_ms(const struct pcore *pc)
+{
+	return pc->cfg.ogm_ms > 0 ? pc->cfg.ogm_ms : 1000;
+}
+
+void
+pcore_desc_ask(struct pcore *pc, const uint8_t addr[static BS_ADDR_LEN],
+    uint64_t now_ms)
+{
+	uint64_t ogm = pcore_desc_ogm_ms(pc);
+	struct ipc_desc_want m;
+	struct pcore_want *w;
+	unsigned i;
+
+	if (now_ms >= pc->want_period_ms + ogm || now_ms < pc->want_period_ms) {
+		pc->want_period_ms = now_ms;
+		pc->want_n = 0;
+	}
+	if (pc->want_n >= PCORE_WANT_PER_OGM)
+		return;
+	if ((w = pcore_want_find(pc, addr)) != NULL) {
+		if (now_ms >= w->ms && now_ms - w->ms <
+		    ((uint64_t)PCORE_WANT_AGAIN_OGMS * ogm) << w->tries)
+			return;
+		if (w->tries < PCORE_WANT_BACKOFF_MAX)
+			w->tries++;
+	} else {
+		/* A free slot, else the next in turn (the ring's oldest). */
+		for (i = 0; i < PCORE_WANT_RECENT && pc->want[i].ms != 0; i++)
+			;
+		if (i == PCORE_WANT_RECENT) {
+			i = pc->want_next;
+			pc->want_next = (pc->want_next + 1) % PCORE_WANT_RECENT;
+		}
+		w = &pc->want[i];
+		memcpy(w->addr, addr, BS_ADDR_LEN);
+		w->tries = 0;
+	}
+	memset(&m, 0, sizeof(m));
+	memcpy(m.orig_addr, addr, BS_ADDR_LEN);
+	if (pcore_emit(pc, IPC_DESC_WANT, &m, sizeof(m)) != 0)
+		return;
+	w->ms = now_ms != 0 ? now_ms : 1;
+	pc->want_n++;
+	pcore_count(pc, IPC_STAT_DESC_ASKED);
+}
+
+void
+pcore_desc_wanted(struct pcore *pc, struct pcore_neigh *n,
+    const uint8_t *const *want, unsigned num, uint64_t now_ms)
+{
+	uint64_t ogm = pcore_desc_ogm_ms(pc);
+	struct pcore_desc *d;
+	unsigned i;
+
+	if (now_ms >= n->want_period_ms + ogm || now_ms < n->want_period_ms) {
+		n->want_period_ms = now_ms;
+		n->want_n = 0;
+	}
+	for (i = 0; i < num; i++) {
+		if (n->want_n >= PCORE_WANT_PER_OGM) {
+			pcore_count(pc, IPC_STAT_DESC_WANT_OVER);
+			continue;
+		}
+		n->want_n++;
+		if ((d = pcore_desc_get(pc, want[i])) == NULL)
+			continue;
+		d->wanted_until_ms = now_ms + PCORE_UPGRADE_OGMS * ogm;
+		pcore_count(pc, IPC_STAT_DESC_WANT_RX);
+	}
+}
+
+int
+pcore_desc_due(const struct pcore *pc, const struct pcore_desc *d,
+    uint64_t now_ms)
+{
+	return pcore_desc_upgrading(pc, now_ms) || now_ms < d->wanted_until_ms;
+}
+
+void
+pcore_desc_sent(struct pcore_desc *d, uint64_t now_ms)
+{
+	d->sent_ms = now_ms;
+	d->wanted_until_ms = 0;
 }

@@ -1,7 +1,7 @@
 /*
  * pcore_desc.h — the last full OGM entry verified of each originator,
  * kept so that it can be handed on to neighbours that need it
- * (batsec-protocol(7), "OGM CHAIN", "Descriptions for new neighbours").
+ * (batsec-protocol(7), "OGM CHAIN", "Descriptions for new neighbours and on request").
  *
  * A compact entry is useless to a node that has not verified a full entry
  * of its originator: one that just started, whose parser restarted, or
@@ -34,6 +34,7 @@
 #define PCORE_UPGRADE_OGMS	5	/* intervals a fresh neighbour gets */
 
 struct pcore;
+struct pcore_neigh;
 
 struct pcore_desc {
 	uint8_t addr[BS_ADDR_LEN];	/* originator; all zero: free */
@@ -44,6 +45,7 @@ struct pcore_desc {
 	uint16_t len;			/* of blk */
 	uint32_t epoch, seqno;
 	uint64_t sent_ms;		/* last handed on (0: never) */
+	uint64_t wanted_until_ms;	/* a neighbour asked for it */
 	uint8_t *blk;			/* signed part and signature */
 };
 
@@ -69,6 +71,39 @@ void	pcore_desc_forget(struct pcore *pc,
 void	pcore_desc_fresh(struct pcore *pc, uint64_t now_ms);
 /* 1 while some neighbour needs descriptions. */
 int	pcore_desc_upgrading(const struct pcore *pc, uint64_t now_ms);
+
+/*
+ * Descriptions on request (batsec-protocol(7), "Descriptions on
+ * request").  A neighbour relayed a compact entry of addr that this node
+ * cannot take (no full entry of it verified, or its chain lost):
+ * pcore_desc_ask sends IPC_DESC_WANT, so that our next HELLOs ask the
+ * neighbours for it.  At most PCORE_WANT_PER_OGM addresses per OGM
+ * interval; an address asked for is not asked for again before
+ * PCORE_WANT_AGAIN_OGMS intervals, doubled at each ask that brought
+ * nothing up to PCORE_WANT_BACKOFF_MAX doublings (an originator our
+ * policy refuses is asked for rarely), and forgotten once its full
+ * entry is kept; PCORE_WANT_RECENT (pcore_int.h) addresses are
+ * remembered.
+ */
+#define PCORE_WANT_PER_OGM	8
+#define PCORE_WANT_AGAIN_OGMS	4
+#define PCORE_WANT_BACKOFF_MAX	6
+void	pcore_desc_ask(struct pcore *pc, const uint8_t addr[static BS_ADDR_LEN],
+	    uint64_t now_ms);
+/*
+ * Neighbour n's authenticated HELLO asks for the num (WIRE_HELLO_MAX_WANT
+ * at most) originators in want: each whose full entry this node keeps is
+ * handed on before its next compact entry relayed within
+ * PCORE_UPGRADE_OGMS intervals.  n has PCORE_WANT_PER_OGM marks per OGM
+ * interval; beyond, wants are counted (desc_want_over) and ignored.
+ */
+void	pcore_desc_wanted(struct pcore *pc, struct pcore_neigh *n,
+	    const uint8_t *const *want, unsigned num, uint64_t now_ms);
+/* 1 when d is to be handed on at now_ms (a fresh neighbour or a want). */
+int	pcore_desc_due(const struct pcore *pc, const struct pcore_desc *d,
+	    uint64_t now_ms);
+/* d was handed on at now_ms. */
+void	pcore_desc_sent(struct pcore_desc *d, uint64_t now_ms);
 
 
 #endif /* BATSEC_PCORE_DESC_H */

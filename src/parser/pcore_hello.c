@@ -206,6 +206,7 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 	struct routing_neigh_info ni;
 	struct routing_hello rh;
 	struct wire_hello h;
+	struct pcore_neigh *nb;
 	uint8_t addr[BS_ADDR_LEN], cls = BS_CLASS_REFUSED, ask = 0;
 	enum pcore_drop why;
 	int r, us;
@@ -239,6 +240,9 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 	 * HELLOs: our forwarder signs one soon (fwd_hello_sign_due). */
 	if ((h.flags & WIRE_HELLO_F_FRESH) != 0)
 		ask |= IPC_NEIGH_F_FRESH;
+	/* The originators whose full entries it asks for. */
+	if (h.num_want > 0 && (nb = pcore_neigh_get(pc, ifindex, addr)) != NULL)
+		pcore_desc_wanted(pc, nb, h.want, h.num_want, now_ms);
 	if (us < 0)
 		ask |= IPC_NEIGH_F_SIGN;
 	if (routing_neigh_get(pc->rt, ifindex, addr, &ni) == ROUTING_OK) {

@@ -227,6 +227,8 @@ struct pcore_neigh {
 	uint32_t strangers;		/* strangers it introduced */
 	uint64_t pin_period_ms;		/* its pin period began (0: none) */
 	uint32_t pins;			/* TOFU pins it caused in it */
+	uint64_t want_period_ms;	/* its wants (pcore_desc_wanted) */
+	unsigned want_n;
 };
 
 /*
@@ -246,6 +248,8 @@ typedef int (*pcore_emit_fn)(void *arg, uint16_t type, const void *obj,
  * another.  PCORE_LOST_KEYS of them, the oldest overwritten.
  */
 #define PCORE_LOST_KEYS		64
+/* Originators whose full entries pcore_desc_ask asked for lately. */
+#define PCORE_WANT_RECENT	64
 struct pcore_lost_key {
 	uint32_t ifindex;		/* 0: free */
 	uint8_t addr[BS_ADDR_LEN];
@@ -302,6 +306,14 @@ struct pcore {
 	size_t desc_bytes;		/* their blocks */
 	uint64_t upgrade_until_ms;	/* some neighbour needs them till */
 	uint64_t desc_wanted_ms;	/* pcore_neigh_want_desc: last request */
+	struct pcore_want {		/* pcore_desc_ask: asked lately */
+		uint8_t addr[BS_ADDR_LEN];
+		uint8_t tries;		/* asks without the entry coming */
+		uint64_t ms;		/* last asked; 0: free */
+	} want[PCORE_WANT_RECENT];
+	unsigned want_next;		/* slot to take when none is free */
+	uint64_t want_period_ms;	/* the OGM interval want_n counts in */
+	unsigned want_n;
 	uint32_t far_s;			/* the second far_n counts in */
 	uint32_t far_n;			/* originators lost in it */
 

@@ -762,8 +762,8 @@ pcore_desc_handon(struct pcore *pc, const struct routing_ogm *m,
 	uint8_t elem[BS_CHAIN_LEN];
 	unsigned ceil;
 
-	if (!res->relay || !pcore_desc_upgrading(pc, now_ms) ||
-	    (d = pcore_desc_get(pc, m->orig_addr)) == NULL ||
+	if (!res->relay || (d = pcore_desc_get(pc, m->orig_addr)) == NULL ||
+	    !pcore_desc_due(pc, d, now_ms) ||
 	    d->epoch != m->epoch || d->hops >= BS_MAXHOPS ||
 	    !routing_newer(m->epoch, m->seqno, d->epoch, d->seqno) ||
 	    (d->sent_ms != 0 && now_ms - d->sent_ms < pc->cfg.ogm_ms) ||
@@ -787,7 +787,7 @@ pcore_desc_handon(struct pcore *pc, const struct routing_ogm *m,
 	rl.ifindex = IPC_IFINDEX_ALL;
 	if (pcore_emit(pc, IPC_RELAY, &rl, sizeof(rl)) != 0)
 		return;
-	d->sent_ms = now_ms;
+	pcore_desc_sent(d, now_ms);
 	pcore_count(pc, IPC_STAT_DESC_RELAYED);
 }
 
@@ -813,11 +813,16 @@ pcore_entry_compact(struct pcore *pc, uint32_t ifindex,
 
 	if (memcmp(e->cp.orig, pc->cfg.own_addr, BS_ADDR_LEN) == 0)
 		return PCORE_E_OWN;
-	if (routing_orig_get_addr(pc->rt, e->cp.orig, &oi) != ROUTING_OK)
+	/* No full entry to take it by: ask the neighbours for one. */
+	if (routing_orig_get_addr(pc->rt, e->cp.orig, &oi) != ROUTING_OK) {
+		pcore_desc_ask(pc, e->cp.orig, now_ms);
 		return PCORE_E_NODESC;
+	}
 	memcpy(&a, oi.aux, sizeof(a));
-	if (!a.chain_ok || a.chain_epoch != oi.epoch)
+	if (!a.chain_ok || a.chain_epoch != oi.epoch) {
+		pcore_desc_ask(pc, e->cp.orig, now_ms);
 		return PCORE_E_NODESC;
+	}
 	if (!pcore_key_admitted(pc, oi.pk, &cls))
 		return PCORE_E_POLICY;
 	pcore_entry_ogm(pc, &m, oi.pk, oi.addr, oi.epoch, e->cp.seqno, o, e,
@@ -828,6 +833,7 @@ pcore_entry_compact(struct pcore *pc, uint32_t ifindex,
 		return pcore_entry_refused(r);
 	if ((what = pcore_chain_check(pc, &a, e, n, now_ms)) == PCORE_E_FAR) {
 		pcore_chain_lost(pc, &oi, n, now_ms);
+		pcore_desc_ask(pc, e->cp.orig, now_ms);
 		return PCORE_E_NODESC;
 	}
 	if (what != PCORE_E_ACCEPT)

@@ -317,15 +317,31 @@ chk_route_alt(const union ipc_payload *u, char *err, size_t errlen)
 	return 0;
 }
 
+/* An originator's address and two reserved bytes (ROUTE_DEL, DESC_WANT). */
+static int
+chk_addr2(const uint8_t addr[static BS_ADDR_LEN], const uint8_t res[2],
+    char *err, size_t errlen)
+{
+	if (!ipc_addr_is_mesh(addr))
+		return log_errf(err, errlen, "orig_addr is not a mesh address");
+	if (!ipc_zero(res, 2))
+		return log_errf(err, errlen, "reserved bytes not 0");
+	return 0;
+}
+
 static int
 chk_route_del(const union ipc_payload *u, char *err,
     size_t errlen)
 {
-	if (!ipc_addr_is_mesh(u->route_del.orig_addr))
-		return log_errf(err, errlen, "orig_addr is not a mesh address");
-	if (!ipc_zero(u->route_del.reserved, sizeof(u->route_del.reserved)))
-		return log_errf(err, errlen, "reserved bytes not 0");
-	return 0;
+	return chk_addr2(u->route_del.orig_addr, u->route_del.reserved, err,
+	    errlen);
+}
+
+static int
+chk_desc_want(const union ipc_payload *u, char *err, size_t errlen)
+{
+	return chk_addr2(u->desc_want.orig_addr, u->desc_want.reserved, err,
+	    errlen);
 }
 
 static int
@@ -660,6 +676,8 @@ static const struct ipc_desc ipc_descs[] = {
 	FIXED(IPC_GW, IPC_ROLE_FORWARDER, "GW", struct ipc_gw, chk_gw),
 	VAR(IPC_MCAST, IPC_ROLE_FORWARDER, "MCAST", struct ipc_mcast, group,
 	    count, BS_ADDR_LEN, 0, IPC_MCAST_MAX, chk_mcast),
+	FIXED(IPC_DESC_WANT, IPC_ROLE_FORWARDER, "DESC_WANT",
+	    struct ipc_desc_want, chk_desc_want),
 	VAR(IPC_RELAY, IPC_ROLE_FORWARDER, "RELAY", struct ipc_relay, entry,
 	    len, 1, IPC_RELAY_MIN, IPC_RELAY_MAX, chk_relay),
 	VAR(IPC_STATS, IPC_ROLE_FORWARDER, "STATS", struct ipc_stats, s, count,

@@ -79,6 +79,7 @@ enum ipc_type {
 	IPC_CERT		= 0x4d,
 	IPC_ROUTE_ALT		= 0x4e,
 	IPC_MCAST		= 0x4f,
+	IPC_DESC_WANT		= 0x50,
 };
 
 /* ---- limits shared by both ends ----------------------------------------- */
@@ -332,6 +333,18 @@ struct ipc_neigh {
 #define IPC_NEIGH_F_DESC	0x04
 #define IPC_NEIGH_F_MASK	0x07
 
+/*
+ * IPC_DESC_WANT: a neighbour relayed a compact entry of this originator
+ * and the parser holds no full entry it could take it by (or lost the
+ * chain): the forwarder asks its neighbours for the full entry in its
+ * next HELLOs (fwd_orig.h, struct fwd_wants).  At most PCORE_WANT_PER_OGM
+ * per OGM interval.
+ */
+struct ipc_desc_want {
+	uint8_t orig_addr[BS_ADDR_LEN];	/* a mesh address, not our own */
+	uint8_t reserved[2];		/* 0 */
+};
+
 /* IPC_LINK_KEY_REQ: derive the link key with an up neighbour. */
 struct ipc_link_key_req {
 	uint8_t peer_pk[BS_PK_LEN];
@@ -547,7 +560,10 @@ struct ipc_pins {
 	X(IPC_STAT_DESC_FULL,		80, "desc_full") \
 	X(IPC_STAT_OGM_FISHEYE,		81, "ogm_fisheye") \
 	X(IPC_STAT_RX_HELLO_MAC,	82, "rx_hello_mac") \
-	X(IPC_STAT_DESC_WANTED,		83, "desc_wanted")
+	X(IPC_STAT_DESC_WANTED,		83, "desc_wanted") \
+	X(IPC_STAT_DESC_ASKED,		84, "desc_asked") \
+	X(IPC_STAT_DESC_WANT_RX,	85, "desc_want_rx") \
+	X(IPC_STAT_DESC_WANT_OVER,	86, "desc_want_over")
 
 /* Per source: IPC_STAT_SRC_FIELDS ids from IPC_STAT_SRC1_MAC on. */
 #define IPC_STAT_SRC_FIELDS	8
@@ -598,6 +614,7 @@ union ipc_payload {
 	struct ipc_heartbeat heartbeat;
 	struct ipc_cert cert;
 	struct ipc_mcast mcast;
+	struct ipc_desc_want desc_want;
 };
 
 /* No compiler padding anywhere in what travels (sizes = sum of fields). */
@@ -615,6 +632,7 @@ _Static_assert(sizeof(struct ipc_route_cand) == 12, "ipc_route_cand");
 _Static_assert(offsetof(struct ipc_route_alt, c) == 8, "ipc_route_alt");
 _Static_assert(sizeof(struct ipc_neigh) == 72, "ipc_neigh");
 _Static_assert(sizeof(struct ipc_link_key_req) == 36, "ipc_link_key_req");
+_Static_assert(sizeof(struct ipc_desc_want) == 8, "ipc_desc_want");
 _Static_assert(sizeof(struct ipc_tt_entry) == 10, "ipc_tt_entry");
 _Static_assert(offsetof(struct ipc_tt, e) == 12, "ipc_tt");
 _Static_assert(sizeof(struct ipc_gw) == 16, "ipc_gw");

@@ -517,6 +517,38 @@ hello_neigh(struct rcur *c, struct wire_hello *h, unsigned i)
 			rc_fail(c, WIRE_EDUP, "neighbour address", at);
 }
 
+static void
+hello_want(struct rcur *c, struct wire_hello *h, unsigned i)
+{
+	size_t at = c->off;
+	unsigned j;
+
+	h->want[i] = rc_mesh_addr(c, "wanted originator");
+	for (j = 0; c->err == 0 && j < i; j++)
+		if (memcmp(h->want[j], h->want[i], BS_ADDR_LEN) == 0)
+			rc_fail(c, WIRE_EDUP, "wanted originator", at);
+}
+
+/* Two mesh addresses in list[0..n) alike, or one that is not a mesh address. */
+static int
+addrs_bad(const struct wire_hello_neigh *nb, const uint8_t *const *list,
+    unsigned n)
+{
+	unsigned i, j;
+
+	for (i = 0; i < n; i++) {
+		const uint8_t *a = nb != NULL ? nb[i].addr : list[i];
+
+		if (a == NULL || !wire_addr_is_mesh(a))
+			return 1;
+		for (j = 0; j < i; j++)
+			if (memcmp(nb != NULL ? nb[j].addr : list[j], a,
+			    BS_ADDR_LEN) == 0)
+				return 1;
+	}
+	return 0;
+}
+
 int
 wire_hello_parse(const uint8_t *p, size_t len, struct wire_hello *h)
 {
@@ -540,6 +572,12 @@ wire_hello_parse(const uint8_t *p, size_t len, struct wire_hello *h)
 		hello_neigh(&c, h, i);
 	if (h->flags & WIRE_HELLO_F_CERT)
 		h->cert = rc_cert(&c, "certificate");
+	if (h->flags & WIRE_HELLO_F_WANT) {
+		h->num_want = rc_u8_in(&c, "num_want", 1, WIRE_HELLO_MAX_WANT,
+		    WIRE_ECOUNT);
+		for (i = 0; c.err == 0 && i < h->num_want; i++)
+			hello_want(&c, h, i);
+	}
 	link_trailer(&c, p, &h->tr, 0);
 	h->tr.counter = (uint64_t)h->epoch << 32 | h->seqno;
 	h->signed_ptr = h->tr.covered;
@@ -554,7 +592,7 @@ wire_hello_parse(const uint8_t *p, size_t len, struct wire_hello *h)
 static int
 hello_check(const struct wire_hello *h)
 {
-	unsigned i, j;
+	unsigned i;
 
 	if (h->pk == NULL || h->ifmac == NULL || h->salt == NULL ||
 	    !wire_mac_is_unicast(h->ifmac))
@@ -569,16 +607,13 @@ hello_check(const struct wire_hello *h)
 	    (h->tr.auth != 0 && h->tr.auth != WIRE_AUTH_SIG) ||
 	    h->tr.num_tags != 0)
 		return WIRE_EINVAL;
-	for (i = 0; i < h->num_neigh; i++) {
-		if (h->neigh[i].addr == NULL ||
-		    !wire_addr_is_mesh(h->neigh[i].addr) ||
-		    h->neigh[i].rx_count > WIRE_RX_WINDOW)
+	if (h->num_want > WIRE_HELLO_MAX_WANT ||
+	    addrs_bad(h->neigh, NULL, h->num_neigh) ||
+	    addrs_bad(NULL, h->want, h->num_want))
+		return WIRE_EINVAL;
+	for (i = 0; i < h->num_neigh; i++)
+		if (h->neigh[i].rx_count > WIRE_RX_WINDOW)
 			return WIRE_EINVAL;
-		for (j = 0; j < i; j++)
-			if (memcmp(h->neigh[j].addr, h->neigh[i].addr,
-			    BS_ADDR_LEN) == 0)
-				return WIRE_EINVAL;
-	}
 	return WIRE_OK;
 }
 
@@ -596,6 +631,7 @@ wire_hello_build(uint8_t *buf, size_t cap, const struct wire_hello *h,
 	wc_u8(&w, WIRE_T_HELLO);
 	wc_u8(&w, WIRE_HELLO_VERSION);
 	wc_u8(&w, (uint8_t)((h->cert != NULL ? WIRE_HELLO_F_CERT : 0) |
+	    (h->num_want > 0 ? WIRE_HELLO_F_WANT : 0) |
 	    (h->flags & WIRE_HELLO_F_FRESH)));
 	wc_u8(&w, (uint8_t)h->num_neigh);
 	wc_bytes(&w, h->pk, BS_PK_LEN);
@@ -611,6 +647,10 @@ wire_hello_build(uint8_t *buf, size_t cap, const struct wire_hello *h,
 	}
 	if (h->cert != NULL)
 		wc_bytes(&w, h->cert, BS_CERT_LEN);
+	if (h->num_want > 0)
+		wc_u8(&w, (uint8_t)h->num_want);
+	for (i = 0; i < h->num_want; i++)
+		wc_bytes(&w, h->want[i], BS_ADDR_LEN);
 	wc_u8(&w, h->tr.auth == WIRE_AUTH_MAC ? WIRE_AUTH_MAC : WIRE_AUTH_SIG);
 	wc_u8(&w, (uint8_t)h->tr.num_tags);
 	wc_zero(&w, 2);

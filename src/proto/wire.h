@@ -138,11 +138,14 @@ struct wire_trailer {
 #define WIRE_HELLO_F_CERT	0x01
 #define WIRE_HELLO_F_FRESH	0x02	/* the sender knows no full OGM
 					   entries yet (pcore_desc.h) */
-#define WIRE_HELLO_F_MASK	0x03
+#define WIRE_HELLO_F_WANT	0x04	/* a want list follows the
+					   certificate (pcore_desc.h) */
+#define WIRE_HELLO_F_MASK	0x07
+#define WIRE_HELLO_MAX_WANT	8	/* originators asked for at once */
 #define WIRE_RX_WINDOW		64	/* rx_count: of the last 64 */
 #define WIRE_HELLO_MAX_LEN	(WIRE_HELLO_FIXED_LEN + \
     WIRE_HELLO_NEIGH_LEN * WIRE_HELLO_MAX_NEIGH + BS_CERT_LEN + \
-    WIRE_HELLO_TRAILER_HDR_LEN + WIRE_MAX_TAGS * WIRE_TAG_ENTRY_LEN)
+    1 + BS_ADDR_LEN * WIRE_HELLO_MAX_WANT + WIRE_HELLO_TRAILER_HDR_LEN + WIRE_MAX_TAGS * WIRE_TAG_ENTRY_LEN)
 
 struct wire_hello_neigh {
 	const uint8_t *addr;		/* mesh address, 6 bytes */
@@ -152,7 +155,8 @@ struct wire_hello_neigh {
 /*
  * Parsed HELLO.  As builder input: flags, signed_*, sig, len, where and
  * all of tr but auth and num_tags are ignored (the certificate flag
- * follows cert != NULL; tr.auth 0 means WIRE_AUTH_SIG).
+ * follows cert != NULL, the want flag num_want > 0; tr.auth 0 means
+ * WIRE_AUTH_SIG).
  */
 struct wire_hello {
 	uint8_t flags;
@@ -165,6 +169,10 @@ struct wire_hello {
 	const uint8_t *salt;		/* link salt, BS_LINKSALT_LEN */
 	struct wire_hello_neigh neigh[WIRE_HELLO_MAX_NEIGH];
 	const uint8_t *cert;		/* BS_CERT_LEN bytes or NULL */
+	/* Originators whose last full OGM entry the sender asks its
+	 * neighbours to hand on (mesh addresses, none twice). */
+	unsigned num_want;		/* 0, or 1..WIRE_HELLO_MAX_WANT */
+	const uint8_t *want[WIRE_HELLO_MAX_WANT];
 	/*
 	 * The trailer: tr.auth WIRE_AUTH_SIG (tr.sig) or WIRE_AUTH_MAC
 	 * (tr.tags under bs_link_mac(K, sender address, tr.counter,

@@ -39,6 +39,9 @@
  *   hellos	-n fresh keys, each with its own random source MAC, send
  *		correctly signed HELLOs every second (strangers in mode
  *		open, each wanting a neighbour slot)
+ *   wants	-K, a neighbour of -V: HELLOs asking for the full OGM
+ *		entries of 8 originators heard (descriptions on request),
+ *		as fast as -r allows
  *
  * Data-plane modes (version-2 data frames, laid out here by hand from
  * the specification, see "version-2 data frames" below).  -V names the
@@ -621,8 +624,9 @@ atk_identity(struct atk *a)
 	a->epoch = (uint32_t)time(NULL);
 }
 
+/* Our HELLO; ask: its want list names the first originators heard. */
 static void
-atk_hello(struct atk *a)
+atk_hello_asking(struct atk *a, int ask)
 {
 	struct wire_hello h;
 	uint8_t buf[WIRE_HELLO_MAX_LEN];
@@ -639,7 +643,15 @@ atk_hello(struct atk *a)
 		h.neigh[i].rx_count = WIRE_RX_WINDOW;	/* "heard all" */
 	}
 	h.num_neigh = (unsigned)a->n_peer;
+	for (i = 0; ask && i < a->n_orig && i < WIRE_HELLO_MAX_WANT; i++)
+		h.want[h.num_want++] = a->orig[i].addr;
 	atk_send(a, NULL, buf, t_hello(buf, sizeof(buf), &h, &a->id));
+}
+
+static void
+atk_hello(struct atk *a)
+{
+	atk_hello_asking(a, 0);
 }
 
 static struct atk_orig *
@@ -2020,6 +2032,27 @@ mode_hellotag(struct atk *a, int secs)
 }
 
 /*
+ * wants: -K as insider, a neighbour of -V; then HELLOs whose want lists
+ * name the first 8 originators heard (descriptions on request), as fast
+ * as -r allows.  Prints "originators N" (how many it could name).
+ */
+static void
+mode_wants(struct atk *a, int secs)
+{
+	if (atk_aim(a, 8, 1) != 0)
+		exit(1);
+	while (atk_running(a, 6))	/* the mesh learns our OGMs */
+		atk_node(a, 100, NULL);
+	a->start_ns = atk_now_ns();
+	a->sent = 0;
+	while (atk_running(a, secs)) {
+		atk_node(a, 0, NULL);
+		atk_hello_asking(a, 1);
+	}
+	printf("originators %d\n", a->n_orig);
+}
+
+/*
  * -n fresh keys (at most ATK_HELLO_KEYS), each with a random source MAC,
  * send correctly signed HELLOs every second (slow enough that a busy
  * test machine's pauses do not make the victim drop them as lost): in
@@ -2064,7 +2097,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: batsec-attack -i IFACE -m forge|sybil|capture|"
 	    "replay|inflate|malformed|chain|claim|roam|outsider|mutate|insider|bseq|"
-	    "dflood|linksig|hellotag|hellos|trace [-t SECS] [-r RATE] [-f FILE] [-c MAC,...] [-e ETHERTYPE] "
+	    "dflood|linksig|hellotag|hellos|wants|trace [-t SECS] [-r RATE] [-f FILE] [-c MAC,...] [-e ETHERTYPE] "
 	    "[-K KEYFILE] [-V ADDR] [-C ADDR] [-T ADDR] [-M MAC] [-w TOKEN] "
 	    "[-y data] [-S MAC] [-x KINDS] [-n N]\n");
 	exit(2);
@@ -2186,6 +2219,8 @@ main(int argc, char **argv)
 		mode_hellotag(&a, secs);
 	else if (strcmp(mode, "hellos") == 0)
 		mode_hellos(&a, secs);
+	else if (strcmp(mode, "wants") == 0 && atk_set(a.victim))
+		mode_wants(&a, secs);
 	else if (strcmp(mode, "trace") == 0 && atk_set(a.victim))
 		mode_trace(&a, secs);
 	else

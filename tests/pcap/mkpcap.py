@@ -134,6 +134,9 @@ def bad_frames(frames):
     hello_t3 = pick(frames, "HELLO with 3 neighbours and 3 tags",
                     lambda d: d[0] == 1 and d[3] == 3 and not d[2] & 1 and
                     d[tr_t3:tr_t3 + 2] == b"\x01\x03")
+    hello_w = pick(frames, "signed HELLO with 1 neighbour and 8 wants",
+                   lambda d: d[0] == 1 and d[2] == 4 and d[3] == 1)
+    want = HELLO_FIXED + NEIGH          # its want count byte
     ogm1 = pick(frames, "OGM with one entry and one MAC tag",
                 lambda d: d[0] == 2 and d[2] == 1)
     ogm3 = pick(frames, "OGM with 3 entries and MAC tags",
@@ -183,7 +186,13 @@ def bad_frames(frames):
         (eth(setb(hello3, HELLO_FIXED + 7, 1)), e,
          "neighbour reserved is not zero"),
         (eth(setb(hello0, 3, 65)), e, "num_neigh 65 is outside 0..64"),
-        (eth(setb(hello0, 2, 0x04)), e, "undefined flag bits 0x04"),
+        (eth(setb(hello0, 2, 0x08)), e, "undefined flag bits 0x08"),
+        (eth(setb(hello_w, want, 0)), e, "num_want 0 is outside 1..8"),
+        (eth(setb(hello_w, want, 9)), e, "num_want 9 is outside 1..8"),
+        (eth(put(hello_w, want + 7, hello_w[want + 1:want + 7])), e,
+         "wanted originator listed twice"),
+        (eth(setb(hello_w, want + 1, 0x01)), e,
+         "wanted originator is not a mesh address"),
         (eth(setb(hello0, 1, 4)), e, "version 4, HELLO frames are version 3"),
         (eth(setb(hello0, 1, 1)), e, "version 1 HELLO (no link salt)"),
         (eth(hello_v2), e, "version 2 HELLO (no link trailer)"),
