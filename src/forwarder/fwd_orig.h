@@ -242,14 +242,15 @@ struct fwd_orig {
  */
 #define FWD_FULL_REPEAT		3
 /*
- * Every node checks N / FWD_FULL_EVERY signatures a second for these.  64
- * meets issue #25's N/60 at N = 1 000 but leaves a node that missed an
- * originator's first full entries without it for up to 64 intervals (in
- * the simulator N = 300 then never had all pairs routed at once within
- * 60 s, against 22 s at 16): 16 until a description can be fetched by
- * address (bench/README.md, "HELLO version 3 and fisheye relaying").
+ * Every node checks N / FWD_FULL_EVERY signatures a second for these.  At
+ * 16 that was most of a node's checks (19 a second at N = 300 in the
+ * simulator); 64 takes them to 7-9 there.  A node that missed an
+ * originator's full entries asks for that one (descriptions on request,
+ * src/parser/pcore_desc.h) instead of waiting up to 64 intervals for the
+ * next, which without the request left pairs unrouted for a minute or
+ * more (bench/README.md, "Descriptions on request").
  */
-#define FWD_FULL_EVERY		16
+#define FWD_FULL_EVERY		64
 /*
  * OGM intervals after its parser (re)started during which the node's
  * HELLOs carry WIRE_HELLO_F_FRESH: the parser knows no full entries, so
