@@ -1098,9 +1098,10 @@ START_TEST(test_compact_chain)
 	ck_assert_uint_eq(P.pc.entry[PCORE_E_ACCEPT], 3);
 	ck_assert_uint_eq(P.pc.stat[IPC_STAT_CHAIN_STEPS] - steps,
 	    4 * BS_MAXHOPS);
-	/* Seqno 6 + 18: beyond the walk P does (PCORE_CHAIN_MAX). */
-	ent_init(&e, I_O, 6 + 18, 0);
-	ck_assert_int_eq(bs_ogmchain_get(&ch, 6 + 18, e.seed, anchor), 0);
+	/* Seqno 6 + 70: beyond the walk P does (PCORE_CHAIN_MAX, 69
+	 * seqnos). */
+	ent_init(&e, I_O, 6 + 70, 0);
+	ck_assert_int_eq(bs_ogmchain_get(&ch, 6 + 70, e.seed, anchor), 0);
 	steps = P.pc.stat[IPC_STAT_CHAIN_STEPS];
 	a.n = 0;
 	agg_add_compact(&a, &e);
@@ -1126,13 +1127,13 @@ START_TEST(test_compact_chain)
 		ck_assert_mem_eq(nd.addr, addrs[I_O], BS_ADDR_LEN);
 		ck_assert_uint_eq(nd.state, IPC_NEIGH_UP);
 	}
-	ent_init(&e, I_O, 6 + 19, 0);
+	ent_init(&e, I_O, 6 + 71, 0);
 	a.n = 0;
 	agg_add_compact(&a, &e);
 	ck_assert_int_eq(send_agg(&O, &P, &a), PCORE_ACCEPT);
 	ck_assert_uint_eq(P.pc.stat[IPC_STAT_DESC_WANTED], 1);
-	/* An originator P never heard of: it waits for a full entry and
-	 * asks for nothing (its key may be one the policy refuses). */
+	/* An originator P never heard of: it asks for that one's full
+	 * entry (test_desc_want), not for everything. */
 	ent_init(&e, I_U, 7, 0);
 	a.n = 0;
 	agg_add_compact(&a, &e);
@@ -2250,6 +2251,7 @@ START_TEST(test_desc_want)
 	struct frame fr;
 	struct ent e;
 	unsigned mark, i, k;
+	uint64_t steps;
 	uint32_t sq = 1;
 
 	opx_up(&O, &ch);
@@ -2293,6 +2295,15 @@ START_TEST(test_desc_want)
 	link_up(&O, &P, 1);
 	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
 	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DESC_ASKED], 3);
+	/* 60 intervals on: P follows O's chain (two seqnos at a time, a
+	 * free walk); the full entry P keeps is now 62 seqnos old. */
+	for (i = 0; i < 30; i++) {
+		now_ms += 1000;
+		link_up(&O, &P, 1);
+		link_up(&P, &X, 1);
+		sq += 2;
+		compact_relays(&O, &P, &ch, sq, 1, rl);
+	}
 	/* X's HELLO asks P for O's full entry. */
 	{
 		struct wire_hello h = { .pk = ids[I_X].pk, .ifmac = macs[I_X],
@@ -2314,8 +2325,12 @@ START_TEST(test_desc_want)
 	agg_add_raw(&a, rl[0].entry, rl[0].len);
 	agg_add_raw(&a, rl[1].entry, rl[1].len);
 	mark = X.n;
+	steps = X.pc.stat[IPC_STAT_CHAIN_STEPS];
 	ck_assert_int_eq(send_agg(&P, &X, &a), PCORE_ACCEPT);
+	/* X walked from the old full entry to the compact one. */
 	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_COMPACT], 1);
+	ck_assert_uint_ge(X.pc.stat[IPC_STAT_CHAIN_STEPS] - steps,
+	    60 * BS_MAXHOPS);
 	ck_assert_uint_eq(msg_count(&X, mark, IPC_DESC_WANT), 0);
 	/* The want is used up: the next compact entry goes alone. */
 	now_ms += 1001;
@@ -2582,9 +2597,9 @@ START_TEST(test_compact_fisheye)
 	ck_assert_uint_eq(fisheye_send(I_O, &ch, 19, 16, 1), 0);
 	ck_assert_uint_eq(fisheye_send(I_O, &ch, 20, 16, 0), 1);
 	ck_assert_uint_eq(X.pc.stat[IPC_STAT_OGM_FISHEYE], 2);
-	/* No walk beyond 544 hashes (seqno 20 -> 37 at hops 16): 39
-	 * waits. */
-	ck_assert_uint_eq(fisheye_send(I_O, &ch, 39, 16, 1), 0);
+	/* No walk beyond PCORE_CHAIN_MAX, 2 208 hashes (seqno 20 -> 89
+	 * at hops 16): 91 waits. */
+	ck_assert_uint_eq(fisheye_send(I_O, &ch, 91, 16, 1), 0);
 	ck_assert_uint_eq(X.pc.entry[PCORE_E_NODESC], 1);
 	/* Q's copy of seqno 22 (a lower TQ) comes first: P stays the best
 	 * next hop, and the route is refreshed; P's copy is then relayed. */

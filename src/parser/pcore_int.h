@@ -102,11 +102,19 @@ enum pcore_entry {
  * PCORE_CHAIN_UNIT hashes are paid as one signature check from the
  * verification budgets (192 BLAKE2b compressions of 224 ns cost about
  * one Ed25519 check, 43 us, on the 2-core x86-64 VM); and the most one
- * entry may cost: 16 sequence numbers and a hop difference, 3 units.
+ * entry may cost: 69 sequence numbers, 12 units.  That is what a node
+ * walks after it took an originator's last full entry from a neighbour
+ * (descriptions for new neighbours and on request, pcore_desc.h): full
+ * entries go at least every 64th interval (FWD_FULL_EVERY), so the next
+ * compact entry may be 64 sequence numbers ahead of it, plus a fisheye
+ * gap of 4 and a hop difference.  A shorter limit (17, when full entries
+ * went every 16th) left such a node asking for the same stale entry
+ * again and again (in the simulator 0.2 % of the node-originator pairs
+ * of N = 1 000 never routed).
  */
 #define PCORE_CHAIN_FREE	(2 * BS_MAXHOPS)
 #define PCORE_CHAIN_UNIT	192
-#define PCORE_CHAIN_MAX		(17 * BS_MAXHOPS)	/* 544 */
+#define PCORE_CHAIN_MAX		(69 * BS_MAXHOPS)	/* 2 208 */
 
 /*
  * Fisheye relaying (batsec-protocol(7), "OGM CHAIN", after OLSR's
@@ -133,7 +141,8 @@ enum pcore_entry {
  * really moved, backward ones are not.  No gap above
  * PCORE_FISHEYE_GAP_MAX is ever used (pcore.fisheye_gap_max, which the
  * simulator may raise to it), so no walk exceeds PCORE_CHAIN_MAX_FISHEYE
- * = 576 hashes; with the default rule none exceeds PCORE_CHAIN_MAX.
+ * = 576 hashes beyond PCORE_CHAIN_MAX's, which is larger: no walk
+ * exceeds PCORE_CHAIN_MAX.
  */
 #define PCORE_FISHEYE_HOPS	8
 #define PCORE_FISHEYE_GAP	4

@@ -654,7 +654,7 @@ pcore_chain_bounds(const struct pcore *pc, int64_t d, unsigned hops,
 		*max_h = BS_MAXHOPS * (2 * g + 2);
 }
 
-_Static_assert(PCORE_CHAIN_MAX_FISHEYE >= PCORE_CHAIN_MAX &&
+_Static_assert(PCORE_CHAIN_MAX_FISHEYE <= PCORE_CHAIN_MAX &&
     PCORE_CHAIN_MAX_FISHEYE == BS_MAXHOPS * (2 * PCORE_FISHEYE_GAP_MAX + 2) &&
     BS_MAXHOPS * (2 * PCORE_FISHEYE_GAP + 2) <= PCORE_CHAIN_MAX,
     "the longest walk");
@@ -706,7 +706,7 @@ pcore_chain_lost(struct pcore *pc, const struct routing_orig_info *oi,
  * for a full one (PCORE_E_NODESC).  A walk that fails is charged to the
  * sender afterwards, one check per PCORE_CHAIN_UNIT hashes begun, so that
  * made-up elements spend the sender's budget, and a sender whose budget
- * is empty gets no walk at all.  At most PCORE_CHAIN_MAX_FISHEYE hashes.
+ * is empty gets no walk at all.  At most PCORE_CHAIN_MAX hashes.
  */
 static enum pcore_entry
 pcore_chain_check(struct pcore *pc, const struct pcore_aux *a,
