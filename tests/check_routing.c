@@ -377,33 +377,44 @@ START_TEST(test_link_gaps)
 END_TEST
 
 /*
- * Warm-up: an echo that lags span - 1 by one HELLO (the neighbour sent
- * before it counted our latest) is a clean link; two behind is loss.
+ * Warm-up: the echo is taken as the neighbour reports it (scaled by its
+ * own count of our sequence numbers), whatever the two ends' rates.  A
+ * neighbour that sends two HELLOs for each of ours (cold-start bursts)
+ * and hears all of ours reports 64: the link is at 255, where the
+ * receiver's own scaling (before 2026-12-07) put it at about 200.
  */
-START_TEST(test_link_warmup_lag)
+START_TEST(test_link_warmup_rates)
 {
 	struct routing *rt = mk_rt(NULL);
 	struct routing_hello_result res;
+	struct routing_neigh_info ni;
 	uint32_t s;
 
-	for (s = 1; s <= 10; s++) {
+	for (s = 1; s <= 20; s++) {
 		ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, s,
-		    (uint8_t)(s > 2 ? s - 2 : 0), T0, &res), ROUTING_OK);
-		ck_assert_uint_eq(res.link_tq, s > 2 ? 255 : 0);
-		ck_assert_int_eq(hello_full(rt, IF1, 6, EPOCH, s,
-		    (uint8_t)(s > 3 ? s - 3 : 0), T0, &res), ROUTING_OK);
+		    (uint8_t)(s > 1 ? 64 : 0), T0, &res), ROUTING_OK);
+		ck_assert_uint_eq(res.link_tq, s > 1 ? 255 : 0);
 	}
-	/* 7 over 9 for neighbour 6. */
+	/* One lost both ways of 10 (neighbour 6): 9 of 10 heard, reported
+	 * as 57; it reports 57 of ours. */
+	for (s = 1; s <= 10; s++)
+		if (s != 4)
+			ck_assert_int_eq(hello_full(rt, IF1, 6, EPOCH, s,
+			    (uint8_t)(s > 1 ? 57 : 0), T0, &res), ROUTING_OK);
 	ck_assert_uint_eq(res.link_tq, routing_tq_combine(255,
-	    routing_tq_own(7 * 64 / 9), routing_tq_asym(64)));
-	ck_assert_uint_lt(res.link_tq, 255);
+	    routing_tq_own(57), routing_tq_asym(57)));
+	ck_assert_int_eq(routing_neigh_get(rt, IF1, ident(6)->addr, &ni),
+	    ROUTING_OK);
+	ck_assert_uint_eq(ni.rq, 9);
+	ck_assert_uint_eq(ni.rq_report, 9 * 64 / 10);
 	routing_free(rt);
 }
 END_TEST
 
 /*
- * Warm-up: until a full window has passed, rq and echo count out of the
- * HELLOs that could have arrived since the neighbour was first heard.
+ * Warm-up: until a full window has passed, rq counts out of the HELLOs
+ * that could have arrived since the neighbour was first heard, and so does
+ * the echo the neighbour reports (it scales its own count).
  */
 START_TEST(test_link_warmup)
 {
@@ -415,17 +426,17 @@ START_TEST(test_link_warmup)
 	ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, 1, 0, T0, &res),
 	    ROUTING_OK);
 	ck_assert_uint_eq(res.link_tq, 0);
-	ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, 2, 1, T0, &res),
+	ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, 2, 64, T0, &res),
 	    ROUTING_OK);
 	ck_assert_uint_eq(res.link_tq, 255);
 	/*
 	 * Every other HELLO lost both ways: 5 of 9 heard (35 of 64 scaled),
-	 * 4 of ours echoed over 8 (32 of 64): about what the full window
-	 * will show, not a fifth of it.
+	 * half of ours echoed (32 of 64 as the neighbour reports it): about
+	 * what the full window will show, not a fifth of it.
 	 */
 	for (s = 1; s <= 9; s += 2)
-		ck_assert_int_eq(hello_full(rt, IF1, 6, EPOCH, s, (s - 1) / 2,
-		    T0, &res), ROUTING_OK);
+		ck_assert_int_eq(hello_full(rt, IF1, 6, EPOCH, s,
+		    (uint8_t)(s > 1 ? 32 : 0), T0, &res), ROUTING_OK);
 	ck_assert_uint_eq(res.rq, 5);
 	ck_assert_uint_eq(res.link_tq, routing_tq_combine(255,
 	    routing_tq_own(32), routing_tq_asym(35)));
@@ -439,7 +450,7 @@ START_TEST(test_link_warmup)
 	    ROUTING_OK);
 	ck_assert_uint_eq(res.rq, 1);
 	ck_assert_uint_eq(res.link_tq, 0);
-	ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH + 1, 2, 1, T0, &res),
+	ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH + 1, 2, 64, T0, &res),
 	    ROUTING_OK);
 	ck_assert_uint_eq(res.link_tq, 255);
 	routing_free(rt);
@@ -2282,7 +2293,7 @@ sim_hellos(struct sim *s, uint64_t now)
 			/* What src's HELLO says about j: its rq for j. */
 			if (routing_neigh_get(src->rt, IF1,
 			    ident(s->n[j].id)->addr, &ni) == ROUTING_OK)
-				h.echo = ni.rq;
+				h.echo = ni.rq_report;
 			ck_assert_int_eq(routing_hello(s->n[j].rt, &h, now,
 			    &hr), ROUTING_OK);
 		}
@@ -2435,7 +2446,7 @@ routing_suite(void)
 	    (int)(sizeof(asym_rq) / sizeof(asym_rq[0])));
 	tcase_add_test(tc, test_link_gaps);
 	tcase_add_test(tc, test_link_warmup);
-	tcase_add_test(tc, test_link_warmup_lag);
+	tcase_add_test(tc, test_link_warmup_rates);
 	tcase_add_test(tc, test_hello_bidirectional);
 	tcase_add_test(tc, test_hello_window);
 	tcase_add_test(tc, test_hello_wrap);

@@ -93,7 +93,7 @@ pcore_send_neigh_f(struct pcore *pc, const struct routing_neigh_info *ni,
 	m.epoch = ni->epoch;
 	if (state == IPC_NEIGH_UP) {
 		m.tq = ni->link_tq;
-		m.rx_count = ni->rq;
+		m.rx_count = ni->rq_report;
 		m.flags = flags;
 		memcpy(m.salt, salt, BS_LINKSALT_LEN);
 	}

@@ -52,6 +52,8 @@ rt_neigh_lookup(const struct routing *rt, uint32_t ifindex,
 	return RT_NIL;
 }
 
+static unsigned	neigh_scaled(unsigned count, unsigned span);
+
 void
 rt_neigh_info(const struct rt_neigh *n, struct routing_neigh_info *o)
 {
@@ -64,6 +66,7 @@ rt_neigh_info(const struct rt_neigh *n, struct routing_neigh_info *o)
 	o->seqno = n->seqno;
 	o->rq = n->rq;
 	o->echo = n->echo;
+	o->rq_report = (uint8_t)neigh_scaled(n->rq, n->span);
 	o->link_tq = n->link_tq;
 	o->bidirectional = n->link_tq >= 1;
 	o->last_seen_ms = n->last_seen_ms;
@@ -211,21 +214,21 @@ neigh_window_slide(struct rt_neigh *n, uint32_t epoch, uint32_t seqno)
 }
 
 /*
- * Warm-up.  Until a neighbour has been heard for a full window, rq and
- * echo count out of the HELLOs that could have arrived since, not out
- * of 64: batman-adv divides by the whole window from the start, so a
- * perfect link needs most of 64 intervals to reach a usable TQ and a
- * fresh mesh takes tens of seconds to converge.  Both ends send at the
- * hello interval, so the span of the neighbour's seqnos we have seen is
- * also about how many of our HELLOs it could have heard.  Its echo lags
- * ours by up to one interval, as its first HELLO may predate hearing us
- * (hence span - 1); by one HELLO more when it sends before its forwarder
- * has counted our latest one (the count crosses a process boundary); and
- * the two ends' jitter lets the counts drift by one either way: so an
- * echo one short of span - 1 counts as full (neigh_echo_scaled()).
- * Measured on clean veths without that, a third of the links sat at
- * 223..247 for the whole warm-up, which is enough to keep a node 32 hops
- * away unreachable.  Once span is 64 this is batman's formula exactly.
+ * Warm-up.  Until a neighbour has been heard for a full window, rq counts
+ * out of the HELLOs that could have arrived since, not out of 64:
+ * batman-adv divides by the whole window from the start, so a perfect
+ * link needs most of 64 intervals to reach a usable TQ and a fresh mesh
+ * takes tens of seconds to converge.  What our HELLOs report of the
+ * neighbour (routing_neigh_info.rq_report, their rx_count) is scaled the
+ * same way, so the echo it reports of us needs no scaling here: each end
+ * counts the other's HELLOs out of the other's own sequence numbers.
+ * (Until 2026-12-07 the receiver scaled the raw echo by the span of the
+ * neighbour's sequence numbers, which assumed both ends send at the same
+ * rate; a node that met its neighbours one after the other sent more
+ * cold-start HELLOs than some of them, and on clean veths a third of the
+ * links of a 50-node chain sat at 203..239 for up to 64 s, enough to keep
+ * nodes 32 hops away unreachable that long.)  Once span is 64 this is
+ * batman's formula exactly.
  */
 static unsigned
 neigh_scaled(unsigned count, unsigned span)
@@ -358,28 +361,11 @@ neigh_lost(const struct rt_neigh *n, uint64_t now_ms)
 	    rt_elapsed(now_ms, n->heard_ms) > gap * 3 / 2;
 }
 
-/*
- * echo' of the warm-up: out of span - 1, one HELLO short counting as
- * full; 0 stays 0 (a neighbour that never heard us is not bidirectional).
- */
-static unsigned
-neigh_echo_scaled(unsigned echo, unsigned span)
-{
-	unsigned base;
-
-	if (span >= ROUTING_WINDOW)
-		return echo;
-	base = span > 1 ? span - 1 : 1;
-	if (echo > 0 && echo + 1 >= base)
-		return ROUTING_WINDOW;
-	return neigh_scaled(echo, base);
-}
-
 static void
 neigh_link_update(struct rt_neigh *n)
 {
 	n->rq = (uint8_t)__builtin_popcountll(n->bits);
-	n->tq_own = routing_tq_own(neigh_echo_scaled(n->echo, n->span));
+	n->tq_own = routing_tq_own(n->echo);
 	n->tq_asym = routing_tq_asym(neigh_scaled(n->rq, n->span));
 	n->link_tq = routing_tq_combine(ROUTING_TQ_MAX, n->tq_own, n->tq_asym);
 }
@@ -408,8 +394,10 @@ neigh_hello_result(const struct rt_neigh *n, const struct rt_neigh *old,
 	res->link_tq = n->link_tq;
 	res->rq = n->rq;
 	res->echo = n->echo;
+	/* rq_report too: a lost HELLO during warm-up lowers it alone. */
 	res->changed = created || old->link_tq != n->link_tq ||
 	    old->rq != n->rq || old->echo != n->echo ||
+	    neigh_scaled(old->rq, old->span) != neigh_scaled(n->rq, n->span) ||
 	    memcmp(old->mac, n->mac, BS_ADDR_LEN) != 0;
 }
 

@@ -35,10 +35,12 @@
  * eq = echo * rq / 64, without the second rounding.  The asymmetry
  * penalty and the product are batman's, except during warm-up: until
  * a neighbour has been heard for a full window (span, the seqnos since
- * its first HELLO in this epoch, reaches 64), rq and echo are scaled to
- * 64 slots by span (echo by span - 1, one short counting as full), so
- * a fresh link is near its final
- * TQ after a few HELLOs instead of 64 intervals (see neigh_scaled()).
+ * its first HELLO in this epoch, reaches 64), rq is scaled to 64 slots
+ * by span, and so is the rx_count our HELLOs report of the neighbour
+ * (routing_neigh_info.rq_report): the echo it reports of us is scaled by
+ * its own count of our seqnos and taken as it comes, whatever the two
+ * ends' rates.  So a fresh link is near its final TQ after a few HELLOs
+ * instead of 64 intervals (see neigh_scaled()).
  * The link TQ shown in dumps and
  * sent to the forwarder is the product for tq_recv = 255.  A neighbour is
  * bidirectional when its link TQ is at least 1 (batman's

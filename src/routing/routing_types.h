@@ -102,7 +102,14 @@ struct routing_neigh_info {
 	uint32_t epoch;
 	uint32_t seqno;			/* last HELLO seqno accepted */
 	uint8_t rq;			/* its HELLOs we got, of last 64 */
-	uint8_t echo;			/* our HELLOs it got, of last 64 */
+	uint8_t echo;			/* our HELLOs it got, as it reports
+					   them (0..64, scaled in warm-up) */
+	/*
+	 * What our HELLOs report of it (their rx_count): rq, scaled during
+	 * warm-up to 64 slots out of the sequence numbers since we first
+	 * heard it (batsec-protocol(7), "Neighbours and link quality").
+	 */
+	uint8_t rq_report;
 	uint8_t link_tq;
 	uint8_t bidirectional;
 	uint64_t last_seen_ms;
