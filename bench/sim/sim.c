@@ -1191,6 +1191,7 @@ out:
  * window, on stderr after the row (a diagnostic; the row is unchanged).
  */
 static uint64_t cnt_stat[IPC_STAT_ID_END], cnt_entry[PCORE_E_COUNT];
+static uint64_t cnt_fwd[FWD_OCOUNT_N];	/* the forwarders' (fwd_ocount) */
 
 static void
 counters_take(int sign)
@@ -1204,6 +1205,10 @@ counters_take(int sign)
 		for (k = 0; k < PCORE_E_COUNT; k++)
 			cnt_entry[k] += sign > 0 ? S.nodes[i].pc.entry[k] :
 			    -S.nodes[i].pc.entry[k];
+		for (k = 0; k < FWD_OCOUNT_N; k++)
+			cnt_fwd[k] += sign > 0 ?
+			    fwd_ocount_get(&S.nodes[i].orig.c, k) :
+			    -fwd_ocount_get(&S.nodes[i].orig.c, k);
 	}
 }
 
@@ -1222,6 +1227,10 @@ counters_print(unsigned window_s)
 			fprintf(stderr, "entry   %-20s %12.2f /node/s\n",
 			    pcore_entry_name((enum pcore_entry)k),
 			    (double)cnt_entry[k] / per);
+	for (k = 0; k < FWD_OCOUNT_N; k++)
+		if (cnt_fwd[k] != 0)
+			fprintf(stderr, "fwd     %-20s %12.4f /node/s\n",
+			    fwd_ocount_name(k), (double)cnt_fwd[k] / per);
 }
 
 static void
@@ -1436,6 +1445,7 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 	if (getenv("SIM_COUNTERS") != NULL) {
 		memset(cnt_stat, 0, sizeof(cnt_stat));
 		memset(cnt_entry, 0, sizeof(cnt_entry));
+		memset(cnt_fwd, 0, sizeof(cnt_fwd));
 		counters_take(-1);
 	}
 	run_until(S.now + (uint64_t)o->window_s * 1000);
