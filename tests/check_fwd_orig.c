@@ -1200,10 +1200,11 @@ START_TEST(test_dispatch)
 }
 END_TEST
 
-/* IPC_NEIGH for peer i on ifindex: UP with link TQ tq and rx_count rx,
- * or DOWN. */
+/* IPC_NEIGH for peer i on ifindex: UP with link TQ tq, rx_count rx and
+ * flags, or DOWN. */
 static void
-chan_neigh(int i, uint32_t ifindex, uint8_t state, uint8_t tq, uint8_t rx)
+chan_neigh_f(int i, uint32_t ifindex, uint8_t state, uint8_t tq, uint8_t rx,
+    uint8_t flags)
 {
 	struct ipc_neigh n;
 
@@ -1217,8 +1218,15 @@ chan_neigh(int i, uint32_t ifindex, uint8_t state, uint8_t tq, uint8_t rx)
 	if (state == IPC_NEIGH_UP) {
 		n.tq = tq;
 		n.rx_count = rx;
+		n.flags = flags;
 	}
 	ck_assert_int_eq(deliver(IPC_NEIGH, &n, sizeof(n)), FWD_CHAN_OK);
+}
+
+static void
+chan_neigh(int i, uint32_t ifindex, uint8_t state, uint8_t tq, uint8_t rx)
+{
+	chan_neigh_f(i, ifindex, state, tq, rx, 0);
 }
 
 /* chan_neigh_up I IF: IPC_NEIGH UP for peer I on interface IF. */
@@ -1379,6 +1387,34 @@ START_TEST(test_burst_bucket)
 	(void)fwd_bucket_want(&b, t, 0);
 	ck_assert_int_eq(fwd_bucket_take(&b, 1000, t + FWD_BURST_GAP_MS),
 	    FWD_BURST_REFUSED);
+}
+END_TEST
+
+/*
+ * A new neighbour makes our next own OGMs full (it needs our description)
+ * and our next HELLOs signed; one that comes back (IPC_NEIGH_F_BACK: it
+ * left lately and our parser kept its key) neither; a want of our own
+ * entry (IPC_NEIGH_F_OWN) makes the next OGM full.
+ */
+START_TEST(test_neigh_back_own)
+{
+	fw_setup();
+	fw.ifs.v[0].running = 1;
+	fw.orig.full_left = 0;
+	fw.ifs.v[0].hsign.left = 0;
+	chan_neigh_f(1, IF_A, IPC_NEIGH_UP, 0, 1, IPC_NEIGH_F_BACK);
+	ck_assert_uint_eq(fw.orig.full_left, 0);
+	ck_assert_uint_eq(fw.ifs.v[0].hsign.left, 0);
+	chan_neigh_f(1, IF_A, IPC_NEIGH_UP, 200, 64, IPC_NEIGH_F_OWN);
+	ck_assert_uint_eq(fw.orig.full_left, 1);
+	fw.orig.full_left = 0;
+	chan_neigh_f(2, IF_A, IPC_NEIGH_UP, 0, 1, 0);
+	ck_assert_uint_eq(fw.orig.full_left, 2);
+	ck_assert_uint_eq(fw.ifs.v[0].hsign.left, FWD_HELLO_SIGN_NEW);
+	ipc_close(&fw.parser.ipc);
+	fwd_tables_free(fw.tables);
+	fwd_admit_stop(&fw);
+	bs_policy_free(fw.policy);
 }
 END_TEST
 
@@ -1544,6 +1580,7 @@ fwd_orig_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_burst_bucket);
 	tcase_add_test(tc, test_burst_bound);
+	tcase_add_test(tc, test_neigh_back_own);
 	suite_add_tcase(s, tc);
 	return s;
 }

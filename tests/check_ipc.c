@@ -712,7 +712,7 @@ static const struct fmt_case fmt_cases[] = {
 	F(IPC_NEIGH, struct ipc_neigh, rx_count, 1, 65, "rx_count 65"),
 	F(IPC_NEIGH, struct ipc_neigh, state, 1, IPC_NEIGH_DOWN,
 	    "down neighbour not 0"),
-	F(IPC_NEIGH, struct ipc_neigh, flags, 1, 8, "flags 0x08 not allowed"),
+	F(IPC_NEIGH, struct ipc_neigh, flags, 1, 0x20, "flags 0x20 not allowed"),
 	F(IPC_NEIGH, struct ipc_neigh, epoch, 4, 0, "epoch of an up"),
 	/* LINK_KEY_REQ */
 	F(IPC_LINK_KEY_REQ, struct ipc_link_key_req, ifindex, 4, 0,

@@ -2403,6 +2403,39 @@ START_TEST(test_desc_want_rate)
 END_TEST
 
 /*
+ * A want list naming X itself: X's forwarder is asked for a full own OGM
+ * (IPC_NEIGH_F_OWN), at most once every PCORE_WANT_AGAIN_OGMS intervals
+ * whoever asks; X keeps no full entry of its own to hand on.
+ */
+START_TEST(test_desc_want_own)
+{
+	struct frame fr;
+	unsigned i, asks = 0;
+
+	node_up(&P, I_P, IPC_LOG_INFO);
+	node_up(&X, I_X, IPC_LOG_INFO);
+	link_up(&P, &X, 64);
+	for (i = 0; i < 2 * PCORE_WANT_AGAIN_OGMS + 1; i++) {
+		struct wire_hello h = { .pk = ids[I_P].pk, .ifmac = macs[I_P],
+		    .interval_ms = 1000, .epoch = EPOCH,
+		    .seqno = ++P.hello_seqno, .num_want = 2,
+		    .want = { addrs[I_X], addrs[I_O] }, .num_neigh = 1,
+		    .neigh = { { .addr = addrs[I_X], .rx_count = 64 } } };
+
+		fr.len = t_hello(fr.buf, sizeof(fr.buf), &h, &ids[I_P]);
+		ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+		asks = neigh_flagged(&X, IPC_NEIGH_F_OWN);
+		/* Asked at 0, 4 and 8 intervals. */
+		ck_assert_uint_eq(asks, i / PCORE_WANT_AGAIN_OGMS + 1);
+		now_ms += 1000;
+	}
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_DESC_WANT_RX], asks);
+	node_down(&P);
+	node_down(&X);
+}
+END_TEST
+
+/*
  * Made-up chain elements spend their sender's verification budget: with
  * verify-burst 4 and rate 1, P's first walks fail and are charged (one
  * check each for a short walk), then P gets no walk at all (BUDGET, no
@@ -4414,12 +4447,15 @@ START_TEST(test_hello_tagged)
 	ck_assert_int_eq(feed_from(&X, I_Q, &fr), PCORE_DROP_NO_LINK_KEY);
 	ck_assert_ptr_null(pcore_neigh_find(&X.pc, IFX, addrs[I_Q]));
 	ck_assert_uint_eq(sig_work(&X), 0);
-	/* P's first HELLO is signed and lists us: no request to sign. */
+	/* P's first HELLO is signed and lists us: no request to sign; a
+	 * new neighbour, so X hands full entries on for a while. */
 	hello_build(&fr, I_P, macs[I_P], 42, &us, 1);
 	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
 	ck_assert_int_eq(pcore_neigh_find(&X.pc, IFX, addrs[I_P])->key_state,
 	    PCORE_KEY_OK);
 	ck_assert_uint_eq(neigh_flagged(&X, IPC_NEIGH_F_SIGN), 0);
+	ck_assert_uint_eq(neigh_flagged(&X, IPC_NEIGH_F_BACK), 0);
+	ck_assert_int_eq(pcore_desc_upgrading(&X.pc, now_ms), 1);
 	sigs = sig_work(&X);
 	ck_assert_uint_eq(sigs, 1);
 	/* Tagged under the link key: accepted without a signature. */
@@ -4468,10 +4504,29 @@ START_TEST(test_hello_tagged)
 	hello_tagged(&fr, I_P, I_X, 47, &us, 1, 1);
 	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_NO_LINK_KEY);
 	ck_assert_int_eq(feed_from(&X, I_P, &good), PCORE_DROP_REPLAY);
+	ck_assert_int_eq(pcore_desc_upgrading(&X.pc, now_ms), 0);
 	hello_tagged(&fr, I_P, I_X, 48, &us, 1, 0);
 	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
 	ck_assert_ptr_nonnull(pcore_neigh_find(&X.pc, IFX, addrs[I_P]));
 	ck_assert_uint_eq(sig_work(&X), sigs);
+	/* Announced as one that comes back: our forwarder sends it no full
+	 * OGMs, and we hand no full entries on for it (it kept them). */
+	ck_assert_uint_eq(neigh_flagged(&X, IPC_NEIGH_F_BACK), 1);
+	ck_assert_int_eq(pcore_desc_upgrading(&X.pc, now_ms), 0);
+	/* Gone again, and back restarted (a newer epoch, signed): new. */
+	now_ms += ROUTING_NEIGH_TIMEOUT + PCORE_PURGE_MS;
+	pcore_tick(&X.pc, now_ms);
+	ck_assert_ptr_null(pcore_neigh_find(&X.pc, IFX, addrs[I_P]));
+	{
+		struct wire_hello h = { .pk = ids[I_P].pk, .ifmac = macs[I_P],
+		    .interval_ms = 1000, .epoch = EPOCH + 1, .seqno = 1,
+		    .num_neigh = 1, .neigh = { us } };
+
+		fr.len = t_hello(fr.buf, sizeof(fr.buf), &h, &ids[I_P]);
+	}
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	ck_assert_uint_eq(neigh_flagged(&X, IPC_NEIGH_F_BACK), 1);
+	ck_assert_int_eq(pcore_desc_upgrading(&X.pc, now_ms), 1);
 	/* Taken on their tags: seqnos 43, 46 and 48. */
 	ck_assert_uint_eq(X.pc.stat[IPC_STAT_RX_HELLO_MAC], 3);
 	node_down(&X);
@@ -4590,6 +4645,7 @@ pcore_suite(void)
 	tcase_add_test(tc, test_desc_handon);
 	tcase_add_test(tc, test_desc_want);
 	tcase_add_test(tc, test_desc_want_rate);
+	tcase_add_test(tc, test_desc_want_own);
 	tcase_add_test(tc, test_relay_iface_penalties);
 	tcase_add_test(tc, test_route_alt);
 	tcase_add_test(tc, test_relay_contents);

@@ -273,7 +273,7 @@ static void
 fwd_neigh(struct sim_node *v, const struct ipc_neigh *m)
 {
 	struct sim_fnb *b = fnb_find(v, m->pk);
-	int created = 0;
+	int created = 0, back;
 	uint8_t old_tq;
 
 	if (m->state == IPC_NEIGH_DOWN) {
@@ -305,11 +305,15 @@ fwd_neigh(struct sim_node *v, const struct ipc_neigh *m)
 	}
 	/* As fwd_apply_neigh and fwd_announce_burst: who needs our
 	 * signed HELLO (a restarted parser's burst: simulated parsers do
-	 * not restart). */
-	if (created)
+	 * not restart); one that comes back (IPC_NEIGH_F_BACK) gets
+	 * neither signed HELLOs nor full OGMs. */
+	back = (m->flags & IPC_NEIGH_F_BACK) != 0;
+	if (created && !back)
 		fwd_hello_want_sign(&v->hsign, 1);
 	else if ((m->flags & IPC_NEIGH_F_SIGN) != 0)
 		fwd_hello_want_sign(&v->hsign, 0);
+	if ((m->flags & IPC_NEIGH_F_OWN) != 0)		/* as fwd_apply_neigh */
+		fwd_ogm_want_full(&v->orig, 1);
 	if ((m->flags & IPC_NEIGH_F_DESC) != 0)		/* as fwd_apply_neigh */
 		v->orig.fresh_until_ms = S.now + FWD_FRESH_OGMS *
 		    (uint64_t)SIM_OGM_MS;
@@ -317,7 +321,7 @@ fwd_neigh(struct sim_node *v, const struct ipc_neigh *m)
 	old_tq = b->tq;
 	b->tq = m->tq;
 	if (created || (old_tq == 0 && m->tq > 0))
-		burst(v, created);
+		burst(v, created && !back);
 	if (S.o.live_iface != NULL &&
 	    memcmp(m->pk, S.o.live_pk, BS_PK_LEN) == 0)
 		live_ogm_key(v, b, m);

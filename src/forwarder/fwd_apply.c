@@ -56,6 +56,9 @@ fwd_apply_neigh(void *arg, const union ipc_payload *u)
 	if (n->state == IPC_NEIGH_UP && (n->flags & IPC_NEIGH_F_DESC) != 0)
 		f->orig.fresh_until_ms = now_ms + FWD_FRESH_OGMS *
 		    (uint64_t)f->orig.ogm_ms;
+	/* It asked for our own full entry (its parser rate-limits this). */
+	if (n->state == IPC_NEIGH_UP && (n->flags & IPC_NEIGH_F_OWN) != 0)
+		fwd_ogm_want_full(&f->orig, 1);
 	switch (fwd_neigh_update(f->tables, n, now_ms)) {
 	case FWD_NEIGH_FULL:
 		log_rl(&f->parser.note_rl, LOG_WARNING, "neighbour table full: "
@@ -63,8 +66,11 @@ fwd_apply_neigh(void *arg, const union ipc_payload *u)
 		break;
 	case FWD_NEIGH_NEW:
 		/* Cold start: answer at once (fwd_burst.h); then the
-		 * relay's maps and the "up" event, as for GONE. */
-		fwd_announce_burst(f, n->ifindex, 1, now_ms);
+		 * relay's maps and the "up" event, as for GONE.  One that
+		 * comes back (IPC_NEIGH_F_BACK) knows our description and
+		 * link key: no full OGMs, no signed HELLOs for it. */
+		fwd_announce_burst(f, n->ifindex,
+		    (n->flags & IPC_NEIGH_F_BACK) == 0, now_ms);
 		/* FALLTHROUGH */
 	case FWD_NEIGH_GONE:
 		f->fast_dirty = 1;

@@ -210,13 +210,14 @@ pcore_desc_ask(struct pcore *pc, const uint8_t addr[static BS_ADDR_LEN],
 	pcore_count(pc, IPC_STAT_DESC_ASKED);
 }
 
-void
+int
 pcore_desc_wanted(struct pcore *pc, struct pcore_neigh *n,
     const uint8_t *const *want, unsigned num, uint64_t now_ms)
 {
 	uint64_t ogm = pcore_desc_ogm_ms(pc);
 	struct pcore_desc *d;
 	unsigned i;
+	int own = 0;
 
 	if (now_ms >= n->want_period_ms + ogm || now_ms < n->want_period_ms) {
 		n->want_period_ms = now_ms;
@@ -228,11 +229,24 @@ pcore_desc_wanted(struct pcore *pc, struct pcore_neigh *n,
 			continue;
 		}
 		n->want_n++;
+		/* Ours: the forwarder's next OGM full, at most every
+		 * PCORE_WANT_AGAIN_OGMS intervals whoever asks. */
+		if (memcmp(want[i], pc->cfg.own_addr, BS_ADDR_LEN) == 0) {
+			if (pc->own_wanted_ms == 0 || now_ms < pc->own_wanted_ms ||
+			    now_ms >= pc->own_wanted_ms +
+			    PCORE_WANT_AGAIN_OGMS * ogm) {
+				pc->own_wanted_ms = now_ms;
+				own = 1;
+				pcore_count(pc, IPC_STAT_DESC_WANT_RX);
+			}
+			continue;
+		}
 		if ((d = pcore_desc_get(pc, want[i])) == NULL)
 			continue;
 		d->wanted_until_ms = now_ms + PCORE_UPGRADE_OGMS * ogm;
 		pcore_count(pc, IPC_STAT_DESC_WANT_RX);
 	}
+	return own;
 }
 
 int

@@ -95,9 +95,12 @@ void	pcore_desc_ask(struct pcore *pc, const uint8_t addr[static BS_ADDR_LEN],
  * at most) originators in want: each whose full entry this node keeps is
  * handed on before its next compact entry relayed within
  * PCORE_UPGRADE_OGMS intervals.  n has PCORE_WANT_PER_OGM marks per OGM
- * interval; beyond, wants are counted (desc_want_over) and ignored.
+ * interval; beyond, wants are counted (desc_want_over) and ignored.  A
+ * want of our own address makes our forwarder's next OGM full (1 is
+ * returned: IPC_NEIGH_F_OWN), at most every PCORE_WANT_AGAIN_OGMS
+ * intervals; our own entries are not kept here.
  */
-void	pcore_desc_wanted(struct pcore *pc, struct pcore_neigh *n,
+int	pcore_desc_wanted(struct pcore *pc, struct pcore_neigh *n,
 	    const uint8_t *const *want, unsigned num, uint64_t now_ms);
 /* 1 when d is to be handed on at now_ms (a fresh neighbour or a want). */
 int	pcore_desc_due(const struct pcore *pc, const struct pcore_desc *d,

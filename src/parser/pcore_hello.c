@@ -209,11 +209,14 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 	struct pcore_neigh *nb;
 	uint8_t addr[BS_ADDR_LEN], cls = BS_CLASS_REFUSED, ask = 0;
 	enum pcore_drop why;
-	int r, us;
+	int r, us, back;
 
 	if ((r = wire_hello_parse(p, len, &h)) != WIRE_OK)
 		return pcore_malformed(pc, r, &h.where, ifindex, src, now_ms);
 	bs_mesh_addr(addr, h.pk);
+	/* Before the check: a tag under the kept key forgets it. */
+	back = pcore_neigh_get(pc, ifindex, addr) == NULL &&
+	    pcore_neigh_was_lost(pc, ifindex, h.pk, addr, h.epoch);
 	if ((why = pcore_hello_check(pc, ifindex, src, &h, addr, now_ms,
 	    &cls)) != PCORE_ACCEPT)
 		return pcore_drop(pc, why, ifindex, src, NULL, 0, now_ms);
@@ -232,21 +235,28 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 		    NULL, 0, now_ms);
 	pcore_count(pc, IPC_STAT_RX_HELLO);
 	pcore_lim_authentic(pc, ifindex, src, now_ms);
-	/* A new neighbour, or one that says it knows no full entry yet:
-	 * hand it full entries for a while (pcore_desc.h). */
-	if (res.neigh_new || (h.flags & WIRE_HELLO_F_FRESH) != 0)
+	/*
+	 * A new neighbour, or one that says it knows no full entry yet:
+	 * hand it full entries for a while (pcore_desc.h).  Not one that
+	 * comes back after a few missed HELLOs: it kept the originators
+	 * (asking for any it lost), and in a lossy mesh such returns would
+	 * set every neighbour handing on everything several times a minute.
+	 */
+	if ((res.neigh_new && !back) || (h.flags & WIRE_HELLO_F_FRESH) != 0)
 		pcore_desc_fresh(pc, now_ms);
 	/* A neighbour that does not list us cannot check the tags of our
 	 * HELLOs: our forwarder signs one soon (fwd_hello_sign_due). */
 	if ((h.flags & WIRE_HELLO_F_FRESH) != 0)
 		ask |= IPC_NEIGH_F_FRESH;
 	/* The originators whose full entries it asks for. */
-	if (h.num_want > 0 && (nb = pcore_neigh_get(pc, ifindex, addr)) != NULL)
-		pcore_desc_wanted(pc, nb, h.want, h.num_want, now_ms);
+	if (h.num_want > 0 && (nb = pcore_neigh_get(pc, ifindex, addr)) != NULL &&
+	    pcore_desc_wanted(pc, nb, h.want, h.num_want, now_ms))
+		ask |= IPC_NEIGH_F_OWN;
 	if (us < 0)
 		ask |= IPC_NEIGH_F_SIGN;
 	if (routing_neigh_get(pc->rt, ifindex, addr, &ni) == ROUTING_OK) {
-		pcore_neigh_tell(pc, &res, &ni, h.salt, now_ms);
+		pcore_neigh_tell(pc, &res, &ni, h.salt,
+		    back && (h.flags & WIRE_HELLO_F_FRESH) == 0, now_ms);
 		pcore_neigh_ask(pc, &ni, h.salt, ask);
 	}
 	return PCORE_ACCEPT;

@@ -265,6 +265,7 @@ struct pcore_lost_key {
 	uint8_t pk[BS_PK_LEN];
 	uint8_t key[BS_LINKKEY_LEN];
 	uint8_t key_id[BS_KEYID_LEN];
+	uint32_t epoch;			/* its HELLOs' epoch when it left */
 };
 
 struct pcore {
@@ -315,6 +316,8 @@ struct pcore {
 	size_t desc_bytes;		/* their blocks */
 	uint64_t upgrade_until_ms;	/* some neighbour needs them till */
 	uint64_t desc_wanted_ms;	/* pcore_neigh_want_desc: last request */
+	uint64_t own_wanted_ms;		/* pcore_desc_wanted: our own entry
+					   last asked of the forwarder */
 	struct pcore_want {		/* pcore_desc_ask: asked lately */
 		uint8_t addr[BS_ADDR_LEN];
 		uint8_t tries;		/* asks without the entry coming */

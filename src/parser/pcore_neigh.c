@@ -152,7 +152,7 @@ pcore_key_due(const struct pcore_neigh *n, uint64_t now_ms)
 void
 pcore_neigh_tell(struct pcore *pc, const struct routing_hello_result *res,
     const struct routing_neigh_info *ni,
-    const uint8_t salt[static BS_LINKSALT_LEN], uint64_t now_ms)
+    const uint8_t salt[static BS_LINKSALT_LEN], int back, uint64_t now_ms)
 {
 	struct pcore_neigh *n = pcore_neigh_get(pc, ni->ifindex, ni->addr);
 	int rekey;
@@ -168,7 +168,8 @@ pcore_neigh_tell(struct pcore *pc, const struct routing_hello_result *res,
 	rekey = n->announced && (n->epoch != ni->epoch ||
 	    memcmp(n->salt, salt, BS_LINKSALT_LEN) != 0);
 	if ((res->changed || !n->announced || rekey) &&
-	    pcore_send_neigh(pc, ni, salt, IPC_NEIGH_UP) == 0) {
+	    pcore_send_neigh_f(pc, ni, salt, IPC_NEIGH_UP,
+	    back && !n->announced ? IPC_NEIGH_F_BACK : 0) == 0) {
 		n->announced = 1;
 		n->epoch = ni->epoch;
 		memcpy(n->salt, salt, BS_LINKSALT_LEN);
@@ -377,7 +378,23 @@ pcore_orig_gone(struct pcore *pc, const struct routing_orig_info *oi)
 	pcore_lim_orig_gone(pc, oi);
 }
 
-/* Keep the link key of neighbour n, which leaves (pcore_lost_key). */
+/* The kept link key of pk (address addr) on ifindex, or NULL. */
+static struct pcore_lost_key *
+pcore_lost_find(struct pcore *pc, uint32_t ifindex,
+    const uint8_t pk[static BS_PK_LEN], const uint8_t addr[static BS_ADDR_LEN])
+{
+	size_t k;
+
+	for (k = 0; k < PCORE_LOST_KEYS; k++)
+		if (pc->lost[k].ifindex == ifindex &&
+		    memcmp(pc->lost[k].addr, addr, BS_ADDR_LEN) == 0 &&
+		    memcmp(pc->lost[k].pk, pk, BS_PK_LEN) == 0)
+			return &pc->lost[k];
+	return NULL;
+}
+
+/* Keep the link key of neighbour n, which leaves (pcore_lost_key): one
+ * record per neighbour, its latest key. */
 static void
 pcore_lost_keep(struct pcore *pc, const struct pcore_neigh *n)
 {
@@ -385,13 +402,25 @@ pcore_lost_keep(struct pcore *pc, const struct pcore_neigh *n)
 
 	if (n->key_state != PCORE_KEY_OK)
 		return;
-	l = &pc->lost[pc->lost_next++ % PCORE_LOST_KEYS];
+	if ((l = pcore_lost_find(pc, n->ifindex, n->pk, n->addr)) == NULL)
+		l = &pc->lost[pc->lost_next++ % PCORE_LOST_KEYS];
 	sodium_memzero(l, sizeof(*l));
 	l->ifindex = n->ifindex;
 	memcpy(l->addr, n->addr, BS_ADDR_LEN);
 	memcpy(l->pk, n->pk, BS_PK_LEN);
 	memcpy(l->key, n->key, BS_LINKKEY_LEN);
 	memcpy(l->key_id, n->key_id, BS_KEYID_LEN);
+	l->epoch = n->epoch;
+}
+
+int
+pcore_neigh_was_lost(struct pcore *pc, uint32_t ifindex,
+    const uint8_t pk[static BS_PK_LEN], const uint8_t addr[static BS_ADDR_LEN],
+    uint32_t epoch)
+{
+	const struct pcore_lost_key *l = pcore_lost_find(pc, ifindex, pk, addr);
+
+	return l != NULL && l->epoch == epoch;
 }
 
 int
@@ -399,26 +428,17 @@ pcore_neigh_lost_tag_ok(struct pcore *pc, uint32_t ifindex,
     const uint8_t pk[static BS_PK_LEN], const struct wire_trailer *t,
     const uint8_t sender[static BS_ADDR_LEN])
 {
-	struct pcore_lost_key *l;
-	size_t k;
+	struct pcore_lost_key *l = pcore_lost_find(pc, ifindex, pk, sender);
 	int i;
 
-	for (k = 0; k < PCORE_LOST_KEYS; k++) {
-		l = &pc->lost[k];
-		if (l->ifindex != ifindex ||
-		    memcmp(l->addr, sender, BS_ADDR_LEN) != 0 ||
-		    memcmp(l->pk, pk, BS_PK_LEN) != 0)
-			continue;
-		if ((i = wire_trailer_find(t, l->key_id)) < 0 ||
-		    (!PCORE_FUZZ_BYPASS(t->tags[i].tag) &&
-		    bs_link_mac_verify(t->tags[i].tag, l->key, sender,
-		    t->counter, t->covered, t->covered_len) != 0))
-			return -1;
-		/* Back: it gets a slot and asks for its key again. */
-		sodium_memzero(l, sizeof(*l));
-		return 0;
-	}
-	return -1;
+	if (l == NULL || (i = wire_trailer_find(t, l->key_id)) < 0 ||
+	    (!PCORE_FUZZ_BYPASS(t->tags[i].tag) &&
+	    bs_link_mac_verify(t->tags[i].tag, l->key, sender, t->counter,
+	    t->covered, t->covered_len) != 0))
+		return -1;
+	/* Back: it gets a slot and asks for its key again. */
+	sodium_memzero(l, sizeof(*l));
+	return 0;
 }
 
 /* A neighbour left the routing table: tell the forwarder, wipe its key

@@ -55,11 +55,14 @@ struct pcore_neigh *pcore_neigh_get(struct pcore *pc, uint32_t ifindex,
  * the table has it now, salt the HELLO's link salt): a slot for a new
  * neighbour, NEIGH UP when something the forwarder shows changed, then
  * LINK_KEY_REQ when due (again after a new epoch or salt: a new key).
+ * back: the neighbour left this interface lately (pcore_neigh_was_lost):
+ * its first UP carries IPC_NEIGH_F_BACK.
  */
 void	pcore_neigh_tell(struct pcore *pc,
 	    const struct routing_hello_result *res,
 	    const struct routing_neigh_info *ni,
-	    const uint8_t salt[static BS_LINKSALT_LEN], uint64_t now_ms);
+	    const uint8_t salt[static BS_LINKSALT_LEN], int back,
+	    uint64_t now_ms);
 /*
  * What the neighbour's HELLO asks of our forwarder: NEIGH UP again with
  * flags IPC_NEIGH_F_FRESH (it said it knows no full OGM entries,
@@ -77,6 +80,13 @@ void	pcore_neigh_ask(struct pcore *pc, const struct routing_neigh_info *ni,
 int	pcore_neigh_lost_tag_ok(struct pcore *pc, uint32_t ifindex,
 	    const uint8_t pk[static BS_PK_LEN], const struct wire_trailer *t,
 	    const uint8_t sender[static BS_ADDR_LEN]);
+/*
+ * 1 when pk (address addr) left ifindex, its link key is kept, and it
+ * left in this epoch (a node that restarted since is new again).
+ */
+int	pcore_neigh_was_lost(struct pcore *pc, uint32_t ifindex,
+	    const uint8_t pk[static BS_PK_LEN],
+	    const uint8_t addr[static BS_ADDR_LEN], uint32_t epoch);
 /*
  * This node needs descriptions (pcore_desc.h): neighbour (ifindex, addr)
  * relayed compact entries too far ahead of their chain references for

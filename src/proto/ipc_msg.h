@@ -331,7 +331,20 @@ struct ipc_neigh {
  * the full entries on (pcore_desc.h).  At most every PCORE_DESC_WANT_OGMS.
  */
 #define IPC_NEIGH_F_DESC	0x04
-#define IPC_NEIGH_F_MASK	0x07
+/*
+ * BACK (on the UP that announces a neighbour): it was our neighbour on
+ * that interface and left (missed HELLOs) lately; its link key was kept
+ * (pcore_lost_key).  It knows our description as a rule, so the forwarder
+ * answers it without the new neighbour's full OGMs and signed HELLOs
+ * (fwd_announce_burst with new_neigh 0); should it not, it asks for our
+ * address (OWN).
+ * OWN: the neighbour's HELLO asked for our own full entry (its want list
+ * named us): our next OGM goes full.  At most every PCORE_WANT_AGAIN_OGMS
+ * OGM intervals.
+ */
+#define IPC_NEIGH_F_BACK	0x08
+#define IPC_NEIGH_F_OWN		0x10
+#define IPC_NEIGH_F_MASK	0x1f
 
 /*
  * IPC_DESC_WANT: a neighbour relayed a compact entry of this originator
