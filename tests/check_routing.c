@@ -378,23 +378,47 @@ END_TEST
 
 /*
  * Warm-up: the echo is taken as the neighbour reports it (scaled by its
- * own count of our sequence numbers), whatever the two ends' rates.  A
- * neighbour that sends two HELLOs for each of ours (cold-start bursts)
- * and hears all of ours reports 64: the link is at 255, where the
- * receiver's own scaling (before 2026-12-07) put it at about 200.
+ * own count of our sequence numbers), whatever the two ends' rates.  Two
+ * tables, US and 5, where 5 sends two HELLOs for each of ours (cold-start
+ * bursts), each HELLO echoing what its sender's table reports of the
+ * receiver (rq_report): both links are at 255 from the second round.
+ * With raw counts in the HELLOs, scaled by the receiver over the
+ * sender's span (the rule before 2026-12-07), US rated 5 at about 128.
  */
+static void
+rates_hello(struct routing *from, unsigned from_id, struct routing *to,
+    unsigned to_id, uint32_t seqno, struct routing_hello_result *res)
+{
+	const struct ident *f = ident(from_id);
+	struct routing_neigh_info ni;
+	struct routing_hello h = {
+		.ifindex = IF1, .pk = f->pk, .addr = f->addr, .mac = f->mac,
+		.epoch = EPOCH, .seqno = seqno,
+	};
+
+	if (routing_neigh_get(from, IF1, ident(to_id)->addr, &ni) ==
+	    ROUTING_OK)
+		h.echo = ni.rq_report;
+	ck_assert_int_eq(routing_hello(to, &h, T0, res), ROUTING_OK);
+}
+
 START_TEST(test_link_warmup_rates)
 {
-	struct routing *rt = mk_rt(NULL);
-	struct routing_hello_result res;
+	struct routing *rt = mk_rt(NULL), *five = mk_rt_id(5, NULL, hkey_a);
+	struct routing_hello_result res, res5;
 	struct routing_neigh_info ni;
 	uint32_t s;
 
 	for (s = 1; s <= 20; s++) {
-		ck_assert_int_eq(hello_full(rt, IF1, 5, EPOCH, s,
-		    (uint8_t)(s > 1 ? 64 : 0), T0, &res), ROUTING_OK);
-		ck_assert_uint_eq(res.link_tq, s > 1 ? 255 : 0);
+		rates_hello(five, 5, rt, US, 2 * s - 1, &res);
+		rates_hello(five, 5, rt, US, 2 * s, &res);
+		rates_hello(rt, US, five, 5, s, &res5);
+		if (s > 1) {
+			ck_assert_uint_eq(res.link_tq, 255);
+			ck_assert_uint_eq(res5.link_tq, 255);
+		}
 	}
+	routing_free(five);
 	/* One lost both ways of 10 (neighbour 6): 9 of 10 heard, reported
 	 * as 57; it reports 57 of ours. */
 	for (s = 1; s <= 10; s++)

@@ -214,8 +214,10 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 	if ((r = wire_hello_parse(p, len, &h)) != WIRE_OK)
 		return pcore_malformed(pc, r, &h.where, ifindex, src, now_ms);
 	bs_mesh_addr(addr, h.pk);
-	/* Before the check: a tag under the kept key forgets it. */
-	back = pcore_neigh_get(pc, ifindex, addr) == NULL &&
+	/* Before the check: a tag under the kept key forgets it.  One that
+	 * says fresh (its parser restarted) is new whatever it was. */
+	back = (h.flags & WIRE_HELLO_F_FRESH) == 0 &&
+	    pcore_neigh_get(pc, ifindex, addr) == NULL &&
 	    pcore_neigh_was_lost(pc, ifindex, h.pk, addr, h.epoch);
 	if ((why = pcore_hello_check(pc, ifindex, src, &h, addr, now_ms,
 	    &cls)) != PCORE_ACCEPT)
@@ -255,8 +257,7 @@ pcore_hello(struct pcore *pc, uint32_t ifindex,
 	if (us < 0)
 		ask |= IPC_NEIGH_F_SIGN;
 	if (routing_neigh_get(pc->rt, ifindex, addr, &ni) == ROUTING_OK) {
-		pcore_neigh_tell(pc, &res, &ni, h.salt,
-		    back && (h.flags & WIRE_HELLO_F_FRESH) == 0, now_ms);
+		pcore_neigh_tell(pc, &res, &ni, h.salt, back, now_ms);
 		pcore_neigh_ask(pc, &ni, h.salt, ask);
 	}
 	return PCORE_ACCEPT;

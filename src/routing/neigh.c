@@ -52,7 +52,7 @@ rt_neigh_lookup(const struct routing *rt, uint32_t ifindex,
 	return RT_NIL;
 }
 
-static unsigned	neigh_scaled(unsigned count, unsigned span);
+static unsigned	neigh_rq_scaled(const struct rt_neigh *n);
 
 void
 rt_neigh_info(const struct rt_neigh *n, struct routing_neigh_info *o)
@@ -66,7 +66,7 @@ rt_neigh_info(const struct rt_neigh *n, struct routing_neigh_info *o)
 	o->seqno = n->seqno;
 	o->rq = n->rq;
 	o->echo = n->echo;
-	o->rq_report = (uint8_t)neigh_scaled(n->rq, n->span);
+	o->rq_report = (uint8_t)neigh_rq_scaled(n);
 	o->link_tq = n->link_tq;
 	o->bidirectional = n->link_tq >= 1;
 	o->last_seen_ms = n->last_seen_ms;
@@ -241,6 +241,13 @@ neigh_scaled(unsigned count, unsigned span)
 	return v > ROUTING_WINDOW ? ROUTING_WINDOW : v;
 }
 
+/* rq, scaled during warm-up: what our HELLOs report of the neighbour. */
+static unsigned
+neigh_rq_scaled(const struct rt_neigh *n)
+{
+	return neigh_scaled(n->rq, n->span);
+}
+
 /*
  * The neighbour's HELLO interval as we see it: a moving average (1/8
  * weight) of the time between two accepted HELLOs divided by the seqnos
@@ -303,7 +310,7 @@ neigh_gap_sample(struct rt_neigh *n, uint64_t now_ms,
 static unsigned
 neigh_lost_misses(const struct rt_neigh *n)
 {
-	uint64_t lost = ROUTING_WINDOW - neigh_scaled(n->rq, n->span);
+	uint64_t lost = ROUTING_WINDOW - neigh_rq_scaled(n);
 	uint64_t pm = lost * lost, wm = (uint64_t)ROUTING_WINDOW *
 	    ROUTING_WINDOW;
 	unsigned m = NEIGH_LOST_MIN;
@@ -366,7 +373,7 @@ neigh_link_update(struct rt_neigh *n)
 {
 	n->rq = (uint8_t)__builtin_popcountll(n->bits);
 	n->tq_own = routing_tq_own(n->echo);
-	n->tq_asym = routing_tq_asym(neigh_scaled(n->rq, n->span));
+	n->tq_asym = routing_tq_asym(neigh_rq_scaled(n));
 	n->link_tq = routing_tq_combine(ROUTING_TQ_MAX, n->tq_own, n->tq_asym);
 }
 
@@ -397,7 +404,7 @@ neigh_hello_result(const struct rt_neigh *n, const struct rt_neigh *old,
 	/* rq_report too: a lost HELLO during warm-up lowers it alone. */
 	res->changed = created || old->link_tq != n->link_tq ||
 	    old->rq != n->rq || old->echo != n->echo ||
-	    neigh_scaled(old->rq, old->span) != neigh_scaled(n->rq, n->span) ||
+	    neigh_rq_scaled(old) != neigh_rq_scaled(n) ||
 	    memcmp(old->mac, n->mac, BS_ADDR_LEN) != 0;
 }
 
