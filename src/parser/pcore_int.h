@@ -250,9 +250,11 @@ typedef int (*pcore_emit_fn)(void *arg, uint16_t type, const void *obj,
 /*
  * The link key of a neighbour that left the routing table (it missed a
  * few HELLOs: loss, an outage), kept so that its next tagged HELLO can
- * bring it back at once (pcore_hello.c): without it, two nodes that lost
- * each other would take each other again only at their next signed
- * HELLO, up to FWD_HELLO_SIGN_EVERY intervals later.  The key is the one
+ * bring it back at once (pcore_hello.c): without it, a node that lost a
+ * neighbour which still lists it would take it again only at that
+ * neighbour's next signed HELLO, up to FWD_HELLO_SIGN_EVERY intervals
+ * later.  When both lost each other, neither tags for the other and only
+ * that periodic signed HELLO brings them back.  The key is the one
  * the parser held; a neighbour that restarted or made a new salt has
  * another.  PCORE_LOST_KEYS of them, the oldest overwritten.
  */

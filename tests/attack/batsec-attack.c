@@ -1353,7 +1353,7 @@ atk_watch(struct atk *a, const uint8_t *src, const uint8_t *p, size_t len)
  * their names (hello: they become a neighbour, whose first OGMs and the
  * full entries handed on to it carry the keys) need their keys; the
  * others aim with addresses, which compact entries give (full entries go
- * out only every 16th interval).
+ * out only every 64th interval).
  */
 static int
 atk_aim(struct atk *a, int secs, int hello)
