@@ -308,7 +308,15 @@ local F = {
 	dst_epoch = ProtoField.uint32("batsec.e2e.dst_epoch",
 	    "Destination epoch", base.DEC),
 	e2e_counter = ProtoField.uint64("batsec.e2e.counter",
-	    "End-to-end counter (nonce)", base.DEC),
+	    "Suite byte and counter (nonce)", base.DEC),
+	e2e_suite = ProtoField.uint8("batsec.e2e.suite", "Suite byte",
+	    base.HEX),
+	e2e_suite_aes = ProtoField.bool("batsec.e2e.suite.aes",
+	    "Sealed with AES-256-GCM (else ChaCha20-Poly1305)", 8, nil, 0x01),
+	e2e_suite_can_aes = ProtoField.bool("batsec.e2e.suite.can_aes",
+	    "Source opens AES-256-GCM", 8, nil, 0x02),
+	e2e_count = ProtoField.uint64("batsec.e2e.count",
+	    "End-to-end counter (lower 56 bits)", base.DEC),
 	ciphertext = ProtoField.bytes("batsec.ciphertext", "Ciphertext"),
 	ct_len = ProtoField.uint16("batsec.ciphertext_len",
 	    "Ciphertext length", base.DEC),
@@ -1421,11 +1429,22 @@ local function dissect_e2e(c, tree)
 	ranged(c, et, F.src_epoch, 4, 1, 0xffffffff, E.range, "source epoch")
 	ranged(c, et, F.dst_epoch, 4, 1, 0xffffffff, E.range,
 	    "destination epoch")
-	local _, cr = add(c, et, F.e2e_counter, 8, "end-to-end counter")
+	local cit, cr = add(c, et, F.e2e_counter, 8, "end-to-end counter")
+	if cr then
+		-- The suite byte (top 8 bits) and the 56-bit counter.
+		-- Undefined suite bits are the destination's to refuse
+		-- (drop_e2e), not the codec's: no expert here either.
+		local sit = cit:add(F.e2e_suite, cr:range(0, 1))
+		sit:add(F.e2e_suite_aes, cr:range(0, 1))
+		sit:add(F.e2e_suite_can_aes, cr:range(0, 1))
+		cit:add(F.e2e_count, cr:range(1, 7))
+	end
 	if dr and sr and cr then
-		et:append_text(string.format(": %s -> %s, counter %s",
+		et:append_text(string.format(": %s -> %s, %s, counter %s",
 		    tostring(sr:ether()), tostring(dr:ether()),
-		    tostring(cr:uint64())))
+		    band(cr:range(0, 1):uint(), 1) ~= 0 and "AES-256-GCM"
+		    or "ChaCha20-Poly1305",
+		    tostring(cr:range(1, 7):uint64())))
 	end
 	c:done(et, start)
 	return dr, sr

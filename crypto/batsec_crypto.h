@@ -299,7 +299,7 @@ int bs_revoke_verify(const struct bs_revoke *r,
 #define BS_HOPKEY_LEN	16	/* SipHash-2-4 key of one link */
 #define BS_HOPTAG_LEN	8	/* hop tag */
 #define BS_E2EKEY_LEN	32	/* end-to-end key of one direction */
-#define BS_AEAD_TAG_LEN	16	/* ChaCha20-Poly1305 tag */
+#define BS_AEAD_TAG_LEN	16	/* AEAD tag (both AEADs) */
 #define BS_HOPTAG_MAX_IN 128	/* bytes a hop tag may cover */
 
 #define BS_LINKSALT_LEN	16	/* a node's link salt of one interface */
@@ -349,29 +349,48 @@ int bs_hop_tag_verify(const uint8_t tag[static BS_HOPTAG_LEN],
     const uint8_t h[static BS_HOPKEY_LEN], const uint8_t *msg, size_t len);
 
 /*
- * The end-to-end key of the direction src -> dst:
- *   K = BLAKE2b-256(key = L, msg = "batsec2-e2e" || src_pk || dst_pk ||
- *       src_epoch (be32) || dst_epoch (be32))
- * with L = bs_link_key of the two node keys.
+ * The two AEADs of the end-to-end part (batsec-protocol(7), "Keys"): a
+ * pair of originators uses AES-256-GCM when both can (libsodium offers
+ * it only where the CPU has AES-NI and CLMUL), ChaCha20-Poly1305 (IETF)
+ * otherwise.  Both have 32-byte keys, 12-byte nonces and 16-byte tags.
  */
-void bs_e2e_key(uint8_t k[static BS_E2EKEY_LEN],
+enum bs_aead {
+	BS_AEAD_CHACHA20 = 0,		/* ChaCha20-Poly1305, everywhere */
+	BS_AEAD_AES256GCM = 1,		/* AES-256-GCM: AES-NI only */
+};
+/* 1 when aead can be used on this machine (after bs_crypto_init). */
+int bs_aead_available(enum bs_aead aead);
+
+/*
+ * The end-to-end key of the direction src -> dst for aead:
+ *   K = BLAKE2b-256(key = L, msg = P || src_pk || dst_pk ||
+ *       src_epoch (be32) || dst_epoch (be32))
+ * with L = bs_link_key of the two node keys and P "batsec2-e2e"
+ * (ChaCha20-Poly1305) or "batsec2-e2e-aes" (AES-256-GCM): a key is never
+ * used with both.
+ */
+void bs_e2e_key(uint8_t k[static BS_E2EKEY_LEN], enum bs_aead aead,
     const uint8_t link_key[static BS_LINKKEY_LEN],
     const uint8_t src_pk[static BS_PK_LEN],
     const uint8_t dst_pk[static BS_PK_LEN], uint32_t src_epoch,
     uint32_t dst_epoch);
 
 /*
- * ChaCha20-Poly1305 (IETF), nonce = 4 zero bytes || counter (be64).
- * Seal encrypts m[0..len) into c (may equal m) and writes the tag; open
- * checks the tag and decrypts c into m (may equal c): 0, or -1 (m[0..len)
- * is zeroed then: open into a buffer of its own).
+ * aead with nonce = 4 zero bytes || counter (be64).  Seal encrypts
+ * m[0..len) into c (may equal m) and writes the tag: 0, or -1 when aead
+ * is not available here (c and the tag are zeroed then).  Open checks the
+ * tag and decrypts c into m (may equal c): 0, or -1 (m[0..len) is zeroed
+ * then: open into a buffer of its own; also -1 for an aead this machine
+ * lacks).
  */
-void bs_aead_seal(uint8_t *c, uint8_t tag[static BS_AEAD_TAG_LEN],
+int bs_aead_seal(uint8_t *c, uint8_t tag[static BS_AEAD_TAG_LEN],
+    enum bs_aead aead, const uint8_t k[static BS_E2EKEY_LEN],
+    uint64_t counter, const uint8_t *ad, size_t adlen, const uint8_t *m,
+    size_t len);
+int bs_aead_open(uint8_t *m, enum bs_aead aead,
     const uint8_t k[static BS_E2EKEY_LEN], uint64_t counter,
-    const uint8_t *ad, size_t adlen, const uint8_t *m, size_t len);
-int bs_aead_open(uint8_t *m, const uint8_t k[static BS_E2EKEY_LEN],
-    uint64_t counter, const uint8_t *ad, size_t adlen, const uint8_t *c,
-    size_t len, const uint8_t tag[static BS_AEAD_TAG_LEN]);
+    const uint8_t *ad, size_t adlen, const uint8_t *c, size_t len,
+    const uint8_t tag[static BS_AEAD_TAG_LEN]);
 
 /*
  * A sliding replay window of BS_REPLAY_BITS counters (RFC 6479's idea, as

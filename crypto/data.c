@@ -14,11 +14,13 @@ static const char hop_kdf_prefix[] = "batsec2-hop";
 static const char ogm_kdf_prefix[] = "batsec-ogm-link";
 static const char hop_keyid_msg[] = "batsec2-hopid";
 static const char e2e_kdf_prefix[] = "batsec2-e2e";
+static const char e2e_aes_kdf_prefix[] = "batsec2-e2e-aes";
 
 #define ROOT_PREFIX_LEN	(sizeof(root_kdf_prefix) - 1)
 #define HOP_PREFIX_LEN	(sizeof(hop_kdf_prefix) - 1)
 #define OGM_PREFIX_LEN	(sizeof(ogm_kdf_prefix) - 1)
 #define E2E_PREFIX_LEN	(sizeof(e2e_kdf_prefix) - 1)
+#define E2E_AES_PREFIX_LEN	(sizeof(e2e_aes_kdf_prefix) - 1)
 
 _Static_assert(crypto_shorthash_siphash24_KEYBYTES == BS_HOPKEY_LEN,
     "SipHash key");
@@ -29,6 +31,9 @@ _Static_assert(crypto_aead_chacha20poly1305_ietf_KEYBYTES == BS_E2EKEY_LEN,
 _Static_assert(crypto_aead_chacha20poly1305_ietf_ABYTES == BS_AEAD_TAG_LEN,
     "AEAD tag");
 _Static_assert(crypto_aead_chacha20poly1305_ietf_NPUBBYTES == 12, "nonce");
+_Static_assert(crypto_aead_aes256gcm_KEYBYTES == BS_E2EKEY_LEN, "AES key");
+_Static_assert(crypto_aead_aes256gcm_ABYTES == BS_AEAD_TAG_LEN, "AES tag");
+_Static_assert(crypto_aead_aes256gcm_NPUBBYTES == 12, "AES nonce");
 
 void
 bs_link_root(uint8_t root[static BS_LINKROOT_LEN],
@@ -106,22 +111,34 @@ bs_hop_tag_verify(const uint8_t tag[static BS_HOPTAG_LEN],
 	return sodium_memcmp(want, tag, BS_HOPTAG_LEN) == 0 ? 0 : -1;
 }
 
+int
+bs_aead_available(enum bs_aead aead)
+{
+	if (aead == BS_AEAD_CHACHA20)
+		return 1;
+	return aead == BS_AEAD_AES256GCM &&
+	    crypto_aead_aes256gcm_is_available() != 0;
+}
+
 void
-bs_e2e_key(uint8_t k[static BS_E2EKEY_LEN],
+bs_e2e_key(uint8_t k[static BS_E2EKEY_LEN], enum bs_aead aead,
     const uint8_t link_key[static BS_LINKKEY_LEN],
     const uint8_t src_pk[static BS_PK_LEN],
     const uint8_t dst_pk[static BS_PK_LEN], uint32_t src_epoch,
     uint32_t dst_epoch)
 {
-	uint8_t msg[E2E_PREFIX_LEN + 2 * BS_PK_LEN + 8];
+	uint8_t msg[E2E_AES_PREFIX_LEN + 2 * BS_PK_LEN + 8];
+	size_t n = aead == BS_AEAD_AES256GCM ? E2E_AES_PREFIX_LEN :
+	    E2E_PREFIX_LEN;
 
-	memcpy(msg, e2e_kdf_prefix, E2E_PREFIX_LEN);
-	memcpy(msg + E2E_PREFIX_LEN, src_pk, BS_PK_LEN);
-	memcpy(msg + E2E_PREFIX_LEN + BS_PK_LEN, dst_pk, BS_PK_LEN);
-	bs_put32(msg + E2E_PREFIX_LEN + 2 * BS_PK_LEN, src_epoch);
-	bs_put32(msg + E2E_PREFIX_LEN + 2 * BS_PK_LEN + 4, dst_epoch);
-	crypto_generichash(k, BS_E2EKEY_LEN, msg, sizeof(msg), link_key,
-	    BS_LINKKEY_LEN);
+	memcpy(msg, aead == BS_AEAD_AES256GCM ? e2e_aes_kdf_prefix :
+	    e2e_kdf_prefix, n);
+	memcpy(msg + n, src_pk, BS_PK_LEN);
+	memcpy(msg + n + BS_PK_LEN, dst_pk, BS_PK_LEN);
+	bs_put32(msg + n + 2 * BS_PK_LEN, src_epoch);
+	bs_put32(msg + n + 2 * BS_PK_LEN + 4, dst_epoch);
+	crypto_generichash(k, BS_E2EKEY_LEN, msg, n + 2 * BS_PK_LEN + 8,
+	    link_key, BS_LINKKEY_LEN);
 }
 
 static void
@@ -131,28 +148,45 @@ aead_nonce(uint8_t n[static 12], uint64_t counter)
 	bs_put64(n + 4, counter);
 }
 
-void
+int
 bs_aead_seal(uint8_t *c, uint8_t tag[static BS_AEAD_TAG_LEN],
-    const uint8_t k[static BS_E2EKEY_LEN], uint64_t counter,
-    const uint8_t *ad, size_t adlen, const uint8_t *m, size_t len)
+    enum bs_aead aead, const uint8_t k[static BS_E2EKEY_LEN],
+    uint64_t counter, const uint8_t *ad, size_t adlen, const uint8_t *m,
+    size_t len)
 {
 	uint8_t n[12];
 
 	aead_nonce(n, counter);
-	(void)crypto_aead_chacha20poly1305_ietf_encrypt_detached(c, tag, NULL,
-	    m, len, ad, adlen, NULL, n, k);
+	if (aead == BS_AEAD_CHACHA20)
+		return crypto_aead_chacha20poly1305_ietf_encrypt_detached(c,
+		    tag, NULL, m, len, ad, adlen, NULL, n, k) == 0 ? 0 : -1;
+	if (bs_aead_available(aead) &&
+	    crypto_aead_aes256gcm_encrypt_detached(c, tag, NULL, m, len, ad,
+	    adlen, NULL, n, k) == 0)
+		return 0;
+	memset(c, 0, len);
+	memset(tag, 0, BS_AEAD_TAG_LEN);
+	return -1;
 }
 
 int
-bs_aead_open(uint8_t *m, const uint8_t k[static BS_E2EKEY_LEN],
-    uint64_t counter, const uint8_t *ad, size_t adlen, const uint8_t *c,
-    size_t len, const uint8_t tag[static BS_AEAD_TAG_LEN])
+bs_aead_open(uint8_t *m, enum bs_aead aead,
+    const uint8_t k[static BS_E2EKEY_LEN], uint64_t counter,
+    const uint8_t *ad, size_t adlen, const uint8_t *c, size_t len,
+    const uint8_t tag[static BS_AEAD_TAG_LEN])
 {
 	uint8_t n[12];
 
 	aead_nonce(n, counter);
-	return crypto_aead_chacha20poly1305_ietf_decrypt_detached(m, NULL, c,
-	    len, tag, ad, adlen, n, k) == 0 ? 0 : -1;
+	if (aead == BS_AEAD_CHACHA20)
+		return crypto_aead_chacha20poly1305_ietf_decrypt_detached(m,
+		    NULL, c, len, tag, ad, adlen, n, k) == 0 ? 0 : -1;
+	if (bs_aead_available(aead) &&
+	    crypto_aead_aes256gcm_decrypt_detached(m, NULL, c, len, tag, ad,
+	    adlen, n, k) == 0)
+		return 0;
+	memset(m, 0, len);
+	return -1;
 }
 
 /* ---- replay windows ------------------------------------------------------- */

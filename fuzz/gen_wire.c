@@ -353,14 +353,19 @@ gen_sealed(uint8_t type, unsigned src, unsigned dst, uint32_t src_epoch,
 	bs_mesh_addr(b, gen_id[dst].pk);
 	e = (struct wire_e2e){ .dst = b, .src = a, .src_epoch = src_epoch,
 	    .dst_epoch = dst_epoch, .counter = ((uint64_t)1234 << 22) + 1 };
+	/* A UNICAST offers AES-256-GCM, as from a CPU with AES-NI (still
+	 * sealed with ChaCha20-Poly1305: the suite byte says which). */
+	if (type == WIRE_T_UNICAST)
+		e.counter |= (uint64_t)WIRE_E2E_S_CAN_AES <<
+		    WIRE_E2E_SUITE_SHIFT;
 	t_seed_ok(wire_sealed_layout(buf, sizeof(buf), type, &e, pt_len,
 	    &len), "sealed layout");
 	t_seed_ok(bs_link_key(l, &gen_id[src], gen_id[dst].pk), "e2e link");
-	bs_e2e_key(k, l, gen_id[src].pk, gen_id[dst].pk, src_epoch,
-	    dst_epoch);
+	bs_e2e_key(k, BS_AEAD_CHACHA20, l, gen_id[src].pk, gen_id[dst].pk,
+	    src_epoch, dst_epoch);
 	wire_sealed_ad(buf, ad);
-	bs_aead_seal(buf + WIRE_SEALED_CT_OFF, buf + len - BS_AEAD_TAG_LEN, k,
-	    e.counter, ad, sizeof(ad), pt, pt_len);
+	bs_aead_seal(buf + WIRE_SEALED_CT_OFF, buf + len - BS_AEAD_TAG_LEN,
+	    BS_AEAD_CHACHA20, k, e.counter, ad, sizeof(ad), pt, pt_len);
 	gen_hop_key(h, 1, gen_nhmac);
 	bs_hop_keyid(kid, h);
 	wire_sealed_set_hop(buf, 50, kid, hop_ctr);

@@ -156,6 +156,9 @@ static const struct {
 	{ "# only a comment\n", "\ndat on\n" },
 	{ "bla on", "\nbla on\n" },
 	{ "bla off", "\nbla off\n" },
+	{ "e2e-cipher chacha20-poly1305", "\ne2e-cipher chacha20-poly1305\n" },
+	{ "e2e-cipher auto", "\ne2e-cipher auto\n" },
+	{ "# only a comment\n", "\ne2e-cipher auto\n" },
 	{ "# only a comment\n", "\nbla off\n" },
 	{ "# only a comment\n", "\nepoch-seed auto\n" },
 	{ "# only a comment\n\n \t \n", "\nfast-path on\n" },
@@ -544,6 +547,13 @@ static const struct {
 	{ "fast-path TC", 0, "t.conf:1: fast-path: 'TC' is not on, off or "
 	    "tc" },
 	{ "fast-path on\nfast-path off", 0, "t.conf:2: fast-path: "
+	    "given twice (first on line 1)" },
+	/* e2e-cipher */
+	{ "e2e-cipher aes", 0, "t.conf:1: e2e-cipher: 'aes' is not auto or "
+	    "chacha20-poly1305" },
+	{ "e2e-cipher chacha20", 0, "t.conf:1: e2e-cipher: 'chacha20' is not "
+	    "auto or chacha20-poly1305" },
+	{ "e2e-cipher auto\ne2e-cipher auto", 0, "t.conf:2: e2e-cipher: "
 	    "given twice (first on line 1)" },
 };
 
@@ -976,7 +986,7 @@ START_TEST(test_man_page)
 	    "policy", "socket", "state-dir", "user", "chroot", "ethertype",
 	    "orig-interval", "hello-interval", "link-rekey", "hop-penalty",
 	    "gateway", "log-level", "ap-isolation", "fast-path", "epoch-seed",
-	    "gw-sel-class", "gw-mode", "dat", "bla" };
+	    "gw-sel-class", "gw-mode", "dat", "bla", "e2e-cipher" };
 	struct bs_config cfg;
 	char path[PATH_MAX + 64], dump[BS_CONF_DUMP_MAX], want[64];
 	static char man[65536];

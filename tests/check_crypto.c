@@ -1118,8 +1118,8 @@ START_TEST(test_hop_key_ends)
 	bs_hop_key(hb, r);
 	ck_assert_mem_eq(ha, hb, sizeof(ha));
 	/* Both ends derive the same key for each direction. */
-	bs_e2e_key(ka, la, a.pk, b.pk, 3, 4);
-	bs_e2e_key(kb, lb, a.pk, b.pk, 3, 4);
+	bs_e2e_key(ka, BS_AEAD_CHACHA20, la, a.pk, b.pk, 3, 4);
+	bs_e2e_key(kb, BS_AEAD_CHACHA20, lb, a.pk, b.pk, 3, 4);
 	ck_assert_mem_eq(ka, kb, sizeof(ka));
 	bs_identity_wipe(&a);
 	bs_identity_wipe(&b);
@@ -1179,30 +1179,37 @@ START_TEST(test_e2e_key)
 	 *   print(hashlib.blake2b(b'batsec2-e2e'+b'\x11'*32+b'\x22'*32+
 	 *   struct.pack('>II',0x01020304,7),key=L,digest_size=32).hexdigest())"
 	 */
-	bs_e2e_key(k, d_lk, d_pka, d_pkb, 0x01020304, 7);
+	bs_e2e_key(k, BS_AEAD_CHACHA20, d_lk, d_pka, d_pkb, 0x01020304, 7);
 	assert_hex(k, sizeof(k), "d4a917c17a4abc5dabf28a6a6c4268dc"
 	    "fabf9dac1e029dd22ad65050ce10711d");
 	/* the other direction */
-	bs_e2e_key(k2, d_lk, d_pkb, d_pka, 7, 0x01020304);
+	bs_e2e_key(k2, BS_AEAD_CHACHA20, d_lk, d_pkb, d_pka, 7, 0x01020304);
 	ck_assert_mem_ne(k, k2, sizeof(k));
 	/* either epoch, or the epochs swapped */
-	bs_e2e_key(k2, d_lk, d_pka, d_pkb, 0x01020305, 7);
+	bs_e2e_key(k2, BS_AEAD_CHACHA20, d_lk, d_pka, d_pkb, 0x01020305, 7);
 	ck_assert_mem_ne(k, k2, sizeof(k));
-	bs_e2e_key(k2, d_lk, d_pka, d_pkb, 0x01020304, 8);
+	bs_e2e_key(k2, BS_AEAD_CHACHA20, d_lk, d_pka, d_pkb, 0x01020304, 8);
 	ck_assert_mem_ne(k, k2, sizeof(k));
-	bs_e2e_key(k2, d_lk, d_pka, d_pkb, 7, 0x01020304);
+	bs_e2e_key(k2, BS_AEAD_CHACHA20, d_lk, d_pka, d_pkb, 7, 0x01020304);
 	ck_assert_mem_ne(k, k2, sizeof(k));
 	/* the link key */
 	memcpy(lk, d_lk, sizeof(lk));
 	lk[0] ^= 0x80;
-	bs_e2e_key(k2, lk, d_pka, d_pkb, 0x01020304, 7);
+	bs_e2e_key(k2, BS_AEAD_CHACHA20, lk, d_pka, d_pkb, 0x01020304, 7);
 	ck_assert_mem_ne(k, k2, sizeof(k));
-	bs_e2e_key(k2, d_lk, d_pka, d_pkb, 0x01020304, 7);
+	bs_e2e_key(k2, BS_AEAD_CHACHA20, d_lk, d_pka, d_pkb, 0x01020304, 7);
 	ck_assert_mem_eq(k, k2, sizeof(k));
+	/* AES-256-GCM: its own label, so never the ChaCha20-Poly1305 key
+	 * (the same python with b'batsec2-e2e-aes'). */
+	bs_e2e_key(k2, BS_AEAD_AES256GCM, d_lk, d_pka, d_pkb, 0x01020304, 7);
+	assert_hex(k2, sizeof(k2), "b2fa795700fe14c32c2084d53c3a5449"
+	    "5ff57ab9b473ae444e248b43c76c2000");
 }
 END_TEST
 
-START_TEST(test_aead)
+/* Seal and open with aead: round trips, in place, every refusal. */
+static void
+aead_check(enum bs_aead aead)
 {
 	static const uint8_t ad[29] = { 0x40, 1, 2, 3 };
 	uint8_t k[BS_E2EKEY_LEN], k2[BS_E2EKEY_LEN], m[1518], c[1518],
@@ -1210,32 +1217,32 @@ START_TEST(test_aead)
 	    ad2[sizeof(ad)];
 	size_t i, len = sizeof(m);
 
-	bs_e2e_key(k, d_lk, d_pka, d_pkb, 1, 2);
-	bs_e2e_key(k2, d_lk, d_pkb, d_pka, 2, 1);
+	bs_e2e_key(k, aead, d_lk, d_pka, d_pkb, 1, 2);
+	bs_e2e_key(k2, aead, d_lk, d_pkb, d_pka, 2, 1);
 	for (i = 0; i < len; i++)
 		m[i] = (uint8_t)(i * 13);
-	bs_aead_seal(c, tag, k, 77, ad, sizeof(ad), m, len);
+	bs_aead_seal(c, tag, aead, k, 77, ad, sizeof(ad), m, len);
 	ck_assert_mem_ne(c, m, 64);
 	memset(buf, 0, sizeof(buf));
-	ck_assert_int_eq(bs_aead_open(buf, k, 77, ad, sizeof(ad), c, len,
+	ck_assert_int_eq(bs_aead_open(buf, aead, k, 77, ad, sizeof(ad), c, len,
 	    tag), 0);
 	ck_assert_mem_eq(buf, m, len);
 	/* In place, both ways: the same bytes. */
 	memcpy(buf, m, len);
-	bs_aead_seal(buf, tag2, k, 77, ad, sizeof(ad), buf, len);
+	bs_aead_seal(buf, tag2, aead, k, 77, ad, sizeof(ad), buf, len);
 	ck_assert_mem_eq(buf, c, len);
 	ck_assert_mem_eq(tag2, tag, sizeof(tag));
-	ck_assert_int_eq(bs_aead_open(buf, k, 77, ad, sizeof(ad), buf, len,
-	    tag), 0);
+	ck_assert_int_eq(bs_aead_open(buf, aead, k, 77, ad, sizeof(ad), buf,
+	    len, tag), 0);
 	ck_assert_mem_eq(buf, m, len);
 	/* Another counter: another ciphertext. */
-	bs_aead_seal(buf, tag2, k, 78, ad, sizeof(ad), m, len);
+	bs_aead_seal(buf, tag2, aead, k, 78, ad, sizeof(ad), m, len);
 	ck_assert_mem_ne(buf, c, 64);
 	/* Refusals: nothing usable is written (never the plaintext). */
 #define OPEN_FAILS(key, ctr, a, cc, tg) do {				\
 	memset(buf, 0xa5, sizeof(buf));					\
-	ck_assert_int_eq(bs_aead_open(buf, key, ctr, a, sizeof(ad), cc,	\
-	    len, tg), -1);						\
+	ck_assert_int_eq(bs_aead_open(buf, aead, key, ctr, a,		\
+	    sizeof(ad), cc, len, tg), -1);				\
 	ck_assert_mem_ne(buf, m, 64);					\
 } while (0)
 	OPEN_FAILS(k2, 77, ad, c, tag);
@@ -1255,17 +1262,58 @@ START_TEST(test_aead)
 	c[700] ^= 1;
 #undef OPEN_FAILS
 	/* A shorter ciphertext (cut frame) fails too. */
-	ck_assert_int_eq(bs_aead_open(buf, k, 77, ad, sizeof(ad), c, len - 1,
-	    tag), -1);
+	ck_assert_int_eq(bs_aead_open(buf, aead, k, 77, ad, sizeof(ad), c,
+	    len - 1, tag), -1);
 	/* In place refusal: the frame does not become the plaintext. */
 	memcpy(buf, c, len);
-	ck_assert_int_eq(bs_aead_open(buf, k2, 77, ad, sizeof(ad), buf, len,
-	    tag), -1);
+	ck_assert_int_eq(bs_aead_open(buf, aead, k2, 77, ad, sizeof(ad), buf,
+	    len, tag), -1);
 	ck_assert_mem_ne(buf, m, 64);
 	/* Still opens with the right inputs. */
-	ck_assert_int_eq(bs_aead_open(buf, k, 77, ad, sizeof(ad), c, len,
+	ck_assert_int_eq(bs_aead_open(buf, aead, k, 77, ad, sizeof(ad), c, len,
 	    tag), 0);
 	ck_assert_mem_eq(buf, m, len);
+}
+
+START_TEST(test_aead)
+{
+	static const uint8_t ad[29] = { 0x40, 1, 2, 3 };
+	uint8_t k[BS_E2EKEY_LEN], ka[BS_E2EKEY_LEN], m[600], c[600], buf[600];
+	uint8_t tag[BS_AEAD_TAG_LEN];
+
+	ck_assert_int_eq(bs_aead_available(BS_AEAD_CHACHA20), 1);
+	ck_assert_int_eq(bs_aead_available((enum bs_aead)7), 0);
+	aead_check(BS_AEAD_CHACHA20);
+	if (!bs_aead_available(BS_AEAD_AES256GCM)) {
+		/* No AES-NI (the cross-built runs): sealing refuses and
+		 * writes nothing usable, opening refuses. */
+		memset(m, 0x5a, sizeof(m));
+		bs_e2e_key(k, BS_AEAD_AES256GCM, d_lk, d_pka, d_pkb, 1, 2);
+		ck_assert_int_eq(bs_aead_seal(c, tag, BS_AEAD_AES256GCM, k, 1,
+		    ad, sizeof(ad), m, sizeof(m)), -1);
+		ck_assert_mem_ne(c, m, 64);
+		ck_assert_int_eq(bs_aead_open(buf, BS_AEAD_AES256GCM, k, 1, ad,
+		    sizeof(ad), c, sizeof(c), tag), -1);
+		return;
+	}
+	aead_check(BS_AEAD_AES256GCM);
+	/* The two AEADs' keys differ, and neither opens the other's frame,
+	 * even under the same key and nonce. */
+	bs_e2e_key(k, BS_AEAD_CHACHA20, d_lk, d_pka, d_pkb, 1, 2);
+	bs_e2e_key(ka, BS_AEAD_AES256GCM, d_lk, d_pka, d_pkb, 1, 2);
+	ck_assert_mem_ne(k, ka, sizeof(k));
+	memset(m, 0x5a, sizeof(m));
+	ck_assert_int_eq(bs_aead_seal(c, tag, BS_AEAD_AES256GCM, k, 9, ad,
+	    sizeof(ad), m, sizeof(m)), 0);
+	ck_assert_int_eq(bs_aead_open(buf, BS_AEAD_CHACHA20, k, 9, ad,
+	    sizeof(ad), c, sizeof(c), tag), -1);
+	ck_assert_int_eq(bs_aead_open(buf, BS_AEAD_AES256GCM, k, 9, ad,
+	    sizeof(ad), c, sizeof(c), tag), 0);
+	ck_assert_mem_eq(buf, m, sizeof(m));
+	ck_assert_int_eq(bs_aead_seal(c, tag, BS_AEAD_CHACHA20, k, 9, ad,
+	    sizeof(ad), m, sizeof(m)), 0);
+	ck_assert_int_eq(bs_aead_open(buf, BS_AEAD_AES256GCM, k, 9, ad,
+	    sizeof(ad), c, sizeof(c), tag), -1);
 }
 END_TEST
 

@@ -391,25 +391,52 @@ e2e_key(uint8_t k[BS_E2EKEY_LEN], unsigned src, unsigned dst)
 	t_e2e_key(k, node(src)->id, se, node(dst)->pk, de);
 }
 
+/* The same for AES-256-GCM. */
+static void
+e2e_key_aes(uint8_t k[BS_E2EKEY_LEN], unsigned src, unsigned dst)
+{
+	uint32_t se = src == US ? dp.epoch : node(src)->epoch;
+	uint32_t de = dst == US ? dp.epoch : node(dst)->epoch;
+
+	t_e2e_key_aead(k, BS_AEAD_AES256GCM, node(src)->id, se, node(dst)->pk,
+	    de);
+}
+
 /*
  * A sealed frame of type (0: UNICAST) that neighbour `from` sends us on
- * ifindex: src -> dst, fresh hop and e2e counters, both current epochs.
+ * ifindex: src -> dst, fresh hop and e2e counters, both current epochs,
+ * suite byte suite (WIRE_E2E_S_AES: sealed with AES-256-GCM).
  */
+static size_t
+mk_sealed_suite(uint8_t *buf, unsigned from, uint32_t ifindex, uint8_t type,
+    uint8_t ttl, unsigned dst, unsigned src, const uint8_t *pt, size_t pt_len,
+    uint8_t suite)
+{
+	struct t_link l = link_of(from, ifindex);
+	uint8_t k[BS_E2EKEY_LEN];
+	int aes = (suite & WIRE_E2E_S_AES) != 0;
+
+	/* Our own address as both ends (a loop test): any key will do. */
+	if (aes)
+		e2e_key_aes(k, src, src == dst ? 5 : dst);
+	else
+		e2e_key(k, src, src == dst ? 5 : dst);
+	return t_sealed(buf, FRAME_MAX, (struct t_sealed){ .type = type,
+	    .ttl = ttl, .hop = &l, .hop_ctr = ++hctr, .e2e_key = k,
+	    .aead = aes ? BS_AEAD_AES256GCM : BS_AEAD_CHACHA20,
+	    .e = { .dst = node(dst)->addr, .src = node(src)->addr,
+	    .src_epoch = src == US ? dp.epoch : node(src)->epoch,
+	    .dst_epoch = dst == US ? dp.epoch : node(dst)->epoch,
+	    .counter = (uint64_t)suite << WIRE_E2E_SUITE_SHIFT | ++ectr },
+	    .pt = pt, .pt_len = pt_len });
+}
+
 static size_t
 mk_sealed(uint8_t *buf, unsigned from, uint32_t ifindex, uint8_t type,
     uint8_t ttl, unsigned dst, unsigned src, const uint8_t *pt, size_t pt_len)
 {
-	struct t_link l = link_of(from, ifindex);
-	uint8_t k[BS_E2EKEY_LEN];
-
-	/* Our own address as both ends (a loop test): any key will do. */
-	e2e_key(k, src, src == dst ? 5 : dst);
-	return t_sealed(buf, FRAME_MAX, (struct t_sealed){ .type = type,
-	    .ttl = ttl, .hop = &l, .hop_ctr = ++hctr, .e2e_key = k,
-	    .e = { .dst = node(dst)->addr, .src = node(src)->addr,
-	    .src_epoch = src == US ? dp.epoch : node(src)->epoch,
-	    .dst_epoch = dst == US ? dp.epoch : node(dst)->epoch,
-	    .counter = ++ectr }, .pt = pt, .pt_len = pt_len });
+	return mk_sealed_suite(buf, from, ifindex, type, ttl, dst, src, pt,
+	    pt_len, 0);
 }
 
 static size_t
@@ -510,6 +537,7 @@ check_sealed(const struct sent *s, unsigned nh, unsigned src, unsigned dst,
 	struct t_link l = link_of(nh, s->ifindex);
 	uint8_t in[WIRE_SEALED_HOP_IN], ad[WIRE_SEALED_AD_LEN];
 	uint8_t k[BS_E2EKEY_LEN];
+	int aes;
 
 	ck_assert_mem_eq(s->dst, node(nh)->mac, BS_ADDR_LEN);
 	ck_assert_int_eq(wire_sealed_parse(s->buf, s->len, w), WIRE_OK);
@@ -520,10 +548,16 @@ check_sealed(const struct sent *s, unsigned nh, unsigned src, unsigned dst,
 	    0);
 	ck_assert_mem_eq(w->e.dst, node(dst)->addr, BS_ADDR_LEN);
 	ck_assert_mem_eq(w->e.src, node(src)->addr, BS_ADDR_LEN);
-	e2e_key(k, src, dst);
+	/* The AEAD the suite byte names, and only that one, opens it. */
+	aes = (w->e.counter >> WIRE_E2E_SUITE_SHIFT & WIRE_E2E_S_AES) != 0;
+	if (aes)
+		e2e_key_aes(k, src, dst);
+	else
+		e2e_key(k, src, dst);
 	wire_sealed_ad(s->buf, ad);
-	ck_assert_int_eq(bs_aead_open(pt, k, w->e.counter, ad, sizeof(ad),
-	    w->ct, w->ct_len, w->aead_tag), 0);
+	ck_assert_int_eq(bs_aead_open(pt, aes ? BS_AEAD_AES256GCM :
+	    BS_AEAD_CHACHA20, k, w->e.counter, ad, sizeof(ad), w->ct,
+	    w->ct_len, w->aead_tag), 0);
 	*pt_len = w->ct_len;
 }
 
@@ -1489,6 +1523,108 @@ START_TEST(test_tap_unicast)
 	ck_assert_uint_gt(u2.hop_counter, u.hop_counter);
 	ck_assert_mem_ne(sends[0].buf + WIRE_SEALED_CT_OFF,
 	    sends[1].buf + WIRE_SEALED_CT_OFF, len);
+}
+END_TEST
+
+/* The suite byte of a sealed frame we sent. */
+static uint8_t
+suite_of(const struct wire_sealed *w)
+{
+	return (uint8_t)(w->e.counter >> WIRE_E2E_SUITE_SHIFT);
+}
+
+/*
+ * End-to-end AEAD (batsec-protocol(7), "Keys"): we offer AES-256-GCM
+ * where this machine has it (dp.aes), seal with it once the peer's last
+ * frame that opened offered it too, and open what its suite byte names;
+ * a suite flipped in transit, an unknown suite bit, AES-256-GCM to a node
+ * that does not offer it and a replay under the other AEAD are refused;
+ * a peer that stops offering gets ChaCha20-Poly1305 again.  Where the CPU
+ * lacks AES-NI (the cross-built runs) dp.aes is 0 and only the refusals
+ * and ChaCha20-Poly1305 are checked.
+ */
+START_TEST(test_e2e_aead)
+{
+	uint8_t frame[FRAME_MAX], p[FRAME_MAX], q[FRAME_MAX], inner[FRAME_MAX];
+	uint8_t dst[BS_ADDR_LEN], src[BS_ADDR_LEN], c1[6];
+	struct wire_sealed u;
+	size_t len, il, plen, qlen;
+	const uint8_t both = WIRE_E2E_S_CAN_AES | WIRE_E2E_S_AES;
+	int can = bs_aead_available(BS_AEAD_AES256GCM);
+
+	ck_assert_uint_eq(dp.aes, (unsigned)can);
+	topo_line();
+	client_mac(100, dst);
+	client_mac(7, src);
+	client_mac(1, c1);
+	len = eth(frame, dst, src, 98);
+	il = eth(inner, c1, dst, 60);
+	/* Our first frame: ChaCha20-Poly1305, AES-256-GCM offered if we can. */
+	fwd_data_tap_rx(&dp, frame, len, T0);
+	ck_assert_uint_eq(n_sends, 1);
+	check_unicast(&sends[0], 1, US, 5, frame, len, &u);
+	ck_assert_uint_eq(suite_of(&u), can ? WIRE_E2E_S_CAN_AES : 0);
+	ck_assert_uint_eq(u.e.counter & WIRE_E2E_CTR_MASK,
+	    (u.e.counter & WIRE_E2E_CTR_MASK) >> FWD_CTR_SHIFT << FWD_CTR_SHIFT
+	    | 1);
+	/* 5 offers it in a ChaCha20-Poly1305 frame that opens. */
+	plen = mk_sealed_suite(p, 1, IF1, WIRE_T_UNICAST, 7, US, 5, inner, il,
+	    WIRE_E2E_S_CAN_AES);
+	rx_from(1, IF1, ifmac(IF1), p, plen, T0);
+	ck_assert_uint_eq(n_taps, 1);
+	fwd_data_tap_rx(&dp, frame, len, T0);
+	ck_assert_uint_eq(n_sends, 2);
+	check_unicast(&sends[1], 1, US, 5, frame, len, &u);
+	ck_assert_uint_eq(suite_of(&u), can ? both : 0);
+	ck_assert_uint_eq(dp.tap.tx_aes, (unsigned)can);
+	if (can) {
+		/* An AES-256-GCM frame from 5 opens and is delivered. */
+		plen = mk_sealed_suite(p, 1, IF1, WIRE_T_UNICAST, 7, US, 5,
+		    inner, il, both);
+		rx_from(1, IF1, ifmac(IF1), p, plen, T0);
+		ck_assert_uint_eq(n_taps, 2);
+		ck_assert_mem_eq(taps[1].buf, inner, il);
+		ck_assert_uint_eq(ifc(IF1)->rx_aes, 1);
+		/* Recorded and sent again (new hop tag): a replay. */
+		retag(p, plen, 1, IF1, 7);
+		rx_from(1, IF1, ifmac(IF1), p, plen, T0);
+		ck_assert_uint_eq(n_taps, 2);
+		ck_assert_uint_eq(ifc(IF1)->drop_replay, 1);
+	}
+	/* The suite byte flipped on the way (hop tag made anew): no AEAD
+	 * opens it, under either key. */
+	qlen = mk_sealed_suite(q, 1, IF1, WIRE_T_UNICAST, 7, US, 5, inner, il,
+	    WIRE_E2E_S_CAN_AES);
+	q[WIRE_E2E_OFF + 20] ^= WIRE_E2E_S_AES;
+	retag(q, qlen, 1, IF1, 7);
+	rx_from(1, IF1, ifmac(IF1), q, qlen, T0);
+	ck_assert_uint_eq(ifc(IF1)->drop_e2e, 1);
+	/* A suite bit nobody defined, in a frame sealed over it. */
+	qlen = mk_sealed_suite(q, 1, IF1, WIRE_T_UNICAST, 7, US, 5, inner, il,
+	    0x04);
+	rx_from(1, IF1, ifmac(IF1), q, qlen, T0);
+	ck_assert_uint_eq(ifc(IF1)->drop_e2e, 2);
+	ck_assert_uint_eq(n_taps, can ? 2u : 1u);
+	/* 5 stops offering it: ChaCha20-Poly1305 again. */
+	plen = mk_sealed_suite(p, 1, IF1, WIRE_T_UNICAST, 7, US, 5, inner, il,
+	    0);
+	rx_from(1, IF1, ifmac(IF1), p, plen, T0);
+	fwd_data_tap_rx(&dp, frame, len, T0);
+	check_unicast(&sends[n_sends - 1], 1, US, 5, frame, len, &u);
+	ck_assert_uint_eq(suite_of(&u), can ? WIRE_E2E_S_CAN_AES : 0);
+	/* e2e-cipher chacha20-poly1305 (or no AES-NI): nothing offered, and
+	 * an AES-256-GCM frame (5 believing otherwise) is refused. */
+	dp.aes = 0;
+	fwd_data_tap_rx(&dp, frame, len, T0);
+	check_unicast(&sends[n_sends - 1], 1, US, 5, frame, len, &u);
+	ck_assert_uint_eq(suite_of(&u), 0);
+	if (can) {
+		qlen = mk_sealed_suite(q, 1, IF1, WIRE_T_UNICAST, 7, US, 5,
+		    inner, il, both);
+		rx_from(1, IF1, ifmac(IF1), q, qlen, T0);
+		ck_assert_uint_eq(ifc(IF1)->drop_e2e, 3);
+		ck_assert_uint_eq(n_taps, 3);
+	}
 }
 END_TEST
 
@@ -4738,6 +4874,7 @@ fwd_data_suite(void)
 	tc = tcase_create("from_tap");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_tap_unicast);
+	tcase_add_test(tc, test_e2e_aead);
 	tcase_add_loop_test(tc, test_tap_flood, 0,
 	    sizeof(flood_dsts) / sizeof(flood_dsts[0]));
 	tcase_add_test(tc, test_tap_flood_tags);

@@ -595,8 +595,8 @@ make_sealed(struct frame *f, uint8_t type, size_t inner_len)
 	ck_assert_int_eq(bs_hop_tag_verify(v.hop_tag, l.key, in, sizeof(in)),
 	    0);
 	wire_sealed_ad(f->buf, ad);
-	ck_assert_int_eq(bs_aead_open(pt, k, v.e.counter, ad, sizeof(ad),
-	    v.ct, v.ct_len, v.aead_tag), 0);
+	ck_assert_int_eq(bs_aead_open(pt, BS_AEAD_CHACHA20, k, v.e.counter, ad,
+	    sizeof(ad), v.ct, v.ct_len, v.aead_tag), 0);
 	ck_assert_mem_eq(pt, inner, inner_len);
 	if (type == WIRE_T_ECHO || type == WIRE_T_TRACE) {
 		ck_assert_int_eq(wire_echo_body_parse(pt, v.ct_len, &eg),

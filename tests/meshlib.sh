@@ -226,6 +226,11 @@ mesh_conf() {
 		if [ -n "${MESH_CONF_EXTRA:-}" ]; then
 			printf '%s\n' "$MESH_CONF_EXTRA"
 		fi
+		# MESH_CONF_EXTRA_<node>: lines for that node only.
+		eval "j=\${MESH_CONF_EXTRA_$1:-}"
+		if [ -n "$j" ]; then
+			printf '%s\n' "$j"
+		fi
 	} >"$MT/n$1.conf"
 	chmod 644 "$MT/n$1.conf"
 }

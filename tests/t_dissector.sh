@@ -171,6 +171,7 @@ batsec.inner_len
 batsec.bcast.seqno batsec.ttl batsec.hop.keyid batsec.hop.counter
 batsec.hop.lane batsec.hop.count batsec.hop.tag batsec.bcast.ntags
 batsec.e2e.src_epoch batsec.e2e.dst_epoch batsec.e2e.counter
+batsec.e2e.suite batsec.e2e.count
 batsec.ciphertext_len batsec.aead_tag batsec.bcast.epoch batsec.orig
 batsec.src batsec.dst batsec.signature batsec.frag.fragmenter
 batsec.frag.seqno batsec.frag.total batsec.frag.offset
@@ -375,7 +376,8 @@ else
 fi
 
 # Data frames, version 2 (gen_wire.c: UNICAST/ECHO from node 2 to node 1,
-# epochs 7 and 5, e2e counter 1234 << 22 | 1, hop counter 1000 + inner
+# epochs 7 and 5, e2e counter 1234 << 22 | 1, a UNICAST's suite byte 0x02
+# (it offers AES-256-GCM), the others' 0, hop counter 1000 + inner
 # length, ECHO on lane 1; BCAST of node 2, epoch 7, seqno 4242, hop
 # counter 3 << 32 | inner length; every hop key id of the link to node 1).
 lens=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
@@ -397,8 +399,14 @@ eq "UNICAST 98: source epoch" "$(get batsec.ciphertext_len 98 \
     batsec.e2e.src_epoch)" 7
 eq "UNICAST 98: destination epoch" "$(get batsec.ciphertext_len 98 \
     batsec.e2e.dst_epoch)" 5
-eq "UNICAST 98: e2e counter" "$(get batsec.ciphertext_len 98 \
-    batsec.e2e.counter)" 5175771137
+eq "UNICAST 98: suite byte and e2e counter" "$(get batsec.ciphertext_len 98 \
+    batsec.e2e.counter)" 144115193251627009
+eq "UNICAST 98: suite byte" "$(printf '%d' "$(get batsec.ciphertext_len 98 \
+    batsec.e2e.suite)")" 2
+eq "UNICAST 98: e2e counter, 56 bits" "$(get batsec.ciphertext_len 98 \
+    batsec.e2e.count)" 5175771137
+eq "TTLX: suite byte" "$(printf '%d' "$(get batsec.ciphertext_len 16 \
+    batsec.e2e.suite)")" 0
 eq "UNICAST 98: AEAD tag bytes" "$(get batsec.ciphertext_len 98 \
     batsec.aead_tag | tr -d ':' | awk '{ print length($0) / 2 }')" 16
 eq "UNICAST 98: hop tag bytes" "$(get batsec.ciphertext_len 98 \

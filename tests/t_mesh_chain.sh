@@ -3,7 +3,10 @@
 # and so on), end to end: every node learns every other; IPv4 and IPv6
 # pings between the two ends (three hops); ARP and NDP resolve across the
 # mesh; one broadcast and one datagram to an IPv4 and to an IPv6
-# multicast group reach every node exactly once; DHCP works across it; `batsec-ctl o` on node 1 routes to node 4 through
+# multicast group reach every node exactly once; DHCP works across it;
+# node 4 keeps to ChaCha20-Poly1305 (e2e-cipher) and talks to the others,
+# which use AES-256-GCM among themselves where the CPU has it;
+# `batsec-ctl o` on node 1 routes to node 4 through
 # node 2, its JSON has the documented members; `batsec-ctl n` lists
 # exactly the direct neighbours.
 . "$(dirname "$0")/lib.sh"
@@ -15,6 +18,7 @@ MESH_HELLO_MS=${MESH_HELLO_MS:-500}
 need_root
 mesh_init t_mesh_chain
 
+MESH_CONF_EXTRA_4="e2e-cipher chacha20-poly1305"
 mesh_build 4 "1-2 2-3 3-4"
 mesh_start_all || finish
 
@@ -143,6 +147,27 @@ tcp_xfer() {
 check "TCP IPv4 1 -> 4, 8 MiB arrive intact" tcp_xfer 1 4 4
 check "TCP IPv6 4 -> 1, 8 MiB arrive intact" tcp_xfer 4 1 6
 check "TCP IPv6 1 -> 4, 8 MiB arrive intact" tcp_xfer 1 4 6
+# End-to-end AEAD (batsec-protocol(7), "Keys"): node 4 never offers
+# AES-256-GCM, so everything to and from it was ChaCha20-Poly1305 and
+# nothing failed to open; nodes 1 and 3 both offer it where the CPU has
+# AES-NI and CLMUL, and their transfer is sealed with it.
+check "TCP IPv4 1 -> 3, 8 MiB arrive intact" tcp_xfer 1 3 4
+check "node 4 sealed and opened nothing with AES-256-GCM" test \
+    "$(mesh_stat 4 data_tx_aes256gcm)/$(mesh_stat 4 data_rx_aes256gcm)" = 0/0
+e2e_drops() {
+	echo "$(mesh_stat 1 data_drop_e2e)/$(mesh_stat 3 data_drop_e2e)/$(mesh_stat 4 data_drop_e2e)"
+}
+check "no sealed frame failed to open (node 1, node 3, node 4)" \
+    test "$(e2e_drops)" = 0/0/0
+if grep -qw aes /proc/cpuinfo && grep -qw pclmulqdq /proc/cpuinfo; then
+	check "AES-NI: node 1 sealed the transfer to node 3 with AES-256-GCM" \
+	    test "$(mesh_stat 1 data_tx_aes256gcm)" -gt 1000
+	check "AES-NI: node 3 opened it with AES-256-GCM" \
+	    test "$(mesh_stat 3 data_rx_aes256gcm)" -gt 1000
+else
+	check "no AES-NI: nobody used AES-256-GCM" test \
+	    "$(mesh_stat 1 data_tx_aes256gcm)/$(mesh_stat 3 data_rx_aes256gcm)" = 0/0
+fi
 check "node 1 cut TSO packets into segments" \
     test "$(mesh_stat 1 tap_tso_segments)" -gt "$(mesh_stat 1 tap_tso_packets)"
 check "node 4 joined segments for its host" \

@@ -915,6 +915,29 @@ conf_d_ap_isolation(struct conf_parser *p, char **av, size_t ac)
 	return -1;
 }
 
+/*
+ * The index of word in names[0..n) into *out: 0, or -1 with "'word' is
+ * not <expect>" as the error.
+ */
+static int
+conf_pick(struct conf_parser *p, const char *word,
+    const char *const *names, size_t n, const char *expect, size_t *out)
+{
+	struct conf_quoted q;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(word, names[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	conf_err(p->err, p->errlen, p->where, "'%s' is not %s",
+	    conf_quote(&q, word), expect);
+	return -1;
+}
+
+#define CONF_NAMES(a)	(a), sizeof(a) / sizeof((a)[0])
+
 static const char *const conf_fast_path_names[] = {
 	[BS_FAST_OFF] = "off", [BS_FAST_ON] = "on", [BS_FAST_TC] = "tc",
 };
@@ -922,19 +945,14 @@ static const char *const conf_fast_path_names[] = {
 static int
 conf_d_fast_path(struct conf_parser *p, char **av, size_t ac)
 {
-	struct conf_quoted q;
 	size_t i;
 
 	(void)ac;
-	for (i = 0; i < sizeof(conf_fast_path_names) /
-	    sizeof(conf_fast_path_names[0]); i++)
-		if (strcmp(av[0], conf_fast_path_names[i]) == 0) {
-			p->cfg.fast_path = (enum bs_fast_path)i;
-			return 0;
-		}
-	conf_err(p->err, p->errlen, p->where, "'%s' is not on, off or tc",
-	    conf_quote(&q, av[0]));
-	return -1;
+	if (conf_pick(p, av[0], CONF_NAMES(conf_fast_path_names),
+	    "on, off or tc", &i) != 0)
+		return -1;
+	p->cfg.fast_path = (enum bs_fast_path)i;
+	return 0;
 }
 
 static const char *const conf_epoch_seed_names[] = {
@@ -945,19 +963,14 @@ static const char *const conf_epoch_seed_names[] = {
 static int
 conf_d_epoch_seed(struct conf_parser *p, char **av, size_t ac)
 {
-	struct conf_quoted q;
 	size_t i;
 
 	(void)ac;
-	for (i = 0; i < sizeof(conf_epoch_seed_names) /
-	    sizeof(conf_epoch_seed_names[0]); i++)
-		if (strcmp(av[0], conf_epoch_seed_names[i]) == 0) {
-			p->cfg.epoch_seed = (enum bs_epoch_seed)i;
-			return 0;
-		}
-	conf_err(p->err, p->errlen, p->where, "'%s' is not auto, clock or none",
-	    conf_quote(&q, av[0]));
-	return -1;
+	if (conf_pick(p, av[0], CONF_NAMES(conf_epoch_seed_names),
+	    "auto, clock or none", &i) != 0)
+		return -1;
+	p->cfg.epoch_seed = (enum bs_epoch_seed)i;
+	return 0;
 }
 
 static int
@@ -983,19 +996,31 @@ static const char *const conf_mcast_names[] = {
 static int
 conf_d_mcast(struct conf_parser *p, char **av, size_t ac)
 {
-	struct conf_quoted q;
 	size_t i;
 
 	(void)ac;
-	for (i = 0; i < sizeof(conf_mcast_names) / sizeof(conf_mcast_names[0]);
-	    i++)
-		if (strcmp(av[0], conf_mcast_names[i]) == 0) {
-			p->cfg.mcast = (enum bs_mcast_mode)i;
-			return 0;
-		}
-	conf_err(p->err, p->errlen, p->where, "'%s' is not one of auto, "
-	    "exact, flood", conf_quote(&q, av[0]));
-	return -1;
+	if (conf_pick(p, av[0], CONF_NAMES(conf_mcast_names),
+	    "one of auto, exact, flood", &i) != 0)
+		return -1;
+	p->cfg.mcast = (enum bs_mcast_mode)i;
+	return 0;
+}
+
+static const char *const conf_e2e_cipher_names[] = {
+	[BS_E2E_AUTO] = "auto", [BS_E2E_CHACHA20] = "chacha20-poly1305",
+};
+
+static int
+conf_d_e2e_cipher(struct conf_parser *p, char **av, size_t ac)
+{
+	size_t i;
+
+	(void)ac;
+	if (conf_pick(p, av[0], CONF_NAMES(conf_e2e_cipher_names),
+	    "auto or chacha20-poly1305", &i) != 0)
+		return -1;
+	p->cfg.e2e_cipher = (enum bs_e2e_cipher)i;
+	return 0;
 }
 
 static int
@@ -1037,6 +1062,7 @@ static const struct conf_directive conf_directives[] = {
 	{ "dat", conf_d_dat, 1, 1, false },
 	{ "multicast-listeners", conf_d_mcast, 1, 1, false },
 	{ "bla", conf_d_bla, 1, 1, false },
+	{ "e2e-cipher", conf_d_e2e_cipher, 1, 1, false },
 };
 #define CONF_N_DIRECTIVES \
 	(sizeof(conf_directives) / sizeof(conf_directives[0]))
@@ -1794,6 +1820,8 @@ config_dump(const struct bs_config *cfg, char *buf, size_t len)
 	conf_put(&o, "fast-path %s\n", conf_fast_path_names[cfg->fast_path]);
 	conf_put(&o, "epoch-seed %s\n", conf_epoch_seed_names[cfg->epoch_seed]);
 	conf_put(&o, "bla %s\n", cfg->bla ? "on" : "off");
+	conf_put(&o, "e2e-cipher %s\n",
+	    conf_e2e_cipher_names[cfg->e2e_cipher]);
 	return o.overflow ? -1 : (int)o.pos;
 }
 
@@ -1837,5 +1865,5 @@ config_equal(const struct bs_config *a, const struct bs_config *b)
 	    a->ap_isolation == b->ap_isolation && a->fast_path == b->fast_path &&
 	    a->epoch_seed == b->epoch_seed && a->dat == b->dat &&
 	    a->mcast == b->mcast &&
-	    a->bla == b->bla;
+	    a->bla == b->bla && a->e2e_cipher == b->e2e_cipher;
 }

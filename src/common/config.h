@@ -95,6 +95,13 @@ enum bs_fast_path {
 	BS_FAST_TC,		/* in the kernel, always as a tc filter */
 };
 
+/* e2e-cipher: the AEADs this node offers end to end (fwd_data.c). */
+enum bs_e2e_cipher {
+	BS_E2E_AUTO = 0,	/* AES-256-GCM where the CPU has it, with peers
+				   that offer it; ChaCha20-Poly1305 otherwise */
+	BS_E2E_CHACHA20,	/* ChaCha20-Poly1305 only */
+};
+
 /* multicast-listeners (fwd_mcast.h, batsec.conf(5)). */
 enum bs_mcast_mode {
 	BS_MCAST_AUTO = 0,	/* exact, every group once batsec0 is bridged */
@@ -156,6 +163,7 @@ struct bs_config {
 	enum bs_mcast_mode mcast;	/* multicast-listeners */
 	bool		bla;		/* bridge loop avoidance
 					   (fwd_bla.h), default off */
+	enum bs_e2e_cipher e2e_cipher;	/* default auto */
 };
 
 enum bs_role {

@@ -276,6 +276,7 @@ fwd_reload_fixed(const struct bs_config *o, const struct bs_config *n)
 	fwd_note_fixed("ethertype", o->ethertype != n->ethertype);
 	fwd_note_fixed("link-rekey", o->link_rekey_s != n->link_rekey_s);
 	fwd_note_fixed("fast-path", o->fast_path != n->fast_path);
+	fwd_note_fixed("e2e-cipher", o->e2e_cipher != n->e2e_cipher);
 }
 
 static int

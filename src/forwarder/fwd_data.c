@@ -200,6 +200,7 @@ fwd_data_init(struct fwd_data *d, struct fwd_tables *t,
 	d->echo_b.tokens = FWD_ECHO_BURST;
 	d->ttlx_b.tokens = FWD_TTLX_BURST;
 	fwd_links_init(&d->links, id, epoch);
+	d->aes = (uint8_t)bs_aead_available(BS_AEAD_AES256GCM);
 	d->now_ms = d->start_ms;
 	fwd_dat_init(&d->dat);
 	fwd_mcast_init(&d->mcast);
@@ -576,13 +577,35 @@ fwd_e2e_ready(struct fwd_data *d, const struct fwd_route *r)
 		return p;
 	if (bs_link_key(l, d->id, r->orig_pk) != 0)
 		return NULL;
-	bs_e2e_key(p->tx_key, l, d->id->pk, r->orig_pk, d->epoch, r->epoch);
-	bs_e2e_key(p->rx_key, l, r->orig_pk, d->id->pk, r->epoch, d->epoch);
+	bs_e2e_key(p->tx_key, BS_AEAD_CHACHA20, l, d->id->pk, r->orig_pk,
+	    d->epoch, r->epoch);
+	bs_e2e_key(p->rx_key, BS_AEAD_CHACHA20, l, r->orig_pk, d->id->pk,
+	    r->epoch, d->epoch);
+	if (d->aes) {
+		bs_e2e_key(p->tx_aes, BS_AEAD_AES256GCM, l, d->id->pk,
+		    r->orig_pk, d->epoch, r->epoch);
+		bs_e2e_key(p->rx_aes, BS_AEAD_AES256GCM, l, r->orig_pk,
+		    d->id->pk, r->epoch, d->epoch);
+	}
 	sodium_memzero(l, sizeof(l));
+	p->peer_aes = 0;
 	p->tx_ctr = (log_now_ms() - d->start_ms + 1) << FWD_CTR_SHIFT;
 	memset(&p->rx, 0, sizeof(p->rx));
 	p->epoch = r->epoch;
 	return p;
+}
+
+/*
+ * The suite byte of our next frame to p: we offer AES-256-GCM when we
+ * can open it, and seal with it once p offered it too.
+ */
+static uint8_t
+fwd_e2e_suite(const struct fwd_data *d, const struct fwd_e2e *p)
+{
+	if (!d->aes)
+		return 0;
+	return p->peer_aes ? WIRE_E2E_S_CAN_AES | WIRE_E2E_S_AES :
+	    WIRE_E2E_S_CAN_AES;
 }
 
 /*
@@ -598,30 +621,41 @@ fwd_seal(struct fwd_data *d, uint8_t type, const uint8_t *dst,
 	const struct fwd_route *r;
 	struct fwd_e2e *p;
 	struct wire_e2e e;
-	uint8_t ad[WIRE_SEALED_AD_LEN];
+	uint8_t ad[WIRE_SEALED_AD_LEN], suite;
+	int aes;
 
 	if (fwd_data_next_hop(d, dst, &r, nh, ifp) != 0) {
 		c->drop_no_route++;
 		return -1;
 	}
-	if ((p = fwd_e2e_ready(d, r)) == NULL) {
+	/* 2^56 frames under one key: not in this universe, but no wrap. */
+	if ((p = fwd_e2e_ready(d, r)) == NULL ||
+	    p->tx_ctr >= WIRE_E2E_CTR_MASK) {
 		c->drop_no_key++;
 		return -1;
 	}
+	suite = fwd_e2e_suite(d, p);
+	aes = (suite & WIRE_E2E_S_AES) != 0;
 	e.dst = dst;
 	e.src = d->own_addr;
 	e.src_epoch = d->epoch;
 	e.dst_epoch = r->epoch;
-	e.counter = ++p->tx_ctr;
+	e.counter = (uint64_t)suite << WIRE_E2E_SUITE_SHIFT | ++p->tx_ctr;
 	if (wire_sealed_layout(d->buf, sizeof(d->buf), type, &e, pt_len,
 	    len) != WIRE_OK) {
 		c->drop_malformed++;
 		return -1;
 	}
 	wire_sealed_ad(d->buf, ad);
-	bs_aead_seal(d->buf + WIRE_SEALED_CT_OFF,
-	    d->buf + *len - BS_AEAD_TAG_LEN, p->tx_key, e.counter, ad,
-	    sizeof(ad), pt, pt_len);
+	if (bs_aead_seal(d->buf + WIRE_SEALED_CT_OFF,
+	    d->buf + *len - BS_AEAD_TAG_LEN,
+	    aes ? BS_AEAD_AES256GCM : BS_AEAD_CHACHA20,
+	    aes ? p->tx_aes : p->tx_key, e.counter, ad, sizeof(ad), pt,
+	    pt_len) != 0) {
+		c->drop_no_key++;
+		return -1;
+	}
+	c->tx_aes += (uint64_t)aes;
 	return 0;
 }
 
@@ -638,6 +672,9 @@ fwd_open(struct fwd_data *d, struct fwd_dcount *c, struct fwd_neigh *n,
 	const struct fwd_route *r = fwd_route_find(d->t, s->e.src);
 	struct fwd_e2e *p;
 	uint8_t ad[WIRE_SEALED_AD_LEN];
+	uint8_t suite = (uint8_t)(s->e.counter >> WIRE_E2E_SUITE_SHIFT);
+	uint64_t ctr = s->e.counter & WIRE_E2E_CTR_MASK;
+	int aes = (suite & WIRE_E2E_S_AES) != 0;
 
 	if (r == NULL) {
 		FWD_DROP(c, n, drop_no_key);
@@ -651,17 +688,22 @@ fwd_open(struct fwd_data *d, struct fwd_dcount *c, struct fwd_neigh *n,
 		FWD_DROP(c, n, drop_no_key);
 		return 0;
 	}
-	if (!bs_replay_fresh(&p->rx, s->e.counter)) {
+	if (!bs_replay_fresh(&p->rx, ctr)) {
 		FWD_DROP(c, n, drop_replay);
 		return 0;
 	}
+	/* A suite we do not know or do not open cannot verify: no AEAD. */
 	wire_sealed_ad(frame, ad);
-	if (bs_aead_open(d->pt, p->rx_key, s->e.counter, ad, sizeof(ad),
+	if ((suite & (uint8_t)~WIRE_E2E_S_KNOWN) != 0 || (aes && !d->aes) ||
+	    bs_aead_open(d->pt, aes ? BS_AEAD_AES256GCM : BS_AEAD_CHACHA20,
+	    aes ? p->rx_aes : p->rx_key, s->e.counter, ad, sizeof(ad),
 	    s->ct, s->ct_len, s->aead_tag) != 0) {
 		FWD_DROP(c, n, drop_e2e);
 		return 0;
 	}
-	bs_replay_mark(&p->rx, s->e.counter);
+	bs_replay_mark(&p->rx, ctr);
+	p->peer_aes = (suite & WIRE_E2E_S_CAN_AES) != 0;
+	c->rx_aes += (uint64_t)aes;
 	return 1;
 }
 
@@ -1799,6 +1841,8 @@ fwd_data_setup(struct fwd *f)
 		return -1;
 	}
 	fwd_data_init(f->data, f->tables, &f->id, f->epoch, &ops);
+	f->data->aes = (uint8_t)(f->data->aes &&
+	    f->cfg.e2e_cipher == BS_E2E_AUTO);
 	fwd_data_isolation(f);
 	f->data->dat.enabled = f->cfg.dat;
 	f->data->mcast.mode = (uint8_t)f->cfg.mcast;

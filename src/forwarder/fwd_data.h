@@ -81,9 +81,10 @@ struct fwd;
 /*
  * A new end-to-end key's first counter is (ms since start + 1) << this:
  * a key made again for the same epochs (its state was evicted) never
- * reuses a nonce unless more than 2^22 frames a millisecond were sent.
+ * reuses a nonce unless more than 2^16 frames a millisecond were sent,
+ * and the 56-bit counter lasts 2^40 ms (34 years) of a forwarder's life.
  */
-#define FWD_CTR_SHIFT		22
+#define FWD_CTR_SHIFT		16
 /* Broadcast signatures checked per neighbour: a second, and at once. */
 #define FWD_SIG_RATE		500
 #define FWD_SIG_BURST		1000
@@ -261,6 +262,8 @@ struct fwd_data {
 	uint32_t epoch;			/* ours */
 	uint8_t own_addr[BS_ADDR_LEN];
 	uint64_t start_ms;		/* monotonic, at init */
+	uint8_t aes;			/* we offer AES-256-GCM end to end:
+					   the CPU has it, e2e-cipher auto */
 	uint64_t hop_ctr;		/* last hop counter sent (lane 0) */
 	uint32_t bcast_seqno;		/* of the last BCAST we originated */
 	struct fwd_dcount tap;		/* rx: read from the TAP; tx: written */

@@ -80,7 +80,9 @@
 	X(drop_bad_sig,		"drop_bad_sig") \
 	X(drop_sig_budget,	"drop_sig_budget") \
 	X(drop_isolated_out,	"drop_ap_isolation_out") \
-	X(drop_isolated_in,	"drop_ap_isolation_in")
+	X(drop_isolated_in,	"drop_ap_isolation_in") \
+	X(tx_aes,		"tx_aes256gcm") \
+	X(rx_aes,		"rx_aes256gcm")
 
 COUNTERS_STRUCT(fwd_dcount, FWD_DCOUNT_LIST);
 
@@ -382,6 +384,7 @@ unsigned fwd_local_tt(const struct fwd_tables *t, struct wire_tt_entry *out,
 /*
  * What the data plane keeps per originator it exchanges frames with: the
  * end-to-end keys of both directions for one epoch of the peer (and ours),
+ * for both AEADs, whether the peer offered AES-256-GCM,
  * our send counter, the receive window, and the broadcast window of the
  * peer's current epoch.  FWD_E2E_MAX are kept; when full, the one
  * created longest ago is reused (counted as e2e_evicted).
@@ -389,9 +392,13 @@ unsigned fwd_local_tt(const struct fwd_tables *t, struct wire_tt_entry *out,
 struct fwd_e2e {
 	uint8_t orig[BS_ADDR_LEN];
 	uint32_t epoch;			/* the peer's epoch of the keys; 0: none */
-	uint8_t tx_key[BS_E2EKEY_LEN];
+	uint8_t tx_key[BS_E2EKEY_LEN];	/* ChaCha20-Poly1305 */
 	uint8_t rx_key[BS_E2EKEY_LEN];
-	uint64_t tx_ctr;		/* last counter sent */
+	uint8_t tx_aes[BS_E2EKEY_LEN];	/* AES-256-GCM, if we offer it */
+	uint8_t rx_aes[BS_E2EKEY_LEN];
+	uint8_t peer_aes;		/* its last frame that opened offered
+					   AES-256-GCM (WIRE_E2E_S_CAN_AES) */
+	uint64_t tx_ctr;		/* last counter sent (56 bits) */
 	struct bs_replay rx;
 	uint32_t bcast_epoch;		/* epoch of the broadcast window */
 	struct bs_replay bcast;

@@ -572,6 +572,11 @@ int wire_ogm_finish(struct wire_ogm_builder *b, size_t *len);
  * The hop tag covers bytes 0..15, 24..51 and the AEAD tag (60 bytes,
  * wire_sealed_hop_input); the AEAD's associated data is byte 0 and bytes
  * 24..51 (wire_sealed_ad).
+ *
+ * The counter field's top byte is the suite byte (WIRE_E2E_S_*), the
+ * low 56 bits the end-to-end counter; the AEAD's nonce is the whole field.
+ * Only the destination reads it (the forwarder, fwd_data.c): a relay,
+ * in user space or in the kernel, passes it on as it came.
  */
 #define WIRE_DATA_VERSION	2
 #define WIRE_INNER_MIN		14	/* an Ethernet header */
@@ -603,12 +608,19 @@ int wire_ogm_finish(struct wire_ogm_builder *b, size_t *len);
 #define WIRE_LANE_SHIFT		56
 #define WIRE_LANE_USER		0	/* batsecd's own frames */
 
+#define WIRE_E2E_SUITE_SHIFT	56
+#define WIRE_E2E_CTR_MASK	((UINT64_C(1) << WIRE_E2E_SUITE_SHIFT) - 1)
+#define WIRE_E2E_S_AES		0x01	/* sealed with AES-256-GCM,
+					   else ChaCha20-Poly1305 */
+#define WIRE_E2E_S_CAN_AES	0x02	/* the source opens AES-256-GCM */
+#define WIRE_E2E_S_KNOWN	(WIRE_E2E_S_AES | WIRE_E2E_S_CAN_AES)
+
 struct wire_e2e {
 	const uint8_t *dst;		/* destination originator */
 	const uint8_t *src;		/* source originator */
 	uint32_t src_epoch;
 	uint32_t dst_epoch;
-	uint64_t counter;
+	uint64_t counter;		/* suite byte << 56 | counter */
 };
 
 /* A parsed UNICAST or ECHO; pointers into the frame. */

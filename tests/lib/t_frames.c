@@ -188,13 +188,22 @@ t_link_keys(struct t_link *l, struct t_end a, struct t_end b)
 }
 
 void
-t_e2e_key(uint8_t k[BS_E2EKEY_LEN], const struct bs_identity *src,
-    uint32_t src_epoch, const uint8_t *dst_pk, uint32_t dst_epoch)
+t_e2e_key_aead(uint8_t k[BS_E2EKEY_LEN], enum bs_aead aead,
+    const struct bs_identity *src, uint32_t src_epoch, const uint8_t *dst_pk,
+    uint32_t dst_epoch)
 {
 	uint8_t lk[BS_LINKKEY_LEN];
 
 	crypto_ok(bs_link_key(lk, src, dst_pk), "link key");
-	bs_e2e_key(k, lk, src->pk, dst_pk, src_epoch, dst_epoch);
+	bs_e2e_key(k, aead, lk, src->pk, dst_pk, src_epoch, dst_epoch);
+}
+
+void
+t_e2e_key(uint8_t k[BS_E2EKEY_LEN], const struct bs_identity *src,
+    uint32_t src_epoch, const uint8_t *dst_pk, uint32_t dst_epoch)
+{
+	t_e2e_key_aead(k, BS_AEAD_CHACHA20, src, src_epoch, dst_pk,
+	    dst_epoch);
 }
 
 void
@@ -218,7 +227,7 @@ t_sealed(uint8_t *buf, size_t cap, struct t_sealed s)
 	    WIRE_T_UNICAST, &s.e, s.pt_len, &n), "sealed frame");
 	wire_sealed_ad(buf, ad);
 	bs_aead_seal(buf + WIRE_SEALED_CT_OFF, buf + n - BS_AEAD_TAG_LEN,
-	    s.e2e_key, s.e.counter, ad, sizeof(ad), s.pt, s.pt_len);
+	    s.aead, s.e2e_key, s.e.counter, ad, sizeof(ad), s.pt, s.pt_len);
 	t_sealed_retag(buf, n, s.hop, s.ttl, s.hop_ctr);
 	return n;
 }

@@ -80,17 +80,25 @@ struct t_link {
 	uint8_t		 ogm_keyid[BS_KEYID_LEN];
 };
 void	t_link_keys(struct t_link *l, struct t_end a, struct t_end b);
-/* The end-to-end key of the direction src -> dst. */
+/* The end-to-end key of the direction src -> dst (ChaCha20-Poly1305). */
 void	t_e2e_key(uint8_t k[BS_E2EKEY_LEN], const struct bs_identity *src,
 	    uint32_t src_epoch, const uint8_t *dst_pk, uint32_t dst_epoch);
+/* The same for aead. */
+void	t_e2e_key_aead(uint8_t k[BS_E2EKEY_LEN], enum bs_aead aead,
+	    const struct bs_identity *src, uint32_t src_epoch,
+	    const uint8_t *dst_pk, uint32_t dst_epoch);
 
-/* A UNICAST or ECHO, sealed under e2e_key, hop-tagged with hop. */
+/*
+ * A UNICAST or ECHO, sealed under e2e_key with aead (0: ChaCha20-Poly1305;
+ * the suite byte of e.counter is the caller's), hop-tagged with hop.
+ */
 struct t_sealed {
 	uint8_t		 type;		/* 0: WIRE_T_UNICAST */
 	uint8_t		 ttl;
 	const struct t_link *hop;
 	uint64_t	 hop_ctr;
 	const uint8_t	*e2e_key;	/* BS_E2EKEY_LEN */
+	enum bs_aead	 aead;
 	struct wire_e2e	 e;
 	const uint8_t	*pt;		/* inner frame or ECHO body */
 	size_t		 pt_len;
