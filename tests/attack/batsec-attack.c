@@ -316,7 +316,7 @@ atk_recv(struct atk *a, uint8_t *src, uint8_t *p, size_t cap, int ms)
  *
  * UNICAST and ECHO: type, version, ttl, reserved, hop key id (4), hop
  * counter (8), hop tag (8), then dst (6), src (6), src epoch (4), dst
- * epoch (4), e2e counter (8), ciphertext, AEAD tag (16).
+ * epoch (4), suite byte (1) and e2e counter (7), ciphertext, AEAD tag (16).
  * BCAST: type, version, ttl, number of tags, hop counter (8), tags of 12
  * (key id, tag), signed header of 20, inner frame, signature (64).
  */
@@ -1660,11 +1660,13 @@ atk_sealed_via(struct atk *a, struct atk_peer *v, uint8_t ttl, uint8_t type,
 		sep = so->epoch;
 	}
 	d2_e2e_key(k, link, spk, d->pk, sep, d->epoch);
-	/* A forged source's counter far above the real one's, so that the
+	/* A forged source's counter far above the real one's (which starts
+	 * at ms << 16), within the 56 bits below the suite byte, so that the
 	 * frame is refused by the AEAD and not as a replay. */
 	n = d2_sealed(f, sizeof(f), &(struct d2_sealed){ .type = type,
 	    .dst = dst, .src = src, .src_epoch = sep, .dst_epoch = d->epoch,
-	    .e2e_ctr = (src != a->addr ? (uint64_t)1 << 62 : 0) + ++a->e2e_ctr, .pt = pt, .pt_len = pt_len,
+	    .e2e_ctr = (src != a->addr ? (uint64_t)1 << 54 : 0) +
+	    ++a->e2e_ctr, .pt = pt, .pt_len = pt_len,
 	    .e2e_key = k, .hop = v->hop, .keyid = v->hopid,
 	    .hop_ctr = ++a->hop_ctr, .ttl = ttl });
 	if (n > 0)
