@@ -214,6 +214,14 @@ seed_session(void)
 		memcpy(dw.orig_addr, gen_orig_addr, BS_ADDR_LEN);
 		gen_add(IPC_DESC_WANT, &dw);
 	}
+	/* A signed HELLO asked for (HELLO authentication). */
+	{
+		struct ipc_hello_sign hs;
+
+		memset(&hs, 0, sizeof(hs));
+		hs.ifindex = FUZZ_IF_A;
+		gen_add(IPC_HELLO_SIGN, &hs);
+	}
 	gen_relay(&rl, 10, 2, 1);
 	gen_add(IPC_RELAY, &rl);
 	gen_relay(&rl, 11, 0, 0);

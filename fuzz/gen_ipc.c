@@ -152,6 +152,14 @@ seed_forwarder_session(void)
 		memcpy(dw.orig_addr, gen_orig_addr, BS_ADDR_LEN);
 		gen_add(IPC_DESC_WANT, &dw);
 	}
+	/* A signed HELLO asked for (HELLO authentication). */
+	{
+		struct ipc_hello_sign hs;
+
+		memset(&hs, 0, sizeof(hs));
+		hs.ifindex = FUZZ_IF_A;
+		gen_add(IPC_HELLO_SIGN, &hs);
+	}
 	mk_relay(&rl);
 	gen_add(IPC_RELAY, &rl);
 	mk_relay_compact(&rl);

@@ -872,7 +872,7 @@ signed_of(struct fwd_hsign *s, size_t npeers, size_t nkeys, unsigned n)
 
 /*
  * When a HELLO is signed: always without keys, with a neighbour short of
- * one, or with more neighbours than tags; otherwise every 16th; the next
+ * one, or with more neighbours than tags; otherwise every 64th; the next
  * two after a new neighbour; one within four HELLOs of a request, and no
  * more often than that however often it is asked.
  */
@@ -885,7 +885,9 @@ START_TEST(test_hello_sign_schedule)
 	ck_assert_uint_eq(signed_of(&s, 0, 0, 100), 100);
 	ck_assert_uint_eq(signed_of(&s, 5, 4, 100), 100);
 	ck_assert_uint_eq(signed_of(&s, 20, 20, 100), 100);
-	/* Steady state: every FWD_HELLO_SIGN_EVERY-th. */
+	/* Steady state: every FWD_HELLO_SIGN_EVERY-th, the 64th (requests
+	 * link two nodes that dropped each other, IPC_HELLO_SIGN). */
+	ck_assert_uint_eq(FWD_HELLO_SIGN_EVERY, 64);
 	memset(&s, 0, sizeof(s));
 	ck_assert_uint_eq(signed_of(&s, 5, 5, 16 * FWD_HELLO_SIGN_EVERY), 16);
 	for (i = 0; i + 1 < FWD_HELLO_SIGN_EVERY; i++)
@@ -1016,6 +1018,54 @@ fw_setup(void)
 	fw.cfg.orig_interval_ms = 1000;
 	fw.cfg.hello_interval_ms = 1000;
 }
+
+/*
+ * IPC_HELLO_SIGN (our parser heard tagged HELLOs it cannot check from a
+ * node that does not list us): the next HELLO on that interface is
+ * signed once the gap since the last signed one (FWD_HELLO_REQ_GAP) is
+ * over, and however often it comes no more often than every
+ * FWD_HELLO_REQ_GAP-th; an interface that is not ours is a violation.
+ */
+START_TEST(test_hello_sign_request)
+{
+	struct fwd_hsign *s;
+	struct ipc_hello_sign m;
+	unsigned i, c;
+
+	fw_setup();
+	fw.ifs.v[0].running = 1;
+	s = &fw.ifs.v[0].hsign;
+	memset(s, 0, sizeof(*s));
+	s->since = FWD_HELLO_REQ_GAP;
+	/* Steady state: not signed. */
+	ck_assert_int_eq(fwd_hello_sign_due(s, 5, 5), 0);
+	memset(&m, 0, sizeof(m));
+	m.ifindex = IF_A;
+	ck_assert_int_eq(deliver(IPC_HELLO_SIGN, &m, sizeof(m)), FWD_CHAN_OK);
+	ck_assert_uint_eq(s->req, 1);
+	ck_assert_int_eq(fwd_hello_sign_due(s, 5, 5), 1);
+	ck_assert_int_eq(fwd_hello_sign_due(s, 5, 5), 0);
+	/* Right after a signed one: signed at the end of the gap. */
+	ck_assert_int_eq(deliver(IPC_HELLO_SIGN, &m, sizeof(m)), FWD_CHAN_OK);
+	for (i = 1; i + 1 < FWD_HELLO_REQ_GAP; i++)
+		ck_assert_int_eq(fwd_hello_sign_due(s, 5, 5), 0);
+	ck_assert_int_eq(fwd_hello_sign_due(s, 5, 5), 1);
+	/* Before every HELLO: every FWD_HELLO_REQ_GAP-th signed. */
+	for (c = 0, i = 0; i < 16 * FWD_HELLO_REQ_GAP; i++) {
+		ck_assert_int_eq(deliver(IPC_HELLO_SIGN, &m, sizeof(m)),
+		    FWD_CHAN_OK);
+		c += (unsigned)fwd_hello_sign_due(s, 5, 5);
+	}
+	ck_assert_uint_eq(c, 16);
+	/* Not a mesh interface of ours (sizes and reserved bytes: check_ipc). */
+	m.ifindex = IF_A + 100;
+	ck_assert_int_ne(deliver(IPC_HELLO_SIGN, &m, sizeof(m)), FWD_CHAN_OK);
+	ipc_close(&fw.parser.ipc);
+	fwd_tables_free(fw.tables);
+	fwd_admit_stop(&fw);
+	bs_policy_free(fw.policy);
+}
+END_TEST
 
 /*
  * Descriptions on request: IPC_DESC_WANT puts the originator in our next
@@ -1571,6 +1621,7 @@ fwd_orig_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_dispatch);
 	tcase_add_test(tc, test_desc_want);
+	tcase_add_test(tc, test_hello_sign_request);
 	tcase_add_test(tc, test_dispatch_bad_relay);
 	tcase_add_test(tc, test_relay_no_iface);
 	tcase_add_test(tc, test_relay_not_back);

@@ -34,7 +34,7 @@ static const uint16_t all_types[] = {
 	IPC_IFACE, IPC_FRAME, IPC_LINK_KEY, IPC_LOG, IPC_ROUTE_ADD,
 	IPC_ROUTE_DEL, IPC_NEIGH, IPC_LINK_KEY_REQ, IPC_TT, IPC_GW, IPC_RELAY,
 	IPC_STATS, IPC_PINS, IPC_PIN, IPC_HEARTBEAT, IPC_HEARTBEAT_ACK,
-	IPC_CERT, IPC_ROUTE_ALT, IPC_MCAST, IPC_DESC_WANT,
+	IPC_CERT, IPC_ROUTE_ALT, IPC_MCAST, IPC_DESC_WANT, IPC_HELLO_SIGN,
 };
 #define N_TYPES	((int)(sizeof(all_types) / sizeof(all_types[0])))
 
@@ -189,6 +189,9 @@ sample(uint16_t type, union ipc_payload *u)
 		break;
 	case IPC_DESC_WANT:
 		memcpy(u->desc_want.orig_addr, addr_orig, 6);
+		break;
+	case IPC_HELLO_SIGN:
+		u->hello_sign.ifindex = IF_A;
 		break;
 	case IPC_MCAST:
 		memcpy(u->mcast.orig_addr, addr_orig, 6);
@@ -698,6 +701,9 @@ static const struct fmt_case fmt_cases[] = {
 	F(IPC_DESC_WANT, struct ipc_desc_want, orig_addr[0], 1, 0x00,
 	    "not a mesh address"),
 	F(IPC_DESC_WANT, struct ipc_desc_want, reserved[0], 1, 1, "reserved"),
+	/* HELLO_SIGN */
+	F(IPC_HELLO_SIGN, struct ipc_hello_sign, ifindex, 4, 0, "ifindex 0"),
+	F(IPC_HELLO_SIGN, struct ipc_hello_sign, reserved, 4, 1, "reserved"),
 	/* NEIGH */
 	FX(IPC_NEIGH, struct ipc_neigh, addr[4], 0x01,
 	    "addr is not the mesh address"),
@@ -1106,6 +1112,12 @@ e_want_own(union ipc_payload *u)
 	memcpy(u->desc_want.orig_addr, addr_own, 6);
 }
 static void
+e_sign_if_b(union ipc_payload *u) { u->hello_sign.ifindex = IF_B; }
+static void
+e_sign_if_none(union ipc_payload *u) { u->hello_sign.ifindex = IF_NONE; }
+static void
+e_sign_if_gone(union ipc_payload *u) { u->hello_sign.ifindex = IF_GONE; }
+static void
 e_del_own(union ipc_payload *u)
 {
 	memcpy(u->route_del.orig_addr, addr_own, 6);
@@ -1198,6 +1210,15 @@ static const struct sem_case sem_cases[] = {
 	{ "desc want ok", IPC_DESC_WANT, e_none, S_NONE, IPC_CHECK_OK, NULL },
 	{ "desc want of ourselves", IPC_DESC_WANT, e_want_own, S_NONE,
 	  IPC_CHECK_BAD, "DESC_WANT: names our own address" },
+	{ "hello sign ok", IPC_HELLO_SIGN, e_none, S_NONE, IPC_CHECK_OK,
+	  NULL },
+	{ "hello sign on another iface", IPC_HELLO_SIGN, e_sign_if_b, S_NONE,
+	  IPC_CHECK_OK, NULL },
+	{ "hello sign on unknown iface", IPC_HELLO_SIGN, e_sign_if_none,
+	  S_NONE, IPC_CHECK_BAD, "HELLO_SIGN: ifindex 9 is not a mesh "
+	  "interface" },
+	{ "hello sign on removed iface", IPC_HELLO_SIGN, e_sign_if_gone,
+	  S_NONE, IPC_CHECK_STALE, NULL },
 	{ "gw ok", IPC_GW, e_none, S_NONE, IPC_CHECK_OK, NULL },
 	{ "gw of ourselves", IPC_GW, e_gw_own, S_NONE, IPC_CHECK_BAD,
 	  "GW: names our own address" },
@@ -1592,12 +1613,15 @@ START_TEST(names)
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_EMIT_FAILED), "emit_failed");
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_REVOKE_LEARNT),
 	    "revoke_learnt");
-	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1), "desc_want_over");
-	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 2), "desc_want_rx");
-	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 3), "desc_asked");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 1),
+	    "hello_sign_asked");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 2), "desc_want_over");
+	ck_assert_str_eq(ipc_stat_name(IPC_STAT_ID_END - 3), "desc_want_rx");
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_DESC_WANTED), "desc_wanted");
 	ck_assert_str_eq(ipc_stat_name(IPC_STAT_RX_HELLO_MAC), "rx_hello_mac");
 	ck_assert_str_eq(ipc_type_name(IPC_DESC_WANT), "DESC_WANT");
+	ck_assert_str_eq(ipc_type_name(IPC_HELLO_SIGN), "HELLO_SIGN");
+	ck_assert_uint_eq(ipc_obj_size(IPC_HELLO_SIGN), 8);
 	ck_assert_str_eq(ipc_type_name(IPC_PINS), "PINS");
 	ck_assert_str_eq(ipc_type_name(IPC_PIN), "PIN");
 	ck_assert_str_eq(ipc_type_name(IPC_HEARTBEAT), "HEARTBEAT");

@@ -27,6 +27,7 @@
 #include "parser/pcore.h"
 #include "parser/pcore_base.h"
 #include "parser/pcore_desc.h"
+#include "parser/pcore_hello.h"
 #include "parser/pcore_limits.h"
 #include "parser/pcore_neigh.h"
 #include "parser/pcore_ttpage.h"
@@ -4533,6 +4534,108 @@ START_TEST(test_hello_tagged)
 }
 END_TEST
 
+/* IPC_HELLO_SIGN messages of node n for interface IFX. */
+static unsigned
+sign_asks(const struct node *n)
+{
+	struct ipc_hello_sign m;
+	unsigned i, c = 0;
+
+	for (i = 0; i < n->n && i < NMSG; i++)
+		if (n->msg[i].hdr.type == IPC_HELLO_SIGN &&
+		    ipc_get(&n->msg[i], IPC_HELLO_SIGN, &m, sizeof(m)) == 0 &&
+		    m.ifindex == IFX)
+			c++;
+	return c;
+}
+
+/*
+ * A tagged HELLO we cannot check, from an admitted key that is no
+ * neighbour and carries no tag under a key we hold or keep (it does not
+ * list us): our forwarder is asked to sign our next HELLO
+ * (IPC_HELLO_SIGN), once per PCORE_HELLO_SIGN_GAP HELLO intervals, and
+ * nothing else changes.  A refused key, a malformed HELLO, a tag under
+ * the key we kept that does not verify, and a neighbour we hold that
+ * stops tagging for us ask nothing.
+ */
+START_TEST(test_hello_sign_ask)
+{
+	struct wire_hello_neigh us = { .addr = addrs[I_X], .rx_count = 3 };
+	uint64_t gap = (uint64_t)PCORE_HELLO_SIGN_GAP * 1000;
+	struct frame fr;
+	unsigned n0;
+
+	node_up(&X, I_X, IPC_LOG_INFO);
+	ck_assert_uint_eq(X.pc.cfg.hello_ms, 1000);
+	/* Q tags for us under a key we do not hold: one ask. */
+	n0 = X.n;
+	hello_tagged(&fr, I_Q, I_X, 10, &us, 1, 0);
+	ck_assert_int_eq(feed_from(&X, I_Q, &fr), PCORE_DROP_NO_LINK_KEY);
+	ck_assert_uint_eq(sign_asks(&X), 1);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_HELLO_SIGN_ASKED], 1);
+	/* Nothing else: no neighbour, no message but the ask and the log
+	 * of the drop, no signature work. */
+	ck_assert_ptr_null(pcore_neigh_find(&X.pc, IFX, addrs[I_Q]));
+	ck_assert_uint_eq(msg_count(&X, n0, IPC_NEIGH), 0);
+	ck_assert_uint_eq(msg_count(&X, n0, IPC_LINK_KEY_REQ), 0);
+	ck_assert_uint_eq(sig_work(&X), 0);
+	/* Q tags for someone else only (it does not list us): within the
+	 * gap, no second ask; at its end, one. */
+	now_ms += gap - 1;
+	hello_tagged(&fr, I_Q, I_P, 11, NULL, 0, 0);
+	ck_assert_int_eq(feed_from(&X, I_Q, &fr), PCORE_DROP_NO_LINK_KEY);
+	ck_assert_uint_eq(sign_asks(&X), 1);
+	now_ms += 1;
+	hello_tagged(&fr, I_Q, I_P, 12, NULL, 0, 0);
+	ck_assert_int_eq(feed_from(&X, I_Q, &fr), PCORE_DROP_NO_LINK_KEY);
+	ck_assert_uint_eq(sign_asks(&X), 2);
+	/* Many forged ones within a gap: still one per gap. */
+	for (n0 = 0; n0 < 100; n0++) {
+		now_ms += 10;
+		hello_tagged(&fr, I_Q, I_X, 13 + n0, &us, 1, 1);
+		ck_assert_int_eq(feed_from(&X, I_Q, &fr),
+		    PCORE_DROP_NO_LINK_KEY);
+	}
+	ck_assert_uint_eq(sign_asks(&X), 2);
+	ck_assert_uint_eq(X.pc.stat[IPC_STAT_HELLO_SIGN_ASKED], 2);
+	/* A key the policy refuses, and a malformed HELLO: no ask. */
+	now_ms += gap;
+	hello_tagged(&fr, I_U, I_X, 1, NULL, 0, 0);
+	ck_assert_int_eq(feed_from(&X, I_U, &fr), PCORE_DROP_POLICY);
+	hello_tagged(&fr, I_Q, I_P, 200, NULL, 0, 0);
+	fr.len -= 1;					/* the tag cut short */
+	ck_assert_int_ne(feed_from(&X, I_Q, &fr), PCORE_ACCEPT);
+	ck_assert_uint_eq(sign_asks(&X), 2);
+	/* P, a neighbour whose key we hold, stops tagging for us: refused
+	 * on its tags, no ask (our tagged HELLOs bring us back at P). */
+	hello_build(&fr, I_P, macs[I_P], 42, &us, 1);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	ck_assert_int_eq(pcore_neigh_find(&X.pc, IFX, addrs[I_P])->key_state,
+	    PCORE_KEY_OK);
+	hello_tagged(&fr, I_P, I_Q, 43, NULL, 0, 0);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_LINK_AUTH);
+	ck_assert_uint_eq(sign_asks(&X), 2);
+	/* P leaves; its key is kept.  A tag under the kept key that does
+	 * not verify: no ask.  One that does not list us: an ask. */
+	now_ms += ROUTING_NEIGH_TIMEOUT + PCORE_PURGE_MS;
+	pcore_tick(&X.pc, now_ms);
+	ck_assert_ptr_null(pcore_neigh_find(&X.pc, IFX, addrs[I_P]));
+	hello_tagged(&fr, I_P, I_X, 44, &us, 1, 0);
+	fr.buf[fr.len - 1] ^= 0x80;
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_NO_LINK_KEY);
+	ck_assert_uint_eq(sign_asks(&X), 2);
+	hello_tagged(&fr, I_P, I_Q, 45, NULL, 0, 0);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_DROP_NO_LINK_KEY);
+	ck_assert_uint_eq(sign_asks(&X), 3);
+	ck_assert_ptr_null(pcore_neigh_find(&X.pc, IFX, addrs[I_P]));
+	/* The kept key still brings P back on a good tag. */
+	hello_tagged(&fr, I_P, I_X, 46, &us, 1, 0);
+	ck_assert_int_eq(feed_from(&X, I_P, &fr), PCORE_ACCEPT);
+	ck_assert_uint_eq(sign_asks(&X), 3);
+	node_down(&X);
+}
+END_TEST
+
 static int fail_neigh;
 
 static int
@@ -4633,6 +4736,7 @@ pcore_suite(void)
 	tcase_add_test(tc, test_hello_policy);
 	tcase_add_test(tc, test_unannounced_neigh);
 	tcase_add_test(tc, test_hello_tagged);
+	tcase_add_test(tc, test_hello_sign_ask);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("ogm");

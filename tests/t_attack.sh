@@ -281,11 +281,20 @@ s0_tq1() {
 r['interface'] == 's0' and r['address'] == '$(mesh_addr 1)'] or [0])"
 }
 a0=$(stat2 drop_link_auth); v0=$(sigs2); w0=$(mesh_now_ms)
+k0=$(stat2 hello_sign_asked); h0=$(stat2 tx_hello_signed)
 run_attack hellotag 4 s0 hellotag -C "$(mesh_addr 1)" -r 2000
 a1=$(stat2 drop_link_auth); v1=$(sigs2)
+k1=$(stat2 hello_sign_asked); h1=$(stat2 tx_hello_signed)
 el=$(( ($(mesh_now_ms) - w0) / 1000 + 1 ))
 tq1=$(s0_tq1)
 echo "hellotag: node 2 drop_link_auth +$((a1 - a0)), signature checks +$((v1 - v0)) in ${el} s, node 1's link TQ on s0 ${tq1}"
+# They carry a tag under the key node 2 holds for node 1: refused on it,
+# and no request for a signed HELLO (batsec-protocol(7), HELLO
+# authentication: only a HELLO with no tag under a key node 2 holds or
+# keeps for its sender asks, at most every 4 HELLO intervals).
+echo "hellotag: node 2 hello_sign_asked +$((k1 - k0)), tx_hello_signed +$((h1 - h0)) in ${el} s"
+check "hellotag: node 2 asked for no signed HELLO ($((k1 - k0)))" \
+    test $((k1 - k0)) -eq 0
 check "hellotag: node 2 refused the forged HELLOs on their tags" \
     test $((a1 - a0)) -ge 1000
 check "hellotag: node 2's signature checks $((v1 - v0)) <= $((LEGIT_VPS * el))" \

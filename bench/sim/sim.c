@@ -69,6 +69,9 @@ struct sim {
 	uint64_t route_changes;
 	uint32_t orig_cap;
 	int fail;
+	/* --cut: when one of the two first dropped the other, when both
+	 * had (0: not yet), when both held each other again after it. */
+	uint64_t cut_drop_ms, cut_both_ms, cut_back_ms;
 	/* Live mode: the packet socket (-1: none) and what crossed it. */
 	int live_fd, live_ifindex;
 	uint64_t live_tx, live_rx_ctl, live_rx_data;
@@ -367,6 +370,10 @@ sim_emit(void *arg, uint16_t type, const void *obj, size_t size)
 		    SIM_HELLO_MS, S.now) != 0)
 			v->orig.c.want_full++;
 		break;
+	case IPC_HELLO_SIGN:		/* as fwd_apply_hello_sign */
+		if (!S.o.no_sign_ask)
+			fwd_hello_want_sign(&v->hsign, 0);
+		break;
 	case IPC_LINK_KEY_REQ:
 		sim_req_push(v, obj);
 		break;
@@ -563,6 +570,80 @@ send_hello(struct sim_node *v)
 		(void)transmit(v, buf, len);
 }
 
+/* --cut: the link between x and y is down now. */
+static int
+cut_now(uint32_t x, uint32_t y)
+{
+	if (S.o.cut_t1_ms == 0 || S.now < S.o.cut_t0_ms ||
+	    S.now >= S.o.cut_t1_ms)
+		return 0;
+	return (x == S.o.cut_a && y == S.o.cut_b) ||
+	    (x == S.o.cut_b && y == S.o.cut_a);
+}
+
+/* --cut: after each event, whether the two hold each other (in their
+ * forwarders' neighbour tables, as after IPC_NEIGH UP). */
+static void
+cut_watch(void)
+{
+	int ab, ba;
+
+	if (S.o.cut_t1_ms == 0 || S.now < S.o.cut_t0_ms ||
+	    S.cut_back_ms != 0)
+		return;
+	ab = fnb_find(&S.nodes[S.o.cut_a], S.nodes[S.o.cut_b].id.pk) != NULL;
+	ba = fnb_find(&S.nodes[S.o.cut_b], S.nodes[S.o.cut_a].id.pk) != NULL;
+	if (S.cut_drop_ms == 0 && (!ab || !ba))
+		S.cut_drop_ms = S.now > 0 ? S.now : 1;
+	if (S.cut_both_ms == 0 && !ab && !ba)
+		S.cut_both_ms = S.now > 0 ? S.now : 1;
+	if (S.cut_drop_ms != 0 && S.now >= S.o.cut_t1_ms && ab && ba)
+		S.cut_back_ms = S.now;
+}
+
+/* --cut: the two nodes share a link in the graph. */
+static int
+cut_linked(void)
+{
+	const struct sim_graph *g = &S.g;
+	unsigned k;
+
+	if (S.o.cut_a >= S.o.n || S.o.cut_b >= S.o.n)
+		return 0;
+	for (k = g->off[S.o.cut_a]; k < g->off[S.o.cut_a + 1]; k++)
+		if (g->adj[k] == S.o.cut_b)
+			return 1;
+	return 0;
+}
+
+/* --cut: one line on stderr, the re-link time after the cut ended. */
+static void
+cut_report(void)
+{
+	const struct sim_opts *o = &S.o;
+	char both[48] = "";
+
+	if (o->cut_t1_ms == 0)
+		return;
+	fprintf(stderr, "cut: nodes %u-%u, %.1f-%.1f s: ", o->cut_a, o->cut_b,
+	    o->cut_t0_ms / 1000.0, o->cut_t1_ms / 1000.0);
+	if (S.cut_drop_ms == 0) {
+		fprintf(stderr, "neither dropped the other\n");
+		return;
+	}
+	if (S.cut_both_ms != 0)
+		snprintf(both, sizeof(both), ", both at %.1f s",
+		    S.cut_both_ms / 1000.0);
+	if (S.cut_back_ms == 0)
+		fprintf(stderr, "first dropped at %.1f s%s, not re-linked by "
+		    "%.1f s\n", S.cut_drop_ms / 1000.0, both, S.now / 1000.0);
+	else
+		fprintf(stderr, "first dropped at %.1f s%s, re-linked at "
+		    "%.1f s, relink %.1f s after the cut\n",
+		    S.cut_drop_ms / 1000.0, both, S.cut_back_ms / 1000.0,
+		    (S.cut_back_ms - o->cut_t1_ms) / 1000.0);
+}
+
 static void
 deliver(uint32_t from, struct sim_frame *f)
 {
@@ -572,6 +653,8 @@ deliver(uint32_t from, struct sim_frame *f)
 
 	for (k = g->off[from]; k < g->off[from + 1]; k++) {
 		if (S.o.loss > 0 && sim_unit(&S.rng) < S.o.loss)
+			continue;
+		if (cut_now(from, g->adj[k]))
 			continue;
 		v = &S.nodes[g->adj[k]];
 		if (S.now < v->start_at)
@@ -676,6 +759,7 @@ run_until(uint64_t t_end)
 	while (S.nheap > 0 && S.heap[0].t < t_end && !S.fail) {
 		e = ev_pop();
 		run_event(&e);
+		cut_watch();
 	}
 	S.now = t_end;
 }
@@ -1417,6 +1501,11 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 		fprintf(stderr, "batsec-sim: set-up failed\n");
 		goto out;
 	}
+	if (o->cut_t1_ms != 0 && !cut_linked()) {
+		fprintf(stderr, "batsec-sim: --cut: nodes %u and %u are not "
+		    "linked in this graph\n", o->cut_a, o->cut_b);
+		goto out;
+	}
 	/* Convergence to the tenth of a second up to 100 nodes (a cold
 	 * start takes a few seconds there), to the second above (each check
 	 * walks every pair). */
@@ -1466,6 +1555,7 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 		fprintf(stderr, "batsec-sim: a pcore call failed\n");
 		goto out;
 	}
+	cut_report();
 	fill_result(r, &a, &b, lb_a, o->window_s);
 	r->cpu_s = (double)(clock() - c0) / CLOCKS_PER_SEC;
 	rc = 0;

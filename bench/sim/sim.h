@@ -57,6 +57,11 @@ struct sim_opts {
 					   (0: FWD_FULL_EVERY; 1: all full,
 					   as before compact entries) */
 	int no_want;			/* IPC_DESC_WANT ignored */
+	int no_sign_ask;		/* IPC_HELLO_SIGN ignored */
+	/* --cut A,B,T0,T1: every frame between nodes cut_a and cut_b is
+	 * lost from cut_t0_ms to cut_t1_ms (cut_t1_ms 0: no cut). */
+	unsigned cut_a, cut_b;
+	uint64_t cut_t0_ms, cut_t1_ms;
 	int no_fisheye;			/* pcore.no_fisheye: every compact
 					   entry relayed, no gap expected */
 	unsigned fisheye_hops;		/* 0: pcore's default rule; else */

@@ -26,7 +26,8 @@ usage(FILE *fp)
 	    "         [--limit NAME=VALUE ...] [--check | --check-reach]\n"
 	    "         [--no-header] [--no-burst] [--start-spread MS]\n"
 	    "         [--full-every N] [--no-fisheye | --fisheye HOPS,GAP]\n"
-	    "         [--hello-sign] [--no-want]\n"
+	    "         [--hello-sign] [--no-want] [--no-sign-ask]\n"
+	    "         [--cut A,B,T0,T1]\n"
 	    "       batsec-sim --live IFACE --live-pub FILE --live-k K\n"
 	    "         --live-secs SEC [--live-policy FILE] [options]\n"
 	    "       batsec-sim --sweep [--sizes N,N,...] [--memo-from N]\n"
@@ -49,6 +50,14 @@ usage(FILE *fp)
 	    "instead of link tags once neighbours hold the link keys;\n"
 	    "--no-want: nodes do not ask for the full entries of single\n"
 	    "originators they miss (IPC_DESC_WANT is ignored);\n"
+	    "--no-sign-ask: a node that hears tagged HELLOs it cannot check\n"
+	    "from a node that does not list it does not sign its next HELLO\n"
+	    "(IPC_HELLO_SIGN is ignored; only the periodic signed HELLO and\n"
+	    "the other requests link two nodes that dropped each other);\n"
+	    "--cut A,B,T0,T1: every frame between nodes A and B (linked in\n"
+	    "the graph) is lost from T0 to T1 virtual seconds; on stderr,\n"
+	    "when one and both dropped the other and when both held each\n"
+	    "other again ('relink S s after the cut', or 'not re-linked');\n"
 	    "--no-fisheye: relays hand on every compact entry (no fisheye\n"
 	    "gap by hops, pcore_fisheye_gap), receivers expect none;\n"
 	    "--fisheye HOPS,GAP: gap 2 from HOPS relayed hops on, doubling\n"
@@ -60,6 +69,25 @@ usage(FILE *fp)
 	    "HELLO at once, as batsecd) at a random time below MS, instead\n"
 	    "of listening from 0 with its first HELLO at a random phase.\n",
 	    SIM_HORIZON);
+}
+
+/* --cut A,B,T0,T1 (seconds, T0 < T1, A != B). */
+static int
+parse_cut(struct sim_opts *o, const char *arg)
+{
+	double t0, t1;
+	int end = 0;
+
+	if (sscanf(arg, "%u,%u,%lf,%lf%n", &o->cut_a, &o->cut_b, &t0, &t1,
+	    &end) != 4 || arg[end] != '\0' || o->cut_a == o->cut_b ||
+	    !(t0 >= 0) || !(t1 > t0) || t1 > 1e6) {
+		fprintf(stderr, "batsec-sim: --cut A,B,T0,T1: two nodes and "
+		    "0 <= T0 < T1 seconds\n");
+		return -1;
+	}
+	o->cut_t0_ms = (uint64_t)(t0 * 1000 + 0.5);
+	o->cut_t1_ms = (uint64_t)(t1 * 1000 + 0.5);
+	return 0;
 }
 
 static const char *
@@ -268,6 +296,8 @@ main(int argc, char **argv)
 		{ "hello-sign", no_argument, NULL, 'g' },
 		{ "no-fisheye", no_argument, NULL, 'E' },
 		{ "no-want", no_argument, NULL, 'q' },
+		{ "no-sign-ask", no_argument, NULL, 'A' },
+		{ "cut", required_argument, NULL, 'x' },
 		{ "fisheye", required_argument, NULL, 'e' },
 		{ "start-spread", required_argument, NULL, 'G' },
 		{ "live", required_argument, NULL, 'i' },
@@ -330,6 +360,11 @@ main(int argc, char **argv)
 			break;
 		case 'E': o.no_fisheye = 1; break;
 		case 'q': o.no_want = 1; break;
+		case 'A': o.no_sign_ask = 1; break;
+		case 'x':
+			if (parse_cut(&o, optarg) != 0)
+				return 2;
+			break;
 		case 'e':
 			if (sscanf(optarg, "%u,%u", &o.fisheye_hops,
 			    &o.fisheye_gap_max) != 2 || o.fisheye_hops == 0 ||
@@ -377,9 +412,10 @@ main(int argc, char **argv)
 	}
 	if (o.live_iface != NULL) {
 		if (!have_pub || o.live_k == 0 || o.live_k > o.n ||
-		    o.live_secs == 0 || o.sybils > 0) {
+		    o.live_secs == 0 || o.sybils > 0 || o.cut_t1_ms != 0) {
 			fprintf(stderr, "batsec-sim: --live needs --live-pub, "
-			    "--live-k 1..nodes, --live-secs > 0, no flooders\n");
+			    "--live-k 1..nodes, --live-secs > 0, no flooders, "
+			    "no --cut\n");
 			return 2;
 		}
 		return sim_live(&o) == 0 ? 0 : 1;

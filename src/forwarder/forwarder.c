@@ -81,6 +81,7 @@ static const struct fwd_chan_handler fwd_chan_handlers[] = {
 	{ IPC_GW, fwd_apply_gw },
 	{ IPC_MCAST, fwd_apply_mcast },
 	{ IPC_DESC_WANT, fwd_apply_desc_want },
+	{ IPC_HELLO_SIGN, fwd_apply_hello_sign },
 	{ IPC_RELAY, fwd_announce_on_relay },
 	{ IPC_REVOKE, fwd_trust_on_revoke },
 	{ IPC_PIN, fwd_pins_on_pin },

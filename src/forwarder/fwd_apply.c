@@ -188,6 +188,13 @@ fwd_apply_desc_want(void *arg, const union ipc_payload *u)
 }
 
 int
+fwd_apply_hello_sign(void *arg, const union ipc_payload *u)
+{
+	fwd_announce_sign(arg, u->hello_sign.ifindex);
+	return 0;
+}
+
+int
 fwd_apply_gw(void *arg, const union ipc_payload *u)
 {
 	const struct ipc_gw *m = &u->gw;

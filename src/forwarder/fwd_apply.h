@@ -20,5 +20,8 @@ int	fwd_apply_gw(void *arg, const union ipc_payload *u);
 int	fwd_apply_mcast(void *arg, const union ipc_payload *u);
 /* IPC_DESC_WANT: the originator goes in our next HELLOs (struct fwd_wants). */
 int	fwd_apply_desc_want(void *arg, const union ipc_payload *u);
+/* IPC_HELLO_SIGN: our next HELLO on that interface is signed, within
+ * FWD_HELLO_REQ_GAP (fwd_announce_sign). */
+int	fwd_apply_hello_sign(void *arg, const union ipc_payload *u);
 
 #endif /* BATSEC_FWD_APPLY_H */

@@ -131,12 +131,14 @@ unsigned fwd_want_list(const struct fwd_wants *w, uint64_t now_ms,
  * take it) the first FWD_HELLO_SIGN_NEW times after a neighbour appeared
  * or said its parser started again (IPC_NEIGH_F_FRESH), at most every
  * FWD_HELLO_REQ_GAP-th time while a neighbour does not list us
- * (IPC_NEIGH_F_SIGN), and at least every FWD_HELLO_SIGN_EVERY-th time
- * (a node we do not hear, or that lost us, can take us again).  A
+ * (IPC_NEIGH_F_SIGN) or our parser heard tagged HELLOs it cannot check
+ * from a node that does not list us (IPC_HELLO_SIGN: two nodes that
+ * dropped each other, or meet for the first time), and at least every
+ * FWD_HELLO_SIGN_EVERY-th time (a node we do not hear at all).  A
  * neighbour that keeps asking costs its neighbours no more than every
- * HELLO signed, which was the rule before.
+ * fourth HELLO signed.
  */
-#define FWD_HELLO_SIGN_EVERY	16
+#define FWD_HELLO_SIGN_EVERY	64
 #define FWD_HELLO_SIGN_NEW	2
 #define FWD_HELLO_REQ_GAP	4
 

@@ -298,6 +298,9 @@ ipc_check_state(const struct ipc_ctx *ctx, uint16_t type,
 	case IPC_DESC_WANT:
 		return ipc_not_own(ctx, "DESC_WANT", u->desc_want.orig_addr,
 		    err, errlen);
+	case IPC_HELLO_SIGN:
+		return ipc_check_iface(ctx, "HELLO_SIGN", u->hello_sign.ifindex,
+		    err, errlen);
 	case IPC_RELAY:
 		return ipc_check_relay(ctx, &u->relay, err, errlen);
 	default:		/* LOG and STATS need no state */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "batsec_policy.h"
+#include "pcore.h"
 #include "pcore_base.h"
 #include "pcore_desc.h"
 #include "pcore_drop.h"
@@ -97,21 +98,60 @@ pcore_hello_trust(struct pcore *pc, const struct wire_hello *h, uint8_t cls,
 }
 
 /*
+ * IPC_HELLO_SIGN for ifindex (pcore_hello.h), unless one went out less
+ * than PCORE_HELLO_SIGN_GAP of our HELLO intervals ago.  Nothing else
+ * changes: the HELLO that asks is unauthenticated.
+ */
+static void
+pcore_hello_sign_ask(struct pcore *pc, uint32_t ifindex, uint64_t now_ms)
+{
+	const struct pcore_iface *cf = pcore_iface_find(pc, ifindex);
+	uint64_t gap = (uint64_t)PCORE_HELLO_SIGN_GAP *
+	    (pc->cfg.hello_ms > 0 ? pc->cfg.hello_ms : 1000);
+	struct ipc_hello_sign m;
+	struct pcore_iface *f;
+
+	if (cf == NULL)
+		return;
+	f = &pc->ifaces[cf - pc->ifaces];
+	if (f->sign_ask_ms != 0 && now_ms < f->sign_ask_ms + gap)
+		return;
+	memset(&m, 0, sizeof(m));
+	m.ifindex = ifindex;
+	if (pcore_emit(pc, IPC_HELLO_SIGN, &m, sizeof(m)) != 0)
+		return;
+	/* 0 means "never": a clock at 0 counts as 1 ms. */
+	f->sign_ask_ms = now_ms > 0 ? now_ms : 1;
+	pcore_count(pc, IPC_STAT_HELLO_SIGN_ASKED);
+}
+
+/*
  * A HELLO with link tags: only from a neighbour on that interface whose
  * link key we hold, or one that left lately whose key we kept
  * (pcore_lost_key: it comes back at once); anyone else waits for one of
  * its signed HELLOs.  No signature, so no budget: a forger pays one
- * BLAKE2b for its frame, as for an OGM frame.
+ * BLAKE2b for its frame, as for an OGM frame.  One from a key that is no
+ * neighbour here and carries no tag under a key we keep for it asks for
+ * a signed HELLO of ours (pcore_hello_sign_ask): without it, two nodes
+ * that both dropped each other, or meet for the first time while each
+ * tags for others, wait for each other's periodic signed HELLO.
  */
 static enum pcore_drop
 pcore_hello_tagged(struct pcore *pc, uint32_t ifindex,
-    const struct wire_hello *h, const uint8_t addr[static BS_ADDR_LEN])
+    const struct wire_hello *h, const uint8_t addr[static BS_ADDR_LEN],
+    uint64_t now_ms)
 {
 	struct pcore_neigh *n = pcore_neigh_get(pc, ifindex, addr);
+	int r;
 
-	if (n == NULL)
-		return pcore_neigh_lost_tag_ok(pc, ifindex, h->pk, &h->tr,
-		    addr) == 0 ? PCORE_ACCEPT : PCORE_DROP_NO_LINK_KEY;
+	if (n == NULL) {
+		if ((r = pcore_neigh_lost_tag_ok(pc, ifindex, h->pk, &h->tr,
+		    addr)) == 0)
+			return PCORE_ACCEPT;
+		if (r > 0)
+			pcore_hello_sign_ask(pc, ifindex, now_ms);
+		return PCORE_DROP_NO_LINK_KEY;
+	}
 	if (!n->announced || n->key_state != PCORE_KEY_OK ||
 	    memcmp(n->pk, h->pk, BS_PK_LEN) != 0)
 		return PCORE_DROP_NO_LINK_KEY;
@@ -152,7 +192,8 @@ pcore_hello_check(struct pcore *pc, uint32_t ifindex,
 		return PCORE_DROP_REPLAY;
 	}
 	if (h->tr.auth == WIRE_AUTH_MAC) {
-		enum pcore_drop why = pcore_hello_tagged(pc, ifindex, h, addr);
+		enum pcore_drop why = pcore_hello_tagged(pc, ifindex, h, addr,
+		    now_ms);
 
 		if (why != PCORE_ACCEPT)
 			return why;

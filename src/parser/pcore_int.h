@@ -162,6 +162,7 @@ struct pcore_iface {
 	uint8_t half_duplex;		/* wireless: relays sent back out
 					   here pay the hop penalty again */
 	char name[IFNAMSIZ];
+	uint64_t sign_ask_ms;		/* IPC_HELLO_SIGN: none before */
 };
 
 enum pcore_key_state {

@@ -431,10 +431,11 @@ pcore_neigh_lost_tag_ok(struct pcore *pc, uint32_t ifindex,
 	struct pcore_lost_key *l = pcore_lost_find(pc, ifindex, pk, sender);
 	int i;
 
-	if (l == NULL || (i = wire_trailer_find(t, l->key_id)) < 0 ||
-	    (!PCORE_FUZZ_BYPASS(t->tags[i].tag) &&
+	if (l == NULL || (i = wire_trailer_find(t, l->key_id)) < 0)
+		return 1;
+	if (!PCORE_FUZZ_BYPASS(t->tags[i].tag) &&
 	    bs_link_mac_verify(t->tags[i].tag, l->key, sender, t->counter,
-	    t->covered, t->covered_len) != 0))
+	    t->covered, t->covered_len) != 0)
 		return -1;
 	/* Back: it gets a slot and asks for its key again. */
 	sodium_memzero(l, sizeof(*l));

@@ -75,7 +75,9 @@ void	pcore_neigh_ask(struct pcore *pc, const struct routing_neigh_info *ni,
 /*
  * A tagged HELLO (trailer t) of a key that is no neighbour on ifindex:
  * 0 when it was one there and its tag verifies under the link key it
- * left with (pcore_lost_key; that key is then forgotten), else -1.
+ * left with (pcore_lost_key; that key is then forgotten); -1 when it
+ * carries a tag under that key that does not verify; 1 when it carries
+ * no tag under a key we keep for it (none kept, or it does not list us).
  */
 int	pcore_neigh_lost_tag_ok(struct pcore *pc, uint32_t ifindex,
 	    const uint8_t pk[static BS_PK_LEN], const struct wire_trailer *t,

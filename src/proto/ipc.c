@@ -345,6 +345,17 @@ chk_desc_want(const union ipc_payload *u, char *err, size_t errlen)
 }
 
 static int
+chk_hello_sign(const union ipc_payload *u, char *err, size_t errlen)
+{
+	if (!ipc_ifindex_ok(u->hello_sign.ifindex))
+		return log_errf(err, errlen, "ifindex %u invalid",
+		    u->hello_sign.ifindex);
+	if (u->hello_sign.reserved != 0)
+		return log_errf(err, errlen, "reserved bytes not 0");
+	return 0;
+}
+
+static int
 chk_neigh(const union ipc_payload *u, char *err, size_t errlen)
 {
 	const struct ipc_neigh *n = &u->neigh;
@@ -678,6 +689,8 @@ static const struct ipc_desc ipc_descs[] = {
 	    count, BS_ADDR_LEN, 0, IPC_MCAST_MAX, chk_mcast),
 	FIXED(IPC_DESC_WANT, IPC_ROLE_FORWARDER, "DESC_WANT",
 	    struct ipc_desc_want, chk_desc_want),
+	FIXED(IPC_HELLO_SIGN, IPC_ROLE_FORWARDER, "HELLO_SIGN",
+	    struct ipc_hello_sign, chk_hello_sign),
 	VAR(IPC_RELAY, IPC_ROLE_FORWARDER, "RELAY", struct ipc_relay, entry,
 	    len, 1, IPC_RELAY_MIN, IPC_RELAY_MAX, chk_relay),
 	VAR(IPC_STATS, IPC_ROLE_FORWARDER, "STATS", struct ipc_stats, s, count,

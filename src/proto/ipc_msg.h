@@ -80,6 +80,7 @@ enum ipc_type {
 	IPC_ROUTE_ALT		= 0x4e,
 	IPC_MCAST		= 0x4f,
 	IPC_DESC_WANT		= 0x50,
+	IPC_HELLO_SIGN		= 0x51,
 };
 
 /* ---- limits shared by both ends ----------------------------------------- */
@@ -358,6 +359,21 @@ struct ipc_desc_want {
 	uint8_t reserved[2];		/* 0 */
 };
 
+/*
+ * IPC_HELLO_SIGN: a HELLO came in on ifindex with link tags the parser
+ * cannot check, from a key the policy admits that is no neighbour there,
+ * and it carries no tag under a key the parser holds or keeps for it:
+ * the sender does not list us, so neither can check the other's HELLOs.
+ * The forwarder signs its next HELLO there, within FWD_HELLO_REQ_GAP of
+ * the last signed one (fwd_hello_sign_due), as for IPC_NEIGH_F_SIGN.
+ * The HELLO is unauthenticated: the parser asks at most once every
+ * PCORE_HELLO_SIGN_GAP HELLO intervals per interface (pcore_hello.c).
+ */
+struct ipc_hello_sign {
+	uint32_t ifindex;
+	uint32_t reserved;		/* 0 */
+};
+
 /* IPC_LINK_KEY_REQ: derive the link key with an up neighbour. */
 struct ipc_link_key_req {
 	uint8_t peer_pk[BS_PK_LEN];
@@ -576,7 +592,8 @@ struct ipc_pins {
 	X(IPC_STAT_DESC_WANTED,		83, "desc_wanted") \
 	X(IPC_STAT_DESC_ASKED,		84, "desc_asked") \
 	X(IPC_STAT_DESC_WANT_RX,	85, "desc_want_rx") \
-	X(IPC_STAT_DESC_WANT_OVER,	86, "desc_want_over")
+	X(IPC_STAT_DESC_WANT_OVER,	86, "desc_want_over") \
+	X(IPC_STAT_HELLO_SIGN_ASKED,	87, "hello_sign_asked")
 
 /* Per source: IPC_STAT_SRC_FIELDS ids from IPC_STAT_SRC1_MAC on. */
 #define IPC_STAT_SRC_FIELDS	8
@@ -628,6 +645,7 @@ union ipc_payload {
 	struct ipc_cert cert;
 	struct ipc_mcast mcast;
 	struct ipc_desc_want desc_want;
+	struct ipc_hello_sign hello_sign;
 };
 
 /* No compiler padding anywhere in what travels (sizes = sum of fields). */
@@ -646,6 +664,7 @@ _Static_assert(offsetof(struct ipc_route_alt, c) == 8, "ipc_route_alt");
 _Static_assert(sizeof(struct ipc_neigh) == 72, "ipc_neigh");
 _Static_assert(sizeof(struct ipc_link_key_req) == 36, "ipc_link_key_req");
 _Static_assert(sizeof(struct ipc_desc_want) == 8, "ipc_desc_want");
+_Static_assert(sizeof(struct ipc_hello_sign) == 8, "ipc_hello_sign");
 _Static_assert(sizeof(struct ipc_tt_entry) == 10, "ipc_tt_entry");
 _Static_assert(offsetof(struct ipc_tt, e) == 12, "ipc_tt");
 _Static_assert(sizeof(struct ipc_gw) == 16, "ipc_gw");
