@@ -254,8 +254,9 @@ typedef int (*pcore_emit_fn)(void *arg, uint16_t type, const void *obj,
  * bring it back at once (pcore_hello.c): without it, a node that lost a
  * neighbour which still lists it would take it again only at that
  * neighbour's next signed HELLO, up to FWD_HELLO_SIGN_EVERY intervals
- * later.  When both lost each other, neither tags for the other and only
- * that periodic signed HELLO brings them back.  The key is the one
+ * later.  When both lost each other, neither tags for the other: the
+ * first tagged HELLO of the other asks for a signed HELLO of ours
+ * (pcore_hello.h, IPC_HELLO_SIGN), which brings them back.  The key is the one
  * the parser held; a neighbour that restarted or made a new salt has
  * another.  PCORE_LOST_KEYS of them, the oldest overwritten.
  */
