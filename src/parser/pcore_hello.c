@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "batsec_policy.h"
-#include "pcore.h"
 #include "pcore_base.h"
 #include "pcore_desc.h"
 #include "pcore_drop.h"
@@ -105,15 +104,19 @@ pcore_hello_trust(struct pcore *pc, const struct wire_hello *h, uint8_t cls,
 static void
 pcore_hello_sign_ask(struct pcore *pc, uint32_t ifindex, uint64_t now_ms)
 {
-	const struct pcore_iface *cf = pcore_iface_find(pc, ifindex);
 	uint64_t gap = (uint64_t)PCORE_HELLO_SIGN_GAP *
 	    (pc->cfg.hello_ms > 0 ? pc->cfg.hello_ms : 1000);
 	struct ipc_hello_sign m;
-	struct pcore_iface *f;
+	struct pcore_iface *f = NULL;
+	size_t i;
 
-	if (cf == NULL)
+	/* The slot of ifindex (as pcore_iface_find, which pcore.h, above
+	 * this module, declares). */
+	for (i = 0; ifindex != 0 && i < PCORE_MAX_IFACES; i++)
+		if (pc->ifaces[i].ifindex == ifindex)
+			f = &pc->ifaces[i];
+	if (f == NULL)
 		return;
-	f = &pc->ifaces[cf - pc->ifaces];
 	if (f->sign_ask_ms != 0 && now_ms < f->sign_ask_ms + gap)
 		return;
 	memset(&m, 0, sizeof(m));
