@@ -505,8 +505,11 @@ mesh_isolate() {
 # environment the SECS begin when FILE exists (at most 120 s after READY;
 # frames are counted meanwhile): the caller creates it once all its
 # receivers are ready, so that a slow start of one receiver does not
-# leave another's window over before anything was sent.  With "seq": frames that contain
-# TOKEN-NUMBER. ; print "distinct total" (distinct NUMBERs, frames).
+# leave another's window over before anything was sent.  With "seq":
+# frames that contain TOKEN-NUMBER. ; print "distinct total" (distinct
+# NUMBERs, frames).  The first 8 frames counted are described on stderr
+# (time, packet type, the first 64 bytes), so that a test whose count
+# should have been 0 can show what came.
 # bcast_tx.py ADDR PORT TOKEN: one UDP datagram out of batsec0, to a
 # broadcast or multicast ADDR (IPv4, or IPv6 link scope).
 mesh_write_helpers() {
@@ -601,6 +604,9 @@ mesh_write_helpers() {
 	    n += 1
 	    if m:
 	        seen.add(m.group(1))
+	    if n <= 8:
+	        sys.stderr.write("bcast_rx %s %s: frame %d at %.3f, pkttype %d, %d bytes: %s\n" % (
+	            os.environ.get("BCAST_NAME", iface), token.decode(), n, time.monotonic(), addr[2], len(data), data[:64].hex()))
 	print("%d %d" % (len(seen), n) if seq else n)
 	EOF
 	cat >"$MT/bcast_tx.py" <<-'EOF'

@@ -388,7 +388,8 @@ cnt_start() {
 	for i in "$@"; do
 		f=$MT/cnt.$nm.$i
 		rm -f "$f" "$f.ready"
-		BCAST_START=$MT/cnt.$nm.start ip netns exec "$(mesh_ns "$i")" \
+		BCAST_START=$MT/cnt.$nm.start BCAST_NAME="node $i" \
+		    ip netns exec "$(mesh_ns "$i")" \
 		    python3 "$MT/bcast_rx.py" batsec0 "$tok" "$secs" "$f.ready" \
 		    >"$f" 2>>"$MT/cnt.txt" &
 		track_pid "$!"
@@ -405,6 +406,21 @@ cnt_get() {
 	cat "$MT/cnt.$1.$2" 2>/dev/null || echo x
 }
 is0() { [ "${1:-x}" = 0 ]; }
+# cnt_why TOKEN NODE...: what the listeners counted (bcast_rx.py's
+# descriptions) and the nodes' data counters, for a count that should
+# have been 0.
+cnt_why() {
+	local tok=$1 i
+	shift
+	grep -F " $tok: " "$MT/cnt.txt" | sed 's/^/  /'
+	for i in "$@"; do
+		echo "  node $i: $(mesh_ctl "$i" -j s 2>/dev/null | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+print(" ".join("%s=%s" % (k, v) for k, v in sorted(j.items())
+    if k.startswith("data_") and v))')"
+	done
+}
 # udp_to NODE ADDR TOKEN N: N datagrams from NODE's batsec0.
 udp_to() {
 	local i=0
@@ -484,6 +500,7 @@ atk_run mutate 4 s0 -m mutate -x hop -f "$MT/mut.bin"
 for i in 2 3; do
 	n=$(cnt_get mu "$i")
 	check "mutate: no flipped frame delivered on node $i ($n)" is0 "$n"
+	is0 "$n" || cnt_why "$T-mu" "$i"
 done
 cnt_start mu "$T-mu" 4 3
 atk_run mutate-orig 4 s0 -m replay -t 1 -r 20 -f "$MT/mut.bin"
@@ -505,6 +522,7 @@ for i in 2 3; do
 	n=$(cnt_get me "$i")
 	check "mutate-e2e: no flipped inner frame delivered on node $i ($n)" \
 	    is0 "$n"
+	is0 "$n" || cnt_why "$T-me" "$i"
 done
 seg_release
 

@@ -1547,7 +1547,8 @@ mode_mutate(struct atk *a, const char *file)
 	uint8_t f[14 + 9200], g[14 + 9200];
 	struct atk_field fl[40];
 	unsigned n, i, j, bit = 0, frames = 0;
-	size_t l, pos;
+	char what[16 * 12] = "";
+	size_t l, pos, w = 0;
 	FILE *fp;
 
 	if ((fp = fopen(file, "rb")) == NULL)
@@ -1557,6 +1558,10 @@ mode_mutate(struct atk *a, const char *file)
 		if (n == 0)
 			continue;
 		frames++;
+		/* Type and length of the first 16, to tell what was tried. */
+		if (frames <= 16)
+			w += (size_t)snprintf(what + w, sizeof(what) - w,
+			    " %02x/%zu", f[14], l - 14);
 		for (i = 0; i < n; i++) {
 			for (j = 0; j < 2; j++) {
 				if (fl[i].len == 0 || (j == 1 && fl[i].len == 1))
@@ -1575,6 +1580,7 @@ mode_mutate(struct atk *a, const char *file)
 	}
 	fclose(fp);
 	printf("frames %u\n", frames);
+	printf("types%s\n", what);
 }
 
 /* Our own OGM, so the mesh knows our key and epoch. */
