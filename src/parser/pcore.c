@@ -144,28 +144,6 @@ pcore_policy(struct pcore *pc, uint32_t serial, const uint8_t *snap,
 	return 0;
 }
 
-/* Slot of ifindex (0: the first free slot), or -1. */
-static int
-pcore_iface_index(const struct pcore *pc, uint32_t ifindex)
-{
-	int i;
-
-	for (i = 0; i < PCORE_MAX_IFACES; i++)
-		if (pc->ifaces[i].ifindex == ifindex)
-			return i;
-	return -1;
-}
-
-const struct pcore_iface *
-pcore_iface_find(const struct pcore *pc, uint32_t ifindex)
-{
-	int i;
-
-	if (ifindex == 0 || (i = pcore_iface_index(pc, ifindex)) < 0)
-		return NULL;
-	return &pc->ifaces[i];
-}
-
 /* The neighbours of an interface that went down or away are gone. */
 static void
 pcore_iface_flush(struct pcore *pc, uint32_t ifindex)

@@ -215,8 +215,6 @@ int	pcore_policy(struct pcore *pc, uint32_t serial, const uint8_t *snap,
  */
 int	pcore_iface(struct pcore *pc, const struct ipc_iface *ifc, char *err,
 	    size_t errlen);
-const struct pcore_iface *pcore_iface_find(const struct pcore *pc,
-	    uint32_t ifindex);
 
 /*
  * One received frame: the Ethernet payload `bytes` (len bytes) that

@@ -86,3 +86,24 @@ pcore_fisheye_gap(const struct pcore *pc, unsigned hops)
 		g *= 2;
 	return g;
 }
+
+int
+pcore_iface_index(const struct pcore *pc, uint32_t ifindex)
+{
+	int i;
+
+	for (i = 0; i < PCORE_MAX_IFACES; i++)
+		if (pc->ifaces[i].ifindex == ifindex)
+			return i;
+	return -1;
+}
+
+const struct pcore_iface *
+pcore_iface_find(const struct pcore *pc, uint32_t ifindex)
+{
+	int i;
+
+	if (ifindex == 0 || (i = pcore_iface_index(pc, ifindex)) < 0)
+		return NULL;
+	return &pc->ifaces[i];
+}

@@ -13,6 +13,7 @@
 #include "proto/ipc_msg.h"
 
 struct pcore;
+struct pcore_iface;
 
 /* Send one message; 0, or -1 (counted as emit_failed). */
 int	pcore_emit(struct pcore *pc, uint16_t type, const void *obj,
@@ -21,6 +22,11 @@ void	pcore_logf(struct pcore *pc, int level, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 /* Count one event under an IPC_STATS id (STATS will go out). */
 void	pcore_count(struct pcore *pc, enum ipc_stat_id id);
+/* The slot of interface ifindex (0: the first free slot), or -1. */
+int	pcore_iface_index(const struct pcore *pc, uint32_t ifindex);
+/* The interface ifindex (not 0), or NULL. */
+const struct pcore_iface *pcore_iface_find(const struct pcore *pc,
+	    uint32_t ifindex);
 /* bs_verify, counted as sig_verified / sig_failed; 0 when valid. */
 int	pcore_verify(struct pcore *pc, const uint8_t sig[static BS_SIG_LEN],
 	    enum bs_domain dom, const uint8_t *msg, size_t len,

@@ -107,16 +107,12 @@ pcore_hello_sign_ask(struct pcore *pc, uint32_t ifindex, uint64_t now_ms)
 	uint64_t gap = (uint64_t)PCORE_HELLO_SIGN_GAP *
 	    (pc->cfg.hello_ms > 0 ? pc->cfg.hello_ms : 1000);
 	struct ipc_hello_sign m;
-	struct pcore_iface *f = NULL;
-	size_t i;
+	struct pcore_iface *f;
+	int i;
 
-	/* The slot of ifindex (as pcore_iface_find, which pcore.h, above
-	 * this module, declares). */
-	for (i = 0; ifindex != 0 && i < PCORE_MAX_IFACES; i++)
-		if (pc->ifaces[i].ifindex == ifindex)
-			f = &pc->ifaces[i];
-	if (f == NULL)
+	if (ifindex == 0 || (i = pcore_iface_index(pc, ifindex)) < 0)
 		return;
+	f = &pc->ifaces[i];
 	if (f->sign_ask_ms != 0 && now_ms < f->sign_ask_ms + gap)
 		return;
 	memset(&m, 0, sizeof(m));
