@@ -497,6 +497,7 @@ wait $cpid
 check "mutate: frames captured" test -s "$MT/mut.bin"
 cnt_start mu "$T-mu" 8 2 3
 atk_run mutate 4 s0 -m mutate -x hop -f "$MT/mut.bin"
+check "mutate: every frame mutated ($(akey mutate frames))" gt0 "$(akey mutate frames)"
 for i in 2 3; do
 	n=$(cnt_get mu "$i")
 	check "mutate: no flipped frame delivered on node $i ($n)" is0 "$n"
@@ -518,6 +519,8 @@ udp_to 1 10.99.0.255 "$T-me" 1
 wait $cpid
 cnt_start me "$T-me" 6 2 3
 atk_run mutate-e2e 4 s0 -m mutate -x e2e -f "$MT/mut2.bin"
+check "mutate-e2e: every frame mutated ($(akey mutate-e2e frames))" \
+    gt0 "$(akey mutate-e2e frames)"
 for i in 2 3; do
 	n=$(cnt_get me "$i")
 	check "mutate-e2e: no flipped inner frame delivered on node $i ($n)" \

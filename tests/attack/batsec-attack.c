@@ -1488,7 +1488,7 @@ atk_fields(const uint8_t *p, size_t len, struct atk_field *fl, unsigned max)
 	static const struct atk_field bsgn[] = { { 0, 1, 0 }, { 1, 1, 0 },
 	    { 2, 2, 0 }, { 4, 6, 0 }, { 10, 4, 0 }, { 14, 4, 0 }, { 18, 2, 0 } };
 	unsigned n = 0, i, t;
-	size_t s;
+	size_t s, il;
 
 	if (len < D2_OVERHEAD || max < 32)
 		return 0;
@@ -1523,13 +1523,12 @@ atk_fields(const uint8_t *p, size_t len, struct atk_field *fl, unsigned max)
 	}
 	for (i = 0; i < sizeof(bsgn) / sizeof(bsgn[0]) && n < max; i++)
 		fl[n++] = (struct atk_field){ s + bsgn[i].off, bsgn[i].len, 0 };
+	il = bs_get16(p + s + 2);
 	s += D2_BC_SGN_LEN;
-	if (bs_get16(p + s - D2_BC_SGN_LEN + 2) > len - s - BS_SIG_LEN ||
-	    n + 2 > max)
+	if (il > len - s - BS_SIG_LEN || n + 2 > max)
 		return n;
-	fl[n++] = (struct atk_field){ s, bs_get16(p + s - D2_BC_SGN_LEN + 2),
-	    1 };
-	fl[n++] = (struct atk_field){ s + fl[n - 1].len, BS_SIG_LEN, 0 };
+	fl[n++] = (struct atk_field){ s, il, 1 };
+	fl[n++] = (struct atk_field){ s + il, BS_SIG_LEN, 0 };
 	return n;
 }
 
@@ -1566,6 +1565,14 @@ mode_mutate(struct atk *a, const char *file)
 			for (j = 0; j < 2; j++) {
 				if (fl[i].len == 0 || (j == 1 && fl[i].len == 1))
 					continue;
+				/* A flip past the end would send the frame as
+				 * captured: a delivery that proves nothing. */
+				if (fl[i].off + fl[i].len > l - 14) {
+					fprintf(stderr, "mutate: field %zu+%zu "
+					    "past the frame's %zu bytes\n",
+					    fl[i].off, fl[i].len, l - 14);
+					exit(2);
+				}
 				if ((fl[i].inner && strcmp(a->kinds, "hop") == 0) ||
 				    (!fl[i].inner && strcmp(a->kinds, "e2e") == 0))
 					continue;
