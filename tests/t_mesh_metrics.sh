@@ -40,6 +40,11 @@ metrics() { mesh_ctl "$1" metrics >"$2" 2>"$2.err"; }
 # fam FILE NAME: "labels<TAB>value" lines of family NAME in FILE.
 fam() { $PC --dump "$2" "$1"; }
 
+# The parser's counters reach the forwarder at most every second
+# (PCORE_STATS_MS): on a loaded machine the mesh can converge before the
+# first of them did.
+verified_seen() { [ "$(mesh_stat 2 sig_verified)" -gt 0 ] 2>/dev/null; }
+check "node 2's parser reported its signature checks" wait_for 20 verified_seen
 # `stats` first: the exposition's counters are then at least as high.
 mesh_ctl 2 -j s >"$MT/s2"
 check "metrics on node 2: exit 0" metrics 2 "$MT/m2"
