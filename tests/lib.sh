@@ -45,6 +45,23 @@ mktmp() {
 	echo "$d"
 }
 
+# syntax_pass TOOL PACKAGE TARGET NAME: PASS NAME when `make TARGET` (a
+# compiler run over the tree) succeeds, with the first errors otherwise;
+# a FAIL and the end of the test when TOOL is missing.
+syntax_pass() {
+	if ! command -v "$1" >/dev/null 2>&1; then
+		fail "$1 installed (Debian package $2; make deps)"
+		finish
+	fi
+	out=$(make -C "$TOP" --no-print-directory -s B="${B:-build}" "$3" 2>&1)
+	if [ $? -eq 0 ]; then
+		pass "$4"
+	else
+		fail "$4"
+		echo "$out" | grep -E 'error|^[a-z-]+: [^ ]+\.c$' | head -n 20
+	fi
+}
+
 # ns_add NAME: creates namespace "$TEST_TAG-NAME", echoes its full name.
 ns_add() {
 	n="$TEST_TAG-$1"

@@ -5,17 +5,8 @@
 # (sigabbrev_np, mallopt, malloc_trim, close_range's wrapper) are guarded.
 . "$(dirname "$0")/lib.sh"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-if ! command -v musl-gcc >/dev/null 2>&1; then
-	fail "musl-gcc installed (Debian package musl-tools; make deps)"
-	finish
-fi
-out=$(make -C "$TOP" --no-print-directory -s B="${B:-build}" musl-syntax 2>&1)
-if [ $? -eq 0 ]; then
-	pass "the tree compiles against musl with warnings as errors"
-else
-	fail "the tree compiles against musl"
-	echo "$out" | grep -E 'error|musl:' | head -n 20
-fi
+syntax_pass musl-gcc musl-tools musl-syntax \
+    "the tree compiles against musl with warnings as errors"
 # The check can fail: a glibc-only call in a copy of a file must be caught.
 D=$(mktmp) || exit 1
 printf '#include <signal.h>\nconst char *f(void);\nconst char *f(void) { return sigabbrev_np(1); }\n' >"$D/g.c"

@@ -1889,7 +1889,8 @@ mode_dflood(struct atk *a, int secs)
 		    .src_epoch = 1, .dst_epoch = 1, .e2e_ctr = k,
 		    .pt = in, .pt_len = il,
 		    .keyid = a->sniffed ? a->sniff_keyid : NULL,
-		    .hop_ctr = a->sniff_ctr + 1 + k++ });
+		    .hop_ctr = a->sniff_ctr + 1 + k });
+		k++;
 		if (n > 0)
 			atk_send_to(a, vmac, cm, f, n);
 	}
