@@ -1408,17 +1408,19 @@ counters_print(unsigned window_s)
 		fprintf(stderr, "verify tracking table full: %llu\n",
 		    (unsigned long long)trk_full);
 		{
-			unsigned i, d, big = 0, dmax = 0;
+			unsigned i, d, big = 0, b16 = 0, dmax = 0;
 
 			for (i = 0; i < S.o.n; i++) {
 				d = S.g.off[i + 1] - S.g.off[i];
 				big += d > WIRE_MAX_TAGS;
+				b16 += d > 16;
 				if (d > dmax)
 					dmax = d;
 			}
 			fprintf(stderr, "degree: %u nodes above %u (the most "
-			    "link tags in a trailer), the highest %u\n", big,
-			    (unsigned)WIRE_MAX_TAGS, dmax);
+			    "link tags in a trailer), %u above 16, the "
+			    "highest %u\n", big, (unsigned)WIRE_MAX_TAGS, b16,
+			    dmax);
 		}
 	}
 }
