@@ -69,7 +69,7 @@ local OGM_V1_MAX_ENTRIES = 16	-- version 1 (obsolete)
 local KIND_FULL, KIND_COMPACT = 0, 1
 local ENTRY_KINDS = { [KIND_FULL] = "full", [KIND_COMPACT] = "compact" }
 local TVLV_MAX, TT_MAX, TT_ENTRY_LEN = 1024, 64, 12
-local MAX_TAGS = 16
+local MAX_TAGS = 32
 local INNER_MIN, INNER_MAX = 14, 1518
 local ETH_MIN_PAYLOAD = 46
 local INTERVAL_MIN, INTERVAL_MAX = 100, 60000

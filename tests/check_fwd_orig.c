@@ -325,7 +325,9 @@ static const struct {
 	{ 0, WIRE_AUTH_SIG, 0 },	/* nobody yet: signature */
 	{ 1, WIRE_AUTH_MAC, 1 },
 	{ 16, WIRE_AUTH_MAC, 16 },
-	{ 17, WIRE_AUTH_SIG, 0 },	/* more than 16 tags: signature */
+	{ 17, WIRE_AUTH_MAC, 17 },	/* was the first signed (16 tags) */
+	{ 32, WIRE_AUTH_MAC, 32 },
+	{ 33, WIRE_AUTH_SIG, 0 },	/* more than 32 tags: signature */
 	{ NPEERS, WIRE_AUTH_SIG, 0 },
 };
 
@@ -592,6 +594,84 @@ START_TEST(test_entry_too_big)
 	ck_assert_int_eq(fwd_agg_end(&agg), 0);
 	ck_assert_uint_eq(cap.n, 1);
 	ck_assert_uint_eq(og.counter, 1);
+}
+END_TEST
+
+/*
+ * With 32 tags (652 trailer bytes) an entry over 836 bytes does not fit
+ * a 1500-byte frame: it goes out in a signed frame (76 trailer bytes),
+ * which takes the entries after it while they fit; the next frame is
+ * tagged again.  Nothing is dropped.
+ */
+START_TEST(test_tagged_big_entry)
+{
+	static uint8_t big[IPC_RELAY_MAX], small[3][IPC_RELAY_MAX];
+	struct fwd_tagkey keys[WIRE_MAX_TAGS];
+	struct fwd_tables *t = fwd_tables_new();
+	size_t lbig, lsmall[3], nkeys;
+	int i;
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(WIRE_MAX_TAGS, 32);
+	for (i = 0; i < WIRE_MAX_TAGS; i++)
+		neigh_up(t, i, IF_A, 64);
+	memset(&cap, 0, sizeof(cap));
+	fwd_orig_init(&og, &id_own, EPOCH, 1000, 1000);
+	ck_assert_int_eq(fwd_ogm_originate(&og, NULL, 0, 0, 0), WIRE_OK);
+	fwd_links_init(&lk, &id_own, EPOCH);
+	nkeys = fwd_orig_tagkeys(t, &lk, IF_A, own_ifmac, 1000, keys,
+	    WIRE_MAX_TAGS, NULL);
+	ck_assert_uint_eq(nkeys, WIRE_MAX_TAGS);
+	lbig = relay_entry(big, 1024, 1);
+	ck_assert_uint_gt(lbig, 1500 - WIRE_OGM_HDR_LEN -
+	    wire_trailer_len(WIRE_AUTH_MAC, WIRE_MAX_TAGS));
+	for (i = 0; i < 3; i++)
+		lsmall[i] = relay_entry(small[i], 0, (uint32_t)i + 2);
+	fwd_agg_begin(&agg, &og, keys, nkeys, 1500, capture_frame, &cap);
+	ck_assert_int_eq(fwd_agg_add(&agg, og.own, og.own_len), WIRE_OK);
+	ck_assert_int_eq(fwd_agg_add(&agg, big, lbig), WIRE_OK);
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(fwd_agg_add(&agg, small[i], lsmall[i]),
+		    WIRE_OK);
+	ck_assert_int_eq(fwd_agg_end(&agg), 0);
+	ck_assert_uint_eq(og.c.entry_too_big, 0);
+	/* [own] tagged, [big, small 0] signed, [small 1, small 2] tagged. */
+	ck_assert_uint_eq(cap.n, 3);
+	ck_assert_uint_eq(og.c.ogm_frames_mac, 2);
+	ck_assert_uint_eq(og.c.ogm_frames_sig, 1);
+	for (i = 0; i < 3; i++)
+		ck_assert_uint_le(cap.len[i], 1500);
+	ck_assert_int_eq(wire_ogm_parse(cap.f[0], cap.len[0], &wo), WIRE_OK);
+	ck_assert_uint_eq(wo.tr.auth, WIRE_AUTH_MAC);
+	ck_assert_uint_eq(wo.tr.num_tags, WIRE_MAX_TAGS);
+	ck_assert_uint_eq(wo.num_entries, 1);
+	check_tag(&wo, 0);
+	check_tag(&wo, WIRE_MAX_TAGS - 1);
+	ck_assert_int_eq(wire_ogm_parse(cap.f[1], cap.len[1], &wo), WIRE_OK);
+	check_sig_trailer(&wo);
+	ck_assert_uint_eq(wo.num_entries, 2);
+	ck_assert_mem_eq(wo.e[0].raw, big, lbig);
+	ck_assert_mem_eq(wo.e[1].raw, small[0], lsmall[0]);
+	ck_assert_int_eq(wire_ogm_parse(cap.f[2], cap.len[2], &wo), WIRE_OK);
+	ck_assert_uint_eq(wo.tr.auth, WIRE_AUTH_MAC);
+	ck_assert_uint_eq(wo.num_entries, 2);
+	ck_assert_mem_eq(wo.e[1].raw, small[2], lsmall[2]);
+	check_tag(&wo, 5);
+	/* Alone in a smaller frame that holds it only signed: signed. */
+	memset(&cap, 0, sizeof(cap));
+	fwd_agg_begin(&agg, &og, keys, 8, 1300, capture_frame, &cap);
+	ck_assert_int_eq(fwd_agg_add(&agg, big, lbig), WIRE_OK);
+	ck_assert_int_eq(fwd_agg_end(&agg), 0);
+	ck_assert_uint_eq(cap.n, 1);
+	ck_assert_int_eq(wire_ogm_parse(cap.f[0], cap.len[0], &wo), WIRE_OK);
+	check_sig_trailer(&wo);
+	/* Too long even signed: dropped and counted, as before. */
+	fwd_agg_begin(&agg, &og, keys, nkeys, 1200, capture_frame, &cap);
+	ck_assert_int_eq(fwd_agg_add(&agg, big, lbig), WIRE_ELEN);
+	ck_assert_int_eq(fwd_agg_end(&agg), 0);
+	ck_assert_uint_eq(og.c.entry_too_big, 1);
+	ck_assert_uint_eq(cap.n, 1);
+	fwd_tables_free(t);
 }
 END_TEST
 
@@ -884,12 +964,17 @@ START_TEST(test_hello_sign_schedule)
 	memset(&s, 0, sizeof(s));
 	ck_assert_uint_eq(signed_of(&s, 0, 0, 100), 100);
 	ck_assert_uint_eq(signed_of(&s, 5, 4, 100), 100);
-	ck_assert_uint_eq(signed_of(&s, 20, 20, 100), 100);
+	ck_assert_uint_eq(signed_of(&s, WIRE_MAX_TAGS + 1, WIRE_MAX_TAGS + 1,
+	    100), 100);
 	/* Steady state: every FWD_HELLO_SIGN_EVERY-th, the 64th (requests
 	 * link two nodes that dropped each other, IPC_HELLO_SIGN). */
 	ck_assert_uint_eq(FWD_HELLO_SIGN_EVERY, 64);
 	memset(&s, 0, sizeof(s));
 	ck_assert_uint_eq(signed_of(&s, 5, 5, 16 * FWD_HELLO_SIGN_EVERY), 16);
+	/* As many with 17 to 32 neighbours (it was every HELLO above 16). */
+	ck_assert_uint_eq(signed_of(&s, 20, 20, 16 * FWD_HELLO_SIGN_EVERY), 16);
+	ck_assert_uint_eq(signed_of(&s, WIRE_MAX_TAGS, WIRE_MAX_TAGS,
+	    16 * FWD_HELLO_SIGN_EVERY), 16);
 	for (i = 0; i + 1 < FWD_HELLO_SIGN_EVERY; i++)
 		ck_assert_int_eq(fwd_hello_sign_due(&s, 5, 5), 0);
 	ck_assert_int_eq(fwd_hello_sign_due(&s, 5, 5), 1);
@@ -1600,6 +1685,7 @@ fwd_orig_suite(void)
 	tcase_add_test(tc, test_full_compact);
 	tcase_add_test(tc, test_compact_hops);
 	tcase_add_test(tc, test_entry_too_big);
+	tcase_add_test(tc, test_tagged_big_entry);
 	tcase_add_test(tc, test_counter);
 	tcase_add_test(tc, test_jitter);
 	suite_add_tcase(s, tc);

@@ -1093,12 +1093,12 @@ static const struct bad bad[] = {
 	{ R_HELLO3, M_HTR, 2, 1, 1, 0, WIRE_ERESERVED, 0 },
 	{ R_HELLO3, M_HTR, 3, 1, 0x80, 0, WIRE_ERESERVED, 0 },
 	{ R_HELLO3T, M_HTR, 1, 1, 0, 0, WIRE_ECOUNT, 0 },
-	{ R_HELLO3T, M_HTR, 1, 1, 17, 0, WIRE_ECOUNT, 0 },
+	{ R_HELLO3T, M_HTR, 1, 1, WIRE_MAX_TAGS + 1, 0, WIRE_ECOUNT, 0 },
 	{ R_HELLO3T, M_HTR, 1, 1, 4, 0, WIRE_ETRUNC, NO_AT },
 	{ R_HELLO3T, M_HTR, 1, 1, 2, 0, WIRE_ETRAILING, NO_AT },
 	{ R_HELLO3T, M_HTR, 0, 1, WIRE_AUTH_SIG, 0, WIRE_ECOUNT, NO_AT },
 	{ R_HELLO3T, M_HTR, 24, 4, 0x11111111, 0, WIRE_OK, 0 },
-	{ R_HELLO64T, M_HTR, 1, 1, 16, 0, WIRE_OK, 0 },
+	{ R_HELLO64T, M_HTR, 1, 1, WIRE_MAX_TAGS, 0, WIRE_OK, 0 },
 	/* OGM header */
 	{ R_OGM3, M_START, 2, 1, 0, 0, WIRE_ECOUNT, 0 },
 	{ R_OGM3, M_START, 2, 1, 41, 0, WIRE_ECOUNT, 0 },
@@ -1178,7 +1178,7 @@ static const struct bad bad[] = {
 	{ R_OGM3, M_TR, 0, 1, WIRE_AUTH_SIG, 0, WIRE_ECOUNT, 1 },
 	{ R_OGM3, M_TR, 1, 1, 0, 0, WIRE_ECOUNT, 0 },
 	{ R_OGM3, M_TR, 1, 1, WIRE_MAX_TAGS + 1, 0, WIRE_ECOUNT, 0 },
-	{ R_OGM3, M_TR, 1, 1, WIRE_MAX_TAGS - 1, 0, WIRE_ETRAILING, NO_AT },
+	{ R_OGM3, M_TR, 1, 1, 15, 0, WIRE_ETRAILING, NO_AT },	/* of 16 */
 	{ R_OGM3, M_TR, 2, 2, 1, 0, WIRE_ERESERVED, 1 },
 	{ R_OGM3, M_TR, 4, 8, 0, 0, WIRE_OK, 0 },
 	{ R_OGM3, M_TAGS, 20, 4, 0xf0000000, 0, WIRE_EDUP, 0 },
@@ -1921,7 +1921,7 @@ START_TEST(test_build_hello_inval)
 	v = h; v.cert = badcert;
 	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
 	    WIRE_EINVAL);
-	/* Trailer: tags 1..16 with WIRE_AUTH_MAC, none with a signature. */
+	/* Trailer: tags 1..32 with WIRE_AUTH_MAC, none with a signature. */
 	v = h; v.tr.auth = WIRE_AUTH_MAC; v.tr.num_tags = 0;
 	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len),
 	    WIRE_EINVAL);

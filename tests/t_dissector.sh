@@ -262,11 +262,11 @@ eq "HELLO 2064: neighbour entries shown" "$(count batsec.hello.seqno 2064 \
 eq "HELLO 2064: certificate name" "$(get batsec.hello.seqno 2064 \
     batsec.cert.name)" node-1
 eq "HELLO 2064: tags" "$(get batsec.hello.seqno 2064 \
-    batsec.trailer.num_tags)" 16
+    batsec.trailer.num_tags)" 32
 eq "HELLO 2064: key ids shown" "$(count batsec.hello.seqno 2064 \
-    batsec.trailer.keyid)" 16
+    batsec.trailer.keyid)" 32
 eq "HELLO 2064: MAC tags shown" "$(count batsec.hello.seqno 2064 \
-    batsec.trailer.mac)" 16
+    batsec.trailer.mac)" 32
 
 # OGMs (gen_ogm: seqno 100 + i, epoch 2, TQ 255 - 30 * hops, counter
 # 2 << 32 | 17; one entry with 1 tag, three with 16, two signed).
@@ -301,9 +301,9 @@ eq "OGM of 3: certificate" "$(get batsec.ogm.num_entries 3 \
 eq "OGM of 3: revocation" "$(get batsec.ogm.num_entries 3 \
     batsec.revoke.issued_at)" 1750000000
 eq "OGM of 3: MAC tags" "$(get batsec.ogm.num_entries 3 \
-    batsec.trailer.num_tags)" 16
+    batsec.trailer.num_tags)" 32
 eq "OGM of 3: key ids shown" "$(count batsec.ogm.num_entries 3 \
-    batsec.trailer.keyid)" 16
+    batsec.trailer.keyid)" 32
 eq "OGM of 2: auth" "$(get batsec.ogm.num_entries 2 batsec.trailer.auth)" 2
 eq "OGM of 2: tags" "$(get batsec.ogm.num_entries 2 \
     batsec.trailer.num_tags)" 0

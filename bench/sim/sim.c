@@ -78,6 +78,7 @@ struct sim {
 };
 
 static struct sim S;
+static int sim_cur = -1;		/* the node pcore runs for, or -1 */
 static const uint8_t sim_bcast[BS_ADDR_LEN] = {
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff
 };
@@ -660,8 +661,10 @@ deliver(uint32_t from, struct sim_frame *f)
 		if (S.now < v->start_at)
 			continue;	/* not started: nobody listens */
 		sim_heap_acct = &v->heap_tables;
+		sim_cur = (int)g->adj[k];
 		(void)pcore_frame(&v->pc, SIM_IFINDEX, u->mac, sim_bcast,
 		    f->data, f->len, S.now);
+		sim_cur = -1;
 		sim_heap_acct = NULL;
 		answer_keys(v);
 		relay_due(v);
@@ -741,7 +744,9 @@ run_event(const struct ev *e)
 		break;
 	case EV_TICK:
 		sim_heap_acct = &v->heap_tables;
+		sim_cur = (int)e->node;
 		(void)pcore_tick(&v->pc, S.now);
+		sim_cur = -1;
 		sim_heap_acct = NULL;
 		ev_push(S.now + SIM_TICK_MS, e->node, EV_TICK, NULL);
 		break;
@@ -1281,6 +1286,59 @@ out:
 static uint64_t cnt_stat[IPC_STAT_ID_END], cnt_entry[PCORE_E_COUNT];
 static uint64_t cnt_fwd[FWD_OCOUNT_N];	/* the forwarders' (fwd_ocount) */
 
+/*
+ * With SIM_COUNTERS: every Ed25519 check by domain, and for OGM entries
+ * whether the same node checked the same bytes before (a copy its
+ * signature cache no longer held), with the time since it first did.
+ */
+int sim_track;
+static uint64_t trk_dom[8], trk_again[8], trk_age[6], trk_full;
+static uint64_t cnt_sc[5];		/* sigcache hits misses inserts replaced nslots */
+
+struct trk_slot {
+	uint64_t a, b;			/* a == 0: empty */
+	uint32_t t_s;
+};
+#define TRK_BITS	23
+static struct trk_slot *trk;
+static uint64_t trk_used;
+
+void
+sim_verify_note(unsigned dom, const uint64_t h[2])
+{
+	static const uint32_t age_max[5] = { 2, 10, 40, 70, 200 };
+	uint64_t a, i, m = ((uint64_t)1 << TRK_BITS) - 1;
+	uint32_t now_s = (uint32_t)(S.now / 1000), age;
+	unsigned k;
+
+	trk_dom[dom & 7]++;
+	if (dom != BS_DOM_OGM || sim_cur < 0)
+		return;
+	if (trk == NULL && (trk = calloc(m + 1, sizeof(*trk))) == NULL)
+		return;
+	a = (h[0] ^ ((uint64_t)(sim_cur + 1) * 0x9e3779b97f4a7c15ull)) | 1;
+	for (i = a & m;; i = (i + 1) & m) {
+		if (trk[i].a == 0)
+			break;
+		if (trk[i].a == a && trk[i].b == h[1]) {
+			trk_again[dom & 7]++;
+			age = now_s - trk[i].t_s;
+			for (k = 0; k < 5 && age >= age_max[k]; k++)
+				;
+			trk_age[k]++;
+			return;
+		}
+	}
+	if (trk_used * 10 >= (m + 1) * 7) {
+		trk_full++;
+		return;
+	}
+	trk[i].a = a;
+	trk[i].b = h[1];
+	trk[i].t_s = now_s;
+	trk_used++;
+}
+
 static void
 counters_take(int sign)
 {
@@ -1297,6 +1355,14 @@ counters_take(int sign)
 			cnt_fwd[k] += sign > 0 ?
 			    fwd_ocount_get(&S.nodes[i].orig.c, k) :
 			    -fwd_ocount_get(&S.nodes[i].orig.c, k);
+		{
+			const struct sigcache *c = &S.nodes[i].pc.sigs;
+			uint64_t v[5] = { c->hits, c->misses, c->inserts,
+			    c->replaced, c->nslots };
+
+			for (k = 0; k < 5; k++)
+				cnt_sc[k] += sign > 0 ? v[k] : -v[k];
+		}
 	}
 }
 
@@ -1319,6 +1385,44 @@ counters_print(unsigned window_s)
 		if (cnt_fwd[k] != 0)
 			fprintf(stderr, "fwd     %-20s %12.4f /node/s\n",
 			    fwd_ocount_name(k), (double)cnt_fwd[k] / per);
+	{
+		static const char *scn[4] = { "hits", "misses", "inserts",
+		    "replaced" };
+		static const char *agen[6] = { "<2s", "2-10s", "10-40s",
+		    "40-70s", "70-200s", ">=200s" };
+
+		for (k = 0; k < 4; k++)
+			fprintf(stderr, "sigcache %-19s %12.4f /node/s\n",
+			    scn[k], (double)cnt_sc[k] / per);
+		fprintf(stderr, "sigcache nslots (end)          %u (node 0)\n",
+		    S.nodes[0].pc.sigs.nslots);
+		for (k = 1; k < 8; k++)
+			if (trk_dom[k] != 0)
+				fprintf(stderr, "verify dom %u %12.4f /node/s, "
+				    "again %12.4f /node/s\n", k,
+				    (double)trk_dom[k] / per,
+				    (double)trk_again[k] / per);
+		for (k = 0; k < 6; k++)
+			fprintf(stderr, "verify again age %-7s %12.4f /node/s\n",
+			    agen[k], (double)trk_age[k] / per);
+		fprintf(stderr, "verify tracking table full: %llu\n",
+		    (unsigned long long)trk_full);
+		{
+			unsigned i, d, big = 0, b16 = 0, dmax = 0;
+
+			for (i = 0; i < S.o.n; i++) {
+				d = S.g.off[i + 1] - S.g.off[i];
+				big += d > WIRE_MAX_TAGS;
+				b16 += d > 16;
+				if (d > dmax)
+					dmax = d;
+			}
+			fprintf(stderr, "degree: %u nodes above %u (the most "
+			    "link tags in a trailer), %u above 16, the "
+			    "highest %u\n", big, (unsigned)WIRE_MAX_TAGS, b16,
+			    dmax);
+		}
+	}
 }
 
 static void
@@ -1496,6 +1600,7 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 	sim_memo = o->memo;
 	sim_ed_real = sim_chain_calls = 0;
 	sim_memo_reset();
+	sim_track = getenv("SIM_COUNTERS") != NULL;
 	r->memo = o->memo;
 	if (sim_setup(o) != 0) {
 		fprintf(stderr, "batsec-sim: set-up failed\n");
@@ -1539,6 +1644,10 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 		memset(cnt_stat, 0, sizeof(cnt_stat));
 		memset(cnt_entry, 0, sizeof(cnt_entry));
 		memset(cnt_fwd, 0, sizeof(cnt_fwd));
+		memset(cnt_sc, 0, sizeof(cnt_sc));
+		memset(trk_dom, 0, sizeof(trk_dom));
+		memset(trk_again, 0, sizeof(trk_again));
+		memset(trk_age, 0, sizeof(trk_age));
 		counters_take(-1);
 	}
 	run_until(S.now + (uint64_t)o->window_s * 1000);

@@ -199,6 +199,9 @@ int	sim_live_policy(const char *path, const uint8_t (*pk)[BS_PK_LEN],
 extern int sim_memo;
 extern uint64_t sim_ed_real, sim_chain_calls;
 extern int64_t *sim_heap_acct;		/* where allocations count */
+/* sim.c, SIM_COUNTERS: each verification by node sim_cur (hash h). */
+extern int sim_track;
+void	sim_verify_note(unsigned dom, const uint64_t h[2]);
 int	__wrap_bs_verify(const uint8_t sig[static BS_SIG_LEN],
 	    enum bs_domain dom, const uint8_t *msg, size_t len,
 	    const uint8_t pk[static BS_PK_LEN]);

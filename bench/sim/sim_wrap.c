@@ -88,6 +88,11 @@ __wrap_bs_verify(const uint8_t sig[static BS_SIG_LEN], enum bs_domain dom,
 	uint64_t h[2];
 	int hit = 0, r;
 
+	if (sim_track) {
+		memo_hash(h, sig, BS_SIG_LEN, pk, BS_PK_LEN, msg, len,
+		    (uint64_t)dom);
+		sim_verify_note((unsigned)dom, h);
+	}
 	if (!sim_memo) {
 		sim_ed_real++;
 		return __real_bs_verify(sig, dom, msg, len, pk);

@@ -385,12 +385,15 @@ fwd_agg_begin(struct fwd_agg *a, struct fwd_orig *o,
 	a->arg = arg;
 	a->frames = 0;
 	if (nkeys >= 1 && nkeys <= WIRE_MAX_TAGS) {
-		a->auth = WIRE_AUTH_MAC;
-		a->tlen = wire_trailer_len(WIRE_AUTH_MAC, (unsigned)nkeys);
+		a->auth_dflt = WIRE_AUTH_MAC;
+		a->tlen_dflt = wire_trailer_len(WIRE_AUTH_MAC,
+		    (unsigned)nkeys);
 	} else {
-		a->auth = WIRE_AUTH_SIG;
-		a->tlen = wire_trailer_len(WIRE_AUTH_SIG, 0);
+		a->auth_dflt = WIRE_AUTH_SIG;
+		a->tlen_dflt = wire_trailer_len(WIRE_AUTH_SIG, 0);
 	}
+	a->auth = a->auth_dflt;
+	a->tlen = a->tlen_dflt;
 	a->cap = mtu < sizeof(a->buf) ? mtu : sizeof(a->buf);
 }
 
@@ -449,24 +452,45 @@ fwd_agg_close(struct fwd_agg *a)
 		rc = 0;
 	}
 	memset(&a->b, 0, sizeof(a->b));
+	a->auth = a->auth_dflt;
+	a->tlen = a->tlen_dflt;
 	return rc;
+}
+
+/* Whether len bytes of entry fit an empty frame with tlen trailer bytes. */
+static int
+fwd_agg_fits(const struct fwd_agg *a, size_t tlen, size_t len)
+{
+	return WIRE_OGM_HDR_LEN + tlen <= a->cap &&
+	    len <= a->cap - WIRE_OGM_HDR_LEN - tlen;
 }
 
 int
 fwd_agg_add(struct fwd_agg *a, const uint8_t *entry, size_t len)
 {
+	size_t sig = wire_trailer_len(WIRE_AUTH_SIG, 0);
 	struct wire_ogm_mut m;
+	int need_sig = 0;
 
 	if (entry == NULL || len < WIRE_OGM_COMPACT_LEN)
 		return WIRE_EINVAL;
-	if (WIRE_OGM_HDR_LEN + a->tlen > a->cap ||
-	    len > a->cap - WIRE_OGM_HDR_LEN - a->tlen) {
-		a->o->c.entry_too_big++;
-		return WIRE_ELEN;
+	if (!fwd_agg_fits(a, a->tlen_dflt, len)) {
+		/* Too long with the tags: in a signed frame. */
+		if (a->auth_dflt != WIRE_AUTH_MAC ||
+		    !fwd_agg_fits(a, sig, len)) {
+			a->o->c.entry_too_big++;
+			return WIRE_ELEN;
+		}
+		need_sig = 1;
 	}
 	if (a->b.buf != NULL && (a->b.num_entries >= WIRE_OGM_MAX_ENTRIES ||
-	    len > a->cap - a->tlen - a->b.len))
+	    len > a->cap - a->tlen - a->b.len ||
+	    (need_sig && a->auth != WIRE_AUTH_SIG)))
 		(void)fwd_agg_close(a);
+	if (need_sig && a->b.buf == NULL) {
+		a->auth = WIRE_AUTH_SIG;
+		a->tlen = sig;
+	}
 	if (a->b.buf == NULL &&
 	    wire_ogm_begin(&a->b, a->buf, a->cap, a->o->own_addr) != WIRE_OK)
 		return WIRE_EINVAL;

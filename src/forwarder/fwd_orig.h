@@ -328,14 +328,19 @@ typedef int (*fwd_frame_fn)(void *arg, const uint8_t *frame, size_t len);
  * holds at most WIRE_OGM_MAX_ENTRIES entries, is at most the interface
  * MTU (and WIRE_OGM_MAX_LEN) long with its trailer, and ends with the
  * trailer for the nkeys neighbours given: MAC tags when 1..WIRE_MAX_TAGS,
- * else (none, or too many) an Ed25519 signature (BS_DOM_LINK).
+ * else (none, or too many) an Ed25519 signature (BS_DOM_LINK).  An entry
+ * too long for a frame with the tags (up to 12 + 20 x WIRE_MAX_TAGS
+ * trailer bytes) but not with a signature's 76 goes out in a signed
+ * frame of its own, which takes the entries after it while they fit.
  */
 struct fwd_agg {
 	struct fwd_orig *o;
 	const struct fwd_tagkey *keys;
 	size_t nkeys;
-	uint8_t auth;			/* WIRE_AUTH_MAC or WIRE_AUTH_SIG */
-	size_t tlen;			/* trailer bytes */
+	uint8_t auth;			/* the open frame's: WIRE_AUTH_MAC or _SIG */
+	size_t tlen;			/* its trailer bytes */
+	uint8_t auth_dflt;		/* a new frame's, and its trailer bytes */
+	size_t tlen_dflt;
 	size_t cap;			/* frame bytes allowed */
 	fwd_frame_fn emit;
 	void *arg;
@@ -351,7 +356,7 @@ void	fwd_agg_begin(struct fwd_agg *a, struct fwd_orig *o,
  * Add one whole entry (28-byte mutable part, then signed part and
  * signature), closing the open frame first when it would not fit.
  * WIRE_OK; WIRE_ELEN (counted as entry_too_big) when the entry cannot fit
- * even an empty frame; WIRE_EINVAL when it is malformed.
+ * even an empty frame, tagged or signed; WIRE_EINVAL when it is malformed.
  */
 int	fwd_agg_add(struct fwd_agg *a, const uint8_t *entry, size_t len);
 /* Close and emit the open frame, if any.  0, or -1 when it was lost. */
