@@ -331,6 +331,25 @@ static const struct {
 	{ NPEERS, WIRE_AUTH_SIG, 0 },
 };
 
+/*
+ * n neighbours on IF_A with keys, our own OGM made, the link keys to
+ * them in keys (WIRE_MAX_TAGS room): how many.
+ */
+static size_t
+keyed_neighbours(struct fwd_tables *t, int n, struct fwd_tagkey *keys)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		neigh_up(t, i, IF_A, 64);
+	memset(&cap, 0, sizeof(cap));
+	fwd_orig_init(&og, &id_own, EPOCH, 1000, 1000);
+	ck_assert_int_eq(fwd_ogm_originate(&og, NULL, 0, 0, 0), WIRE_OK);
+	fwd_links_init(&lk, &id_own, EPOCH);
+	return fwd_orig_tagkeys(t, &lk, IF_A, own_ifmac, 1000, keys,
+	    WIRE_MAX_TAGS, NULL);
+}
+
 START_TEST(test_trailer_mode)
 {
 	struct fwd_tagkey keys[WIRE_MAX_TAGS];
@@ -339,14 +358,7 @@ START_TEST(test_trailer_mode)
 	int i;
 
 	ck_assert_ptr_nonnull(t);
-	for (i = 0; i < trailer_cases[_i].neigh; i++)
-		neigh_up(t, i, IF_A, 64);
-	memset(&cap, 0, sizeof(cap));
-	fwd_orig_init(&og, &id_own, EPOCH, 1000, 1000);
-	ck_assert_int_eq(fwd_ogm_originate(&og, NULL, 0, 0, 0), WIRE_OK);
-	fwd_links_init(&lk, &id_own, EPOCH);
-	nkeys = fwd_orig_tagkeys(t, &lk, IF_A, own_ifmac, 1000, keys,
-	    WIRE_MAX_TAGS, NULL);
+	nkeys = keyed_neighbours(t, trailer_cases[_i].neigh, keys);
 	ck_assert_uint_eq(nkeys, (size_t)trailer_cases[_i].neigh);
 	fwd_agg_begin(&agg, &og, keys, nkeys, 1500, capture_frame, &cap);
 	ck_assert_int_eq(fwd_agg_add(&agg, og.own, og.own_len), WIRE_OK);
@@ -613,14 +625,7 @@ START_TEST(test_tagged_big_entry)
 
 	ck_assert_ptr_nonnull(t);
 	ck_assert_uint_eq(WIRE_MAX_TAGS, 32);
-	for (i = 0; i < WIRE_MAX_TAGS; i++)
-		neigh_up(t, i, IF_A, 64);
-	memset(&cap, 0, sizeof(cap));
-	fwd_orig_init(&og, &id_own, EPOCH, 1000, 1000);
-	ck_assert_int_eq(fwd_ogm_originate(&og, NULL, 0, 0, 0), WIRE_OK);
-	fwd_links_init(&lk, &id_own, EPOCH);
-	nkeys = fwd_orig_tagkeys(t, &lk, IF_A, own_ifmac, 1000, keys,
-	    WIRE_MAX_TAGS, NULL);
+	nkeys = keyed_neighbours(t, WIRE_MAX_TAGS, keys);
 	ck_assert_uint_eq(nkeys, WIRE_MAX_TAGS);
 	lbig = relay_entry(big, 1024, 1);
 	ck_assert_uint_gt(lbig, 1500 - WIRE_OGM_HDR_LEN -

@@ -1601,6 +1601,10 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 	sim_ed_real = sim_chain_calls = 0;
 	sim_memo_reset();
 	sim_track = getenv("SIM_COUNTERS") != NULL;
+	/* A sweep's runs share nothing: node i of the last run is not ours. */
+	free(trk);
+	trk = NULL;
+	trk_used = trk_full = 0;
 	r->memo = o->memo;
 	if (sim_setup(o) != 0) {
 		fprintf(stderr, "batsec-sim: set-up failed\n");

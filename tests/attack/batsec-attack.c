@@ -1558,7 +1558,7 @@ mode_mutate(struct atk *a, const char *file)
 			continue;
 		frames++;
 		/* Type and length of the first 16, to tell what was tried. */
-		if (frames <= 16)
+		if (frames <= 16 && w < sizeof(what))
 			w += (size_t)snprintf(what + w, sizeof(what) - w,
 			    " %02x/%zu", f[14], l - 14);
 		for (i = 0; i < n; i++) {
