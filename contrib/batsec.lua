@@ -1,6 +1,7 @@
 -- batsec.lua -- Wireshark dissector for the batsec mesh protocol: HELLO of
--- version 3 (with the link salt and the link-authentication trailer), OGM
--- of version 2 (full and compact entries), data frames of version 2.
+-- version 4 (with the link salt and the link-authentication trailer, 8-byte
+-- tags), OGM of version 3 (full and compact entries, 8-byte tags, 12-byte
+-- chain elements), data frames of version 2.
 --
 -- Usage:
 --   tshark -X lua_script:batsec.lua -r capture.pcap -V
@@ -27,9 +28,11 @@
 -- Data frames of version 1 are decoded with their old layout but marked
 -- with an error: batsecd refuses them.  So are OGMs of version 1 (before
 -- compact entries: byte 3 of each entry was reserved, at most 16
--- entries), and HELLOs of version 2 (before the link trailer: a bare
--- signature after the neighbours and certificate), each read to its end
--- with its old layout.  A HELLO of version 1 (before the link salt) is
+-- entries) and 2 (16-byte link tags, chain elements and anchors, 2
+-- reserved bytes in each entry's mutable part), and HELLOs of version 2
+-- (before the link trailer: a bare signature after the neighbours and
+-- certificate) and 3 (16-byte link tags), each read to its end with its
+-- old layout.  A HELLO of version 1 (before the link salt) is
 -- marked as refused too.
 --
 -- The dissector applies the structural rules batsecd applies before it
@@ -51,14 +54,17 @@ local batsec = Proto("batsec", "batsec mesh protocol")
 
 -- ---- constants (batsec-protocol(7), "Sizes and limits") -----------------
 
-local VERSION = 2		-- OGM (version 2: compact entries)
-local HELLO_VERSION = 3		-- HELLO (version 3: the link trailer;
+local VERSION = 3		-- OGM (version 2: compact entries; version 3:
+				-- 8-byte tags, 12-byte chain elements, no
+				-- reserved bytes in the mutable part)
+local HELLO_VERSION = 4		-- HELLO (version 4: 8-byte tags; 3: the link trailer;
 				-- version 2 added the link salt)
 local SALT_LEN = 16
 local DATA_VERSION = 2		-- UNICAST, BCAST, ECHO
 local DEFAULT_ETHERTYPE = 0x88B5
 local PK_LEN, SIG_LEN, ADDR_LEN = 32, 64, 6
-local TAG_LEN, KEYID_LEN, CHAIN_LEN = 16, 4, 16
+local TAG_LEN, KEYID_LEN, CHAIN_LEN = 8, 4, 12
+local OLD_TAG_LEN, OLD_CHAIN_LEN = 16, 16	-- OGM 1 and 2, HELLO 3 (obsolete)
 local MAXHOPS = 32
 local CERT_LEN, REVOKE_LEN = 180, 140
 local HELLO_MAX_NEIGH, RX_WINDOW = 64, 64
@@ -709,14 +715,14 @@ end
 
 -- ---- link-authentication trailer (OGM frames and HELLOs) ---------------
 
-local function dissect_tags(c, tree, n)
+local function dissect_tags(c, tree, n, taglen)
 	local seen = {}
 	for i = 1, n do
 		if c.err then return end
 		local tt, start = c:subtree(tree, F.tag,
 		    string.format("Tag %d", i))
 		local kit, kr = add(c, tt, F.keyid, KEYID_LEN, "tag key id")
-		add(c, tt, F.mac_tag, TAG_LEN, "tag")
+		add(c, tt, F.mac_tag, taglen, "tag")
 		if kr then
 			local key = once(seen, kr:bytes():tohex(), kit,
 			    "key id")
@@ -732,8 +738,9 @@ end
 -- range }: no counter on the wire, the tags cover epoch << 32 | seqno,
 -- shown as a generated field; the signature is the sender's own, domain
 -- "batsec1 hello").  Returns the text for the Info column (", signed" or
--- ", N tags"), nil for an unknown auth type.
-local function dissect_trailer(c, tree, hello)
+-- ", N tags"), nil for an unknown auth type.  taglen: the tags' length
+-- (TAG_LEN; OLD_TAG_LEN in frames of the obsolete versions).
+local function dissect_trailer(c, tree, hello, taglen)
 	local tt, start = c:subtree(tree, F.trailer)
 	local ait, ar = add(c, tt, F.auth, 1, "auth type")
 	local auth = ar and ar:uint()
@@ -764,7 +771,7 @@ local function dissect_trailer(c, tree, hello)
 		end
 		tt:append_text(": signature")
 	elseif auth == AUTH_MAC and nr then
-		dissect_tags(c, tt, nr:uint())
+		dissect_tags(c, tt, nr:uint(), taglen)
 		tt:append_text(string.format(": %d MAC tag%s", nr:uint(),
 		    nr:uint() == 1 and "" or "s"))
 	end
@@ -789,9 +796,11 @@ local function outer_eth_src()
 	return fi.range:bytes():tohex()
 end
 
--- v2: a HELLO of version 2 (obsolete; the caller flagged it), read with
--- its old layout: a bare signature where the link trailer is now.
-local function dissect_hello(c, tree, pinfo, v2)
+-- old: a HELLO of an obsolete version (the caller flagged it), read with
+-- its old layout: version 2, a bare signature where the link trailer is
+-- now; version 3, tags of OLD_TAG_LEN bytes.
+local function dissect_hello(c, tree, pinfo, old)
+	local v2 = old == 2
 	local ht, start = c:subtree(tree, F.hello)
 	local fit, fr = flags(c, ht, F.hello_flags, v2 and 0x03 or 0x07,
 	    "flags")
@@ -862,7 +871,8 @@ local function dissect_hello(c, tree, pinfo, v2)
 	if v2 then
 		add(c, ht, F.signature, SIG_LEN, "signature")
 	elseif not c.err then
-		note = dissect_trailer(c, ht, { epoch = er, seqno = sr })
+		note = dissect_trailer(c, ht, { epoch = er, seqno = sr },
+		    old == 3 and OLD_TAG_LEN or TAG_LEN)
 	end
 	no_trailing(c, ht)
 	c:done(ht, start)
@@ -1197,9 +1207,12 @@ end
 
 -- ---- OGM ------------------------------------------------------------------
 
--- The mutable part; v1: an OGM of version 1, whose byte 3 was reserved.
--- Returns the hops and the kind (ranges, nil when missing).
-local function dissect_mut(c, tree, v1)
+-- The mutable part; old: an OGM of an obsolete version, 1 (byte 3 was
+-- reserved) or 2 (2 reserved bytes after the previous sender, 16-byte
+-- chain element).  Returns the hops and the kind (ranges, nil when
+-- missing).
+local function dissect_mut(c, tree, old)
+	local v1 = old == 1
 	local mt, start = c:subtree(tree, F.mut)
 	local _, ttl = add(c, mt, F.ttl, 1, "ttl")
 	local _, tq = add(c, mt, F.tq, 1, "tq")
@@ -1212,8 +1225,11 @@ local function dissect_mut(c, tree, v1)
 		    E.range, "entry kind")
 	end
 	mesh_addr(c, mt, F.prev, "previous sender")
-	reserved(c, mt, 2, "entry reserved")
-	local cit = add(c, mt, F.chain, CHAIN_LEN, "hop-chain element")
+	if old then
+		reserved(c, mt, 2, "entry reserved")
+	end
+	local cit = add(c, mt, F.chain, old and OLD_CHAIN_LEN or CHAIN_LEN,
+	    "hop-chain element")
 	if cit and hops and hops:uint() == 0 then
 		cit:append_text(kind and kind:uint() == KIND_COMPACT and
 		    "  (hops 0: the OGM chain element of the seqno)" or
@@ -1232,7 +1248,7 @@ local function dissect_mut(c, tree, v1)
 	return hops, kind
 end
 
-local function dissect_signed(c, tree)
+local function dissect_signed(c, tree, old)
 	local st, start = c:subtree(tree, F.sgn)
 	add(c, st, F.orig_pk, PK_LEN, "originator key")
 	local _, er = ranged(c, st, F.ogm_epoch, 4, 1, 0xffffffff, E.range,
@@ -1241,7 +1257,8 @@ local function dissect_signed(c, tree)
 	flags(c, st, F.ogm_flags, 0x00, "entry flags")
 	reserved(c, st, 1, "entry reserved")
 	interval(c, st, F.ogm_interval, "OGM interval")
-	add(c, st, F.anchor, CHAIN_LEN, "hop-chain anchor")
+	add(c, st, F.anchor, old and OLD_CHAIN_LEN or CHAIN_LEN,
+	    "hop-chain anchor")
 	local lit, lr = add(c, st, F.tvlv_len, 2, "tvlv_len")
 	reserved(c, st, 2, "entry reserved")
 	if lr then
@@ -1276,19 +1293,19 @@ end
 
 -- One entry; false when its kind is unknown (its length is unknown too,
 -- so nothing after it can be read: batsecd stops there as well).
-local function dissect_entry(c, tree, i, v1)
+local function dissect_entry(c, tree, i, old)
 	local et, start = c:subtree(tree, F.entry, string.format("Entry %d", i))
-	local hops, kind = dissect_mut(c, et, v1)
+	local hops, kind = dissect_mut(c, et, old)
 	local k = kind and kind:uint() or KIND_FULL
 	local seq
-	if not v1 and kind and not ENTRY_KINDS[k] then
+	if old ~= 1 and kind and not ENTRY_KINDS[k] then
 		c:done(et, start)
 		return false
 	end
 	if k == KIND_COMPACT then
 		seq = dissect_compact(c, et)
 	else
-		seq = dissect_signed(c, et)
+		seq = dissect_signed(c, et, old)
 		add(c, et, F.ogm_sig, SIG_LEN, "OGM signature")
 	end
 	if seq and hops then
@@ -1300,9 +1317,12 @@ local function dissect_entry(c, tree, i, v1)
 	return true, k == KIND_COMPACT
 end
 
--- v1: an OGM of version 1 (obsolete; the caller flagged it), read with
--- its old layout: no entry kind, at most OGM_V1_MAX_ENTRIES entries.
-local function dissect_ogm(c, tree, pinfo, v1)
+-- old: an OGM of an obsolete version (the caller flagged it), read with
+-- its old layout: 1, no entry kind, at most OGM_V1_MAX_ENTRIES entries;
+-- both 1 and 2, 2 reserved bytes in the mutable part and 16-byte chain
+-- elements, anchors and tags.
+local function dissect_ogm(c, tree, pinfo, old)
+	local v1 = old == 1
 	local ot, start = c:subtree(tree, F.ogm)
 	if c.tvb:reported_len() > OGM_MAX_LEN then
 		ot:add_proto_expert_info(E.toolong, string.format(
@@ -1318,7 +1338,7 @@ local function dissect_ogm(c, tree, pinfo, v1)
 	local ncompact, known = 0, true
 	for i = 1, n do
 		if c.err then break end
-		local ok, compact = dissect_entry(c, ot, i, v1)
+		local ok, compact = dissect_entry(c, ot, i, old)
 		if not ok then
 			known = false
 			break
@@ -1337,7 +1357,8 @@ local function dissect_ogm(c, tree, pinfo, v1)
 		-- An entry of an unknown kind: the rest is unread.
 		c.off = c.stop
 	elseif not c.err then
-		local note = dissect_trailer(c, ot)
+		local note = dissect_trailer(c, ot, nil,
+		    old and OLD_TAG_LEN or TAG_LEN)
 		if note then pinfo.cols.info:append(note) end
 	end
 	no_trailing(c, ot)
@@ -1730,29 +1751,35 @@ function batsec.dissector(tvb, pinfo, root)
 		end
 		return tvb:len()
 	end
-	if ftype == T_OGM and ver == 1 then
-		vit:add_proto_expert_info(E.version, "version 1 OGM (no " ..
-		    "compact entries): obsolete, batsecd refuses it (OGM is " ..
-		    "version 2)")
-		pinfo.cols.info:append(" v1 (obsolete, refused)")
-		tree:append_text(", OGM version 1 (obsolete)")
-		dissect_ogm(c, tree, pinfo, true)
+	if ftype == T_OGM and (ver == 1 or ver == 2) then
+		vit:add_proto_expert_info(E.version, string.format(
+		    "version %d OGM (%s): obsolete, batsecd refuses it (OGM " ..
+		    "is version %d)", ver, ver == 1 and "no compact entries" or
+		    "16-byte tags and chain elements", VERSION))
+		pinfo.cols.info:append(string.format(" v%d (obsolete, refused)",
+		    ver))
+		tree:append_text(string.format(", OGM version %d (obsolete)",
+		    ver))
+		dissect_ogm(c, tree, pinfo, ver)
 		return tvb:len()
 	end
 	if ftype == T_HELLO and ver == 1 then
 		vit:add_proto_expert_info(E.version, "version 1 HELLO (no " ..
 		    "link salt): obsolete, batsecd refuses it (HELLO is " ..
-		    "version 3)")
+		    "version " .. HELLO_VERSION .. ")")
 		pinfo.cols.info:append(" v1 (obsolete, refused)")
 		return tvb:len()
 	end
-	if ftype == T_HELLO and ver == 2 then
-		vit:add_proto_expert_info(E.version, "version 2 HELLO (no " ..
-		    "link trailer): obsolete, batsecd refuses it (HELLO is " ..
-		    "version 3)")
-		pinfo.cols.info:append(" v2 (obsolete, refused)")
-		tree:append_text(", HELLO version 2 (obsolete)")
-		dissect_hello(c, tree, pinfo, true)
+	if ftype == T_HELLO and (ver == 2 or ver == 3) then
+		vit:add_proto_expert_info(E.version, string.format(
+		    "version %d HELLO (%s): obsolete, batsecd refuses it " ..
+		    "(HELLO is version %d)", ver, ver == 2 and
+		    "no link trailer" or "16-byte tags", HELLO_VERSION))
+		pinfo.cols.info:append(string.format(" v%d (obsolete, refused)",
+		    ver))
+		tree:append_text(string.format(", HELLO version %d (obsolete)",
+		    ver))
+		dissect_hello(c, tree, pinfo, ver)
 		return tvb:len()
 	end
 	if ver ~= want then

@@ -24,9 +24,10 @@
 #define BS_SIG_LEN	64	/* Ed25519 signature */
 #define BS_ADDR_LEN	6	/* mesh address */
 #define BS_LINKKEY_LEN	32	/* pairwise link key */
-#define BS_TAG_LEN	16	/* link MAC tag */
+#define BS_TAG_LEN	8	/* link MAC tag: BLAKE2b-128 cut to 8 */
 #define BS_KEYID_LEN	4	/* short key id naming a link key in a trailer */
-#define BS_CHAIN_LEN	16	/* hop-chain element: BLAKE2b truncated to 16 */
+#define BS_CHAIN_LEN	12	/* hop-chain element: BLAKE2b truncated to 12 */
+#define BS_CHAIN_LABEL_LEN 16	/* the chain hash's label (chain.c) */
 #define BS_MAXHOPS	32	/* hop-chain length: anchor = H^BS_MAXHOPS(seed) */
 
 /* Call once before anything else (wraps sodium_init); 0 on success. */
@@ -111,9 +112,13 @@ void bs_link_keyid(uint8_t id[static BS_KEYID_LEN],
     const uint8_t key[static BS_LINKKEY_LEN]);
 
 /*
- * tag = BLAKE2b-128(key = K, msg = sender_addr || counter (be64) || frame)
- * The sender's mesh address in the input stops a frame being reflected back
- * to its sender under the shared key.
+ * tag = the first 8 bytes of
+ *       BLAKE2b-128(key = K, msg = sender_addr || counter (be64) || frame)
+ * (libsodium's BLAKE2b gives 16 to 64 bytes).  The sender's mesh address
+ * in the input stops a frame being reflected back to its sender under the
+ * shared key.  64 bits as the data plane's hop tag: a forger gets one
+ * guess per frame the receiver checks (batsec-protocol(7), LINK
+ * AUTHENTICATION).
  */
 void bs_link_mac(uint8_t tag[static BS_TAG_LEN],
     const uint8_t key[static BS_LINKKEY_LEN],
@@ -128,13 +133,16 @@ int bs_link_mac_verify(const uint8_t tag[static BS_TAG_LEN],
 /* ---- hop chain --------------------------------------------------------- */
 
 /*
- * H(x) = BLAKE2b-128(msg = "batsec-chain-v2" padded with zero bytes to 16
- * || x), unkeyed.  out may alias in.
+ * H(x) = the first 12 bytes of BLAKE2b-128(msg = "batsec-chain-v3"
+ * padded with zero bytes to 16 || x), unkeyed (libsodium's BLAKE2b gives
+ * 16 to 64 bytes).  out may alias in.
  */
 void bs_chain_step(uint8_t out[static BS_CHAIN_LEN],
     const uint8_t in[static BS_CHAIN_LEN]);
-/* The label: "batsec-chain-v2" and a zero byte. */
-extern const uint8_t bs_chain_label[BS_CHAIN_LEN];
+/* The label: "batsec-chain-v3" and a zero byte. */
+extern const uint8_t bs_chain_label[BS_CHAIN_LABEL_LEN];
+/* The BLAKE2b output the element is the head of (16, libsodium's least). */
+#define BS_CHAIN_HASH_LEN	16
 /* out = H^n(in), n <= BS_MAXHOPS; -1 if n is larger. */
 int bs_chain_iter(uint8_t out[static BS_CHAIN_LEN],
     const uint8_t in[static BS_CHAIN_LEN], unsigned n);
@@ -158,7 +166,7 @@ int bs_chain_verify(const uint8_t anchor[static BS_CHAIN_LEN],
  * H^(BS_MAXHOPS * (BS_OGMCHAIN_SEQNOS - 1 - i))(seed), and the hop-chain
  * anchor a signed entry carries is H^BS_MAXHOPS of it, which is the
  * hops-0 element of s - 1.  The originator keeps only the hops-0
- * elements: 2 KiB, made with 4 096 steps per 128 sequence numbers.
+ * elements: 1.5 KiB, made with 4 096 steps per 128 sequence numbers.
  */
 #define BS_OGMCHAIN_SEQNOS	128
 struct bs_ogmchain {

@@ -11,6 +11,10 @@ static const char link_kdf_prefix[] = "batsec-link-v1";
 static const char link_keyid_msg[] = "batsec-keyid";
 
 #define LINK_PREFIX_LEN	(sizeof(link_kdf_prefix) - 1)
+/* The tag is the head of a BLAKE2b-128 output (libsodium's shortest). */
+#define LINK_MAC_FULL	16
+_Static_assert(LINK_MAC_FULL >= crypto_generichash_BYTES_MIN &&
+    BS_TAG_LEN <= LINK_MAC_FULL, "link tag is a prefix of BLAKE2b-128");
 
 /*
  * Shared X25519 secret between our key and the peer's.  -1 when the peer's
@@ -86,16 +90,18 @@ bs_link_mac(uint8_t tag[static BS_TAG_LEN],
     const uint8_t *frame, size_t len)
 {
 	crypto_generichash_state st;
-	uint8_t ctr[8];
+	uint8_t ctr[8], full[LINK_MAC_FULL];
 
 	bs_put64(ctr, counter);
-	crypto_generichash_init(&st, key, BS_LINKKEY_LEN, BS_TAG_LEN);
+	crypto_generichash_init(&st, key, BS_LINKKEY_LEN, sizeof(full));
 	crypto_generichash_update(&st, sender_addr, BS_ADDR_LEN);
 	crypto_generichash_update(&st, ctr, sizeof(ctr));
 	if (len != 0)
 		crypto_generichash_update(&st, frame, len);
-	crypto_generichash_final(&st, tag, BS_TAG_LEN);
+	crypto_generichash_final(&st, full, sizeof(full));
+	memcpy(tag, full, BS_TAG_LEN);
 	sodium_memzero(&st, sizeof(st));
+	sodium_memzero(full, sizeof(full));
 }
 
 int
@@ -110,7 +116,7 @@ bs_link_mac_verify(const uint8_t tag[static BS_TAG_LEN],
 	if (frame == NULL && len != 0)
 		return -1;
 	bs_link_mac(want, key, sender_addr, counter, frame, len);
-	rc = crypto_verify_16(want, tag) == 0 ? 0 : -1;
+	rc = sodium_memcmp(want, tag, BS_TAG_LEN) == 0 ? 0 : -1;
 	sodium_memzero(want, sizeof(want));
 	return rc;
 }

@@ -125,7 +125,7 @@ gen_relay(struct ipc_relay *rl, uint32_t seq, unsigned ntt, int gw)
 /*
  * The originator's compact OGM of seqno `seq` (fwd_ogm_originate_compact
  * after a full one started its OGM chain), as the parser relays it: hops
- * 1, from n1, the chain element hashed once; 38 bytes.
+ * 1, from n1, the chain element hashed once; 32 bytes.
  */
 static void
 gen_relay_compact(struct ipc_relay *rl, uint32_t seq)

@@ -75,7 +75,7 @@ mk_relay(struct ipc_relay *r)
 
 /*
  * The originator's compact entry (seqno 78) as n1 relays it at 2 hops:
- * 38 bytes, the chain element zero.
+ * 32 bytes, the chain element zero.
  */
 static void
 mk_relay_compact(struct ipc_relay *r)

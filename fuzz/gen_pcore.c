@@ -4,11 +4,11 @@
  * SHA-256.
  *
  * Each seed is a whole conversation in fuzz_pcore's record format (see
- * there): real signed HELLOs (version 3) that make P and Q bidirectional
+ * there): real signed HELLOs (version 4) that make P and Q bidirectional
  * neighbours of the node under test, HELLOs with link tags under the
  * link keys once the key is held (and before, and with a wrong tag), OGM frames tagged with the real link keys
  * (bs_link_key) or signed (trailer type 2), own and relayed entries with
- * valid hop chains and TVLVs, compact entries (version 2) whose OGM chain
+ * valid hop chains and TVLVs, compact entries (version 3) whose OGM chain
  * elements follow from the full entries before them (and some that do
  * not), a frame of WIRE_OGM_MAX_ENTRIES compact entries, then what tests
  * the tables: replays, a
@@ -649,7 +649,7 @@ s_bypass(void)
 }
 
 /*
- * HELLO version 3: P's tagged HELLO before it is a neighbour whose link
+ * HELLO version 4: P's tagged HELLO before it is a neighbour whose link
  * key we hold (dropped: no link key), then signed HELLOs and a tagged OGM
  * (the key is asked for and answered), tagged HELLOs that pass, one with
  * a wrong tag, one that does not list us; Q's tagged HELLO without a key;

@@ -3,9 +3,9 @@
  * by argv[1], each file named by (the first 20 bytes of) its SHA-256.
  *
  * Every seed is made by the codec's own builders and really signed, so the
- * corpus starts from frames a node would send: HELLOs (version 3) with and
+ * corpus starts from frames a node would send: HELLOs (version 4) with and
  * without neighbours and certificate, signed or with link tags (real
- * bs_link_mac tags under made-up OGM link keys), OGM aggregates (version 2) with every TVLV
+ * bs_link_mac tags under made-up OGM link keys), OGM aggregates (version 3) with every TVLV
  * type and both link-auth modes, compact entries among full ones and a
  * frame of WIRE_OGM_MAX_ENTRIES compact entries, data frames of version 2
  * (UNICAST and ECHO sealed with real end-to-end and hop keys, BCAST signed

@@ -375,7 +375,7 @@ START_TEST(test_mac_kat)
 	t_unhex(pk, sizeof(pk), PK_A);
 	bs_mesh_addr(addr, pk);
 	bs_link_mac(tag, k, addr, MAC_CTR, frame, strlen(MAC_FRAME));
-	assert_hex(tag, sizeof(tag), "81f2b92162d67ae787e6c50e48230602");
+	assert_hex(tag, sizeof(tag), "81f2b92162d67ae7");
 	ck_assert_int_eq(bs_link_mac_verify(tag, k, addr, MAC_CTR, frame,
 	    strlen(MAC_FRAME)), 0);
 }
@@ -442,17 +442,22 @@ START_TEST(test_chain_kat)
 	uint8_t x[BS_CHAIN_LEN], y[BS_CHAIN_LEN];
 	unsigned i;
 
+	/*
+	 * python3 -c "import hashlib; H=lambda x: hashlib.blake2b(
+	 *   b'batsec-chain-v3\0'+x,digest_size=16).digest()[:12];
+	 *   x=bytes(range(12)); print(H(x).hex())"  (and H applied 32 times)
+	 */
 	for (i = 0; i < BS_CHAIN_LEN; i++)
 		x[i] = (uint8_t)i;
 	bs_chain_step(y, x);
-	assert_hex(y, sizeof(y), "e680b560e8a3c9c117f9ce572312ef56");
+	assert_hex(y, sizeof(y), "67b4ad82325ee608001b9615");
 	ck_assert_int_eq(bs_chain_iter(y, x, BS_MAXHOPS), 0);
-	assert_hex(y, sizeof(y), "b0e0cb97dc93541514e2edbbfdc02a5b");
+	assert_hex(y, sizeof(y), "b852e9af0cef436bec0ed569");
 	/* In place. */
 	bs_chain_step(x, x);
-	assert_hex(x, sizeof(x), "e680b560e8a3c9c117f9ce572312ef56");
+	assert_hex(x, sizeof(x), "67b4ad82325ee608001b9615");
 	ck_assert_int_eq(bs_chain_iter(x, x, 0), 0);
-	assert_hex(x, sizeof(x), "e680b560e8a3c9c117f9ce572312ef56");
+	assert_hex(x, sizeof(x), "67b4ad82325ee608001b9615");
 	ck_assert_int_eq(bs_chain_iter(y, x, BS_MAXHOPS + 1), -1);
 }
 END_TEST

@@ -134,6 +134,9 @@ capture_frame(void *arg, const uint8_t *frame, size_t len)
 	return 0;
 }
 
+/* Offset of a full entry's TVLVs. */
+#define TVLV_OFF	(WIRE_OGM_MUT_LEN + WIRE_OGM_FIXED_LEN)
+
 /*
  * A relay entry as the parser hands it over: orig's OGM (tvlv_pad bytes
  * of an unknown TVLV container make it bigger) one hop on, i.e. ttl 49,
@@ -610,7 +613,7 @@ START_TEST(test_entry_too_big)
 END_TEST
 
 /*
- * With 32 tags (652 trailer bytes) an entry over 836 bytes does not fit
+ * With 32 tags (396 trailer bytes) an entry over 1 092 bytes does not fit
  * a 1500-byte frame: it goes out in a signed frame (76 trailer bytes),
  * which takes the entries after it while they fit; the next frame is
  * tagged again.  Nothing is dropped.
@@ -662,9 +665,10 @@ START_TEST(test_tagged_big_entry)
 	ck_assert_uint_eq(wo.num_entries, 2);
 	ck_assert_mem_eq(wo.e[1].raw, small[2], lsmall[2]);
 	check_tag(&wo, 5);
-	/* Alone in a smaller frame that holds it only signed: signed. */
+	/* Alone in a smaller frame that holds it only signed (1 266 bytes,
+	 * 1 298 with 8 tags): signed. */
 	memset(&cap, 0, sizeof(cap));
-	fwd_agg_begin(&agg, &og, keys, 8, 1300, capture_frame, &cap);
+	fwd_agg_begin(&agg, &og, keys, 8, 1280, capture_frame, &cap);
 	ck_assert_int_eq(fwd_agg_add(&agg, big, lbig), WIRE_OK);
 	ck_assert_int_eq(fwd_agg_end(&agg), 0);
 	ck_assert_uint_eq(cap.n, 1);
@@ -809,7 +813,7 @@ START_TEST(test_relay_entry_ok)
 	bad[0] = 0;			/* ttl 0 */
 	ck_assert_int_ne(fwd_relay_entry_ok(bad, l), 0);
 	memcpy(bad, r, l);
-	bad[3] = 1;			/* reserved */
+	bad[3] = 1;			/* kind compact, a full length */
 	ck_assert_int_ne(fwd_relay_entry_ok(bad, l), 0);
 	memcpy(bad, r, l);
 	bad[2] = BS_MAXHOPS + 1;	/* hops */
@@ -818,7 +822,7 @@ START_TEST(test_relay_entry_ok)
 	bad[4] = 0x01;			/* prev_sender: multicast */
 	ck_assert_int_ne(fwd_relay_entry_ok(bad, l), 0);
 	memcpy(bad, r, l);
-	bad[92 + 2] = 0x7f;		/* the first TVLV's length */
+	bad[TVLV_OFF + 2] = 0x7f;	/* the first TVLV's length */
 	ck_assert_int_ne(fwd_relay_entry_ok(bad, l), 0);
 }
 END_TEST
@@ -1423,7 +1427,7 @@ START_TEST(test_dispatch_bad_relay)
 	rl.ifindex = IPC_IFINDEX_ALL;
 	rl.len = (uint16_t)relay_entry(rl.entry, 40, 5);
 	/* Sizes stay right (ipc_check passes); a TVLV inside is broken. */
-	rl.entry[92 + 2] = 0x7f;
+	rl.entry[TVLV_OFF + 2] = 0x7f;
 	ck_assert_int_eq(deliver(IPC_RELAY, &rl, sizeof(rl)), FWD_CHAN_KILL);
 	ck_assert_uint_eq(fw.orig.rq.n, 0);
 	ipc_close(&fw.parser.ipc);

@@ -65,29 +65,43 @@ mac(uint8_t *m, uint8_t last)
 	m[5] = last;
 }
 
-/* An OGM entry with a 12-byte GATEWAY TVLV: 168 bytes. */
+/*
+ * An OGM entry with a 12-byte GATEWAY TVLV: 158 bytes.  E_* are offsets
+ * in the entry (batsec-protocol(7), "Entry": the signed part starts at
+ * WIRE_OGM_MUT_LEN, 22).
+ */
+#define E_SGN		WIRE_OGM_MUT_LEN
+#define E_FLAGS		(E_SGN + 40)
+#define E_INTERVAL	(E_SGN + 42)
+#define E_ANCHOR	(E_SGN + 44)
+#define E_TVLV_LEN	(E_ANCHOR + BS_CHAIN_LEN)
+#define E_RESERVED	(E_TVLV_LEN + 2)
+#define E_TVLV		(E_RESERVED + 2)
+#define E_LEN		(E_TVLV + 12 + BS_SIG_LEN)
+_Static_assert(E_LEN == 158, "entry of the IPC tests");
+
 static size_t
 ogm_entry(uint8_t *e, const uint8_t *pk, uint8_t hops)
 {
-	memset(e, 0, 168);
+	memset(e, 0, E_LEN);
 	e[0] = 50;			/* ttl */
 	e[1] = 200;			/* tq */
 	e[2] = hops;
 	memcpy(e + 4, addr_n1, 6);	/* previous sender */
-	memset(e + 12, 0xc1, 16);	/* hop-chain element */
-	memcpy(e + 28, pk, 32);
-	bs_put32(e + 60, 9);		/* epoch */
-	bs_put32(e + 64, 1234);		/* seqno */
-	bs_put16(e + 70, 1000);		/* interval */
-	memset(e + 72, 0xa5, 16);	/* anchor */
-	bs_put16(e + 88, 12);		/* tvlv_len */
-	e[92] = 0x01;			/* GATEWAY, version 1, len 8 */
-	e[93] = 1;
-	bs_put16(e + 94, 8);
-	bs_put32(e + 96, 100);
-	bs_put32(e + 100, 20);
-	memset(e + 104, 0x5a, 64);	/* signature (not checked here) */
-	return 168;
+	memset(e + 10, 0xc1, BS_CHAIN_LEN);	/* hop-chain element */
+	memcpy(e + E_SGN, pk, 32);
+	bs_put32(e + E_SGN + 32, 9);	/* epoch */
+	bs_put32(e + E_SGN + 36, 1234);	/* seqno */
+	bs_put16(e + E_INTERVAL, 1000);
+	memset(e + E_ANCHOR, 0xa5, BS_CHAIN_LEN);
+	bs_put16(e + E_TVLV_LEN, 12);
+	e[E_TVLV] = 0x01;		/* GATEWAY, version 1, len 8 */
+	e[E_TVLV + 1] = 1;
+	bs_put16(e + E_TVLV + 2, 8);
+	bs_put32(e + E_TVLV + 4, 100);
+	bs_put32(e + E_TVLV + 8, 20);
+	memset(e + E_TVLV + 12, 0x5a, 64);	/* signature (not checked) */
+	return E_LEN;
 }
 
 /* A valid payload of every type, consistent with ctx_with_neigh(). */
@@ -779,24 +793,27 @@ static const struct fmt_case fmt_cases[] = {
 	F(IPC_GW, struct ipc_gw, reserved, 1, 1, "reserved"),
 	/* RELAY */
 	F(IPC_RELAY, struct ipc_relay, ifindex, 4, 0x80000000u, "ifindex"),
-	F(IPC_RELAY, struct ipc_relay, len, 2, 37, "len 37 out of range "
-	    "38..1180"),
-	F(IPC_RELAY, struct ipc_relay, len, 2, 1181, "len 1181"),
-	F(IPC_RELAY, struct ipc_relay, len, 2, 170, "has tvlv_len 12"),
-	F(IPC_RELAY, struct ipc_relay, entry[89], 1, 13, "tvlv_len 13"),
+	F(IPC_RELAY, struct ipc_relay, len, 2, 31, "len 31 out of range "
+	    "32..1170"),
+	F(IPC_RELAY, struct ipc_relay, len, 2, 1171, "len 1171"),
+	F(IPC_RELAY, struct ipc_relay, len, 2, 160, "has tvlv_len 12"),
+	F(IPC_RELAY, struct ipc_relay, entry[E_TVLV_LEN + 1], 1, 13,
+	    "tvlv_len 13"),
 	F(IPC_RELAY, struct ipc_relay, entry[0], 1, 0, "ttl is 0"),
 	F(IPC_RELAY, struct ipc_relay, entry[2], 1, 0, "hops 0 out of range"),
 	F(IPC_RELAY, struct ipc_relay, entry[2], 1, 33, "hops 33"),
 	F(IPC_RELAY, struct ipc_relay, entry[4], 1, 0x01, "previous sender"),
-	F(IPC_RELAY, struct ipc_relay, entry[70], 1, 0xff, "interval 65512"),
-	FB(IPC_RELAY, struct ipc_relay, entry[70], 2, "\x00\x63",
+	F(IPC_RELAY, struct ipc_relay, entry[E_INTERVAL], 1, 0xff,
+	    "interval 65512"),
+	FB(IPC_RELAY, struct ipc_relay, entry[E_INTERVAL], 2, "\x00\x63",
 	    "interval 99"),
 	F(IPC_RELAY, struct ipc_relay, entry[3], 1, 2, "unknown kind"),
-	F(IPC_RELAY, struct ipc_relay, entry[3], 1, 1, "compact entry of 168 "
+	F(IPC_RELAY, struct ipc_relay, entry[3], 1, 1, "compact entry of 158 "
 	    "bytes"),
-	F(IPC_RELAY, struct ipc_relay, entry[10], 1, 1, "reserved or flag"),
-	F(IPC_RELAY, struct ipc_relay, entry[68], 1, 1, "reserved or flag"),
-	F(IPC_RELAY, struct ipc_relay, entry[91], 1, 1, "reserved or flag"),
+	F(IPC_RELAY, struct ipc_relay, entry[E_FLAGS], 1, 1,
+	    "reserved or flag"),
+	F(IPC_RELAY, struct ipc_relay, entry[E_RESERVED + 1], 1, 1,
+	    "reserved or flag"),
 	F(IPC_RELAY, struct ipc_relay, reserved, 2, 1, "reserved"),
 	/* STATS */
 	F(IPC_STATS, struct ipc_stats, count, 2, 0, "count 0 out of range"),

@@ -558,13 +558,8 @@ frame_of(struct frame *fr, int sender, const struct agg *a,
 	ck_assert_int_eq(wire_ogm_begin(&b, fr->buf, sizeof(fr->buf),
 	    addrs[sender]), WIRE_OK);
 	for (i = 0; i < a->n; i++) {
-		memset(&m, 0, sizeof(m));
-		m.ttl = a->raw[i][0];
-		m.tq = a->raw[i][1];
-		m.hops = a->raw[i][2];
-		m.kind = a->raw[i][3];
-		m.prev_sender = a->raw[i] + 4;
-		m.chain = a->raw[i] + 12;
+		ck_assert_int_eq(wire_ogm_mut_get(a->raw[i], a->len[i], &m),
+		    WIRE_OK);
 		ck_assert_int_eq(wire_ogm_add(&b, &m, a->raw[i] +
 		    WIRE_OGM_MUT_LEN, a->len[i] - WIRE_OGM_MUT_LEN), WIRE_OK);
 	}
@@ -1382,7 +1377,7 @@ START_TEST(test_sig_cache)
 	/* The interval is signed: same signature, other bytes. */
 	a.n = 0;
 	raw = agg_add(&a, &e);
-	raw[70 + 1] ^= 1;	/* entry offset 70: interval */
+	raw[WIRE_OGM_MUT_LEN + 42 + 1] ^= 1;	/* the interval */
 	ck_assert_int_eq(send_agg(&Q, &X, &a), PCORE_ACCEPT);
 	ck_assert_uint_eq(X.pc.entry[PCORE_E_SIG], 1);
 	ck_assert_uint_eq(X.pc.stat[IPC_STAT_SIG_FAILED], 1);

@@ -187,7 +187,7 @@ make_hello(struct frame *f, unsigned n, int with_cert, unsigned tags,
 	ck_assert_ptr_null(v.where.field);
 	/* The salt sits right after the sequence number. */
 	ck_assert_uint_eq(f->buf[1], WIRE_HELLO_VERSION);
-	ck_assert_uint_eq(f->buf[1], 3);
+	ck_assert_uint_eq(f->buf[1], 4);
 	ck_assert_mem_eq(f->buf + WIRE_HELLO_SALT_OFF, hello_salt,
 	    BS_LINKSALT_LEN);
 	ck_assert_ptr_eq(v.salt, f->buf + WIRE_HELLO_SALT_OFF);
@@ -228,6 +228,10 @@ static const struct ogm_spec ogm_specs[] = {
 };
 
 #define OGM_COUNTER	(((uint64_t)9 << 32) | 77)
+/* A full entry's tvlv_len, from the start of its signed part. */
+#define S_TVLV_LEN	(44 + BS_CHAIN_LEN)
+/* ogm_specs[2]'s frame: 12 + (146 + 12) + (146 + 4 + 64 x 12) + 76. */
+#define OGMSIG_LEN	1164
 #define GW_DOWN		10000
 #define GW_UP		2000
 
@@ -1020,6 +1024,8 @@ static const struct bad bad[] = {
 	/* common header */
 	{ R_HELLO3C, M_START, 1, 1, 1, 0, WIRE_EVERSION, 0 },	/* old HELLO */
 	{ R_HELLO3C, M_START, 1, 1, 2, 0, WIRE_EVERSION, 0 },	/* v2 */
+	{ R_HELLO3C, M_START, 1, 1, 3, 0, WIRE_EVERSION, 0 },	/* v3 */
+	{ R_OGM3, M_START, 1, 1, 2, 0, WIRE_EVERSION, 0 },	/* v2 */
 	{ R_HELLO3, M_START, 52, 8, 0, 0, WIRE_OK, 0 },	/* any salt */
 	{ R_HELLO3, M_START, 60, 8, ~0ull, 0, WIRE_OK, 0 },
 	{ R_HELLO3C, M_START, 1, 1, 0, 0, WIRE_EVERSION, 0 },
@@ -1116,7 +1122,6 @@ static const struct bad bad[] = {
 	{ R_OGM3, M_E0, 0, 1, 0, 0, WIRE_OK, 0 },
 	{ R_OGM3, M_E0, 3, 1, 2, 0, WIRE_ERANGE, 0 },	/* entry kind */
 	{ R_OGM3, M_E0, 4, 1, 0x03, 0, WIRE_EADDR, 0 },
-	{ R_OGM3, M_E0, 10, 2, 0x0100, 0, WIRE_ERESERVED, 0 },
 	{ R_OGM3, M_E2, 2, 1, BS_MAXHOPS + 1, 0, WIRE_ERANGE, 0 },
 	/* OGM entry, signed part */
 	{ R_OGM3, M_E0S, 40, 1, 1, 0, WIRE_ERESERVED, 0 },
@@ -1125,12 +1130,12 @@ static const struct bad bad[] = {
 	{ R_OGM3, M_E0S, 42, 2, 60001, 0, WIRE_ERANGE, 0 },
 	{ R_OGM3, M_E0S, 32, 4, 0, 0, WIRE_ERANGE, 0 },	/* epoch */
 	{ R_OGM3, M_E0S, 32, 4, 1, 0, WIRE_OK, 0 },
-	{ R_OGM3, M_E0S, 60, 2, 63, 0, WIRE_ELEN, 0 },
-	{ R_OGM3, M_E0S, 60, 2, WIRE_TVLV_MAX + 2, 0, WIRE_ELEN, 0 },
-	{ R_OGM3, M_E0S, 60, 2, 0xffff, 0, WIRE_ELEN, 0 },
-	{ R_OGM3, M_E0S, 60, 2, 60, 0, WIRE_ELEN, 4 + 52 },
-	{ R_OGM3, M_E0S, 62, 2, 1, 0, WIRE_ERESERVED, 1 },
-	{ R_OGM1, M_E0S, 60, 2, 2, 0, WIRE_ELEN, 4 },
+	{ R_OGM3, M_E0S, S_TVLV_LEN, 2, 63, 0, WIRE_ELEN, 0 },
+	{ R_OGM3, M_E0S, S_TVLV_LEN, 2, WIRE_TVLV_MAX + 2, 0, WIRE_ELEN, 0 },
+	{ R_OGM3, M_E0S, S_TVLV_LEN, 2, 0xffff, 0, WIRE_ELEN, 0 },
+	{ R_OGM3, M_E0S, S_TVLV_LEN, 2, 60, 0, WIRE_ELEN, 4 + 52 },
+	{ R_OGM3, M_E0S, S_TVLV_LEN + 2, 2, 1, 0, WIRE_ERESERVED, 1 },
+	{ R_OGM1, M_E0S, S_TVLV_LEN, 2, 2, 0, WIRE_ELEN, 4 },
 	/* TVLVs of entry 0: GW at 0, TT(3) at 12, unknown(8) at 52 */
 	{ R_OGM3, M_E0T, 1, 1, 2, 0, WIRE_OK, 0 },
 	{ R_OGM3, M_E0T, 2, 2, 7, 0, WIRE_ELEN, -2 },
@@ -1181,18 +1186,19 @@ static const struct bad bad[] = {
 	{ R_OGM3, M_TR, 1, 1, 15, 0, WIRE_ETRAILING, NO_AT },	/* of 16 */
 	{ R_OGM3, M_TR, 2, 2, 1, 0, WIRE_ERESERVED, 1 },
 	{ R_OGM3, M_TR, 4, 8, 0, 0, WIRE_OK, 0 },
-	{ R_OGM3, M_TAGS, 20, 4, 0xf0000000, 0, WIRE_EDUP, 0 },
-	{ R_OGM3, M_TAGS, 40, 4, 0xf0000000, 0, WIRE_EDUP, 0 },
+	{ R_OGM3, M_TAGS, WIRE_TAG_ENTRY_LEN, 4, 0xf0000000, 0, WIRE_EDUP, 0 },
+	{ R_OGM3, M_TAGS, 2 * WIRE_TAG_ENTRY_LEN, 4, 0xf0000000, 0, WIRE_EDUP,
+	    0 },
 	{ R_OGM3, M_TAGS, 4, 4, 0xf0000000, 0, WIRE_OK, 0 },
 	{ R_OGMSIG, M_TR, 0, 1, WIRE_AUTH_MAC, 0, WIRE_ECOUNT, 1 },
 	{ R_OGMSIG, M_TR, 1, 1, 1, 0, WIRE_ECOUNT, 0 },
 	{ R_OGMSIG, M_TR, 0, 1, 0x82, 0, WIRE_EAUTH, 0 },
 	{ R_OGM3, M_END, 0, APPEND, 1, 0, WIRE_ETRAILING, 0 },
 	{ R_OGMSIG, M_END, 0, APPEND, 2, 0, WIRE_ETRAILING, 0 },
-	{ R_OGMSIG, M_END, 0, APPEND, WIRE_OGM_MAX_LEN - 1184, 0,
+	{ R_OGMSIG, M_END, 0, APPEND, WIRE_OGM_MAX_LEN - OGMSIG_LEN, 0,
 	    WIRE_ETRAILING, 0 },
-	{ R_OGMSIG, M_END, 0, APPEND, WIRE_OGM_MAX_LEN - 1184 + 1, 0,
-	    WIRE_ETOOLONG, WIRE_OGM_MAX_LEN - 1184 },
+	{ R_OGMSIG, M_END, 0, APPEND, WIRE_OGM_MAX_LEN - OGMSIG_LEN + 1, 0,
+	    WIRE_ETOOLONG, WIRE_OGM_MAX_LEN - OGMSIG_LEN },
 	/* UNICAST and ECHO: the hop part, the e2e header, the length */
 	{ R_UC_MID, M_START, 2, 1, 0, 0, WIRE_OK, 0 },		/* ttl */
 	{ R_UC_MID, M_START, 3, 1, 1, 0, WIRE_ERESERVED, 0 },
@@ -1341,6 +1347,15 @@ START_TEST(test_ttlx_body)
 }
 END_TEST
 
+/* The version a frame of type t must carry. */
+static unsigned
+version_of(uint8_t t)
+{
+	if (t == WIRE_T_HELLO)
+		return WIRE_HELLO_VERSION;
+	return t == WIRE_T_OGM ? WIRE_OGM_VERSION : WIRE_DATA_VERSION;
+}
+
 /* No parser accepts a frame of another type, nor a NULL buffer. */
 START_TEST(test_cross_type)
 {
@@ -1351,13 +1366,12 @@ START_TEST(test_cross_type)
 	struct wire_where w;
 	unsigned i;
 
-	/* Every other type is version 2 (OGM since the compact entries),
-	 * HELLO version 3: where the versions agree the type is what each
-	 * parser refuses, elsewhere the version (checked first). */
+	/* Data frames are version 2, OGM 3, HELLO 4: where the versions
+	 * agree the type is what each parser refuses, elsewhere the version
+	 * (checked first). */
 	make((enum recipe)_i, &f);
 	for (i = 0; i < sizeof(types); i++) {
-		int same = (types[i] == WIRE_T_HELLO) ==
-		    (f.type == WIRE_T_HELLO);
+		int same = version_of(types[i]) == version_of(f.type);
 
 		/* One parser reads UNICAST and ECHO alike. */
 		if (types[i] == f.type ||
@@ -1938,7 +1952,8 @@ START_TEST(test_build_hello_inval)
 	ck_assert_int_eq(wire_hello_build(buf, sizeof(buf), &v, &len), WIRE_OK);
 	ck_assert_uint_eq(buf[len - 4], WIRE_AUTH_MAC);
 	ck_assert_uint_eq(buf[len - 3], WIRE_MAX_TAGS);
-	ck_assert_int_eq(wire_tag_append(buf, len + 19, &len, buf, buf),
+	ck_assert_int_eq(wire_tag_append(buf, len + WIRE_TAG_ENTRY_LEN - 1,
+	    &len, buf, buf),
 	    WIRE_ESPACE);
 	/* tr.auth 0 (a zeroed builder input) signs. */
 	v = h; v.tr.auth = 0; v.tr.num_tags = 0;
@@ -2707,13 +2722,17 @@ START_TEST(test_peek_ttl_strerror)
 	p[0] = WIRE_T_HELLO;
 	p[1] = WIRE_VERSION;		/* a version-1 HELLO: no salt */
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
+	p[1] = 3;			/* version 3: 16-byte tags */
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
 	p[1] = WIRE_HELLO_VERSION;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);
 	ck_assert_uint_eq(type, WIRE_T_HELLO);
 	p[0] = WIRE_T_OGM;
 	p[1] = WIRE_VERSION;		/* a version-1 OGM: no compact entries */
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
-	p[1] = 3;
+	p[1] = 2;			/* version 2: 16-byte tags */
+	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
+	p[1] = 4;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_EVERSION);
 	p[1] = WIRE_OGM_VERSION;
 	ck_assert_int_eq(wire_peek(p, 2, &type), WIRE_OK);

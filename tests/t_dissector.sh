@@ -1,8 +1,8 @@
 #!/bin/sh
 # t_dissector.sh — the Wireshark dissector contrib/batsec.lua, run by
 # tshark over real frames: the output of fuzz/gen_wire.c, built here
-# (HELLO of version 3, signed and with link tags, OGM aggregates of
-# version 2 with every TVLV type and both link-auth modes, full and compact entries mixed, 40 compact entries,
+# (HELLO of version 4, signed and with link tags, OGM aggregates of
+# version 3 with every TVLV type and both link-auth modes, full and compact entries mixed, 40 compact entries,
 # version-2 UNICAST and ECHO sealed with real end-to-end and hop keys,
 # FRAG pieces of a UNICAST with real hop tags,
 # BCAST signed and tagged, all built by src/proto/wire.c's builders; not
@@ -10,11 +10,14 @@
 # by tests/pcap/mkpcap.py.
 #
 # (tests/pcap/live-mesh3.pcap is a capture of a 3-node mesh made by
-# t_dissector_live.sh with PCAP_SAVE: HELLOs of version 3, signed and
-# tagged, data frames of version 2, OGMs of version 2 with full and
+# t_dissector_live.sh with PCAP_SAVE: HELLOs of version 4, signed and
+# tagged, data frames of version 2, OGMs of version 3 with full and
 # compact entries, none of which the codec or the dissector refuses;
-# live-mesh3-hello2.pcap, the one it replaced, from before HELLO version
-# 3, whose HELLOs (version 2) both refuse and nothing else;
+# live-mesh3-tags16.pcap, the one it replaced, from before 8-byte tags
+# (HELLO version 3, OGM version 2), whose HELLOs and OGMs both refuse,
+# read to their ends with the old layouts; live-mesh3-hello2.pcap, the
+# one before, from before HELLO version 3, whose HELLOs (version 2) and
+# OGMs (version 2) both refuse;
 # live-mesh3-ogm1.pcap, the one before, from before OGM version 2 (and
 # HELLO version 2), whose OGMs and HELLOs both refuse; live-mesh3-v1.pcap
 # one from before data frames of version 2, whose data frames, HELLOs and
@@ -469,7 +472,7 @@ if [ -f "$V1" ]; then
 	msgs=$(ts -r "$V1" -Y 'batsec.type == 0x02' -T fields \
 	    -e _ws.expert.message | sort -u | tr '\n' '/')
 	want="version 1 OGM (no compact entries): obsolete, batsecd"
-	want="$want refuses it (OGM is version 2)/"
+	want="$want refuses it (OGM is version 3)/"
 	if [ "$n_ogm" -gt 0 ] && [ "$n_old" -eq "$n_ogm" ] &&
 	    [ "$msgs" = "$want" ]; then
 		pass "version-1 OGMs: all $n_ogm refused and decoded to" \
@@ -493,7 +496,7 @@ if [ -f "$V2" ]; then
 	msgs=$(ts -r "$V2" -Y 'batsec.type == 0x01' -T fields \
 	    -e _ws.expert.message | sort -u | tr '\n' '/')
 	want="version 2 HELLO (no link trailer): obsolete, batsecd"
-	want="$want refuses it (HELLO is version 3)/"
+	want="$want refuses it (HELLO is version 4)/"
 	if [ "$n_hello" -gt 0 ] && [ "$n_old" -eq "$n_hello" ] &&
 	    [ "$msgs" = "$want" ]; then
 		pass "version-2 HELLOs: all $n_hello refused and decoded to" \
@@ -504,6 +507,40 @@ if [ -f "$V2" ]; then
 	fi
 else
 	fail "tests/pcap/live-mesh3-hello2.pcap is there"
+fi
+
+# An OGM of version 2 and a HELLO of version 3 (tests/pcap/
+# live-mesh3-tags16.pcap, captured before 8-byte tags and 12-byte chain
+# elements) are refused, and read to their ends with the old layouts:
+# 16-byte chain elements and tags, the trailer, nothing else wrong.
+T16=$TOP/tests/pcap/live-mesh3-tags16.pcap
+if [ -f "$T16" ]; then
+	for kind in "0x02 2 OGM (16-byte tags and chain elements)" \
+	    "0x01 3 HELLO (16-byte tags)"; do
+		t=${kind%% *}; rest=${kind#* }; v=${rest%% *}; what=${rest#* }
+		n_all=$(ts -r "$T16" -Y "batsec.type == $t" -T fields \
+		    -e frame.number | wc -l)
+		n_old=$(ts -r "$T16" -Y "batsec.type == $t &&
+		    batsec.version == $v && batsec.trailer.auth" -T fields \
+		    -e frame.number | wc -l)
+		msgs=$(ts -r "$T16" -Y "batsec.type == $t" -T fields \
+		    -e _ws.expert.message | sort -u | tr '\n' '/')
+		want="version $v $what: obsolete, batsecd refuses it"
+		case $t in
+		0x02) want="$want (OGM is version 3)/" ;;
+		*) want="$want (HELLO is version 4)/" ;;
+		esac
+		if [ "$n_all" -gt 0 ] && [ "$n_old" -eq "$n_all" ] &&
+		    [ "$msgs" = "$want" ]; then
+			pass "version-$v ${what%% *}s: all $n_all refused and" \
+			    "decoded to the trailer with the old layout"
+		else
+			fail "version-$v ${what%% *}s: $n_old of $n_all decoded" \
+			    "with the old layout; expert infos: $msgs"
+		fi
+	done
+else
+	fail "tests/pcap/live-mesh3-tags16.pcap is there"
 fi
 
 # ---- one defect per frame -------------------------------------------------
@@ -604,10 +641,13 @@ verdicts() {
 	    "$D/committed_$1.wire" - | sort -u | tr '\n' ','
 }
 eq "live-mesh3.pcap: frame types, versions, verdicts" \
-    "$(verdicts live-mesh3)" "0x01 v3 ok,0x02 v2 ok,0x40 v2 ok,0x41 v2 ok,"
+    "$(verdicts live-mesh3)" "0x01 v4 ok,0x02 v3 ok,0x40 v2 ok,0x41 v2 ok,"
+eq "live-mesh3-tags16.pcap: frame types, versions, verdicts" \
+    "$(verdicts live-mesh3-tags16)" \
+    "0x01 v3 refused,0x02 v2 refused,0x40 v2 ok,0x41 v2 ok,"
 eq "live-mesh3-hello2.pcap: frame types, versions, verdicts" \
     "$(verdicts live-mesh3-hello2)" \
-    "0x01 v2 refused,0x02 v2 ok,0x40 v2 ok,0x41 v2 ok,"
+    "0x01 v2 refused,0x02 v2 refused,0x40 v2 ok,0x41 v2 ok,"
 eq "live-mesh3-ogm1.pcap: frame types, versions, verdicts" \
     "$(verdicts live-mesh3-ogm1)" \
     "0x01 v1 refused,0x02 v1 refused,0x40 v2 ok,0x41 v2 ok,"

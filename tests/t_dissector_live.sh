@@ -7,8 +7,8 @@
 # tcpdump records node 2's link to node 1 while the mesh converges and
 # node 1 pings node 3 (ARP broadcasts, then unicast echoes, both ways).
 # tshark with the dissector must find every frame type batsecd sends
-# (HELLO of version 3, signed and, once the neighbours hold OGM link keys,
-# tagged; OGM of version 2 with relayed entries, full and compact, UNICAST,
+# (HELLO of version 4, signed and, once the neighbours hold OGM link keys,
+# tagged; OGM of version 3 with relayed entries, full and compact, UNICAST,
 # BCAST), decode each one to
 # its end without an expert error or warning, "Malformed" or a Lua
 # error, and show the nodes' real addresses; the pings travel sealed in
@@ -122,8 +122,8 @@ check "OGM frames carry the link-MAC trailer" \
     has "batsec.type == 0x02 && batsec.trailer.auth == 1"
 for n in 1 2; do
 	eval "k=\$K$n"
-	check "node $n's HELLOs come signed (version 3, auth 2)" \
-	    has "batsec.type == 0x01 && batsec.version == 3 &&
+	check "node $n's HELLOs come signed (version 4, auth 2)" \
+	    has "batsec.type == 0x01 && batsec.version == 4 &&
 	    batsec.hello.pubkey == $k && batsec.trailer.auth == 2 &&
 	    batsec.trailer.num_tags == 0 && batsec.signature"
 	check "node $n's HELLOs come tagged (auth 1, a key id and a tag)" \

@@ -474,7 +474,10 @@ sybil_entries(struct sim_node *v, struct fwd_agg *a)
 		S.syb.ogm_seqno = v->syb_seqno - 1;
 		if (fwd_ogm_originate(&S.syb, NULL, 0, 0, 0) != WIRE_OK)
 			continue;
-		bs_chain_step(elem, S.syb.own + 12);
+		if (wire_ogm_mut_get(S.syb.own, S.syb.own_len, &m) !=
+		    WIRE_OK)
+			continue;
+		bs_chain_step(elem, m.chain);
 		m.ttl = FWD_OGM_TTL - 1;
 		m.tq = routing_tq_ceiling(1, SIM_HOP_PENALTY);
 		m.hops = 1;

@@ -514,7 +514,7 @@ fwd_relay_entry_ok(const uint8_t *entry, size_t len)
 	uint8_t buf[WIRE_OGM_HDR_LEN + IPC_RELAY_MAX];
 
 	if (len > IPC_RELAY_MAX || wire_ogm_head_get(entry, len, &h) !=
-	    WIRE_OK || h.mut_reserved != 0 || h.mut.ttl == 0)
+	    WIRE_OK || h.mut.ttl == 0)
 		return -1;
 	if (wire_ogm_begin(&b, buf, sizeof(buf), any) != WIRE_OK ||
 	    wire_ogm_add(&b, &h.mut, entry + WIRE_OGM_MUT_LEN,

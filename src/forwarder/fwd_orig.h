@@ -329,7 +329,7 @@ typedef int (*fwd_frame_fn)(void *arg, const uint8_t *frame, size_t len);
  * MTU (and WIRE_OGM_MAX_LEN) long with its trailer, and ends with the
  * trailer for the nkeys neighbours given: MAC tags when 1..WIRE_MAX_TAGS,
  * else (none, or too many) an Ed25519 signature (BS_DOM_LINK).  An entry
- * too long for a frame with the tags (up to 12 + 20 x WIRE_MAX_TAGS
+ * too long for a frame with the tags (up to 12 + 12 x WIRE_MAX_TAGS
  * trailer bytes) but not with a signature's 76 goes out in a signed
  * frame of its own, which takes the entries after it while they fit.
  */

@@ -382,12 +382,12 @@ struct pcore_aux {
 	 * verified element nearest the seed, of (chain_epoch, chain_seqno,
 	 * chain_hops); compact entries are checked against it.
 	 */
-	uint8_t chain_ref[16];
+	uint8_t chain_ref[BS_CHAIN_LEN];
 	uint32_t chain_epoch;
 	uint32_t chain_seqno;
 	uint8_t chain_hops;
 	uint8_t chain_ok;		/* 1: chain_ref holds an element */
-	uint8_t reserved[2];
+	uint8_t reserved[6];		/* (was 2 with 16-byte elements) */
 	/*
 	 * Client claims (pcore_claims.c): a compact entry says nothing of
 	 * the clients, so a claim the originator's last full entry made

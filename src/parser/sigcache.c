@@ -54,8 +54,8 @@ sigcache_arrays(struct sigcache *t, uint32_t n)
 static void
 sigcache_chain_init(crypto_generichash_state *st)
 {
-	crypto_generichash_init(st, NULL, 0, BS_CHAIN_LEN);
-	crypto_generichash_update(st, bs_chain_label, BS_CHAIN_LEN);
+	crypto_generichash_init(st, NULL, 0, BS_CHAIN_HASH_LEN);
+	crypto_generichash_update(st, bs_chain_label, BS_CHAIN_LABEL_LEN);
 }
 
 int
@@ -104,10 +104,12 @@ sigcache_chain_step(const struct sigcache *c, uint8_t out[static BS_CHAIN_LEN],
     const uint8_t in[static BS_CHAIN_LEN])
 {
 	crypto_generichash_state st;
+	uint8_t h[BS_CHAIN_HASH_LEN];
 
 	sigcache_state(c, 0, &st);
 	crypto_generichash_update(&st, in, BS_CHAIN_LEN);
-	crypto_generichash_final(&st, out, BS_CHAIN_LEN);
+	crypto_generichash_final(&st, h, sizeof(h));
+	memcpy(out, h, BS_CHAIN_LEN);
 }
 
 /* x <- H^n(x). */
@@ -134,17 +136,17 @@ sigcache_chain_verify(struct sigcache *c, int slot,
 	if (m == NULL || m->hops > BS_MAXHOPS) {
 		memcpy(x, elem, BS_CHAIN_LEN);
 		sigcache_chain_iter(c, x, BS_MAXHOPS - hops);
-		return crypto_verify_16(x, anchor) == 0 ? 0 : -1;
+		return sodium_memcmp(x, anchor, BS_CHAIN_LEN) == 0 ? 0 : -1;
 	}
 	/* A known element at m->hops: walk the shorter way to it. */
 	if (hops >= m->hops) {
 		memcpy(x, m->elem, BS_CHAIN_LEN);
 		sigcache_chain_iter(c, x, hops - m->hops);
-		return crypto_verify_16(x, elem) == 0 ? 0 : -1;
+		return sodium_memcmp(x, elem, BS_CHAIN_LEN) == 0 ? 0 : -1;
 	}
 	memcpy(x, elem, BS_CHAIN_LEN);
 	sigcache_chain_iter(c, x, m->hops - hops);
-	if (crypto_verify_16(x, m->elem) != 0)
+	if (sodium_memcmp(x, m->elem, BS_CHAIN_LEN) != 0)
 		return -1;
 	memcpy(m->elem, elem, BS_CHAIN_LEN);
 	m->hops = (uint8_t)hops;

@@ -528,7 +528,7 @@ chk_ogm_entry(const uint8_t *e, size_t len, char *err,
 	    h.interval_ms > IPC_INTERVAL_MAX))
 		return log_errf(err, errlen, "entry interval %u out of range",
 		    (unsigned)h.interval_ms);
-	if (h.mut_reserved != 0 || h.flags != 0 || h.sgn_reserved != 0)
+	if (h.flags != 0 || h.sgn_reserved != 0)
 		return log_errf(err, errlen, "entry reserved or flag bytes "
 		    "not 0");
 	return 0;

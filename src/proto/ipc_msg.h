@@ -94,7 +94,7 @@ enum ipc_type {
  */
 #define IPC_FRAME_MAX		4096
 /* An OGM entry: 28 mutable + 64 fixed signed + 1024 TVLV + 64 signature. */
-#define IPC_RELAY_MAX		1180
+#define IPC_RELAY_MAX		1170
 #define IPC_LOG_TEXT_MAX	256	/* field size: up to 255 chars + NUL */
 #define IPC_TT_MAX		64	/* client MACs per TT message */
 #define IPC_MCAST_MAX		32	/* groups per MCAST (WIRE_MCAST_MAX) */
@@ -441,13 +441,13 @@ struct ipc_gw {
  * element; the previous sender is the neighbour the parser got the entry
  * from, as batsec-protocol(7) says, not this node).  The forwarder aggregates entries into OGM frames and adds the
  * link-auth trailer.  Payload = 8 + len bytes; the entry must be well
- * formed as far as sizes go (a full entry: len == 156 + its tvlv_len; a
- * compact one: len == 38; hops <= 32, ttl > 0, reserved bytes 0);
+ * formed as far as sizes go (a full entry: len == 146 + its tvlv_len; a
+ * compact one: len == 32; hops <= 32, ttl > 0, reserved bytes 0);
  * signatures and chains are the parser's business.
  */
 struct ipc_relay {
 	uint32_t ifindex;		/* IPC_IFINDEX_ALL or one interface */
-	uint16_t len;			/* 38 (compact) or 156..
+	uint16_t len;			/* 32 (compact) or 146..
 					   IPC_RELAY_MAX (full) */
 	uint16_t reserved;
 	uint8_t entry[IPC_RELAY_MAX];

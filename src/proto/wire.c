@@ -1254,7 +1254,6 @@ ogm_mut(struct rcur *c, struct wire_ogm_mut *m)
 	m->kind = (uint8_t)rc_u8_in(c, "entry kind", WIRE_OGM_FULL,
 	    WIRE_OGM_COMPACT, WIRE_ERANGE);
 	m->prev_sender = rc_mesh_addr(c, "previous sender");
-	rc_zero(c, 2, "entry reserved");
 	m->chain = rc_take(c, BS_CHAIN_LEN, "hop-chain element");
 }
 
@@ -1418,20 +1417,16 @@ rc_or(struct rcur *c, size_t n, const char *field)
 	return v;
 }
 
-/* The mutable part as ogm_mut() reads it; returns its reserved bytes. */
-static uint8_t
+/* The mutable part as ogm_mut() reads it. */
+static void
 ogm_mut_raw(struct rcur *c, struct wire_ogm_mut *m)
 {
-	uint8_t res;
-
 	m->ttl = rc_u8(c, "ttl");
 	m->tq = rc_u8(c, "tq");
 	m->hops = rc_u8(c, "hops");
 	m->kind = rc_u8(c, "entry kind");
 	m->prev_sender = rc_take(c, BS_ADDR_LEN, "previous sender");
-	res = rc_or(c, 2, "entry reserved");
 	m->chain = rc_take(c, BS_CHAIN_LEN, "hop-chain element");
-	return res;
 }
 
 int
@@ -1440,7 +1435,7 @@ wire_ogm_mut_get(const uint8_t *src, size_t avail, struct wire_ogm_mut *m)
 	struct rcur c;
 
 	rc_init(&c, src, avail);
-	(void)ogm_mut_raw(&c, m);
+	ogm_mut_raw(&c, m);
 	return c.err;
 }
 
@@ -1453,7 +1448,7 @@ wire_ogm_head_get(const uint8_t *e, size_t len, struct wire_ogm_head *h)
 	if (e == NULL || len < WIRE_OGM_MUT_LEN)
 		return WIRE_ETRUNC;
 	rc_init(&c, e, len);
-	h->mut_reserved = ogm_mut_raw(&c, &h->mut);
+	ogm_mut_raw(&c, &h->mut);
 	if (h->mut.kind == WIRE_OGM_COMPACT) {
 		h->orig = rc_take(&c, BS_ADDR_LEN, "originator address");
 		(void)rc_u32(&c, "seqno");
@@ -1536,7 +1531,6 @@ wire_ogm_mut_put(uint8_t *dst, size_t avail, const struct wire_ogm_mut *m)
 	wc_u8(&w, m->hops);
 	wc_u8(&w, m->kind);
 	wc_bytes(&w, m->prev_sender, BS_ADDR_LEN);
-	wc_zero(&w, 2);
 	wc_bytes(&w, m->chain, BS_CHAIN_LEN);
 	return w.err;
 }

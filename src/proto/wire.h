@@ -80,7 +80,8 @@ struct wire_where {
 
 /*
  * Dispatch helper: 0 (WIRE_OK) and *type set when p starts with a known
- * type and the version of that type (HELLO 2, OGM 2, data frames 2); WIRE_ETRUNC, WIRE_EVERSION or WIRE_ETYPE otherwise.
+ * type and the version of that type (HELLO 4, OGM 3, data frames 2);
+ * WIRE_ETRUNC, WIRE_EVERSION or WIRE_ETYPE otherwise.
  */
 int wire_peek(const uint8_t *p, size_t len, uint8_t *type);
 
@@ -104,7 +105,7 @@ int wire_sig_append(uint8_t *buf, size_t cap, size_t *len,
 #define WIRE_TAG_ENTRY_LEN	(BS_KEYID_LEN + BS_TAG_LEN)
 /*
  * Most MAC tags in a trailer (a node with more neighbours on the
- * interface signs): 32, 652 trailer bytes on an OGM frame.  With 16, the
+ * interface signs): 32, 396 trailer bytes on an OGM frame.  With 16, the
  * 31 nodes of 1 000 with more neighbours (a simulated mesh of mean
  * degree 10) signed every frame, and their neighbours' checks of those
  * were 40 % of all Ed25519 checks (bench/README.md, seventh session).
@@ -133,10 +134,10 @@ struct wire_trailer {
  * HELLO is version WIRE_HELLO_VERSION: version 2 added the link salt
  * (16 bytes after the sequence number), version 3 the link trailer
  * (4-byte header, then MAC tags under the neighbours' OGM link keys or
- * one signature); an older HELLO is refused (WIRE_EVERSION) like any
- * other unknown version.
+ * one signature), version 4 cut the tags from 16 to 8 bytes; an older
+ * HELLO is refused (WIRE_EVERSION) like any other unknown version.
  */
-#define WIRE_HELLO_VERSION	3
+#define WIRE_HELLO_VERSION	4
 #define WIRE_HELLO_FIXED_LEN	68
 #define WIRE_HELLO_TRAILER_HDR_LEN 4	/* auth, num_tags, reserved 2 */
 #define WIRE_HELLO_SALT_OFF	52
@@ -203,7 +204,7 @@ int wire_hello_parse(const uint8_t *p, size_t len, struct wire_hello *h);
  */
 int wire_hello_build(uint8_t *buf, size_t cap, const struct wire_hello *h,
     size_t *len);
-/* Append a key id and a tag at buf[*len]; *len grows by 20. */
+/* Append a key id and a tag at buf[*len]; *len grows by 12. */
 int wire_tag_append(uint8_t *buf, size_t cap, size_t *len,
     const uint8_t keyid[static BS_KEYID_LEN],
     const uint8_t tag[static BS_TAG_LEN]);
@@ -374,13 +375,15 @@ int wire_tvlv_put_revoke(uint8_t *buf, size_t cap, size_t *len,
 
 /*
  * OGM frames are version WIRE_OGM_VERSION: version 2 added compact
- * entries (kind byte in the mutable part, the OGM chain); a version-1
- * OGM is refused (WIRE_EVERSION).
+ * entries (kind byte in the mutable part, the OGM chain), version 3 cut
+ * the link tags from 16 to 8 bytes, the hop-chain elements and anchor
+ * from 16 to 12 and the mutable part's 2 reserved bytes (28 to 22 bytes);
+ * an older OGM is refused (WIRE_EVERSION).
  */
-#define WIRE_OGM_VERSION	2
+#define WIRE_OGM_VERSION	3
 #define WIRE_OGM_HDR_LEN	12
-#define WIRE_OGM_MUT_LEN	28
-#define WIRE_OGM_FIXED_LEN	64	/* signed fields before the TVLVs */
+#define WIRE_OGM_MUT_LEN	22
+#define WIRE_OGM_FIXED_LEN	60	/* signed fields before the TVLVs */
 #define WIRE_OGM_ENTRY_MIN	(WIRE_OGM_MUT_LEN + WIRE_OGM_FIXED_LEN + \
     BS_SIG_LEN)
 #define WIRE_OGM_ENTRY_LEN(tvlv_len)	(WIRE_OGM_ENTRY_MIN + (tvlv_len))
@@ -402,7 +405,7 @@ struct wire_ogm_mut {
 	uint8_t hops;			/* 0..BS_MAXHOPS */
 	uint8_t kind;			/* WIRE_OGM_FULL or WIRE_OGM_COMPACT */
 	const uint8_t *prev_sender;	/* mesh address, 6 */
-	const uint8_t *chain;		/* hop-chain element, 16 */
+	const uint8_t *chain;		/* hop-chain element, 12 */
 };
 
 /* The part the originator signs. */
@@ -412,7 +415,7 @@ struct wire_ogm_signed {
 	uint32_t seqno;
 	uint8_t flags;			/* none defined: 0 */
 	uint16_t interval_ms;
-	const uint8_t *anchor;		/* H^BS_MAXHOPS(seed), 16 */
+	const uint8_t *anchor;		/* H^BS_MAXHOPS(seed), 12 */
 	const uint8_t *tvlv;		/* TVLV region */
 	size_t tvlv_len;		/* even, <= WIRE_TVLV_MAX */
 };
@@ -463,10 +466,10 @@ int wire_trailer_find(const struct wire_trailer *t,
  */
 int wire_ogm_signed_build(uint8_t *buf, size_t cap,
     const struct wire_ogm_signed *s, size_t *len);
-/* Write the 28-byte mutable part at dst (avail bytes there), in place. */
+/* Write the 22-byte mutable part at dst (avail bytes there), in place. */
 int wire_ogm_mut_put(uint8_t *dst, size_t avail, const struct wire_ogm_mut *m);
 /*
- * Read the 28-byte mutable part at src (avail bytes there) as
+ * Read the 22-byte mutable part at src (avail bytes there) as
  * wire_ogm_mut_put() writes it, without judging its values; m's pointers
  * point into src.  WIRE_OK, or WIRE_ETRUNC when avail is too short.
  */
@@ -481,8 +484,6 @@ int wire_ogm_mut_get(const uint8_t *src, size_t avail, struct wire_ogm_mut *m);
  */
 struct wire_ogm_head {
 	struct wire_ogm_mut mut;
-	uint8_t mut_reserved;		/* the mutable part's reserved bytes,
-					   or'ed together */
 	const uint8_t *pk;		/* full: originator public key, 32;
 					   compact: NULL */
 	const uint8_t *orig;		/* compact: originator address, 6 */

@@ -7,15 +7,18 @@ CORPUS_DIR holds the output of fuzz/gen_wire: real frames, built and signed by t
 codec's own builders (fuzz/gen_wire.c).  Writes into OUT_DIR:
 
   valid.pcap    every frame of the corpus that starts with a known type and
-                its version (3 for HELLO, 2 for every other type), in
+                its version (4 for HELLO, 3 for OGM, 2 for every other
+                type), in
                 an Ethernet II header with the batsec
                 ethertype, ordered by (type, length, bytes);
   valid.list    one line per frame of valid.pcap: number, type, length;
   bad.pcap      copies of some of those frames with one defect each
                 (truncated, reserved byte set, count out of range, ...),
                 a data frame of version 1 (refused since version 2),
-                an OGM of version 1 (refused since compact entries) and
-                a HELLO of version 2 (refused since the link trailer);
+                OGMs of version 1 (refused since compact entries) and 2
+                (refused since 8-byte tags and 12-byte chain elements)
+                and HELLOs of version 2 (refused since the link trailer)
+                and 3 (refused since 8-byte tags);
   bad.expect    one line per frame of bad.pcap: number, the expert
                 severity (error or warning) and a piece of text the
                 dissector's expert info must contain, tab-separated;
@@ -40,14 +43,15 @@ NEXT_HOP = bytes([0x00, 0x16, 0x3E, 0x04, 0x05, 0x06])
 OTHER_SRC = bytes([0x00, 0x16, 0x3E, 0x0A, 0x0B, 0x0C])
 KNOWN = {0x01: "HELLO", 0x02: "OGM", 0x40: "UNICAST", 0x41: "BCAST",
          0x42: "ECHO", 0x43: "TRACE", 0x44: "TTLX", 0x45: "FRAG"}
-VERSION = {0x01: 3, 0x02: 2, 0x40: 2, 0x41: 2, 0x42: 2, 0x43: 2, 0x44: 2,
+VERSION = {0x01: 4, 0x02: 3, 0x40: 2, 0x41: 2, 0x42: 2, 0x43: 2, 0x44: 2,
            0x45: 2}
 
-OGM_HDR, ENTRY_FIXED, SIG = 12, 156, 64
-MUT, COMPACT = 28, 38                   # OGM v2: mutable part, compact entry
+OGM_HDR, ENTRY_FIXED, SIG = 12, 146, 64
+MUT, COMPACT = 22, 32                   # OGM v3: mutable part, compact entry
+E_TVLV_LEN, E_TVLV = MUT + 56, MUT + 60  # a full entry's tvlv_len, TVLVs
 HELLO_FIXED, NEIGH = 68, 8             # HELLO since version 2: the salt
-HELLO_TR, TAG = 4, 20                   # HELLO version 3: trailer header,
-                                        # a tag (key id, MAC)
+HELLO_TR, TAG = 4, 12                   # HELLO since version 3: trailer
+                                        # header; a tag (key id 4, MAC 8)
 SEALED_CT, AEAD = 52, 16                # UNICAST/ECHO: ciphertext offset
 BC_FIXED, BC_TAG = 12, 12               # BCAST: then the signed header
 
@@ -88,22 +92,22 @@ def pick(frames, what, pred):
 
 def ogm_entries(d):
     """Start offsets of the entries of a well-formed OGM frame (version
-    2: byte 3 of an entry is its kind, 1 for a compact entry)."""
+    3: byte 3 of an entry is its kind, 1 for a compact entry)."""
     off, out = OGM_HDR, []
     for _ in range(d[2]):
         out.append(off)
         if d[off + 3] == 1:
             off += COMPACT
             continue
-        tvlv_len = struct.unpack_from(">H", d, off + 88)[0]
+        tvlv_len = struct.unpack_from(">H", d, off + E_TVLV_LEN)[0]
         off += ENTRY_FIXED + tvlv_len
     return out, off                     # off: the trailer
 
 
 def tvlvs(d, entry):
     """(offset, type, version, len) of each TVLV container of an entry."""
-    tvlv_len = struct.unpack_from(">H", d, entry + 88)[0]
-    off, end, out = entry + 92, entry + 92 + tvlv_len, []
+    tvlv_len = struct.unpack_from(">H", d, entry + E_TVLV_LEN)[0]
+    off, end, out = entry + E_TVLV, entry + E_TVLV + tvlv_len, []
     while off < end:
         t, v, n = struct.unpack_from(">BBH", d, off)
         out.append((off, t, v, n))
@@ -193,7 +197,8 @@ def bad_frames(frames):
          "wanted originator listed twice"),
         (eth(setb(hello_w, want + 1, 0x01)), e,
          "wanted originator is not a mesh address"),
-        (eth(setb(hello0, 1, 4)), e, "version 4, HELLO frames are version 3"),
+        (eth(setb(hello0, 1, 5)), e, "version 5, HELLO frames are version 4"),
+        (eth(setb(hello0, 1, 3)), e, "version 3 HELLO (16-byte tags)"),
         (eth(setb(hello0, 1, 1)), e, "version 1 HELLO (no link salt)"),
         (eth(hello_v2), e, "version 2 HELLO (no link trailer)"),
         (eth(setb(hello0, 1, 2)), e, "version 2 HELLO (no link trailer)"),
@@ -214,7 +219,7 @@ def bad_frames(frames):
         (eth(hello0[:tr0 + 1]), e, "num_tags: needs 1 bytes"),
         (eth(hello_t3[:tr_t3 + HELLO_TR + 2]), e,
          "tag key id: needs 4 bytes"),
-        (eth(hello_t3[:-5]), e, "tag: needs 16 bytes"),
+        (eth(hello_t3[:-5]), e, "tag: needs 8 bytes"),
         (eth(hello_t3[:-TAG]), e, "tag key id: needs 4 bytes"),
         (eth(hello_t3 + b"\x00"), e, "1 bytes after the end of the frame"),
         (eth(hello0 + bytes(4)), e, "4 bytes after the end of the frame"),
@@ -237,12 +242,13 @@ def bad_frames(frames):
         (eth(setb(ogm40, 2, 41)), e, "num_entries 41 is outside 1..40"),
         (eth(setb(ogm1, 1, 1)), e, "version 1 OGM (no compact entries)"),
         (eth(setb(ogm5, 1, 1)), e, "version 1 OGM (no compact entries)"),
-        (eth(setb(ogm1, 1, 3)), e, "version 3, OGM frames are version 2"),
+        (eth(setb(ogm1, 1, 4)), e, "version 4, OGM frames are version 3"),
+        (eth(setb(ogm1, 1, 2)), e,
+         "version 2 OGM (16-byte tags and chain elements)"),
         (eth(setb(ogm1, OGM_HDR + 3, 2)), e, "entry kind 2 is outside 0..1"),
         (eth(setb(ogm5, cp + 3, 0xFF)), e,
          "entry kind 255 is outside 0..1"),
         (eth(setb(ogm5, cp + 2, 33)), e, "hops 33 is outside 0..32"),
-        (eth(setb(ogm5, cp + 10, 1)), e, "entry reserved is not zero"),
         (eth(setb(ogm5, cp + 4, 0x01)), e,
          "previous sender is not a mesh address"),
         (eth(setb(ogm5, cp + MUT, 0x01)), e,
@@ -252,17 +258,17 @@ def bad_frames(frames):
         (eth(setb(ogm1, 3, 1)), e, "header reserved is not zero"),
         (eth(setb(ogm1, 4, 0x01)), e, "sender is not a mesh address"),
         (eth(setb(ogm1, OGM_HDR + 2, 33)), e, "hops 33 is outside 0..32"),
-        (eth(put(ogm1, OGM_HDR + 60, b"\x00\x00\x00\x00")), e,
+        (eth(put(ogm1, OGM_HDR + MUT + 32, b"\x00\x00\x00\x00")), e,
          "epoch 0 is outside 1..4294967295"),
-        (eth(setb(ogm1, OGM_HDR + 68, 0x80)), e,
+        (eth(setb(ogm1, OGM_HDR + MUT + 40, 0x80)), e,
          "entry flags: undefined flag bits 0x80"),
-        (eth(put(ogm1, OGM_HDR + 88, struct.pack(">H", 3))), e,
+        (eth(put(ogm1, OGM_HDR + E_TVLV_LEN, struct.pack(">H", 3))), e,
          "tvlv_len 3: must be even"),
         (eth(setb(ogm1, tr1, 3)), e, "auth type 3"),
         (eth(setb(ogm1, tr1 + 1, 0)), e, "num_tags 0 is outside 1..32"),
         (eth(setb(ogm1, tr1 + 2, 1)), e, "trailer reserved is not zero"),
         (eth(ogm1 + b"\x00"), e, "1 bytes after the end of the frame"),
-        (eth(ogm1[:-5]), e, "tag: needs 16 bytes"),
+        (eth(ogm1[:-5]), e, "tag: needs 8 bytes"),
         (eth(put(ogm3, tv[1] + 4, b"\x00\x00\x00\x00")), e,
          "bandwidth down is 0"),
         (eth(put(ogm3, tv[1] + 2, struct.pack(">H", 7))), e,
@@ -279,7 +285,7 @@ def bad_frames(frames):
          "TT flags: undefined flag bits 0x02"),
         (eth(put(ogm3, tv[2] + 4 + 12, ogm3[tv[2] + 4:tv[2] + 16])), e,
          "client (MAC, VLAN) listed twice"),
-        (eth(put(ogm3, tr3 + 12 + 20, ogm3[tr3 + 12:tr3 + 16])), e,
+        (eth(put(ogm3, tr3 + 12 + TAG, ogm3[tr3 + 12:tr3 + 16])), e,
          "key id listed twice"),
         (eth(v1), e, "version 1 data frame: obsolete"),
         (eth(setb(bc_mid, 1, 1)), e, "version 1 data frame: obsolete"),
