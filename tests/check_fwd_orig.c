@@ -749,6 +749,73 @@ START_TEST(test_relay_delay)
 }
 END_TEST
 
+/* A compact entry relayed with hops hops, 36 bytes at e. */
+static size_t
+compact_entry(uint8_t *e, uint8_t hops)
+{
+	static const uint8_t chain[BS_CHAIN_LEN];
+	struct wire_ogm_mut m = { .ttl = 40, .tq = 100, .hops = hops,
+	    .kind = WIRE_OGM_COMPACT, .prev_sender = addr_orig,
+	    .chain = chain };
+
+	ck_assert_int_eq(wire_ogm_mut_put(e, WIRE_OGM_MUT_LEN, &m), WIRE_OK);
+	ck_assert_int_eq(wire_ogm_compact_build(e + WIRE_OGM_MUT_LEN,
+	    addr_orig, 9), WIRE_OK);
+	return WIRE_OGM_COMPACT_LEN;
+}
+
+/*
+ * Far compact entries wait FWD_RELAY_FAR_MULT relay delays, unless a full
+ * or near one waits too or a frame's worth is queued.
+ */
+START_TEST(test_relayq_far)
+{
+	static struct fwd_relayq q;
+	uint8_t far[WIRE_OGM_COMPACT_LEN], near[WIRE_OGM_COMPACT_LEN];
+	uint8_t full[IPC_RELAY_MAX];
+	size_t lf = compact_entry(far, FWD_RELAY_FAR_HOPS), lfull, i;
+
+	(void)compact_entry(near, FWD_RELAY_FAR_HOPS - 1);
+	lfull = relay_entry(full, 0, 1);
+	full[2] = BS_MAXHOPS;		/* far, but full */
+	fwd_relayq_init(&q, 100);
+	(void)fwd_relayq_push(&q, IPC_IFINDEX_ALL, far, lf, 1000);
+	(void)fwd_relayq_push(&q, IPC_IFINDEX_ALL, far, lf, 1010);
+	ck_assert_uint_eq(fwd_relayq_deadline(&q),
+	    1000 + FWD_RELAY_FAR_MULT * 100);
+	(void)fwd_relayq_push(&q, IPC_IFINDEX_ALL, near, lf, 1050);
+	ck_assert_uint_eq(fwd_relayq_deadline(&q), 1050 + 100);
+	fwd_relayq_clear(&q);
+	(void)fwd_relayq_push(&q, IPC_IFINDEX_ALL, far, lf, 2000);
+	(void)fwd_relayq_push(&q, IPC_IFINDEX_ALL, full, lfull, 2050);
+	ck_assert_uint_eq(fwd_relayq_deadline(&q), 2050 + 100);
+	fwd_relayq_clear(&q);
+	/* A frame's worth of far ones: at once. */
+	for (i = 0; (i + 1) * lf < FWD_RELAY_FRAME_BYTES; i++)
+		(void)fwd_relayq_push(&q, IPC_IFINDEX_ALL, far, lf, 3000);
+	ck_assert_uint_gt(fwd_relayq_deadline(&q), 3000);
+	(void)fwd_relayq_push(&q, IPC_IFINDEX_ALL, far, lf, 3000);
+	ck_assert_uint_eq(fwd_relayq_deadline(&q), 1);
+	fwd_relayq_clear(&q);
+	/* Held (a neighbour came or went): far ones queued before 5000
+	 * wait one delay; the hold survives the clear; later ones wait
+	 * three. */
+	fwd_relayq_hold(&q, 5000);
+	fwd_relayq_hold(&q, 4500);		/* never shortened */
+	(void)fwd_relayq_push(&q, IPC_IFINDEX_ALL, far, lf, 4990);
+	ck_assert_uint_eq(fwd_relayq_deadline(&q), 4990 + 100);
+	fwd_relayq_clear(&q);
+	(void)fwd_relayq_push(&q, IPC_IFINDEX_ALL, far, lf, 5000);
+	ck_assert_uint_eq(fwd_relayq_deadline(&q),
+	    5000 + FWD_RELAY_FAR_MULT * 100);
+	fwd_relayq_clear(&q);
+	/* Turned off: every entry waits the relay delay. */
+	fwd_relayq_far(&q, 0, 0);
+	(void)fwd_relayq_push(&q, IPC_IFINDEX_ALL, far, lf, 6000);
+	ck_assert_uint_eq(fwd_relayq_deadline(&q), 6100);
+}
+END_TEST
+
 START_TEST(test_relayq_bounds)
 {
 	static struct fwd_relayq q;
@@ -769,8 +836,8 @@ START_TEST(test_relayq_bounds)
 	ck_assert_uint_eq(fwd_relayq_at(&q, 0)->entry[0], 100 - FWD_RELAY_QMAX);
 	ck_assert_uint_eq(fwd_relayq_at(&q, FWD_RELAY_QMAX - 1)->entry[0], 99);
 	ck_assert_uint_eq(q.bytes, FWD_RELAY_QMAX * 200);
-	/* The queue has not been empty since 5000: 70 ms from then. */
-	ck_assert_uint_eq(fwd_relayq_deadline(&q), 5000 + 70);
+	/* 64 entries, more than a frame holds: at once. */
+	ck_assert_uint_eq(fwd_relayq_deadline(&q), 1);
 	fwd_relayq_clear(&q);
 	ck_assert_uint_eq(q.n, 0);
 	ck_assert_uint_eq(q.bytes, 0);
@@ -1701,6 +1768,7 @@ fwd_orig_suite(void)
 
 	tc = tcase_create("relay");
 	tcase_add_test(tc, test_relay_delay);
+	tcase_add_test(tc, test_relayq_far);
 	tcase_add_test(tc, test_relayq_bounds);
 	tcase_add_test(tc, test_relay_entry_ok);
 	suite_add_tcase(s, tc);

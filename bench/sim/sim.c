@@ -72,6 +72,7 @@ struct sim {
 	/* --cut: when one of the two first dropped the other, when both
 	 * had (0: not yet), when both held each other again after it. */
 	uint64_t cut_drop_ms, cut_both_ms, cut_back_ms;
+	uint64_t cut_unrouted_ms, cut_routed_ms;	/* pairs, after T0 / T1 */
 	/* Live mode: the packet socket (-1: none) and what crossed it. */
 	int live_fd, live_ifindex;
 	uint64_t live_tx, live_rx_ctl, live_rx_data;
@@ -214,6 +215,9 @@ burst(struct sim_node *v, int new_neigh)
 	uint32_t idx = (uint32_t)(v - S.nodes);
 	uint64_t due;
 
+	/* As fwd_announce_relay_hold (fwd_announce_burst calls it). */
+	fwd_relayq_hold(&v->orig.rq, S.now + FWD_RELAY_HOLD_OGMS *
+	    (uint64_t)SIM_OGM_MS);
 	if (S.o.no_burst)
 		return;
 	if (new_neigh)
@@ -284,6 +288,9 @@ fwd_neigh(struct sim_node *v, const struct ipc_neigh *m)
 		if (b != NULL) {
 			sodium_memzero(b->key, sizeof(b->key));
 			*b = v->fnb[--v->n_fnb];
+			/* As fwd_apply_neigh (FWD_NEIGH_GONE). */
+			fwd_relayq_hold(&v->orig.rq, S.now +
+			    FWD_RELAY_HOLD_OGMS * (uint64_t)SIM_OGM_MS);
 		}
 		return;
 	}
@@ -330,6 +337,8 @@ fwd_neigh(struct sim_node *v, const struct ipc_neigh *m)
 	    memcmp(m->pk, S.o.live_pk, BS_PK_LEN) == 0)
 		live_ogm_key(v, b, m);
 }
+
+static void flush(struct sim_node *v, int own);
 
 /* A liar announces every relay with the best TQ its hop count allows. */
 static void
@@ -384,6 +393,9 @@ sim_emit(void *arg, uint16_t type, const void *obj, size_t size)
 		memcpy(&r, obj, sizeof(r));
 		if (v->role == SIM_LIAR)
 			liar_rewrite(&r);
+		/* As fwd_announce_relay: a frame's worth goes out first. */
+		if (fwd_relayq_deadline(&v->orig.rq) == 1)
+			flush(v, 0);
 		v->relay_lost += fwd_relayq_push(&v->orig.rq, r.ifindex,
 		    r.entry, r.len, S.now);
 		break;
@@ -525,15 +537,17 @@ flush(struct sim_node *v, int own)
 static void
 relay_due(struct sim_node *v)
 {
-	if (v->orig.rq.n == 0)
+	uint64_t at = fwd_relayq_deadline(&v->orig.rq);
+
+	if (at == 0)
 		return;
-	if (v->orig.rq.n >= WIRE_OGM_MAX_ENTRIES) {
+	if (at <= S.now) {
 		flush(v, 0);
 		return;
 	}
-	if (v->flush_at == 0) {
-		v->flush_at = fwd_relayq_deadline(&v->orig.rq);
-		ev_push(v->flush_at, (uint32_t)(v - S.nodes), EV_FLUSH, NULL);
+	if (v->flush_at == 0 || at < v->flush_at) {
+		v->flush_at = at;
+		ev_push(at, (uint32_t)(v - S.nodes), EV_FLUSH, NULL);
 	}
 }
 
@@ -605,6 +619,23 @@ cut_watch(void)
 		S.cut_back_ms = S.now;
 }
 
+static int converged(void);
+
+/*
+ * --cut: the first check after T0 at which a pair had no route, and the
+ * first after T1 at which every pair had one again.
+ */
+static void
+cut_routes(uint64_t now_ms)
+{
+	int all = converged();
+
+	if (!all && S.cut_unrouted_ms == 0)
+		S.cut_unrouted_ms = now_ms;
+	if (all && now_ms >= S.o.cut_t1_ms && S.cut_unrouted_ms != 0)
+		S.cut_routed_ms = now_ms;
+}
+
 /* --cut: the two nodes share a link in the graph. */
 static int
 cut_linked(void)
@@ -646,6 +677,17 @@ cut_report(void)
 		    "%.1f s, relink %.1f s after the cut\n",
 		    S.cut_drop_ms / 1000.0, both, S.cut_back_ms / 1000.0,
 		    (S.cut_back_ms - o->cut_t1_ms) / 1000.0);
+	if (S.cut_unrouted_ms == 0)
+		fprintf(stderr, "cut: every pair kept a route\n");
+	else if (S.cut_routed_ms == 0)
+		fprintf(stderr, "cut: a pair unrouted from %.1f s, not all "
+		    "routed again by %.1f s\n", S.cut_unrouted_ms / 1000.0,
+		    S.now / 1000.0);
+	else
+		fprintf(stderr, "cut: a pair unrouted from %.1f s, all routed "
+		    "again at %.1f s, %.1f s after the cut\n",
+		    S.cut_unrouted_ms / 1000.0, S.cut_routed_ms / 1000.0,
+		    (S.cut_routed_ms - o->cut_t1_ms) / 1000.0);
 }
 
 static void
@@ -870,6 +912,9 @@ node_start(struct sim_node *v, uint32_t idx)
 		return -1;
 	}
 	fwd_orig_init(&v->orig, &v->id, SIM_EPOCH, SIM_OGM_MS, SIM_HELLO_MS);
+	if (S.o.far_set)
+		fwd_relayq_far(&v->orig.rq, (uint8_t)S.o.far_hops,
+		    S.o.far_ms);
 	if (S.o.full_every > 0)
 		v->orig.full_every = S.o.full_every;
 	if (S.o.start_spread_ms > 0) {
@@ -1630,6 +1675,9 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 			if (o->settle_s == 0)
 				break;
 		}
+		if (o->cut_t1_ms != 0 && t * step >= o->cut_t0_ms &&
+		    S.cut_routed_ms == 0)
+			cut_routes(t * step);
 		if (getenv("SIM_COUNTERS") != NULL && t * step % 5000 == 0)
 			progress_print(t * step);
 		if (!o->quiet && o->n >= 300 && t % 10 == 0)

@@ -66,6 +66,8 @@ struct sim_opts {
 					   entry relayed, no gap expected */
 	unsigned fisheye_hops;		/* 0: pcore's default rule; else */
 	unsigned fisheye_gap_max;	/* pcore.fisheye_hops, _gap_max */
+	int far_set;			/* --relay-far given: */
+	unsigned far_hops, far_ms;	/* fwd_relayq_far() */
 	unsigned start_spread_ms;	/* 0: listen from 0, first HELLO at a
 					   random phase; else each node
 					   starts (listens, sends its first

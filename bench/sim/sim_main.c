@@ -27,7 +27,7 @@ usage(FILE *fp)
 	    "         [--no-header] [--no-burst] [--start-spread MS]\n"
 	    "         [--full-every N] [--no-fisheye | --fisheye HOPS,GAP]\n"
 	    "         [--hello-sign] [--no-want] [--no-sign-ask]\n"
-	    "         [--cut A,B,T0,T1]\n"
+	    "         [--cut A,B,T0,T1] [--relay-far HOPS,MS]\n"
 	    "       batsec-sim --live IFACE --live-pub FILE --live-k K\n"
 	    "         --live-secs SEC [--live-policy FILE] [options]\n"
 	    "       batsec-sim --sweep [--sizes N,N,...] [--memo-from N]\n"
@@ -62,6 +62,10 @@ usage(FILE *fp)
 	    "gap by hops, pcore_fisheye_gap), receivers expect none;\n"
 	    "--fisheye HOPS,GAP: gap 2 from HOPS relayed hops on, doubling\n"
 	    "with the hops, at most GAP (1, 2, 4 or 8; default 8,4);\n"
+	    "--relay-far HOPS,MS: compact entries relayed with HOPS or more\n"
+	    "hops wait up to MS in the relay queue (default as batsecd,\n"
+	    "FWD_RELAY_FAR_HOPS and FWD_RELAY_FAR_MULT relay delays);\n"
+	    "HOPS 0: every entry waits the relay delay, as before;\n"
 	    "SIM_COUNTERS=1 in the environment: pcore's counters per node\n"
 	    "and second of the window, and every 5 virtual s the originators\n"
 	    "missing and pairs unrouted (loops, dead ends), on stderr;\n"
@@ -299,6 +303,7 @@ main(int argc, char **argv)
 		{ "no-sign-ask", no_argument, NULL, 'A' },
 		{ "cut", required_argument, NULL, 'x' },
 		{ "fisheye", required_argument, NULL, 'e' },
+		{ "relay-far", required_argument, NULL, 'R' },
 		{ "start-spread", required_argument, NULL, 'G' },
 		{ "live", required_argument, NULL, 'i' },
 		{ "live-pub", required_argument, NULL, 'p' },
@@ -376,6 +381,15 @@ main(int argc, char **argv)
 				    BS_MAXHOPS);
 				return 2;
 			}
+			break;
+		case 'R':
+			if (sscanf(optarg, "%u,%u", &o.far_hops, &o.far_ms) !=
+			    2 || o.far_hops > BS_MAXHOPS || o.far_ms > 60000) {
+				fprintf(stderr, "batsec-sim: --relay-far HOPS,MS"
+				    ": HOPS 0..%u, MS 0..60000\n", BS_MAXHOPS);
+				return 2;
+			}
+			o.far_set = 1;
 			break;
 		case 'G': o.start_spread_ms = (unsigned)strtoul(optarg, NULL,
 		    10);

@@ -352,11 +352,19 @@ fwd_announce_deadline(const struct fwd *f)
 }
 
 void
+fwd_announce_relay_hold(struct fwd *f, uint64_t now_ms)
+{
+	fwd_relayq_hold(&f->orig.rq, now_ms + FWD_RELAY_HOLD_OGMS *
+	    (uint64_t)f->orig.ogm_ms);
+}
+
+void
 fwd_announce_burst(struct fwd *f, uint32_t ifindex, int new_neigh,
     uint64_t now_ms)
 {
 	struct fwd_iface *v = fwd_iface_usable_by_index(&f->ifs, ifindex);
 
+	fwd_announce_relay_hold(f, now_ms);
 	if (v == NULL)
 		return;
 	if (new_neigh) {
@@ -475,6 +483,10 @@ fwd_announce_relay(struct fwd *f, const struct ipc_relay *r, uint64_t now_ms)
 
 	if (fwd_relay_entry_ok(r->entry, r->len) != 0)
 		return -1;
+	/* A frame's worth waits already: out with it before this one, so
+	 * that one parser batch (up to 40 entries) cannot overflow it. */
+	if (fwd_relayq_deadline(&f->orig.rq) == 1)
+		fwd_announce_flush(f, 0);
 	lost = fwd_relayq_push(&f->orig.rq, r->ifindex, r->entry, r->len,
 	    now_ms);
 	f->orig.c.relay_queued++;

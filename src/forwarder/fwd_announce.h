@@ -28,10 +28,15 @@ uint64_t fwd_announce_deadline(const struct fwd *f);
 /* Send what is due: HELLOs, the own OGM, the relay queue. */
 void	fwd_announce_run(struct fwd *f, uint64_t now_ms);
 /*
+ * The node's neighbours changed: for FWD_RELAY_HOLD_OGMS OGM intervals
+ * relay entries wait one relay delay, far or not (fwd_relayq_hold).
+ */
+void	fwd_announce_relay_hold(struct fwd *f, uint64_t now_ms);
+/*
  * A neighbour appeared on ifindex (new: its first NEIGH UP, or its
  * parser started again; else its link became bidirectional): ask for an
  * extra HELLO there, signed, and our OGMs full for a while (new only), and
- * an extra own OGM, bounded by fwd_burst.h's buckets.
+ * an extra own OGM, bounded by fwd_burst.h's buckets; and the relay hold.
  */
 void	fwd_announce_burst(struct fwd *f, uint32_t ifindex, int new_neigh,
 	    uint64_t now_ms);

@@ -73,6 +73,8 @@ fwd_apply_neigh(void *arg, const union ipc_payload *u)
 		    (n->flags & IPC_NEIGH_F_BACK) == 0, now_ms);
 		/* FALLTHROUGH */
 	case FWD_NEIGH_GONE:
+		/* Paths change: relays go out without the far wait. */
+		fwd_announce_relay_hold(f, now_ms);
 		f->fast_dirty = 1;
 		fwd_events_note(&f->events, FWD_EV_NEIGH, n->state == IPC_NEIGH_UP ? "up" :
 		    "down", n->addr, "interface %s link_tq %u",

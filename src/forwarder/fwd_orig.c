@@ -539,10 +539,39 @@ void
 fwd_relayq_init(struct fwd_relayq *q, uint32_t delay_ms)
 {
 	q->delay_ms = delay_ms;
-	q->head = 0;
-	q->n = 0;
-	q->bytes = 0;
-	q->first_ms = 0;
+	q->hold_until_ms = 0;
+	fwd_relayq_far(q, FWD_RELAY_FAR_HOPS, FWD_RELAY_FAR_MULT * delay_ms);
+	fwd_relayq_clear(q);
+}
+
+void
+fwd_relayq_hold(struct fwd_relayq *q, uint64_t until_ms)
+{
+	if (until_ms > q->hold_until_ms)
+		q->hold_until_ms = until_ms;
+}
+
+void
+fwd_relayq_far(struct fwd_relayq *q, uint8_t far_hops, uint32_t far_ms)
+{
+	q->far_hops = far_hops;
+	q->far_ms = far_ms > q->delay_ms ? far_ms : q->delay_ms;
+}
+
+/*
+ * 1 when entry may wait far_ms: compact, relayed far_hops or more hops,
+ * no hold.
+ */
+static int
+fwd_relayq_is_far(const struct fwd_relayq *q, const uint8_t *entry,
+    size_t len, uint64_t now_ms)
+{
+	struct wire_ogm_mut m;
+
+	if (q->far_hops == 0 || now_ms < q->hold_until_ms ||
+	    wire_ogm_mut_get(entry, len, &m) != WIRE_OK)
+		return 0;
+	return m.kind == WIRE_OGM_COMPACT && m.hops >= q->far_hops;
 }
 
 static void
@@ -569,6 +598,10 @@ fwd_relayq_push(struct fwd_relayq *q, uint32_t ifindex,
 	}
 	if (q->n == 0)
 		q->first_ms = now_ms;
+	if (!q->has_near && !fwd_relayq_is_far(q, entry, len, now_ms)) {
+		q->has_near = 1;
+		q->near_ms = now_ms;
+	}
 	e = &q->v[(q->head + q->n) % FWD_RELAY_QMAX];
 	e->ifindex = ifindex;
 	e->len = (uint16_t)len;
@@ -587,13 +620,27 @@ fwd_relayq_at(const struct fwd_relayq *q, size_t i)
 uint64_t
 fwd_relayq_deadline(const struct fwd_relayq *q)
 {
-	return q->n > 0 ? q->first_ms + q->delay_ms : 0;
+	uint64_t at;
+
+	if (q->n == 0)
+		return 0;
+	if (q->n >= WIRE_OGM_MAX_ENTRIES || q->bytes >= FWD_RELAY_FRAME_BYTES)
+		return 1;
+	at = q->first_ms + q->far_ms;
+	if (q->has_near && q->near_ms + q->delay_ms < at)
+		at = q->near_ms + q->delay_ms;
+	return at;
 }
 
 void
 fwd_relayq_clear(struct fwd_relayq *q)
 {
-	fwd_relayq_init(q, q->delay_ms);
+	q->head = 0;
+	q->n = 0;
+	q->bytes = 0;
+	q->first_ms = 0;
+	q->near_ms = 0;
+	q->has_near = 0;
 }
 
 /* ---- the neighbour table ---------------------------------------------------------- */

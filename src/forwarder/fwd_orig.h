@@ -18,9 +18,11 @@
  * Timing (batsec-protocol(7)): a HELLO per up mesh interface every hello
  * interval and an OGM every OGM interval, each with a uniform jitter of
  * +-FWD_JITTER_PCT percent.  Relay entries wait at most the relay delay
- * (fwd_relay_delay: a tenth of the OGM interval, 10..100 ms) and then go
- * out, aggregated, on every up interface (or the one the parser named);
- * the node's own OGM takes the waiting ones with it.
+ * (fwd_relay_delay: a tenth of the OGM interval, 10..100 ms; compact
+ * entries of originators FWD_RELAY_FAR_HOPS or more away up to
+ * FWD_RELAY_FAR_MULT delays, see fwd_relayq_deadline) and then go out,
+ * aggregated, on every up interface (or the one the parser named); the
+ * node's own OGM takes the waiting ones with it.
  *
  * Frame counter: (epoch << 32) | n, where n counts the OGM frames this
  * boot sent (on all interfaces together), so every receiver sees it grow
@@ -60,6 +62,19 @@ struct fwd_tables;
  */
 #define FWD_RELAY_DELAY_MIN_MS	10
 #define FWD_RELAY_DELAY_MAX_MS	100
+/*
+ * A compact entry relayed with FWD_RELAY_FAR_HOPS or more hops (its
+ * originator that far away) may wait FWD_RELAY_FAR_MULT relay delays
+ * instead of one, unless a full entry or a nearer one is waiting too (then
+ * all go at that one's deadline) or a frame's worth (FWD_RELAY_FRAME_BYTES)
+ * is queued; and not for FWD_RELAY_HOLD_OGMS OGM intervals after one of
+ * the node's neighbours came, came back, went or became bidirectional
+ * (fwd_relayq_hold).  See batsec-protocol(7), "Aggregation".
+ */
+#define FWD_RELAY_FAR_HOPS	2
+#define FWD_RELAY_FAR_MULT	3
+#define FWD_RELAY_FRAME_BYTES	1200
+#define FWD_RELAY_HOLD_OGMS	8
 /* The signed part of an own OGM entry with every TVLV we may add. */
 #define FWD_OWN_BLOCK_MAX	(WIRE_OGM_FIXED_LEN + WIRE_TVLV_MAX + BS_SIG_LEN)
 #define FWD_OWN_ENTRY_MAX	(WIRE_OGM_MUT_LEN + FWD_OWN_BLOCK_MAX)
@@ -204,7 +219,13 @@ struct fwd_relayq {
 	size_t n;
 	size_t bytes;			/* sum of the entries' len */
 	uint64_t first_ms;		/* when the oldest waiting one came */
+	uint64_t near_ms;		/* when the oldest full or near one
+					   came, if has_near */
+	int has_near;
 	uint32_t delay_ms;		/* longest wait (fwd_relay_delay) */
+	uint32_t far_ms;		/* longest wait of far compact ones */
+	uint8_t far_hops;		/* hops from which one is far; 0: none */
+	uint64_t hold_until_ms;		/* no far waits before (fwd_relayq_hold) */
 };
 
 /* What the origination code keeps (one per forwarder). */
@@ -370,8 +391,19 @@ int	fwd_relay_entry_ok(const uint8_t *entry, size_t len);
 
 /* The relay delay for an OGM interval (see FWD_RELAY_DELAY_MAX_MS). */
 uint32_t fwd_relay_delay(uint32_t ogm_ms);
-/* An empty queue whose entries wait at most delay_ms. */
+/*
+ * An empty queue whose entries wait at most delay_ms, compact ones
+ * relayed with FWD_RELAY_FAR_HOPS or more hops FWD_RELAY_FAR_MULT times
+ * as long.
+ */
 void	fwd_relayq_init(struct fwd_relayq *q, uint32_t delay_ms);
+/* Far entries from far_hops hops (0: none) wait far_ms (tests, bench). */
+void	fwd_relayq_far(struct fwd_relayq *q, uint8_t far_hops, uint32_t far_ms);
+/*
+ * Entries queued before until_ms wait one relay delay whatever their hops
+ * (a change among the neighbours: fresh paths should spread at once).
+ */
+void	fwd_relayq_hold(struct fwd_relayq *q, uint64_t until_ms);
 /*
  * Queue a copy; when FWD_RELAY_QMAX entries or FWD_RELAY_QBYTES bytes
  * would be exceeded, the oldest ones are dropped.  Returns how many were
@@ -382,8 +414,14 @@ size_t	fwd_relayq_push(struct fwd_relayq *q, uint32_t ifindex,
 /* The i-th oldest waiting entry (i < q->n). */
 const struct fwd_relay_ent *fwd_relayq_at(const struct fwd_relayq *q,
 	    size_t i);
-/* When the queue must be flushed (first_ms + delay_ms); 0 when empty. */
+/*
+ * When the queue must be flushed: the oldest full or near entry's arrival
+ * + delay_ms, or the oldest one's + far_ms, whichever comes first; 1 (at
+ * once) when FWD_RELAY_FRAME_BYTES or WIRE_OGM_MAX_ENTRIES are waiting; 0
+ * when empty.
+ */
 uint64_t fwd_relayq_deadline(const struct fwd_relayq *q);
+/* Empty the queue (its delays stay). */
 void	fwd_relayq_clear(struct fwd_relayq *q);
 /*
  * 1 when a relay entry would go back only to the neighbour it came from:
