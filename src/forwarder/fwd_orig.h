@@ -374,7 +374,7 @@ void	fwd_agg_begin(struct fwd_agg *a, struct fwd_orig *o,
 	    const struct fwd_tagkey *keys, size_t nkeys, size_t mtu,
 	    fwd_frame_fn emit, void *arg);
 /*
- * Add one whole entry (28-byte mutable part, then signed part and
+ * Add one whole entry (22-byte mutable part, then signed part and
  * signature), closing the open frame first when it would not fit.
  * WIRE_OK; WIRE_ELEN (counted as entry_too_big) when the entry cannot fit
  * even an empty frame, tagged or signed; WIRE_EINVAL when it is malformed.
