@@ -2154,6 +2154,62 @@ START_TEST(test_orig_remove)
 }
 END_TEST
 
+/*
+ * Lookups try the slot the last one found first (orig.c, orig_hint): a
+ * slot freed and taken by another originator must not answer for the
+ * one that left, by key or by address.
+ */
+START_TEST(test_orig_lookup_hint)
+{
+	struct routing_params p;
+	struct routing *rt;
+	struct routing_ogm_result res;
+	struct routing_orig_info oi;
+	struct routing_ogm m;
+
+	routing_params_default(&p);
+	rt = mk_rt(&p);
+	perfect(rt, IF1, 5, T0);
+	m = ogm((struct ogm_of){ .orig = 5, .sender = 5, .prev = 5, .seqno = 1,
+	    .tq = 255, .hops = 0, .ttl = 50 });
+	apply_ok(rt, &m, T0, &res);
+	m = ogm((struct ogm_of){ .orig = 9, .sender = 5, .prev = 8, .seqno = 1,
+	    .tq = 220, .hops = 1, .ttl = 50 });
+	apply_ok(rt, &m, T0, &res);
+	/* The hint on 9, then on 5; 5 leaves and 10 takes its slot. */
+	ck_assert_int_eq(routing_orig_get(rt, ident(9)->pk, &oi), ROUTING_OK);
+	ck_assert_int_eq(routing_orig_get_addr(rt, ident(5)->addr, &oi),
+	    ROUTING_OK);
+	ck_assert_mem_eq(oi.pk, ident(5)->pk, BS_PK_LEN);
+	ck_assert_int_eq(routing_orig_remove(rt, ident(5)->pk, NULL, NULL),
+	    ROUTING_OK);
+	ck_assert_int_eq(routing_orig_get(rt, ident(5)->pk, &oi),
+	    ROUTING_ENOENT);
+	ck_assert_int_eq(routing_orig_get_addr(rt, ident(5)->addr, &oi),
+	    ROUTING_ENOENT);
+	m = ogm((struct ogm_of){ .orig = 10, .sender = 5, .prev = 8,
+	    .seqno = 1, .tq = 220, .hops = 1, .ttl = 50 });
+	apply_ok(rt, &m, T0, &res);
+	ck_assert_uint_eq(res.orig_new, 1);
+	ck_assert_int_eq(routing_orig_get_addr(rt, ident(10)->addr, &oi),
+	    ROUTING_OK);
+	ck_assert_mem_eq(oi.pk, ident(10)->pk, BS_PK_LEN);
+	ck_assert_int_eq(routing_orig_get(rt, ident(5)->pk, &oi),
+	    ROUTING_ENOENT);
+	ck_assert_int_eq(routing_orig_get_addr(rt, ident(5)->addr, &oi),
+	    ROUTING_ENOENT);
+	/* Key and address of different originators, one after the other. */
+	ck_assert_int_eq(routing_orig_get(rt, ident(9)->pk, &oi), ROUTING_OK);
+	ck_assert_mem_eq(oi.addr, ident(9)->addr, BS_ADDR_LEN);
+	ck_assert_int_eq(routing_orig_get_addr(rt, ident(10)->addr, &oi),
+	    ROUTING_OK);
+	ck_assert_mem_eq(oi.pk, ident(10)->pk, BS_PK_LEN);
+	ck_assert_int_eq(routing_orig_get(rt, ident(9)->pk, &oi), ROUTING_OK);
+	ck_assert_mem_eq(oi.pk, ident(9)->pk, BS_PK_LEN);
+	routing_free(rt);
+}
+END_TEST
+
 /* Tables fed the same input under different hash keys dump the same. */
 static void
 feed(struct routing *rt)
@@ -2522,6 +2578,7 @@ routing_suite(void)
 	tcase_add_test(tc, test_orig_cap_default);
 	tcase_add_test(tc, test_evict_candidate);
 	tcase_add_test(tc, test_orig_remove);
+	tcase_add_test(tc, test_orig_lookup_hint);
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_params);
 	tcase_add_test(tc, test_strerror);

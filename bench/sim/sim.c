@@ -1648,6 +1648,7 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 	sim_memo = o->memo;
 	sim_ed_real = sim_chain_calls = 0;
 	sim_memo_reset();
+	sim_rng_seed(o->seed);
 	sim_track = getenv("SIM_COUNTERS") != NULL;
 	/* A sweep's runs share nothing: node i of the last run is not ours. */
 	free(trk);

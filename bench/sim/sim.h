@@ -233,5 +233,9 @@ void	*__real_calloc(size_t n, size_t size);
 void	*__real_realloc(void *p, size_t n);
 void	__real_free(void *p);
 void	sim_memo_reset(void);
+/* The reproducible random source (sim_wrap.c): install before
+ * bs_crypto_init (not in --live mode), seed at the start of each run. */
+int	sim_rng_install(void);
+void	sim_rng_seed(uint64_t seed);
 
 #endif /* BATSEC_SIM_H */

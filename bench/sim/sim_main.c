@@ -420,6 +420,12 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* In virtual time every random byte comes from --seed (sim_wrap.c);
+	 * live mode talks to a real daemon and keeps the system's. */
+	if (o.live_iface == NULL && sim_rng_install() != 0) {
+		fprintf(stderr, "batsec-sim: no reproducible random source\n");
+		return 1;
+	}
 	if (bs_crypto_init() != 0) {
 		fprintf(stderr, "batsec-sim: libsodium did not start\n");
 		return 1;

@@ -9,12 +9,18 @@
  *    walk's length either way);
  *  - malloc, calloc, realloc, aligned_alloc, free: the usable size of every block is
  *    added to or taken from *sim_heap_acct while it is set, so the
- *    simulator can say what one node's parser core holds on the heap.
+ *    simulator can say what one node's parser core holds on the heap;
+ *  - and, not a link-time wrap, libsodium's random source
+ *    (randombytes_set_implementation): in virtual time every random byte
+ *    the daemon's code asks for (hop-chain and OGM-chain seeds, link
+ *    salts, hash and cache keys) comes from a ChaCha20 stream keyed by
+ *    the run's --seed, so a run is reproducible.
  *
  * Only references from other objects are wrapped (that is what --wrap
  * does), i.e. the calls pcore and the routing core make.
  */
 #include <malloc.h>
+#include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,4 +236,79 @@ __wrap_free(void *p)
 {
 	acct(p, -1);
 	__real_free(p);
+}
+
+/* ---- a reproducible random source ----------------------------------------- */
+
+static uint8_t rng_key[crypto_stream_chacha20_KEYBYTES];
+static uint64_t rng_calls;
+
+/* Each request is the start of its own ChaCha20 stream (nonce = count of
+ * requests), so what a request gets depends only on the seed and on how
+ * many came before it. */
+static void
+rng_buf(void *const buf, const size_t size)
+{
+	uint8_t nonce[crypto_stream_chacha20_NONCEBYTES];
+
+	bs_put64(nonce, rng_calls++);
+	(void)crypto_stream_chacha20(buf, (unsigned long long)size, nonce,
+	    rng_key);
+}
+
+static uint32_t
+rng_random(void)
+{
+	uint8_t b[4];
+
+	rng_buf(b, sizeof(b));
+	return bs_get32(b);
+}
+
+static const char *
+rng_name(void)
+{
+	return "batsec-sim";
+}
+
+static void
+rng_stir(void)
+{
+}
+
+static int
+rng_close(void)
+{
+	return 0;
+}
+
+static struct randombytes_implementation rng_impl = {
+	.implementation_name = rng_name,
+	.random = rng_random,
+	.stir = rng_stir,
+	.uniform = NULL,		/* libsodium's, on rng_random */
+	.buf = rng_buf,
+	.close = rng_close,
+};
+
+int
+sim_rng_install(void)
+{
+	return randombytes_set_implementation(&rng_impl);
+}
+
+void
+sim_rng_seed(uint64_t seed)
+{
+	static const char label[] = "batsec-sim random source";
+	crypto_generichash_state st;
+	uint8_t s[8];
+
+	bs_put64(s, seed);
+	(void)crypto_generichash_init(&st, NULL, 0, sizeof(rng_key));
+	(void)crypto_generichash_update(&st, (const uint8_t *)label,
+	    sizeof(label) - 1);
+	(void)crypto_generichash_update(&st, s, sizeof(s));
+	(void)crypto_generichash_final(&st, rng_key, sizeof(rng_key));
+	rng_calls = 0;
 }

@@ -3,6 +3,7 @@
  * status, TQ rings, best-next-hop election, relay decision), queries, and
  * the sweep that removes stale candidates and originators.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,25 +28,41 @@ orig_bucket_addr(const struct routing *rt, const uint8_t *addr)
 	return rt_hash(rt, 0, addr, BS_ADDR_LEN) & rt->orig_mask;
 }
 
+/* The hinted slot, when it is in use and holds this key (at off, len). */
+static int
+orig_hinted(const struct routing *rt, uint32_t i, size_t off,
+    const uint8_t *key, size_t len)
+{
+	return i < rt->orig_top && rt->orig[i].used &&
+	    memcmp((const uint8_t *)&rt->orig[i] + off, key, len) == 0;
+}
+
 static uint32_t
 orig_lookup_pk(const struct routing *rt, const uint8_t *pk)
 {
-	uint32_t i = rt->orig_bkt_pk[orig_bucket_pk(rt, pk)];
+	uint32_t i = *rt->orig_hint;
 
-	for (; i != RT_NIL; i = rt->orig[i].next_pk)
+	if (orig_hinted(rt, i, offsetof(struct rt_orig, pk), pk, BS_PK_LEN))
+		return i;
+	for (i = rt->orig_bkt_pk[orig_bucket_pk(rt, pk)]; i != RT_NIL;
+	    i = rt->orig[i].next_pk)
 		if (memcmp(rt->orig[i].pk, pk, BS_PK_LEN) == 0)
-			return i;
+			return *rt->orig_hint = i;
 	return RT_NIL;
 }
 
 static uint32_t
 orig_lookup_addr(const struct routing *rt, const uint8_t *addr)
 {
-	uint32_t i = rt->orig_bkt_addr[orig_bucket_addr(rt, addr)];
+	uint32_t i = *rt->orig_hint;
 
-	for (; i != RT_NIL; i = rt->orig[i].next_addr)
+	if (orig_hinted(rt, i, offsetof(struct rt_orig, addr), addr,
+	    BS_ADDR_LEN))
+		return i;
+	for (i = rt->orig_bkt_addr[orig_bucket_addr(rt, addr)]; i != RT_NIL;
+	    i = rt->orig[i].next_addr)
 		if (memcmp(rt->orig[i].addr, addr, BS_ADDR_LEN) == 0)
-			return i;
+			return *rt->orig_hint = i;
 	return RT_NIL;
 }
 

@@ -116,6 +116,8 @@ routing_new(const struct routing_params *p,
 	rt->orig_mask = ob - 1;
 	rt->neigh_free = RT_NIL;
 	rt->orig_free = RT_NIL;
+	rt->orig_hint_slot = RT_NIL;
+	rt->orig_hint = &rt->orig_hint_slot;
 	if (rt->neigh == NULL || rt->neigh_bkt_pk == NULL ||
 	    rt->neigh_bkt_addr == NULL || rt->orig_bkt_pk == NULL ||
 	    rt->orig_bkt_addr == NULL) {

@@ -97,6 +97,15 @@ struct routing {
 	uint32_t *orig_bkt_pk;		/* orig_mask + 1 heads each */
 	uint32_t *orig_bkt_addr;
 	uint32_t orig_mask;
+	/* The slot the last originator lookup found, by key or by address:
+	 * lookups try it first (a packet's entry looks its originator up
+	 * five or six times, and each full lookup hashes the key and misses
+	 * the cache on a bucket).  A hint, not state: lookups of a const
+	 * table write it through orig_hint (which points at orig_hint_slot),
+	 * and it is used only when that slot is in use and holds the key
+	 * asked for, so a stale hint costs one comparison. */
+	uint32_t *orig_hint;
+	uint32_t orig_hint_slot;
 
 	struct rt_neigh *neigh;		/* neigh_cap entries */
 	uint32_t neigh_top;
