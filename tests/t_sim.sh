@@ -39,6 +39,8 @@ for t in chain grid rgg; do
 done
 sim "rgg of 10 nodes, 10% loss: all pairs routed" --topo rgg -n 10 \
     --loss 0.1 --seed 3 --check-reach
+check "the routed pairs by BFS distance are printed ($(grep 'reach by' "$D/err"))" \
+    grep -q 'reach by BFS hops: 1-8 90/90 (100.00 %)' "$D/err"
 
 # Two nodes that both dropped each other (batsec-protocol(7), HELLO
 # authentication): chain of 10, link 4-5 cut from 30 to 35 s.  Each tags

@@ -1149,11 +1149,40 @@ walk_from(struct walk *w, unsigned s, unsigned d)
 	}
 }
 
+/* Pairs by BFS hops: 1-8, 9-16, 17-24, 25-33 (SIM_HORIZON). */
+#define REACH_BANDS	4
+#define REACH_BAND(h)	((h) <= 8 ? 0 : (h) <= 16 ? 1 : (h) <= 24 ? 2 : 3)
+
 struct reach {
 	unsigned long routable, routed, clean, beyond;
+	unsigned long band_routable[REACH_BANDS], band_routed[REACH_BANDS];
 	double stretch_sum, stretch_max;
 	unsigned long stretch_n;
 };
+
+/*
+ * On stderr: the routable pairs and the share routed by BFS distance.
+ * With 5 % loss and hop penalty 30 a path's TQ falls to 0 after about 25
+ * hops, so the last band is where a mesh larger than the horizon loses
+ * pairs (bench/README.md, Scale).
+ */
+static void
+reach_bands(const struct reach *r)
+{
+	static const char *const name[REACH_BANDS] = {
+		"1-8", "9-16", "17-24", "25-33"
+	};
+	unsigned i;
+
+	fprintf(stderr, "reach by BFS hops:");
+	for (i = 0; i < REACH_BANDS; i++)
+		fprintf(stderr, " %s %lu/%lu (%.2f %%)%s", name[i],
+		    r->band_routed[i], r->band_routable[i],
+		    r->band_routable[i] ?
+		    100.0 * r->band_routed[i] / r->band_routable[i] : 0.0,
+		    i + 1 < REACH_BANDS ? "," : "");
+	fprintf(stderr, "; beyond 33: %lu pairs\n", r->beyond);
+}
 
 static int
 measure_reach(struct reach *r)
@@ -1184,10 +1213,12 @@ measure_reach(struct reach *r)
 				continue;
 			}
 			r->routable++;
+			r->band_routable[REACH_BAND(bd)]++;
 			walk_from(&w, s, d);
 			if (w.st[s] != W_OK)
 				continue;
 			r->routed++;
+			r->band_routed[REACH_BAND(bd)]++;
 			if (w.clean[s])
 				r->clean++;
 			{
@@ -1631,6 +1662,7 @@ fill_result(struct sim_result *r, const struct sim_totals *a,
 		r->stretch_mean = rc.stretch_n ? rc.stretch_sum / rc.stretch_n :
 		    0;
 		r->stretch_max = rc.stretch_max;
+		reach_bands(&rc);
 	}
 	measure_best(r);
 }
