@@ -1393,7 +1393,12 @@ sim_verify_note(unsigned dom, const uint64_t h[2])
 	trk_dom[dom & 7]++;
 	if (dom != BS_DOM_OGM || sim_cur < 0)
 		return;
-	if (trk == NULL && (trk = calloc(m + 1, sizeof(*trk))) == NULL)
+	/* The simulator's own table, not the node's: this runs inside a
+	 * pcore call, while the node's heap is counted, so not through the
+	 * counting wrapper (setting sim_heap_acct to NULL around calloc
+	 * does not work: the compiler may drop a store a call to calloc
+	 * cannot read). */
+	if (trk == NULL && (trk = __real_calloc(m + 1, sizeof(*trk))) == NULL)
 		return;
 	a = (h[0] ^ ((uint64_t)(sim_cur + 1) * 0x9e3779b97f4a7c15ull)) | 1;
 	for (i = a & m;; i = (i + 1) & m) {
@@ -1683,7 +1688,7 @@ sim_run(const struct sim_opts *o, struct sim_result *r)
 	sim_rng_seed(o->seed);
 	sim_track = getenv("SIM_COUNTERS") != NULL;
 	/* A sweep's runs share nothing: node i of the last run is not ours. */
-	free(trk);
+	__real_free(trk);
 	trk = NULL;
 	trk_used = trk_full = 0;
 	r->memo = o->memo;
