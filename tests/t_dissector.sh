@@ -459,86 +459,63 @@ eq "FRAG 1236: fragmenter = UNICAST source" "$(get batsec.frag.offset 1236 \
 eq "FRAG 1236: destination = UNICAST destination" "$(get batsec.frag.offset \
     1236 batsec.dst)" "$(get batsec.ciphertext_len 98 batsec.dst)"
 
+# old_layout PCAP TYPE VERSION FILTER NAME WHAT UPTO: every frame of TYPE
+# in PCAP is refused as VERSION, the one expert info being "version
+# VERSION NAME WHAT: obsolete, batsecd refuses it (NAME is version N)",
+# and is read to its end with the old layout (the display filter FILTER
+# holds on it); UPTO names what the decoding reached.
+old_layout() {
+	ol_n_all=$(ts -r "$1" -Y "batsec.type == $2" -T fields \
+	    -e frame.number | wc -l)
+	ol_n_old=$(ts -r "$1" -Y "batsec.type == $2 && batsec.version == $3 &&
+	    $4" -T fields -e frame.number | wc -l)
+	ol_msgs=$(ts -r "$1" -Y "batsec.type == $2" -T fields \
+	    -e _ws.expert.message | sort -u | tr '\n' '/')
+	case $5 in
+	OGM) ol_cur=3 ;;
+	*) ol_cur=4 ;;
+	esac
+	ol_want="version $3 $5 $6: obsolete, batsecd refuses it ($5 is"
+	ol_want="$ol_want version $ol_cur)/"
+	if [ "$ol_n_all" -gt 0 ] && [ "$ol_n_old" -eq "$ol_n_all" ] &&
+	    [ "$ol_msgs" = "$ol_want" ]; then
+		pass "version-$3 ${5}s: all $ol_n_all refused and decoded to" \
+		    "the $7 with the old layout"
+	else
+		fail "version-$3 ${5}s: $ol_n_old of $ol_n_all decoded with" \
+		    "the old layout; expert infos: $ol_msgs"
+	fi
+}
+
 # A version-1 OGM (tests/pcap/live-mesh3-ogm1.pcap, captured before
-# compact entries) is refused, and read to its end with the old layout:
-# entries without a kind, the trailer, nothing else wrong.
+# compact entries): entries without a kind, the trailer.
 V1=$TOP/tests/pcap/live-mesh3-ogm1.pcap
 if [ -f "$V1" ]; then
-	n_ogm=$(ts -r "$V1" -Y 'batsec.type == 0x02' -T fields \
-	    -e frame.number | wc -l)
-	n_old=$(ts -r "$V1" -Y 'batsec.type == 0x02 && batsec.version == 1 &&
-	    batsec.ogm.seqno && batsec.trailer.auth && !batsec.ogm.kind' \
-	    -T fields -e frame.number | wc -l)
-	msgs=$(ts -r "$V1" -Y 'batsec.type == 0x02' -T fields \
-	    -e _ws.expert.message | sort -u | tr '\n' '/')
-	want="version 1 OGM (no compact entries): obsolete, batsecd"
-	want="$want refuses it (OGM is version 3)/"
-	if [ "$n_ogm" -gt 0 ] && [ "$n_old" -eq "$n_ogm" ] &&
-	    [ "$msgs" = "$want" ]; then
-		pass "version-1 OGMs: all $n_ogm refused and decoded to" \
-		    "the trailer with the old layout"
-	else
-		fail "version-1 OGMs: $n_old of $n_ogm decoded with the old" \
-		    "layout; expert infos: $msgs"
-	fi
+	old_layout "$V1" 0x02 1 \
+	    'batsec.ogm.seqno && batsec.trailer.auth && !batsec.ogm.kind' \
+	    OGM "(no compact entries)" trailer
 fi
 
 # A version-2 HELLO (tests/pcap/live-mesh3-hello2.pcap, captured before
-# the link trailer) is refused, and read to its end with the old layout:
-# a bare signature after the neighbours, no trailer, nothing else wrong.
+# the link trailer): a bare signature after the neighbours, no trailer.
 V2=$TOP/tests/pcap/live-mesh3-hello2.pcap
 if [ -f "$V2" ]; then
-	n_hello=$(ts -r "$V2" -Y 'batsec.type == 0x01' -T fields \
-	    -e frame.number | wc -l)
-	n_old=$(ts -r "$V2" -Y 'batsec.type == 0x01 && batsec.version == 2 &&
-	    batsec.hello.seqno && batsec.signature && !batsec.trailer' \
-	    -T fields -e frame.number | wc -l)
-	msgs=$(ts -r "$V2" -Y 'batsec.type == 0x01' -T fields \
-	    -e _ws.expert.message | sort -u | tr '\n' '/')
-	want="version 2 HELLO (no link trailer): obsolete, batsecd"
-	want="$want refuses it (HELLO is version 4)/"
-	if [ "$n_hello" -gt 0 ] && [ "$n_old" -eq "$n_hello" ] &&
-	    [ "$msgs" = "$want" ]; then
-		pass "version-2 HELLOs: all $n_hello refused and decoded to" \
-		    "the signature with the old layout"
-	else
-		fail "version-2 HELLOs: $n_old of $n_hello decoded with the" \
-		    "old layout; expert infos: $msgs"
-	fi
+	old_layout "$V2" 0x01 2 \
+	    'batsec.hello.seqno && batsec.signature && !batsec.trailer' \
+	    HELLO "(no link trailer)" signature
 else
 	fail "tests/pcap/live-mesh3-hello2.pcap is there"
 fi
 
 # An OGM of version 2 and a HELLO of version 3 (tests/pcap/
 # live-mesh3-tags16.pcap, captured before 8-byte tags and 12-byte chain
-# elements) are refused, and read to their ends with the old layouts:
-# 16-byte chain elements and tags, the trailer, nothing else wrong.
+# elements): 16-byte chain elements and tags, the trailer.
 T16=$TOP/tests/pcap/live-mesh3-tags16.pcap
 if [ -f "$T16" ]; then
-	for kind in "0x02 2 OGM (16-byte tags and chain elements)" \
-	    "0x01 3 HELLO (16-byte tags)"; do
-		t=${kind%% *}; rest=${kind#* }; v=${rest%% *}; what=${rest#* }
-		n_all=$(ts -r "$T16" -Y "batsec.type == $t" -T fields \
-		    -e frame.number | wc -l)
-		n_old=$(ts -r "$T16" -Y "batsec.type == $t &&
-		    batsec.version == $v && batsec.trailer.auth" -T fields \
-		    -e frame.number | wc -l)
-		msgs=$(ts -r "$T16" -Y "batsec.type == $t" -T fields \
-		    -e _ws.expert.message | sort -u | tr '\n' '/')
-		want="version $v $what: obsolete, batsecd refuses it"
-		case $t in
-		0x02) want="$want (OGM is version 3)/" ;;
-		*) want="$want (HELLO is version 4)/" ;;
-		esac
-		if [ "$n_all" -gt 0 ] && [ "$n_old" -eq "$n_all" ] &&
-		    [ "$msgs" = "$want" ]; then
-			pass "version-$v ${what%% *}s: all $n_all refused and" \
-			    "decoded to the trailer with the old layout"
-		else
-			fail "version-$v ${what%% *}s: $n_old of $n_all decoded" \
-			    "with the old layout; expert infos: $msgs"
-		fi
-	done
+	old_layout "$T16" 0x02 2 batsec.trailer.auth OGM \
+	    "(16-byte tags and chain elements)" trailer
+	old_layout "$T16" 0x01 3 batsec.trailer.auth HELLO "(16-byte tags)" \
+	    trailer
 else
 	fail "tests/pcap/live-mesh3-tags16.pcap is there"
 fi
